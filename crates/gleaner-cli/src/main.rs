@@ -1,0 +1,2 @@
+//! The `gleaner` command.
+fn main() {}
