@@ -1,0 +1,173 @@
+//! Addresses written as one string, and country names or codes, read into parts.
+//!
+//! The rules are the ones a careful person applies to `79 Washington St., Providence, RI`
+//! or `Av. Borges de Medeiros, 1524 - Lagoa, Rio de Janeiro - RJ, 22470-003, Brazil`:
+//! peel the country, postal code and region off the end, then the locality; what is left is
+//! the street.
+
+/// An address split into parts; anything not recognised is `None`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct AddressParts {
+    pub street: Option<String>,
+    pub locality: Option<String>,
+    pub region: Option<String>,
+    pub postal_code: Option<String>,
+    pub country: Option<String>,
+}
+
+/// ISO 3166-1 alpha-2 code for a country code or name (`UK` → `GB`, `USA` → `US`).
+pub(crate) fn country_code(value: &str) -> Option<String> {
+    let v = value.trim().trim_end_matches('.');
+    let lower = v.to_lowercase();
+    let named = match lower.as_str() {
+        "us" | "usa" | "u.s." | "u.s.a" | "united states" | "united states of america" => "US",
+        "uk" | "gb" | "gbr" | "united kingdom" | "great britain" | "england" | "scotland"
+        | "wales" => "GB",
+        "ca" | "can" | "canada" => "CA",
+        "br" | "bra" | "brazil" | "brasil" => "BR",
+        "fr" | "fra" | "france" => "FR",
+        "de" | "deu" | "germany" | "deutschland" => "DE",
+        "es" | "esp" | "spain" | "españa" | "espana" => "ES",
+        "it" | "ita" | "italy" | "italia" => "IT",
+        "tr" | "tur" | "turkey" | "türkiye" | "turkiye" => "TR",
+        "nl" | "nld" | "netherlands" | "the netherlands" | "nederland" => "NL",
+        "be" | "bel" | "belgium" | "belgique" | "belgië" => "BE",
+        "ch" | "che" | "switzerland" | "schweiz" | "suisse" => "CH",
+        "at" | "aut" | "austria" | "österreich" => "AT",
+        "ie" | "irl" | "ireland" => "IE",
+        "au" | "aus" | "australia" => "AU",
+        "nz" | "nzl" | "new zealand" => "NZ",
+        "mx" | "mex" | "mexico" | "méxico" => "MX",
+        "pt" | "prt" | "portugal" => "PT",
+        "se" | "swe" | "sweden" | "sverige" => "SE",
+        "no" | "nor" | "norway" | "norge" => "NO",
+        "dk" | "dnk" | "denmark" | "danmark" => "DK",
+        "fi" | "fin" | "finland" => "FI",
+        "pl" | "pol" | "poland" | "polska" => "PL",
+        "jp" | "jpn" | "japan" => "JP",
+        _ => "",
+    };
+    if !named.is_empty() {
+        return Some(named.to_owned());
+    }
+    None
+}
+
+const US_STATES: &[&str] = &[
+    "alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut",
+    "delaware", "florida", "georgia", "hawaii", "idaho", "illinois", "indiana", "iowa",
+    "kansas", "kentucky", "louisiana", "maine", "maryland", "massachusetts", "michigan",
+    "minnesota", "mississippi", "missouri", "montana", "nebraska", "nevada", "new hampshire",
+    "new jersey", "new mexico", "new york", "north carolina", "north dakota", "ohio",
+    "oklahoma", "oregon", "pennsylvania", "rhode island", "south carolina", "south dakota",
+    "tennessee", "texas", "utah", "vermont", "virginia", "washington", "west virginia",
+    "wisconsin", "wyoming", "district of columbia", "british columbia", "ontario", "quebec",
+    "alberta", "manitoba", "saskatchewan", "nova scotia",
+];
+
+fn is_region(part: &str) -> bool {
+    let p = part.trim();
+    (p.len() == 2 && p.chars().all(|c| c.is_ascii_uppercase()))
+        || US_STATES.contains(&p.to_lowercase().as_str())
+}
+
+fn is_postal(part: &str) -> bool {
+    let p = part.trim();
+    let digits = p.chars().filter(char::is_ascii_digit).count();
+    !p.is_empty()
+        && p.len() <= 10
+        && digits >= 3
+        && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == ' ')
+        && !p.contains("  ")
+        && p.split(' ').count() <= 2
+        && p.chars().filter(|c| c.is_alphabetic()).count() <= 3
+}
+
+/// Splits a one-string address into parts.
+pub(crate) fn split_address(text: &str) -> AddressParts {
+    let mut parts: Vec<String> = text
+        .split([',', '\n', ';'])
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty())
+        .collect();
+    let mut out = AddressParts::default();
+    if let Some(last) = parts.last()
+        && let Some(code) = country_code(last)
+        && (parts.len() > 1 || last.len() > 2)
+    {
+        out.country = Some(code);
+        parts.pop();
+    }
+    if let Some(last) = parts.last()
+        && is_postal(last)
+        && parts.len() > 1
+    {
+        out.postal_code = Some(last.clone());
+        parts.pop();
+    }
+    if let Some(last) = parts.last().cloned()
+        && parts.len() > 1
+    {
+        // `IL 60604`: region and postal code in one part.
+        let words: Vec<&str> = last.split(' ').collect();
+        if words.len() == 2 && is_region(words[0]) && is_postal(words[1]) {
+            out.region = Some(words[0].to_owned());
+            out.postal_code.get_or_insert_with(|| words[1].to_owned());
+            parts.pop();
+        } else if is_region(&last) {
+            out.region = Some(last);
+            parts.pop();
+        }
+    }
+    if let Some(last) = parts.last().cloned() {
+        let looks_like_street = last.chars().next().is_some_and(|c| c.is_ascii_digit());
+        if parts.len() > 1 || !looks_like_street {
+            // `Rio de Janeiro - RJ`: a locality with its region after a dash.
+            let (locality, region) = match last.rsplit_once(" - ") {
+                Some((l, r)) if is_region(r) => (l.to_owned(), Some(r.to_owned())),
+                _ => (last, None),
+            };
+            // `Chicago IL 60602` style tails are left whole: too ambiguous to split.
+            out.locality = Some(locality);
+            if out.region.is_none() {
+                out.region = region;
+            }
+            parts.pop();
+        }
+    }
+    if !parts.is_empty() {
+        out.street = Some(parts.join(", "));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(s: &str) -> [Option<String>; 5] {
+        let a = split_address(s);
+        [a.street, a.locality, a.region, a.postal_code, a.country]
+    }
+
+    fn o(s: &str) -> Option<String> {
+        Some(s.to_owned())
+    }
+
+    #[test]
+    fn one_string_addresses() {
+        assert_eq!(split("79 Washington St., Providence, RI"), [o("79 Washington St."), o("Providence"), o("RI"), None, None]);
+        assert_eq!(split("Lynn, MA, 01901"), [None, o("Lynn"), o("MA"), o("01901"), None]);
+        assert_eq!(split("Memphis, TN, US"), [None, o("Memphis"), o("TN"), None, o("US")]);
+        assert_eq!(split("London, UK"), [None, o("London"), None, None, o("GB")]);
+        assert_eq!(
+            split("220 S. Michigan Ave, Chicago, Illinois, USA"),
+            [o("220 S. Michigan Ave"), o("Chicago"), o("Illinois"), None, o("US")]
+        );
+        assert_eq!(
+            split("Av. Borges de Medeiros, 1524 - Lagoa, Rio de Janeiro - RJ, 22470-003, Brazil"),
+            [o("Av. Borges de Medeiros, 1524 - Lagoa"), o("Rio de Janeiro"), o("RJ"), o("22470-003"), o("BR")]
+        );
+        assert_eq!(split("1623 W. Howard St."), [o("1623 W. Howard St."), None, None, None, None]);
+    }
+}

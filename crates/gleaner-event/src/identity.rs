@@ -1,0 +1,65 @@
+//! Event identity: the same event read from a listing, its page, a feed and a calendar is
+//! one event (SPEC §2).
+//!
+//! The identity is a stable hash (FNV-1a, 64 bits, fixed forever so stored identities stay
+//! valid) of the folded title, the start as wall-clock time and the folded venue name.
+
+use std::fmt;
+
+use crate::model::Event;
+use crate::time::EventTime;
+
+/// A stable identity for deduplication; equal identities mean "the same event".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EventIdentity(pub u64);
+
+impl EventIdentity {
+    /// The identity of a normalised event.
+    pub fn of(event: &Event) -> EventIdentity {
+        let mut h = Fnv::new();
+        h.write(fold(event.title.as_deref().unwrap_or("")).as_bytes());
+        h.write(&[0xff]);
+        h.write(start_key(event.start.as_ref()).as_bytes());
+        h.write(&[0xff]);
+        h.write(fold(event.venue.name.as_deref().unwrap_or("")).as_bytes());
+        EventIdentity(h.finish())
+    }
+}
+
+impl fmt::Display for EventIdentity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+/// Lower-cased letters and digits only, so punctuation and spacing do not split an event.
+pub fn fold(s: &str) -> String {
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+/// The start as written on the wall clock (offsets differ between sources of one event).
+pub fn start_key(start: Option<&EventTime>) -> String {
+    match start {
+        None => String::new(),
+        Some(EventTime::Date(d)) => d.format("%Y-%m-%d").to_string(),
+        Some(EventTime::Floating(dt)) => dt.format("%Y-%m-%dT%H:%M").to_string(),
+        Some(EventTime::Fixed(dt)) => dt.naive_local().format("%Y-%m-%dT%H:%M").to_string(),
+    }
+}
+
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}

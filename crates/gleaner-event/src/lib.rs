@@ -1,0 +1,27 @@
+//! The gleaner event vocabulary.
+//!
+//! This crate owns what an event *is* once it has been read: [`Event`] and its parts
+//! ([`Venue`], [`Price`], [`EventStatus`], [`Category`]), the [`normalise`] step that turns
+//! a [`RawEvent`] (strings as found on a page) into an [`Event`], the [`EventIdentity`] used
+//! to merge the same event seen in several places, and the [`PublicEvent`] JSON shape of the
+//! `gleaner extract` contract (SPEC §6).
+//!
+//! It leaves reading pages to `gleaner-extract`, storing to `gleaner-store` and publishing to
+//! the server. It does no I/O and reads no clock.
+
+mod address;
+mod identity;
+mod model;
+mod normalise;
+mod price;
+mod public;
+mod raw;
+pub mod text;
+pub mod time;
+
+pub use identity::EventIdentity;
+pub use model::{AttendanceMode, Category, Event, EventStatus, Price, Venue};
+pub use normalise::{NormaliseContext, NormaliseError, NormaliseWarning, Normalised, normalise};
+pub use public::PublicEvent;
+pub use raw::{RawEvent, RawOffer};
+pub use time::EventTime;

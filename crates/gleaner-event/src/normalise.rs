@@ -1,0 +1,397 @@
+//! `normalise`: from the strings an extractor found ([`RawEvent`]) to the facts gleaner
+//! keeps ([`Event`]).
+//!
+//! Owns date-time and zone policy, price and currency reading, address splitting, status
+//! mapping, URL resolution and clean-up, and the category choice. Finding the strings in a
+//! page is `gleaner-extract`'s job.
+
+use chrono_tz::Tz;
+use rust_decimal::Decimal;
+use url::Url;
+
+use crate::address::{country_code, split_address};
+use crate::model::{AttendanceMode, Category, Event, EventStatus, Price, Venue, last_segment};
+use crate::price::{currency_code, parse_price};
+use crate::raw::RawEvent;
+use crate::text::{clean_block, clean_line};
+use crate::time::{EventTime, parse_event_time};
+
+/// What `normalise` needs to know about where the event was read.
+#[derive(Debug, Clone)]
+pub struct NormaliseContext<'a> {
+    /// The page's URL: relative links are resolved against it.
+    pub base_url: &'a Url,
+    /// The source's zone, applied to local times the page gives without one. `None` keeps
+    /// them floating (written without an offset).
+    pub default_tz: Option<Tz>,
+}
+
+/// An [`Event`] and what was odd about its raw values.
+#[derive(Debug, Clone)]
+pub struct Normalised {
+    /// The event.
+    pub event: Event,
+    /// Values that could not be read and were dropped.
+    pub warnings: Vec<NormaliseWarning>,
+}
+
+/// A raw value that `normalise` could not read; the event is kept without it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NormaliseWarning {
+    /// A date or date-time that is not ISO 8601, even leniently.
+    #[error("unreadable {field} `{value}`")]
+    BadDate {
+        /// Which field (`startDate`, `endDate`, …).
+        field: &'static str,
+        /// The value as found.
+        value: String,
+    },
+    /// An `eventStatus` that is not a schema.org status.
+    #[error("unknown eventStatus `{0}`, treated as scheduled")]
+    UnknownStatus(String),
+    /// A price that has no number in it.
+    #[error("unreadable price `{0}`")]
+    BadPrice(String),
+    /// A URL that does not resolve to http(s).
+    #[error("unusable {field} `{value}`")]
+    BadUrl {
+        /// Which field (`url`, `image`, offer `url`).
+        field: &'static str,
+        /// The value as found.
+        value: String,
+    },
+}
+
+/// Why a raw event could not become an [`Event`] at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NormaliseError {
+    /// Neither a title nor a start date: nothing anyone could list.
+    #[error("event has neither a name nor a start date")]
+    Empty,
+}
+
+/// Turns a raw event into an [`Event`].
+///
+/// Never panics; values it cannot read are dropped and reported as warnings.
+pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalised, NormaliseError> {
+    let mut warnings = Vec::new();
+    let title = raw.name.as_deref().map(clean_title).filter(|t| !t.is_empty());
+    let mut time = |field: &'static str, value: &Option<String>| -> Option<EventTime> {
+        let v = value.as_deref()?.trim();
+        if v.is_empty() {
+            return None;
+        }
+        match parse_event_time(v) {
+            Some(t) => Some(match ctx.default_tz {
+                Some(zone) => t.with_default_zone(zone),
+                None => t,
+            }),
+            None => {
+                warnings.push(NormaliseWarning::BadDate { field, value: v.to_owned() });
+                None
+            }
+        }
+    };
+    let start = time("startDate", &raw.start);
+    let end = time("endDate", &raw.end);
+    let previous_start = time("previousStartDate", &raw.previous_start);
+    if title.is_none() && start.is_none() {
+        return Err(NormaliseError::Empty);
+    }
+
+    let attendance = raw.attendance_mode.as_deref().and_then(AttendanceMode::from_schema);
+    let venue = venue(raw);
+    let (price, ticket) = price(raw, &mut warnings);
+    let (status, status_stated) = match raw.status.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        None => (EventStatus::Scheduled, false),
+        Some(s) => match EventStatus::from_schema(s) {
+            Some(st) => (st, true),
+            None => {
+                warnings.push(NormaliseWarning::UnknownStatus(s.to_owned()));
+                (EventStatus::Scheduled, false)
+            }
+        },
+    };
+    let mut url_of = |field: &'static str, v: &Option<String>| -> Option<Url> {
+        let v = v.as_deref()?.trim();
+        if v.is_empty() {
+            return None;
+        }
+        let resolved = resolve_url(ctx.base_url, v);
+        if resolved.is_none() {
+            warnings.push(NormaliseWarning::BadUrl { field, value: v.to_owned() });
+        }
+        resolved
+    };
+    let url = url_of("url", &raw.url);
+    let image_url = url_of("image", &raw.image);
+    let ticket_url = url_of("offer url", &ticket);
+    let description = raw.description.as_deref().map(clean_block).filter(|d| !d.is_empty());
+    let category = category(raw, title.as_deref());
+    Ok(Normalised {
+        event: Event {
+            title,
+            start,
+            end,
+            previous_start,
+            venue,
+            price,
+            ticket_url,
+            image_url,
+            description,
+            status,
+            status_stated,
+            attendance,
+            category,
+            url,
+        },
+        warnings,
+    })
+}
+
+/// Cleans a title and drops an unbalanced quote left at either end by sloppy markup.
+fn clean_title(raw: &str) -> String {
+    let mut t = clean_line(raw);
+    if t.matches('"').count() % 2 == 1 {
+        if t.ends_with('"') {
+            t.pop();
+        } else if t.starts_with('"') {
+            t.remove(0);
+        }
+        t = t.trim().to_owned();
+    }
+    t
+}
+
+fn non_empty(v: Option<&str>) -> Option<String> {
+    v.map(clean_line).filter(|s| !s.is_empty())
+}
+
+fn venue(raw: &RawEvent) -> Venue {
+    let mut v = Venue {
+        street: non_empty(raw.street.as_deref()),
+        locality: non_empty(raw.locality.as_deref()),
+        region: non_empty(raw.region.as_deref()),
+        postal_code: non_empty(raw.postal_code.as_deref()),
+        country: raw.country.as_deref().and_then(|c| {
+            let c = clean_line(c);
+            country_code(&c).or_else(|| {
+                (c.len() == 2 && c.chars().all(|ch| ch.is_ascii_alphabetic())).then(|| c.to_ascii_uppercase())
+            })
+        }),
+        name: None,
+    };
+    let mut address_texts: Vec<String> = Vec::new();
+    if let Some(name) = raw.location_name.as_deref() {
+        // A venue name that runs over several lines carries its address on the next ones.
+        let block = clean_block(name);
+        let mut lines = block.lines();
+        v.name = lines.next().map(str::to_owned);
+        let rest: Vec<&str> = lines.collect();
+        if !rest.is_empty() {
+            address_texts.push(rest.join(", "));
+        }
+    }
+    if let Some(a) = raw.address_text.as_deref() {
+        address_texts.push(clean_block(a).replace('\n', ", "));
+    }
+    if let Some(text) = raw.location_text.as_deref() {
+        let text = clean_block(text).replace('\n', ", ");
+        if text.contains(',') {
+            address_texts.push(text);
+        } else if v.name.is_none() && !text.is_empty() {
+            v.name = Some(text);
+        }
+    }
+    for text in address_texts {
+        let parts = split_address(&text);
+        v.street = v.street.or(parts.street);
+        v.locality = v.locality.or(parts.locality);
+        v.region = v.region.or(parts.region);
+        v.postal_code = v.postal_code.or(parts.postal_code);
+        v.country = v.country.or(parts.country);
+    }
+    v
+}
+
+fn price(raw: &RawEvent, warnings: &mut Vec<NormaliseWarning>) -> (Price, Option<String>) {
+    let mut min: Option<Decimal> = None;
+    let mut max: Option<Decimal> = None;
+    let mut currency: Option<String> = None;
+    let mut ticket: Option<String> = None;
+    let mut all_zero = true;
+    let mut any = false;
+    for offer in &raw.offers {
+        if ticket.is_none() {
+            ticket = offer.url.clone().filter(|u| !u.trim().is_empty());
+        }
+        if currency.is_none() {
+            currency = offer.currency.as_deref().and_then(currency_code);
+        }
+        let mut read = |v: &Option<String>| -> Option<Decimal> {
+            let text = v.as_deref()?.trim();
+            if text.is_empty() {
+                return None;
+            }
+            match parse_price(text) {
+                Some(p) => {
+                    if currency.is_none() {
+                        currency = p.currency.map(str::to_owned);
+                    }
+                    any = true;
+                    all_zero &= p.amount.is_zero();
+                    Some(p.amount)
+                }
+                None => {
+                    warnings.push(NormaliseWarning::BadPrice(text.to_owned()));
+                    None
+                }
+            }
+        };
+        let price = read(&offer.price);
+        let low = read(&offer.low_price).or(price);
+        let high = read(&offer.high_price).or(price);
+        if let Some(l) = low {
+            min = Some(min.map_or(l, |m| m.min(l)));
+        }
+        if let Some(h) = high {
+            max = Some(max.map_or(h, |m| m.max(h)));
+        }
+    }
+    let stated_free = raw.is_accessible_for_free.as_deref().and_then(|v| {
+        match v.trim().to_ascii_lowercase().trim_start_matches("http://schema.org/").trim_start_matches("https://schema.org/") {
+            "true" | "yes" | "1" => Some(true),
+            "false" | "no" | "0" => Some(false),
+            _ => None,
+        }
+    });
+    let is_free = stated_free.or((any && all_zero).then_some(true));
+    (Price { min, max, currency, is_free }, ticket)
+}
+
+/// Resolves `value` against `base`, keeping only http(s) URLs and dropping tracking
+/// parameters (`utm_*`).
+fn resolve_url(base: &Url, value: &str) -> Option<Url> {
+    let decoded = crate::text::decode_entities(value.trim());
+    let mut url = base.join(&decoded).ok()?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return None;
+    }
+    if url.query().is_some_and(|q| q.contains("utm_")) {
+        let kept: Vec<(String, String)> = url
+            .query_pairs()
+            .filter(|(k, _)| !k.starts_with("utm_"))
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        if kept.is_empty() {
+            url.set_query(None);
+        } else {
+            url.query_pairs_mut().clear().extend_pairs(kept);
+        }
+    }
+    Some(url)
+}
+
+/// Picks one category from the schema type, then from keywords and the title.
+fn category(raw: &RawEvent, title: Option<&str>) -> Category {
+    for t in &raw.types {
+        let c = match last_segment(t) {
+            "MusicEvent" => Category::Concert,
+            "TheaterEvent" | "DanceEvent" | "ComedyEvent" => Category::Theatre,
+            "ExhibitionEvent" | "VisualArtsEvent" => Category::Exhibition,
+            "Festival" => Category::Festival,
+            "ChildrensEvent" => Category::Family,
+            "ScreeningEvent" => Category::Film,
+            "EducationEvent" | "BusinessEvent" | "LiteraryEvent" | "CourseInstance" => Category::Talk,
+            "SportsEvent" => Category::Sport,
+            "SocialEvent" => Category::Nightlife,
+            _ => continue,
+        };
+        return c;
+    }
+    let mut words = raw.keywords.join(" ").to_lowercase();
+    if let Some(t) = title {
+        words.push(' ');
+        words.push_str(&t.to_lowercase());
+    }
+    const KEYWORDS: &[(&[&str], Category)] = &[
+        (&["festival", "fest ", "festivali"], Category::Festival),
+        (&["concert", "konzert", "konser", "gig", "live music", "orchestra", "symphony"], Category::Concert),
+        (&["exhibition", "exhibit", "ausstellung", "exposition", "sergi", "gallery"], Category::Exhibition),
+        (&["theatre", "theater", "tiyatro", "théâtre", "opera", "ballet", "comedy", "play"], Category::Theatre),
+        (&["film", "cinema", "movie", "screening", "kino", "sinema"], Category::Film),
+        (&["kids", "children", "family", "familie", "enfants", "çocuk", "story time"], Category::Family),
+        (&["talk", "lecture", "workshop", "meeting", "seminar", "conference", "vortrag", "committee"], Category::Talk),
+        (&["match", "game", "race", "marathon", "football", "basketball", "sport"], Category::Sport),
+        (&["club", "party", " dj", "nightlife", "disco"], Category::Nightlife),
+    ];
+    for (keys, cat) in KEYWORDS {
+        if keys.iter().any(|k| words.contains(k)) {
+            return *cat;
+        }
+    }
+    Category::Other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raw::RawOffer;
+
+    fn ctx(base: &Url) -> NormaliseContext<'_> {
+        NormaliseContext { base_url: base, default_tz: None }
+    }
+
+    #[test]
+    fn aggregate_offer_text_price() {
+        let base = Url::parse("https://schema.org/Event").unwrap();
+        let raw = RawEvent {
+            name: Some(" Miami Heat at Philadelphia 76ers ".into()),
+            start: Some("2016-04-21T20:00".into()),
+            url: Some("nba.html?utm_source=x&a=1".into()),
+            offers: vec![RawOffer { low_price: Some("$35".into()), ..Default::default() }],
+            types: vec!["SportsEvent".into()],
+            ..Default::default()
+        };
+        let n = normalise(&raw, &ctx(&base)).unwrap();
+        assert!(n.warnings.is_empty());
+        let e = n.event;
+        assert_eq!(e.title.as_deref(), Some("Miami Heat at Philadelphia 76ers"));
+        assert_eq!(e.price.min.map(|d| d.to_string()).as_deref(), Some("35"));
+        assert_eq!(e.price.max, None);
+        assert_eq!(e.price.currency.as_deref(), Some("USD"));
+        assert_eq!(e.url.unwrap().as_str(), "https://schema.org/nba.html?a=1");
+        assert_eq!(e.category, Category::Sport);
+    }
+
+    #[test]
+    fn empty_is_an_error_and_bad_values_warn() {
+        let base = Url::parse("https://example.org/").unwrap();
+        assert_eq!(normalise(&RawEvent::default(), &ctx(&base)).unwrap_err(), NormaliseError::Empty);
+        let raw = RawEvent {
+            name: Some("x".into()),
+            start: Some("soon".into()),
+            status: Some("on-schedule".into()),
+            url: Some("javascript:void(0)".into()),
+            ..Default::default()
+        };
+        let n = normalise(&raw, &ctx(&base)).unwrap();
+        assert_eq!(n.warnings.len(), 3);
+        assert!(!n.event.status_stated);
+    }
+
+    #[test]
+    fn default_zone_applies_to_floating_times_only() {
+        let base = Url::parse("https://example.org/").unwrap();
+        let raw = RawEvent {
+            name: Some("x".into()),
+            start: Some("2024-07-01T20:00".into()),
+            end: Some("2024-07-02".into()),
+            ..Default::default()
+        };
+        let c = NormaliseContext { base_url: &base, default_tz: Some(chrono_tz::Europe::Istanbul) };
+        let e = normalise(&raw, &c).unwrap().event;
+        assert_eq!(e.start.unwrap().to_iso(), "2024-07-01T20:00:00+03:00");
+        assert_eq!(e.end.unwrap().to_iso(), "2024-07-02");
+    }
+}

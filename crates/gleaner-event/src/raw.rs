@@ -1,0 +1,70 @@
+//! The raw event: strings as an extractor found them, before any interpretation.
+//!
+//! Extractors (JSON-LD, microdata, RDFa, later feeds and calendars) fill a [`RawEvent`];
+//! [`crate::normalise`] turns it into an [`crate::Event`]. Nothing here is parsed yet.
+
+/// One event as found on a page: every value is the source's own text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RawEvent {
+    /// schema.org types, short names (`MusicEvent`, `Festival`).
+    pub types: Vec<String>,
+    /// The event's name.
+    pub name: Option<String>,
+    /// Free text describing the event (may contain HTML).
+    pub description: Option<String>,
+    /// The event's own page (may be relative).
+    pub url: Option<String>,
+    /// An image of the event (may be relative).
+    pub image: Option<String>,
+    /// Start date or date-time.
+    pub start: Option<String>,
+    /// End date or date-time.
+    pub end: Option<String>,
+    /// schema.org `previousStartDate`, for rescheduled events.
+    pub previous_start: Option<String>,
+    /// schema.org `eventStatus` (URL or bare token).
+    pub status: Option<String>,
+    /// schema.org `eventAttendanceMode` (URL or bare token).
+    pub attendance_mode: Option<String>,
+    /// schema.org `isAccessibleForFree`.
+    pub is_accessible_for_free: Option<String>,
+    /// Keywords or genres that help pick a category.
+    pub keywords: Vec<String>,
+    /// The venue's name (Place `name`).
+    pub location_name: Option<String>,
+    /// The location given as plain text (a venue name or a whole address).
+    pub location_text: Option<String>,
+    /// Whether a `VirtualLocation` was given.
+    pub has_virtual_location: bool,
+    /// A whole postal address given as one string.
+    pub address_text: Option<String>,
+    /// `streetAddress`.
+    pub street: Option<String>,
+    /// `addressLocality`.
+    pub locality: Option<String>,
+    /// `addressRegion`.
+    pub region: Option<String>,
+    /// `postalCode`.
+    pub postal_code: Option<String>,
+    /// `addressCountry` (code or name).
+    pub country: Option<String>,
+    /// Offers, in page order.
+    pub offers: Vec<RawOffer>,
+}
+
+/// One `Offer` or `AggregateOffer`, as found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RawOffer {
+    /// `price` (number or text such as `$35` or `Free`).
+    pub price: Option<String>,
+    /// `lowPrice` / `minPrice`.
+    pub low_price: Option<String>,
+    /// `highPrice` / `maxPrice`.
+    pub high_price: Option<String>,
+    /// `priceCurrency`.
+    pub currency: Option<String>,
+    /// Where to buy (`url`).
+    pub url: Option<String>,
+    /// `availability` (URL or bare token).
+    pub availability: Option<String>,
+}
