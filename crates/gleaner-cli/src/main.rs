@@ -1,2 +1,71 @@
-//! The `gleaner` command.
-fn main() {}
+//! The `gleaner` command: argument parsing, reading files, wiring the library crates
+//! together, and exit codes. It holds no business logic (STYLE.md: the CLI is glue).
+//!
+//! Data goes to stdout, diagnostics to stderr. Exit codes are decided in one place,
+//! [`exit_code`]: 0 success, 2 bad input (a missing file, an unparsable URL or option),
+//! 1 anything else.
+// The CLI is the one crate that prints: stdout carries the command's data, stderr its errors.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod cmd;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// gleaner: a polite web crawler for event and local-news aggregators.
+///
+/// It reads robots.txt first, keeps one politeness budget per site and explains every
+/// decision. Each subcommand has its own --help.
+#[derive(Debug, Parser)]
+#[command(name = "gleaner", version, propagate_version = true)]
+struct Cli {
+    /// The configuration file.
+    #[arg(long, global = true, value_name = "FILE", default_value = "gleaner.toml")]
+    config: PathBuf,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check URLs against a robots.txt file, exactly as the crawler would (RFC 9309).
+    #[command(subcommand)]
+    Robots(cmd::robots::RobotsCommand),
+}
+
+/// An error that means "the input was wrong" (exit 2), as opposed to a failure (exit 1).
+#[derive(Debug)]
+pub struct BadInput(pub String);
+
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// Maps an error to the process exit code: 2 for bad input, 1 otherwise.
+fn exit_code(error: &anyhow::Error) -> u8 {
+    if error.chain().any(|e| e.is::<BadInput>()) { 2 } else { 1 }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // Not every command reads the config yet; the flag is accepted everywhere so scripts
+    // can pass it uniformly.
+    let _config = &cli.config;
+    let result = match cli.command {
+        Command::Robots(command) => cmd::robots::run(command),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(exit_code(&error))
+        }
+    }
+}

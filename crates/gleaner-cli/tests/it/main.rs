@@ -1,0 +1,5 @@
+//! Integration tests of the `gleaner` binary: the stable command-line contracts, run
+//! through the real executable.
+
+mod robots;
+mod util;

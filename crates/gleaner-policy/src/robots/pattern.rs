@@ -1,0 +1,269 @@
+//! Path patterns of `Allow`/`Disallow` rules: percent-encoding normalisation and
+//! wildcard matching in linear time.
+//!
+//! RFC 9309 §2.2.2: octets in the URI and in the patterns are compared after
+//! percent-encoding normalisation. We decode only *unreserved* characters (RFC 3986
+//! §2.3: `A-Z a-z 0-9 - . _ ~`), so `%7E` equals `~` and `%62%61%7A` equals `baz`,
+//! keep reserved characters encoded (`%2F` is not `/`), upper-case the hex digits of the
+//! escapes we keep, and percent-encode every octet outside printable ASCII (so `ツ`
+//! equals `%E3%83%84`). The same function runs on both sides, so the comparison is
+//! byte-wise afterwards.
+//!
+//! RFC 9309 §2.2.3: `*` matches any sequence of octets and a trailing `$` anchors the
+//! end. A `$` anywhere else is a literal character, as in Google's parser.
+//!
+//! Matching is greedy on the literal segments between `*`s, with each segment found by
+//! `memchr::memmem` (two-way search), so a match costs O(pattern + path) however many
+//! `*`s a pattern has: `/*a*a*a*…b` cannot make us backtrack. Greedy leftmost placement
+//! is exact for `*`-only patterns: if any placement of the segments fits, the leftmost
+//! one does too, and it leaves the most room for the rest.
+
+use std::borrow::Cow;
+
+/// Returns true for the RFC 3986 unreserved characters, the only ones we decode.
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
+
+/// True when `normalise` would leave `s` unchanged, checked without allocating.
+fn is_already_normal(s: &[u8]) -> bool {
+    let mut i = 0;
+    while i < s.len() {
+        let b = s[i];
+        if b == b'%'
+            && let (Some(h), Some(l)) = (s.get(i + 1).copied(), s.get(i + 2).copied())
+            && let (Some(hv), Some(lv)) = (hex_value(h), hex_value(l))
+        {
+            if is_unreserved(hv * 16 + lv) || h.is_ascii_lowercase() || l.is_ascii_lowercase() {
+                return false;
+            }
+            i += 3;
+            continue;
+        } else if !(0x21..0x7f).contains(&b) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Normalises the percent-encoding of a path (with its query) or of a rule pattern so
+/// that the two can be compared byte for byte. See the module docs for the rules.
+///
+/// A `%` not followed by two hex digits is kept as a literal `%`, as browsers do.
+pub fn normalise(s: &str) -> Cow<'_, str> {
+    let bytes = s.as_bytes();
+    if is_already_normal(bytes) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 8);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%' {
+            if let (Some(hv), Some(lv)) = (
+                bytes.get(i + 1).copied().and_then(hex_value),
+                bytes.get(i + 2).copied().and_then(hex_value),
+            ) {
+                let decoded = hv * 16 + lv;
+                if is_unreserved(decoded) {
+                    out.push(decoded);
+                } else {
+                    out.extend_from_slice(&[b'%', HEX_UPPER[hv as usize], HEX_UPPER[lv as usize]]);
+                }
+                i += 3;
+                continue;
+            }
+            out.push(b'%');
+        } else if (0x21..0x7f).contains(&b) {
+            out.push(b);
+        } else {
+            out.extend_from_slice(&[
+                b'%',
+                HEX_UPPER[(b >> 4) as usize],
+                HEX_UPPER[(b & 15) as usize],
+            ]);
+        }
+        i += 1;
+    }
+    // Only ASCII was pushed: every non-ASCII byte was percent-encoded.
+    Cow::Owned(String::from_utf8(out).unwrap_or_default())
+}
+
+/// A compiled `Allow`/`Disallow` path pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    /// The normalised pattern text, `*` and a trailing `$` included. Its length is the
+    /// "match length" used by the longest-match rule (RFC 9309 §2.2.2).
+    text: String,
+    /// Byte length of the literal prefix before the first `*` (the whole pattern, minus a
+    /// trailing `$`, when it has no `*`).
+    prefix_len: usize,
+    /// True when the pattern has at least one `*`.
+    has_star: bool,
+    /// True when the pattern ends with `$`.
+    anchored: bool,
+}
+
+impl Pattern {
+    /// Compiles a rule value as written in robots.txt (already trimmed).
+    pub fn new(raw: &str) -> Pattern {
+        let text = normalise(raw).into_owned();
+        let anchored = text.ends_with('$');
+        let body_len = text.len() - usize::from(anchored);
+        let body = &text[..body_len];
+        let first_star = body.find('*');
+        Pattern {
+            prefix_len: first_star.unwrap_or(body_len),
+            has_star: first_star.is_some(),
+            anchored,
+            text,
+        }
+    }
+
+    /// The normalised pattern text.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The priority of this pattern under the longest-match rule.
+    pub fn match_len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// The literal bytes every matching path must start with.
+    pub fn literal_prefix(&self) -> &[u8] {
+        &self.text.as_bytes()[..self.prefix_len]
+    }
+
+    /// Does this pattern match the (normalised) path? Runs in O(pattern + path).
+    pub fn matches(&self, path: &[u8]) -> bool {
+        let body = &self.text.as_bytes()[..self.text.len() - usize::from(self.anchored)];
+        if !self.has_star {
+            return if self.anchored { path == body } else { path.starts_with(body) };
+        }
+        let prefix = &body[..self.prefix_len];
+        if !path.starts_with(prefix) {
+            return false;
+        }
+        self.matches_after_prefix(body, path)
+    }
+
+    /// Matches the `*`-separated segments after the literal prefix (which the caller has
+    /// already checked).
+    fn matches_after_prefix(&self, body: &[u8], path: &[u8]) -> bool {
+        let mut pos = self.prefix_len;
+        // Segments after the first `*`; the first element is the prefix, already checked.
+        let mut segments = body[self.prefix_len + 1..].split(|&b| b == b'*').peekable();
+        while let Some(segment) = segments.next() {
+            let is_last = segments.peek().is_none();
+            if is_last && self.anchored {
+                // The final segment must end the path, and must not overlap what the
+                // earlier segments consumed.
+                return path.len() >= pos + segment.len() && path.ends_with(segment);
+            }
+            if segment.is_empty() {
+                continue;
+            }
+            match memchr::memmem::find(&path[pos..], segment) {
+                Some(found) => pos += found + segment.len(),
+                None => return false,
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> String {
+        normalise(s).into_owned()
+    }
+
+    #[test]
+    fn rfc9309_percent_encoding_examples() {
+        // RFC 9309 §2.2.2 table.
+        assert_eq!(n("/foo/bar?baz=quz"), "/foo/bar?baz=quz");
+        assert_eq!(n("/foo/bar/ツ"), "/foo/bar/%E3%83%84");
+        assert_eq!(n("/foo/bar/%E3%83%84"), "/foo/bar/%E3%83%84");
+        assert_eq!(n("/foo/bar/%62%61%7A"), "/foo/bar/baz");
+        assert_eq!(n("/~joe"), n("/%7Ejoe"));
+        assert_eq!(n("/%7ejoe"), "/~joe");
+    }
+
+    #[test]
+    fn reserved_characters_stay_encoded_in_upper_case() {
+        assert_eq!(n("/a%2fb"), "/a%2Fb");
+        assert_ne!(n("/a%2Fb"), n("/a/b"));
+        assert_eq!(n("/a%zz"), "/a%zz");
+        assert_eq!(n("/a%"), "/a%");
+        assert_eq!(n("/a b"), "/a%20b");
+    }
+
+    fn m(pattern: &str, path: &str) -> bool {
+        Pattern::new(pattern).matches(n(path).as_bytes())
+    }
+
+    #[test]
+    fn rfc9309_wildcards() {
+        assert!(m("/", "/anything"));
+        assert!(m("/fish", "/fish.html"));
+        assert!(m("/fish*", "/fishheads/yummy.html"));
+        assert!(!m("/fish", "/Fish.asp"));
+        assert!(m("/*.php", "/folder/filename.php?parameters"));
+        assert!(m("/*.php$", "/filename.php"));
+        assert!(!m("/*.php$", "/filename.php?parameters"));
+        assert!(!m("/*.php$", "/filename.php5"));
+        assert!(m("/fish*.php", "/fishheads/catfish.php?parameters"));
+        assert!(!m("/fish*.php", "/Fish.PHP"));
+        assert!(m("/*/private", "/a/b/private/x"));
+        assert!(m("/a*/c", "/ab/xx/c"));
+    }
+
+    #[test]
+    fn anchor_without_star_is_exact() {
+        assert!(m("/$", "/"));
+        assert!(!m("/$", "/a"));
+        assert!(m("/a$", "/a"));
+        assert!(!m("/a$", "/ab"));
+    }
+
+    #[test]
+    fn anchored_last_segment_cannot_overlap_earlier_ones() {
+        // "/ab*b$" must not match "/ab": the final "b" would reuse the prefix's "b".
+        assert!(!m("/ab*b$", "/ab"));
+        assert!(m("/ab*b$", "/abb"));
+        assert!(m("/a*$", "/a"));
+        assert!(m("*", "/"));
+        assert!(m("**", "/x"));
+    }
+
+    #[test]
+    fn dollar_in_the_middle_is_literal() {
+        assert!(m("/a$b", "/a$b"));
+        assert!(!m("/a$b", "/a"));
+    }
+
+    #[test]
+    fn pathological_pattern_stays_fast() {
+        let pattern = format!("/{}b", "*a".repeat(2000));
+        let path = format!("/{}", "a".repeat(100_000));
+        let start = std::time::Instant::now();
+        assert!(!m(&pattern, &path));
+        // Bounded sanity check only; the real timing lives in benches/robots.rs.
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    }
+}
