@@ -1,0 +1,313 @@
+//! The request ledger: one [`LedgerEntry`] per request the test web saw, as the site saw it.
+//!
+//! The server appends an entry when a request arrives (the arrival time is the moment its
+//! first bytes were read from the socket, from a monotonic clock, so a busy server cannot
+//! make a polite client look impolite) and completes it when the response is done or the
+//! client hangs up. [`Ledger`] is an immutable snapshot with query methods; the assertion
+//! helpers live in [`crate::check`].
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime};
+
+use serde::Serialize;
+
+use crate::manifest::{Manifest, SiteSpec};
+
+/// What the server chose to answer, so helpers need not re-derive it from paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Served {
+    /// A robots file (`/robots.txt`, a redirect hop, `/robots-moved.txt`) in any outcome.
+    Robots,
+    /// Ordinary content (HTML page, listing, large or slow body).
+    Page,
+    /// A 304 Not Modified.
+    NotModified,
+    /// A redirect of a page.
+    Redirect,
+    /// 404 or 410: the page is gone.
+    Gone,
+    /// 429 or 503 with (or without) `Retry-After`: the site asks for a pause.
+    Throttle,
+    /// 401, 403, a challenge page or a login wall: the site refuses the bot.
+    Block,
+    /// A deliberately broken response (lying `Content-Length`, reset, hang).
+    Fault,
+}
+
+/// One request as the site saw it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LedgerEntry {
+    /// Order of arrival across the whole web, from 0.
+    pub seq: u64,
+    /// Arrival time since the ledger's epoch (monotonic).
+    pub at: Duration,
+    /// Index of the site (its position in the manifest).
+    pub site: usize,
+    /// Connection number across the web, to tell keep-alive reuse apart.
+    pub conn: u64,
+    /// HTTP method.
+    pub method: String,
+    /// Path, without the query.
+    pub path: String,
+    /// Query string without `?`, if any.
+    pub query: Option<String>,
+    /// The `Host` header.
+    pub host: Option<String>,
+    /// The `User-Agent` header.
+    pub user_agent: Option<String>,
+    /// The `If-None-Match` header.
+    pub if_none_match: Option<String>,
+    /// The `If-Modified-Since` header.
+    pub if_modified_since: Option<String>,
+    /// The `Cookie` header (a polite bot sends none).
+    pub cookie: Option<String>,
+    /// The `Referer` header (a polite bot sends none).
+    pub referer: Option<String>,
+    /// Requests open at this site when this one arrived, this one included.
+    pub in_flight: usize,
+    /// Status sent, or 0 while the server has not answered (hang, slow first byte).
+    pub status: u16,
+    /// What kind of answer the server gave.
+    pub served: Served,
+    /// The pause the server asked for with `Retry-After`, when it sent a readable one.
+    pub retry_after: Option<Duration>,
+    /// Whether the answer carried an `ETag` or `Last-Modified` validator.
+    pub validators_sent: bool,
+    /// Body bytes handed to the connection.
+    pub bytes_sent: u64,
+    /// When the server was done with the request (since the epoch), if it is.
+    pub finished: Option<Duration>,
+    /// Whether the client went away before the whole answer was sent.
+    pub hung_up: bool,
+}
+
+impl LedgerEntry {
+    /// Whether this request was for a robots file (`/robots.txt` or its redirect chain).
+    pub fn is_robots(&self) -> bool {
+        is_robots_path(&self.path)
+    }
+
+    /// Path and query as the client asked for them.
+    pub fn target(&self) -> String {
+        match &self.query {
+            Some(q) => format!("{}?{q}", self.path),
+            None => self.path.clone(),
+        }
+    }
+
+    /// Whether the request carried `If-None-Match` or `If-Modified-Since`.
+    pub fn is_conditional(&self) -> bool {
+        self.if_none_match.is_some() || self.if_modified_since.is_some()
+    }
+
+    /// When the response was finished, or the arrival time when it never was.
+    pub fn end(&self) -> Duration {
+        self.finished.unwrap_or(self.at)
+    }
+}
+
+/// Whether `path` is one of the robots files the test web serves.
+pub fn is_robots_path(path: &str) -> bool {
+    path == "/robots.txt" || path == "/robots-moved.txt" || path.starts_with("/robots-hop/")
+}
+
+/// Live ledger shared by the server's connections.
+#[derive(Debug)]
+pub(crate) struct LedgerSink {
+    pub(crate) epoch: Instant,
+    pub(crate) wall_epoch: SystemTime,
+    entries: Mutex<Vec<LedgerEntry>>,
+    in_flight: Vec<AtomicUsize>,
+}
+
+impl LedgerSink {
+    pub(crate) fn new(sites: usize) -> Self {
+        LedgerSink {
+            epoch: Instant::now(),
+            wall_epoch: SystemTime::now(),
+            entries: Mutex::new(Vec::with_capacity(1024)),
+            in_flight: (0..sites).map(|_| AtomicUsize::new(0)).collect(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<LedgerEntry>> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Records an arrival and returns the guard that completes the entry when dropped.
+    pub(crate) fn arrive(self: &Arc<Self>, mut entry: LedgerEntry) -> RequestGuard {
+        entry.in_flight = self.in_flight[entry.site].fetch_add(1, Ordering::SeqCst) + 1;
+        let site = entry.site;
+        let index = {
+            let mut entries = self.lock();
+            entry.seq = entries.len() as u64;
+            entries.push(entry);
+            entries.len() - 1
+        };
+        RequestGuard {
+            sink: Arc::clone(self),
+            index,
+            site,
+            bytes: 0,
+            complete: false,
+            server_abort: false,
+        }
+    }
+
+    pub(crate) fn update(&self, index: usize, f: impl FnOnce(&mut LedgerEntry)) {
+        if let Some(e) = self.lock().get_mut(index) {
+            f(e);
+        }
+    }
+
+    pub(crate) fn snapshot(&self) -> Vec<LedgerEntry> {
+        self.lock().clone()
+    }
+
+    pub(crate) fn clear(&self) {
+        self.lock().clear();
+    }
+}
+
+/// Completes a ledger entry when the server is done with the request, however that ends.
+///
+/// The guard lives in the service future until a response exists, then in the response
+/// body; hyper drops it when the body is sent or the connection goes away, so `Drop` is
+/// the one place that knows whether the client hung up.
+#[derive(Debug)]
+pub(crate) struct RequestGuard {
+    sink: Arc<LedgerSink>,
+    index: usize,
+    site: usize,
+    pub(crate) bytes: u64,
+    /// Set when the whole response has been handed over.
+    pub(crate) complete: bool,
+    /// Set when the server cut the response on purpose (lying length, reset, hang).
+    pub(crate) server_abort: bool,
+}
+
+impl RequestGuard {
+    /// Fills in the answer fields once the response head is chosen.
+    pub(crate) fn answered(
+        &self,
+        status: u16,
+        served: Served,
+        retry_after: Option<Duration>,
+        validators: bool,
+    ) {
+        self.sink.update(self.index, |e| {
+            e.status = status;
+            e.served = served;
+            e.retry_after = retry_after;
+            e.validators_sent = validators;
+        });
+    }
+
+    /// Marks the fields of a request the server will never answer.
+    pub(crate) fn fault(&mut self) {
+        self.server_abort = true;
+        self.sink.update(self.index, |e| e.served = Served::Fault);
+    }
+}
+
+impl Drop for RequestGuard {
+    fn drop(&mut self) {
+        let finished = self.sink.epoch.elapsed();
+        let hung_up = !self.complete && !self.server_abort;
+        let bytes = self.bytes;
+        self.sink.update(self.index, |e| {
+            e.finished = Some(finished);
+            e.bytes_sent = bytes;
+            e.hung_up = hung_up;
+        });
+        self.sink.in_flight[self.site].fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A snapshot of the ledger, with the manifest that explains it.
+///
+/// Derefs to the entries in arrival order, so `ledger.iter()`, `ledger.len()` and
+/// slicing work as on a `Vec<LedgerEntry>`.
+#[derive(Clone, Debug)]
+pub struct Ledger {
+    /// Entries in arrival order.
+    pub entries: Vec<LedgerEntry>,
+    /// The manifest the web was started with.
+    pub manifest: Arc<Manifest>,
+    /// Wall-clock time at the ledger's epoch (`at` = 0), for reports.
+    pub wall_epoch: SystemTime,
+}
+
+impl std::ops::Deref for Ledger {
+    type Target = [LedgerEntry];
+    fn deref(&self) -> &[LedgerEntry] {
+        &self.entries
+    }
+}
+
+impl Ledger {
+    /// A ledger from entries a test built by hand (for testing the helpers themselves).
+    pub fn from_entries(entries: Vec<LedgerEntry>, manifest: Manifest) -> Self {
+        Ledger { entries, manifest: Arc::new(manifest), wall_epoch: SystemTime::UNIX_EPOCH }
+    }
+
+    /// Only the entries for which `keep` is true (the manifest is kept).
+    pub fn filter(&self, keep: impl Fn(&LedgerEntry) -> bool) -> Ledger {
+        Ledger {
+            entries: self.entries.iter().filter(|e| keep(e)).cloned().collect(),
+            manifest: Arc::clone(&self.manifest),
+            wall_epoch: self.wall_epoch,
+        }
+    }
+
+    /// The entries of one site, in arrival order.
+    pub fn site(&self, site: usize) -> impl Iterator<Item = &LedgerEntry> {
+        self.entries.iter().filter(move |e| e.site == site)
+    }
+
+    /// The spec of a site.
+    pub fn spec(&self, site: usize) -> &SiteSpec {
+        &self.manifest.sites[site]
+    }
+
+    /// Number of requests for `path` (query ignored) at `site`.
+    pub fn count(&self, site: usize, path: &str) -> usize {
+        self.site(site).filter(|e| e.path == path).count()
+    }
+
+    /// Whether `path` was requested at `site`.
+    pub fn fetched(&self, site: usize, path: &str) -> bool {
+        self.count(site, path) > 0
+    }
+
+    /// Sites that received at least one request, in index order.
+    pub fn sites_touched(&self) -> Vec<usize> {
+        let mut sites: Vec<usize> = self.entries.iter().map(|e| e.site).collect();
+        sites.sort_unstable();
+        sites.dedup();
+        sites
+    }
+
+    /// Time from the first arrival to the last finish, or zero for an empty ledger.
+    pub fn span(&self) -> Duration {
+        let first = self.entries.iter().map(|e| e.at).min();
+        let last = self.entries.iter().map(LedgerEntry::end).max();
+        match (first, last) {
+            (Some(a), Some(b)) => b.saturating_sub(a),
+            _ => Duration::ZERO,
+        }
+    }
+
+    /// The entries as JSON lines, for a report or a failing test's artefact.
+    pub fn to_json_lines(&self) -> String {
+        let mut out = String::new();
+        for e in &self.entries {
+            if let Ok(line) = serde_json::to_string(e) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
