@@ -8,5 +8,6 @@
 
 pub mod purpose;
 pub mod robots;
+pub mod signals;
 
 pub use purpose::Purpose;
