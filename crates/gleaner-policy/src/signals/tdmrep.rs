@@ -96,7 +96,9 @@ pub struct TdmRepFile {
 fn location_path(location: &str) -> &str {
     let l = location.trim();
     for scheme in ["https://", "http://"] {
-        if l.len() >= scheme.len() && l[..scheme.len()].eq_ignore_ascii_case(scheme) {
+        if let Some(head) = l.get(..scheme.len())
+            && head.eq_ignore_ascii_case(scheme)
+        {
             let rest = &l[scheme.len()..];
             return rest.find('/').map_or("/", |i| &rest[i..]);
         }
@@ -471,5 +473,11 @@ mod tests {
         assert!(matches!(TdmRepFile::parse(b""), Err(TdmRepError::NotJson(_))));
         assert!(!decide(None, None, None, "/").is_reserved());
         assert_eq!(TdmDecision::Unset.reservation(), None);
+        // Found by the property test: a multi-byte character where a scheme could end.
+        let f = TdmRepFile::parse(
+            "[{\"location\": \"abcdef\u{e9}\", \"tdm-reservation\": 1}]".as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(f.rules().len(), 1);
     }
 }
