@@ -34,6 +34,11 @@ enum Command {
     /// Check URLs against a robots.txt file, exactly as the crawler would (RFC 9309).
     #[command(subcommand)]
     Robots(cmd::robots::RobotsCommand),
+    /// Validate a configuration file.
+    #[command(subcommand)]
+    Config(cmd::config::ConfigCommand),
+    /// Print the events of a saved page as JSON (JSON-LD, microdata, RDFa).
+    Extract(cmd::extract::ExtractArgs),
 }
 
 /// An error that means "the input was wrong" (exit 2), as opposed to a failure (exit 1).
@@ -55,11 +60,10 @@ fn exit_code(error: &anyhow::Error) -> u8 {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // Not every command reads the config yet; the flag is accepted everywhere so scripts
-    // can pass it uniformly.
-    let _config = &cli.config;
     let result = match cli.command {
         Command::Robots(command) => cmd::robots::run(command),
+        Command::Config(command) => cmd::config::run(command, &cli.config),
+        Command::Extract(args) => cmd::extract::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

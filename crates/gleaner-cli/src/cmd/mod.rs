@@ -1,3 +1,5 @@
 //! One module per subcommand.
 
+pub mod config;
+pub mod extract;
 pub mod robots;

@@ -1,5 +1,7 @@
 //! Integration tests of the `gleaner` binary: the stable command-line contracts, run
 //! through the real executable.
 
+mod config;
+mod extract;
 mod robots;
 mod util;

@@ -24,13 +24,17 @@ fn check_prints_one_line_per_url_in_order_echoing_the_url() {
 fn check_uses_the_star_group_for_other_agents() {
     let file = temp_file(ROBOTS.as_bytes());
     let path = file.path().to_str().unwrap();
-    let run = gleaner(&["robots", "check", "--robots", path, "--agent", "OtherBot"], "http://a.example/\n");
+    let run = gleaner(
+        &["robots", "check", "--robots", path, "--agent", "OtherBot"],
+        "http://a.example/\n",
+    );
     assert_eq!(run.stdout, "disallow\thttp://a.example/\n");
 }
 
 #[test]
 fn check_missing_file_is_exit_2_naming_it() {
-    let run = gleaner(&["robots", "check", "--robots", "/nonexistent/robots.txt", "--agent", "bot"], "");
+    let run =
+        gleaner(&["robots", "check", "--robots", "/nonexistent/robots.txt", "--agent", "bot"], "");
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("/nonexistent/robots.txt"), "{}", run.stderr);
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
@@ -40,18 +44,25 @@ fn check_missing_file_is_exit_2_naming_it() {
 fn check_unparsable_url_is_exit_2_naming_it() {
     let file = temp_file(ROBOTS.as_bytes());
     let path = file.path().to_str().unwrap();
-    let run = gleaner(&["robots", "check", "--robots", path, "--agent", "UGYBot"], "https://a.example/events\nnot a url\n");
+    let run = gleaner(
+        &["robots", "check", "--robots", path, "--agent", "UGYBot"],
+        "https://a.example/events\nnot a url\n",
+    );
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("`not a url`"), "{}", run.stderr);
     assert!(run.stderr.contains("line 2"), "{}", run.stderr);
-    assert_eq!(run.stdout, "allow\thttps://a.example/events\n", "earlier answers are still printed");
+    assert_eq!(
+        run.stdout, "allow\thttps://a.example/events\n",
+        "earlier answers are still printed"
+    );
 }
 
 #[test]
 fn check_garbage_robots_file_is_not_a_panic() {
     let file = temp_file(&[0xff, 0x00, 0xfe, b'\n', b'*', 0x80]);
     let path = file.path().to_str().unwrap();
-    let run = gleaner(&["robots", "check", "--robots", path, "--agent", "bot"], "https://a.example/x\n");
+    let run =
+        gleaner(&["robots", "check", "--robots", path, "--agent", "bot"], "https://a.example/x\n");
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(run.stdout, "allow\thttps://a.example/x\n");
 }
@@ -61,7 +72,15 @@ fn explain_names_group_rule_and_line() {
     let file = temp_file(ROBOTS.as_bytes());
     let path = file.path().to_str().unwrap();
     let run = gleaner(
-        &["robots", "explain", "--robots", path, "--agent", "UGYBot", "https://a.example/private/x"],
+        &[
+            "robots",
+            "explain",
+            "--robots",
+            path,
+            "--agent",
+            "UGYBot",
+            "https://a.example/private/x",
+        ],
         "",
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
@@ -73,7 +92,12 @@ fn explain_names_group_rule_and_line() {
 
 #[test]
 fn every_subcommand_has_help() {
-    for args in [&["--help"][..], &["robots", "--help"], &["robots", "check", "--help"], &["robots", "explain", "--help"]] {
+    for args in [
+        &["--help"][..],
+        &["robots", "--help"],
+        &["robots", "check", "--help"],
+        &["robots", "explain", "--help"],
+    ] {
         let run = gleaner(args, "");
         assert_eq!(run.code, Some(0), "{args:?}");
         assert!(run.stdout.contains("Usage"), "{args:?}: {}", run.stdout);

@@ -1,0 +1,104 @@
+//! `gleaner config check`: validate a configuration file and summarise the promises it
+//! makes, or list every problem with its line, key and a hint (exit 2).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use gleaner_config::Settings;
+
+use crate::BadInput;
+
+/// The `config` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Validate a configuration file and print the politeness numbers it sets.
+    Check {
+        /// The file to check (default: the global `--config`).
+        file: Option<PathBuf>,
+    },
+}
+
+/// Reads and validates a configuration file; problems are bad input (exit 2).
+pub fn load(path: &Path) -> Result<Settings> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        BadInput(format!(
+            "failed to read configuration `{}`: {e}\nhint: pass --config FILE, or start from examples/gleaner.toml",
+            path.display()
+        ))
+    })?;
+    gleaner_config::parse(&text, &path.display().to_string())
+        .map_err(|e| BadInput(e.to_string()).into())
+}
+
+/// Runs a `config` subcommand.
+pub fn run(command: ConfigCommand, global_config: &Path) -> Result<()> {
+    match command {
+        ConfigCommand::Check { file } => {
+            let path = file.as_deref().unwrap_or(global_config);
+            let settings = load(path)?;
+            print_summary(path, &settings).context("failed to write to stdout")
+        }
+    }
+}
+
+fn print_summary(path: &Path, s: &Settings) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    let secs = |d: std::time::Duration| humantime::format_duration(d).to_string();
+    writeln!(out, "ok: `{}` is valid", path.display())?;
+    writeln!(out, "user-agent:        {}", s.bot.user_agent())?;
+    writeln!(out, "robots.txt token:  {}", s.bot.token)?;
+    writeln!(out, "gap per site:      {}", secs(s.politeness.gap))?;
+    for (purpose, p) in &s.politeness.purpose {
+        if let Some(gap) = p.gap {
+            writeln!(out, "  {purpose}: gap {}", secs(gap))?;
+        }
+        if let Some((min, max)) = p.jitter {
+            writeln!(out, "  {purpose}: jitter {}..{}", secs(min), secs(max))?;
+        }
+        if let Some(n) = p.max_in_flight {
+            writeln!(out, "  {purpose}: at most {n} in flight")?;
+        }
+    }
+    writeln!(out, "in flight per site: {}", s.politeness.max_in_flight)?;
+    writeln!(out, "daily cap (all):   {}", s.politeness.global_daily_cap)?;
+    writeln!(
+        out,
+        "retry-after:       default {}, capped at {}",
+        secs(s.politeness.retry_after_default),
+        secs(s.politeness.retry_after_cap)
+    )?;
+    writeln!(
+        out,
+        "limits:            connect {}, response {}, body {} bytes, {} redirects",
+        secs(s.limits.connect_timeout),
+        secs(s.limits.response_deadline),
+        s.limits.max_body_bytes,
+        s.limits.max_redirects
+    )?;
+    writeln!(out, "robots.txt cache:  {}", secs(s.robots.ttl))?;
+    let purposes: Vec<&str> = s.purposes.enabled.iter().map(|p| p.as_str()).collect();
+    writeln!(out, "purposes:          {}", purposes.join(", "))?;
+    writeln!(out, "methods:           GET{}", if s.purposes.head_allowed { ", HEAD" } else { "" })?;
+    for class in s.site_classes.values() {
+        let quiet: Vec<String> = class
+            .quiet_hours
+            .iter()
+            .map(|q| format!("{}-{}", q.start.format("%H:%M"), q.end.format("%H:%M")))
+            .collect();
+        writeln!(
+            out,
+            "class `{}`: zone {}, gap {}, quiet hours [{}], per pass {:?}, per hour {:?}, per day {:?}, visits per day {:?}",
+            class.name,
+            class.time_zone,
+            secs(class.gap),
+            quiet.join(", "),
+            class.requests_per_pass,
+            class.requests_per_hour,
+            class.requests_per_day,
+            class.visits_per_day
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,47 @@
+//! `gleaner config check`.
+
+use crate::util::{gleaner, temp_file};
+
+#[test]
+fn reference_example_is_valid() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/gleaner.toml");
+    let run = gleaner(&["config", "check", example], "");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "user-agent:        ExampleBot/1.0 (+https://example.org/bot; bot@example.org)"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("quiet hours [08:00-09:00, 14:00-15:00]"), "{}", run.stdout);
+}
+
+#[test]
+fn global_config_flag_is_used_when_no_file_is_given() {
+    let file = temp_file(
+        b"[bot]\ntoken = \"X\"\ninfo_url = \"https://x.example/bot\"\noperator = \"X\"\n",
+    );
+    let run = gleaner(&["--config", file.path().to_str().unwrap(), "config", "check"], "");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
+
+#[test]
+fn invalid_file_is_exit_2_with_line_and_key() {
+    let file = temp_file(b"[bot]\ntoken = \"X\"\ninfo_url = \"https://x.example/bot\"\noperator = \"X\"\n\n[politeness]\ngap = \"never\"\n");
+    let run = gleaner(&["config", "check", file.path().to_str().unwrap()], "");
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains(":7:7: `politeness.gap`: `never` is not a duration"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn missing_file_is_exit_2_with_a_hint() {
+    let run = gleaner(&["--config", "/nonexistent/gleaner.toml", "config", "check"], "");
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("`/nonexistent/gleaner.toml`"), "{}", run.stderr);
+    assert!(run.stderr.contains("hint:"), "{}", run.stderr);
+}

@@ -1,0 +1,272 @@
+//! `RawConfig`: the TOML file as written, before defaults and validation.
+//!
+//! Every table denies unknown keys, so a typo (`max_in_fligth`) is an error naming the
+//! key instead of a silently ignored promise. Values that need parsing (durations such
+//! as `2s`, sizes such as `8MiB`, time zones, clock ranges) stay strings here; the
+//! resolver turns them into typed settings and reports the key path when one is wrong.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// The whole file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawConfig {
+    /// Who the bot is.
+    pub bot: Option<RawBot>,
+    /// Politeness defaults shared by every site.
+    #[serde(default)]
+    pub politeness: RawPoliteness,
+    /// Network limits of the client.
+    #[serde(default)]
+    pub limits: RawLimits,
+    /// robots.txt handling.
+    #[serde(default)]
+    pub robots: RawRobots,
+    /// Rights signals (TDMRep, ai.txt, noai).
+    #[serde(default)]
+    pub rights: RawRights,
+    /// Which purposes and methods this profile uses.
+    #[serde(default)]
+    pub purposes: RawPurposes,
+    /// Site classes by name (e.g. `municipal`), each overriding the defaults.
+    #[serde(default)]
+    pub site_classes: BTreeMap<String, RawSiteClass>,
+    /// Sites assigned to a class or given their own time zone.
+    #[serde(default)]
+    pub sites: Vec<RawSite>,
+    /// How long things are kept.
+    #[serde(default)]
+    pub retention: RawRetention,
+    /// Where state is stored.
+    #[serde(default)]
+    pub store: RawStore,
+    /// The HTTP server.
+    #[serde(default)]
+    pub server: RawServer,
+    /// Outbound network safety.
+    #[serde(default)]
+    pub network: RawNetwork,
+    /// Infrastructure endpoints (a language-model server, a geocoder).
+    #[serde(default)]
+    pub infrastructure: Vec<RawInfrastructure>,
+}
+
+/// `[bot]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBot {
+    /// Product token used in robots.txt and the User-Agent.
+    pub token: Option<String>,
+    /// Version in the User-Agent.
+    pub version: Option<String>,
+    /// The public about page.
+    pub info_url: Option<String>,
+    /// Contact address put in the User-Agent (optional).
+    pub contact: Option<String>,
+    /// Who runs the bot.
+    pub operator: Option<String>,
+    /// Postal address of the operator (optional).
+    pub address: Option<String>,
+    /// Languages of the about page.
+    pub languages: Option<Vec<String>>,
+}
+
+/// `[politeness]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPoliteness {
+    /// Gap between request starts at one site, any purpose.
+    pub gap: Option<String>,
+    /// Requests in flight to one site.
+    pub max_in_flight: Option<u32>,
+    /// Requests per day across all sites.
+    pub global_daily_cap: Option<u32>,
+    /// What one budget is keyed by: `origin`, `registrable-domain` or `ip`.
+    pub budget_key: Option<String>,
+    /// Wait after a 429/503 with no usable Retry-After.
+    pub retry_after_default: Option<String>,
+    /// Longest Retry-After honoured.
+    pub retry_after_cap: Option<String>,
+    /// Retries after 429/5xx.
+    pub max_retries: Option<u32>,
+    /// Tries when a site is unreachable.
+    pub unreachable_tries: Option<u32>,
+    /// Failed visits in a row before a source drops to once a day.
+    pub failure_streak_limit: Option<u32>,
+    /// How long a 401/403 block holds.
+    pub block_duration: Option<String>,
+    /// Per-purpose settings, keyed by purpose name (`event-page`, `image-relay`, …).
+    #[serde(default)]
+    pub purpose: BTreeMap<String, RawPurposePoliteness>,
+}
+
+/// `[politeness.purpose.<name>]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPurposePoliteness {
+    /// Gap before a request of this purpose.
+    pub gap: Option<String>,
+    /// Random extra wait `[min, max]` before a request of this purpose.
+    pub jitter: Option<Vec<String>>,
+    /// Requests of this purpose in flight to one site.
+    pub max_in_flight: Option<u32>,
+}
+
+/// `[limits]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLimits {
+    /// Connect timeout.
+    pub connect_timeout: Option<String>,
+    /// Deadline for the whole response, body included.
+    pub response_deadline: Option<String>,
+    /// Largest decompressed body kept.
+    pub max_body: Option<String>,
+    /// Redirect hops followed.
+    pub max_redirects: Option<u8>,
+}
+
+/// `[robots]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRobots {
+    /// How long a robots.txt is trusted.
+    pub ttl: Option<String>,
+    /// `allow-all` or `block` on 401/403.
+    pub on_unauthorized: Option<String>,
+}
+
+/// `[rights]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRights {
+    /// `stop-site` or `per-purpose`.
+    pub on_reservation: Option<String>,
+    /// Whether rights signals are read at all.
+    pub honour_signals: Option<bool>,
+}
+
+/// `[purposes]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPurposes {
+    /// Enabled purposes by name.
+    pub enabled: Option<Vec<String>>,
+    /// HTTP methods: `GET`, and `HEAD` where the profile allows it.
+    pub methods: Option<Vec<String>>,
+    /// Manual checks (`gleaner fetch`) per site per day.
+    pub manual_checks_per_site_per_day: Option<u32>,
+}
+
+/// `[site_classes.<name>]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSiteClass {
+    /// IANA time zone for "per day" and quiet hours.
+    pub time_zone: Option<String>,
+    /// Local clock ranges in which no request starts, like `08:00-09:00`.
+    pub quiet_hours: Option<Vec<String>>,
+    /// Shortest time between two passes over a site.
+    pub min_pass_interval: Option<String>,
+    /// Requests per pass, pagination included.
+    pub requests_per_pass: Option<u32>,
+    /// Requests per rolling hour.
+    pub requests_per_hour: Option<u32>,
+    /// Requests per calendar day.
+    pub requests_per_day: Option<u32>,
+    /// Visits (passes) per calendar day.
+    pub visits_per_day: Option<u32>,
+    /// Overrides `politeness.gap`.
+    pub gap: Option<String>,
+    /// Overrides `politeness.max_in_flight`.
+    pub max_in_flight: Option<u32>,
+    /// Overrides `limits.connect_timeout`.
+    pub connect_timeout: Option<String>,
+    /// Overrides `limits.response_deadline`.
+    pub response_deadline: Option<String>,
+    /// Overrides `limits.max_body`.
+    pub max_body: Option<String>,
+    /// Overrides `robots.ttl`.
+    pub robots_ttl: Option<String>,
+    /// Overrides `robots.on_unauthorized`.
+    pub on_unauthorized: Option<String>,
+    /// Overrides `rights.on_reservation`.
+    pub on_reservation: Option<String>,
+}
+
+/// `[[sites]]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSite {
+    /// The site's host (its subdomains are not included).
+    pub host: String,
+    /// The class it belongs to.
+    pub class: Option<String>,
+    /// Its time zone, when it differs from the class's.
+    pub time_zone: Option<String>,
+}
+
+/// `[retention]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRetention {
+    /// Fetched bodies; `0s` deletes them right after extraction.
+    pub bodies: Option<String>,
+    /// Events, counted from the end of their last day.
+    pub events_after_end: Option<String>,
+    /// Whether parser test samples are kept.
+    pub samples: Option<bool>,
+    /// Hosts never sampled.
+    pub sample_exclusions: Option<Vec<String>>,
+}
+
+/// `[store]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawStore {
+    /// `sqlite://PATH` or `postgres://…`.
+    pub url: Option<String>,
+}
+
+/// `[server]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawServer {
+    /// Address the public server listens on.
+    pub address: Option<String>,
+    /// Address of the operator dashboard.
+    pub dashboard_address: Option<String>,
+    /// Environment variable holding the dashboard token.
+    pub dashboard_token_env: Option<String>,
+}
+
+/// `[network]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawNetwork {
+    /// Address ranges allowed even though they are not public (tests and the demo:
+    /// `127.0.0.0/8` only).
+    pub allow: Option<Vec<String>>,
+    /// Query parameters always redacted in logs and records.
+    pub secret_query_params: Option<Vec<String>>,
+}
+
+/// `[[infrastructure]]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawInfrastructure {
+    /// A name for logs.
+    pub name: String,
+    /// Base URL.
+    pub url: String,
+    /// Address ranges it may resolve to.
+    pub allow: Vec<String>,
+    /// Requests in flight.
+    pub max_in_flight: Option<u32>,
+    /// Deadline per request.
+    pub timeout: Option<String>,
+    /// Environment variable holding its API key.
+    pub api_key_env: Option<String>,
+}

@@ -1,0 +1,737 @@
+//! `RawConfig` → `Settings`: defaults filled in, every value validated, every problem
+//! collected (not just the first) with its key path.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use chrono::NaiveTime;
+use chrono_tz::Tz;
+use gleaner_policy::Purpose;
+use gleaner_policy::robots::outcome::{OnUnauthorized, RobotsFetchPolicy};
+use ipnet::IpNet;
+use url::Url;
+
+use crate::error::Problem;
+use crate::raw::{RawConfig, RawSiteClass};
+use crate::settings::{
+    BotIdentity, BudgetKey, DEFAULT_CLASS, Infrastructure, Limits, Network, OnReservation,
+    Politeness, PurposePoliteness, Purposes, QuietHours, Retention, Rights, ServerSettings,
+    Settings, SiteAssignment, SiteClass, StoreSettings, defaults,
+};
+use crate::units::{parse_duration, parse_size};
+
+/// Languages the about page is written in.
+pub const LANGUAGES: &[&str] = &["en", "tr", "fr", "es", "de"];
+
+/// Collects problems while resolving.
+#[derive(Default)]
+struct Resolver {
+    problems: Vec<Problem>,
+}
+
+impl Resolver {
+    fn problem(&mut self, problem: Problem) {
+        self.problems.push(problem);
+    }
+
+    fn duration(&mut self, key: &str, value: Option<&String>, default: Duration) -> Duration {
+        match value {
+            None => default,
+            Some(text) => parse_duration(text).unwrap_or_else(|e| {
+                self.problem(Problem::at(key, e));
+                default
+            }),
+        }
+    }
+
+    fn optional_duration(&mut self, key: &str, value: Option<&String>) -> Option<Duration> {
+        let text = value?;
+        match parse_duration(text) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                self.problem(Problem::at(key, e));
+                None
+            }
+        }
+    }
+
+    fn positive_duration(
+        &mut self,
+        key: &str,
+        value: Option<&String>,
+        default: Duration,
+    ) -> Duration {
+        let d = self.duration(key, value, default);
+        if d.is_zero() {
+            self.problem(Problem::at(key, "must be longer than zero").hint(
+                "a polite bot always leaves a gap; the tests use gaps of a few milliseconds",
+            ));
+            return default;
+        }
+        d
+    }
+
+    fn size(&mut self, key: &str, value: Option<&String>, default: u64) -> u64 {
+        match value {
+            None => default,
+            Some(text) => parse_size(text).unwrap_or_else(|e| {
+                self.problem(Problem::at(key, e));
+                default
+            }),
+        }
+    }
+
+    fn at_least_one(&mut self, key: &str, value: Option<u32>, default: u32) -> u32 {
+        match value {
+            Some(0) => {
+                self.problem(Problem::at(key, "must be at least 1"));
+                default
+            }
+            Some(n) => n,
+            None => default,
+        }
+    }
+
+    fn time_zone(&mut self, key: &str, value: Option<&String>, default: Tz) -> Tz {
+        match value {
+            None => default,
+            Some(name) => name.parse::<Tz>().unwrap_or_else(|_| {
+                self.problem(Problem::at(key, format!("`{name}` is not an IANA time zone")).hint(
+                    "write a zone such as `Europe/Paris`, `Europe/Istanbul` or `America/Montreal`",
+                ));
+                default
+            }),
+        }
+    }
+
+    fn on_unauthorized(
+        &mut self,
+        key: &str,
+        value: Option<&String>,
+        default: OnUnauthorized,
+    ) -> OnUnauthorized {
+        match value.map(String::as_str) {
+            None => default,
+            Some("allow-all") => OnUnauthorized::AllowAll,
+            Some("block") => OnUnauthorized::Block,
+            Some(other) => {
+                self.problem(Problem::at(key, format!("`{other}` is not a 401/403 policy")).hint(
+                    "use `allow-all` (RFC 9309) or `block` (a 401/403 on robots.txt is a no)",
+                ));
+                default
+            }
+        }
+    }
+
+    fn on_reservation(
+        &mut self,
+        key: &str,
+        value: Option<&String>,
+        default: OnReservation,
+    ) -> OnReservation {
+        match value.map(String::as_str) {
+            None => default,
+            Some("stop-site") => OnReservation::StopSite,
+            Some("per-purpose") => OnReservation::PerPurpose,
+            Some(other) => {
+                self.problem(
+                    Problem::at(key, format!("`{other}` is not a reservation policy"))
+                        .hint("use `stop-site` (any reservation stops the site) or `per-purpose`"),
+                );
+                default
+            }
+        }
+    }
+
+    fn net(&mut self, key: &str, text: &str) -> Option<IpNet> {
+        let parsed = text
+            .parse::<IpNet>()
+            .ok()
+            .or_else(|| text.parse::<std::net::IpAddr>().ok().map(IpNet::from));
+        if parsed.is_none() {
+            self.problem(
+                Problem::at(key, format!("`{text}` is not an address range"))
+                    .hint("write a CIDR range such as `127.0.0.0/8` or a single address"),
+            );
+        }
+        parsed
+    }
+}
+
+fn is_product_token(token: &str) -> bool {
+    !token.is_empty() && token.chars().all(|c| c.is_ascii_alphabetic() || c == '-' || c == '_')
+}
+
+fn parse_quiet_range(text: &str) -> Option<QuietHours> {
+    let (start, end) = text.split_once('-')?;
+    let time = |s: &str| {
+        let s = s.trim();
+        if s == "24:00" {
+            return Some(NaiveTime::MIN);
+        }
+        NaiveTime::parse_from_str(s, "%H:%M").ok()
+    };
+    let (start, end) = (time(start)?, time(end)?);
+    (start != end).then_some(QuietHours { start, end })
+}
+
+/// Resolves a raw configuration. Problems carry key paths but no lines yet.
+pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
+    let mut r = Resolver::default();
+    let bot = resolve_bot(&mut r, &raw);
+    let politeness = resolve_politeness(&mut r, &raw);
+    let limits = Limits {
+        connect_timeout: r.positive_duration(
+            "limits.connect_timeout",
+            raw.limits.connect_timeout.as_ref(),
+            defaults::CONNECT_TIMEOUT,
+        ),
+        response_deadline: r.positive_duration(
+            "limits.response_deadline",
+            raw.limits.response_deadline.as_ref(),
+            defaults::RESPONSE_DEADLINE,
+        ),
+        max_body_bytes: r.size(
+            "limits.max_body",
+            raw.limits.max_body.as_ref(),
+            defaults::MAX_BODY_BYTES,
+        ),
+        max_redirects: raw.limits.max_redirects.unwrap_or(defaults::MAX_REDIRECTS),
+    };
+    if limits.max_redirects > 10 {
+        r.problem(
+            Problem::at("limits.max_redirects", "must be at most 10")
+                .hint("RFC 9309 asks for 5; the default is 5"),
+        );
+    }
+    let robots = RobotsFetchPolicy {
+        ttl: r.positive_duration("robots.ttl", raw.robots.ttl.as_ref(), defaults::ROBOTS_TTL),
+        on_unauthorized: r.on_unauthorized(
+            "robots.on_unauthorized",
+            raw.robots.on_unauthorized.as_ref(),
+            OnUnauthorized::AllowAll,
+        ),
+        max_redirects: limits.max_redirects,
+        block_duration: politeness.block_duration,
+        ..RobotsFetchPolicy::default()
+    };
+    if robots.ttl > Duration::from_secs(24 * 3600) {
+        r.problem(
+            Problem::at("robots.ttl", "must be at most 24h")
+                .hint("RFC 9309 section 2.4: crawlers should not use a cached robots.txt for more than 24 hours"),
+        );
+    }
+    let rights = Rights {
+        on_reservation: r.on_reservation(
+            "rights.on_reservation",
+            raw.rights.on_reservation.as_ref(),
+            OnReservation::StopSite,
+        ),
+        honour_signals: raw.rights.honour_signals.unwrap_or(true),
+    };
+    let purposes = resolve_purposes(&mut r, &raw);
+    let site_classes =
+        resolve_classes(&mut r, &raw, &politeness, &limits, &robots, rights.on_reservation);
+    let sites = resolve_sites(&mut r, &raw, &site_classes);
+    let retention = Retention {
+        bodies: r.duration("retention.bodies", raw.retention.bodies.as_ref(), defaults::BODIES),
+        events_after_end: r.duration(
+            "retention.events_after_end",
+            raw.retention.events_after_end.as_ref(),
+            defaults::EVENTS_AFTER_END,
+        ),
+        samples: raw.retention.samples.unwrap_or(false),
+        sample_exclusions: raw.retention.sample_exclusions.clone().unwrap_or_default(),
+    };
+    let store = StoreSettings {
+        url: raw.store.url.clone().unwrap_or_else(|| "sqlite://gleaner.db".to_owned()),
+    };
+    if !(store.url.starts_with("sqlite:")
+        || store.url.starts_with("postgres://")
+        || store.url.starts_with("postgresql://"))
+    {
+        r.problem(Problem::at("store.url", format!("`{}` is not a store URL", store.url)).hint(
+            "use `sqlite://PATH` (the default, `sqlite://gleaner.db`) or `postgres://USER@HOST/DB`",
+        ));
+    }
+    let server = resolve_server(&mut r, &raw);
+    let network = resolve_network(&mut r, &raw);
+    let infrastructure = resolve_infrastructure(&mut r, &raw);
+
+    if !r.problems.is_empty() {
+        return Err(r.problems);
+    }
+    Ok(Settings {
+        bot: bot.expect("no problems means the bot resolved"),
+        politeness,
+        limits,
+        robots,
+        rights,
+        purposes,
+        site_classes,
+        sites,
+        retention,
+        store,
+        server,
+        network,
+        infrastructure,
+    })
+}
+
+fn resolve_bot(r: &mut Resolver, raw: &RawConfig) -> Option<BotIdentity> {
+    let Some(bot) = &raw.bot else {
+        r.problem(
+            Problem::at("bot", "missing `[bot]` table").hint(
+                "every bot says who it is: add `[bot]` with `token`, `info_url` and `operator` (see examples/)",
+            ),
+        );
+        return None;
+    };
+    let mut ok = true;
+    let token = bot.token.clone().unwrap_or_default();
+    if bot.token.is_none() {
+        r.problem(
+            Problem::at("bot.token", "missing")
+                .hint("the product token site owners write in robots.txt, e.g. `UGYBot`"),
+        );
+        ok = false;
+    } else if !is_product_token(&token) {
+        r.problem(Problem::at("bot.token", format!("`{token}` is not a product token")).hint(
+            "use only letters, `-` and `_` (RFC 9309 section 2.2.1), e.g. `UGYBot` or `CIXTRA-Bot`",
+        ));
+        ok = false;
+    }
+    let info_url = match bot.info_url.as_deref().map(Url::parse) {
+        Some(Ok(url)) if matches!(url.scheme(), "http" | "https") => Some(url),
+        Some(_) => {
+            r.problem(
+                Problem::at("bot.info_url", "must be an http or https URL")
+                    .hint("the public page that explains the bot"),
+            );
+            None
+        }
+        None => {
+            r.problem(
+                Problem::at("bot.info_url", "missing")
+                    .hint("the public page that explains the bot, e.g. `https://example.org/bot`"),
+            );
+            None
+        }
+    };
+    if bot.operator.is_none() {
+        r.problem(
+            Problem::at("bot.operator", "missing")
+                .hint("who runs the bot, as shown on the about page"),
+        );
+        ok = false;
+    }
+    if let Some(contact) = &bot.contact
+        && (contact.is_empty()
+            || contact.contains(|c: char| c.is_control() || c == ';' || c == ')' || c == '('))
+    {
+        r.problem(Problem::at(
+            "bot.contact",
+            "must be an address without `;`, `(`, `)` or control characters",
+        ));
+        ok = false;
+    }
+    let languages = bot.languages.clone().unwrap_or_else(|| vec!["en".to_owned()]);
+    for (i, lang) in languages.iter().enumerate() {
+        if !LANGUAGES.contains(&lang.as_str()) {
+            r.problem(
+                Problem::at(
+                    format!("bot.languages[{i}]"),
+                    format!("`{lang}` is not a supported language"),
+                )
+                .hint(format!("use some of {}", LANGUAGES.join(", "))),
+            );
+            ok = false;
+        }
+    }
+    let version = bot.version.clone().unwrap_or_else(|| env!("CARGO_PKG_VERSION").to_owned());
+    if version.is_empty() || version.contains(char::is_whitespace) {
+        r.problem(Problem::at("bot.version", "must be one word, e.g. `1.0`"));
+        ok = false;
+    }
+    Some(BotIdentity {
+        token,
+        version,
+        info_url: info_url?,
+        contact: bot.contact.clone(),
+        operator: bot.operator.clone().unwrap_or_default(),
+        address: bot.address.clone(),
+        languages,
+    })
+    .filter(|_| ok)
+}
+
+fn resolve_politeness(r: &mut Resolver, raw: &RawConfig) -> Politeness {
+    let p = &raw.politeness;
+    let budget_key = match p.budget_key.as_deref() {
+        None | Some("origin") => BudgetKey::Origin,
+        Some("registrable-domain") => BudgetKey::RegistrableDomain,
+        Some("ip") => BudgetKey::Ip,
+        Some(other) => {
+            r.problem(
+                Problem::at("politeness.budget_key", format!("`{other}` is not a budget key"))
+                    .hint("use `origin` (scheme, host and port), `registrable-domain` or `ip`"),
+            );
+            BudgetKey::Origin
+        }
+    };
+    let mut purpose = BTreeMap::new();
+    for (name, raw_purpose) in &p.purpose {
+        let key = format!("politeness.purpose.{name}");
+        let Some(parsed) = Purpose::from_name(name) else {
+            r.problem(
+                Problem::at(&key, format!("`{name}` is not a purpose")).hint(purpose_names_hint()),
+            );
+            continue;
+        };
+        let gap = raw_purpose
+            .gap
+            .as_ref()
+            .map(|g| r.positive_duration(&format!("{key}.gap"), Some(g), defaults::GAP));
+        let jitter = match raw_purpose.jitter.as_deref() {
+            None => None,
+            Some([min, max]) => {
+                let min = r.duration(&format!("{key}.jitter[0]"), Some(min), Duration::ZERO);
+                let max = r.duration(&format!("{key}.jitter[1]"), Some(max), Duration::ZERO);
+                if min > max {
+                    r.problem(Problem::at(
+                        format!("{key}.jitter"),
+                        "the minimum is larger than the maximum",
+                    ));
+                }
+                Some((min, max))
+            }
+            Some(_) => {
+                r.problem(Problem::at(
+                    format!("{key}.jitter"),
+                    "must be `[min, max]`, e.g. `[\"150ms\", \"450ms\"]`",
+                ));
+                None
+            }
+        };
+        let max_in_flight = raw_purpose
+            .max_in_flight
+            .map(|n| r.at_least_one(&format!("{key}.max_in_flight"), Some(n), 1));
+        purpose.insert(parsed, PurposePoliteness { gap, jitter, max_in_flight });
+    }
+    let retry_after_default = r.positive_duration(
+        "politeness.retry_after_default",
+        p.retry_after_default.as_ref(),
+        defaults::RETRY_AFTER_DEFAULT,
+    );
+    let retry_after_cap = r.positive_duration(
+        "politeness.retry_after_cap",
+        p.retry_after_cap.as_ref(),
+        defaults::RETRY_AFTER_CAP,
+    );
+    if retry_after_default > retry_after_cap {
+        r.problem(Problem::at(
+            "politeness.retry_after_default",
+            "is longer than `politeness.retry_after_cap`",
+        ));
+    }
+    Politeness {
+        gap: r.positive_duration("politeness.gap", p.gap.as_ref(), defaults::GAP),
+        max_in_flight: r.at_least_one(
+            "politeness.max_in_flight",
+            p.max_in_flight,
+            defaults::MAX_IN_FLIGHT,
+        ),
+        global_daily_cap: r.at_least_one(
+            "politeness.global_daily_cap",
+            p.global_daily_cap,
+            defaults::GLOBAL_DAILY_CAP,
+        ),
+        budget_key,
+        retry_after_default,
+        retry_after_cap,
+        max_retries: p.max_retries.unwrap_or(defaults::MAX_RETRIES),
+        unreachable_tries: r.at_least_one(
+            "politeness.unreachable_tries",
+            p.unreachable_tries,
+            defaults::UNREACHABLE_TRIES,
+        ),
+        failure_streak_limit: r.at_least_one(
+            "politeness.failure_streak_limit",
+            p.failure_streak_limit,
+            defaults::FAILURE_STREAK_LIMIT,
+        ),
+        block_duration: r.positive_duration(
+            "politeness.block_duration",
+            p.block_duration.as_ref(),
+            defaults::BLOCK_DURATION,
+        ),
+        purpose,
+    }
+}
+
+fn purpose_names_hint() -> String {
+    let names: Vec<&str> = Purpose::ALL.iter().map(|p| p.as_str()).collect();
+    format!("purposes are: {}", names.join(", "))
+}
+
+fn resolve_purposes(r: &mut Resolver, raw: &RawConfig) -> Purposes {
+    let mut enabled = BTreeSet::new();
+    match &raw.purposes.enabled {
+        None => enabled.extend(Purpose::ALL),
+        Some(names) => {
+            for (i, name) in names.iter().enumerate() {
+                match Purpose::from_name(name) {
+                    Some(p) => {
+                        enabled.insert(p);
+                    }
+                    None => r.problem(
+                        Problem::at(
+                            format!("purposes.enabled[{i}]"),
+                            format!("`{name}` is not a purpose"),
+                        )
+                        .hint(purpose_names_hint()),
+                    ),
+                }
+            }
+            if !enabled.contains(&Purpose::Robots) {
+                r.problem(
+                    Problem::at("purposes.enabled", "must include `robots`")
+                        .hint("robots.txt is read before any other request to a site (RFC 9309)"),
+                );
+            }
+        }
+    }
+    let mut head_allowed = false;
+    let methods = raw.purposes.methods.clone().unwrap_or_else(|| vec!["GET".to_owned()]);
+    for (i, method) in methods.iter().enumerate() {
+        match method.as_str() {
+            "GET" => {}
+            "HEAD" => head_allowed = true,
+            other => r.problem(
+                Problem::at(format!("purposes.methods[{i}]"), format!("`{other}` is not allowed"))
+                    .hint("a polite bot reads: use `GET`, and `HEAD` where the profile allows it"),
+            ),
+        }
+    }
+    if !methods.iter().any(|m| m == "GET") {
+        r.problem(Problem::at("purposes.methods", "must include `GET`"));
+    }
+    Purposes {
+        enabled,
+        head_allowed,
+        manual_checks_per_site_per_day: raw
+            .purposes
+            .manual_checks_per_site_per_day
+            .unwrap_or(defaults::MANUAL_CHECKS_PER_SITE_PER_DAY),
+    }
+}
+
+fn resolve_classes(
+    r: &mut Resolver,
+    raw: &RawConfig,
+    politeness: &Politeness,
+    limits: &Limits,
+    robots: &RobotsFetchPolicy,
+    on_reservation: OnReservation,
+) -> BTreeMap<String, SiteClass> {
+    let mut classes = BTreeMap::new();
+    let empty = RawSiteClass::default();
+    let default_raw = raw.site_classes.get(DEFAULT_CLASS).unwrap_or(&empty);
+    let names = std::iter::once(DEFAULT_CLASS)
+        .chain(raw.site_classes.keys().map(String::as_str).filter(|n| *n != DEFAULT_CLASS));
+    for name in names {
+        let c = raw.site_classes.get(name).unwrap_or(default_raw);
+        let key = |field: &str| format!("site_classes.{name}.{field}");
+        let mut quiet_hours = Vec::new();
+        for (i, text) in c.quiet_hours.iter().flatten().enumerate() {
+            match parse_quiet_range(text) {
+                Some(q) => quiet_hours.push(q),
+                None => r.problem(
+                    Problem::at(
+                        format!("site_classes.{name}.quiet_hours[{i}]"),
+                        format!("`{text}` is not a clock range"),
+                    )
+                    .hint("write local times as `HH:MM-HH:MM`, e.g. `08:00-09:00`"),
+                ),
+            }
+        }
+        let class = SiteClass {
+            name: name.to_owned(),
+            time_zone: r.time_zone(&key("time_zone"), c.time_zone.as_ref(), Tz::UTC),
+            quiet_hours,
+            min_pass_interval: r
+                .optional_duration(&key("min_pass_interval"), c.min_pass_interval.as_ref()),
+            requests_per_pass: c.requests_per_pass,
+            requests_per_hour: c.requests_per_hour,
+            requests_per_day: c.requests_per_day,
+            visits_per_day: c.visits_per_day,
+            gap: r.positive_duration(&key("gap"), c.gap.as_ref(), politeness.gap),
+            max_in_flight: r.at_least_one(
+                &key("max_in_flight"),
+                c.max_in_flight,
+                politeness.max_in_flight,
+            ),
+            limits: Limits {
+                connect_timeout: r.positive_duration(
+                    &key("connect_timeout"),
+                    c.connect_timeout.as_ref(),
+                    limits.connect_timeout,
+                ),
+                response_deadline: r.positive_duration(
+                    &key("response_deadline"),
+                    c.response_deadline.as_ref(),
+                    limits.response_deadline,
+                ),
+                max_body_bytes: r.size(
+                    &key("max_body"),
+                    c.max_body.as_ref(),
+                    limits.max_body_bytes,
+                ),
+                max_redirects: limits.max_redirects,
+            },
+            robots: RobotsFetchPolicy {
+                ttl: r.positive_duration(&key("robots_ttl"), c.robots_ttl.as_ref(), robots.ttl),
+                on_unauthorized: r.on_unauthorized(
+                    &key("on_unauthorized"),
+                    c.on_unauthorized.as_ref(),
+                    robots.on_unauthorized,
+                ),
+                ..robots.clone()
+            },
+            on_reservation: r.on_reservation(
+                &key("on_reservation"),
+                c.on_reservation.as_ref(),
+                on_reservation,
+            ),
+        };
+        classes.insert(name.to_owned(), class);
+    }
+    classes
+}
+
+fn resolve_sites(
+    r: &mut Resolver,
+    raw: &RawConfig,
+    classes: &BTreeMap<String, SiteClass>,
+) -> BTreeMap<String, SiteAssignment> {
+    let mut sites = BTreeMap::new();
+    for (i, site) in raw.sites.iter().enumerate() {
+        let host = site.host.trim().to_ascii_lowercase();
+        if host.is_empty() || host.contains(['/', ':', ' ']) {
+            r.problem(
+                Problem::at(
+                    format!("sites[{i}].host"),
+                    format!("`{}` is not a host name", site.host),
+                )
+                .hint("write the host alone, e.g. `mairie.example.fr` (no scheme, path or port)"),
+            );
+            continue;
+        }
+        let class = site.class.clone().unwrap_or_else(|| DEFAULT_CLASS.to_owned());
+        if !classes.contains_key(&class) {
+            let known: Vec<&str> = classes.keys().map(String::as_str).collect();
+            r.problem(
+                Problem::at(format!("sites[{i}].class"), format!("no site class `{class}`")).hint(
+                    format!("define `[site_classes.{class}]` or use one of {}", known.join(", ")),
+                ),
+            );
+        }
+        let time_zone = site.time_zone.as_ref().map(|_| {
+            r.time_zone(&format!("sites[{i}].time_zone"), site.time_zone.as_ref(), Tz::UTC)
+        });
+        if sites.insert(host.clone(), SiteAssignment { class, time_zone }).is_some() {
+            r.problem(Problem::at(format!("sites[{i}].host"), format!("`{host}` is listed twice")));
+        }
+    }
+    sites
+}
+
+fn resolve_server(r: &mut Resolver, raw: &RawConfig) -> ServerSettings {
+    let mut address = |key: &str, value: Option<&String>, default: &str| -> SocketAddr {
+        let text = value.map_or(default, String::as_str);
+        text.parse().unwrap_or_else(|_| {
+            r.problem(
+                Problem::at(key, format!("`{text}` is not an address"))
+                    .hint("write `IP:PORT`, e.g. `127.0.0.1:8080`"),
+            );
+            default.parse().expect("defaults parse")
+        })
+    };
+    ServerSettings {
+        address: address("server.address", raw.server.address.as_ref(), "127.0.0.1:8080"),
+        dashboard_address: address(
+            "server.dashboard_address",
+            raw.server.dashboard_address.as_ref(),
+            "127.0.0.1:8081",
+        ),
+        dashboard_token_env: raw
+            .server
+            .dashboard_token_env
+            .clone()
+            .unwrap_or_else(|| "GLEANER_DASHBOARD_TOKEN".to_owned()),
+    }
+}
+
+fn resolve_network(r: &mut Resolver, raw: &RawConfig) -> Network {
+    let allow = raw
+        .network
+        .allow
+        .iter()
+        .flatten()
+        .enumerate()
+        .filter_map(|(i, text)| r.net(&format!("network.allow[{i}]"), text))
+        .collect();
+    let mut secret_query_params: Vec<String> =
+        defaults::SECRET_QUERY_PARAMS.iter().map(|s| (*s).to_owned()).collect();
+    for name in raw.network.secret_query_params.iter().flatten() {
+        let name = name.to_ascii_lowercase();
+        if !secret_query_params.contains(&name) {
+            secret_query_params.push(name);
+        }
+    }
+    Network { allow, secret_query_params }
+}
+
+fn resolve_infrastructure(r: &mut Resolver, raw: &RawConfig) -> Vec<Infrastructure> {
+    let mut out = Vec::new();
+    for (i, infra) in raw.infrastructure.iter().enumerate() {
+        let key = |field: &str| format!("infrastructure[{i}].{field}");
+        let url = match Url::parse(&infra.url) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") => Some(url),
+            _ => {
+                r.problem(Problem::at(
+                    key("url"),
+                    format!("`{}` is not an http or https URL", infra.url),
+                ));
+                None
+            }
+        };
+        let allow: Vec<IpNet> = infra
+            .allow
+            .iter()
+            .enumerate()
+            .filter_map(|(j, t)| r.net(&format!("{}[{j}]", key("allow")), t))
+            .collect();
+        if infra.allow.is_empty() {
+            r.problem(
+                Problem::at(key("allow"), "must list the addresses the endpoint may resolve to")
+                    .hint("infrastructure endpoints have an explicit allow-list, e.g. `allow = [\"10.0.0.5/32\"]`"),
+            );
+        }
+        let max_in_flight = r.at_least_one(&key("max_in_flight"), infra.max_in_flight, 4);
+        let timeout =
+            r.positive_duration(&key("timeout"), infra.timeout.as_ref(), Duration::from_secs(60));
+        if let Some(url) = url {
+            out.push(Infrastructure {
+                name: infra.name.clone(),
+                url,
+                allow,
+                max_in_flight,
+                timeout,
+                api_key_env: infra.api_key_env.clone(),
+            });
+        }
+    }
+    out
+}

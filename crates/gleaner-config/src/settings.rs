@@ -1,0 +1,354 @@
+//! `Settings`: the validated configuration the rest of gleaner reads.
+//!
+//! Every politeness number lives here once. The gate enforces these values, `gleaner
+//! explain` prints them and the about page is generated from them, so the page cannot
+//! drift from behaviour. Defaults are the strictest seed's (SPEC §1); the seed
+//! profiles in `examples/` set their own.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use chrono::NaiveTime;
+use chrono_tz::Tz;
+use gleaner_policy::Purpose;
+use gleaner_policy::robots::outcome::RobotsFetchPolicy;
+use ipnet::IpNet;
+use url::Url;
+
+/// The whole resolved configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Who the bot is and how it introduces itself.
+    pub bot: BotIdentity,
+    /// Politeness shared by every site, per purpose.
+    pub politeness: Politeness,
+    /// Client limits (defaults; a site class may override them).
+    pub limits: Limits,
+    /// robots.txt policy (defaults; a site class may override).
+    pub robots: RobotsFetchPolicy,
+    /// Rights signals policy.
+    pub rights: Rights,
+    /// Enabled purposes and methods.
+    pub purposes: Purposes,
+    /// Site classes by name; `default` always exists.
+    pub site_classes: BTreeMap<String, SiteClass>,
+    /// Sites assigned to classes, by lower-case host.
+    pub sites: BTreeMap<String, SiteAssignment>,
+    /// Retention periods.
+    pub retention: Retention,
+    /// Store location.
+    pub store: StoreSettings,
+    /// Server addresses.
+    pub server: ServerSettings,
+    /// Outbound network safety.
+    pub network: Network,
+    /// Infrastructure endpoints.
+    pub infrastructure: Vec<Infrastructure>,
+}
+
+/// The bot's identity (SPEC §1, "Identity").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotIdentity {
+    /// Product token, as matched in robots.txt (`UGYBot`).
+    pub token: String,
+    /// Version (`1.0`).
+    pub version: String,
+    /// The public about page.
+    pub info_url: Url,
+    /// Contact put in the User-Agent, when the profile has one (FestroBot's has none).
+    pub contact: Option<String>,
+    /// Who runs the bot.
+    pub operator: String,
+    /// The operator's postal address, if published.
+    pub address: Option<String>,
+    /// Languages of the about page.
+    pub languages: Vec<String>,
+}
+
+impl BotIdentity {
+    /// The one User-Agent sent on every request:
+    /// `Token/version (+info_url; contact)`, or without the contact.
+    pub fn user_agent(&self) -> String {
+        match &self.contact {
+            Some(contact) => {
+                format!("{}/{} (+{}; {contact})", self.token, self.version, self.info_url)
+            }
+            None => format!("{}/{} (+{})", self.token, self.version, self.info_url),
+        }
+    }
+}
+
+/// What one politeness budget is keyed by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BudgetKey {
+    /// Scheme, host and port (the default).
+    Origin,
+    /// The registrable domain (`a.example.co.uk` and `b.example.co.uk` share one).
+    RegistrableDomain,
+    /// The resolved IP address (virtual hosts on one server share one).
+    Ip,
+}
+
+/// Per-purpose politeness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PurposePoliteness {
+    /// Gap before a request of this purpose, when it differs from the default.
+    pub gap: Option<Duration>,
+    /// Random extra wait drawn from `[min, max]` before a request of this purpose.
+    pub jitter: Option<(Duration, Duration)>,
+    /// In-flight cap for this purpose at one site, when lower than the site's.
+    pub max_in_flight: Option<u32>,
+}
+
+/// Politeness shared by every site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Politeness {
+    /// Gap between request starts at one site when no purpose setting applies.
+    pub gap: Duration,
+    /// Requests in flight to one site.
+    pub max_in_flight: u32,
+    /// Requests per calendar day across all sites.
+    pub global_daily_cap: u32,
+    /// What one budget is keyed by.
+    pub budget_key: BudgetKey,
+    /// Wait after 429/503 with a missing, past or garbage Retry-After.
+    pub retry_after_default: Duration,
+    /// Longest Retry-After honoured.
+    pub retry_after_cap: Duration,
+    /// Retries after 429/5xx (only after the suspension ends).
+    pub max_retries: u32,
+    /// Tries when a site is unreachable, over about a minute.
+    pub unreachable_tries: u32,
+    /// Failed visits in a row before a source is tried at most once a day.
+    pub failure_streak_limit: u32,
+    /// How long a 401/403 block on a page holds.
+    pub block_duration: Duration,
+    /// Per-purpose settings.
+    pub purpose: BTreeMap<Purpose, PurposePoliteness>,
+}
+
+impl Politeness {
+    /// The configured gap before a request of `purpose` (Crawl-delay and owner
+    /// slow-downs are applied by the gate on top of this).
+    pub fn gap_for(&self, purpose: Purpose) -> Duration {
+        self.purpose.get(&purpose).and_then(|p| p.gap).unwrap_or(self.gap)
+    }
+}
+
+/// Client limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Connect timeout.
+    pub connect_timeout: Duration,
+    /// Deadline for the whole response, body included (a slow trickle ends too).
+    pub response_deadline: Duration,
+    /// Largest decompressed body read; larger ones are abandoned, never truncated.
+    pub max_body_bytes: u64,
+    /// Redirect hops followed.
+    pub max_redirects: u8,
+}
+
+/// What a rights reservation stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnReservation {
+    /// Any reservation stops the whole site (CIXTRA-Bot).
+    StopSite,
+    /// A reservation stops only the uses it names.
+    PerPurpose,
+}
+
+/// Rights signals policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rights {
+    /// What a reservation stops.
+    pub on_reservation: OnReservation,
+    /// Whether TDMRep, ai.txt and noai signals are read.
+    pub honour_signals: bool,
+}
+
+/// Enabled purposes and methods.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Purposes {
+    /// Purposes the gate lets through; all others are refused.
+    pub enabled: BTreeSet<Purpose>,
+    /// Whether HEAD may be used (cancellation checks, where a profile allows it).
+    pub head_allowed: bool,
+    /// Manual checks (`gleaner fetch`) per site per day.
+    pub manual_checks_per_site_per_day: u32,
+}
+
+/// A local clock range `[start, end)` in which no request starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuietHours {
+    /// First quiet minute.
+    pub start: NaiveTime,
+    /// First minute after the quiet range.
+    pub end: NaiveTime,
+}
+
+/// A class of sites with its own quotas and overrides (e.g. AubeActuBot's municipal
+/// sites).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SiteClass {
+    /// The class name.
+    pub name: String,
+    /// Time zone for "per day" and quiet hours.
+    pub time_zone: Tz,
+    /// Quiet hours in local time.
+    pub quiet_hours: Vec<QuietHours>,
+    /// Shortest time between two passes.
+    pub min_pass_interval: Option<Duration>,
+    /// Requests per pass, pagination included.
+    pub requests_per_pass: Option<u32>,
+    /// Requests per rolling hour.
+    pub requests_per_hour: Option<u32>,
+    /// Requests per calendar day.
+    pub requests_per_day: Option<u32>,
+    /// Visits per calendar day.
+    pub visits_per_day: Option<u32>,
+    /// Gap between request starts (the politeness default unless overridden).
+    pub gap: Duration,
+    /// Requests in flight.
+    pub max_in_flight: u32,
+    /// Client limits for these sites.
+    pub limits: Limits,
+    /// robots.txt policy for these sites.
+    pub robots: RobotsFetchPolicy,
+    /// What a reservation stops on these sites.
+    pub on_reservation: OnReservation,
+}
+
+/// A site's class and zone.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SiteAssignment {
+    /// The class name (a key of `Settings::site_classes`).
+    pub class: String,
+    /// The site's zone, when it differs from its class's.
+    pub time_zone: Option<Tz>,
+}
+
+/// Retention periods.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Retention {
+    /// Fetched bodies (zero: deleted right after extraction).
+    pub bodies: Duration,
+    /// Events after the end of their last day.
+    pub events_after_end: Duration,
+    /// Whether parser test samples are kept.
+    pub samples: bool,
+    /// Hosts never sampled.
+    pub sample_exclusions: Vec<String>,
+}
+
+/// Store location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreSettings {
+    /// `sqlite://PATH` or `postgres://…`.
+    pub url: String,
+}
+
+/// Server addresses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerSettings {
+    /// Public server.
+    pub address: SocketAddr,
+    /// Operator dashboard (loopback by default).
+    pub dashboard_address: SocketAddr,
+    /// Environment variable holding the dashboard token.
+    pub dashboard_token_env: String,
+}
+
+/// Outbound network safety.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Network {
+    /// Non-public ranges explicitly allowed (empty in production).
+    pub allow: Vec<IpNet>,
+    /// Query parameter names always redacted.
+    pub secret_query_params: Vec<String>,
+}
+
+/// An infrastructure endpoint: never robots.txt, its own limits, an explicit
+/// address allow-list (SPEC §1, "Sources that are not crawls").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Infrastructure {
+    /// Name for logs.
+    pub name: String,
+    /// Base URL.
+    pub url: Url,
+    /// Ranges its host may resolve to.
+    pub allow: Vec<IpNet>,
+    /// Requests in flight.
+    pub max_in_flight: u32,
+    /// Deadline per request.
+    pub timeout: Duration,
+    /// Environment variable with its API key.
+    pub api_key_env: Option<String>,
+}
+
+impl Settings {
+    /// The class of a site (by lower-case host), `default` when unassigned.
+    pub fn class_of(&self, host: &str) -> &SiteClass {
+        self.sites
+            .get(host)
+            .and_then(|s| self.site_classes.get(&s.class))
+            .or_else(|| self.site_classes.get(DEFAULT_CLASS))
+            .expect("the resolver always creates the default class")
+    }
+
+    /// The time zone of a site: its own, else its class's.
+    pub fn time_zone_of(&self, host: &str) -> Tz {
+        self.sites
+            .get(host)
+            .and_then(|s| s.time_zone)
+            .unwrap_or_else(|| self.class_of(host).time_zone)
+    }
+}
+
+/// Name of the class every unassigned site belongs to.
+pub const DEFAULT_CLASS: &str = "default";
+
+/// Default values, the strictest seed's (SPEC §1).
+pub mod defaults {
+    use std::time::Duration;
+
+    /// Gap between request starts at one site (FestroBot: 1 s).
+    pub const GAP: Duration = Duration::from_secs(1);
+    /// Requests in flight per site (CIXTRA-Bot: 1).
+    pub const MAX_IN_FLIGHT: u32 = 1;
+    /// Requests per day across all sites.
+    pub const GLOBAL_DAILY_CAP: u32 = 1500;
+    /// Retry-After default.
+    pub const RETRY_AFTER_DEFAULT: Duration = Duration::from_secs(60);
+    /// Retry-After cap.
+    pub const RETRY_AFTER_CAP: Duration = Duration::from_secs(2 * 3600);
+    /// Retries after 429/5xx.
+    pub const MAX_RETRIES: u32 = 2;
+    /// Tries when unreachable.
+    pub const UNREACHABLE_TRIES: u32 = 3;
+    /// Failed visits in a row before once a day.
+    pub const FAILURE_STREAK_LIMIT: u32 = 5;
+    /// Block after 401/403 on a page.
+    pub const BLOCK_DURATION: Duration = Duration::from_secs(24 * 3600);
+    /// Connect timeout.
+    pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+    /// Response deadline.
+    pub const RESPONSE_DEADLINE: Duration = Duration::from_secs(15);
+    /// Body cap: 8 MiB.
+    pub const MAX_BODY_BYTES: u64 = 8 * 1024 * 1024;
+    /// Redirect hops.
+    pub const MAX_REDIRECTS: u8 = 5;
+    /// robots.txt cache (UGYBot: 1 h).
+    pub const ROBOTS_TTL: Duration = Duration::from_secs(3600);
+    /// Bodies kept for processing.
+    pub const BODIES: Duration = Duration::from_secs(90 * 24 * 3600);
+    /// Events kept after they end.
+    pub const EVENTS_AFTER_END: Duration = Duration::from_secs(30 * 24 * 3600);
+    /// Manual checks per site per day.
+    pub const MANUAL_CHECKS_PER_SITE_PER_DAY: u32 = 10;
+    /// Gap before a manual check (the seeds' staff checks: at least 2 s apart).
+    pub const MANUAL_CHECK_GAP: Duration = Duration::from_secs(2);
+    /// Query parameters always treated as secrets.
+    pub const SECRET_QUERY_PARAMS: &[&str] =
+        &["apikey", "api_key", "key", "token", "access_token", "auth", "signature", "sig"];
+}

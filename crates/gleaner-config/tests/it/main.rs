@@ -1,0 +1,105 @@
+//! Integration tests of the configuration: the reference file, and error messages
+//! (snapshots, so a change in wording is reviewed like code).
+
+use std::time::Duration;
+
+use gleaner_config::settings::{BudgetKey, OnReservation};
+use gleaner_policy::Purpose;
+
+const MINIMAL: &str = r#"
+[bot]
+token = "UGYBot"
+version = "1.0"
+info_url = "https://ugy.example/bot"
+contact = "bot@ugy.example"
+operator = "UGY"
+"#;
+
+fn errors(text: &str) -> String {
+    gleaner_config::parse(text, "gleaner.toml").unwrap_err().to_string()
+}
+
+#[test]
+fn reference_example_parses_with_every_key() {
+    let text = include_str!("../../../../examples/gleaner.toml");
+    let s = gleaner_config::parse(text, "examples/gleaner.toml").unwrap();
+    assert_eq!(s.bot.user_agent(), "ExampleBot/1.0 (+https://example.org/bot; bot@example.org)");
+    assert_eq!(s.politeness.gap_for(Purpose::EventPage), Duration::from_secs(1));
+    assert_eq!(
+        s.politeness.purpose[&Purpose::EventPage].jitter,
+        Some((Duration::from_millis(150), Duration::from_millis(450)))
+    );
+    let municipal = s.class_of("mairie.example.fr");
+    assert_eq!(municipal.name, "municipal");
+    assert_eq!(municipal.quiet_hours.len(), 2);
+    assert_eq!(municipal.requests_per_day, Some(60));
+    assert_eq!(municipal.gap, Duration::from_secs(2));
+    assert_eq!(s.class_of("other.example").name, "default");
+    assert_eq!(s.time_zone_of("mairie.example.fr"), chrono_tz::Europe::Paris);
+    assert!(!s.purposes.enabled.contains(&Purpose::ImageRelay));
+    assert!(s.network.secret_query_params.contains(&"apikey".to_owned()));
+}
+
+#[test]
+fn defaults_are_the_strictest_seeds() {
+    let s = gleaner_config::parse(MINIMAL, "gleaner.toml").unwrap();
+    assert_eq!(s.politeness.gap, Duration::from_secs(1));
+    assert_eq!(s.politeness.max_in_flight, 1);
+    assert_eq!(s.politeness.global_daily_cap, 1500);
+    assert_eq!(s.politeness.retry_after_default, Duration::from_secs(60));
+    assert_eq!(s.politeness.retry_after_cap, Duration::from_secs(7200));
+    assert_eq!(s.politeness.budget_key, BudgetKey::Origin);
+    assert_eq!(s.limits.connect_timeout, Duration::from_secs(5));
+    assert_eq!(s.limits.response_deadline, Duration::from_secs(15));
+    assert_eq!(s.limits.max_body_bytes, 8 * 1024 * 1024);
+    assert_eq!(s.limits.max_redirects, 5);
+    assert_eq!(s.robots.ttl, Duration::from_secs(3600));
+    assert_eq!(s.rights.on_reservation, OnReservation::StopSite);
+    assert!(!s.purposes.head_allowed);
+    assert!(s.network.allow.is_empty(), "production allows no private range");
+    assert_eq!(s.retention.events_after_end, Duration::from_secs(30 * 86400));
+}
+
+#[test]
+fn festrobot_user_agent_has_no_contact() {
+    let text = MINIMAL.replace("contact = \"bot@ugy.example\"\n", "");
+    let s = gleaner_config::parse(&text, "gleaner.toml").unwrap();
+    assert_eq!(s.bot.user_agent(), "UGYBot/1.0 (+https://ugy.example/bot)");
+}
+
+#[test]
+fn error_unknown_key_names_line_and_key() {
+    let text = format!("{MINIMAL}\n[politeness]\nmax_in_fligth = 3\n");
+    insta::assert_snapshot!(errors(&text));
+}
+
+#[test]
+fn error_missing_bot_table() {
+    insta::assert_snapshot!(errors("[politeness]\ngap = \"2s\"\n"));
+}
+
+#[test]
+fn error_bad_values_are_all_reported_in_file_order() {
+    let text = format!(
+        "{MINIMAL}\n[politeness]\ngap = \"soon\"\nbudget_key = \"host\"\n\n[limits]\nmax_body = \"huge\"\n\n[robots]\nttl = \"48h\"\n\n[site_classes.municipal]\ntime_zone = \"Paris\"\nquiet_hours = [\"8-9\"]\n\n[[sites]]\nhost = \"mairie.example\"\nclass = \"municipale\"\n"
+    );
+    insta::assert_snapshot!(errors(&text));
+}
+
+#[test]
+fn error_bad_token_and_purposes() {
+    let text = MINIMAL.replace("token = \"UGYBot\"", "token = \"UGY Bot/1.0\"")
+        + "\n[purposes]\nenabled = [\"listing\", \"event_page\"]\nmethods = [\"GET\", \"POST\"]\n";
+    insta::assert_snapshot!(errors(&text));
+}
+
+#[test]
+fn error_zero_gap_is_refused() {
+    let text = format!("{MINIMAL}\n[politeness]\ngap = \"0s\"\n");
+    insta::assert_snapshot!(errors(&text));
+}
+
+#[test]
+fn error_syntax() {
+    insta::assert_snapshot!(errors("[bot\ntoken = \"x\"\n"));
+}
