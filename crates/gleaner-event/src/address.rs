@@ -54,15 +54,64 @@ pub(crate) fn country_code(value: &str) -> Option<String> {
 }
 
 const US_STATES: &[&str] = &[
-    "alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut",
-    "delaware", "florida", "georgia", "hawaii", "idaho", "illinois", "indiana", "iowa",
-    "kansas", "kentucky", "louisiana", "maine", "maryland", "massachusetts", "michigan",
-    "minnesota", "mississippi", "missouri", "montana", "nebraska", "nevada", "new hampshire",
-    "new jersey", "new mexico", "new york", "north carolina", "north dakota", "ohio",
-    "oklahoma", "oregon", "pennsylvania", "rhode island", "south carolina", "south dakota",
-    "tennessee", "texas", "utah", "vermont", "virginia", "washington", "west virginia",
-    "wisconsin", "wyoming", "district of columbia", "british columbia", "ontario", "quebec",
-    "alberta", "manitoba", "saskatchewan", "nova scotia",
+    "alabama",
+    "alaska",
+    "arizona",
+    "arkansas",
+    "california",
+    "colorado",
+    "connecticut",
+    "delaware",
+    "florida",
+    "georgia",
+    "hawaii",
+    "idaho",
+    "illinois",
+    "indiana",
+    "iowa",
+    "kansas",
+    "kentucky",
+    "louisiana",
+    "maine",
+    "maryland",
+    "massachusetts",
+    "michigan",
+    "minnesota",
+    "mississippi",
+    "missouri",
+    "montana",
+    "nebraska",
+    "nevada",
+    "new hampshire",
+    "new jersey",
+    "new mexico",
+    "new york",
+    "north carolina",
+    "north dakota",
+    "ohio",
+    "oklahoma",
+    "oregon",
+    "pennsylvania",
+    "rhode island",
+    "south carolina",
+    "south dakota",
+    "tennessee",
+    "texas",
+    "utah",
+    "vermont",
+    "virginia",
+    "washington",
+    "west virginia",
+    "wisconsin",
+    "wyoming",
+    "district of columbia",
+    "british columbia",
+    "ontario",
+    "quebec",
+    "alberta",
+    "manitoba",
+    "saskatchewan",
+    "nova scotia",
 ];
 
 fn is_region(part: &str) -> bool {
@@ -156,7 +205,10 @@ mod tests {
 
     #[test]
     fn one_string_addresses() {
-        assert_eq!(split("79 Washington St., Providence, RI"), [o("79 Washington St."), o("Providence"), o("RI"), None, None]);
+        assert_eq!(
+            split("79 Washington St., Providence, RI"),
+            [o("79 Washington St."), o("Providence"), o("RI"), None, None]
+        );
         assert_eq!(split("Lynn, MA, 01901"), [None, o("Lynn"), o("MA"), o("01901"), None]);
         assert_eq!(split("Memphis, TN, US"), [None, o("Memphis"), o("TN"), None, o("US")]);
         assert_eq!(split("London, UK"), [None, o("London"), None, None, o("GB")]);
@@ -166,7 +218,13 @@ mod tests {
         );
         assert_eq!(
             split("Av. Borges de Medeiros, 1524 - Lagoa, Rio de Janeiro - RJ, 22470-003, Brazil"),
-            [o("Av. Borges de Medeiros, 1524 - Lagoa"), o("Rio de Janeiro"), o("RJ"), o("22470-003"), o("BR")]
+            [
+                o("Av. Borges de Medeiros, 1524 - Lagoa"),
+                o("Rio de Janeiro"),
+                o("RJ"),
+                o("22470-003"),
+                o("BR")
+            ]
         );
         assert_eq!(split("1623 W. Howard St."), [o("1623 W. Howard St."), None, None, None, None]);
     }

@@ -11,6 +11,10 @@
 
 mod address;
 mod identity;
+/// The pieces the identity is built from, for callers that match events more loosely.
+pub mod identity_parts {
+    pub use crate::identity::{fold, start_key};
+}
 mod model;
 mod normalise;
 mod price;

@@ -93,7 +93,8 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
         }
     };
     let start = time("startDate", &raw.start);
-    let end = time("endDate", &raw.end);
+    // An end equal to the start says nothing more.
+    let end = time("endDate", &raw.end).filter(|e| Some(*e) != start);
     let previous_start = time("previousStartDate", &raw.previous_start);
     if title.is_none() && start.is_none() {
         return Err(NormaliseError::Empty);
@@ -102,16 +103,17 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
     let attendance = raw.attendance_mode.as_deref().and_then(AttendanceMode::from_schema);
     let venue = venue(raw);
     let (price, ticket) = price(raw, &mut warnings);
-    let (status, status_stated) = match raw.status.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        None => (EventStatus::Scheduled, false),
-        Some(s) => match EventStatus::from_schema(s) {
-            Some(st) => (st, true),
-            None => {
-                warnings.push(NormaliseWarning::UnknownStatus(s.to_owned()));
-                (EventStatus::Scheduled, false)
-            }
-        },
-    };
+    let (status, status_stated) =
+        match raw.status.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            None => (EventStatus::Scheduled, false),
+            Some(s) => match EventStatus::from_schema(s) {
+                Some(st) => (st, true),
+                None => {
+                    warnings.push(NormaliseWarning::UnknownStatus(s.to_owned()));
+                    (EventStatus::Scheduled, false)
+                }
+            },
+        };
     let mut url_of = |field: &'static str, v: &Option<String>| -> Option<Url> {
         let v = v.as_deref()?.trim();
         if v.is_empty() {
@@ -124,7 +126,8 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
         resolved
     };
     let url = url_of("url", &raw.url);
-    let image_url = url_of("image", &raw.image);
+    // Some plugins fill `image` with the event's own page when there is no picture.
+    let image_url = url_of("image", &raw.image).filter(|i| Some(i) != url.as_ref());
     let ticket_url = url_of("offer url", &ticket);
     let description = raw.description.as_deref().map(clean_block).filter(|d| !d.is_empty());
     let category = category(raw, title.as_deref());
@@ -176,7 +179,8 @@ fn venue(raw: &RawEvent) -> Venue {
         country: raw.country.as_deref().and_then(|c| {
             let c = clean_line(c);
             country_code(&c).or_else(|| {
-                (c.len() == 2 && c.chars().all(|ch| ch.is_ascii_alphabetic())).then(|| c.to_ascii_uppercase())
+                (c.len() == 2 && c.chars().all(|ch| ch.is_ascii_alphabetic()))
+                    .then(|| c.to_ascii_uppercase())
             })
         }),
         name: None,
@@ -259,7 +263,12 @@ fn price(raw: &RawEvent, warnings: &mut Vec<NormaliseWarning>) -> (Price, Option
         }
     }
     let stated_free = raw.is_accessible_for_free.as_deref().and_then(|v| {
-        match v.trim().to_ascii_lowercase().trim_start_matches("http://schema.org/").trim_start_matches("https://schema.org/") {
+        match v
+            .trim()
+            .to_ascii_lowercase()
+            .trim_start_matches("http://schema.org/")
+            .trim_start_matches("https://schema.org/")
+        {
             "true" | "yes" | "1" => Some(true),
             "false" | "no" | "0" => Some(false),
             _ => None,
@@ -302,7 +311,9 @@ fn category(raw: &RawEvent, title: Option<&str>) -> Category {
             "Festival" => Category::Festival,
             "ChildrensEvent" => Category::Family,
             "ScreeningEvent" => Category::Film,
-            "EducationEvent" | "BusinessEvent" | "LiteraryEvent" | "CourseInstance" => Category::Talk,
+            "EducationEvent" | "BusinessEvent" | "LiteraryEvent" | "CourseInstance" => {
+                Category::Talk
+            }
             "SportsEvent" => Category::Sport,
             "SocialEvent" => Category::Nightlife,
             _ => continue,
@@ -316,13 +327,40 @@ fn category(raw: &RawEvent, title: Option<&str>) -> Category {
     }
     const KEYWORDS: &[(&[&str], Category)] = &[
         (&["festival", "fest ", "festivali"], Category::Festival),
-        (&["concert", "konzert", "konser", "gig", "live music", "orchestra", "symphony"], Category::Concert),
-        (&["exhibition", "exhibit", "ausstellung", "exposition", "sergi", "gallery"], Category::Exhibition),
-        (&["theatre", "theater", "tiyatro", "théâtre", "opera", "ballet", "comedy", "play"], Category::Theatre),
+        (
+            &["concert", "konzert", "konser", "gig", "live music", "orchestra", "symphony"],
+            Category::Concert,
+        ),
+        (
+            &["exhibition", "exhibit", "ausstellung", "exposition", "sergi", "gallery"],
+            Category::Exhibition,
+        ),
+        (
+            &["theatre", "theater", "tiyatro", "théâtre", "opera", "ballet", "comedy", "play"],
+            Category::Theatre,
+        ),
         (&["film", "cinema", "movie", "screening", "kino", "sinema"], Category::Film),
-        (&["kids", "children", "family", "familie", "enfants", "çocuk", "story time"], Category::Family),
-        (&["talk", "lecture", "workshop", "meeting", "seminar", "conference", "vortrag", "committee"], Category::Talk),
-        (&["match", "game", "race", "marathon", "football", "basketball", "sport"], Category::Sport),
+        (
+            &["kids", "children", "family", "familie", "enfants", "çocuk", "story time"],
+            Category::Family,
+        ),
+        (
+            &[
+                "talk",
+                "lecture",
+                "workshop",
+                "meeting",
+                "seminar",
+                "conference",
+                "vortrag",
+                "committee",
+            ],
+            Category::Talk,
+        ),
+        (
+            &["match", "game", "race", "marathon", "football", "basketball", "sport"],
+            Category::Sport,
+        ),
         (&["club", "party", " dj", "nightlife", "disco"], Category::Nightlife),
     ];
     for (keys, cat) in KEYWORDS {
@@ -367,7 +405,10 @@ mod tests {
     #[test]
     fn empty_is_an_error_and_bad_values_warn() {
         let base = Url::parse("https://example.org/").unwrap();
-        assert_eq!(normalise(&RawEvent::default(), &ctx(&base)).unwrap_err(), NormaliseError::Empty);
+        assert_eq!(
+            normalise(&RawEvent::default(), &ctx(&base)).unwrap_err(),
+            NormaliseError::Empty
+        );
         let raw = RawEvent {
             name: Some("x".into()),
             start: Some("soon".into()),

@@ -9,7 +9,8 @@ pub(crate) struct ParsedPrice {
     pub currency: Option<&'static str>,
 }
 
-const FREE_WORDS: &[&str] = &["free", "gratis", "gratuit", "gratuite", "kostenlos", "ücretsiz", "gratuito", "libre"];
+const FREE_WORDS: &[&str] =
+    &["free", "gratis", "gratuit", "gratuite", "kostenlos", "ücretsiz", "gratuito", "libre"];
 
 /// Reads a price. Words meaning "free" read as zero.
 pub(crate) fn parse_price(text: &str) -> Option<ParsedPrice> {
@@ -19,13 +20,17 @@ pub(crate) fn parse_price(text: &str) -> Option<ParsedPrice> {
     }
     let lower = t.to_lowercase();
     let currency = currency_in(&lower);
-    if FREE_WORDS.iter().any(|w| lower.contains(w)) && !lower.chars().any(|c| c.is_ascii_digit() && c != '0') {
+    if FREE_WORDS.iter().any(|w| lower.contains(w))
+        && !lower.chars().any(|c| c.is_ascii_digit() && c != '0')
+    {
         return Some(ParsedPrice { amount: Decimal::ZERO, currency });
     }
     // The first run of digits with separators.
     let start = t.find(|c: char| c.is_ascii_digit())?;
-    let run: String =
-        t[start..].chars().take_while(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '\'' | ' ')).collect();
+    let run: String = t[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | '\'' | ' '))
+        .collect();
     let run = run.trim_end_matches([' ', '.', ',', '\'']);
     let amount = parse_amount(run)?;
     Some(ParsedPrice { amount, currency })
@@ -63,7 +68,9 @@ fn currency_in(lower: &str) -> Option<&'static str> {
         ("¥", "JPY"),
         ("$", "USD"),
     ];
-    const CODES: &[&str] = &["usd", "cad", "aud", "eur", "gbp", "chf", "try", "jpy", "sek", "nok", "dkk", "pln", "czk"];
+    const CODES: &[&str] = &[
+        "usd", "cad", "aud", "eur", "gbp", "chf", "try", "jpy", "sek", "nok", "dkk", "pln", "czk",
+    ];
     let code = lower
         .split(|c: char| !c.is_alphabetic())
         .find_map(|tok| CODES.iter().find(|c| **c == tok))

@@ -177,8 +177,7 @@ pub fn clean_line(s: &str) -> String {
 pub fn clean_block(s: &str) -> String {
     let decoded = decode_entities(s);
     let stripped = if decoded.contains('<') { strip_tags(&decoded) } else { decoded };
-    let lines: Vec<String> =
-        stripped.lines().map(collapse).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<String> = stripped.lines().map(collapse).filter(|l| !l.is_empty()).collect();
     lines.join("\n")
 }
 
@@ -203,7 +202,10 @@ mod tests {
     #[test]
     fn entities() {
         assert_eq!(decode_entities("Bar &amp; Kitchen"), "Bar & Kitchen");
-        assert_eq!(decode_entities("can&#8217;t &#x2019; &hellip;"), "can\u{2019}t \u{2019} \u{2026}");
+        assert_eq!(
+            decode_entities("can&#8217;t &#x2019; &hellip;"),
+            "can\u{2019}t \u{2019} \u{2026}"
+        );
         assert_eq!(decode_entities("a & b &unknown; &#xZZ;"), "a & b &unknown; &#xZZ;");
         assert_eq!(decode_entities("&amp"), "&");
     }

@@ -1,0 +1,141 @@
+//! JSON-LD: `<script type="application/ld+json">` blocks, found with a byte scan (no DOM),
+//! read leniently, one block at a time, so one bad block never loses the others.
+//!
+//! Owns finding and parsing the blocks; the schema.org reading is `crate::schema`'s.
+
+use memchr::memmem;
+
+use crate::lenient_json;
+use crate::schema;
+use crate::{Candidate, Diagnostic, Format, Severity};
+
+/// One `<script type="application/ld+json">` block: its byte offset in the page and text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block<'a> {
+    /// Byte offset of the block's text in the page.
+    pub offset: usize,
+    /// The text between `<script …>` and `</script>`.
+    pub text: &'a str,
+}
+
+/// Finds every JSON-LD script block in an HTML page with a byte scan.
+pub fn blocks(html: &str) -> Vec<Block<'_>> {
+    let bytes = html.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(rel) = find_ci(&bytes[from..], b"ld+json") {
+        let hit = from + rel;
+        from = hit + 7;
+        // The `<` that opens the tag this attribute value sits in.
+        let Some(lt) = memchr::memrchr(b'<', &bytes[..hit]) else { continue };
+        let tag = &bytes[lt + 1..hit];
+        if tag.len() < 7 || !tag[..6].eq_ignore_ascii_case(b"script") || tag.contains(&b'>') {
+            continue;
+        }
+        let Some(gt) = memchr::memchr(b'>', &bytes[hit..]).map(|g| hit + g) else { break };
+        let body_start = gt + 1;
+        let body_end =
+            find_script_end(&bytes[body_start..]).map_or(bytes.len(), |e| body_start + e);
+        if let Some(text) = html.get(body_start..body_end) {
+            out.push(Block { offset: body_start, text });
+        }
+        from = body_end;
+    }
+    out
+}
+
+fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let lower = memmem::find(hay, needle);
+    let upper = needle.to_ascii_uppercase();
+    let up = memmem::find(hay, &upper);
+    match (lower, up) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn find_script_end(hay: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(rel) = memmem::find(&hay[from..], b"</") {
+        let at = from + rel;
+        if hay.len() >= at + 8 && hay[at + 2..at + 8].eq_ignore_ascii_case(b"script") {
+            return Some(at);
+        }
+        from = at + 2;
+    }
+    None
+}
+
+/// Reads every JSON-LD block in `html` into candidates, with diagnostics for what was
+/// repaired or skipped.
+pub fn read_html(html: &str, candidates: &mut Vec<Candidate>, diagnostics: &mut Vec<Diagnostic>) {
+    for (i, block) in blocks(html).into_iter().enumerate() {
+        read_block(
+            block.text,
+            &format!("script #{} (byte {})", i + 1, block.offset),
+            candidates,
+            diagnostics,
+        );
+    }
+}
+
+/// Reads one JSON-LD text (a script body, or a whole `application/ld+json` document).
+pub fn read_block(
+    text: &str,
+    location: &str,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let mut parsed = lenient_json::parse(text);
+    // Some sites HTML-escape the whole block (`{&quot;@type&quot;: …}`).
+    if parsed.values.is_empty() && text.contains("&quot;") {
+        let decoded = gleaner_event::text::decode_entities(text);
+        let retry = lenient_json::parse(&decoded);
+        if !retry.values.is_empty() {
+            diagnostics.push(diag(
+                Severity::Info,
+                location,
+                "block was HTML-escaped; decoded entities before reading".to_owned(),
+            ));
+            parsed = retry;
+        }
+    }
+    if !parsed.repairs.is_empty() {
+        diagnostics.push(diag(
+            Severity::Info,
+            location,
+            format!("repaired malformed JSON: {}", parsed.repairs.join(", ")),
+        ));
+    }
+    if let Some(err) = parsed.error {
+        let sev = if parsed.values.is_empty() { Severity::Error } else { Severity::Warning };
+        diagnostics.push(diag(sev, location, format!("invalid JSON: {err}")));
+    }
+    let (found, skipped) = schema::find_events(&parsed.values);
+    for s in skipped {
+        diagnostics.push(diag(Severity::Info, &format!("{location} {}", s.path), s.reason));
+    }
+    candidates.extend(found.into_iter().map(|f| Candidate {
+        format: Format::JsonLd,
+        location: format!("{location} {}", f.path),
+        raw: f.raw,
+    }));
+}
+
+fn diag(severity: Severity, location: &str, message: String) -> Diagnostic {
+    Diagnostic { severity, format: Format::JsonLd, message, location: location.to_owned() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scan_finds_blocks_and_ignores_lookalikes() {
+        let html = r#"<html><script>var t = "application/ld+json";</script>
+<SCRIPT TYPE="application/LD+JSON">{"a":1}</SCRIPT>
+<script type='application/ld+json'>[2]</script ><script type="application/ld+json">{"unterminated"#;
+        let b: Vec<&str> = blocks(html).iter().map(|b| b.text).collect();
+        assert_eq!(b, vec![r#"{"a":1}"#, "[2]", r#"{"unterminated"#]);
+    }
+}

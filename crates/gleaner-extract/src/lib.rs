@@ -1,0 +1,303 @@
+//! Extraction: bytes + content type + base URL in, candidate events and diagnostics out.
+//!
+//! Layout: one module per format, sharing one [`Candidate`] shape and one [`Diagnostic`]:
+//! - [`jsonld`]: `<script type="application/ld+json">` blocks, found by a byte scan (no
+//!   DOM), read by a forgiving JSON reader (`lenient_json`);
+//! - [`microdata`] and [`rdfa`]: read from the html5ever DOM, which is built only when the
+//!   page carries `itemscope`, `typeof=` or `vocab=` at all;
+//! - [`microformats`]: hCalendar / h-event class names, from the same DOM, built only when
+//!   the page mentions `vevent` or `h-event`;
+//! - `schema`: the schema.org reading the first three formats share.
+//!
+//! [`extract`] returns raw candidates; [`extract_events`] also normalises them (through
+//! `gleaner-event`) and merges the same event seen in several formats on one page.
+//! Parsing never fails: one bad block is a diagnostic, never a lost page. No I/O, no clock.
+//! iCalendar and RSS/Atom are not read yet (issue 9); they yield an informational
+//! diagnostic.
+
+pub mod jsonld;
+mod lenient_json;
+pub mod microdata;
+pub mod microformats;
+pub mod rdfa;
+mod schema;
+
+use std::fmt;
+
+use gleaner_event::identity_parts::{fold, start_key};
+use gleaner_event::{Event, EventTime, NormaliseContext, RawEvent, normalise};
+use url::Url;
+
+/// Which reader found a candidate or raised a diagnostic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// Microdata items.
+    Microdata,
+    /// RDFa Lite resources.
+    Rdfa,
+    /// JSON-LD blocks.
+    JsonLd,
+    /// hCalendar and h-event microformats.
+    Microformats,
+    /// The document as a whole (encoding, content type).
+    Document,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Microdata => "microdata",
+            Format::Rdfa => "rdfa",
+            Format::JsonLd => "json-ld",
+            Format::Microformats => "microformats",
+            Format::Document => "document",
+        })
+    }
+}
+
+/// How much a diagnostic matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// Something was repaired or deliberately skipped; nothing was lost.
+    Info,
+    /// A value or part of a block was dropped.
+    Warning,
+    /// A whole block could not be read.
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// A note about the page: what was repaired, skipped or unreadable, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// How much it matters.
+    pub severity: Severity,
+    /// Which reader raised it.
+    pub format: Format,
+    /// What happened, lowercase, values in backticks.
+    pub message: String,
+    /// Where: `script #2 (byte 1450) /0/location`, `item /1/event/0`.
+    pub location: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} {}: {}", self.severity, self.format, self.location, self.message)
+    }
+}
+
+/// One event as found, before normalisation: the source's strings and where they were.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// Which reader found it.
+    pub format: Format,
+    /// Where in the page (block and path, or item path).
+    pub location: String,
+    /// The raw values.
+    pub raw: RawEvent,
+}
+
+/// Everything read from one document.
+#[derive(Debug, Clone, Default)]
+pub struct Extraction {
+    /// Candidate events, in reading order (microdata, RDFa, JSON-LD, then microformats).
+    pub candidates: Vec<Candidate>,
+    /// Notes about the page.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Normalised, merged events from one document.
+#[derive(Debug, Clone, Default)]
+pub struct Events {
+    /// One per distinct event on the page.
+    pub events: Vec<Event>,
+    /// Notes about the page and about values that could not be read.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What kind of document the bytes are, from the content type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Html,
+    JsonLd,
+    NotYetSupported(&'static str),
+}
+
+fn kind_of(content_type: &str) -> Kind {
+    let ct = content_type.to_ascii_lowercase();
+    if ct.contains("html") || ct.trim().is_empty() {
+        Kind::Html
+    } else if ct.contains("json") {
+        Kind::JsonLd
+    } else if ct.contains("calendar") {
+        Kind::NotYetSupported("iCalendar")
+    } else if ct.contains("rss") || ct.contains("atom") || ct.contains("xml") {
+        Kind::NotYetSupported("RSS/Atom")
+    } else {
+        Kind::Html
+    }
+}
+
+/// Reads candidate events from a document.
+///
+/// `content_type` is the HTTP `Content-Type` (or a guess from the file name); an empty one
+/// is read as HTML. `base_url` is where the document came from; candidates keep relative
+/// URLs as found, and [`extract_events`] resolves them. Never panics, never fails.
+pub fn extract(bytes: &[u8], content_type: &str, base_url: &Url) -> Extraction {
+    // Candidates keep URLs as found; the base is part of the signature so per-site rules
+    // (CSS selectors keyed by site) can join this function without an API change.
+    let _ = base_url;
+    let mut out = Extraction::default();
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = String::from_utf8_lossy(bytes);
+    if matches!(text, std::borrow::Cow::Owned(_)) {
+        out.diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
+            format: Format::Document,
+            message: "document is not valid UTF-8; invalid bytes were replaced".to_owned(),
+            location: "document".to_owned(),
+        });
+    }
+    match kind_of(content_type) {
+        Kind::NotYetSupported(what) => out.diagnostics.push(Diagnostic {
+            severity: Severity::Info,
+            format: Format::Document,
+            message: format!("{what} documents are not read yet (content type `{content_type}`)"),
+            location: "document".to_owned(),
+        }),
+        Kind::JsonLd => {
+            jsonld::read_block(&text, "document", &mut out.candidates, &mut out.diagnostics)
+        }
+        Kind::Html => {
+            let mut jsonld_candidates = Vec::new();
+            jsonld::read_html(&text, &mut jsonld_candidates, &mut out.diagnostics);
+            let has_microdata = memchr::memmem::find(text.as_bytes(), b"itemscope").is_some();
+            let has_rdfa = memchr::memmem::find(text.as_bytes(), b"typeof").is_some()
+                || memchr::memmem::find(text.as_bytes(), b"vocab=").is_some();
+            let has_microformats = memchr::memmem::find(text.as_bytes(), b"vevent").is_some()
+                || memchr::memmem::find(text.as_bytes(), b"h-event").is_some();
+            let mut microformat_candidates = Vec::new();
+            if has_microdata || has_rdfa || has_microformats {
+                let doc = scraper::Html::parse_document(&text);
+                if has_microdata {
+                    microdata::read(&doc, &mut out.candidates, &mut out.diagnostics);
+                }
+                if has_rdfa {
+                    rdfa::read(&doc, &mut out.candidates, &mut out.diagnostics);
+                }
+                if has_microformats {
+                    microformats::read(&doc, &mut microformat_candidates);
+                }
+            }
+            out.candidates.extend(jsonld_candidates);
+            out.candidates.extend(microformat_candidates);
+        }
+    }
+    out
+}
+
+/// Reads, normalises and merges the events of a document.
+///
+/// The same event found in several formats on the page (same title and start, compatible
+/// venue) becomes one: the first reading (microdata, RDFa, JSON-LD, microformats) wins each
+/// field, later ones fill its gaps.
+pub fn extract_events(bytes: &[u8], content_type: &str, ctx: &NormaliseContext<'_>) -> Events {
+    let Extraction { candidates, mut diagnostics } = extract(bytes, content_type, ctx.base_url);
+    let mut events: Vec<Event> = Vec::new();
+    for c in candidates {
+        match normalise(&c.raw, ctx) {
+            Ok(n) => {
+                for w in n.warnings {
+                    diagnostics.push(Diagnostic {
+                        severity: Severity::Warning,
+                        format: c.format,
+                        message: w.to_string(),
+                        location: c.location.clone(),
+                    });
+                }
+                match events.iter_mut().find(|e| same_event(e, &n.event)) {
+                    Some(existing) => merge_into(existing, n.event),
+                    None => events.push(n.event),
+                }
+            }
+            Err(e) => diagnostics.push(Diagnostic {
+                severity: Severity::Warning,
+                format: c.format,
+                message: format!("skipped: {e}"),
+                location: c.location,
+            }),
+        }
+    }
+    for e in &mut events {
+        // Merging can bring back an `image` that is the event's own page (see normalise).
+        if e.image_url.is_some() && e.image_url == e.url {
+            e.image_url = None;
+        }
+    }
+    Events { events, diagnostics }
+}
+
+fn same_event(a: &Event, b: &Event) -> bool {
+    let (Some(ta), Some(tb)) = (&a.title, &b.title) else { return false };
+    if fold(ta) != fold(tb) || start_key(a.start.as_ref()) != start_key(b.start.as_ref()) {
+        return false;
+    }
+    match (&a.venue.name, &b.venue.name) {
+        (Some(va), Some(vb)) => fold(va) == fold(vb),
+        _ => true,
+    }
+}
+
+fn merge_into(e: &mut Event, other: Event) {
+    fn fill<T>(a: &mut Option<T>, b: Option<T>) {
+        if a.is_none() {
+            *a = b;
+        }
+    }
+    // A time with an offset is more precise than the same wall-clock time without one.
+    fn better(a: &mut Option<EventTime>, b: Option<EventTime>) {
+        match (&a, &b) {
+            (None, _)
+            | (Some(EventTime::Floating(_) | EventTime::Date(_)), Some(EventTime::Fixed(_))) => {
+                *a = b
+            }
+            _ => {}
+        }
+    }
+    better(&mut e.start, other.start);
+    better(&mut e.end, other.end);
+    fill(&mut e.previous_start, other.previous_start);
+    let (v, o) = (&mut e.venue, other.venue);
+    fill(&mut v.name, o.name);
+    fill(&mut v.street, o.street);
+    fill(&mut v.locality, o.locality);
+    fill(&mut v.region, o.region);
+    fill(&mut v.postal_code, o.postal_code);
+    fill(&mut v.country, o.country);
+    let (p, o) = (&mut e.price, other.price);
+    fill(&mut p.min, o.min);
+    fill(&mut p.max, o.max);
+    fill(&mut p.currency, o.currency);
+    fill(&mut p.is_free, o.is_free);
+    fill(&mut e.ticket_url, other.ticket_url);
+    fill(&mut e.image_url, other.image_url);
+    fill(&mut e.description, other.description);
+    fill(&mut e.attendance, other.attendance);
+    fill(&mut e.url, other.url);
+    if !e.status_stated && other.status_stated {
+        e.status = other.status;
+        e.status_stated = true;
+    }
+    if e.category == gleaner_event::Category::Other {
+        e.category = other.category;
+    }
+}

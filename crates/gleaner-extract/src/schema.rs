@@ -1,0 +1,371 @@
+//! schema.org reading shared by every format: find Event nodes in a tree of JSON values and
+//! read each into a [`RawEvent`].
+//!
+//! JSON-LD gives JSON directly; microdata and RDFa items are first turned into the same JSON
+//! shape (`{"@type": [...], "prop": [values]}`), so one reader serves all three formats. This
+//! module resolves `@id` references, `@graph`, arrays, `@type` arrays and Event subtypes;
+//! locating the blocks in a page is the per-format modules' job.
+
+use std::collections::HashMap;
+
+use gleaner_event::{RawEvent, RawOffer};
+use serde_json::{Map, Value};
+
+/// schema.org `Event` and all its subtypes (schema.org 29), plus `EventSeries`.
+const EVENT_TYPES: &[&str] = &[
+    "Event",
+    "BusinessEvent",
+    "ChildrensEvent",
+    "ComedyEvent",
+    "CourseInstance",
+    "DanceEvent",
+    "DeliveryEvent",
+    "EducationEvent",
+    "EventSeries",
+    "ExhibitionEvent",
+    "Festival",
+    "FoodEvent",
+    "Hackathon",
+    "LiteraryEvent",
+    "MusicEvent",
+    "PublicationEvent",
+    "BroadcastEvent",
+    "OnDemandEvent",
+    "SaleEvent",
+    "ScreeningEvent",
+    "SocialEvent",
+    "SportsEvent",
+    "TheaterEvent",
+    "VisualArtsEvent",
+];
+
+/// Types whose `event` property lists events they perform in.
+const PERFORMER_TYPES: &[&str] =
+    &["MusicGroup", "PerformingGroup", "DanceGroup", "TheaterGroup", "Person", "Musician"];
+
+/// Nodes nested deeper than this are not searched for events.
+const MAX_WALK_DEPTH: usize = 64;
+
+/// One event node read from a tree, with where it sat (a JSON-pointer-like path).
+pub(crate) struct FoundEvent {
+    pub raw: RawEvent,
+    pub path: String,
+}
+
+/// Why a node that looked like an event was skipped.
+pub(crate) struct Skipped {
+    pub path: String,
+    pub reason: String,
+}
+
+/// Finds every event node in `roots` and reads it.
+pub(crate) fn find_events(roots: &[Value]) -> (Vec<FoundEvent>, Vec<Skipped>) {
+    let mut index = HashMap::new();
+    for r in roots {
+        index_ids(r, &mut index, 0);
+    }
+    let mut w = Walker { index, found: Vec::new(), skipped: Vec::new() };
+    for (i, r) in roots.iter().enumerate() {
+        w.walk(r, None, &mut format!("/{i}"), 0);
+    }
+    (w.found, w.skipped)
+}
+
+fn index_ids<'a>(v: &'a Value, index: &mut HashMap<&'a str, &'a Value>, depth: usize) {
+    if depth > MAX_WALK_DEPTH {
+        return;
+    }
+    match v {
+        Value::Object(m) => {
+            // Only nodes with content, not bare `{"@id": …}` references.
+            if let Some(Value::String(id)) = m.get("@id")
+                && m.len() > 1
+            {
+                index.entry(id.as_str()).or_insert(v);
+            }
+            for child in m.values() {
+                index_ids(child, index, depth + 1);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|c| index_ids(c, index, depth + 1)),
+        _ => {}
+    }
+}
+
+struct Walker<'a> {
+    index: HashMap<&'a str, &'a Value>,
+    found: Vec<FoundEvent>,
+    skipped: Vec<Skipped>,
+}
+
+impl<'a> Walker<'a> {
+    fn walk(
+        &mut self,
+        v: &'a Value,
+        parent: Option<(&'a Map<String, Value>, &str)>,
+        path: &mut String,
+        depth: usize,
+    ) {
+        if depth > MAX_WALK_DEPTH {
+            return;
+        }
+        match v {
+            Value::Array(a) => {
+                for (i, c) in a.iter().enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("/{i}"));
+                    self.walk(c, parent, path, depth + 1);
+                    path.truncate(len);
+                }
+            }
+            Value::Object(m) => {
+                let types = types_of(m);
+                if types.iter().any(|t| EVENT_TYPES.contains(&t.as_str())) {
+                    self.event(m, types, parent, path);
+                }
+                for (k, c) in m {
+                    if k == "@context" {
+                        continue;
+                    }
+                    let len = path.len();
+                    path.push('/');
+                    path.push_str(k);
+                    self.walk(c, Some((m, k)), path, depth + 1);
+                    path.truncate(len);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn event(
+        &mut self,
+        m: &'a Map<String, Value>,
+        types: Vec<String>,
+        parent: Option<(&'a Map<String, Value>, &str)>,
+        path: &str,
+    ) {
+        let is_series = types.iter().all(|t| t == "EventSeries");
+        if is_series && get(m, "startDate").is_none() {
+            self.skipped.push(Skipped {
+                path: path.to_owned(),
+                reason: "EventSeries without a startDate is a grouping, not an event".to_owned(),
+            });
+            return;
+        }
+        let mut raw = RawEvent { types, ..RawEvent::default() };
+        raw.name = text(get(m, "name"));
+        raw.description = text(get(m, "description"));
+        raw.url = url_of(get(m, "url"));
+        raw.image = url_of(get(m, "image"));
+        raw.start = text(get(m, "startDate"));
+        raw.end = text(get(m, "endDate"));
+        raw.previous_start = text(get(m, "previousStartDate"));
+        raw.status = id_or_text(get(m, "eventStatus"));
+        raw.attendance_mode = id_or_text(get(m, "eventAttendanceMode"));
+        raw.is_accessible_for_free = text(get(m, "isAccessibleForFree"));
+        for key in ["keywords", "genre"] {
+            for k in values(get(m, key)) {
+                if let Some(t) = text(Some(k)) {
+                    raw.keywords.extend(
+                        t.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()),
+                    );
+                }
+            }
+        }
+        self.location(&mut raw, get(m, "location"));
+        self.offers(&mut raw.offers, get(m, "offers"), 0);
+        // An event listed under a performer (`MusicGroup` → `event`) often names the venue
+        // in `name` and gives the location as text: the performer is the title.
+        if let Some((pm, prop)) = parent
+            && matches!(prop, "event" | "events" | "performerIn")
+            && types_of(pm).iter().any(|t| PERFORMER_TYPES.contains(&t.as_str()))
+            && raw.location_name.is_none()
+            && let Some(performer) = text(get(pm, "name"))
+        {
+            raw.location_name = raw.name.take();
+            raw.name = Some(performer);
+        }
+        self.found.push(FoundEvent { raw, path: path.to_owned() });
+    }
+
+    /// Follows a bare `{"@id": …}` or string reference to the node it names.
+    fn resolve(&self, v: &'a Value) -> &'a Value {
+        match v {
+            Value::Object(m) if m.len() == 1 => match m.get("@id") {
+                Some(Value::String(id)) => self.index.get(id.as_str()).copied().unwrap_or(v),
+                _ => v,
+            },
+            Value::String(s) => self.index.get(s.as_str()).copied().unwrap_or(v),
+            _ => v,
+        }
+    }
+
+    fn location(&self, raw: &mut RawEvent, v: Option<&'a Value>) {
+        for loc in values(v) {
+            let loc = self.resolve(loc);
+            match loc {
+                Value::Object(m) => {
+                    let types = types_of(m);
+                    if types.iter().any(|t| t == "VirtualLocation") {
+                        raw.has_virtual_location = true;
+                        continue;
+                    }
+                    if types.iter().any(|t| t == "PostalAddress") {
+                        if raw.street.is_none() && raw.locality.is_none() {
+                            read_postal(raw, m);
+                        }
+                        continue;
+                    }
+                    if raw.location_name.is_some()
+                        || raw.street.is_some()
+                        || raw.address_text.is_some()
+                    {
+                        continue;
+                    }
+                    // A place with no name but a link whose text names it.
+                    raw.location_name = text(get(m, "name")).or_else(|| text(m.get("@linktext")));
+                    for a in values(get(m, "address")) {
+                        match self.resolve(a) {
+                            Value::Object(am) => read_postal(raw, am),
+                            other => {
+                                raw.address_text =
+                                    raw.address_text.take().or_else(|| text(Some(other)))
+                            }
+                        }
+                    }
+                }
+                other => {
+                    if raw.location_text.is_none() {
+                        raw.location_text = text(Some(other));
+                    }
+                }
+            }
+        }
+    }
+
+    fn offers(&self, out: &mut Vec<RawOffer>, v: Option<&'a Value>, depth: usize) {
+        if depth > 3 {
+            return;
+        }
+        for o in values(v) {
+            match self.resolve(o) {
+                Value::Object(m) => {
+                    let mut offer = RawOffer {
+                        price: text(get(m, "price")),
+                        low_price: text(get(m, "lowPrice")),
+                        high_price: text(get(m, "highPrice")),
+                        currency: text(get(m, "priceCurrency")),
+                        url: url_of(get(m, "url")),
+                        availability: id_or_text(get(m, "availability")),
+                    };
+                    for spec in values(get(m, "priceSpecification")) {
+                        if let Value::Object(s) = self.resolve(spec) {
+                            offer.price = offer.price.or_else(|| text(get(s, "price")));
+                            offer.low_price = offer.low_price.or_else(|| text(get(s, "minPrice")));
+                            offer.high_price =
+                                offer.high_price.or_else(|| text(get(s, "maxPrice")));
+                            offer.currency =
+                                offer.currency.or_else(|| text(get(s, "priceCurrency")));
+                        }
+                    }
+                    let nested = get(m, "offers");
+                    let empty = offer == RawOffer::default();
+                    if !empty {
+                        out.push(offer);
+                    }
+                    if nested.is_some() {
+                        self.offers(out, nested, depth + 1);
+                    }
+                }
+                // A bare link (`<a itemprop="offers" href>`) is where to buy.
+                other => {
+                    if let Some(u) = text(Some(other)) {
+                        out.push(RawOffer { url: Some(u), ..RawOffer::default() });
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn read_postal(raw: &mut RawEvent, m: &Map<String, Value>) {
+    raw.street = raw.street.take().or_else(|| text(get(m, "streetAddress")));
+    raw.locality = raw.locality.take().or_else(|| text(get(m, "addressLocality")));
+    raw.region = raw.region.take().or_else(|| text(get(m, "addressRegion")));
+    raw.postal_code = raw.postal_code.take().or_else(|| text(get(m, "postalCode")));
+    raw.country = raw.country.take().or_else(|| match get(m, "addressCountry").map(first) {
+        Some(Value::Object(c)) => text(get(c, "name")).or_else(|| text(get(c, "identifier"))),
+        other => text(other),
+    });
+}
+
+/// The short schema.org type names of a node (`http://schema.org/MusicEvent` → `MusicEvent`).
+pub(crate) fn types_of(m: &Map<String, Value>) -> Vec<String> {
+    values(m.get("@type").or_else(|| m.get("type")))
+        .filter_map(|t| t.as_str())
+        .flat_map(|t| t.split_whitespace())
+        .map(|t| t.trim_end_matches('/').rsplit(['/', '#', ':']).next().unwrap_or(t).to_owned())
+        .collect()
+}
+
+/// A property by name, also under a prefix (`schema:name`) or a full IRI.
+fn get<'v>(m: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
+    if let Some(v) = m.get(name) {
+        return Some(v);
+    }
+    m.iter()
+        .find(|(k, _)| {
+            k.len() > name.len()
+                && k.ends_with(name)
+                && matches!(k.as_bytes()[k.len() - name.len() - 1], b'/' | b':' | b'#')
+        })
+        .map(|(_, v)| v)
+}
+
+/// Iterates a value that may be one value or an array of them.
+fn values(v: Option<&Value>) -> impl Iterator<Item = &Value> {
+    let slice: &[Value] = match v {
+        None | Some(Value::Null) => &[],
+        Some(Value::Array(a)) => a,
+        Some(one) => std::slice::from_ref(one),
+    };
+    slice.iter()
+}
+
+fn first(v: &Value) -> &Value {
+    match v {
+        Value::Array(a) => a.first().unwrap_or(v),
+        _ => v,
+    }
+}
+
+/// The first non-empty text in a value (strings, numbers, booleans, `@value`, `name`).
+fn text(v: Option<&Value>) -> Option<String> {
+    values(v).find_map(|v| match v {
+        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Object(m) => text(m.get("@value")).or_else(|| text(m.get("name"))),
+        _ => None,
+    })
+}
+
+/// A URL from a string or a node (`ImageObject`: `url`, `contentUrl`; else `@id`).
+fn url_of(v: Option<&Value>) -> Option<String> {
+    values(v).find_map(|v| match v {
+        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+        Value::Object(m) => url_of(get(m, "url"))
+            .or_else(|| url_of(get(m, "contentUrl")))
+            .or_else(|| text(m.get("@id"))),
+        _ => None,
+    })
+}
+
+/// An enumeration value: a string or a node's `@id` (`{"@id": "schema:EventCancelled"}`).
+fn id_or_text(v: Option<&Value>) -> Option<String> {
+    values(v).find_map(|v| match v {
+        Value::Object(m) => text(m.get("@id")).or_else(|| text(m.get("name"))),
+        other => text(Some(other)),
+    })
+}
