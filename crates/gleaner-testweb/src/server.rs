@@ -422,6 +422,12 @@ impl Body for TrackedBody {
                     let chunk = bytes.clone();
                     return this.emit(chunk, false);
                 }
+                // Pause so hyper flushes the head and the short body before the error
+                // closes the connection.
+                let sleep = this
+                    .sleep
+                    .get_or_insert_with(|| Box::pin(tokio::time::sleep(Duration::from_millis(50))));
+                ready!(sleep.as_mut().poll(cx));
                 this.guard.server_abort = true;
                 Poll::Ready(Some(Err(io::Error::other(
                     "lying-length scenario: closing before Content-Length bytes",
