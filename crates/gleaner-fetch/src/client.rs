@@ -1,0 +1,432 @@
+//! The client: the one place that sends HTTP requests, and only the requests a polite
+//! bot sends (SPEC §1, "Identity" and "Limits").
+//!
+//! - one fixed User-Agent, never rotated; GET, and HEAD only where the profile allows it;
+//! - no cookies (reqwest's cookie store is not compiled in), no `Referer`, no proxy;
+//! - redirects are never followed here: a 3xx comes back as a [`Fetched`] with its
+//!   `Location`, for [`crate::RedirectChain`] and the gate;
+//! - a connect timeout and a total response deadline that covers the body, so a slow
+//!   trickle ends too;
+//! - bodies over the cap are abandoned, never truncated: a larger `Content-Length` stops
+//!   before reading, and decompressed bytes are counted as they arrive, so a gzip bomb
+//!   stops at the cap;
+//! - conditional requests from stored [`Validators`]; a 304 refreshes them.
+//!
+//! Retries, spacing and budgets are not here: the gate decides when a request may start.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::{Bytes, BytesMut};
+use gleaner_config::Settings;
+use reqwest::header::{self, HeaderMap, HeaderValue};
+use url::Url;
+
+use crate::ssrf::{AddressPolicy, GuardedResolver, SsrfRefusal, check_url_host};
+
+/// What the client needs from the configuration.
+#[derive(Debug, Clone)]
+pub struct ClientSettings {
+    /// The one User-Agent.
+    pub user_agent: String,
+    /// Connect timeout.
+    pub connect_timeout: Duration,
+    /// Deadline for the whole response, body included.
+    pub response_deadline: Duration,
+    /// Largest decompressed body read.
+    pub max_body_bytes: u64,
+    /// Whether HEAD may be sent.
+    pub head_allowed: bool,
+    /// Which addresses may be connected to.
+    pub address_policy: AddressPolicy,
+}
+
+impl ClientSettings {
+    /// The client settings of a configuration (its default class's limits).
+    pub fn from_settings(settings: &Settings) -> ClientSettings {
+        ClientSettings {
+            user_agent: settings.bot.user_agent(),
+            connect_timeout: settings.limits.connect_timeout,
+            response_deadline: settings.limits.response_deadline,
+            max_body_bytes: settings.limits.max_body_bytes,
+            head_allowed: settings.purposes.head_allowed,
+            address_policy: AddressPolicy::allowing(settings.network.allow.clone()),
+        }
+    }
+}
+
+/// The HTTP method: a polite bot only reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// GET.
+    Get,
+    /// HEAD, only where the profile allows it.
+    Head,
+}
+
+/// Stored validators for conditional requests.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Validators {
+    /// The `ETag` last seen.
+    pub etag: Option<String>,
+    /// The `Last-Modified` last seen.
+    pub last_modified: Option<String>,
+}
+
+impl Validators {
+    /// True when there is nothing to send.
+    pub fn is_empty(&self) -> bool {
+        self.etag.is_none() && self.last_modified.is_none()
+    }
+}
+
+/// One request.
+#[derive(Debug, Clone)]
+pub struct FetchRequest {
+    /// The URL (already through the gate).
+    pub url: Url,
+    /// GET or HEAD.
+    pub method: Method,
+    /// Validators from the last successful fetch, for a conditional request.
+    pub validators: Validators,
+    /// Per-site overrides of the body cap and deadline (a site class), if any.
+    pub max_body_bytes: Option<u64>,
+    /// Per-site override of the response deadline.
+    pub response_deadline: Option<Duration>,
+}
+
+impl FetchRequest {
+    /// A plain GET.
+    pub fn get(url: Url) -> FetchRequest {
+        FetchRequest {
+            url,
+            method: Method::Get,
+            validators: Validators::default(),
+            max_body_bytes: None,
+            response_deadline: None,
+        }
+    }
+
+    /// The same request, conditional on these validators.
+    pub fn with_validators(mut self, validators: Validators) -> FetchRequest {
+        self.validators = validators;
+        self
+    }
+}
+
+/// A response: any status, with a body read in full (under the cap).
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    /// The URL requested.
+    pub url: Url,
+    /// HTTP status.
+    pub status: u16,
+    /// Response headers, names lower-case, in order.
+    pub headers: Vec<(String, String)>,
+    /// The decompressed body (empty for 304 and HEAD).
+    pub body: Bytes,
+    /// Validators to store: the response's, or the request's when a 304 sent none.
+    pub validators: Validators,
+    /// Time from sending to the end of the body.
+    pub elapsed: Duration,
+}
+
+impl Fetched {
+    /// The first value of a header (name case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// Every value of a header, for repeated ones such as `X-Robots-Tag`.
+    pub fn header_all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.headers
+            .iter()
+            .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// True for 304: the stored copy is still current; nothing was downloaded.
+    pub fn is_not_modified(&self) -> bool {
+        self.status == 304
+    }
+
+    /// True for a redirect status (301, 302, 303, 307, 308).
+    pub fn is_redirect(&self) -> bool {
+        matches!(self.status, 301 | 302 | 303 | 307 | 308)
+    }
+
+    /// The `Location` header of a redirect.
+    pub fn location(&self) -> Option<&str> {
+        self.header("location")
+    }
+
+    /// The `Content-Type` header.
+    pub fn content_type(&self) -> Option<&str> {
+        self.header("content-type")
+    }
+}
+
+/// Why a request produced no response.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FetchError {
+    /// The SSRF guard refused the target.
+    #[error(transparent)]
+    Refused(#[from] SsrfRefusal),
+    /// The URL cannot be requested.
+    #[error("cannot request `{url}`: {reason}")]
+    InvalidUrl {
+        /// The URL (secrets redacted by the caller's logging).
+        url: String,
+        /// Why.
+        reason: String,
+    },
+    /// HEAD requested but the profile does not allow it.
+    #[error(
+        "HEAD is not enabled for this profile; add \"HEAD\" to `[purposes] methods` to allow it"
+    )]
+    HeadNotAllowed,
+    /// No complete response within the deadline (a slow first byte or a trickle).
+    #[error("`{url}` did not answer in full within {deadline:?}")]
+    Timeout {
+        /// The URL.
+        url: String,
+        /// The deadline that passed.
+        deadline: Duration,
+    },
+    /// Could not connect (DNS, refused, reset, TLS).
+    #[error("could not connect to `{url}`: {detail}")]
+    Connect {
+        /// The URL.
+        url: String,
+        /// What failed.
+        detail: String,
+    },
+    /// The body is larger than the cap; nothing of it is kept.
+    #[error("`{url}` is larger than {limit} bytes; abandoned")]
+    TooLarge {
+        /// The URL.
+        url: String,
+        /// The cap.
+        limit: u64,
+        /// The declared `Content-Length`, when that is how we knew.
+        declared: Option<u64>,
+    },
+    /// The body broke off (a lying Content-Length, a reset mid-body, bad compression).
+    #[error("the body of `{url}` broke off: {detail}")]
+    Body {
+        /// The URL.
+        url: String,
+        /// What failed.
+        detail: String,
+    },
+}
+
+impl FetchError {
+    /// True when trying again later may succeed (timeouts, connection and body errors).
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            FetchError::Timeout { .. } | FetchError::Connect { .. } | FetchError::Body { .. }
+        )
+    }
+
+    /// The robots.txt outcome this error means, when the request was for robots.txt.
+    pub fn robots_outcome(&self) -> gleaner_policy::robots::outcome::FetchOutcome {
+        use gleaner_policy::robots::outcome::FetchOutcome;
+        match self {
+            FetchError::Timeout { .. } => FetchOutcome::Timeout,
+            FetchError::TooLarge { .. } => FetchOutcome::TooLarge,
+            _ => FetchOutcome::ConnectionFailed,
+        }
+    }
+}
+
+/// The polite HTTP client. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    settings: Arc<ClientSettings>,
+}
+
+/// What bots like ours accept; servers may use it to pick a format.
+const ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.8,text/calendar;q=0.8,*/*;q=0.5";
+
+impl Client {
+    /// Builds the client. Fails only if the TLS backend cannot start.
+    pub fn new(settings: ClientSettings) -> Result<Client, FetchError> {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT, HeaderValue::from_static(ACCEPT));
+        let http = reqwest::Client::builder()
+            .user_agent(settings.user_agent.clone())
+            .default_headers(headers)
+            .redirect(reqwest::redirect::Policy::none())
+            .referer(false)
+            .no_proxy()
+            .retry(reqwest::retry::never())
+            .connect_timeout(settings.connect_timeout)
+            .timeout(settings.response_deadline)
+            .dns_resolver(Arc::new(GuardedResolver::new(Arc::new(settings.address_policy.clone()))))
+            .build()
+            .map_err(|e| FetchError::Connect {
+                url: String::new(),
+                detail: format!("cannot start the HTTP client: {e}"),
+            })?;
+        Ok(Client { http, settings: Arc::new(settings) })
+    }
+
+    /// The User-Agent every request carries.
+    pub fn user_agent(&self) -> &str {
+        &self.settings.user_agent
+    }
+
+    /// Sends one request and reads its body. Redirects come back as responses.
+    pub async fn fetch(&self, request: &FetchRequest) -> Result<Fetched, FetchError> {
+        let url = &request.url;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(FetchError::InvalidUrl {
+                url: url.to_string(),
+                reason: "only http and https are fetched".into(),
+            });
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err(FetchError::InvalidUrl {
+                url: url.to_string(),
+                reason: "URLs with credentials are refused".into(),
+            });
+        }
+        if request.method == Method::Head && !self.settings.head_allowed {
+            return Err(FetchError::HeadNotAllowed);
+        }
+        check_url_host(&self.settings.address_policy, url)?;
+
+        let deadline = request.response_deadline.unwrap_or(self.settings.response_deadline);
+        let limit = request.max_body_bytes.unwrap_or(self.settings.max_body_bytes);
+        let started = Instant::now();
+        // The client's own timeout covers the body too; the outer one is a backstop
+        // that also covers a per-site deadline shorter than the client's.
+        match tokio::time::timeout(deadline, self.send(request, limit, deadline)).await {
+            Ok(Ok(mut fetched)) => {
+                fetched.elapsed = started.elapsed();
+                Ok(fetched)
+            }
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(FetchError::Timeout { url: url.to_string(), deadline }),
+        }
+    }
+
+    async fn send(
+        &self,
+        request: &FetchRequest,
+        limit: u64,
+        deadline: Duration,
+    ) -> Result<Fetched, FetchError> {
+        let url = &request.url;
+        let method = match request.method {
+            Method::Get => reqwest::Method::GET,
+            Method::Head => reqwest::Method::HEAD,
+        };
+        let mut builder = self.http.request(method, url.clone()).timeout(deadline);
+        if let Some(etag) = &request.validators.etag {
+            builder = builder.header(header::IF_NONE_MATCH, etag);
+        }
+        if let Some(last_modified) = &request.validators.last_modified {
+            builder = builder.header(header::IF_MODIFIED_SINCE, last_modified);
+        }
+        let mut response = builder.send().await.map_err(|e| classify(url, &e, deadline))?;
+        let status = response.status().as_u16();
+        let headers: Vec<(String, String)> = response
+            .headers()
+            .iter()
+            .map(|(n, v)| {
+                (n.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())
+            })
+            .collect();
+        let header = |name: &str| headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+        let mut validators =
+            Validators { etag: header("etag"), last_modified: header("last-modified") };
+        if status == 304 {
+            // RFC 9110 §15.4.5: a 304 may omit validators that did not change.
+            validators.etag = validators.etag.or_else(|| request.validators.etag.clone());
+            validators.last_modified =
+                validators.last_modified.or_else(|| request.validators.last_modified.clone());
+        }
+
+        let mut body = BytesMut::new();
+        let reads_body = request.method == Method::Get && status != 304 && status != 204;
+        if reads_body {
+            // With content decoding, reqwest reports no length; the running count below
+            // covers that case.
+            if let Some(declared) = response.content_length()
+                && declared > limit
+            {
+                return Err(FetchError::TooLarge {
+                    url: url.to_string(),
+                    limit,
+                    declared: Some(declared),
+                });
+            }
+            loop {
+                match response.chunk().await {
+                    Ok(Some(chunk)) => {
+                        if body.len() as u64 + chunk.len() as u64 > limit {
+                            return Err(FetchError::TooLarge {
+                                url: url.to_string(),
+                                limit,
+                                declared: None,
+                            });
+                        }
+                        body.extend_from_slice(&chunk);
+                    }
+                    Ok(None) => break,
+                    Err(e) if e.is_timeout() => {
+                        return Err(FetchError::Timeout { url: url.to_string(), deadline });
+                    }
+                    Err(e) => {
+                        return Err(FetchError::Body {
+                            url: url.to_string(),
+                            detail: error_chain(&e),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(Fetched {
+            url: url.clone(),
+            status,
+            headers,
+            body: body.freeze(),
+            validators,
+            elapsed: Duration::ZERO,
+        })
+    }
+}
+
+/// Maps a reqwest error to ours, finding an SSRF refusal inside the resolver's error.
+fn classify(url: &Url, error: &reqwest::Error, deadline: Duration) -> FetchError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = source {
+        if let Some(refusal) = e.downcast_ref::<SsrfRefusal>() {
+            return FetchError::Refused(refusal.clone());
+        }
+        source = e.source();
+    }
+    if error.is_timeout() {
+        FetchError::Timeout { url: url.to_string(), deadline }
+    } else {
+        FetchError::Connect { url: url.to_string(), detail: error_chain(error) }
+    }
+}
+
+/// An error and its causes on one line, each printed once.
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut parts = vec![error.to_string()];
+    let mut source = error.source();
+    while let Some(e) = source {
+        let text = e.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = e.source();
+    }
+    parts.join(": ")
+}

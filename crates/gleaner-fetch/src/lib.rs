@@ -1,0 +1,21 @@
+//! The only code in gleaner that opens connections.
+//!
+//! - [`client`]: [`Client`], a polite HTTP client (fixed User-Agent, GET/HEAD only, no
+//!   cookies or Referer, limits on time and size, conditional requests) that never
+//!   follows redirects itself;
+//! - [`ssrf`]: the address guard, checking URL hosts in every form and every resolved
+//!   address, and connecting only to checked addresses;
+//! - [`redirect`]: [`RedirectChain`], the hop-by-hop redirect rules that do not depend on
+//!   the target site (hop count, loops, schemes, credentials, secrets across hosts).
+//!
+//! The gate, which decides *whether and when* a request may start (robots.txt, budgets,
+//! suspensions), sits in front of this crate; policy decisions come from
+//! `gleaner-policy`.
+
+pub mod client;
+pub mod redirect;
+pub mod ssrf;
+
+pub use client::{Client, ClientSettings, FetchError, FetchRequest, Fetched, Method, Validators};
+pub use redirect::{RedirectChain, RedirectError};
+pub use ssrf::{AddressPolicy, SsrfRefusal};
