@@ -133,7 +133,7 @@ impl Parser<'_> {
         let start = self.i;
         while self.i < self.s.len()
             && (self.s[self.i].is_ascii_alphanumeric()
-                || matches!(self.s[self.i], b'_' | b'$' | b'@' | b'-' | b':'))
+                || matches!(self.s[self.i], b'_' | b'$' | b'@' | b'-'))
         {
             self.i += 1;
         }

@@ -85,13 +85,18 @@ pub struct Diagnostic {
     pub format: Format,
     /// What happened, lowercase, values in backticks.
     pub message: String,
-    /// Where: `script #2 (byte 1450) /0/location`, `item /1/event/0`.
+    /// Where: `script #2 (byte 1450) /0/location`, `item /1/event/0`; empty for the whole
+    /// document.
     pub location: String,
 }
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {} {}: {}", self.severity, self.format, self.location, self.message)
+        if self.location.is_empty() {
+            write!(f, "{}: {}: {}", self.severity, self.format, self.message)
+        } else {
+            write!(f, "{}: {} {}: {}", self.severity, self.format, self.location, self.message)
+        }
     }
 }
 
@@ -164,7 +169,7 @@ pub fn extract(bytes: &[u8], content_type: &str, base_url: &Url) -> Extraction {
             severity: Severity::Warning,
             format: Format::Document,
             message: "document is not valid UTF-8; invalid bytes were replaced".to_owned(),
-            location: "document".to_owned(),
+            location: String::new(),
         });
     }
     match kind_of(content_type) {
@@ -172,7 +177,7 @@ pub fn extract(bytes: &[u8], content_type: &str, base_url: &Url) -> Extraction {
             severity: Severity::Info,
             format: Format::Document,
             message: format!("{what} documents are not read yet (content type `{content_type}`)"),
-            location: "document".to_owned(),
+            location: String::new(),
         }),
         Kind::JsonLd => {
             jsonld::read_block(&text, "document", &mut out.candidates, &mut out.diagnostics)
@@ -180,11 +185,14 @@ pub fn extract(bytes: &[u8], content_type: &str, base_url: &Url) -> Extraction {
         Kind::Html => {
             let mut jsonld_candidates = Vec::new();
             jsonld::read_html(&text, &mut jsonld_candidates, &mut out.diagnostics);
-            let has_microdata = memchr::memmem::find(text.as_bytes(), b"itemscope").is_some();
-            let has_rdfa = memchr::memmem::find(text.as_bytes(), b"typeof").is_some()
-                || memchr::memmem::find(text.as_bytes(), b"vocab=").is_some();
-            let has_microformats = memchr::memmem::find(text.as_bytes(), b"vevent").is_some()
-                || memchr::memmem::find(text.as_bytes(), b"h-event").is_some();
+            // Building the DOM costs far more than everything else, so build it only when
+            // an attribute names an event type (most pages with microdata only describe
+            // the site, `WebPage` or `BreadcrumbList`; `typeof` alone is JavaScript).
+            let bytes = text.as_bytes();
+            let has_microdata = names_event_type(bytes, b"itemtype");
+            let has_rdfa = names_event_type(bytes, b"typeof");
+            let has_microformats = memchr::memmem::find(bytes, b"vevent").is_some()
+                || memchr::memmem::find(bytes, b"h-event").is_some();
             let mut microformat_candidates = Vec::new();
             if has_microdata || has_rdfa || has_microformats {
                 let doc = scraper::Html::parse_document(&text);
@@ -203,6 +211,21 @@ pub fn extract(bytes: &[u8], content_type: &str, base_url: &Url) -> Extraction {
         }
     }
     out
+}
+
+/// Whether some `attr=` attribute in the page names a schema.org event type.
+fn names_event_type(bytes: &[u8], attr: &[u8]) -> bool {
+    let finder = memchr::memmem::Finder::new(attr);
+    finder.find_iter(bytes).any(|at| {
+        let rest = &bytes[at + attr.len()..];
+        let rest = &rest[..rest.len().min(256)];
+        let value = rest.iter().position(|&b| b == b'>').map_or(rest, |end| &rest[..end]);
+        let value = value.trim_ascii_start();
+        value.first() == Some(&b'=')
+            && [&b"Event"[..], b"Festival", b"Hackathon", b"CourseInstance"]
+                .iter()
+                .any(|t| memchr::memmem::find(value, t).is_some())
+    })
 }
 
 /// Reads, normalises and merges the events of a document.

@@ -1,0 +1,213 @@
+//! Table tests of the readers: one small page per case, checked against the public JSON
+//! of its events (`check(page, expect)` in the rust-analyzer style).
+
+use gleaner_event::{NormaliseContext, PublicEvent};
+use serde_json::{Value, json};
+use url::Url;
+
+fn events(page: &str) -> (Vec<Value>, Vec<String>) {
+    let base = Url::parse("https://example.org/events/").unwrap();
+    let ctx = NormaliseContext { base_url: &base, default_tz: None };
+    let out = gleaner_extract::extract_events(page.as_bytes(), "text/html", &ctx);
+    let ev =
+        out.events.iter().map(|e| serde_json::to_value(PublicEvent::from(e)).unwrap()).collect();
+    (ev, out.diagnostics.iter().map(ToString::to_string).collect())
+}
+
+fn ld(json: &str) -> String {
+    format!("<html><head><script type=\"application/ld+json\">{json}</script></head></html>")
+}
+
+/// Checks that the page yields events whose listed fields have the given values.
+fn check(page: &str, expect: Value) {
+    let (got, diags) = events(page);
+    let want = expect.as_array().unwrap();
+    assert_eq!(got.len(), want.len(), "events: {got:#?}\ndiagnostics: {diags:#?}");
+    for (g, w) in got.iter().zip(want) {
+        for (k, v) in w.as_object().unwrap() {
+            assert_eq!(&g[k], v, "field `{k}` in {g:#?}\ndiagnostics: {diags:#?}");
+        }
+    }
+}
+
+#[test]
+fn jsonld_graph_type_arrays_and_subtypes() {
+    check(
+        &ld(r##"{"@context":"https://schema.org","@graph":[
+            {"@type":["Festival","Thing"],"name":"Fest","startDate":"2026-07-01"},
+            {"@type":"schema:SportsEvent","name":"Match","startDate":"2026-07-02T15:00+01:00"},
+            {"@type":"http://schema.org/ComedyEvent","name":"Jokes","startDate":"2026-07-03"},
+            {"@type":"NewsArticle","headline":"not an event"}]}"##),
+        json!([
+            {"title": "Fest", "start": "2026-07-01"},
+            {"title": "Match", "start": "2026-07-02T15:00:00+01:00"},
+            {"title": "Jokes"},
+        ]),
+    );
+}
+
+#[test]
+fn jsonld_id_references_and_series() {
+    check(
+        &ld(r##"[{"@type":"EventSeries","@id":"#s","name":"Series","subEvent":[{"@id":"#a"}]},
+               {"@type":"Place","@id":"#hall","name":"Big Hall","address":{"@id":"#addr"}},
+               {"@type":"PostalAddress","@id":"#addr","streetAddress":"1 Main St","addressLocality":"Springfield","addressCountry":"United States"},
+               {"@type":"Event","@id":"#a","name":"Part A","startDate":"2026-01-01T20:00","location":{"@id":"#hall"},"superEvent":"#s"}]"##),
+        json!([{"title": "Part A", "venue_name": "Big Hall", "street": "1 Main St", "locality": "Springfield", "country": "US"}]),
+    );
+}
+
+#[test]
+fn jsonld_locations_text_array_virtual() {
+    check(
+        &ld(
+            r##"[{"@type":"Event","name":"T","startDate":"2026-01-01","location":"Hall 9, Berlin, Germany"},
+                {"@type":"Event","name":"V","startDate":"2026-01-02","eventAttendanceMode":"OnlineEventAttendanceMode",
+                 "location":[{"@type":"VirtualLocation","url":"https://stream.example/"}]},
+                {"@type":"Event","name":"M","startDate":"2026-01-03",
+                 "location":[{"@type":"VirtualLocation","url":"https://s.example/"},{"@type":"Place","name":"Club","address":"Kreuzberg"}]}]"##,
+        ),
+        json!([
+            {"venue_name": null, "street": "Hall 9", "locality": "Berlin", "country": "DE"},
+            {"venue_name": null, "locality": null},
+            {"venue_name": "Club", "locality": "Kreuzberg"},
+        ]),
+    );
+}
+
+#[test]
+fn jsonld_offers_aggregate_arrays_text_and_free() {
+    check(
+        &ld(
+            r##"[{"@type":"Event","name":"A","startDate":"2026-01-01","offers":{"@type":"AggregateOffer","lowPrice":"10","highPrice":"25.50","priceCurrency":"eur"}},
+                {"@type":"Event","name":"B","startDate":"2026-01-01","offers":[{"price":"£12"},{"price":8,"url":"/buy"}]},
+                {"@type":"Event","name":"C","startDate":"2026-01-01","isAccessibleForFree":true},
+                {"@type":"Event","name":"D","startDate":"2026-01-01","offers":{"priceSpecification":{"minPrice":"5","maxPrice":"9","priceCurrency":"TRY"}}},
+                {"@type":"Event","name":"E","startDate":"2026-01-01","offers":{"price":"Free"}}]"##,
+        ),
+        json!([
+            {"price_min": "10", "price_max": "25.50", "currency": "EUR", "is_free": null},
+            {"price_min": "8", "price_max": "12", "currency": "GBP", "ticket_url": "https://example.org/buy"},
+            {"is_free": true, "price_min": null},
+            {"price_min": "5", "price_max": "9", "currency": "TRY"},
+            {"price_min": "0", "is_free": true},
+        ]),
+    );
+}
+
+#[test]
+fn jsonld_status_attendance_previous_start() {
+    check(
+        &ld(
+            r##"[{"@type":"Event","name":"A","startDate":"2026-01-01","eventStatus":"https://schema.org/EventPostponed"},
+                {"@type":"Event","name":"B","startDate":"2026-01-01","eventStatus":{"@id":"schema:EventMovedOnline"}},
+                {"@type":"Event","name":"C","startDate":"2026-01-01","eventStatus":"EventCancelled"},
+                {"@type":"Event","name":"D","startDate":"2026-02-01","eventStatus":"EventRescheduled","previousStartDate":"2026-01-01"}]"##,
+        ),
+        json!([
+            {"status": "postponed"},
+            {"status": "moved_online"},
+            {"status": "cancelled"},
+            {"status": "rescheduled", "start": "2026-02-01"},
+        ]),
+    );
+}
+
+#[test]
+fn jsonld_breakage_is_recovered() {
+    let page = "<script type=\"application/ld+json\">\n// comment\n{\"@type\":\"Event\",\n \"name\":\"Caf&eacute; &amp; Bar \u{1}\", /* c */\n \"description\":\"line one\nline two\",\n \"startDate\":\"2019-9-13T10-10-00-00\",\n \"url\":\"/e?utm_source=x\",}\n{\"@type\":\"Event\",\"name\":\"Second\",\"startDate\":\"2019-09-14\"}</script>";
+    check(
+        page,
+        json!([
+            {"title": "Café & Bar", "description": "line one\nline two", "start": "2019-09-13T10:00:00", "url": "https://example.org/e"},
+            {"title": "Second", "start": "2019-09-14"},
+        ]),
+    );
+}
+
+#[test]
+fn jsonld_html_escaped_block_is_read() {
+    check(
+        "<script type=\"application/ld+json\">{&quot;@type&quot;:&quot;Event&quot;,&quot;name&quot;:&quot;Esc&quot;,&quot;startDate&quot;:&quot;2026-05-05&quot;}</script>",
+        json!([{"title": "Esc", "start": "2026-05-05"}]),
+    );
+}
+
+#[test]
+fn one_bad_block_never_loses_the_others() {
+    let page = format!(
+        "{}{}{}",
+        ld(r##"{"@type":"Event","name":"Good one","startDate":"2026-03-01"}"##),
+        ld(r##"{"@type":"Event","name": <<< broken"##),
+        ld(r##"{"@type":"Event","name":"Good two","startDate":"2026-03-02"}"##)
+    );
+    let (got, diags) = events(&page);
+    assert_eq!(got.len(), 2);
+    assert!(diags.iter().any(|d| d.starts_with("error: json-ld script #2")), "{diags:#?}");
+}
+
+#[test]
+fn microdata_with_itemref_and_nested_items() {
+    check(
+        r##"<div itemscope itemtype="https://schema.org/MusicEvent" itemref="where price">
+             <a itemprop="url" href="/gig/1"><span itemprop="name">Gig</span></a>
+             <time itemprop="startDate" datetime="2026-04-01T21:00">1 April</time>
+           </div>
+           <div id="where" itemprop="location" itemscope itemtype="https://schema.org/Place">
+             <span itemprop="name">Cellar</span>
+             <div itemprop="address" itemscope itemtype="https://schema.org/PostalAddress">
+               <span itemprop="streetAddress">2 Low Rd</span> <span itemprop="addressLocality">Leeds</span>
+             </div>
+           </div>
+           <div id="price" itemprop="offers" itemscope itemtype="https://schema.org/Offer">
+             <meta itemprop="price" content="7.50"><meta itemprop="priceCurrency" content="GBP">
+           </div>"##,
+        json!([{"title": "Gig", "url": "https://example.org/gig/1", "start": "2026-04-01T21:00:00",
+                "venue_name": "Cellar", "street": "2 Low Rd", "locality": "Leeds", "price_min": "7.50", "currency": "GBP"}]),
+    );
+}
+
+#[test]
+fn microdata_itemref_cycles_terminate() {
+    let (got, _) = events(
+        r##"<div id="a" itemscope itemtype="https://schema.org/Event" itemref="a b"><span itemprop="name">Loop</span>
+           <div id="b" itemprop="superEvent" itemscope itemtype="https://schema.org/Event" itemref="a"></div></div>"##,
+    );
+    assert!(!got.is_empty());
+}
+
+#[test]
+fn rdfa_lite_with_prefixes() {
+    check(
+        r##"<div vocab="https://schema.org/" typeof="TheaterEvent">
+             <span property="name">Hamlet</span>
+             <meta property="startDate" content="2026-09-09T19:30">
+             <div property="location" typeof="PerformingArtsTheater"><span property="name">Globe</span>
+               <span property="address">21 New Globe Walk, London, UK</span></div>
+             <div property="schema:offers" typeof="schema:Offer"><meta property="schema:price" content="30"><meta property="priceCurrency" content="GBP"></div>
+           </div>"##,
+        json!([{"title": "Hamlet", "start": "2026-09-09T19:30:00", "venue_name": "Globe", "street": "21 New Globe Walk",
+                "locality": "London", "country": "GB", "price_min": "30", "currency": "GBP"}]),
+    );
+}
+
+#[test]
+fn same_event_in_jsonld_and_microdata_is_merged() {
+    let page = format!(
+        "{}{}",
+        r##"<div itemscope itemtype="http://schema.org/Event"><span itemprop="name">Twice</span><meta itemprop="startDate" content="2026-06-01T20:00"></div>"##,
+        ld(
+            r##"{"@type":"Event","name":"Twice","startDate":"2026-06-01T20:00:00+02:00","location":{"@type":"Place","name":"Hall"}}"##
+        )
+    );
+    check(
+        &page,
+        json!([{"title": "Twice", "start": "2026-06-01T20:00:00+02:00", "venue_name": "Hall"}]),
+    );
+}
+
+#[test]
+fn pages_without_markers_are_not_parsed_and_yield_nothing() {
+    let (got, diags) = events("<html><body><p>Concert tonight at 8!</p></body></html>");
+    assert!(got.is_empty() && diags.is_empty());
+}
