@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
@@ -22,8 +22,6 @@ use crate::manifest::{
 
 /// Size of `/huge` (12 MiB: over gleaner's 8 MiB cap).
 pub(crate) const HUGE_BYTES: u64 = 12 * 1024 * 1024;
-/// Decompressed size of `/gzip-bomb` (64 MiB of zeros in about 64 KiB of gzip).
-pub(crate) const BOMB_BYTES: usize = 64 * 1024 * 1024;
 /// What `/lying-length` claims in `Content-Length`.
 pub(crate) const LYING_CLAIM: u64 = 1_000_000;
 /// What `/lying-length` actually sends before closing.
@@ -671,17 +669,93 @@ fn malformed() -> String {
         .to_owned()
 }
 
-/// 64 MiB of zeros, gzip-compressed once per process.
+/// 64 MiB of zeros in 65,250 bytes of gzip, made once with
+/// `gzip -9` (mtime 0) and kept in `testdata/`, so no test pays for compressing it.
 fn gzip_bomb() -> Bytes {
-    static BOMB: OnceLock<Bytes> = OnceLock::new();
-    BOMB.get_or_init(|| {
-        use std::io::Write as _;
-        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        let zeros = vec![0u8; 1024 * 1024];
-        for _ in 0..BOMB_BYTES / zeros.len() {
-            let _ = enc.write_all(&zeros);
-        }
-        Bytes::from(enc.finish().unwrap_or_default())
-    })
-    .clone()
+    Bytes::from_static(include_bytes!("../testdata/gzip-bomb-64MiB.gz"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask<'a>(path: &'a str, inm: Option<&'a str>, ims: Option<&'a str>) -> Ask<'a> {
+        Ask { path, query: None, if_none_match: inm, if_modified_since: ims }
+    }
+
+    fn header<'r>(r: &'r Reply, name: &str) -> Option<&'r str> {
+        r.headers.iter().find(|(n, _)| *n == name).map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn rfc9110_if_none_match_wins_and_accepts_weak_and_star() {
+        let page = || Reply::text(200, Served::Page, "hello");
+        let fresh = with_validators(page(), 0, &ask("/", None, None), true);
+        let etag = header(&fresh, "etag").unwrap().to_owned();
+        let lm = header(&fresh, "last-modified").unwrap().to_owned();
+        let status = |inm: Option<&str>, ims: Option<&str>| {
+            with_validators(page(), 0, &ask("/", inm, ims), true).status
+        };
+        assert_eq!(status(Some(&etag), None), 304);
+        assert_eq!(status(Some(&format!("W/{etag}")), None), 304);
+        assert_eq!(status(Some(&format!("\"a\", {etag}")), None), 304);
+        assert_eq!(status(Some("*"), None), 304);
+        assert_eq!(status(None, Some(&lm)), 304);
+        assert_eq!(status(Some("\"other\""), Some(&lm)), 200);
+        assert_eq!(status(None, Some("Wed, 31 Dec 2025 00:00:00 GMT")), 200);
+        assert_eq!(status(None, Some("not a date")), 200);
+        assert_eq!(status(None, None), 200);
+    }
+
+    #[test]
+    fn retry_after_rounds_up_and_dates_follow_the_date_header() {
+        let r = throttle(429, Duration::from_millis(1500), RetryAfterForm::Seconds);
+        assert_eq!(header(&r, "retry-after"), Some("2"));
+        assert_eq!(r.retry_after, Some(Duration::from_secs(2)));
+        let r = throttle(503, Duration::from_secs(30), RetryAfterForm::HttpDate);
+        let date = httpdate::parse_http_date(header(&r, "date").unwrap()).unwrap();
+        let until = httpdate::parse_http_date(header(&r, "retry-after").unwrap()).unwrap();
+        assert_eq!(until.duration_since(date).unwrap(), Duration::from_secs(30));
+        let r = throttle(429, Duration::from_secs(30), RetryAfterForm::Garbage);
+        assert_eq!((header(&r, "retry-after"), r.retry_after), (Some("soon-ish"), None));
+        let r = throttle(429, Duration::from_secs(30), RetryAfterForm::Missing);
+        assert_eq!(header(&r, "retry-after"), None);
+    }
+
+    #[test]
+    fn rendered_rules_name_the_token_group_and_crawl_delay() {
+        let rules = RobotsRules { crawl_delay: Some(2.5), ..RobotsRules::default() };
+        let text = render_rules("FestroBot", &rules, 3);
+        assert!(text.contains("User-agent: *\nDisallow: /events/\n"), "{text}");
+        assert!(
+            text.contains("User-agent: FestroBot\nCrawl-delay: 2.5\nAllow: /private/open.html\n"),
+            "{text}"
+        );
+        let large = large_robots("gleaner", &rules, 0);
+        assert!(large.len() >= 600 * 1024);
+        assert!(large.find("Disallow: /late-rule/").unwrap() > 550 * 1024);
+    }
+
+    #[test]
+    fn event_lives_follow_the_documented_cycle() {
+        let lives: Vec<Life> = (1..=6).map(life).collect();
+        assert_eq!(
+            lives,
+            [
+                Life::Stable,
+                Life::Changes,
+                Life::Vanishes404,
+                Life::Vanishes410,
+                Life::Moves,
+                Life::Stable
+            ]
+        );
+    }
+
+    #[test]
+    fn gzip_bomb_is_a_gzip_member() {
+        let bomb = gzip_bomb();
+        assert_eq!(&bomb[..2], &[0x1f, 0x8b]);
+        assert!(bomb.len() < 70_000);
+    }
 }

@@ -375,3 +375,62 @@ impl Manifest {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc9309_longest_match_and_allow_wins_ties() {
+        let rules = RobotsRules {
+            allow: vec!["/private/open.html".into(), "/tie/".into()],
+            disallow: vec!["/private/".into(), "/tie/".into(), "/".into()],
+            ..RobotsRules::default()
+        };
+        assert!(!rules.allows("/private/secret.html"));
+        assert!(rules.allows("/private/open.html"));
+        assert!(rules.allows("/tie/x"));
+        assert!(!rules.allows("/anything"));
+        assert!(rules.allows("/robots.txt"), "robots.txt is always allowed");
+        let default = RobotsRules::default();
+        assert!(default.allows("/events/1.html"), "the `*` group does not bind the bot");
+        assert!(!default.allows("/events/hidden.html"));
+    }
+
+    #[test]
+    fn which_robots_outcomes_forbid_crawling() {
+        use RobotsScenario as R;
+        let forbids = |s: R, block| s.forbids_crawling(block);
+        for code in [429, 500, 503] {
+            assert!(forbids(R::Status(code), false), "{code}");
+        }
+        assert!(!forbids(R::Status(404), true));
+        assert!(!forbids(R::Status(401), false));
+        assert!(forbids(R::Status(403), true));
+        assert!(forbids(R::Timeout, false) && forbids(R::Reset, false));
+        assert!(forbids(R::DisallowAll, false));
+        let hops = |hops| R::Redirect { hops, cross_host: false };
+        assert!(!forbids(hops(5), false));
+        assert!(forbids(hops(6), false));
+        assert!(!forbids(R::Garbage, false) && !forbids(R::Large, false));
+    }
+
+    #[test]
+    fn effective_rules_and_crawl_delay() {
+        let mut spec = SiteSpec::with_robots(RobotsScenario::Large);
+        spec.rules.crawl_delay = Some(1.5);
+        let rules = spec.effective_rules().unwrap();
+        assert!(!rules.allows("/late-rule/x"));
+        assert_eq!(spec.crawl_delay(), Some(Duration::from_millis(1500)));
+        assert_eq!(SiteSpec::with_robots(RobotsScenario::Status(503)).crawl_delay(), None);
+    }
+
+    #[test]
+    fn generated_manifest_covers_the_catalogue_and_is_seeded() {
+        let m = Manifest::generate(100, 3);
+        assert_eq!(m.sites.len(), 100);
+        assert_eq!(m.seed, 3);
+        assert_eq!(m.sites[..Manifest::catalogue().len()], Manifest::catalogue()[..]);
+        assert_eq!(m, Manifest::generate(100, 3));
+    }
+}

@@ -3,7 +3,7 @@
 //!
 //! [`bind_sites`] binds the listeners, [`serve`] runs them until a shutdown future
 //! completes (the mini-redis `run(listener, shutdown)` shape), and [`TestWeb`] bundles both
-//! for tests. Routing is in [`crate::content`]; the ledger in [`crate::ledger`].
+//! for tests. Routing is in the `content` module; the ledger in [`crate::ledger`].
 
 use std::future::Future;
 use std::io;

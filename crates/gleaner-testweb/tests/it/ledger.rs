@@ -113,11 +113,13 @@ async fn early_hang_ups_are_recorded() {
         let ledger = web.ledger();
         let trickle = ledger.site(0).next().unwrap().clone();
         let hang = ledger.site(1).next().unwrap().clone();
-        if trickle.finished.is_some() && hang.finished.is_some() {
+        if let (Some(_), Some(hang_end)) = (trickle.finished, hang.finished) {
             assert!(trickle.hung_up, "{trickle:?}");
             assert!(trickle.bytes_sent < 20, "{trickle:?}");
             assert_eq!(hang.served, Served::Fault);
             assert_eq!(hang.status, 0);
+            assert!(hang.hung_up, "{hang:?}");
+            assert!(hang_end < hang.at + Duration::from_secs(1), "{hang:?}");
             break;
         }
         assert!(
