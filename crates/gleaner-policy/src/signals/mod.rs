@@ -37,7 +37,9 @@ use std::time::Duration;
 pub use ai_txt::{AiTxt, AiTxtDecision};
 pub use cache_control::{CacheDecision, CacheVerdict, Validators};
 pub use challenge::{BlockKind, BlockReason, ChallengeVerdict};
-pub use reservation::{OnReservation, Reservation, RightsDecision, RightsUse, UseSet};
+pub use reservation::{
+    OnReservation, Reservation, RightsDecision, RightsSignals, RightsUse, UseSet,
+};
 pub use retry_after::{RetryAfterCase, RetryAfterDecision};
 pub use robots_meta::{Directive, PageAction, PageDecision, PageRestrictions};
 pub use tdmrep::{TdmDecision, TdmRepFile};

@@ -22,6 +22,10 @@ use std::fmt;
 
 use crate::Purpose;
 
+use super::ai_txt::AiTxt;
+use super::robots_meta::PageRestrictions;
+use super::tdmrep::{self, TdmRepFile};
+
 /// What gleaner does with what it read, as far as rights reservations are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RightsUse {
@@ -344,6 +348,53 @@ pub fn decide_purpose(
     }
 }
 
+/// The site-level rights files read for one site, and our product token: the inputs of
+/// "is use U reserved for this URL, and by what?".
+#[derive(Debug, Clone, Copy)]
+pub struct RightsSignals<'a> {
+    /// Our product token, for ai.txt groups and robots meta names.
+    pub token: &'a str,
+    /// The site's `/.well-known/tdmrep.json`, when it was read and parsed.
+    pub tdmrep: Option<&'a TdmRepFile>,
+    /// The site's `/ai.txt`, when it was read.
+    pub ai_txt: Option<&'a AiTxt>,
+}
+
+impl RightsSignals<'_> {
+    /// Every reservation covering the resource at `path` (URL path with query), from the
+    /// site files and, when the resource was fetched, its response `headers` and HTML
+    /// `meta` pairs (pass empty slices before fetching).
+    pub fn for_url(
+        &self,
+        path: &str,
+        headers: &[(&str, &str)],
+        meta: &[(&str, &str)],
+    ) -> Vec<Reservation> {
+        let mut out = Vec::new();
+        let tdm = tdmrep::decide(
+            self.tdmrep,
+            tdmrep::from_headers(headers).as_ref(),
+            tdmrep::from_meta(meta).as_ref(),
+            path,
+        );
+        out.extend(tdm.reservation());
+        if let Some(ai) = self.ai_txt {
+            out.extend(ai.check(self.token, path).reservation());
+        }
+        out.extend(PageRestrictions::from_signals(self.token, headers, meta).reservations());
+        out
+    }
+
+    /// The reservations the site files make anywhere on the site, which stop a
+    /// stop-site profile before any page is read.
+    pub fn site_wide(&self) -> Vec<Reservation> {
+        let mut out = Vec::new();
+        out.extend(self.tdmrep.and_then(TdmRepFile::first_reservation));
+        out.extend(self.ai_txt.and_then(|a| a.first_reservation(self.token)));
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -442,5 +493,31 @@ mod tests {
             decide_use(StopSite, &[ai_txt()], KeepFacts).to_string(),
             "site stopped on reservation: ai.txt line 3 (disallow `*.jpg`) reserves language-model, translation"
         );
+    }
+
+    #[test]
+    fn seed_cixtra_signals_for_one_url() {
+        let file =
+            TdmRepFile::parse(br#"[{"location": "/images/", "tdm-reservation": 1}]"#).unwrap();
+        let ai = AiTxt::parse("User-agent: *\nDisallow: *.pdf\n");
+        let signals = RightsSignals { token: "CIXTRA-Bot", tdmrep: Some(&file), ai_txt: Some(&ai) };
+        assert!(signals.for_url("/events/1", &[], &[]).is_empty());
+        let img = signals.for_url("/images/a.jpg", &[], &[]);
+        assert_eq!(img.len(), 1);
+        assert!(!decide_use(PerPurpose, &img, RelayImage).is_allowed());
+        let page = signals.for_url(
+            "/events/1",
+            &[("X-Robots-Tag", "noimageai")],
+            &[("tdm-reservation", "0")],
+        );
+        assert_eq!(page.len(), 1);
+        assert!(decide_use(PerPurpose, &page, KeepDescription).is_allowed());
+        assert!(!decide_use(PerPurpose, &page, KeepImage).is_allowed());
+        assert_eq!(signals.for_url("/doc.PDF", &[], &[]).len(), 1);
+        let site = signals.site_wide();
+        assert_eq!(site.len(), 2);
+        assert!(!decide_purpose(StopSite, &site, Purpose::EventPage).is_allowed());
+        let none = RightsSignals { token: "CIXTRA-Bot", tdmrep: None, ai_txt: None };
+        assert!(none.site_wide().is_empty());
     }
 }
