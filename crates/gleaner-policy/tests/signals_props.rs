@@ -8,8 +8,8 @@ use std::time::{Duration, SystemTime};
 use gleaner_policy::Purpose;
 use gleaner_policy::signals::reservation::{self, OnReservation, RightsUse};
 use gleaner_policy::signals::{
-    AiTxt, PageAction, PageRestrictions, SignalSettings, TdmRepFile, cache_control, challenge,
-    retry_after, tdmrep,
+    AiTxt, PageAction, PageRestrictions, RightsSignals, SignalSettings, TdmRepFile, cache_control,
+    challenge, retry_after, tdmrep,
 };
 use proptest::prelude::*;
 
@@ -141,6 +141,29 @@ proptest! {
         let text: String = lines.iter().map(|(k, v)| format!("{k}: {v}\n")).collect();
         let ai = AiTxt::parse(&text);
         let _ = ai.check("CIXTRA-Bot", &path).to_string();
+    }
+
+    #[test]
+    fn rights_signals_never_panic(
+        tdm in prop::collection::vec(any::<u8>(), 0..256),
+        ai in field(),
+        path in field(),
+        h in headers(),
+        meta in prop::collection::vec((field(), field()), 0..3),
+    ) {
+        let file = TdmRepFile::parse(&tdm).ok();
+        let ai = AiTxt::parse(&ai);
+        let signals = RightsSignals { token: "CIXTRA-Bot", tdmrep: file.as_ref(), ai_txt: Some(&ai) };
+        let meta: Vec<(&str, &str)> = meta.iter().map(|(n, c)| (n.as_str(), c.as_str())).collect();
+        let found = signals.for_url(&path, &borrow(&h), &meta);
+        let site = signals.site_wide();
+        for u in RightsUse::ALL {
+            // Stop-site is never more permissive than per-purpose.
+            let per = reservation::decide_use(OnReservation::PerPurpose, &found, u).is_allowed();
+            let stop = reservation::decide_use(OnReservation::StopSite, &found, u).is_allowed();
+            prop_assert!(per || !stop);
+        }
+        let _ = reservation::decide_purpose(OnReservation::StopSite, &site, Purpose::EventPage).to_string();
     }
 
     #[test]
