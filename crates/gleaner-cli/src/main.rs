@@ -3,7 +3,7 @@
 //!
 //! Data goes to stdout, diagnostics to stderr. Exit codes are decided in one place,
 //! [`exit_code`]: 0 success, 2 bad input (a missing file, an unparsable URL or option),
-//! 1 anything else.
+//! 3 a site or its robots.txt said no (`gleaner fetch`), 1 anything else.
 // The CLI is the one crate that prints: stdout carries the command's data, stderr its errors.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -39,6 +39,9 @@ enum Command {
     Config(cmd::config::ConfigCommand),
     /// Print the events of a saved page as JSON (JSON-LD, microdata, RDFa).
     Extract(cmd::extract::ExtractArgs),
+    /// Check one URL by hand, as the crawler would: robots.txt first, the same
+    /// User-Agent, at least 2 s between requests, redirects hop by hop.
+    Fetch(cmd::fetch::FetchArgs),
 }
 
 /// An error that means "the input was wrong" (exit 2), as opposed to a failure (exit 1).
@@ -53,9 +56,16 @@ impl std::fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
-/// Maps an error to the process exit code: 2 for bad input, 1 otherwise.
+/// Maps an error to the process exit code: 2 for bad input, 3 when a site or its
+/// robots.txt said no, 1 otherwise.
 fn exit_code(error: &anyhow::Error) -> u8 {
-    if error.chain().any(|e| e.is::<BadInput>()) { 2 } else { 1 }
+    if error.chain().any(|e| e.is::<BadInput>()) {
+        2
+    } else if error.chain().any(|e| e.is::<cmd::fetch::Refused>()) {
+        3
+    } else {
+        1
+    }
 }
 
 fn main() -> ExitCode {
@@ -64,6 +74,7 @@ fn main() -> ExitCode {
         Command::Robots(command) => cmd::robots::run(command),
         Command::Config(command) => cmd::config::run(command, &cli.config),
         Command::Extract(args) => cmd::extract::run(&args),
+        Command::Fetch(args) => cmd::fetch::run(&args, &cli.config),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

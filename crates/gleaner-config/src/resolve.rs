@@ -419,6 +419,11 @@ fn resolve_politeness(r: &mut Resolver, raw: &RawConfig) -> Politeness {
             .map(|n| r.at_least_one(&format!("{key}.max_in_flight"), Some(n), 1));
         purpose.insert(parsed, PurposePoliteness { gap, jitter, max_in_flight });
     }
+    // The seeds' staff checks keep at least 2 s between requests unless configured.
+    purpose.entry(Purpose::ManualCheck).or_insert(PurposePoliteness {
+        gap: Some(defaults::MANUAL_CHECK_GAP),
+        ..PurposePoliteness::default()
+    });
     let retry_after_default = r.positive_duration(
         "politeness.retry_after_default",
         p.retry_after_default.as_ref(),

@@ -352,3 +352,14 @@ pub mod defaults {
     pub const SECRET_QUERY_PARAMS: &[&str] =
         &["apikey", "api_key", "key", "token", "access_token", "auth", "signature", "sig"];
 }
+
+impl Settings {
+    /// The numbers the policy crate's signal decisions need, read from these settings.
+    pub fn signal_settings(&self) -> gleaner_policy::signals::SignalSettings {
+        gleaner_policy::signals::SignalSettings {
+            retry_after_default: self.politeness.retry_after_default,
+            retry_after_cap: self.politeness.retry_after_cap,
+            ..gleaner_policy::signals::SignalSettings::default()
+        }
+    }
+}

@@ -230,6 +230,15 @@ impl FetchError {
         )
     }
 
+    /// True when gleaner itself refused to send the request (SSRF guard, bad URL,
+    /// method): nothing reached the site, so nothing can be learnt about it.
+    pub fn is_local_refusal(&self) -> bool {
+        matches!(
+            self,
+            FetchError::Refused(_) | FetchError::InvalidUrl { .. } | FetchError::HeadNotAllowed
+        )
+    }
+
     /// The robots.txt outcome this error means, when the request was for robots.txt.
     pub fn robots_outcome(&self) -> gleaner_policy::robots::outcome::FetchOutcome {
         use gleaner_policy::robots::outcome::FetchOutcome;

@@ -14,8 +14,10 @@
 
 pub mod client;
 pub mod redirect;
+pub mod robots;
 pub mod ssrf;
 
 pub use client::{Client, ClientSettings, FetchError, FetchRequest, Fetched, Method, Validators};
 pub use redirect::{RedirectChain, RedirectError};
+pub use robots::{RobotsRead, read_robots, robots_url};
 pub use ssrf::{AddressPolicy, SsrfRefusal};

@@ -2,4 +2,5 @@
 
 pub mod config;
 pub mod extract;
+pub mod fetch;
 pub mod robots;

@@ -3,5 +3,6 @@
 
 mod config;
 mod extract;
+mod fetch;
 mod robots;
 mod util;

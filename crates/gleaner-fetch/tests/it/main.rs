@@ -10,6 +10,8 @@ use gleaner_fetch::{
 use gleaner_testweb::{Manifest, SiteSpec, TestWeb, Timings};
 use url::Url;
 
+mod robots;
+
 const UA: &str = "TestBot/1.0 (+https://bot.example/about; bot@bot.example)";
 
 fn settings() -> ClientSettings {
@@ -23,7 +25,7 @@ fn settings() -> ClientSettings {
     }
 }
 
-fn client() -> Client {
+pub(crate) fn client() -> Client {
     Client::new(settings()).unwrap()
 }
 
@@ -44,7 +46,7 @@ fn url(web: &TestWeb, path: &str) -> Url {
 }
 
 /// Runs a future with a hard bound, so no test can hang.
-async fn bounded<F: std::future::Future>(f: F) -> F::Output {
+pub(crate) async fn bounded<F: std::future::Future>(f: F) -> F::Output {
     tokio::time::timeout(Duration::from_secs(20), f).await.expect("test step finished within 20 s")
 }
 

@@ -17,9 +17,11 @@
 
 use super::pattern::Pattern;
 
-/// How much of a robots.txt file is parsed: 512 KiB, a little over RFC 9309's
-/// minimum of 500 KiB. Anything after the last full line before this limit is ignored.
-pub const MAX_PARSED_BYTES: usize = 512 * 1024;
+/// How much of a robots.txt file is parsed: 1 MiB, twice RFC 9309's minimum of 500 KiB
+/// (§2.5). Reading more than the minimum only ever makes us obey more rules: a
+/// `Disallow` at 550 KiB still counts. Anything after the last full line before this
+/// limit is ignored.
+pub const MAX_PARSED_BYTES: usize = 1024 * 1024;
 
 /// Whether a rule allows or disallows the paths it matches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

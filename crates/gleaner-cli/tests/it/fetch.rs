@@ -1,0 +1,104 @@
+//! `gleaner fetch URL` against the loopback test web: robots.txt first, spacing, the
+//! "no" of a site, and redirects to another site checked against that site's robots.txt.
+
+use std::time::Duration;
+
+use gleaner_testweb::{Manifest, RobotsScenario, SiteSpec, TestWeb};
+
+use crate::util::{Run, gleaner, temp_file};
+
+const CONFIG: &str = r#"
+[bot]
+token = "TestBot"
+version = "1.0"
+info_url = "https://bot.example/about"
+operator = "Tests"
+
+[politeness.purpose.manual-check]
+gap = "300ms"
+
+[network]
+allow = ["127.0.0.0/8"]
+"#;
+
+async fn run_fetch(url: String) -> Run {
+    let config = temp_file(CONFIG.as_bytes());
+    let path = config.path().to_str().unwrap().to_owned();
+    let task =
+        tokio::task::spawn_blocking(move || gleaner(&["--config", &path, "fetch", &url], ""));
+    tokio::time::timeout(Duration::from_secs(30), task).await.expect("bounded").unwrap()
+}
+
+async fn web(specs: Vec<SiteSpec>) -> TestWeb {
+    TestWeb::start(Manifest::new(specs).with_token("TestBot")).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn allowed_page_is_fetched_after_robots_txt_and_a_gap() {
+    let web = web(vec![SiteSpec::default()]).await;
+    let run = run_fetch(web.url(0, "/events/1.html")).await;
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("-> HTTP 200"), "{}", run.stdout);
+    let ledger = web.ledger();
+    ledger.expect_all_fetched(&[(0, "/robots.txt"), (0, "/events/1.html")]).unwrap();
+    ledger.check_robots_first().unwrap();
+    ledger.check_min_gap(Duration::from_millis(300)).unwrap();
+    ledger.check_identity("TestBot/1.0 (+https://bot.example/about)").unwrap();
+    web.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn disallowed_page_is_refused_with_exit_3_and_never_requested() {
+    let web = web(vec![SiteSpec::default()]).await;
+    let run = run_fetch(web.url(0, "/private/secret.html")).await;
+    assert_eq!(run.code, Some(3), "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("disallowed by line"), "{}", run.stdout);
+    let ledger = web.ledger();
+    ledger.expect_fetched(0, "/robots.txt").unwrap();
+    assert_eq!(ledger.count(0, "/private/secret.html"), 0);
+    web.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn failing_robots_txt_means_nothing_else_is_fetched() {
+    let web = web(vec![SiteSpec::with_robots(RobotsScenario::Status(503))]).await;
+    let run = run_fetch(web.url(0, "/events/1.html")).await;
+    assert_eq!(run.code, Some(3), "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("HTTP 503"), "{}", run.stdout);
+    let ledger = web.ledger();
+    ledger.expect_fetched(0, "/robots.txt").unwrap();
+    ledger.check_robots_respected(false).unwrap();
+    web.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn redirect_to_another_site_reads_that_sites_robots_txt_first() {
+    let web = web(vec![SiteSpec::default(), SiteSpec::default()]).await;
+    let run = run_fetch(web.url(0, "/redirect/other-site")).await;
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("redirect: hop 1"), "{}", run.stdout);
+    let ledger = web.ledger();
+    ledger
+        .expect_all_fetched(&[
+            (0, "/robots.txt"),
+            (0, "/redirect/other-site"),
+            (1, "/robots.txt"),
+            (1, "/events/1.html"),
+        ])
+        .unwrap();
+    ledger.check_robots_first().unwrap();
+    web.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn refused_address_is_an_error_not_a_request() {
+    let run = tokio::task::spawn_blocking(|| {
+        let config =
+            temp_file(CONFIG.replace("allow = [\"127.0.0.0/8\"]", "allow = []").as_bytes());
+        gleaner(&["--config", config.path().to_str().unwrap(), "fetch", "http://127.0.0.1:9/"], "")
+    })
+    .await
+    .unwrap();
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("SSRF guard"), "{}", run.stderr);
+}
