@@ -40,7 +40,10 @@ pub enum Served {
 pub struct LedgerEntry {
     /// Order of arrival across the whole web, from 0.
     pub seq: u64,
-    /// Arrival time since the ledger's epoch (monotonic).
+    /// Arrival time since the ledger's epoch (monotonic): when the first bytes of the
+    /// request were read. (A request body is never read, so a later read of one can only
+    /// make the next request on that connection look earlier; gleaner sends no bodies.)
+    #[serde(serialize_with = "secs")]
     pub at: Duration,
     /// Index of the site (its position in the manifest).
     pub site: usize,
@@ -71,12 +74,14 @@ pub struct LedgerEntry {
     /// What kind of answer the server gave.
     pub served: Served,
     /// The pause the server asked for with `Retry-After`, when it sent a readable one.
+    #[serde(serialize_with = "opt_secs")]
     pub retry_after: Option<Duration>,
     /// Whether the answer carried an `ETag` or `Last-Modified` validator.
     pub validators_sent: bool,
     /// Body bytes handed to the connection.
     pub bytes_sent: u64,
     /// When the server was done with the request (since the epoch), if it is.
+    #[serde(serialize_with = "opt_secs")]
     pub finished: Option<Duration>,
     /// Whether the client went away before the whole answer was sent.
     pub hung_up: bool,
@@ -104,6 +109,18 @@ impl LedgerEntry {
     /// When the response was finished, or the arrival time when it never was.
     pub fn end(&self) -> Duration {
         self.finished.unwrap_or(self.at)
+    }
+}
+
+/// Durations appear in JSON as seconds (a float), which reads better in a report.
+fn secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+fn opt_secs<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+    match d {
+        Some(d) => s.serialize_some(&d.as_secs_f64()),
+        None => s.serialize_none(),
     }
 }
 
@@ -299,7 +316,12 @@ impl Ledger {
         }
     }
 
-    /// The entries as JSON lines, for a report or a failing test's artefact.
+    /// Wall-clock time of a monotonic arrival (`wall_epoch + at`), for reports.
+    pub fn wall_time(&self, at: Duration) -> SystemTime {
+        self.wall_epoch + at
+    }
+
+    /// The entries as JSON lines (durations in seconds), for a report or a failing test's artefact.
     pub fn to_json_lines(&self) -> String {
         let mut out = String::new();
         for e in &self.entries {
