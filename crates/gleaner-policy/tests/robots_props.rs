@@ -108,3 +108,37 @@ fn pathological_patterns_match_in_linear_time() {
         assert!(elapsed < std::time::Duration::from_secs(1), "scale {scale}: {elapsed:?}");
     }
 }
+
+/// The indexed matcher (prefix trie plus the Aho-Corasick index of wildcard rules)
+/// must pick the same deciding rule as trying every rule in turn.
+fn brute_force_allowed(robots: &str, path: &str) -> bool {
+    let parsed = RobotsTxt::parse(robots.as_bytes());
+    let rules = parsed.for_agent("bot");
+    let path = normalise(path).into_owned();
+    if path.split('?').next() == Some("/robots.txt") {
+        return true;
+    }
+    let mut best: Option<(usize, bool)> = None;
+    for rule in rules.rules() {
+        if rule.pattern.matches(path.as_bytes()) {
+            let candidate = (rule.pattern.match_len(), rule.kind == gleaner_policy::robots::RuleKind::Allow);
+            if best.is_none_or(|b| candidate > b) {
+                best = Some(candidate);
+            }
+        }
+    }
+    best.is_none_or(|(_, allow)| allow)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    #[test]
+    fn indexed_matching_agrees_with_trying_every_rule(robots in robots_strategy(), paths in prop::collection::vec(path_strategy(), 1..16)) {
+        let rules = RobotsTxt::parse(robots.as_bytes()).for_agent("bot");
+        for path in &paths {
+            prop_assert_eq!(rules.is_allowed(path), brute_force_allowed(&robots, path), "path `{}`", path);
+            prop_assert_eq!(rules.check(path).allowed, rules.is_allowed(path));
+        }
+    }
+}

@@ -119,6 +119,19 @@ struct Node {
     rules: Vec<u32>,
 }
 
+/// Wildcard rules whose literal prefix is too short to filter on (`/*.php$`,
+/// `/*?sessionid=`): indexed by their longest literal segment in one Aho-Corasick
+/// automaton, so a check scans the path once instead of trying each rule.
+#[derive(Debug, Clone)]
+struct FloatingRules {
+    /// Rule indices, one per pattern of `automaton`.
+    by_segment: Vec<u32>,
+    /// Finds which key segments occur in a path.
+    automaton: Option<aho_corasick::AhoCorasick>,
+    /// Rules with no literal segment at all (`/*`, `*$`): always candidates.
+    always: Vec<u32>,
+}
+
 /// The rules of a robots.txt that apply to one agent, merged and indexed for matching.
 #[derive(Debug, Clone)]
 pub struct AgentRules {
@@ -128,7 +141,11 @@ pub struct AgentRules {
     crawl_delay: Option<f64>,
     crawl_delay_line: Option<usize>,
     nodes: Vec<Node>,
+    floating: FloatingRules,
 }
+
+/// Wildcard rules whose literal prefix is at most this long go to the floating index.
+const FLOATING_PREFIX_MAX: usize = 1;
 
 impl RobotsTxt {
     /// Selects the groups for `agent` (a product token; `UGYBot/1.0` is reduced to
@@ -185,7 +202,20 @@ impl AgentRules {
         crawl_delay_line: Option<usize>,
     ) -> AgentRules {
         let mut nodes = vec![Node::default()];
+        let mut floating = FloatingRules { by_segment: Vec::new(), automaton: None, always: Vec::new() };
+        let mut segments: Vec<&[u8]> = Vec::new();
         for (index, rule) in rules.iter().enumerate() {
+            let pattern = &rule.pattern;
+            if pattern.has_wildcard() && pattern.literal_prefix().len() <= FLOATING_PREFIX_MAX {
+                let key = pattern.key_segment();
+                if key.is_empty() {
+                    floating.always.push(index as u32);
+                } else {
+                    floating.by_segment.push(index as u32);
+                    segments.push(key);
+                }
+                continue;
+            }
             let mut at = 0usize;
             for &byte in rule.pattern.literal_prefix() {
                 at = match nodes[at].children.binary_search_by_key(&byte, |&(b, _)| b) {
@@ -200,7 +230,13 @@ impl AgentRules {
             }
             nodes[at].rules.push(index as u32);
         }
-        AgentRules { token, selection, rules, crawl_delay, crawl_delay_line, nodes }
+        if !segments.is_empty() {
+            floating.automaton = aho_corasick::AhoCorasick::builder()
+                .match_kind(aho_corasick::MatchKind::Standard)
+                .build(&segments)
+                .ok();
+        }
+        AgentRules { token, selection, rules, crawl_delay, crawl_delay_line, nodes, floating }
     }
 
     /// The product token these rules were selected for (lower-case).
@@ -235,33 +271,14 @@ impl AgentRules {
                 .any(|r| matches!(r.pattern.as_str(), "/" | "*" | "/*" | "**" | "/**"))
     }
 
-    /// Decides whether a path (with its query, e.g. `/a/b?c=d`) may be fetched. The path
-    /// is normalised first (see [`normalise`]).
+    /// Decides whether a path (with its query, e.g. `/a/b?c=d`) may be fetched, and
+    /// why. The path is normalised first (see [`normalise`]).
     pub fn check(&self, path_and_query: &str) -> Verdict {
         let path = normalise(path_and_query);
-        let path = path.as_bytes();
-        let without_query = path.split(|&b| b == b'?').next().unwrap_or(path);
-        if without_query == b"/robots.txt" {
+        if is_robots_txt(path.as_bytes()) {
             return Verdict { allowed: true, reason: MatchReason::RobotsTxtItself };
         }
-        let mut best: Option<&Rule> = None;
-        let mut at = 0usize;
-        let mut depth = 0usize;
-        loop {
-            for &index in &self.nodes[at].rules {
-                let rule = &self.rules[index as usize];
-                if beats(rule, best) && rule.pattern.matches(path) {
-                    best = Some(rule);
-                }
-            }
-            let Some(&byte) = path.get(depth) else { break };
-            match self.nodes[at].children.binary_search_by_key(&byte, |&(b, _)| b) {
-                Ok(found) => at = self.nodes[at].children[found].1 as usize,
-                Err(_) => break,
-            }
-            depth += 1;
-        }
-        match best {
+        match self.best_rule(path.as_bytes()) {
             None => Verdict { allowed: true, reason: MatchReason::NoMatchingRule },
             Some(rule) => Verdict {
                 allowed: rule.kind == RuleKind::Allow,
@@ -274,10 +291,57 @@ impl AgentRules {
         }
     }
 
-    /// Shorthand for `check(path).allowed`.
+    /// Shorthand for `check(path).allowed`, without building the explanation.
     pub fn is_allowed(&self, path_and_query: &str) -> bool {
-        self.check(path_and_query).allowed
+        let path = normalise(path_and_query);
+        is_robots_txt(path.as_bytes())
+            || self.best_rule(path.as_bytes()).is_none_or(|rule| rule.kind == RuleKind::Allow)
     }
+
+    /// The deciding rule for a normalised path: the longest match, `Allow` on a tie.
+    fn best_rule(&self, path: &[u8]) -> Option<&Rule> {
+        let mut best: Option<&Rule> = None;
+        let mut consider = |index: u32, prefix_checked: bool| {
+            let rule = &self.rules[index as usize];
+            if beats(rule, best)
+                && (if prefix_checked {
+                    rule.pattern.matches_after_prefix(path)
+                } else {
+                    rule.pattern.matches(path)
+                })
+            {
+                best = Some(rule);
+            }
+        };
+        // Rules with a literal prefix: walk the path down the prefix trie.
+        let mut at = 0usize;
+        let mut depth = 0usize;
+        loop {
+            for &index in &self.nodes[at].rules {
+                consider(index, true);
+            }
+            let Some(&byte) = path.get(depth) else { break };
+            match self.nodes[at].children.binary_search_by_key(&byte, |&(b, _)| b) {
+                Ok(found) => at = self.nodes[at].children[found].1 as usize,
+                Err(_) => break,
+            }
+            depth += 1;
+        }
+        // Wildcard rules without a usable prefix: only those whose key segment occurs.
+        for &index in &self.floating.always {
+            consider(index, false);
+        }
+        if let Some(automaton) = &self.floating.automaton {
+            for found in automaton.find_overlapping_iter(path) {
+                consider(self.floating.by_segment[found.pattern().as_usize()], false);
+            }
+        }
+        best
+    }
+}
+
+fn is_robots_txt(path: &[u8]) -> bool {
+    path.split(|&b| b == b'?').next() == Some(b"/robots.txt")
 }
 
 /// Would `rule` win over `best` if it matched? Longest pattern wins; on equal length an

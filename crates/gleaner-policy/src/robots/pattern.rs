@@ -102,7 +102,7 @@ pub fn normalise(s: &str) -> Cow<'_, str> {
 }
 
 /// A compiled `Allow`/`Disallow` path pattern.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Pattern {
     /// The normalised pattern text, `*` and a trailing `$` included. Its length is the
     /// "match length" used by the longest-match rule (RFC 9309 §2.2.2).
@@ -114,7 +114,18 @@ pub struct Pattern {
     has_star: bool,
     /// True when the pattern ends with `$`.
     anchored: bool,
+    /// The literal segments after the first `*`, each with a precompiled searcher
+    /// (building a two-way searcher per match would dominate the cost).
+    segments: Vec<memchr::memmem::Finder<'static>>,
 }
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Pattern {}
 
 impl Pattern {
     /// Compiles a rule value as written in robots.txt (already trimmed).
@@ -124,12 +135,32 @@ impl Pattern {
         let body_len = text.len() - usize::from(anchored);
         let body = &text[..body_len];
         let first_star = body.find('*');
+        let segments = match first_star {
+            Some(star) => body.as_bytes()[star + 1..]
+                .split(|&b| b == b'*')
+                .map(|segment| memchr::memmem::Finder::new(segment).into_owned())
+                .collect(),
+            None => Vec::new(),
+        };
         Pattern {
             prefix_len: first_star.unwrap_or(body_len),
             has_star: first_star.is_some(),
             anchored,
+            segments,
             text,
         }
+    }
+
+    /// True when the pattern has a `*`.
+    pub fn has_wildcard(&self) -> bool {
+        self.has_star
+    }
+
+    /// The longest literal segment after the first `*`: a path can only match when it
+    /// contains it. Used to index wildcard rules whose literal prefix is too short to
+    /// filter on.
+    pub fn key_segment(&self) -> &[u8] {
+        self.segments.iter().map(|f| f.needle()).max_by_key(|n| n.len()).unwrap_or(&[])
     }
 
     /// The normalised pattern text.
@@ -149,26 +180,20 @@ impl Pattern {
 
     /// Does this pattern match the (normalised) path? Runs in O(pattern + path).
     pub fn matches(&self, path: &[u8]) -> bool {
-        let body = &self.text.as_bytes()[..self.text.len() - usize::from(self.anchored)];
-        if !self.has_star {
-            return if self.anchored { path == body } else { path.starts_with(body) };
-        }
-        let prefix = &body[..self.prefix_len];
-        if !path.starts_with(prefix) {
-            return false;
-        }
-        self.matches_after_prefix(body, path)
+        path.starts_with(self.literal_prefix()) && self.matches_after_prefix(path)
     }
 
-    /// Matches the `*`-separated segments after the literal prefix (which the caller has
-    /// already checked).
-    fn matches_after_prefix(&self, body: &[u8], path: &[u8]) -> bool {
+    /// Matches the rest of the pattern, the caller having checked that `path` starts
+    /// with [`Self::literal_prefix`].
+    pub fn matches_after_prefix(&self, path: &[u8]) -> bool {
+        if !self.has_star {
+            return !self.anchored || path.len() == self.prefix_len;
+        }
         let mut pos = self.prefix_len;
-        // Segments after the first `*`; the first element is the prefix, already checked.
-        let mut segments = body[self.prefix_len + 1..].split(|&b| b == b'*').peekable();
-        while let Some(segment) = segments.next() {
-            let is_last = segments.peek().is_none();
-            if is_last && self.anchored {
+        let last = self.segments.len().saturating_sub(1);
+        for (index, finder) in self.segments.iter().enumerate() {
+            let segment = finder.needle();
+            if index == last && self.anchored {
                 // The final segment must end the path, and must not overlap what the
                 // earlier segments consumed.
                 return path.len() >= pos + segment.len() && path.ends_with(segment);
@@ -176,7 +201,7 @@ impl Pattern {
             if segment.is_empty() {
                 continue;
             }
-            match memchr::memmem::find(&path[pos..], segment) {
+            match finder.find(&path[pos..]) {
                 Some(found) => pos += found + segment.len(),
                 None => return false,
             }
