@@ -9,7 +9,8 @@
 //!
 //! Times come from the server's monotonic clock at request arrival. A client that keeps
 //! a gap measured from its own send times can look up to a scheduling delay closer on
-//! the server, so time-based checks allow [`TIMING_SLACK`].
+//! the server, so time-based checks allow [`Ledger::slack`] ([`TIMING_SLACK`] unless a
+//! test chose another with [`Ledger::with_slack`]).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -19,7 +20,7 @@ use chrono::{NaiveDateTime, NaiveTime};
 
 use crate::ledger::{Ledger, LedgerEntry, Served};
 
-/// Allowance for loopback and scheduling jitter in time-based checks.
+/// Default allowance for loopback and scheduling jitter in time-based checks.
 pub const TIMING_SLACK: Duration = Duration::from_millis(10);
 
 /// Which rule a violation broke.
@@ -196,7 +197,7 @@ impl Ledger {
                 let (prev, next) = (w[0], w[1]);
                 let want = gap_for(next);
                 let got = next.at.saturating_sub(prev.at);
-                if got + TIMING_SLACK < want {
+                if got + self.slack < want {
                     out.push(of(
                         next,
                         Rule::Spacing,
@@ -314,7 +315,7 @@ impl Ledger {
                 let from = t.end();
                 let until = from + t.retry_after.unwrap_or(default_wait);
                 for e in entries.iter().filter(|e| e.seq != t.seq) {
-                    if e.at > from && e.at + TIMING_SLACK < until {
+                    if e.at > from && e.at + self.slack < until {
                         out.push(of(
                             e,
                             Rule::Suspension,

@@ -254,6 +254,9 @@ pub struct Ledger {
     pub manifest: Arc<Manifest>,
     /// Wall-clock time at the ledger's epoch (`at` = 0), for reports.
     pub wall_epoch: SystemTime,
+    /// Allowance for timing jitter in time-based checks (default
+    /// [`crate::check::TIMING_SLACK`]); see [`Ledger::with_slack`].
+    pub slack: Duration,
 }
 
 impl std::ops::Deref for Ledger {
@@ -266,7 +269,19 @@ impl std::ops::Deref for Ledger {
 impl Ledger {
     /// A ledger from entries a test built by hand (for testing the helpers themselves).
     pub fn from_entries(entries: Vec<LedgerEntry>, manifest: Manifest) -> Self {
-        Ledger { entries, manifest: Arc::new(manifest), wall_epoch: SystemTime::UNIX_EPOCH }
+        Ledger {
+            entries,
+            manifest: Arc::new(manifest),
+            wall_epoch: SystemTime::UNIX_EPOCH,
+            slack: crate::check::TIMING_SLACK,
+        }
+    }
+
+    /// The same ledger with another timing allowance, for machines too busy for the
+    /// default (a check then forgives requests that far too early).
+    pub fn with_slack(mut self, slack: Duration) -> Ledger {
+        self.slack = slack;
+        self
     }
 
     /// Only the entries for which `keep` is true (the manifest is kept).
@@ -275,6 +290,7 @@ impl Ledger {
             entries: self.entries.iter().filter(|e| keep(e)).cloned().collect(),
             manifest: Arc::clone(&self.manifest),
             wall_epoch: self.wall_epoch,
+            slack: self.slack,
         }
     }
 

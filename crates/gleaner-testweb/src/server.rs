@@ -114,6 +114,7 @@ impl WebState {
             entries: self.ledger.snapshot(),
             manifest: Arc::clone(&self.manifest),
             wall_epoch: self.ledger.wall_epoch,
+            slack: crate::check::TIMING_SLACK,
         }
     }
 
@@ -458,27 +459,39 @@ impl Body for TrackedBody {
 
 /// A running test web: every site of a manifest on its own loopback address.
 ///
-/// Dropping it stops the servers too; [`TestWeb::shutdown`] also waits for them.
+/// The servers run on a runtime of their own (two worker threads), not on the caller's:
+/// a test whose runtime is busy, blocked or has paused time cannot delay the server's
+/// arrival timestamps or its slow scenarios. Dropping the handle stops the servers too;
+/// [`TestWeb::shutdown`] also waits for them.
 #[derive(Debug)]
 pub struct TestWeb {
     state: Arc<WebState>,
     addrs: Vec<SocketAddr>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
+    runtime: Option<tokio::runtime::Runtime>,
 }
 
 impl TestWeb {
-    /// Binds every site of `manifest` and starts serving on the current tokio runtime.
+    /// Binds every site of `manifest` and starts serving them.
+    ///
+    /// Callable from any async context (it awaits the server's own runtime).
     pub async fn start(manifest: Manifest) -> io::Result<TestWeb> {
-        let listeners = bind_sites(manifest.sites.len()).await?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("gleaner-testweb")
+            .enable_all()
+            .build()?;
+        let count = manifest.sites.len();
+        let listeners = runtime.spawn(bind_sites(count)).await.map_err(io::Error::other)??;
         let addrs =
             listeners.iter().map(TcpListener::local_addr).collect::<io::Result<Vec<_>>>()?;
         let state = Arc::new(WebState::new(manifest, addrs.clone()));
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(serve(listeners, Arc::clone(&state), async {
+        let task = runtime.spawn(serve(listeners, Arc::clone(&state), async {
             let _ = stopped.await;
         }));
-        Ok(TestWeb { state, addrs, stop: Some(stop), task: Some(task) })
+        Ok(TestWeb { state, addrs, stop: Some(stop), task: Some(task), runtime: Some(runtime) })
     }
 
     /// Number of sites.
@@ -562,8 +575,9 @@ impl TestWeb {
             let _ = stop.send(());
         }
         if let Some(task) = self.task.take() {
-            let _ = task.await;
+            let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
         }
+        // Drop runs next and lets the runtime's threads go without blocking.
     }
 }
 
@@ -571,6 +585,9 @@ impl Drop for TestWeb {
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
+        }
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
         }
     }
 }

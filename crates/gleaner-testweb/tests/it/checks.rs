@@ -14,6 +14,9 @@ use gleaner_testweb::{
 use crate::client::{POLITE_PATHS, UA, fast_timings, get, get_with, polite_crawl, raw_get};
 
 const GAP: Duration = Duration::from_millis(120);
+/// Timing allowance: the polite client runs on a loaded 2-core machine next to the
+/// server, and the impolite requests these tests catch are 100 ms or more too early.
+const SLACK: Duration = Duration::from_millis(40);
 
 async fn web(sites: Vec<SiteSpec>) -> TestWeb {
     TestWeb::start(Manifest::new(sites).with_timings(fast_timings())).await.expect("start test web")
@@ -38,7 +41,7 @@ fn expect_polite_pages(ledger: &Ledger, sites: &[usize]) {
 #[tokio::test]
 async fn nothing_fetched_fails_every_check() {
     let web = web(Manifest::catalogue()).await;
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     let window =
         [(NaiveTime::from_hms_opt(8, 0, 0).unwrap(), NaiveTime::from_hms_opt(9, 0, 0).unwrap())];
     let start = NaiveDate::from_ymd_opt(2026, 11, 30).unwrap().and_hms_opt(10, 0, 0).unwrap();
@@ -76,7 +79,7 @@ async fn polite_crawler_passes_every_check() {
     tokio::time::timeout(Duration::from_secs(20), polite_crawl(&web, &all, GAP, 2))
         .await
         .expect("polite crawl in time");
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     expect_polite_pages(&l, &[0, 1, 2, 5]);
     l.expect_successes(30).unwrap();
     l.check_robots_first().unwrap();
@@ -103,7 +106,7 @@ async fn spacing_catches_back_to_back_requests() {
     for path in ["/robots.txt", "/", "/events/1.html"] {
         get(web.addr(0), path).await;
     }
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     let v = caught(l.check_min_gap(GAP), Rule::Spacing);
     assert!(v.0.iter().all(|v| v.site == Some(0)), "{v}");
     assert_eq!(v.0.len(), 2);
@@ -133,7 +136,7 @@ async fn crawl_delay_is_part_of_the_spacing() {
         tokio::time::sleep(GAP + Duration::from_millis(30)).await;
         get(a, path).await;
     }
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     l.check_min_gap(GAP).unwrap();
     caught(l.check_min_gap_with_crawl_delay(GAP), Rule::Spacing);
     web.shutdown().await;
@@ -149,7 +152,7 @@ async fn in_flight_limit_catches_parallel_requests() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     while tasks.join_next().await.is_some() {}
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     let v = caught(l.check_max_in_flight(1), Rule::InFlight);
     assert!(v.to_string().contains("2 requests open"), "{v}");
     l.check_max_in_flight(3).unwrap();
@@ -163,7 +166,7 @@ async fn robots_first_catches_a_page_before_robots() {
     get(web.addr(0), "/robots.txt").await;
     get(web.addr(1), "/robots.txt").await;
     get(web.addr(1), "/events/1.html").await;
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     let v = caught(l.check_robots_first(), Rule::RobotsFirst);
     assert_eq!(v.0.len(), 1);
     assert_eq!((v.0[0].site, v.0[0].target.as_deref()), (Some(0), Some("/events/1.html")));
@@ -189,7 +192,7 @@ async fn robots_failures_and_disallow_all_catch_any_other_request() {
         get(web.addr(i), "/robots.txt").await;
         get(web.addr(i), "/events/1.html").await;
     }
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     // Under RFC 9309, 401 allows all; 404 always allows all.
     let v = caught(l.check_robots_respected(false), Rule::RobotsRespected);
     let sites: Vec<usize> = v.0.iter().filter_map(|v| v.site).collect();
@@ -233,7 +236,7 @@ async fn suspensions_catch_requests_before_retry_after() {
     }
     // Site 2: the polite crawler waits for Retry-After (1 s) and gets everything.
     polite_crawl(&web, &[2], GAP, 1).await;
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     let v = caught(l.check_suspensions(Duration::from_secs(60)), Rule::Suspension);
     let sites: Vec<usize> = v.0.iter().filter_map(|v| v.site).collect();
     assert_eq!(sites, [0, 1], "{v}");
@@ -254,7 +257,7 @@ async fn suspension_without_retry_after_uses_the_default() {
     tokio::time::sleep(Duration::from_millis(900)).await;
     // The server is open again, but the client did not know for how long to wait.
     assert_eq!(get(a, "/events/2.html").await.status, 200);
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     caught(l.check_suspensions(Duration::from_secs(60)), Rule::Suspension);
     l.check_suspensions(Duration::from_millis(500)).unwrap();
     web.shutdown().await;
@@ -275,7 +278,7 @@ async fn blocks_catch_requests_after_a_refusal() {
         }
     }
     polite_crawl(&web, &[3], GAP, 1).await;
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     let v = caught(l.check_blocks(Duration::from_secs(3600)), Rule::Block);
     let sites: Vec<usize> = v.0.iter().filter_map(|v| v.site).collect();
     assert_eq!(sites, [0, 1, 2], "{v}");
@@ -302,7 +305,7 @@ async fn disallowed_paths_are_caught_including_through_redirects() {
     get(web.addr(0), "/private/open.html").await; // allowed: Allow is longer
     get(web.addr(1), "/late-rule/x.html").await;
     polite_crawl(&web, &[2], GAP, 1).await;
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     let v = caught(l.check_disallowed(), Rule::Disallowed);
     let targets: Vec<&str> = v.0.iter().filter_map(|v| v.target.as_deref()).collect();
     assert_eq!(targets, ["/private/secret.html", "/events/hidden.html", "/late-rule/x.html"]);
@@ -324,7 +327,7 @@ async fn refetches_without_validators_are_caught() {
     assert_eq!(get_with(b, "/events/1.html", &[("If-None-Match", &tag)]).await.status, 304);
     let lm = r.header("last-modified").unwrap().to_owned();
     assert_eq!(get_with(b, "/events/1.html", &[("If-Modified-Since", &lm)]).await.status, 304);
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     let v = caught(l.check_conditional_refetches(), Rule::Unconditional);
     assert_eq!(v.0.len(), 1);
     assert_eq!(v.0[0].site, Some(0));
@@ -347,7 +350,7 @@ async fn identity_catches_wrong_agents_cookies_and_referers() {
         .await
         .unwrap();
     raw_get(a, "HEAD", "/e", &[("User-Agent", UA)], t).await.unwrap();
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     let v = caught(l.check_identity(UA), Rule::Identity);
     let targets: Vec<&str> = v.0.iter().filter_map(|v| v.target.as_deref()).collect();
     assert_eq!(targets, ["/a", "/b", "/c", "/d"]);
@@ -367,7 +370,7 @@ async fn quiet_hours_catch_requests_inside_a_window() {
         get(web.addr(0), path).await;
         tokio::time::sleep(Duration::from_millis(60)).await;
     }
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     let day = NaiveDate::from_ymd_opt(2026, 11, 30).unwrap();
     let windows = [
         (NaiveTime::from_hms_opt(8, 0, 0).unwrap(), NaiveTime::from_hms_opt(9, 0, 0).unwrap()),
@@ -398,7 +401,7 @@ async fn lower_bound_of_crawl_time() {
     slow.rules.crawl_delay = Some(0.2);
     let web = web(vec![SiteSpec::default(), slow]).await;
     polite_crawl(&web, &[0, 1], GAP, 1).await;
-    let l = web.ledger();
+    let l = web.ledger().with_slack(SLACK);
     expect_polite_pages(&l, &[0, 1]);
     let gap_for = |e: &gleaner_testweb::LedgerEntry| {
         let delay = l.spec(e.site).crawl_delay().unwrap_or_default();
@@ -408,6 +411,6 @@ async fn lower_bound_of_crawl_time() {
     let bound = l.crawl_time_lower_bound(gap_for);
     assert_eq!(bound, Duration::from_millis(200 * 4));
     let ratio = l.spacing_ratio(gap_for).unwrap();
-    assert!((1.0..2.0).contains(&ratio), "wall time ÷ bound = {ratio}");
+    assert!((0.9..2.5).contains(&ratio), "wall time ÷ bound = {ratio}");
     web.shutdown().await;
 }

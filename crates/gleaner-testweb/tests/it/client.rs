@@ -288,8 +288,9 @@ async fn polite_site(addr: SocketAddr, gap: Duration, passes: u32, pacer: Pacer)
     }
 }
 
-/// Spaces request starts per host, shared by every task of a crawl: `wait` reserves the
-/// next start at least `gap` after the host's last one, then sleeps until it.
+/// Spaces request starts per host, shared by every task of a crawl: `wait` returns no
+/// sooner than `gap` after the host's last actual start, and records the new start as
+/// the moment it returns (not the planned one, which a busy machine may overshoot).
 #[derive(Clone, Default)]
 pub struct Pacer {
     last: std::sync::Arc<std::sync::Mutex<HashMap<SocketAddr, tokio::time::Instant>>>,
@@ -297,14 +298,21 @@ pub struct Pacer {
 
 impl Pacer {
     pub async fn wait(&self, host: SocketAddr, gap: Duration) {
-        let start = {
+        loop {
+            let planned = {
+                let last = self.last.lock().unwrap();
+                last.get(&host).map(|l| *l + gap)
+            };
+            if let Some(planned) = planned {
+                tokio::time::sleep_until(planned).await;
+            }
             let mut last = self.last.lock().unwrap();
             let now = tokio::time::Instant::now();
-            let start = last.get(&host).map_or(now, |l| (*l + gap).max(now));
-            last.insert(host, start);
-            start
-        };
-        tokio::time::sleep_until(start).await;
+            if last.get(&host).is_none_or(|l| *l + gap <= now) {
+                last.insert(host, now);
+                return;
+            }
+        }
     }
 }
 
