@@ -308,6 +308,7 @@ async fn handle(
         finished: None,
         hung_up: false,
     };
+    let is_head = req.method() == http::Method::HEAD;
     let mut guard = state.ledger.arrive(entry);
     let reply = {
         let world = World { manifest: &state.manifest, addrs: &state.addrs, pass: state.pass() };
@@ -337,10 +338,14 @@ async fn handle(
             return Err(io::Error::other("reset scenario: resetting the connection"));
         }
     }
-    Ok(respond(reply, guard))
+    Ok(respond(reply, guard, is_head))
 }
 
-fn respond(reply: Reply, guard: RequestGuard) -> Response<TrackedBody> {
+fn respond(reply: Reply, mut guard: RequestGuard, is_head: bool) -> Response<TrackedBody> {
+    // hyper never polls the body of a HEAD, 204 or 304 answer: the head is the answer.
+    if is_head || matches!(reply.status, 204 | 304) {
+        guard.complete = true;
+    }
     guard.answered(reply.status, reply.served, reply.retry_after, reply.has_validators());
     let mut response =
         Response::new(TrackedBody { guard, payload: reply.payload, sent: 0, sleep: None });

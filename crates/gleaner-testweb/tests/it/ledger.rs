@@ -48,6 +48,7 @@ async fn entries_carry_request_and_answer_fields() {
     assert!(e.finished.unwrap() >= e.at);
     let h = &ledger[1];
     assert_eq!(h.method, "HEAD");
+    assert!(!h.hung_up, "{h:?}");
     assert!(h.at > e.at && h.seq == 1);
     assert!(ledger.to_json_lines().lines().count() == 2);
     web.shutdown().await;

@@ -134,6 +134,13 @@ async fn validators_and_304() {
             get_with(a, path, &[("If-None-Match", "\"stale\""), ("If-Modified-Since", &lm)]).await;
         assert_eq!(r.status, 200, "{path}: If-None-Match wins over If-Modified-Since");
     }
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let ledger = web.ledger();
+    assert_eq!(ledger.iter().filter(|e| e.status == 304).count(), 12);
+    for e in ledger.iter() {
+        assert!(!e.hung_up && e.finished.is_some(), "{e:?}");
+        assert!(e.validators_sent, "{e:?}");
+    }
     web.shutdown().await;
 }
 
@@ -343,4 +350,33 @@ fn generated_manifests_are_deterministic() {
     assert_eq!(a, Manifest::generate(300, 7));
     assert_ne!(a, Manifest::generate(300, 8));
     assert_eq!(a.sites[..Manifest::catalogue().len()], Manifest::catalogue()[..]);
+}
+
+#[tokio::test]
+async fn binary_serves_two_thousand_sites_and_prints_their_urls() {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_gleaner-testweb"))
+        .args(["serve", "--sites", "2000", "--seed", "1", "--describe"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn gleaner-testweb serve");
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut urls = Vec::new();
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while urls.len() < 2000 {
+            let line = lines.next_line().await.unwrap().expect("2,000 lines");
+            urls.push(line.split('\t').next().unwrap().to_owned());
+        }
+    })
+    .await
+    .expect("URLs printed in time");
+    assert!(urls[0].starts_with("http://127.0.1.1:"));
+    assert!(urls[1999].starts_with("http://127.0.8.250:"));
+    let last: std::net::SocketAddr =
+        urls[1999].trim_start_matches("http://").trim_end_matches('/').parse().unwrap();
+    // The first page request of any scenario answers 200.
+    assert_eq!(get(last, "/").await.status, 200);
+    child.kill().await.unwrap();
 }
