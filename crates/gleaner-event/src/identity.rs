@@ -63,3 +63,45 @@ impl Fnv {
         self.0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{NormaliseContext, RawEvent, normalise};
+
+    fn event(title: &str, start: &str, venue: &str) -> Event {
+        let base = url::Url::parse("https://example.org/").unwrap();
+        let raw = RawEvent {
+            name: Some(title.into()),
+            start: Some(start.into()),
+            location_name: Some(venue.into()),
+            ..RawEvent::default()
+        };
+        normalise(&raw, &NormaliseContext { base_url: &base, default_tz: None }).unwrap().event
+    }
+
+    #[test]
+    fn same_event_from_several_places_has_one_identity() {
+        let a =
+            EventIdentity::of(&event("B.B. King", "2014-04-12T19:30", "Lupo's Heartbreak Hotel"));
+        let b = EventIdentity::of(&event(
+            "  b.b. KING ",
+            "2014-04-12T19:30:00-04:00",
+            "Lupos Heartbreak Hotel",
+        ));
+        assert_eq!(a, b);
+        let other =
+            EventIdentity::of(&event("B.B. King", "2014-04-13T19:30", "Lupo's Heartbreak Hotel"));
+        assert_ne!(a, other);
+    }
+
+    #[test]
+    fn identity_is_stable_across_releases() {
+        // Stored identities depend on this value: changing it is a data migration.
+        let id = EventIdentity::of(&event("Gig", "2026-01-01T20:00", "Hall"));
+        assert_eq!(id.to_string(), format!("{:016x}", id.0));
+        assert_eq!(id, EventIdentity(STABLE_GIG));
+    }
+
+    const STABLE_GIG: u64 = 0x30a3_179f_3102_08e5;
+}

@@ -15,6 +15,7 @@
 //! iCalendar and RSS/Atom are not read yet (issue 9); they yield an informational
 //! diagnostic.
 
+mod decode;
 pub mod jsonld;
 mod lenient_json;
 pub mod microdata;
@@ -162,16 +163,8 @@ pub fn extract(bytes: &[u8], content_type: &str, base_url: &Url) -> Extraction {
     // (CSS selectors keyed by site) can join this function without an API change.
     let _ = base_url;
     let mut out = Extraction::default();
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let text = String::from_utf8_lossy(bytes);
-    if matches!(text, std::borrow::Cow::Owned(_)) {
-        out.diagnostics.push(Diagnostic {
-            severity: Severity::Warning,
-            format: Format::Document,
-            message: "document is not valid UTF-8; invalid bytes were replaced".to_owned(),
-            location: String::new(),
-        });
-    }
+    let (text, note) = decode::decode(bytes, content_type);
+    out.diagnostics.extend(note);
     match kind_of(content_type) {
         Kind::NotYetSupported(what) => out.diagnostics.push(Diagnostic {
             severity: Severity::Info,
