@@ -183,8 +183,10 @@ fn robots(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) -> Rep
         RobotsScenario::Status(code) => {
             let mut r = Reply::text(*code, Served::Robots, format!("robots.txt: {code}\n"));
             if *code == 429 || *code == 503 {
-                r = r.header("retry-after", "60");
-                r.retry_after = Some(Duration::from_secs(60));
+                let wait = world.manifest.timings.robots_retry_after;
+                let secs = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+                r = r.header("retry-after", secs.to_string());
+                r.retry_after = Some(Duration::from_secs(secs));
             }
             r
         }

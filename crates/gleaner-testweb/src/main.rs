@@ -47,6 +47,10 @@ enum Command {
         /// Write the ledger as JSON lines to this file when stopped.
         #[arg(long)]
         ledger: Option<PathBuf>,
+        /// Serve this manifest (JSON, as `Manifest` serialises) instead of generating one;
+        /// `--sites`, `--seed`, `--token` and `--slow-first-byte-ms` are then ignored.
+        #[arg(long)]
+        manifest: Option<PathBuf>,
     },
     /// Send keep-alive load to a running web (the second process of `bench`).
     Load {
@@ -108,12 +112,21 @@ fn main() -> Result<()> {
 
 async fn run(command: Command) -> Result<()> {
     match command {
-        Command::Serve { sites, seed, token, slow_first_byte_ms, describe, ledger } => {
-            let manifest =
-                Manifest::generate(sites, seed).with_token(&token).with_timings(Timings {
+        Command::Serve { sites, seed, token, slow_first_byte_ms, describe, ledger, manifest } => {
+            let manifest = match manifest {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path)
+                        .with_context(|| format!("failed to read `{}`", path.display()))?;
+                    serde_json::from_str::<Manifest>(&text).with_context(|| {
+                        format!("failed to parse the manifest `{}`", path.display())
+                    })?
+                }
+                None => Manifest::generate(sites, seed).with_token(&token).with_timings(Timings {
                     slow_first_byte: Duration::from_millis(slow_first_byte_ms),
                     ..Timings::default()
-                });
+                }),
+            };
+            let sites = manifest.sites.len();
             let web = TestWeb::start(manifest)
                 .await
                 .with_context(|| format!("failed to bind {sites} sites on loopback"))?;

@@ -246,6 +246,9 @@ pub struct Timings {
     /// How long a hanging robots.txt (`RobotsScenario::Timeout`) holds before closing
     /// without an answer (default 120 s).
     pub hang: Duration,
+    /// `Retry-After` sent with a 429 or 503 robots.txt, rounded up to whole seconds
+    /// (default 60 s).
+    pub robots_retry_after: Duration,
 }
 
 impl Default for Timings {
@@ -255,6 +258,7 @@ impl Default for Timings {
             trickle_interval: Duration::from_secs(1),
             trickle_bytes: 60,
             hang: Duration::from_secs(120),
+            robots_retry_after: Duration::from_secs(60),
         }
     }
 }
@@ -432,5 +436,12 @@ mod tests {
         assert_eq!(m.seed, 3);
         assert_eq!(m.sites[..Manifest::catalogue().len()], Manifest::catalogue()[..]);
         assert_eq!(m, Manifest::generate(100, 3));
+    }
+
+    #[test]
+    fn manifests_round_trip_through_json() {
+        let m = Manifest::generate(40, 9).with_token("FestroBot");
+        let json = serde_json::to_string(&m).unwrap();
+        assert_eq!(serde_json::from_str::<Manifest>(&json).unwrap(), m);
     }
 }

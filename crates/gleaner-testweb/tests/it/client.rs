@@ -20,6 +20,7 @@ pub fn fast_timings() -> Timings {
         trickle_interval: Duration::from_millis(50),
         trickle_bytes: 20,
         hang: Duration::from_secs(2),
+        robots_retry_after: Duration::from_secs(1),
     }
 }
 

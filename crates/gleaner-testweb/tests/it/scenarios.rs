@@ -21,6 +21,8 @@ async fn robots_status_scenarios() {
     for (i, code) in codes.iter().enumerate() {
         let r = get(web.addr(i), "/robots.txt").await;
         assert_eq!(r.status, *code, "site {i}");
+        let want = matches!(code, 429 | 503).then_some("1");
+        assert_eq!(r.header("retry-after"), want, "site {i}");
     }
     web.shutdown().await;
 }
