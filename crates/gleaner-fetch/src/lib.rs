@@ -13,11 +13,13 @@
 //! `gleaner-policy`.
 
 pub mod client;
+pub mod gate;
 pub mod redirect;
 pub mod robots;
 pub mod ssrf;
 
 pub use client::{Client, ClientSettings, FetchError, FetchRequest, Fetched, Method, Validators};
+pub use gate::{Gate, GateOutcome, GateRequest, Refusal, site_key};
 pub use redirect::{RedirectChain, RedirectError};
 pub use robots::{RobotsRead, read_robots, robots_url};
 pub use ssrf::{AddressPolicy, SsrfRefusal};

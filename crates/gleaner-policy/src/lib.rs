@@ -6,6 +6,7 @@
 //! fetch-outcome state machine ([`robots::outcome`]) and the [`Purpose`] of a request.
 //! Fetching, storage and scheduling live in other crates.
 
+pub mod budget;
 pub mod purpose;
 pub mod robots;
 pub mod signals;

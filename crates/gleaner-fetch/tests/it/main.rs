@@ -10,6 +10,7 @@ use gleaner_fetch::{
 use gleaner_testweb::{Manifest, SiteSpec, TestWeb, Timings};
 use url::Url;
 
+mod gate;
 mod robots;
 
 const UA: &str = "TestBot/1.0 (+https://bot.example/about; bot@bot.example)";
@@ -35,6 +36,7 @@ async fn web(sites: usize) -> TestWeb {
         trickle_interval: Duration::from_millis(200),
         trickle_bytes: 40,
         hang: Duration::from_secs(5),
+        ..Timings::default()
     };
     let manifest =
         Manifest::uniform(sites, SiteSpec::default()).with_timings(timings).with_token("TestBot");

@@ -1,0 +1,681 @@
+//! The gate: every outbound request asks it first (SPEC §1).
+//!
+//! For each request the gate, in order:
+//! 1. consults the owners' registry (opt-out, pause, slow-down) — a "no" wins at once;
+//! 2. makes sure the site's robots.txt is known, reading it *through the gate itself*
+//!    (purpose `robots`, same budget) when it is missing or expired; while it cannot be
+//!    read, nothing else is requested from the site; a disallowed path is refused with
+//!    the rule and line that said so;
+//! 3. waits for the site's budget ([`gleaner_policy::budget`]): spacing shared by every
+//!    purpose, in-flight caps, quotas, quiet hours, suspensions, blocks; waiting
+//!    requests of one site are served by purpose priority (a visitor's image before a
+//!    background link check), then first come first served; the budget is reserved in
+//!    the state *before* the request is sent;
+//! 4. sends it with the [`Client`], releases the in-flight slot, and turns the answer
+//!    into state: 429/503 suspend the whole site per `Retry-After`; 401/403 and
+//!    challenge pages store a block; failures count toward the site's streak;
+//! 5. writes one audit record per request, sent or refused, with the reason.
+//!
+//! Redirects are not followed here: a 3xx comes back to the caller, whose next hop is a
+//! new request through the gate (robots.txt of the target site, its budget, the
+//! registry); [`Gate::fetch_following`] does that loop.
+
+pub mod audit;
+pub mod clock;
+pub mod registry;
+pub mod state;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use gleaner_config::Settings;
+use gleaner_config::settings::{PurposePoliteness, SiteClass};
+use gleaner_policy::Purpose;
+use gleaner_policy::budget::{self, BudgetDecision, BudgetRules, DenyReason, PassMark, WaitReason};
+use gleaner_policy::robots::outcome::{self, FetchOutcome, RobotsState};
+use gleaner_policy::robots::{MatchReason, Verdict};
+use gleaner_policy::signals::{challenge, retry_after};
+use tokio::sync::Notify;
+use url::Url;
+
+use crate::client::{Client, FetchError, FetchRequest, Fetched, Method, Validators};
+use crate::redirect::{RedirectChain, RedirectError};
+use crate::robots::robots_url;
+use audit::{AuditRecord, AuditSink};
+use clock::WallClock;
+use registry::Registry;
+use state::{GateState, RobotsMemory};
+
+/// One request asked of the gate.
+#[derive(Debug, Clone)]
+pub struct GateRequest {
+    /// What to fetch.
+    pub url: Url,
+    /// Why.
+    pub purpose: Purpose,
+    /// The configured source asking, for the audit log.
+    pub source: Option<String>,
+    /// Whether it starts or continues a pass over the site.
+    pub pass: PassMark,
+    /// Validators for a conditional request.
+    pub validators: Validators,
+    /// GET, or HEAD where the profile allows it.
+    pub method: Method,
+    /// Give up waiting for the budget after this (wall) time and report
+    /// [`GateOutcome::Deferred`]; `None` waits as long as needed.
+    pub wait_until_at_most: Option<SystemTime>,
+}
+
+impl GateRequest {
+    /// A GET of `url` for `purpose`, outside any pass, waiting as long as needed.
+    pub fn new(url: Url, purpose: Purpose) -> GateRequest {
+        GateRequest {
+            url,
+            purpose,
+            source: None,
+            pass: PassMark::None,
+            validators: Validators::default(),
+            method: Method::Get,
+            wait_until_at_most: None,
+        }
+    }
+}
+
+/// Why the gate refused a request without sending it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// An owner opted out (the registry reference).
+    OptedOut(String),
+    /// robots.txt disallows the path.
+    Disallowed(Verdict),
+    /// robots.txt could not be read, or refused us with 401/403: nothing else until then.
+    RobotsUnreadable {
+        /// When robots.txt will be read again.
+        until: SystemTime,
+        /// Why.
+        reason: String,
+    },
+    /// The budget refused (a block, a disabled purpose, a used-up pass).
+    Budget(DenyReason),
+    /// gleaner itself would not send it (SSRF guard, URL, method).
+    Local(FetchError),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::OptedOut(reference) => {
+                write!(f, "the owner opted out (request `{reference}`)")
+            }
+            Refusal::Disallowed(verdict) => write!(f, "robots.txt: {verdict}"),
+            Refusal::RobotsUnreadable { reason, .. } => write!(f, "{reason}"),
+            Refusal::Budget(reason) => write!(f, "{reason}"),
+            Refusal::Local(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+/// What happened to a request.
+#[derive(Debug, Clone)]
+pub enum GateOutcome {
+    /// Sent; this is the response (any status, 3xx included).
+    Fetched(Fetched),
+    /// Not sent, and not to be sent as things stand.
+    Refused(Refusal),
+    /// Not sent yet: it could start at `until` (or when a request ends), later than the
+    /// caller was willing to wait. Re-queue it; it is not a failure.
+    Deferred {
+        /// Earliest start, when known.
+        until: Option<SystemTime>,
+        /// Why.
+        why: String,
+    },
+    /// Sent, but no response came (timeout, connection, body errors).
+    Failed(FetchError),
+}
+
+impl GateOutcome {
+    /// The response, when one came.
+    pub fn fetched(&self) -> Option<&Fetched> {
+        match self {
+            GateOutcome::Fetched(f) => Some(f),
+            _ => None,
+        }
+    }
+}
+
+/// In-process coordination for one site: who is waiting, and a bell rung whenever the
+/// site's state changes.
+#[derive(Debug, Default)]
+struct SiteLocal {
+    changed: Notify,
+    waiting: Mutex<BTreeSet<(u8, u64)>>,
+    robots_refresh: tokio::sync::Mutex<()>,
+}
+
+/// Serving order between purposes waiting at one site (lower first).
+fn priority(purpose: Purpose) -> u8 {
+    match purpose {
+        Purpose::ImageRelay => 0,
+        Purpose::Robots => 1,
+        Purpose::OwnerVerification => 2,
+        Purpose::ManualCheck => 3,
+        Purpose::CancellationCheck => 4,
+        Purpose::EventPage => 5,
+        Purpose::Listing | Purpose::Feed | Purpose::Api | Purpose::Sitemap => 6,
+        Purpose::RightsSignal => 7,
+        Purpose::TermsPage => 8,
+        Purpose::LinkCheck => 9,
+    }
+}
+
+/// The budget key of a URL: its origin (scheme, host and port).
+pub fn site_key(url: &Url) -> String {
+    url.origin().ascii_serialization()
+}
+
+/// How a request passed the budget.
+struct Permit {
+    reason: String,
+}
+
+/// The gate. Cheap to share behind an `Arc`; every task of every source uses one.
+#[derive(Debug)]
+pub struct Gate {
+    client: Client,
+    settings: Arc<Settings>,
+    state: Arc<dyn GateState>,
+    registry: Arc<dyn Registry>,
+    audit: Arc<dyn AuditSink>,
+    clock: Arc<dyn WallClock>,
+    local: Mutex<HashMap<String, Arc<SiteLocal>>>,
+    tickets: AtomicU64,
+}
+
+impl Gate {
+    /// A gate over these parts.
+    pub fn new(
+        client: Client,
+        settings: Arc<Settings>,
+        state: Arc<dyn GateState>,
+        registry: Arc<dyn Registry>,
+        audit: Arc<dyn AuditSink>,
+        clock: Arc<dyn WallClock>,
+    ) -> Gate {
+        Gate {
+            client,
+            settings,
+            state,
+            registry,
+            audit,
+            clock,
+            local: Mutex::new(HashMap::new()),
+            tickets: AtomicU64::new(0),
+        }
+    }
+
+    /// The state store (for `explain` and tests).
+    pub fn state(&self) -> &Arc<dyn GateState> {
+        &self.state
+    }
+
+    fn local(&self, site: &str) -> Arc<SiteLocal> {
+        let mut map = self.local.lock().unwrap_or_else(|p| p.into_inner());
+        Arc::clone(map.entry(site.to_owned()).or_default())
+    }
+
+    fn class_of(&self, url: &Url) -> &SiteClass {
+        self.settings.class_of(&url.host_str().unwrap_or_default().to_ascii_lowercase())
+    }
+
+    fn budget_rules(&self, url: &Url, crawl_delay: Option<Duration>, slowdown: u32) -> BudgetRules {
+        let class = self.class_of(url);
+        let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
+        let politeness = &self.settings.politeness;
+        let per = |pick: fn(&PurposePoliteness) -> Option<u32>| -> BTreeMap<Purpose, u32> {
+            politeness.purpose.iter().filter_map(|(p, s)| pick(s).map(|v| (*p, v))).collect()
+        };
+        BudgetRules {
+            gap: class.gap,
+            // A purpose gap never makes a class's gap shorter.
+            purpose_gaps: politeness
+                .purpose
+                .iter()
+                .filter_map(|(p, s)| s.gap.map(|g| (*p, g.max(class.gap))))
+                .collect(),
+            crawl_delay,
+            slowdown,
+            max_in_flight: class.max_in_flight,
+            purpose_in_flight: per(|s| s.max_in_flight),
+            min_pass_interval: class.min_pass_interval,
+            requests_per_pass: class.requests_per_pass,
+            requests_per_hour: class.requests_per_hour,
+            requests_per_day: class.requests_per_day,
+            visits_per_day: class.visits_per_day,
+            quiet_hours: class.quiet_hours.iter().map(|q| (q.start, q.end)).collect(),
+            time_zone: self.settings.time_zone_of(&host),
+            global_daily_cap: politeness.global_daily_cap,
+            enabled: self.settings.purposes.enabled.clone(),
+        }
+    }
+
+    fn jitter(&self, purpose: Purpose) -> Duration {
+        match self.settings.politeness.purpose.get(&purpose).and_then(|p| p.jitter) {
+            Some((min, max)) if max > min => {
+                let spread = (max - min).as_nanos() as u64;
+                min + Duration::from_nanos(rand::random_range(0..=spread))
+            }
+            Some((min, _)) => min,
+            None => Duration::ZERO,
+        }
+    }
+
+    fn audit_refusal(&self, request: &GateRequest, site: &str, reason: String) {
+        self.audit.record(AuditRecord {
+            time: self.clock.now(),
+            site: site.to_owned(),
+            url: self.redact(&request.url),
+            purpose: request.purpose,
+            source: request.source.clone(),
+            status: None,
+            error: Some("not sent".into()),
+            bytes: 0,
+            duration: Duration::ZERO,
+            reason,
+        });
+    }
+
+    fn redact(&self, url: &Url) -> String {
+        gleaner_config::redact_url(url, &self.settings.network.secret_query_params, &[])
+    }
+
+    /// Asks for one request and, when allowed, sends it. Never follows redirects.
+    pub async fn fetch(&self, request: &GateRequest) -> GateOutcome {
+        let url = &request.url;
+        let site = site_key(url);
+        let owner = self.registry.lookup(url);
+        if let Some(reference) = owner.opted_out {
+            let refusal = Refusal::OptedOut(reference);
+            self.audit_refusal(request, &site, refusal.to_string());
+            return GateOutcome::Refused(refusal);
+        }
+        if let Some((until, reference)) = &owner.paused_until
+            && *until > self.clock.now()
+        {
+            let why = format!("the owner paused crawling (request `{reference}`)");
+            if request.wait_until_at_most.is_none_or(|limit| *until > limit) {
+                return GateOutcome::Deferred { until: Some(*until), why };
+            }
+            self.sleep_until(*until).await;
+        }
+
+        let (allowed_by, crawl_delay) = if request.purpose == Purpose::Robots {
+            ("robots.txt itself is always allowed".to_owned(), None)
+        } else {
+            match self.robots_for(url, &site, request).await {
+                Ok(found) => found,
+                Err(outcome) => {
+                    if let GateOutcome::Refused(refusal) = &outcome {
+                        self.audit_refusal(request, &site, refusal.to_string());
+                    }
+                    return outcome;
+                }
+            }
+        };
+        let rules = self.budget_rules(url, crawl_delay, owner.slowdown.max(1));
+        let permit = match self.acquire(&site, &rules, request).await {
+            Ok(permit) => permit,
+            Err(outcome) => {
+                if let GateOutcome::Refused(refusal) = &outcome {
+                    self.audit_refusal(request, &site, refusal.to_string());
+                }
+                return outcome;
+            }
+        };
+        self.send(&site, request, format!("{allowed_by}; {}", permit.reason)).await
+    }
+
+    /// Follows redirects through the gate, each hop a new request (robots.txt and
+    /// budget of the target site, the registry), up to the configured hop limit.
+    pub async fn fetch_following(&self, request: &GateRequest) -> (GateOutcome, Vec<Url>) {
+        let mut chain = RedirectChain::new(
+            request.url.clone(),
+            self.settings.limits.max_redirects,
+            self.settings.network.secret_query_params.clone(),
+        );
+        let mut hops = Vec::new();
+        let mut current = request.clone();
+        loop {
+            let outcome = self.fetch(&current).await;
+            let Some(fetched) = outcome.fetched().filter(|f| f.is_redirect()) else {
+                return (outcome, hops);
+            };
+            match chain.follow(fetched.location()) {
+                Ok(next) => {
+                    hops.push(next.clone());
+                    current.url = next;
+                    current.validators = Validators::default();
+                    if current.pass == PassMark::Start {
+                        current.pass = PassMark::Continue;
+                    }
+                }
+                Err(error) => {
+                    let refusal = Refusal::Local(FetchError::InvalidUrl {
+                        url: self.redact(&current.url),
+                        reason: redirect_reason(&error),
+                    });
+                    return (GateOutcome::Refused(refusal), hops);
+                }
+            }
+        }
+    }
+
+    /// The site's robots.txt decision for `url`: allowed (with the rule and any
+    /// Crawl-delay), or the outcome to return instead. Reads robots.txt through the gate
+    /// when it is unknown or expired.
+    async fn robots_for(
+        &self,
+        url: &Url,
+        site: &str,
+        request: &GateRequest,
+    ) -> Result<(String, Option<Duration>), GateOutcome> {
+        let memory = match self.fresh_robots(site) {
+            Some(memory) => memory,
+            None => {
+                let local = self.local(site);
+                let _refreshing = local.robots_refresh.lock().await;
+                match self.fresh_robots(site) {
+                    Some(memory) => memory,
+                    None => self.read_robots(url, site, request).await?,
+                }
+            }
+        };
+        match &memory.state {
+            RobotsState::Rules(robots) => {
+                let rules = robots.for_agent(&self.settings.bot.token);
+                let path = match url.query() {
+                    Some(q) => format!("{}?{q}", url.path()),
+                    None => url.path().to_owned(),
+                };
+                let verdict = rules.check(&path);
+                if !verdict.allowed {
+                    return Err(GateOutcome::Refused(Refusal::Disallowed(verdict)));
+                }
+                let delay = rules
+                    .crawl_delay()
+                    .map(|(d, _)| Duration::from_secs_f64(d.clamp(0.0, 86_400.0)));
+                let why = match &verdict.reason {
+                    MatchReason::Rule { .. } => format!("robots.txt: {verdict}"),
+                    _ => "robots.txt: no rule disallows it".to_owned(),
+                };
+                Ok((why, delay))
+            }
+            RobotsState::AllowAll => Ok((format!("robots.txt: {}", memory.reason), None)),
+            RobotsState::Blocked | RobotsState::FetchNothing => {
+                Err(GateOutcome::Refused(Refusal::RobotsUnreadable {
+                    until: memory.valid_until,
+                    reason: memory.reason.to_string(),
+                }))
+            }
+        }
+    }
+
+    fn fresh_robots(&self, site: &str) -> Option<RobotsMemory> {
+        let now = self.clock.now();
+        self.state.site(site).and_then(|s| s.robots).filter(|m| m.valid_until > now)
+    }
+
+    /// Reads robots.txt hop by hop, each hop through the budget of its own site.
+    async fn read_robots(
+        &self,
+        url: &Url,
+        site: &str,
+        parent: &GateRequest,
+    ) -> Result<RobotsMemory, GateOutcome> {
+        let class = self.class_of(url);
+        let policy = class.robots.clone();
+        let previous_failures =
+            self.state.site(site).and_then(|s| s.robots).map_or(0, |m| m.failures);
+        let start = robots_url(url);
+        let mut chain = RedirectChain::new(start.clone(), policy.max_redirects, Vec::new());
+        let mut next = start;
+        let (outcome, retry) = loop {
+            let hop_site = site_key(&next);
+            let mut hop = GateRequest::new(next.clone(), Purpose::Robots);
+            hop.source = parent.source.clone();
+            hop.wait_until_at_most = parent.wait_until_at_most;
+            let rules = self.budget_rules(&next, None, self.registry.lookup(&next).slowdown.max(1));
+            let permit = self.acquire(&hop_site, &rules, &hop).await?;
+            match self.send(&hop_site, &hop, permit.reason).await {
+                GateOutcome::Fetched(fetched) if fetched.is_redirect() => {
+                    match chain.follow(fetched.location()) {
+                        Ok(url) => next = url,
+                        Err(RedirectError::TooManyHops { max }) => {
+                            break (FetchOutcome::TooManyRedirects { hops: max }, None);
+                        }
+                        Err(RedirectError::Loop(_)) => break (FetchOutcome::RedirectLoop, None),
+                        Err(_) => {
+                            break (
+                                FetchOutcome::Response { status: fetched.status, body: Vec::new() },
+                                None,
+                            );
+                        }
+                    }
+                }
+                GateOutcome::Fetched(fetched) => {
+                    let retry = matches!(fetched.status, 429 | 503).then(|| {
+                        let headers: Vec<(&str, &str)> =
+                            fetched.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+                        retry_after::from_headers(
+                            &headers,
+                            self.clock.now(),
+                            &self.settings.signal_settings(),
+                        )
+                        .wait
+                    });
+                    break (
+                        FetchOutcome::Response {
+                            status: fetched.status,
+                            body: fetched.body.to_vec(),
+                        },
+                        retry,
+                    );
+                }
+                GateOutcome::Failed(error) => break (error.robots_outcome(), None),
+                other => return Err(other),
+            }
+        };
+        let decision =
+            outcome::decide(&outcome, &policy, self.clock.now(), previous_failures, retry);
+        let memory = RobotsMemory::from(decision);
+        let stored = memory.clone();
+        self.state.update(site, &mut |s, _| s.robots = Some(stored.clone()));
+        self.local(site).changed.notify_waiters();
+        Ok(memory)
+    }
+
+    /// Waits for the site's budget and reserves it. Waiting requests of a site are
+    /// served by purpose priority, then in arrival order.
+    async fn acquire(
+        &self,
+        site: &str,
+        rules: &BudgetRules,
+        request: &GateRequest,
+    ) -> Result<Permit, GateOutcome> {
+        let local = self.local(site);
+        let ticket = (priority(request.purpose), self.tickets.fetch_add(1, Ordering::Relaxed));
+        local.waiting.lock().unwrap_or_else(|p| p.into_inner()).insert(ticket);
+        let jitter = self.jitter(request.purpose);
+        let result = loop {
+            let changed = local.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            let first = local.waiting.lock().unwrap_or_else(|p| p.into_inner()).first().copied();
+            if first != Some(ticket) {
+                // Someone ahead; the bell rings when they go. The timeout guards against
+                // a waiter that vanished without ringing.
+                let _ = tokio::time::timeout(Duration::from_millis(200), changed).await;
+                continue;
+            }
+            let now = self.clock.now();
+            let mut decision = BudgetDecision::Go;
+            self.state.update(site, &mut |s, global| {
+                decision = budget::decide(
+                    &s.budget,
+                    global,
+                    rules,
+                    request.purpose,
+                    request.pass,
+                    now,
+                    jitter,
+                );
+                if decision == BudgetDecision::Go {
+                    budget::reserve(
+                        &mut s.budget,
+                        global,
+                        rules,
+                        request.purpose,
+                        request.pass,
+                        now,
+                    );
+                }
+            });
+            match decision {
+                BudgetDecision::Go => {
+                    break Ok(Permit {
+                        reason: format!(
+                            "budget: gap {} ms kept",
+                            (rules.gap_for(request.purpose) + jitter).as_millis()
+                        ),
+                    });
+                }
+                BudgetDecision::Deny(reason) => {
+                    break Err(GateOutcome::Refused(Refusal::Budget(reason)));
+                }
+                BudgetDecision::Wait { until, why } => {
+                    if let (Some(until), Some(limit)) = (until, request.wait_until_at_most)
+                        && until > limit
+                    {
+                        break Err(GateOutcome::Deferred {
+                            until: Some(until),
+                            why: why.to_string(),
+                        });
+                    }
+                    if until.is_none()
+                        && request.wait_until_at_most.is_some_and(|limit| limit <= now)
+                    {
+                        break Err(GateOutcome::Deferred { until: None, why: why.to_string() });
+                    }
+                    let wait = match (until, &why) {
+                        (Some(until), _) => until.duration_since(now).unwrap_or_default(),
+                        (None, WaitReason::InFlight { .. }) => Duration::from_secs(1),
+                        (None, _) => Duration::from_millis(200),
+                    };
+                    let _ = tokio::time::timeout(wait, changed).await;
+                }
+            }
+        };
+        local.waiting.lock().unwrap_or_else(|p| p.into_inner()).remove(&ticket);
+        local.changed.notify_waiters();
+        result
+    }
+
+    async fn sleep_until(&self, until: SystemTime) {
+        if let Ok(wait) = until.duration_since(self.clock.now()) {
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// Sends a request whose budget is reserved, then records what the answer means.
+    async fn send(&self, site: &str, request: &GateRequest, reason: String) -> GateOutcome {
+        let class = self.class_of(&request.url);
+        let fetch = FetchRequest {
+            url: request.url.clone(),
+            method: request.method,
+            validators: request.validators.clone(),
+            max_body_bytes: Some(class.limits.max_body_bytes),
+            response_deadline: Some(class.limits.response_deadline),
+        };
+        let started = self.clock.now();
+        let result = self.client.fetch(&fetch).await;
+        let now = self.clock.now();
+        let signals = self.settings.signal_settings();
+        let block_for = self.settings.politeness.block_duration;
+        let purpose = request.purpose;
+        let mut note = None;
+        self.state.update(site, &mut |s, _| {
+            budget::release(&mut s.budget, purpose);
+            match &result {
+                Ok(fetched) => {
+                    let headers: Vec<(&str, &str)> =
+                        fetched.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+                    let verdict =
+                        challenge::classify(fetched.status, &headers, &fetched.body, &signals);
+                    if verdict.is_block()
+                        || (matches!(fetched.status, 401 | 403) && purpose != Purpose::Robots)
+                    {
+                        let why = if verdict.is_block() {
+                            verdict.to_string()
+                        } else {
+                            format!("HTTP {} on a page", fetched.status)
+                        };
+                        s.budget.blocked_until = Some((now + block_for, why.clone()));
+                        note = Some(format!(
+                            "site blocked for {} h: {why}",
+                            block_for.as_secs() / 3600
+                        ));
+                        s.failure_streak += 1;
+                    } else if matches!(fetched.status, 429 | 503) {
+                        let decision = retry_after::from_headers(&headers, now, &signals);
+                        if !decision.wait.is_zero() {
+                            s.budget.suspended_until = Some((
+                                now + decision.wait,
+                                format!("HTTP {}: {decision}", fetched.status),
+                            ));
+                        }
+                        if matches!(decision.case, retry_after::RetryAfterCase::Capped { .. }) {
+                            s.failure_streak += 1;
+                        }
+                        note = Some(format!("site suspended: {decision}"));
+                    } else if fetched.status < 500 {
+                        s.failure_streak = 0;
+                    } else {
+                        s.failure_streak += 1;
+                    }
+                }
+                Err(_) => s.failure_streak += 1,
+            }
+        });
+        self.local(site).changed.notify_waiters();
+        let (status, error, bytes) = match &result {
+            Ok(f) => (Some(f.status), None, f.body.len() as u64),
+            Err(e) => (None, Some(e.to_string()), 0),
+        };
+        self.audit.record(AuditRecord {
+            time: started,
+            site: site.to_owned(),
+            url: self.redact(&request.url),
+            purpose,
+            source: request.source.clone(),
+            status,
+            error,
+            bytes,
+            duration: now.duration_since(started).unwrap_or_default(),
+            reason: match note {
+                Some(note) => format!("{reason}; {note}"),
+                None => reason,
+            },
+        });
+        match result {
+            Ok(fetched) => GateOutcome::Fetched(fetched),
+            Err(error) if error.is_local_refusal() => GateOutcome::Refused(Refusal::Local(error)),
+            Err(error) => GateOutcome::Failed(error),
+        }
+    }
+}
+
+fn redirect_reason(error: &RedirectError) -> String {
+    format!("not following the redirect: {error}")
+}

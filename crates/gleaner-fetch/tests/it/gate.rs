@@ -1,0 +1,474 @@
+//! The gate from the site's side: every assertion is made on the test web's ledger, and
+//! every "nothing bad happened" comes with a positive control.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use chrono::{NaiveTime, TimeZone, Utc};
+use chrono_tz::Europe::Paris;
+use gleaner_fetch::gate::audit::MemoryAudit;
+use gleaner_fetch::gate::clock::{ShiftedClock, SystemClock, WallClock};
+use gleaner_fetch::gate::registry::{MemoryRegistry, OwnerRequest, RegistryEntry, Scope};
+use gleaner_fetch::gate::state::MemoryState;
+use gleaner_fetch::{Client, ClientSettings, Gate, GateOutcome, GateRequest, Refusal};
+use gleaner_policy::Purpose;
+use gleaner_policy::budget::PassMark;
+use gleaner_testweb::{
+    Manifest, RetryAfterForm, RobotsScenario, SiteBehaviour, SiteSpec, TestWeb, check::local_clock,
+};
+use url::Url;
+
+use crate::bounded;
+
+const BASE: &str = r#"
+[bot]
+token = "TestBot"
+version = "1.0"
+info_url = "https://bot.example/about"
+operator = "Tests"
+
+[network]
+allow = ["127.0.0.0/8"]
+
+[limits]
+response_deadline = "3s"
+"#;
+
+struct Setup {
+    gate: Arc<Gate>,
+    registry: Arc<MemoryRegistry>,
+    audit: Arc<MemoryAudit>,
+}
+
+fn gate_with(extra: &str, clock: Arc<dyn WallClock>) -> Setup {
+    let settings =
+        Arc::new(gleaner_config::parse(&format!("{BASE}\n{extra}"), "test.toml").unwrap());
+    let client = Client::new(ClientSettings::from_settings(&settings)).unwrap();
+    let registry = Arc::new(MemoryRegistry::default());
+    let audit = Arc::new(MemoryAudit::default());
+    let gate = Gate::new(
+        client,
+        settings,
+        Arc::new(MemoryState::default()),
+        registry.clone(),
+        audit.clone(),
+        clock,
+    );
+    Setup { gate: Arc::new(gate), registry, audit }
+}
+
+fn gate(extra: &str) -> Setup {
+    gate_with(extra, Arc::new(SystemClock))
+}
+
+async fn web(specs: Vec<SiteSpec>) -> TestWeb {
+    TestWeb::start(Manifest::new(specs).with_token("TestBot")).await.unwrap()
+}
+
+fn url(web: &TestWeb, site: usize, path: &str) -> Url {
+    Url::parse(&web.url(site, path)).unwrap()
+}
+
+/// Fetches a site's listing and its first `events` event pages through the gate.
+async fn crawl_site(gate: &Gate, web: &TestWeb, site: usize, events: u32) -> Vec<GateOutcome> {
+    let mut outcomes = Vec::new();
+    let mut listing = GateRequest::new(url(web, site, "/events/"), Purpose::Listing);
+    listing.pass = PassMark::Start;
+    outcomes.push(gate.fetch(&listing).await);
+    for n in 1..=events {
+        let mut page =
+            GateRequest::new(url(web, site, &format!("/events/{n}.html")), Purpose::EventPage);
+        page.pass = PassMark::Continue;
+        outcomes.push(gate.fetch(&page).await);
+    }
+    outcomes
+}
+
+#[tokio::test]
+async fn robots_first_and_fail_closed_for_every_robots_scenario() {
+    let scenarios = vec![
+        RobotsScenario::Rules,
+        RobotsScenario::DisallowAll,
+        RobotsScenario::Status(404),
+        RobotsScenario::Status(401),
+        RobotsScenario::Status(429),
+        RobotsScenario::Status(500),
+        RobotsScenario::Status(503),
+        RobotsScenario::Reset,
+        RobotsScenario::Redirect { hops: 2, cross_host: false },
+        RobotsScenario::Redirect { hops: 7, cross_host: false },
+        RobotsScenario::Garbage,
+    ];
+    let specs: Vec<SiteSpec> = scenarios.iter().cloned().map(SiteSpec::with_robots).collect();
+    let web = web(specs).await;
+    let s = gate("[politeness]\ngap = \"50ms\"\n");
+    let tasks: Vec<_> = (0..scenarios.len())
+        .map(|site| {
+            let gate = Arc::clone(&s.gate);
+            let web_urls: Vec<Url> = std::iter::once(url(&web, site, "/events/"))
+                .chain((1..=3).map(|n| url(&web, site, &format!("/events/{n}.html"))))
+                .collect();
+            tokio::spawn(async move {
+                for u in web_urls {
+                    gate.fetch(&GateRequest::new(u, Purpose::EventPage)).await;
+                }
+            })
+        })
+        .collect();
+    for task in tasks {
+        bounded(task).await.unwrap();
+    }
+    let ledger = web.ledger();
+    // Positive control: sites whose robots.txt allows crawling were crawled.
+    for (site, scenario) in scenarios.iter().enumerate() {
+        if !scenario.forbids_crawling(false) {
+            ledger
+                .expect_fetched(site, "/events/1.html")
+                .unwrap_or_else(|v| panic!("{}: {v}", scenario.name()));
+        }
+    }
+    ledger.check_robots_first().unwrap();
+    ledger.check_robots_respected(false).unwrap();
+    ledger.check_min_gap(Duration::from_millis(50)).unwrap();
+    ledger.check_identity("TestBot/1.0 (+https://bot.example/about)").unwrap();
+    // robots.txt was read once per site, not once per request.
+    for site in 0..scenarios.len() {
+        assert!(
+            ledger.count(site, "/robots.txt") <= 1,
+            "site {site} ({}) read robots.txt more than once",
+            scenarios[site].name()
+        );
+    }
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn disallowed_paths_are_refused_with_the_rule() {
+    let web = web(vec![SiteSpec::default()]).await;
+    let s = gate("[politeness]\ngap = \"50ms\"\n");
+    let outcome = bounded(
+        s.gate.fetch(&GateRequest::new(url(&web, 0, "/private/secret.html"), Purpose::EventPage)),
+    )
+    .await;
+    let GateOutcome::Refused(Refusal::Disallowed(verdict)) = &outcome else {
+        panic!("{outcome:?}")
+    };
+    assert!(verdict.to_string().contains("disallowed by line"), "{verdict}");
+    let allowed = bounded(
+        s.gate.fetch(&GateRequest::new(url(&web, 0, "/private/open.html"), Purpose::EventPage)),
+    )
+    .await;
+    assert_eq!(allowed.fetched().map(|f| f.status), Some(200));
+    let ledger = web.ledger();
+    ledger.expect_fetched(0, "/private/open.html").unwrap();
+    ledger.check_disallowed().unwrap();
+    assert!(
+        s.audit
+            .records()
+            .iter()
+            .any(|r| r.error.as_deref() == Some("not sent") && r.reason.contains("disallowed"))
+    );
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn several_purposes_and_sources_share_one_gap_and_in_flight_cap() {
+    let web = web(vec![SiteSpec { events: 12, ..SiteSpec::default() }]).await;
+    let s = gate("[politeness]\ngap = \"150ms\"\nmax_in_flight = 1\n");
+    let purposes =
+        [Purpose::EventPage, Purpose::CancellationCheck, Purpose::LinkCheck, Purpose::Listing];
+    let tasks: Vec<_> = purposes
+        .iter()
+        .enumerate()
+        .map(|(i, &purpose)| {
+            let gate = Arc::clone(&s.gate);
+            let urls: Vec<Url> =
+                (0..3).map(|k| url(&web, 0, &format!("/events/{}.html", 1 + i * 3 + k))).collect();
+            tokio::spawn(async move {
+                for u in urls {
+                    let mut request = GateRequest::new(u, purpose);
+                    request.source = Some(format!("source-{i}"));
+                    gate.fetch(&request).await;
+                }
+            })
+        })
+        .collect();
+    for task in tasks {
+        bounded(task).await.unwrap();
+    }
+    let ledger = web.ledger();
+    let wanted: Vec<String> = (1..=12).map(|n| format!("/events/{n}.html")).collect();
+    ledger.expect_all_fetched(&wanted.iter().map(|p| (0, p.as_str())).collect::<Vec<_>>()).unwrap();
+    ledger.check_min_gap(Duration::from_millis(150)).unwrap();
+    ledger.check_max_in_flight(1).unwrap();
+    ledger.check_robots_first().unwrap();
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_per_purpose_gap_holds_after_a_request_of_another_purpose() {
+    let web = web(vec![SiteSpec::default()]).await;
+    let s =
+        gate("[politeness]\ngap = \"100ms\"\n\n[politeness.purpose.link-check]\ngap = \"400ms\"\n");
+    for n in 1..=3 {
+        bounded(s.gate.fetch(&GateRequest::new(
+            url(&web, 0, &format!("/events/{n}.html")),
+            Purpose::EventPage,
+        )))
+        .await;
+        bounded(s.gate.fetch(&GateRequest::new(url(&web, 0, "/about.html"), Purpose::LinkCheck)))
+            .await;
+    }
+    let ledger = web.ledger();
+    ledger.expect_all_fetched(&[(0, "/events/3.html"), (0, "/about.html")]).unwrap();
+    ledger
+        .check_spacing(|e| {
+            if e.path == "/about.html" {
+                Duration::from_millis(400)
+            } else {
+                Duration::from_millis(100)
+            }
+        })
+        .unwrap();
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn retry_after_suspends_the_whole_site_and_is_remembered() {
+    let throttle = SiteBehaviour::Throttle {
+        status: 429,
+        after: 2,
+        suspend_for: Duration::from_secs(2),
+        retry_after: RetryAfterForm::Seconds,
+    };
+    let web = web(vec![SiteSpec { behaviour: throttle, ..SiteSpec::default() }]).await;
+    let s = gate("[politeness]\ngap = \"50ms\"\n");
+    let mut statuses = Vec::new();
+    for n in 1..=6 {
+        let purpose = if n % 2 == 0 { Purpose::CancellationCheck } else { Purpose::EventPage };
+        let outcome = bounded(
+            s.gate.fetch(&GateRequest::new(url(&web, 0, &format!("/events/{n}.html")), purpose)),
+        )
+        .await;
+        statuses.push(outcome.fetched().map(|f| f.status));
+    }
+    assert!(statuses.contains(&Some(429)), "{statuses:?}");
+    assert_eq!(statuses.last(), Some(&Some(200)), "requests resumed after the pause: {statuses:?}");
+    let ledger = web.ledger();
+    ledger.expect_fetched(0, "/events/6.html").unwrap();
+    ledger.check_suspensions(Duration::from_secs(60)).unwrap();
+    let state = s.gate.state().site(&gleaner_fetch::site_key(&url(&web, 0, "/"))).unwrap();
+    assert!(state.budget.suspended_until.is_some(), "the suspension is stored, not just slept on");
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn deferred_when_the_suspension_outlasts_the_callers_patience() {
+    let throttle = SiteBehaviour::Throttle {
+        status: 503,
+        after: 0,
+        suspend_for: Duration::from_secs(30),
+        retry_after: RetryAfterForm::HttpDate,
+    };
+    let web = web(vec![SiteSpec { behaviour: throttle, ..SiteSpec::default() }]).await;
+    let s = gate("[politeness]\ngap = \"50ms\"\n");
+    let first = bounded(
+        s.gate.fetch(&GateRequest::new(url(&web, 0, "/events/1.html"), Purpose::EventPage)),
+    )
+    .await;
+    assert_eq!(first.fetched().map(|f| f.status), Some(503));
+    let mut second = GateRequest::new(url(&web, 0, "/events/2.html"), Purpose::EventPage);
+    second.wait_until_at_most = Some(SystemTime::now() + Duration::from_secs(1));
+    let outcome = bounded(s.gate.fetch(&second)).await;
+    let GateOutcome::Deferred { until: Some(until), why } = &outcome else { panic!("{outcome:?}") };
+    assert!(why.contains("suspended"), "{why}");
+    assert!(*until > SystemTime::now() + Duration::from_secs(20), "about 30 s from the HTTP-date");
+    assert_eq!(web.ledger().count(0, "/events/2.html"), 0);
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn blocks_and_challenges_stop_the_site() {
+    let specs = vec![
+        SiteSpec {
+            behaviour: SiteBehaviour::Block { status: 403, after: 1 },
+            ..SiteSpec::default()
+        },
+        SiteSpec { behaviour: SiteBehaviour::Challenge { after: 1 }, ..SiteSpec::default() },
+        SiteSpec { behaviour: SiteBehaviour::LoginWall { after: 1 }, ..SiteSpec::default() },
+    ];
+    let web = web(specs).await;
+    let s = gate("[politeness]\ngap = \"50ms\"\n");
+    for site in 0..3 {
+        let outcomes = bounded(crawl_site(&s.gate, &web, site, 4)).await;
+        assert!(
+            outcomes.iter().any(|o| matches!(o, GateOutcome::Refused(Refusal::Budget(_)))),
+            "site {site}: later requests refused as blocked: {outcomes:?}"
+        );
+    }
+    let ledger = web.ledger();
+    for site in 0..3 {
+        ledger.expect_fetched(site, "/events/").unwrap();
+    }
+    ledger.check_blocks(Duration::from_secs(24 * 3600)).unwrap();
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn opt_out_added_mid_crawl_stops_the_next_request() {
+    let web = web(vec![SiteSpec::default()]).await;
+    let s = gate("[politeness]\ngap = \"50ms\"\n");
+    bounded(s.gate.fetch(&GateRequest::new(url(&web, 0, "/events/1.html"), Purpose::EventPage)))
+        .await;
+    let host = url(&web, 0, "/").host_str().unwrap().to_owned();
+    s.registry.add(RegistryEntry {
+        scope: Scope::domain(&host).unwrap(),
+        request: OwnerRequest::OptOut,
+        reference: "OPT-1".into(),
+    });
+    let outcome = bounded(
+        s.gate.fetch(&GateRequest::new(url(&web, 0, "/events/2.html"), Purpose::EventPage)),
+    )
+    .await;
+    assert!(
+        matches!(&outcome, GateOutcome::Refused(Refusal::OptedOut(r)) if r == "OPT-1"),
+        "{outcome:?}"
+    );
+    let ledger = web.ledger();
+    ledger.expect_fetched(0, "/events/1.html").unwrap();
+    assert_eq!(ledger.count(0, "/events/2.html"), 0);
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn owner_slow_down_multiplies_the_gap() {
+    let web = web(vec![SiteSpec::default()]).await;
+    let s = gate("[politeness]\ngap = \"60ms\"\n");
+    let host = url(&web, 0, "/").host_str().unwrap().to_owned();
+    s.registry.add(RegistryEntry {
+        scope: Scope::domain(&host).unwrap(),
+        request: OwnerRequest::SlowDown(4),
+        reference: "SLOW-1".into(),
+    });
+    for n in 1..=3 {
+        bounded(s.gate.fetch(&GateRequest::new(
+            url(&web, 0, &format!("/events/{n}.html")),
+            Purpose::EventPage,
+        )))
+        .await;
+    }
+    let ledger = web.ledger().filter(|e| !e.is_robots());
+    ledger.expect_fetched(0, "/events/3.html").unwrap();
+    ledger.check_min_gap(Duration::from_millis(240)).unwrap();
+    web.shutdown().await;
+}
+
+fn paris(h: u32, m: u32, s: u32) -> SystemTime {
+    SystemTime::from(Paris.with_ymd_and_hms(2026, 12, 1, h, m, s).unwrap().with_timezone(&Utc))
+}
+
+#[tokio::test]
+async fn seed_aubeactu_no_request_starts_in_quiet_hours_with_an_injected_clock() {
+    let web = web(vec![SiteSpec::default()]).await;
+    let host = url(&web, 0, "/").host_str().unwrap().to_owned();
+    let extra = format!(
+        "[politeness]\ngap = \"50ms\"\n\n[site_classes.municipal]\ntime_zone = \"Europe/Paris\"\nquiet_hours = [\"08:00-09:00\"]\n\n[[sites]]\nhost = \"{host}\"\nclass = \"municipal\"\n"
+    );
+    // The crawler's clock shows 08:59:58.5 local: the first request must wait 1.5 s.
+    let start = paris(8, 59, 58) + Duration::from_millis(500);
+    let epoch_local = chrono::DateTime::<Utc>::from(start).with_timezone(&Paris).naive_local();
+    // Measured before the clock starts, so mapped ledger times err late, never early.
+    let web_epoch_offset = web.epoch().elapsed();
+    let s = gate_with(&extra, Arc::new(ShiftedClock::starting_at(start)));
+    for n in 1..=3 {
+        bounded(s.gate.fetch(&GateRequest::new(
+            url(&web, 0, &format!("/events/{n}.html")),
+            Purpose::EventPage,
+        )))
+        .await;
+    }
+    let ledger = web.ledger();
+    ledger
+        .expect_all_fetched(&[(0, "/robots.txt"), (0, "/events/1.html"), (0, "/events/3.html")])
+        .unwrap();
+    // Map the ledger's monotonic arrival times to the crawler's local clock.
+    let to_local =
+        local_clock(epoch_local - chrono::TimeDelta::from_std(web_epoch_offset).unwrap());
+    let windows =
+        [(NaiveTime::from_hms_opt(8, 0, 0).unwrap(), NaiveTime::from_hms_opt(9, 0, 0).unwrap())];
+    ledger.check_quiet_hours(to_local, &windows).unwrap();
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn seed_aubeactu_daily_quota_with_an_injected_clock() {
+    let web = web(vec![SiteSpec::default()]).await;
+    let host = url(&web, 0, "/").host_str().unwrap().to_owned();
+    let extra = format!(
+        "[politeness]\ngap = \"50ms\"\n\n[site_classes.municipal]\ntime_zone = \"Europe/Paris\"\nrequests_per_day = 3\n\n[[sites]]\nhost = \"{host}\"\nclass = \"municipal\"\n"
+    );
+    let s = gate_with(&extra, Arc::new(ShiftedClock::starting_at(paris(23, 59, 58))));
+    let mut outcomes = Vec::new();
+    for n in 1..=4 {
+        let mut request =
+            GateRequest::new(url(&web, 0, &format!("/events/{n}.html")), Purpose::EventPage);
+        request.wait_until_at_most = Some(paris(23, 59, 59));
+        outcomes.push(bounded(s.gate.fetch(&request)).await);
+    }
+    // robots.txt and two pages use the 3 requests of the day; the rest waits for midnight.
+    let deferred: Vec<_> =
+        outcomes.iter().filter(|o| matches!(o, GateOutcome::Deferred { .. })).collect();
+    assert_eq!(deferred.len(), 2, "{outcomes:?}");
+    assert!(
+        matches!(deferred[0], GateOutcome::Deferred { until: Some(t), .. } if *t == paris(0, 0, 0) + Duration::from_secs(86400))
+    );
+    let ledger = web.ledger();
+    ledger.expect_all_fetched(&[(0, "/events/1.html"), (0, "/events/2.html")]).unwrap();
+    assert_eq!(ledger.entries.len(), 3);
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn redirects_pass_the_gate_of_the_target_site() {
+    let web = web(vec![SiteSpec::default(), SiteSpec::default()]).await;
+    let s = gate("[politeness]\ngap = \"50ms\"\n");
+    let (outcome, hops) = bounded(s.gate.fetch_following(&GateRequest::new(
+        url(&web, 0, "/redirect/other-site"),
+        Purpose::EventPage,
+    )))
+    .await;
+    assert_eq!(outcome.fetched().map(|f| f.status), Some(200));
+    assert_eq!(hops.len(), 1);
+    let (outcome, _) =
+        bounded(s.gate.fetch_following(&GateRequest::new(
+            url(&web, 0, "/redirect/private"),
+            Purpose::EventPage,
+        )))
+        .await;
+    assert!(matches!(outcome, GateOutcome::Refused(Refusal::Disallowed(_))), "{outcome:?}");
+    let ledger = web.ledger();
+    ledger
+        .expect_all_fetched(&[(1, "/robots.txt"), (1, "/events/1.html"), (0, "/redirect/private")])
+        .unwrap();
+    ledger.check_robots_first().unwrap();
+    ledger.check_disallowed().unwrap();
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn purposes_not_enabled_are_refused() {
+    let web = web(vec![SiteSpec::default()]).await;
+    let s = gate("[purposes]\nenabled = [\"robots\", \"listing\", \"event-page\"]\n");
+    let outcome = bounded(
+        s.gate.fetch(&GateRequest::new(url(&web, 0, "/events/1.html"), Purpose::ImageRelay)),
+    )
+    .await;
+    assert!(matches!(outcome, GateOutcome::Refused(Refusal::Budget(_))), "{outcome:?}");
+    let ok = bounded(
+        s.gate.fetch(&GateRequest::new(url(&web, 0, "/events/1.html"), Purpose::EventPage)),
+    )
+    .await;
+    assert_eq!(ok.fetched().map(|f| f.status), Some(200));
+    assert_eq!(web.ledger().count(0, "/events/1.html"), 1);
+    web.shutdown().await;
+}
