@@ -121,7 +121,8 @@ fn brute_force_allowed(robots: &str, path: &str) -> bool {
     let mut best: Option<(usize, bool)> = None;
     for rule in rules.rules() {
         if rule.pattern.matches(path.as_bytes()) {
-            let candidate = (rule.pattern.match_len(), rule.kind == gleaner_policy::robots::RuleKind::Allow);
+            let candidate =
+                (rule.pattern.match_len(), rule.kind == gleaner_policy::robots::RuleKind::Allow);
             if best.is_none_or(|b| candidate > b) {
                 best = Some(candidate);
             }

@@ -132,11 +132,11 @@ async fn robots_first_and_fail_closed_for_every_robots_scenario() {
     ledger.check_min_gap(Duration::from_millis(50)).unwrap();
     ledger.check_identity("TestBot/1.0 (+https://bot.example/about)").unwrap();
     // robots.txt was read once per site, not once per request.
-    for site in 0..scenarios.len() {
+    for (site, scenario) in scenarios.iter().enumerate() {
         assert!(
             ledger.count(site, "/robots.txt") <= 1,
             "site {site} ({}) read robots.txt more than once",
-            scenarios[site].name()
+            scenario.name()
         );
     }
     web.shutdown().await;

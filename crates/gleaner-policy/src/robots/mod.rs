@@ -202,7 +202,8 @@ impl AgentRules {
         crawl_delay_line: Option<usize>,
     ) -> AgentRules {
         let mut nodes = vec![Node::default()];
-        let mut floating = FloatingRules { by_segment: Vec::new(), automaton: None, always: Vec::new() };
+        let mut floating =
+            FloatingRules { by_segment: Vec::new(), automaton: None, always: Vec::new() };
         let mut segments: Vec<&[u8]> = Vec::new();
         for (index, rule) in rules.iter().enumerate() {
             let pattern = &rule.pattern;
