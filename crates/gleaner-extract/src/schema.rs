@@ -153,8 +153,58 @@ impl<'a> Walker<'a> {
             });
             return;
         }
+        if get(m, "startDate").is_none()
+            && (get(m, "subEvent").is_some() || get(m, "subEvents").is_some())
+        {
+            self.skipped.push(Skipped {
+                path: path.to_owned(),
+                reason: "event without a startDate of its own: its sub-events are read instead"
+                    .to_owned(),
+            });
+            return;
+        }
+        let mut raw = self.read(m, types);
+        // An event listed under a performer (`MusicGroup` → `event`) often names the venue
+        // in `name` and gives the location as text: the performer is the title.
+        if let Some((pm, prop)) = parent
+            && matches!(prop, "event" | "events" | "performerIn")
+            && types_of(pm).iter().any(|t| PERFORMER_TYPES.contains(&t.as_str()))
+            && raw.location_name.is_none()
+            && let Some(performer) = text(get(pm, "name"))
+        {
+            raw.location_name = raw.name.take();
+            raw.name = Some(performer);
+        }
+        // One show with many performances: sub-events written inline under their show
+        // inherit what they leave out (a sub-event linked by `@id` stands alone).
+        if let Some((pm, prop)) = parent
+            && matches!(prop, "subEvent" | "subEvents")
+        {
+            let pt = types_of(pm);
+            if pt.iter().any(|t| EVENT_TYPES.contains(&t.as_str())) {
+                inherit(&mut raw, self.read(pm, pt));
+            }
+        }
+        // Several start dates on one node are several performances.
+        let starts: Vec<String> =
+            values(get(m, "startDate")).filter_map(|v| text(Some(v))).collect();
+        if starts.len() > 1 {
+            for (i, start) in starts.into_iter().enumerate() {
+                let mut one = raw.clone();
+                one.start = Some(start);
+                one.end = None;
+                self.found.push(FoundEvent { raw: one, path: format!("{path}/startDate/{i}") });
+            }
+            return;
+        }
+        self.found.push(FoundEvent { raw, path: path.to_owned() });
+    }
+
+    /// Reads one event node's properties.
+    fn read(&self, m: &'a Map<String, Value>, types: Vec<String>) -> RawEvent {
         let mut raw = RawEvent { types, ..RawEvent::default() };
-        raw.name = text(get(m, "name"));
+        // `summary` is the name in the retired data-vocabulary.org Event.
+        raw.name = text(get(m, "name")).or_else(|| text(get(m, "summary")));
         raw.description = text(get(m, "description"));
         raw.url = url_of(get(m, "url"));
         raw.image = url_of(get(m, "image"));
@@ -175,18 +225,7 @@ impl<'a> Walker<'a> {
         }
         self.location(&mut raw, get(m, "location"));
         self.offers(&mut raw.offers, get(m, "offers"), 0);
-        // An event listed under a performer (`MusicGroup` → `event`) often names the venue
-        // in `name` and gives the location as text: the performer is the title.
-        if let Some((pm, prop)) = parent
-            && matches!(prop, "event" | "events" | "performerIn")
-            && types_of(pm).iter().any(|t| PERFORMER_TYPES.contains(&t.as_str()))
-            && raw.location_name.is_none()
-            && let Some(performer) = text(get(pm, "name"))
-        {
-            raw.location_name = raw.name.take();
-            raw.name = Some(performer);
-        }
-        self.found.push(FoundEvent { raw, path: path.to_owned() });
+        raw
     }
 
     /// Follows a bare `{"@id": …}` or string reference to the node it names.
@@ -286,6 +325,41 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+    }
+}
+
+/// Fills what a performance leaves out from its show.
+fn inherit(raw: &mut RawEvent, show: RawEvent) {
+    fn fill(a: &mut Option<String>, b: Option<String>) {
+        if a.is_none() {
+            *a = b;
+        }
+    }
+    fill(&mut raw.name, show.name);
+    fill(&mut raw.description, show.description);
+    fill(&mut raw.image, show.image);
+    fill(&mut raw.url, show.url);
+    let has_place = raw.location_name.is_some()
+        || raw.location_text.is_some()
+        || raw.address_text.is_some()
+        || raw.street.is_some()
+        || raw.locality.is_some();
+    if !has_place {
+        raw.location_name = show.location_name;
+        raw.location_text = show.location_text;
+        raw.address_text = show.address_text;
+        raw.street = show.street;
+        raw.locality = show.locality;
+        raw.region = show.region;
+        raw.postal_code = show.postal_code;
+        raw.country = show.country;
+        raw.has_virtual_location |= show.has_virtual_location;
+    }
+    if raw.offers.is_empty() {
+        raw.offers = show.offers;
+    }
+    if raw.types.iter().all(|t| t == "Event") {
+        raw.types = show.types;
     }
 }
 

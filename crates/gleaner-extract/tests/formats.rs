@@ -211,3 +211,25 @@ fn pages_without_markers_are_not_parsed_and_yield_nothing() {
     let (got, diags) = events("<html><body><p>Concert tonight at 8!</p></body></html>");
     assert!(got.is_empty() && diags.is_empty());
 }
+
+#[test]
+fn one_show_with_many_performances() {
+    check(
+        &ld(
+            r##"{"@type":"TheaterEvent","name":"Cats","location":{"@type":"Place","name":"Palladium"},
+                "offers":{"price":"40","priceCurrency":"GBP"},
+                "subEvent":[{"@type":"Event","startDate":"2026-02-01T19:30"},
+                            {"@type":"Event","startDate":"2026-02-02T14:00","location":{"@type":"Place","name":"Annex"}}]}"##,
+        ),
+        json!([
+            {"title": "Cats", "start": "2026-02-01T19:30:00", "venue_name": "Palladium", "price_min": "40"},
+            {"title": "Cats", "start": "2026-02-02T14:00:00", "venue_name": "Annex", "price_min": "40"},
+        ]),
+    );
+    check(
+        &ld(
+            r##"{"@type":"MusicEvent","name":"Two nights","startDate":["2026-03-01T20:00","2026-03-02T20:00"]}"##,
+        ),
+        json!([{"start": "2026-03-01T20:00:00"}, {"start": "2026-03-02T20:00:00"}]),
+    );
+}
