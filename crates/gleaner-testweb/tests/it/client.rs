@@ -210,9 +210,14 @@ pub async fn polite_crawl(web: &TestWeb, sites: &[usize], gap: Duration, passes:
         let pacer = pacer.clone();
         tasks.spawn(async move { polite_site(addr, gap, passes, pacer).await });
     }
-    while let Some(r) = tasks.join_next().await {
-        r.expect("polite crawler task");
-    }
+    // Bounded like every test: the crawl is small and its pauses are scaled down.
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(r) = tasks.join_next().await {
+            r.expect("polite crawler task");
+        }
+    })
+    .await
+    .expect("the polite crawl finishes within 30 s");
 }
 
 async fn polite_site(addr: SocketAddr, gap: Duration, passes: u32, pacer: Pacer) {
