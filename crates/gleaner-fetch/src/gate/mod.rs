@@ -381,12 +381,12 @@ impl Gate {
         site: &str,
         request: &GateRequest,
     ) -> Result<(String, Option<Duration>), GateOutcome> {
-        let memory = match self.fresh_robots(site) {
+        let memory = match self.fresh_robots(site).await {
             Some(memory) => memory,
             None => {
                 let local = self.local(site);
                 let _refreshing = local.robots_refresh.lock().await;
-                match self.fresh_robots(site) {
+                match self.fresh_robots(site).await {
                     Some(memory) => memory,
                     None => self.read_robots(url, site, request).await?,
                 }
@@ -422,9 +422,9 @@ impl Gate {
         }
     }
 
-    fn fresh_robots(&self, site: &str) -> Option<RobotsMemory> {
+    async fn fresh_robots(&self, site: &str) -> Option<RobotsMemory> {
         let now = self.clock.now();
-        self.state.site(site).and_then(|s| s.robots).filter(|m| m.valid_until > now)
+        self.state.site(site).await.and_then(|s| s.robots).filter(|m| m.valid_until > now)
     }
 
     /// Reads robots.txt hop by hop, each hop through the budget of its own site.
@@ -437,7 +437,7 @@ impl Gate {
         let class = self.class_of(url);
         let policy = class.robots.clone();
         let previous_failures =
-            self.state.site(site).and_then(|s| s.robots).map_or(0, |m| m.failures);
+            self.state.site(site).await.and_then(|s| s.robots).map_or(0, |m| m.failures);
         let start = robots_url(url);
         let mut chain = RedirectChain::new(start.clone(), policy.max_redirects, Vec::new());
         let mut next = start;
@@ -491,7 +491,7 @@ impl Gate {
             outcome::decide(&outcome, &policy, self.clock.now(), previous_failures, retry);
         let memory = RobotsMemory::from(decision);
         let stored = memory.clone();
-        self.state.update(site, &mut |s, _| s.robots = Some(stored.clone()));
+        self.state.update(site, Box::new(move |s, _| s.robots = Some(stored))).await;
         self.local(site).changed.notify_waiters();
         Ok(memory)
     }
@@ -521,27 +521,20 @@ impl Gate {
             }
             let now = self.clock.now();
             let mut decision = BudgetDecision::Go;
-            self.state.update(site, &mut |s, global| {
-                decision = budget::decide(
-                    &s.budget,
-                    global,
-                    rules,
-                    request.purpose,
-                    request.pass,
-                    now,
-                    jitter,
-                );
-                if decision == BudgetDecision::Go {
-                    budget::reserve(
-                        &mut s.budget,
-                        global,
-                        rules,
-                        request.purpose,
-                        request.pass,
-                        now,
-                    );
-                }
-            });
+            let (purpose, pass) = (request.purpose, request.pass);
+            let decided = &mut decision;
+            self.state
+                .update(
+                    site,
+                    Box::new(move |s, global| {
+                        *decided =
+                            budget::decide(&s.budget, global, rules, purpose, pass, now, jitter);
+                        if *decided == BudgetDecision::Go {
+                            budget::reserve(&mut s.budget, global, rules, purpose, pass, now);
+                        }
+                    }),
+                )
+                .await;
             match decision {
                 BudgetDecision::Go => {
                     break Ok(Permit {
@@ -604,50 +597,27 @@ impl Gate {
         let signals = self.settings.signal_settings();
         let block_for = self.settings.politeness.block_duration;
         let purpose = request.purpose;
-        let mut note = None;
-        self.state.update(site, &mut |s, _| {
-            budget::release(&mut s.budget, purpose);
-            match &result {
-                Ok(fetched) => {
-                    let headers: Vec<(&str, &str)> =
-                        fetched.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-                    let verdict =
-                        challenge::classify(fetched.status, &headers, &fetched.body, &signals);
-                    if verdict.is_block()
-                        || (matches!(fetched.status, 401 | 403) && purpose != Purpose::Robots)
-                    {
-                        let why = if verdict.is_block() {
-                            verdict.to_string()
-                        } else {
-                            format!("HTTP {} on a page", fetched.status)
-                        };
-                        s.budget.blocked_until = Some((now + block_for, why.clone()));
-                        note = Some(format!(
-                            "site blocked for {} h: {why}",
-                            block_for.as_secs() / 3600
-                        ));
-                        s.failure_streak += 1;
-                    } else if matches!(fetched.status, 429 | 503) {
-                        let decision = retry_after::from_headers(&headers, now, &signals);
-                        if !decision.wait.is_zero() {
-                            s.budget.suspended_until = Some((
-                                now + decision.wait,
-                                format!("HTTP {}: {decision}", fetched.status),
-                            ));
-                        }
-                        if matches!(decision.case, retry_after::RetryAfterCase::Capped { .. }) {
-                            s.failure_streak += 1;
-                        }
-                        note = Some(format!("site suspended: {decision}"));
-                    } else if fetched.status < 500 {
-                        s.failure_streak = 0;
-                    } else {
-                        s.failure_streak += 1;
+        let effect = response_effect(&result, purpose, now, block_for, &signals);
+        let note = effect.note.clone();
+        self.state
+            .update(
+                site,
+                Box::new(move |s, _| {
+                    budget::release(&mut s.budget, purpose);
+                    if let Some(block) = effect.block {
+                        s.budget.blocked_until = Some(block);
                     }
-                }
-                Err(_) => s.failure_streak += 1,
-            }
-        });
+                    if let Some(suspension) = effect.suspend {
+                        s.budget.suspended_until = Some(suspension);
+                    }
+                    if effect.failed {
+                        s.failure_streak += 1;
+                    } else if effect.succeeded {
+                        s.failure_streak = 0;
+                    }
+                }),
+            )
+            .await;
         self.local(site).changed.notify_waiters();
         let (status, error, bytes) = match &result {
             Ok(f) => (Some(f.status), None, f.body.len() as u64),
@@ -674,6 +644,61 @@ impl Gate {
             Err(error) => GateOutcome::Failed(error),
         }
     }
+}
+
+/// What a response means for the site's state, decided before the state is touched.
+struct Effect {
+    block: Option<(SystemTime, String)>,
+    suspend: Option<(SystemTime, String)>,
+    failed: bool,
+    succeeded: bool,
+    note: Option<String>,
+}
+
+/// 401/403 on a page and challenge pages store a block; 429/503 suspend the whole site
+/// per `Retry-After`; a capped suspension counts toward the failure streak.
+fn response_effect(
+    result: &Result<Fetched, FetchError>,
+    purpose: Purpose,
+    now: SystemTime,
+    block_for: Duration,
+    signals: &gleaner_policy::signals::SignalSettings,
+) -> Effect {
+    let mut effect =
+        Effect { block: None, suspend: None, failed: false, succeeded: false, note: None };
+    let fetched = match result {
+        Ok(fetched) => fetched,
+        Err(_) => {
+            effect.failed = true;
+            return effect;
+        }
+    };
+    let headers: Vec<(&str, &str)> =
+        fetched.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let verdict = challenge::classify(fetched.status, &headers, &fetched.body, signals);
+    if verdict.is_block() || (matches!(fetched.status, 401 | 403) && purpose != Purpose::Robots) {
+        let why = if verdict.is_block() {
+            verdict.to_string()
+        } else {
+            format!("HTTP {} on a page", fetched.status)
+        };
+        effect.note = Some(format!("site blocked for {} h: {why}", block_for.as_secs() / 3600));
+        effect.block = Some((now + block_for, why));
+        effect.failed = true;
+    } else if matches!(fetched.status, 429 | 503) {
+        let decision = retry_after::from_headers(&headers, now, signals);
+        if !decision.wait.is_zero() {
+            effect.suspend =
+                Some((now + decision.wait, format!("HTTP {}: {decision}", fetched.status)));
+        }
+        effect.failed = matches!(decision.case, retry_after::RetryAfterCase::Capped { .. });
+        effect.note = Some(format!("site suspended: {decision}"));
+    } else if fetched.status < 500 {
+        effect.succeeded = true;
+    } else {
+        effect.failed = true;
+    }
+    effect
 }
 
 fn redirect_reason(error: &RedirectError) -> String {

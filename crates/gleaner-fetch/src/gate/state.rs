@@ -49,15 +49,22 @@ pub struct SiteState {
     pub failure_streak: u32,
 }
 
+/// A boxed future, so the trait stays object-safe.
+pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+
+/// A change to one site's state and the global budget, applied atomically.
+pub type Change<'a> = Box<dyn FnOnce(&mut SiteState, &mut GlobalBudget) + Send + 'a>;
+
 /// Storage of gate state, shared by every task (and, in a persistent implementation,
 /// every process).
 pub trait GateState: Send + Sync + std::fmt::Debug {
-    /// Runs `f` on the state of `site` and the global budget, atomically, and returns
-    /// its result. A persistent implementation commits before returning.
-    fn update(&self, site: &str, f: &mut dyn FnMut(&mut SiteState, &mut GlobalBudget));
+    /// Applies `change` to the state of `site` and the global budget, atomically. A
+    /// persistent implementation commits before the future completes: the gate sends a
+    /// request only after the update that reserved its budget has completed.
+    fn update<'a>(&'a self, site: &'a str, change: Change<'a>) -> BoxFuture<'a, ()>;
 
     /// A copy of a site's state, for `explain` and the dashboard.
-    fn site(&self, site: &str) -> Option<SiteState>;
+    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<SiteState>>;
 }
 
 /// Gate state in this process's memory.
@@ -67,15 +74,18 @@ pub struct MemoryState {
 }
 
 impl GateState for MemoryState {
-    fn update(&self, site: &str, f: &mut dyn FnMut(&mut SiteState, &mut GlobalBudget)) {
-        let mut guard = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let (sites, global) = &mut *guard;
-        let state = sites.entry(site.to_owned()).or_default();
-        f(state, global);
+    fn update<'a>(&'a self, site: &'a str, change: Change<'a>) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            let mut guard = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let (sites, global) = &mut *guard;
+            change(sites.entry(site.to_owned()).or_default(), global);
+        })
     }
 
-    fn site(&self, site: &str) -> Option<SiteState> {
-        let guard = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        guard.0.get(site).cloned()
+    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<SiteState>> {
+        Box::pin(async move {
+            let guard = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            guard.0.get(site).cloned()
+        })
     }
 }

@@ -257,7 +257,7 @@ async fn retry_after_suspends_the_whole_site_and_is_remembered() {
     let ledger = web.ledger();
     ledger.expect_fetched(0, "/events/6.html").unwrap();
     ledger.check_suspensions(Duration::from_secs(60)).unwrap();
-    let state = s.gate.state().site(&gleaner_fetch::site_key(&url(&web, 0, "/"))).unwrap();
+    let state = s.gate.state().site(&gleaner_fetch::site_key(&url(&web, 0, "/"))).await.unwrap();
     assert!(state.budget.suspended_until.is_some(), "the suspension is stored, not just slept on");
     web.shutdown().await;
 }
