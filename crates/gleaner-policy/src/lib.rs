@@ -6,9 +6,12 @@
 //! fetch-outcome state machine ([`robots::outcome`]) and the [`Purpose`] of a request.
 //! Fetching, storage and scheduling live in other crates.
 
+pub mod audit;
 pub mod budget;
 pub mod purpose;
+pub mod registry;
 pub mod robots;
 pub mod signals;
+pub mod state;
 
 pub use purpose::Purpose;

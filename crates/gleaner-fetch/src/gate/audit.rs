@@ -1,63 +1,29 @@
-//! The audit log: one record per request the gate sent or refused, with the rule that
-//! allowed it (SPEC §3). Sinks: in memory, and JSON lines in a file until the store
-//! keeps them. URLs are redacted before they get here.
+//! Audit sinks: in memory, and JSON lines in a file. The record and the trait live in
+//! `gleaner_policy::audit`; the store keeps them in its database.
 
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::UNIX_EPOCH;
 
-use gleaner_policy::Purpose;
+pub use gleaner_policy::audit::{AuditRecord, AuditSink};
 
-/// One request, sent or refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AuditRecord {
-    /// When the request started (or was refused).
-    pub time: SystemTime,
-    /// The site (its budget key).
-    pub site: String,
-    /// The URL, secrets redacted.
-    pub url: String,
-    /// Why it was made.
-    pub purpose: Purpose,
-    /// The configured source that asked for it, if any.
-    pub source: Option<String>,
-    /// HTTP status, when a response came.
-    pub status: Option<u16>,
-    /// The error or refusal, when there was one.
-    pub error: Option<String>,
-    /// Body bytes received.
-    pub bytes: u64,
-    /// Time from start to the end of the body.
-    pub duration: Duration,
-    /// The rule that allowed (or refused) it.
-    pub reason: String,
-}
-
-impl AuditRecord {
-    /// The record as one line of JSON.
-    pub fn to_json_line(&self) -> String {
-        let millis = self.time.duration_since(UNIX_EPOCH).unwrap_or_default().as_millis();
-        let value = serde_json::json!({
-            "time_ms": millis as u64,
-            "site": self.site,
-            "url": self.url,
-            "purpose": self.purpose.as_str(),
-            "source": self.source,
-            "status": self.status,
-            "error": self.error,
-            "bytes": self.bytes,
-            "duration_ms": self.duration.as_millis() as u64,
-            "reason": self.reason,
-        });
-        value.to_string()
-    }
-}
-
-/// Where audit records go.
-pub trait AuditSink: Send + Sync + std::fmt::Debug {
-    /// Records one request.
-    fn record(&self, record: AuditRecord);
+/// The record as one line of JSON.
+pub fn to_json_line(record: &AuditRecord) -> String {
+    let millis = record.time.duration_since(UNIX_EPOCH).unwrap_or_default().as_millis();
+    let value = serde_json::json!({
+        "time_ms": millis as u64,
+        "site": record.site,
+        "url": record.url,
+        "purpose": record.purpose.as_str(),
+        "source": record.source,
+        "status": record.status,
+        "error": record.error,
+        "bytes": record.bytes,
+        "duration_ms": record.duration.as_millis() as u64,
+        "reason": record.reason,
+    });
+    value.to_string()
 }
 
 /// Keeps records in memory (tests, `explain`).
@@ -98,7 +64,7 @@ impl AuditSink for JsonLinesAudit {
         let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
         // An audit write failure must not stop the crawl; it is reported on stderr by
         // the caller's tracing once that exists.
-        let _ = writeln!(file, "{}", record.to_json_line());
+        let _ = writeln!(file, "{}", to_json_line(&record));
         let _ = file.flush();
     }
 }

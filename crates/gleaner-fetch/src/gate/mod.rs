@@ -295,7 +295,7 @@ impl Gate {
     pub async fn fetch(&self, request: &GateRequest) -> GateOutcome {
         let url = &request.url;
         let site = site_key(url);
-        let owner = self.registry.lookup(url);
+        let owner = self.registry.lookup(url).await;
         if let Some(reference) = owner.opted_out {
             let refusal = Refusal::OptedOut(reference);
             self.audit_refusal(request, &site, refusal.to_string());
@@ -446,7 +446,8 @@ impl Gate {
             let mut hop = GateRequest::new(next.clone(), Purpose::Robots);
             hop.source = parent.source.clone();
             hop.wait_until_at_most = parent.wait_until_at_most;
-            let rules = self.budget_rules(&next, None, self.registry.lookup(&next).slowdown.max(1));
+            let rules =
+                self.budget_rules(&next, None, self.registry.lookup(&next).await.slowdown.max(1));
             let permit = self.acquire(&hop_site, &rules, &hop).await?;
             match self.send(&hop_site, &hop, permit.reason).await {
                 GateOutcome::Fetched(fetched) if fetched.is_redirect() => {
@@ -489,7 +490,11 @@ impl Gate {
         };
         let decision =
             outcome::decide(&outcome, &policy, self.clock.now(), previous_failures, retry);
-        let memory = RobotsMemory::from(decision);
+        let body = match (&outcome, &decision.state) {
+            (FetchOutcome::Response { body, .. }, RobotsState::Rules(_)) => Some(body.clone()),
+            _ => None,
+        };
+        let memory = RobotsMemory::new(decision, body);
         let stored = memory.clone();
         self.state.update(site, Box::new(move |s, _| s.robots = Some(stored))).await;
         self.local(site).changed.notify_waiters();
