@@ -237,7 +237,7 @@ fn price(raw: &RawEvent, warnings: &mut Vec<NormaliseWarning>) -> (Price, Option
             if text.is_empty() {
                 return None;
             }
-            match parse_price(text) {
+            match parse_price(&crate::text::decode_entities(text)) {
                 Some(p) => {
                     if currency.is_none() {
                         currency = p.currency.map(str::to_owned);
