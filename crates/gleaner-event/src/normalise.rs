@@ -320,15 +320,32 @@ fn category(raw: &RawEvent, title: Option<&str>) -> Category {
         };
         return c;
     }
-    let mut words = raw.keywords.join(" ").to_lowercase();
+    // Whole words only, so `gig` does not match `gigantic` nor `play` `display`.
+    let mut text = raw.keywords.join(" ");
     if let Some(t) = title {
-        words.push(' ');
-        words.push_str(&t.to_lowercase());
+        text.push(' ');
+        text.push_str(t);
     }
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let padded = format!(" {} ", words.join(" "));
     const KEYWORDS: &[(&[&str], Category)] = &[
-        (&["festival", "fest ", "festivali"], Category::Festival),
+        (&["festival", "fest", "festivali", "festspiele"], Category::Festival),
         (
-            &["concert", "konzert", "konser", "gig", "live music", "orchestra", "symphony"],
+            &[
+                "concert",
+                "concerts",
+                "konzert",
+                "konser",
+                "gig",
+                "live music",
+                "orchestra",
+                "symphony",
+                "recital",
+            ],
             Category::Concert,
         ),
         (
@@ -336,12 +353,31 @@ fn category(raw: &RawEvent, title: Option<&str>) -> Category {
             Category::Exhibition,
         ),
         (
-            &["theatre", "theater", "tiyatro", "théâtre", "opera", "ballet", "comedy", "play"],
+            &[
+                "theatre",
+                "theater",
+                "tiyatro",
+                "théâtre",
+                "opera",
+                "ballet",
+                "comedy",
+                "play",
+                "musical",
+            ],
             Category::Theatre,
         ),
-        (&["film", "cinema", "movie", "screening", "kino", "sinema"], Category::Film),
+        (&["film", "films", "cinema", "movie", "screening", "kino", "sinema"], Category::Film),
         (
-            &["kids", "children", "family", "familie", "enfants", "çocuk", "story time"],
+            &[
+                "kids",
+                "children",
+                "family",
+                "familie",
+                "enfants",
+                "çocuk",
+                "story time",
+                "storytime",
+            ],
             Category::Family,
         ),
         (
@@ -358,13 +394,13 @@ fn category(raw: &RawEvent, title: Option<&str>) -> Category {
             Category::Talk,
         ),
         (
-            &["match", "game", "race", "marathon", "football", "basketball", "sport"],
+            &["match", "game", "race", "marathon", "football", "basketball", "sport", "sports"],
             Category::Sport,
         ),
-        (&["club", "party", " dj", "nightlife", "disco"], Category::Nightlife),
+        (&["club", "party", "dj", "nightlife", "disco", "techno"], Category::Nightlife),
     ];
     for (keys, cat) in KEYWORDS {
-        if keys.iter().any(|k| words.contains(k)) {
+        if keys.iter().any(|k| padded.contains(&format!(" {k} "))) {
             return *cat;
         }
     }
@@ -434,5 +470,30 @@ mod tests {
         let e = normalise(&raw, &c).unwrap().event;
         assert_eq!(e.start.unwrap().to_iso(), "2024-07-01T20:00:00+03:00");
         assert_eq!(e.end.unwrap().to_iso(), "2024-07-02");
+    }
+
+    #[test]
+    fn category_from_type_then_keywords() {
+        let base = Url::parse("https://example.org/").unwrap();
+        let cases: [(&[&str], &str, &[&str], Category); 8] = [
+            (&["MusicEvent"], "Anything", &[], Category::Concert),
+            (&["Event", "TheaterEvent"], "Hamlet", &[], Category::Theatre),
+            (&["ScreeningEvent"], "Jaws", &[], Category::Film),
+            (&["ChildrensEvent"], "Story time", &[], Category::Family),
+            (&["Event"], "Summer Jazz Festival", &[], Category::Festival),
+            (&["Event"], "Board of Directors meeting", &[], Category::Talk),
+            (&["Event"], "Saturday", &["club", "techno"], Category::Nightlife),
+            (&["Event"], "Open day", &[], Category::Other),
+        ];
+        for (types, title, keywords, want) in cases {
+            let raw = RawEvent {
+                types: types.iter().map(|t| (*t).to_owned()).collect(),
+                name: Some(title.to_owned()),
+                keywords: keywords.iter().map(|k| (*k).to_owned()).collect(),
+                ..Default::default()
+            };
+            let got = normalise(&raw, &ctx(&base)).unwrap().event.category;
+            assert_eq!(got, want, "{types:?} `{title}`");
+        }
     }
 }
