@@ -23,6 +23,7 @@ pub mod raw;
 pub mod resolve;
 pub mod secret;
 pub mod settings;
+pub mod sources;
 pub mod units;
 
 pub use error::{ConfigError, Problem};

@@ -51,6 +51,9 @@ pub struct RawConfig {
     /// Infrastructure endpoints (a language-model server, a geocoder).
     #[serde(default)]
     pub infrastructure: Vec<RawInfrastructure>,
+    /// What to read, and when.
+    #[serde(default)]
+    pub sources: Vec<crate::sources::RawSource>,
 }
 
 /// `[bot]`.
@@ -97,6 +100,10 @@ pub struct RawPoliteness {
     pub failure_streak_limit: Option<u32>,
     /// How long a 401/403 block holds.
     pub block_duration: Option<String>,
+    /// Shortest interval between two passes of one source.
+    pub min_source_interval: Option<String>,
+    /// Longest a pass may run before the rest is re-queued.
+    pub run_time_limit: Option<String>,
     /// Per-purpose settings, keyed by purpose name (`event-page`, `image-relay`, …).
     #[serde(default)]
     pub purpose: BTreeMap<String, RawPurposePoliteness>,

@@ -258,6 +258,28 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
     let server = resolve_server(&mut r, &raw);
     let network = resolve_network(&mut r, &raw);
     let infrastructure = resolve_infrastructure(&mut r, &raw);
+    let class_names = site_classes.keys().cloned().collect();
+    let sources = crate::sources::resolve_sources(
+        &raw.sources,
+        &class_names,
+        politeness.min_source_interval,
+        &mut r.problems,
+    );
+    // A source's site class applies to the sites it starts on, unless `[[sites]]` says
+    // otherwise.
+    let mut sites = sites;
+    for source in &sources {
+        if let Some(class) = &source.site_class {
+            for url in &source.start_urls {
+                if let Some(host) = url.host_str() {
+                    sites.entry(host.to_ascii_lowercase()).or_insert_with(|| SiteAssignment {
+                        class: class.clone(),
+                        time_zone: None,
+                    });
+                }
+            }
+        }
+    }
 
     if !r.problems.is_empty() {
         return Err(r.problems);
@@ -276,6 +298,7 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
         server,
         network,
         infrastructure,
+        sources,
     })
 }
 
@@ -470,6 +493,16 @@ fn resolve_politeness(r: &mut Resolver, raw: &RawConfig) -> Politeness {
             "politeness.block_duration",
             p.block_duration.as_ref(),
             defaults::BLOCK_DURATION,
+        ),
+        min_source_interval: r.positive_duration(
+            "politeness.min_source_interval",
+            p.min_source_interval.as_ref(),
+            defaults::MIN_SOURCE_INTERVAL,
+        ),
+        run_time_limit: r.positive_duration(
+            "politeness.run_time_limit",
+            p.run_time_limit.as_ref(),
+            defaults::RUN_TIME_LIMIT,
         ),
         purpose,
     }

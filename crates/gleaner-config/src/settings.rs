@@ -45,6 +45,8 @@ pub struct Settings {
     pub network: Network,
     /// Infrastructure endpoints.
     pub infrastructure: Vec<Infrastructure>,
+    /// What to read, and when.
+    pub sources: Vec<crate::sources::Source>,
 }
 
 /// The bot's identity (SPEC §1, "Identity").
@@ -124,6 +126,10 @@ pub struct Politeness {
     pub failure_streak_limit: u32,
     /// How long a 401/403 block on a page holds.
     pub block_duration: Duration,
+    /// Shortest interval between two passes of one source.
+    pub min_source_interval: Duration,
+    /// Longest a pass may run before the rest is re-queued.
+    pub run_time_limit: Duration,
     /// Per-purpose settings.
     pub purpose: BTreeMap<Purpose, PurposePoliteness>,
 }
@@ -346,6 +352,10 @@ pub mod defaults {
     pub const EVENTS_AFTER_END: Duration = Duration::from_secs(30 * 24 * 3600);
     /// Manual checks per site per day.
     pub const MANUAL_CHECKS_PER_SITE_PER_DAY: u32 = 10;
+    /// Shortest interval between passes of one source (SPEC: 1 h).
+    pub const MIN_SOURCE_INTERVAL: Duration = Duration::from_secs(3600);
+    /// Longest a pass runs before the rest is re-queued.
+    pub const RUN_TIME_LIMIT: Duration = Duration::from_secs(9 * 60);
     /// Gap before a manual check (the seeds' staff checks: at least 2 s apart).
     pub const MANUAL_CHECK_GAP: Duration = Duration::from_secs(2);
     /// Query parameters always treated as secrets.

@@ -103,3 +103,28 @@ fn error_zero_gap_is_refused() {
 fn error_syntax() {
     insta::assert_snapshot!(errors("[bot\ntoken = \"x\"\n"));
 }
+
+#[test]
+fn sources_resolve_with_defaults() {
+    let text = format!(
+        "{MINIMAL}\n[[sources]]\nid = \"salle-agenda\"\nkind = \"listing\"\nstart_urls = [\"https://salle.example/agenda/\"]\nevent_selector = \"a.event\"\nevery = \"6h\"\nkeep = \"full\"\ntime_zone = \"Europe/Paris\"\n"
+    );
+    let s = gleaner_config::parse(&text, "gleaner.toml").unwrap();
+    let source = &s.sources[0];
+    assert_eq!(source.id, "salle-agenda");
+    assert_eq!(
+        source.schedule,
+        gleaner_config::sources::Schedule::Every(Duration::from_secs(6 * 3600))
+    );
+    assert_eq!(source.keep, gleaner_config::sources::Keep::Full);
+    assert!(source.publish);
+    assert_eq!(source.max_listing_pages, 5);
+}
+
+#[test]
+fn error_sources() {
+    let text = format!(
+        "{MINIMAL}\n[[sources]]\nid = \"a\"\nkind = \"listing\"\nstart_urls = [\"ftp://x.example/\"]\nevery = \"5m\"\n\n[[sources]]\nid = \"a\"\nkind = \"podcast\"\nstart_urls = []\nsite_class = \"nope\"\n\n[[sources]]\nid = \"f\"\nkind = \"feed\"\nstart_urls = [\"https://x.example/rss\"]\n"
+    );
+    insta::assert_snapshot!(errors(&text));
+}

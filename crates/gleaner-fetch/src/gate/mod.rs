@@ -608,7 +608,7 @@ impl Gate {
             .update(
                 site,
                 Box::new(move |s, _| {
-                    budget::release(&mut s.budget, purpose);
+                    budget::finish(&mut s.budget, purpose, now);
                     if let Some(block) = effect.block {
                         s.budget.blocked_until = Some(block);
                     }

@@ -408,7 +408,17 @@ pub fn reserve(
     global.requests += 1;
 }
 
-/// Records the end of a request started with [`reserve`].
+/// Records the end of a request started with [`reserve`] at `ended`: frees its in-flight
+/// slot and measures the next gap from the later of its start and its end. The site
+/// sees a request arrive some time after we reserve it (a slow connection, a busy
+/// machine); anchoring the gap on the end as well means the site always sees at least
+/// the configured gap, never less. It can only make us slower.
+pub fn finish(site: &mut SiteBudget, purpose: Purpose, ended: SystemTime) {
+    release(site, purpose);
+    site.last_start = Some(site.last_start.map_or(ended, |last| last.max(ended)));
+}
+
+/// Frees the in-flight slot of a request started with [`reserve`] (see [`finish`]).
 pub fn release(site: &mut SiteBudget, purpose: Purpose) {
     if let Some(count) = site.in_flight.get_mut(&purpose) {
         *count = count.saturating_sub(1);

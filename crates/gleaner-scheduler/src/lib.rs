@@ -1,0 +1,19 @@
+//! When gleaner's work is due, and what one pass over a source does.
+//!
+//! - [`schedule`]: [`next_due`](schedule::next_due), the time a source's next pass is
+//!   due ("scheduler" means *when*, never the queue);
+//! - [`pass`]: [`run_pass`](pass::run_pass), the pipeline of one pass — source →
+//!   frontier → gate → fetch → extract → normalise → store — with its [`PassReport`];
+//! - [`links`]: event links and pagination found on listing pages;
+//! - [`sink`]: the [`EventSink`] trait the store implements, and an in-memory one.
+//!
+//! Every request goes through `gleaner_fetch::Gate`; nothing here opens a socket or
+//! writes SQL.
+
+pub mod links;
+pub mod pass;
+pub mod schedule;
+pub mod sink;
+
+pub use pass::{PassContext, PassReport, Progress, run_pass};
+pub use sink::{EventSink, Found, MemorySink, Upsert};

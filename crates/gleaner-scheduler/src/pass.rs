@@ -1,0 +1,262 @@
+//! One pass over a source: source → frontier → gate → fetch → extract → normalise →
+//! store. Every request goes through the gate (robots.txt, the site's budget, the
+//! registry); nothing here opens a socket or writes SQL.
+//!
+//! A listing source reads its start URLs (purpose `listing`; the first request starts a
+//! pass over the site, the rest continue it), follows "next page" links up to the
+//! source's limit, and reads the event pages they link to (purpose `event-page`),
+//! conditionally when validators are stored: a 304 records the check and re-extracts
+//! nothing. Events found on listing pages themselves count too. A request the gate
+//! defers past the run's time limit is counted as re-queued, not as a failure.
+
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use gleaner_config::Settings;
+use gleaner_config::sources::{Keep, Source};
+use gleaner_event::{EventIdentity, NormaliseContext};
+use gleaner_fetch::gate::clock::WallClock;
+use gleaner_fetch::{Gate, GateOutcome, GateRequest, Refusal};
+use gleaner_policy::Purpose;
+use gleaner_policy::budget::{DenyReason, PassMark};
+use url::Url;
+
+use crate::links::{ListingLinks, listing_links, selector};
+use crate::sink::{EventSink, Found, Upsert};
+
+/// What a pass did, for the summary table and the logs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PassReport {
+    /// The source's id.
+    pub source: String,
+    /// Listing pages read (200).
+    pub listing_pages: u32,
+    /// Event pages read (200).
+    pub event_pages: u32,
+    /// Responses received, any status, redirects included.
+    pub responses: u32,
+    /// 304 answers (nothing downloaded, nothing re-extracted).
+    pub not_modified: u32,
+    /// Events stored for the first time.
+    pub events_new: u32,
+    /// Events whose facts changed.
+    pub events_updated: u32,
+    /// Events seen again unchanged.
+    pub events_unchanged: u32,
+    /// Pages that answered 404 or 410 (gone at source).
+    pub gone: u32,
+    /// Requests the gate refused, by reason.
+    pub refusals: BTreeMap<String, u32>,
+    /// Requests left for the next pass (the time limit, a suspension, a used-up pass).
+    pub requeued: u32,
+    /// Requests that got no response (timeouts, connection errors).
+    pub failed: u32,
+    /// Configuration problems met during the pass (a bad selector, say).
+    pub errors: Vec<String>,
+}
+
+/// One step of progress, for progress bars.
+#[derive(Debug, Clone)]
+pub struct Progress {
+    /// The source's id.
+    pub source: String,
+    /// The URL just handled.
+    pub url: Url,
+    /// Requests handled so far in this pass.
+    pub done: u32,
+    /// Requests known so far (grows as listings reveal event pages).
+    pub known: u32,
+}
+
+/// What a pass needs.
+#[derive(Clone)]
+pub struct PassContext {
+    /// The gate every request goes through.
+    pub gate: Arc<Gate>,
+    /// Where events and validators go.
+    pub sink: Arc<dyn EventSink>,
+    /// The wall clock (injected in tests).
+    pub clock: Arc<dyn WallClock>,
+    /// The settings.
+    pub settings: Arc<Settings>,
+}
+
+fn refusal_key(refusal: &Refusal) -> String {
+    match refusal {
+        Refusal::OptedOut(_) => "opted out".into(),
+        Refusal::Disallowed(_) => "disallowed by robots.txt".into(),
+        Refusal::RobotsUnreadable { .. } => "robots.txt unreadable or refused".into(),
+        Refusal::Budget(DenyReason::Blocked { .. }) => "site blocked us".into(),
+        Refusal::Budget(DenyReason::PurposeNotEnabled(p)) => format!("purpose {p} not enabled"),
+        Refusal::Budget(DenyReason::PassQuota { .. }) => "pass quota used".into(),
+        Refusal::Local(_) => "refused locally (address or URL)".into(),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Listing,
+    Event,
+}
+
+/// Queues a listing's event pages (up to the source's limit) and its next page (first,
+/// so a deferred pass has still seen the whole listing).
+fn enqueue(
+    links: ListingLinks,
+    source: &Source,
+    listings_read: u32,
+    events_queued: &mut u32,
+    seen: &mut HashSet<Url>,
+    frontier: &mut VecDeque<(Url, Step)>,
+) {
+    for event in links.events {
+        if *events_queued < source.max_event_pages && seen.insert(event.clone()) {
+            *events_queued += 1;
+            frontier.push_back((event, Step::Event));
+        }
+    }
+    if let Some(next) = links.next_page
+        && listings_read < source.max_listing_pages
+        && seen.insert(next.clone())
+    {
+        frontier.push_front((next, Step::Listing));
+    }
+}
+
+/// Runs one pass of `source`, giving up waiting at `deadline` (the rest is re-queued).
+pub async fn run_pass(
+    ctx: &PassContext,
+    source: &Source,
+    deadline: SystemTime,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> PassReport {
+    let mut report = PassReport { source: source.id.clone(), ..PassReport::default() };
+    let event_selector = match source.event_selector.as_deref().map(selector).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            report.errors.push(format!("source `{}`: {e}", source.id));
+            return report;
+        }
+    };
+    let next_selector = match selector(&source.next_page_selector) {
+        Ok(s) => s,
+        Err(e) => {
+            report.errors.push(format!("source `{}`: {e}", source.id));
+            return report;
+        }
+    };
+    let mut frontier: VecDeque<(Url, Step)> =
+        source.start_urls.iter().map(|u| (u.clone(), Step::Listing)).collect();
+    let mut seen: HashSet<Url> = frontier.iter().map(|(u, _)| u.clone()).collect();
+    let mut started_sites: HashSet<String> = HashSet::new();
+    let (mut listings, mut events_queued) = (0u32, 0u32);
+    let mut done = 0u32;
+    while let Some((url, step)) = frontier.pop_front() {
+        let site = gleaner_fetch::site_key(&url);
+        let purpose = if step == Step::Listing { Purpose::Listing } else { Purpose::EventPage };
+        let mut request = GateRequest::new(url.clone(), purpose);
+        request.source = Some(source.id.clone());
+        request.pass =
+            if started_sites.insert(site) { PassMark::Start } else { PassMark::Continue };
+        request.wait_until_at_most = Some(deadline);
+        request.validators = ctx.sink.validators(&url).await;
+        let (outcome, _hops) = ctx.gate.fetch_following(&request).await;
+        done += 1;
+        progress(Progress {
+            source: source.id.clone(),
+            url: url.clone(),
+            done,
+            known: done + frontier.len() as u32,
+        });
+        let fetched = match outcome {
+            GateOutcome::Fetched(fetched) => fetched,
+            GateOutcome::Refused(refusal) => {
+                *report.refusals.entry(refusal_key(&refusal)).or_default() += 1;
+                continue;
+            }
+            GateOutcome::Deferred { .. } => {
+                report.requeued += 1 + frontier.len() as u32;
+                break;
+            }
+            GateOutcome::Failed(_) => {
+                report.failed += 1;
+                continue;
+            }
+        };
+        report.responses += 1;
+        let now = ctx.clock.now();
+        match fetched.status {
+            304 => {
+                report.not_modified += 1;
+                ctx.sink.set_validators(&url, fetched.validators.clone()).await;
+                ctx.sink.checked_unchanged(&url, now).await;
+                if step == Step::Listing {
+                    // Unchanged listing: follow the links it had last time.
+                    let links = ctx.sink.listing_links(&url).await.unwrap_or_default();
+                    listings += 1;
+                    enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
+                }
+                continue;
+            }
+            404 | 410 => {
+                report.gone += 1;
+                continue;
+            }
+            200..=299 => {}
+            _ => continue,
+        }
+        ctx.sink.set_validators(&url, fetched.validators.clone()).await;
+        if step == Step::Event {
+            report.event_pages += 1;
+        } else {
+            report.listing_pages += 1;
+        }
+        let body = String::from_utf8_lossy(&fetched.body);
+        if step == Step::Listing {
+            listings += 1;
+            let links = listing_links(
+                &body,
+                &fetched.url,
+                event_selector.as_ref(),
+                source.event_url_prefix.as_deref(),
+                &next_selector,
+            );
+            ctx.sink.set_listing_links(&url, links.clone()).await;
+            enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
+        }
+        let zone = source.time_zone.or_else(|| {
+            let host = fetched.url.host_str().unwrap_or_default().to_ascii_lowercase();
+            Some(ctx.settings.time_zone_of(&host))
+        });
+        let content_type = fetched.content_type().unwrap_or("text/html").to_owned();
+        let extracted = gleaner_extract::extract_events(
+            &fetched.body,
+            &content_type,
+            &NormaliseContext { base_url: &fetched.url, default_tz: zone },
+        );
+        for mut event in extracted.events {
+            if source.keep == Keep::Facts {
+                event.description = None;
+                event.image_url = None;
+            }
+            if event.url.is_none() && step == Step::Event {
+                event.url = Some(fetched.url.clone());
+            }
+            let identity = EventIdentity::of(&event);
+            let found = Found {
+                event,
+                identity,
+                source: source.id.clone(),
+                page: fetched.url.clone(),
+                checked_at: now,
+            };
+            match ctx.sink.upsert(found).await {
+                Upsert::New => report.events_new += 1,
+                Upsert::Updated => report.events_updated += 1,
+                Upsert::Unchanged => report.events_unchanged += 1,
+            }
+        }
+    }
+    report
+}

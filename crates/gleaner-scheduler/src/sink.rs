@@ -1,0 +1,121 @@
+//! Where a pass puts what it finds: the [`EventSink`] trait (the store implements it)
+//! and [`MemorySink`] for tests and dry runs.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use gleaner_event::{Event, EventIdentity};
+use gleaner_fetch::Validators;
+use gleaner_policy::state::BoxFuture;
+use url::Url;
+
+use crate::links::ListingLinks;
+
+/// What storing an event changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upsert {
+    /// First time seen.
+    New,
+    /// Seen before, some fact changed.
+    Updated,
+    /// Seen before, nothing changed (last-checked moves).
+    Unchanged,
+}
+
+/// One event found by a pass, with where it came from.
+#[derive(Debug, Clone)]
+pub struct Found {
+    /// The normalised event.
+    pub event: Event,
+    /// Its identity (for merging the same event from several places).
+    pub identity: EventIdentity,
+    /// The source that found it.
+    pub source: String,
+    /// The page it was read from.
+    pub page: Url,
+    /// When it was read.
+    pub checked_at: SystemTime,
+}
+
+/// Storage for a pass: events, and validators for conditional requests.
+pub trait EventSink: Send + Sync {
+    /// Stores an event (new, updated or unchanged).
+    fn upsert<'a>(&'a self, found: Found) -> BoxFuture<'a, Upsert>;
+    /// A page answered 304: its events are still current; record the check.
+    fn checked_unchanged<'a>(&'a self, page: &'a Url, at: SystemTime) -> BoxFuture<'a, ()>;
+    /// Validators stored for a URL.
+    fn validators<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Validators>;
+    /// Stores validators for a URL.
+    fn set_validators<'a>(&'a self, url: &'a Url, validators: Validators) -> BoxFuture<'a, ()>;
+    /// The links a listing page had when last read (used when it answers 304).
+    fn listing_links<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Option<ListingLinks>>;
+    /// Stores the links of a listing page.
+    fn set_listing_links<'a>(&'a self, url: &'a Url, links: ListingLinks) -> BoxFuture<'a, ()>;
+}
+
+/// An [`EventSink`] in memory.
+#[derive(Debug, Default)]
+pub struct MemorySink {
+    events: Mutex<HashMap<EventIdentity, Found>>,
+    validators: Mutex<HashMap<String, Validators>>,
+    listings: Mutex<HashMap<String, ListingLinks>>,
+}
+
+impl MemorySink {
+    /// The events stored so far.
+    pub fn events(&self) -> Vec<Found> {
+        self.events.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect()
+    }
+}
+
+impl EventSink for MemorySink {
+    fn upsert<'a>(&'a self, found: Found) -> BoxFuture<'a, Upsert> {
+        let mut events = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        let outcome = match events.get(&found.identity) {
+            None => Upsert::New,
+            Some(old) if old.event == found.event => Upsert::Unchanged,
+            Some(_) => Upsert::Updated,
+        };
+        events.insert(found.identity, found);
+        Box::pin(async move { outcome })
+    }
+
+    fn checked_unchanged<'a>(&'a self, page: &'a Url, at: SystemTime) -> BoxFuture<'a, ()> {
+        let mut events = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        for found in events.values_mut().filter(|f| f.page == *page) {
+            found.checked_at = at;
+        }
+        Box::pin(async {})
+    }
+
+    fn validators<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Validators> {
+        let v = self
+            .validators
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(url.as_str())
+            .cloned()
+            .unwrap_or_default();
+        Box::pin(async move { v })
+    }
+
+    fn set_validators<'a>(&'a self, url: &'a Url, validators: Validators) -> BoxFuture<'a, ()> {
+        self.validators
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(url.to_string(), validators);
+        Box::pin(async {})
+    }
+
+    fn listing_links<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Option<ListingLinks>> {
+        let links =
+            self.listings.lock().unwrap_or_else(|p| p.into_inner()).get(url.as_str()).cloned();
+        Box::pin(async move { links })
+    }
+
+    fn set_listing_links<'a>(&'a self, url: &'a Url, links: ListingLinks) -> BoxFuture<'a, ()> {
+        self.listings.lock().unwrap_or_else(|p| p.into_inner()).insert(url.to_string(), links);
+        Box::pin(async {})
+    }
+}
