@@ -9,7 +9,7 @@ use crate::model::Event;
 /// Date-times are ISO 8601 with an offset where one is known; prices are decimal strings
 /// (`"13.00"`), exact as written; `status` is one of `scheduled`, `cancelled`, `postponed`,
 /// `rescheduled`, `moved_online`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PublicEvent {
     /// The title.
     pub title: Option<String>,
