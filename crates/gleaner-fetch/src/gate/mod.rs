@@ -83,6 +83,28 @@ impl GateRequest {
     }
 }
 
+/// The answer of [`Gate::explain`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExplainVerdict {
+    /// It would be sent now.
+    Now,
+    /// Not before this time.
+    NotBefore(SystemTime),
+    /// When a request in flight to the site ends.
+    WhenARequestEnds,
+    /// Not at all as things stand.
+    Refused,
+}
+
+/// Would a request be sent now, and the steps of the decision, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Explanation {
+    /// The answer.
+    pub verdict: ExplainVerdict,
+    /// Each check and what it said.
+    pub steps: Vec<String>,
+}
+
 /// Why the gate refused a request without sending it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
@@ -289,6 +311,95 @@ impl Gate {
 
     fn redact(&self, url: &Url) -> String {
         gleaner_config::redact_url(url, &self.settings.network.secret_query_params, &[])
+    }
+
+    /// Would this request be sent now, and if not, why and until when? Reads the same
+    /// state the gate decides from (registry, robots.txt memory, the site's budget) and
+    /// sends nothing: `gleaner explain`.
+    pub async fn explain(&self, request: &GateRequest) -> Explanation {
+        let url = &request.url;
+        let site = site_key(url);
+        let now = self.clock.now();
+        let mut steps = Vec::new();
+        let owner = self.registry.lookup(url).await;
+        if let Some(reference) = &owner.opted_out {
+            steps.push(format!("registry: the owner opted out (request `{reference}`)"));
+            return Explanation { verdict: ExplainVerdict::Refused, steps };
+        }
+        if let Some((until, reference)) = &owner.paused_until
+            && *until > now
+        {
+            steps.push(format!("registry: the owner paused crawling (request `{reference}`)"));
+            return Explanation { verdict: ExplainVerdict::NotBefore(*until), steps };
+        }
+        steps.push(if owner.slowdown > 1 {
+            format!("registry: no opt-out; the owner asked to slow down {}x", owner.slowdown)
+        } else {
+            "registry: no opt-out, pause or slow-down".to_owned()
+        });
+        let state = self.state.site(&site).await.unwrap_or_default();
+        let mut crawl_delay = None;
+        if request.purpose != Purpose::Robots {
+            match state.robots.as_ref().filter(|m| m.valid_until > now) {
+                None => steps.push("robots.txt: not read yet (or expired); it is read first, through the same budget".to_owned()),
+                Some(memory) => match &memory.state {
+                    RobotsState::Rules(robots) => {
+                        let rules = robots.for_agent(&self.settings.bot.token);
+                        let path = match url.query() {
+                            Some(q) => format!("{}?{q}", url.path()),
+                            None => url.path().to_owned(),
+                        };
+                        let verdict = rules.check(&path);
+                        steps.push(format!("robots.txt: {verdict} ({})", rules.selection()));
+                        if !verdict.allowed {
+                            return Explanation { verdict: ExplainVerdict::Refused, steps };
+                        }
+                        crawl_delay = rules.crawl_delay().map(|(d, _)| Duration::from_secs_f64(d.clamp(0.0, 86_400.0)));
+                    }
+                    RobotsState::AllowAll => steps.push(format!("robots.txt: {}", memory.reason)),
+                    RobotsState::Blocked | RobotsState::FetchNothing => {
+                        steps.push(format!("robots.txt: {}", memory.reason));
+                        return Explanation { verdict: ExplainVerdict::NotBefore(memory.valid_until), steps };
+                    }
+                },
+            }
+        }
+        let rules = self.budget_rules(url, crawl_delay, owner.slowdown.max(1));
+        steps.push(format!(
+            "budget: gap {} ms for {}, {} in flight at most",
+            rules.gap_for(request.purpose).as_millis(),
+            request.purpose,
+            rules.max_in_flight
+        ));
+        let mut global = gleaner_policy::budget::GlobalBudget::default();
+        let decided = &mut global;
+        self.state.update(&site, Box::new(move |_, g| *decided = g.clone())).await;
+        let verdict = match budget::decide(
+            &state.budget,
+            &global,
+            &rules,
+            request.purpose,
+            request.pass,
+            now,
+            Duration::ZERO,
+        ) {
+            BudgetDecision::Go => {
+                steps.push("budget: may start now".to_owned());
+                ExplainVerdict::Now
+            }
+            BudgetDecision::Wait { until, why } => {
+                steps.push(format!("budget: wait: {why}"));
+                match until {
+                    Some(t) => ExplainVerdict::NotBefore(t),
+                    None => ExplainVerdict::WhenARequestEnds,
+                }
+            }
+            BudgetDecision::Deny(why) => {
+                steps.push(format!("budget: refused: {why}"));
+                ExplainVerdict::Refused
+            }
+        };
+        Explanation { verdict, steps }
     }
 
     /// Asks for one request and, when allowed, sends it. Never follows redirects.

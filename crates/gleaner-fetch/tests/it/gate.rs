@@ -472,3 +472,43 @@ async fn purposes_not_enabled_are_refused() {
     assert_eq!(web.ledger().count(0, "/events/1.html"), 1);
     web.shutdown().await;
 }
+
+#[tokio::test]
+async fn explain_says_why_and_until_when_without_sending() {
+    use gleaner_fetch::gate::ExplainVerdict;
+    let throttle = SiteBehaviour::Throttle {
+        status: 429,
+        after: 1,
+        suspend_for: Duration::from_secs(30),
+        retry_after: RetryAfterForm::Seconds,
+    };
+    let web = web(vec![SiteSpec { behaviour: throttle, ..SiteSpec::default() }]).await;
+    let s = gate("[politeness]\ngap = \"50ms\"\n");
+    let before =
+        s.gate.explain(&GateRequest::new(url(&web, 0, "/events/1.html"), Purpose::EventPage)).await;
+    assert_eq!(before.verdict, ExplainVerdict::Now);
+    assert!(before.steps.iter().any(|s| s.contains("not read yet")), "{before:?}");
+    bounded(s.gate.fetch(&GateRequest::new(url(&web, 0, "/events/1.html"), Purpose::EventPage)))
+        .await;
+    let outcome = bounded(
+        s.gate.fetch(&GateRequest::new(url(&web, 0, "/events/2.html"), Purpose::EventPage)),
+    )
+    .await;
+    assert_eq!(outcome.fetched().map(|f| f.status), Some(429));
+    let requests_so_far = web.ledger().entries.len();
+    let later =
+        s.gate.explain(&GateRequest::new(url(&web, 0, "/events/3.html"), Purpose::EventPage)).await;
+    assert!(
+        matches!(later.verdict, ExplainVerdict::NotBefore(t) if t > SystemTime::now() + Duration::from_secs(20)),
+        "{later:?}"
+    );
+    assert!(later.steps.iter().any(|s| s.contains("suspended") && s.contains("429")), "{later:?}");
+    let private = s
+        .gate
+        .explain(&GateRequest::new(url(&web, 0, "/private/x.html"), Purpose::EventPage))
+        .await;
+    assert_eq!(private.verdict, ExplainVerdict::Refused);
+    assert!(private.steps.iter().any(|s| s.contains("disallowed by line")), "{private:?}");
+    assert_eq!(web.ledger().entries.len(), requests_so_far, "explain sends nothing");
+    web.shutdown().await;
+}
