@@ -45,3 +45,41 @@ fn missing_file_is_exit_2_with_a_hint() {
     assert!(run.stderr.contains("`/nonexistent/gleaner.toml`"), "{}", run.stderr);
     assert!(run.stderr.contains("hint:"), "{}", run.stderr);
 }
+
+#[test]
+fn every_seed_profile_is_valid() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/profiles");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let run = gleaner(&["config", "check", path.to_str().unwrap()], "");
+            assert_eq!(run.code, Some(0), "{}: {}", path.display(), run.stderr);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 4, "UGYBot, AubeActuBot, CIXTRA-Bot and FestroBot");
+}
+
+#[test]
+fn seed_profiles_keep_their_pages_numbers() {
+    let profile = |name: &str| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/profiles/").to_owned() + name
+    };
+    let run = gleaner(&["config", "check", &profile("aubeactubot.toml")], "");
+    assert!(
+        run.stdout.contains("AubeActuBot/1.0 (+https://aubeactu.fr/robot; contact@aubeactu.fr)"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("quiet hours [08:00-09:00, 14:00-15:00], per pass Some(5), per hour Some(12), per day Some(60)"), "{}", run.stdout);
+    let run = gleaner(&["config", "check", &profile("festrobot.toml")], "");
+    assert!(
+        run.stdout.contains("user-agent:        FestroBot/1.0 (+https://festro.com/crawler)\n"),
+        "{}",
+        run.stdout
+    );
+    let run = gleaner(&["config", "check", &profile("ugybot.toml")], "");
+    assert!(run.stdout.contains("event-page: jitter 150ms..450ms"), "{}", run.stdout);
+    assert!(run.stdout.contains("methods:           GET, HEAD"), "{}", run.stdout);
+}
