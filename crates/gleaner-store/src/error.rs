@@ -1,0 +1,132 @@
+//! The store's error type: what failed, on which file or site, and what to do next.
+
+use std::path::PathBuf;
+
+/// Something the store could not do.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The store URL is neither `sqlite://PATH` nor a backend this build has.
+    #[error(
+        "unsupported store URL `{url}`\nhint: use `sqlite://PATH` (PostgreSQL support comes later)"
+    )]
+    UnsupportedUrl {
+        /// The URL as configured.
+        url: String,
+    },
+    /// The database file could not be opened or prepared.
+    #[error("failed to open the store `{}`: {source}", path.display())]
+    Open {
+        /// The database file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// A migration failed.
+    #[error("failed to migrate the store `{}` to schema version {version}: {source}", path.display())]
+    Migrate {
+        /// The database file.
+        path: PathBuf,
+        /// The version being applied.
+        version: i64,
+        /// Why.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The database was written by a newer gleaner.
+    #[error(
+        "the store `{}` has schema version {found}, newer than this gleaner knows ({known})\nhint: upgrade gleaner",
+        path.display()
+    )]
+    TooNew {
+        /// The database file.
+        path: PathBuf,
+        /// Its version.
+        found: i64,
+        /// The newest this build knows.
+        known: i64,
+    },
+    /// Another process holds the crawler lease on this database.
+    #[error(
+        "another gleaner is already crawling with the store `{}` (lock `{}` is held)\nhint: stop the other crawler, or give this one its own `store.url`",
+        path.display(),
+        lock.display()
+    )]
+    CrawlerRunning {
+        /// The database file.
+        path: PathBuf,
+        /// The lock file.
+        lock: PathBuf,
+    },
+    /// The crawler lock file could not be created.
+    #[error("failed to create the crawler lock `{}`: {source}", path.display())]
+    Lock {
+        /// The lock file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A statement failed.
+    #[error("store query failed while {doing}: {source}")]
+    Query {
+        /// What was being done (for example "removing `example.org`").
+        doing: String,
+        /// Why.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// A stored value could not be read back.
+    #[error("corrupt value in the store ({what}): {detail}")]
+    Corrupt {
+        /// Which table and column.
+        what: String,
+        /// What was wrong.
+        detail: String,
+    },
+    /// Not a domain or URL prefix.
+    #[error(
+        "`{0}` is neither a domain nor a URL\nhint: write `example.org` or `https://example.org/agenda/`"
+    )]
+    BadScope(String),
+    /// The removal could not make the deleted bytes disappear from the files.
+    #[error(
+        "removed `{site}`, but the WAL checkpoint could not finish because another process is reading\nhint: run `gleaner remove` again once the crawler is idle"
+    )]
+    CheckpointBusy {
+        /// The site.
+        site: String,
+    },
+    /// A background task died.
+    #[error("store worker stopped: {0}")]
+    Worker(String),
+}
+
+impl StoreError {
+    /// True when trying again later may succeed (the database was busy).
+    pub fn is_retryable(&self) -> bool {
+        let busy = |e: &rusqlite::Error| {
+            matches!(
+                e.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            )
+        };
+        match self {
+            StoreError::Query { source, .. } | StoreError::Open { source, .. } => busy(source),
+            StoreError::CheckpointBusy { .. } | StoreError::CrawlerRunning { .. } => true,
+            _ => false,
+        }
+    }
+}
+
+/// Wraps a rusqlite error with what was being done.
+pub(crate) trait Doing<T> {
+    /// Adds the context.
+    fn doing(self, doing: impl FnOnce() -> String) -> Result<T, StoreError>;
+}
+
+impl<T> Doing<T> for Result<T, rusqlite::Error> {
+    fn doing(self, doing: impl FnOnce() -> String) -> Result<T, StoreError> {
+        self.map_err(|source| StoreError::Query { doing: doing(), source })
+    }
+}

@@ -1,0 +1,454 @@
+//! The only code in gleaner that writes SQL.
+//!
+//! The store keeps what gleaner must not lose or forget (SPEC §1 and §3): the gate's
+//! per-site budget and robots.txt state, committed before each request is sent; owners'
+//! opt-outs and overrides; the audit log; the archive of robots.txt and terms pages;
+//! events with their status history and provenance; news items; validators; fetched
+//! bodies and parser samples; translations. It applies retention ([`Store::purge`]) and
+//! removal ([`Store::remove_site`]).
+//!
+//! It leaves every decision to others: the gate (in `gleaner-fetch`) decides, the
+//! policy crate computes, the store keeps.
+//!
+//! # Layout
+//! - [`Store`]: the backend-agnostic handle every caller uses;
+//! - [`CrawlerState`]: the gate's state ([`GateState`]) for the one process holding the
+//!   crawler lease; [`Store`] itself is the gate's [`Registry`] and [`AuditSink`];
+//! - [`model`]: the values going in and out;
+//! - `codec`: policy and event values as columns, shared by backends;
+//! - `sqlite`: the SQLite backend and its migrations (`migrations/sqlite`).
+//!
+//! # Why rusqlite behind an enum, not sqlx
+//! SQLite is driven through rusqlite (bundled SQLite) on tokio's blocking pool: the gate's
+//! state trait hands us a non-`'static` closure that must run inside one `BEGIN
+//! IMMEDIATE` transaction, which is plain with a connection we own and awkward through
+//! sqlx's pool; rusqlite also gives direct access to `secure_delete`, checkpoints and
+//! `integrity_check`, and builds faster. Callers only see [`Store`], whose methods
+//! dispatch over a private backend enum: PostgreSQL (issue 17) adds a variant (on
+//! `tokio-postgres` or sqlx) with the same methods and the same test bodies.
+
+pub mod model;
+
+mod codec;
+mod error;
+mod sqlite;
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use gleaner_policy::audit::{AuditRecord, AuditSink};
+use gleaner_policy::registry::{OwnerRules, Registry, RegistryEntry, Scope};
+use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState};
+use url::Url;
+
+pub use error::StoreError;
+pub use model::{
+    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
+    Provenance, PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange,
+    StoredEvent, Upserted,
+};
+
+#[derive(Debug)]
+enum Backend {
+    Sqlite(sqlite::Sqlite),
+}
+
+/// Runs `$body` with `$db` bound to the active backend.
+macro_rules! dispatch {
+    ($self:expr, $db:ident => $body:expr) => {
+        match &*$self.backend {
+            Backend::Sqlite($db) => $body,
+        }
+    };
+}
+
+/// A handle on the store. Cheap to clone; every clone shares the connections.
+#[derive(Debug, Clone)]
+pub struct Store {
+    backend: Arc<Backend>,
+}
+
+impl Store {
+    /// Opens the store at a configured URL (`sqlite://PATH`), creating and migrating it.
+    pub fn open(url: &str) -> Result<Store, StoreError> {
+        match url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
+            Some(path) if !path.is_empty() => Store::open_sqlite(Path::new(path)),
+            _ => Err(StoreError::UnsupportedUrl { url: url.to_owned() }),
+        }
+    }
+
+    /// Opens (creating and migrating) a SQLite database file.
+    pub fn open_sqlite(path: &Path) -> Result<Store, StoreError> {
+        let db = sqlite::Sqlite::open(path)?;
+        Ok(Store { backend: Arc::new(Backend::Sqlite(db)) })
+    }
+
+    /// A short description of where the data lives, for messages.
+    pub fn location(&self) -> String {
+        dispatch!(self, db => db.path().display().to_string())
+    }
+
+    /// Takes the crawler lease: only one process crawls with a database at a time (a
+    /// second one gets [`StoreError::CrawlerRunning`]). Requests left in flight by a
+    /// crawler that died are over, so their in-flight counters are cleared. Other
+    /// processes (`gleaner optout`, `remove`, the server) keep using the store freely.
+    pub async fn claim_crawler(&self) -> Result<CrawlerState, StoreError> {
+        let lock = dispatch!(self, db => lock_path(db.path()));
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock)
+            .map_err(|source| StoreError::Lock { path: lock.clone(), source })?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(StoreError::CrawlerRunning {
+                    path: PathBuf::from(self.location()),
+                    lock,
+                });
+            }
+            Err(std::fs::TryLockError::Error(source)) => {
+                return Err(StoreError::Lock { path: lock, source });
+            }
+        }
+        let reset = dispatch!(self, db => db.reset_in_flight().await)?;
+        Ok(CrawlerState { store: self.clone(), _lease: file, reset })
+    }
+
+    /// A copy of a site's gate state (for `explain` and the dashboard).
+    pub async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
+        dispatch!(self, db => db.site_state(site).await)
+    }
+
+    /// Everything owners asked that applies to `url`, read from the database (validated
+    /// by a version number on every call).
+    pub async fn owner_rules(&self, url: &Url) -> Result<OwnerRules, StoreError> {
+        dispatch!(self, db => db.owner_rules(url).await)
+    }
+
+    /// Records an opt-out or override (replacing one with the same reference).
+    pub async fn add_owner_request(
+        &self,
+        entry: RegistryEntry,
+        note: Option<String>,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, db => db.add_owner_request(entry, note, now).await)
+    }
+
+    /// Removes the owner request with this reference; false when there was none.
+    pub async fn remove_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
+        dispatch!(self, db => db.remove_owner_request(reference).await)
+    }
+
+    /// Every owner request, oldest first.
+    pub async fn owner_requests(&self) -> Result<Vec<OwnerRecord>, StoreError> {
+        dispatch!(self, db => db.owner_requests().await)
+    }
+
+    /// Waits until every audit record handed to [`AuditSink::record`] so far is written.
+    pub async fn flush_audit(&self) -> Result<(), StoreError> {
+        dispatch!(self, db => db.flush_audit().await)
+    }
+
+    /// The latest `limit` audit rows within `scope`, oldest first.
+    pub async fn audit_for(
+        &self,
+        scope: &Scope,
+        limit: u32,
+    ) -> Result<Vec<AuditEntry>, StoreError> {
+        dispatch!(self, db => db.audit_for(scope, limit).await)
+    }
+
+    /// Archives a terms page (or any document) version when it changed; true when a new
+    /// version was stored. robots.txt versions are archived automatically when the
+    /// gate stores them.
+    pub async fn archive_document(
+        &self,
+        site: &str,
+        kind: DocumentKind,
+        url: &str,
+        body: Vec<u8>,
+        now: SystemTime,
+    ) -> Result<bool, StoreError> {
+        dispatch!(self, db => db.archive_document(site, kind, url, body, now).await)
+    }
+
+    /// Every archived version of the sites in `scope`, by site and date.
+    pub async fn archive_history(
+        &self,
+        scope: &Scope,
+        kind: DocumentKind,
+    ) -> Result<Vec<ArchivedDocument>, StoreError> {
+        dispatch!(self, db => db.archived(scope, kind, None).await)
+    }
+
+    /// What each site in `scope` had published at time `at`: the latest version first
+    /// seen at or before `at`, one per site.
+    pub async fn archived_at(
+        &self,
+        scope: &Scope,
+        kind: DocumentKind,
+        at: SystemTime,
+    ) -> Result<Vec<ArchivedDocument>, StoreError> {
+        dispatch!(self, db => db.archived(scope, kind, Some(at)).await)
+    }
+
+    /// Stores an event by identity: inserted, or updated with a status-history row when
+    /// its status changed; the fetch is added to its provenance.
+    pub async fn upsert_event(&self, write: &EventWrite<'_>) -> Result<Upserted, StoreError> {
+        dispatch!(self, db => db.upsert_event(write).await)
+    }
+
+    /// The id of the event with this identity, if stored.
+    pub async fn event_id(
+        &self,
+        identity: gleaner_event::EventIdentity,
+    ) -> Result<Option<i64>, StoreError> {
+        dispatch!(self, db => db.event_id(identity).await)
+    }
+
+    /// One event with its history and provenance.
+    pub async fn event(&self, id: i64) -> Result<Option<StoredEvent>, StoreError> {
+        dispatch!(self, db => db.event(id).await)
+    }
+
+    /// Events overlapping `[from, to)`, by start.
+    pub async fn events_between(
+        &self,
+        from: SystemTime,
+        to: SystemTime,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        dispatch!(self, db => db.events_between(from, to).await)
+    }
+
+    /// Stores a translation of an event (deleted with it).
+    pub async fn put_translation(
+        &self,
+        event_id: i64,
+        lang: &str,
+        title: Option<String>,
+        description: Option<String>,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, db => db.put_translation(event_id, lang, title, description, now).await)
+    }
+
+    /// A stored translation: (title, description).
+    pub async fn translation(
+        &self,
+        event_id: i64,
+        lang: &str,
+    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
+        dispatch!(self, db => db.translation(event_id, lang).await)
+    }
+
+    /// Records a configured source.
+    pub async fn upsert_source(
+        &self,
+        source: SourceRecord,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, db => db.upsert_source(source, now).await)
+    }
+
+    /// Stores a news item by URL; the summary only for `Keep::Full`.
+    pub async fn upsert_news(
+        &self,
+        item: NewsItem,
+        keep: Keep,
+        now: SystemTime,
+    ) -> Result<i64, StoreError> {
+        dispatch!(self, db => db.upsert_news(item, keep, now).await)
+    }
+
+    /// Stores the validators (`ETag`, `Last-Modified`) of a URL.
+    pub async fn put_validators(
+        &self,
+        url: &Url,
+        etag: Option<String>,
+        last_modified: Option<String>,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, db => db.put_validators(url, etag, last_modified, now).await)
+    }
+
+    /// The stored validators of a URL: (`ETag`, `Last-Modified`).
+    pub async fn validators(
+        &self,
+        url: &Url,
+    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
+        dispatch!(self, db => db.validators(url).await)
+    }
+
+    /// Keeps a fetched body for processing; returns its id.
+    pub async fn put_body(
+        &self,
+        url: &Url,
+        content_type: Option<String>,
+        body: Vec<u8>,
+        now: SystemTime,
+    ) -> Result<i64, StoreError> {
+        dispatch!(self, db => db.put_body(url, content_type, body, now).await)
+    }
+
+    /// A stored body.
+    pub async fn body(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
+        dispatch!(self, db => db.body(id).await)
+    }
+
+    /// Called once a body has been extracted: with a zero body retention
+    /// (`retention.bodies = "0s"`) it is deleted now; otherwise [`Store::purge`] deletes
+    /// it when its time comes. True when it was deleted.
+    pub async fn body_extracted(
+        &self,
+        id: i64,
+        retention: &RetentionPolicy,
+    ) -> Result<bool, StoreError> {
+        if retention.bodies.is_zero() {
+            dispatch!(self, db => db.delete_body(id).await)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// Keeps a parser test sample when the profile enables samples and the host is not
+    /// excluded (by the config's list or by a removal); returns its id when kept.
+    pub async fn put_sample(
+        &self,
+        url: &Url,
+        body: Vec<u8>,
+        now: SystemTime,
+        retention: &gleaner_config::settings::Retention,
+    ) -> Result<Option<i64>, StoreError> {
+        if !retention.samples {
+            return Ok(None);
+        }
+        let exclusions = retention.sample_exclusions.clone();
+        dispatch!(self, db => db.put_sample(url, body, now, exclusions).await)
+    }
+
+    /// Never sample this domain (or its subdomains) again.
+    pub async fn exclude_from_samples(
+        &self,
+        domain: &str,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, db => db.exclude_from_samples(domain, now).await)
+    }
+
+    /// Applies retention: bodies, ended events (with their translations, history and
+    /// provenance) and old audit rows. The daemon calls this daily; `gleaner purge` on
+    /// demand.
+    pub async fn purge(
+        &self,
+        policy: RetentionPolicy,
+        now: SystemTime,
+    ) -> Result<PurgeReport, StoreError> {
+        dispatch!(self, db => db.purge(policy, now).await)
+    }
+
+    /// Deletes a site's content (events, descriptions, image addresses, translations,
+    /// news, bodies, samples, validators) in one transaction, records the request with
+    /// its completion time, adds an opt-out and a sample exclusion, then checkpoints the
+    /// WAL so, with `secure_delete`, the bytes are gone from the files. The audit log
+    /// and the robots.txt archive stay: they record gleaner's own behaviour.
+    pub async fn remove_site(
+        &self,
+        scope: Scope,
+        reference: &str,
+        now: SystemTime,
+    ) -> Result<RemovalReport, StoreError> {
+        dispatch!(self, db => db.remove_site(scope, reference.to_owned(), now).await)
+    }
+
+    /// The database's own consistency check (`ok` when sound).
+    pub async fn integrity_check(&self) -> Result<String, StoreError> {
+        dispatch!(self, db => db.integrity_check().await)
+    }
+}
+
+fn lock_path(db: &Path) -> PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push("-crawler.lock");
+    PathBuf::from(name)
+}
+
+/// Parses a site argument (`example.org` or a URL prefix) into a scope.
+pub fn parse_scope(site: &str) -> Result<Scope, StoreError> {
+    let scope = if site.contains("://") { Scope::url_prefix(site) } else { Scope::domain(site) };
+    scope.ok_or_else(|| StoreError::BadScope(site.to_owned()))
+}
+
+impl Registry for Store {
+    fn lookup<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, OwnerRules> {
+        Box::pin(async move {
+            match self.owner_rules(url).await {
+                Ok(rules) => rules,
+                // Fail closed: when the registry cannot be read, nothing is fetched.
+                Err(error) => OwnerRules {
+                    opted_out: Some(format!("registry unreadable: {error}")),
+                    slowdown: 1,
+                    ..OwnerRules::default()
+                },
+            }
+        })
+    }
+}
+
+impl AuditSink for Store {
+    /// Queues the record for the batch writer (written within milliseconds; call
+    /// [`Store::flush_audit`] to wait for it).
+    fn record(&self, record: AuditRecord) {
+        dispatch!(self, db => db.record_audit(record))
+    }
+}
+
+/// The gate's state for the process holding the crawler lease (see
+/// [`Store::claim_crawler`]). The lease is an OS file lock, released when the process
+/// ends, however it ends.
+#[derive(Debug)]
+pub struct CrawlerState {
+    store: Store,
+    _lease: File,
+    reset: u64,
+}
+
+impl CrawlerState {
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// How many sites had requests left in flight by a previous crawler (cleared when the
+    /// lease was taken).
+    pub fn reset_sites(&self) -> u64 {
+        self.reset
+    }
+}
+
+impl GateState for CrawlerState {
+    /// Commits before completing. When the database cannot be written, the task panics
+    /// rather than let the gate send a request whose reservation was not recorded (the
+    /// trait has no error path).
+    fn update<'a>(&'a self, site: &'a str, change: Change<'a>) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            let result = dispatch!(self.store, db => db.update_site(site, change).await);
+            if let Err(error) = result {
+                panic!("failed to record the budget of `{site}`, not sending: {error}");
+            }
+        })
+    }
+
+    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<SiteState>> {
+        Box::pin(async move {
+            match self.store.site_state(site).await {
+                Ok(state) => state,
+                Err(error) => panic!("failed to read the state of `{site}`: {error}"),
+            }
+        })
+    }
+}

@@ -1,0 +1,272 @@
+//! The values that go into and come out of the store. Backends share them; none of them
+//! knows SQL.
+
+use std::time::{Duration, SystemTime};
+
+use gleaner_event::{Event, EventIdentity, EventStatus};
+use gleaner_policy::Purpose;
+use url::Url;
+
+/// How much of a source's content may be kept (SPEC §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Facts only: no description, no image address.
+    Facts,
+    /// Facts, description and image address.
+    Full,
+}
+
+impl Keep {
+    /// The config name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Keep::Facts => "facts",
+            Keep::Full => "full",
+        }
+    }
+}
+
+/// A configured source, as the store remembers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceRecord {
+    /// Its configured name.
+    pub name: String,
+    /// Where it is read.
+    pub url: Url,
+    /// Listing, sitemap, feed, calendar, API.
+    pub kind: String,
+    /// What may be kept.
+    pub keep: Keep,
+}
+
+/// One extracted event to upsert, with where it came from.
+#[derive(Debug, Clone, Copy)]
+pub struct EventWrite<'a> {
+    /// The normalised event.
+    pub event: &'a Event,
+    /// The configured source that produced it.
+    pub source: Option<&'a str>,
+    /// The page (or feed) it was read from.
+    pub fetched_url: &'a Url,
+    /// When that page was fetched.
+    pub fetched_at: SystemTime,
+    /// What may be kept; `Keep::Facts` (or an owner's facts-only) drops the description
+    /// and image address.
+    pub keep: Keep,
+}
+
+/// What an upsert did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upserted {
+    /// A new event.
+    Inserted(i64),
+    /// A known event; `status_changed` when a history row was added.
+    Updated {
+        /// The event's id.
+        id: i64,
+        /// Whether the status changed.
+        status_changed: bool,
+    },
+}
+
+impl Upserted {
+    /// The event's id.
+    pub fn id(self) -> i64 {
+        match self {
+            Upserted::Inserted(id) | Upserted::Updated { id, .. } => id,
+        }
+    }
+}
+
+/// One status an event had.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusChange {
+    /// The status.
+    pub status: EventStatus,
+    /// Whether the source stated it.
+    pub stated: bool,
+    /// When gleaner saw it.
+    pub at: SystemTime,
+}
+
+/// A fetch that produced an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Provenance {
+    /// The configured source.
+    pub source: Option<String>,
+    /// The fetched URL.
+    pub fetch_url: String,
+    /// When (the latest such fetch).
+    pub fetched_at: SystemTime,
+}
+
+/// An event as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredEvent {
+    /// The store's id.
+    pub id: i64,
+    /// Its identity (dedup key).
+    pub identity: EventIdentity,
+    /// The host it was read from.
+    pub host: String,
+    /// The source that last produced it.
+    pub source: Option<String>,
+    /// The event (description and image only when kept in full).
+    pub event: Event,
+    /// First seen.
+    pub first_seen: SystemTime,
+    /// Last confirmed by a fetch.
+    pub last_checked: SystemTime,
+    /// Status history, oldest first (filled by [`crate::Store::event`]).
+    pub history: Vec<StatusChange>,
+    /// Fetches that produced it (filled by [`crate::Store::event`]).
+    pub provenance: Vec<Provenance>,
+}
+
+/// A news item (local-news aggregators).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewsItem {
+    /// Its page.
+    pub url: Url,
+    /// The configured source.
+    pub source: Option<String>,
+    /// Its title.
+    pub title: Option<String>,
+    /// When it was published.
+    pub published: Option<SystemTime>,
+    /// A summary, kept only for `keep = "full"`.
+    pub summary: Option<String>,
+}
+
+/// A stored audit row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditEntry {
+    /// When the request started (or was refused).
+    pub time: SystemTime,
+    /// The budget key.
+    pub site: String,
+    /// The URL, redacted.
+    pub url: String,
+    /// Why it was made.
+    pub purpose: Option<Purpose>,
+    /// The source.
+    pub source: Option<String>,
+    /// HTTP status.
+    pub status: Option<u16>,
+    /// Error or refusal.
+    pub error: Option<String>,
+    /// Body bytes.
+    pub bytes: u64,
+    /// Duration.
+    pub duration: Duration,
+    /// The rule that allowed or refused it.
+    pub reason: String,
+}
+
+/// What kind of document an archive row holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentKind {
+    /// `/robots.txt`.
+    Robots,
+    /// A terms or press page.
+    Terms,
+}
+
+impl DocumentKind {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentKind::Robots => "robots",
+            DocumentKind::Terms => "terms",
+        }
+    }
+}
+
+/// One archived version of a robots.txt or terms page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchivedDocument {
+    /// The budget key (origin).
+    pub site: String,
+    /// robots.txt or terms.
+    pub kind: DocumentKind,
+    /// Where it was read.
+    pub url: String,
+    /// First read with this content.
+    pub first_seen: SystemTime,
+    /// Last read with this content.
+    pub last_seen: SystemTime,
+    /// The bytes.
+    pub body: Vec<u8>,
+}
+
+/// An owner's request as stored (opt-outs and overrides).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnerRecord {
+    /// The registry entry (scope, request, reference).
+    pub entry: gleaner_policy::registry::RegistryEntry,
+    /// When it was recorded.
+    pub created: SystemTime,
+    /// A free-form note (who asked, how).
+    pub note: Option<String>,
+}
+
+/// What a removal deleted, per table.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RemovalReport {
+    /// The removal request's id.
+    pub request_id: i64,
+    /// The opt-out reference added.
+    pub opt_out: String,
+    /// Rows deleted per table (cascades included).
+    pub deleted: Vec<(String, u64)>,
+}
+
+/// How long things are kept (SPEC §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetentionPolicy {
+    /// Fetched bodies.
+    pub bodies: Duration,
+    /// Events after the end of their last day.
+    pub events_after_end: Duration,
+    /// Audit rows.
+    pub audit: Duration,
+}
+
+impl RetentionPolicy {
+    /// Audit rows are kept this long unless configured (about 13 months: a year of
+    /// history plus time to answer a question about it).
+    pub const DEFAULT_AUDIT: Duration = Duration::from_secs(400 * 24 * 3600);
+
+    /// The documented defaults (SPEC §3): bodies 90 days, events 30 days after they end.
+    pub fn from_defaults() -> RetentionPolicy {
+        use gleaner_config::settings::defaults;
+        RetentionPolicy {
+            bodies: defaults::BODIES,
+            events_after_end: defaults::EVENTS_AFTER_END,
+            audit: RetentionPolicy::DEFAULT_AUDIT,
+        }
+    }
+
+    /// The periods from the settings (the audit period is not configurable yet, so it
+    /// takes [`RetentionPolicy::DEFAULT_AUDIT`]).
+    pub fn from_settings(settings: &gleaner_config::Settings) -> RetentionPolicy {
+        RetentionPolicy {
+            bodies: settings.retention.bodies,
+            events_after_end: settings.retention.events_after_end,
+            audit: RetentionPolicy::DEFAULT_AUDIT,
+        }
+    }
+}
+
+/// What a purge deleted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PurgeReport {
+    /// Bodies.
+    pub bodies: u64,
+    /// Events (their translations, history and provenance went with them).
+    pub events: u64,
+    /// Translations deleted with their events.
+    pub translations: u64,
+    /// Audit rows.
+    pub audit: u64,
+}

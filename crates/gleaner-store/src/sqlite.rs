@@ -1,0 +1,1325 @@
+//! The SQLite backend: one file in WAL mode, migrations applied on open, every write in
+//! a `BEGIN IMMEDIATE` transaction on one writer connection per process (so a read never
+//! has to be upgraded to a write and fail with `SQLITE_BUSY`), a reader connection for
+//! queries, and a background thread that writes audit rows in batches.
+//!
+//! rusqlite is synchronous; every call runs on tokio's blocking pool, so the async
+//! callers (the gate, the server) never block a runtime thread on the database.
+//!
+//! Durability: `synchronous = NORMAL` in WAL mode loses no committed transaction when
+//! the *process* dies (kill -9, panic), which is what the crash test checks; a power
+//! loss may lose the last transactions, never corrupt the file. `FULL` would add an
+//! fsync per commit for that case.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, SystemTime};
+
+use gleaner_event::{EventIdentity, EventStatus};
+use gleaner_policy::Purpose;
+use gleaner_policy::audit::AuditRecord;
+use gleaner_policy::budget::GlobalBudget;
+use gleaner_policy::registry::{OwnerRequest, OwnerRules, RegistryEntry, Scope, rules_for};
+use gleaner_policy::robots::RobotsTxt;
+use gleaner_policy::state::{Change, SiteState};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use url::Url;
+
+use crate::codec::{self, SiteRow};
+use crate::error::{Doing, StoreError};
+use crate::model::{
+    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
+    Provenance, PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange,
+    StoredEvent, Upserted,
+};
+
+/// Schema migrations, applied in order; `PRAGMA user_version` records the last one.
+const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/sqlite/0001_init.sql"))];
+
+/// How long a statement waits for another process's write lock before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Parsed robots.txt files, keyed by site and the stored robots JSON (which changes
+/// whenever the file is read again), so the rules are not re-parsed on every request.
+type RobotsCache = Arc<Mutex<HashMap<(String, u64), Arc<RobotsTxt>>>>;
+
+enum AuditMsg {
+    Record(Box<AuditRecord>),
+    Flush(mpsc::Sender<()>),
+}
+
+/// The SQLite backend.
+pub(crate) struct Sqlite {
+    path: PathBuf,
+    writer: Arc<tokio::sync::Mutex<Connection>>,
+    reader: Arc<Mutex<Connection>>,
+    audit: Mutex<mpsc::Sender<AuditMsg>>,
+    registry: Mutex<Option<(i64, Arc<Vec<RegistryEntry>>)>>,
+    robots: RobotsCache,
+}
+
+impl std::fmt::Debug for Sqlite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sqlite").field("path", &self.path).finish_non_exhaustive()
+    }
+}
+
+fn connect(path: &Path) -> Result<Connection, StoreError> {
+    let open = |source| StoreError::Open { path: path.to_owned(), source };
+    let conn = Connection::open(path).map_err(open)?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(open)?;
+    // WAL: readers never block the writer; the mode is stored in the file.
+    let mode: String =
+        conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(open)?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(open(rusqlite::Error::InvalidParameterName(format!(
+            "journal_mode is `{mode}`, not `wal`"
+        ))));
+    }
+    conn.execute_batch(
+        "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON; PRAGMA synchronous = NORMAL;",
+    )
+    .map_err(open)?;
+    Ok(conn)
+}
+
+fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
+    let known = MIGRATIONS.last().map_or(0, |m| m.0);
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(|source| StoreError::Open { path: path.to_owned(), source })?;
+    let found: i64 = tx
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(|source| StoreError::Open { path: path.to_owned(), source })?;
+    if found > known {
+        return Err(StoreError::TooNew { path: path.to_owned(), found, known });
+    }
+    for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > found) {
+        let err = |source| StoreError::Migrate { path: path.to_owned(), version: *version, source };
+        tx.execute_batch(sql).map_err(err)?;
+        tx.pragma_update(None, "user_version", version).map_err(err)?;
+    }
+    tx.commit().map_err(|source| StoreError::Open { path: path.to_owned(), source })
+}
+
+/// A transaction left open by a cancelled caller is rolled back before the next use.
+fn recover(conn: &Connection) {
+    if !conn.is_autocommit() {
+        let _ = conn.execute_batch("ROLLBACK");
+    }
+}
+
+async fn blocking<R: Send + 'static>(
+    f: impl FnOnce() -> Result<R, StoreError> + Send + 'static,
+) -> Result<R, StoreError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| StoreError::Worker(e.to_string()))?
+}
+
+/// The SQL condition "column `col` is the host `?n` or one of its subdomains".
+fn host_covered(col: &str, n: usize) -> String {
+    format!(
+        "({col} = ?{n} OR (length({col}) > length(?{n}) AND substr({col}, -length(?{n}) - 1) = '.' || ?{n}))"
+    )
+}
+
+/// The SQL condition for a scope over a host column and a URL column, and its parameter.
+fn scope_condition(scope: &Scope, host_col: &str, url_col: &str, n: usize) -> (String, String) {
+    match scope {
+        Scope::Domain(domain) => (host_covered(host_col, n), domain.clone()),
+        Scope::UrlPrefix(prefix) => {
+            (format!("substr({url_col}, 1, length(?{n})) = ?{n}"), prefix.clone())
+        }
+    }
+}
+
+fn scope_columns(scope: &Scope) -> (&'static str, &str) {
+    match scope {
+        Scope::Domain(d) => ("domain", d),
+        Scope::UrlPrefix(p) => ("url-prefix", p),
+    }
+}
+
+fn hash_of(s: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+fn load_site(
+    conn: &Connection,
+    site: &str,
+    cache: &RobotsCache,
+) -> Result<Option<SiteState>, StoreError> {
+    let row = conn
+        .prepare_cached(
+            "SELECT budget, in_flight, robots, robots_body, failure_streak FROM site_state WHERE site = ?1",
+        )
+        .and_then(|mut st| {
+            st.query_row([site], |r| {
+                Ok(SiteRow {
+                    budget: r.get(0)?,
+                    in_flight: r.get(1)?,
+                    robots: r.get(2)?,
+                    robots_body: r.get(3)?,
+                    failure_streak: r.get(4)?,
+                })
+            })
+            .optional()
+        })
+        .doing(|| format!("reading the state of `{site}`"))?;
+    let Some(row) = row else { return Ok(None) };
+    let key = (site.to_owned(), row.robots.as_deref().map_or(0, hash_of));
+    let state = codec::decode_site(row, |body| {
+        let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() > 4096 {
+            cache.clear();
+        }
+        Arc::clone(cache.entry(key).or_insert_with(|| Arc::new(RobotsTxt::parse(body))))
+    })?;
+    Ok(Some(state))
+}
+
+fn load_global(conn: &Connection) -> Result<GlobalBudget, StoreError> {
+    conn.prepare_cached("SELECT day, requests FROM global_budget WHERE id = 1")
+        .and_then(|mut st| st.query_row([], |r| Ok(codec::decode_global(r.get(0)?, r.get(1)?))))
+        .doing(|| "reading the global budget".to_owned())
+}
+
+fn save_site(
+    conn: &Connection,
+    site: &str,
+    before: &Option<SiteState>,
+    after: &SiteState,
+    now: SystemTime,
+) -> Result<(), StoreError> {
+    let row = codec::encode_site(after);
+    let doing = || format!("saving the state of `{site}`");
+    conn.prepare_cached(
+        "INSERT INTO site_state (site, budget, in_flight, failure_streak, updated_us)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (site) DO UPDATE SET budget = excluded.budget, in_flight = excluded.in_flight,
+             failure_streak = excluded.failure_streak, updated_us = excluded.updated_us",
+    )
+    .and_then(|mut st| {
+        st.execute(params![site, row.budget, row.in_flight, row.failure_streak, codec::to_us(now)])
+    })
+    .doing(doing)?;
+    let old_robots = before.as_ref().and_then(|s| s.robots.as_ref());
+    if old_robots != after.robots.as_ref() {
+        conn.prepare_cached("UPDATE site_state SET robots = ?2, robots_body = ?3 WHERE site = ?1")
+            .and_then(|mut st| st.execute(params![site, row.robots, row.robots_body]))
+            .doing(doing)?;
+        if let Some(body) = &row.robots_body {
+            let url = format!("{site}/robots.txt");
+            archive(conn, site, DocumentKind::Robots, &url, body, now)?;
+        }
+    }
+    Ok(())
+}
+
+/// Stores a document version when it differs from the latest one archived for the site,
+/// or notes that the latest one was seen again.
+fn archive(
+    conn: &Connection,
+    site: &str,
+    kind: DocumentKind,
+    url: &str,
+    body: &[u8],
+    now: SystemTime,
+) -> Result<bool, StoreError> {
+    let doing = || format!("archiving the {} of `{site}`", kind.as_str());
+    let latest: Option<(i64, Vec<u8>)> = conn
+        .prepare_cached(
+            "SELECT id, body FROM archive WHERE site = ?1 AND kind = ?2
+             ORDER BY first_seen_ms DESC, id DESC LIMIT 1",
+        )
+        .and_then(|mut st| {
+            st.query_row(params![site, kind.as_str()], |r| Ok((r.get(0)?, r.get(1)?))).optional()
+        })
+        .doing(doing)?;
+    let now = codec::to_ms(now);
+    match latest {
+        Some((id, old)) if old == body => {
+            conn.execute("UPDATE archive SET last_seen_ms = ?2 WHERE id = ?1", params![id, now])
+                .doing(doing)?;
+            Ok(false)
+        }
+        _ => {
+            conn.execute(
+                "INSERT INTO archive (site, host, kind, url, first_seen_ms, last_seen_ms, body)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)",
+                params![site, codec::host_of(site), kind.as_str(), url, now, body],
+            )
+            .doing(doing)?;
+            Ok(true)
+        }
+    }
+}
+
+fn audit_thread(mut conn: Connection, rx: mpsc::Receiver<AuditMsg>) {
+    let mut batch: Vec<AuditRecord> = Vec::new();
+    let mut waiting: Vec<mpsc::Sender<()>> = Vec::new();
+    while let Ok(first) = rx.recv() {
+        let mut next = Some(first);
+        while let Some(msg) = next.take() {
+            match msg {
+                AuditMsg::Record(r) => batch.push(*r),
+                AuditMsg::Flush(done) => waiting.push(done),
+            }
+            if batch.len() < 4096 {
+                next = rx.try_recv().ok();
+            }
+        }
+        if !batch.is_empty() {
+            // An audit write failure must not stop the crawl; the batch is retried once
+            // after the busy timeout, then dropped.
+            if write_audit(&mut conn, &batch).is_err() {
+                let _ = write_audit(&mut conn, &batch);
+            }
+            batch.clear();
+        }
+        for done in waiting.drain(..) {
+            let _ = done.send(());
+        }
+    }
+}
+
+fn write_audit(conn: &mut Connection, batch: &[AuditRecord]) -> rusqlite::Result<()> {
+    recover(conn);
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    {
+        let mut st = tx.prepare_cached(
+            "INSERT INTO audit_log (time_ms, site, host, url, purpose, source, status, error,
+                 bytes, duration_ms, reason)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?;
+        for r in batch {
+            st.execute(params![
+                codec::to_ms(r.time),
+                r.site,
+                codec::host_of(&r.site),
+                r.url,
+                r.purpose.as_str(),
+                r.source,
+                r.status,
+                r.error,
+                i64::try_from(r.bytes).unwrap_or(i64::MAX),
+                codec::duration_ms(r.duration),
+                r.reason,
+            ])?;
+        }
+    }
+    tx.commit()
+}
+
+fn owner_entry(
+    reference: String,
+    scope_kind: &str,
+    scope: String,
+    request: &str,
+    factor: Option<i64>,
+    until_ms: Option<i64>,
+) -> Option<RegistryEntry> {
+    let scope = match scope_kind {
+        "domain" => Scope::Domain(scope),
+        _ => Scope::UrlPrefix(scope),
+    };
+    let request = match request {
+        "opt-out" => OwnerRequest::OptOut,
+        "slow-down" => OwnerRequest::SlowDown(u32::try_from(factor?).ok()?),
+        "pause" => OwnerRequest::PauseUntil(codec::from_ms(until_ms?)),
+        "facts-only" => OwnerRequest::FactsOnly,
+        _ => return None,
+    };
+    Some(RegistryEntry { scope, request, reference })
+}
+
+fn read_owner_requests(conn: &Connection) -> Result<Vec<OwnerRecord>, StoreError> {
+    let mut st = conn
+        .prepare_cached(
+            "SELECT reference, scope_kind, scope, request, factor, until_ms, created_ms, note
+             FROM owner_requests ORDER BY created_ms, reference",
+        )
+        .doing(|| "reading owner requests".to_owned())?;
+    let rows = st
+        .query_map([], |r| {
+            let kind: String = r.get(1)?;
+            let request: String = r.get(3)?;
+            Ok((
+                owner_entry(r.get(0)?, &kind, r.get(2)?, &request, r.get(4)?, r.get(5)?),
+                r.get::<_, i64>(6)?,
+                r.get::<_, Option<String>>(7)?,
+            ))
+        })
+        .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+        .doing(|| "reading owner requests".to_owned())?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(entry, created, note)| {
+            entry.map(|entry| OwnerRecord { entry, created: codec::from_ms(created), note })
+        })
+        .collect())
+}
+
+fn event_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(StoredEvent, String)> {
+    let identity: String = r.get(1)?;
+    let facts: String = r.get(5)?;
+    let event = codec::decode_facts(&facts, r.get(6)?, r.get(7)?)
+        .map_err(|e| rusqlite::Error::InvalidColumnName(e.to_string()))?;
+    Ok((
+        StoredEvent {
+            id: r.get(0)?,
+            identity: EventIdentity(u64::from_str_radix(&identity, 16).unwrap_or_default()),
+            host: r.get(2)?,
+            source: r.get(3)?,
+            event,
+            first_seen: codec::from_ms(r.get(8)?),
+            last_checked: codec::from_ms(r.get(9)?),
+            history: Vec::new(),
+            provenance: Vec::new(),
+        },
+        r.get(4)?,
+    ))
+}
+
+const EVENT_COLUMNS: &str = "id, identity, host, source, status, facts, description, image_url, \
+                             first_seen_ms, last_checked_ms";
+
+impl Sqlite {
+    /// Opens (creating and migrating) the database at `path`.
+    pub(crate) fn open(path: &Path) -> Result<Sqlite, StoreError> {
+        let mut writer = connect(path)?;
+        migrate(&mut writer, path)?;
+        let reader = connect(path)?;
+        let audit_conn = connect(path)?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("gleaner-store-audit".into())
+            .spawn(move || audit_thread(audit_conn, rx))
+            .map_err(|e| StoreError::Worker(format!("failed to start the audit writer: {e}")))?;
+        Ok(Sqlite {
+            path: path.to_owned(),
+            writer: Arc::new(tokio::sync::Mutex::new(writer)),
+            reader: Arc::new(Mutex::new(reader)),
+            audit: Mutex::new(tx),
+            registry: Mutex::new(None),
+            robots: Arc::default(),
+        })
+    }
+
+    /// The database file.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `f` in a `BEGIN IMMEDIATE` transaction on the writer connection.
+    async fn write<R: Send + 'static>(
+        &self,
+        doing: impl Fn() -> String + Send + 'static,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<R, StoreError> + Send + 'static,
+    ) -> Result<R, StoreError> {
+        let mut conn = Arc::clone(&self.writer).lock_owned().await;
+        blocking(move || {
+            recover(&conn);
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate);
+            let tx = tx.doing(&doing)?;
+            let result = f(&tx)?;
+            tx.commit().doing(&doing)?;
+            Ok(result)
+        })
+        .await
+    }
+
+    /// Runs `f` on the reader connection.
+    async fn read<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<R, StoreError> + Send + 'static,
+    ) -> Result<R, StoreError> {
+        let reader = Arc::clone(&self.reader);
+        blocking(move || {
+            let conn = reader.lock().unwrap_or_else(|p| p.into_inner());
+            recover(&conn);
+            f(&conn)
+        })
+        .await
+    }
+
+    // ----- gate state -------------------------------------------------------------
+
+    /// Applies `change` to a site's state and the global budget, committed before it
+    /// returns. The read and the write happen in one `BEGIN IMMEDIATE` transaction, so
+    /// another process's update to the same site waits instead of being lost.
+    pub(crate) async fn update_site(
+        &self,
+        site: &str,
+        change: Change<'_>,
+    ) -> Result<(), StoreError> {
+        let conn = Arc::clone(&self.writer).lock_owned().await;
+        let owned = site.to_owned();
+        let cache = Arc::clone(&self.robots);
+        let (conn, before, mut global) = blocking(move || {
+            recover(&conn);
+            conn.execute_batch("BEGIN IMMEDIATE")
+                .doing(|| format!("reserving the budget of `{owned}`"))?;
+            let loaded =
+                load_site(&conn, &owned, &cache).and_then(|s| Ok((s, load_global(&conn)?)));
+            match loaded {
+                Ok((state, global)) => Ok((conn, state, global)),
+                Err(e) => {
+                    recover(&conn);
+                    Err(e)
+                }
+            }
+        })
+        .await?;
+        let global_before = global.clone();
+        let mut after = before.clone().unwrap_or_default();
+        // The change is pure (policy decisions on the loaded state): no I/O while the
+        // transaction is open.
+        change(&mut after, &mut global);
+        let owned = site.to_owned();
+        blocking(move || {
+            let now = SystemTime::now();
+            let result = (|| {
+                if before.as_ref() != Some(&after) {
+                    save_site(&conn, &owned, &before, &after, now)?;
+                }
+                if global != global_before {
+                    let (day, requests) = codec::encode_global(&global);
+                    conn.prepare_cached(
+                        "UPDATE global_budget SET day = ?1, requests = ?2 WHERE id = 1",
+                    )
+                    .and_then(|mut st| st.execute(params![day, requests]))
+                    .doing(|| "saving the global budget".to_owned())?;
+                }
+                conn.execute_batch("COMMIT").doing(|| format!("committing the state of `{owned}`"))
+            })();
+            if result.is_err() {
+                recover(&conn);
+            }
+            result
+        })
+        .await
+    }
+
+    pub(crate) async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
+        let site = site.to_owned();
+        let cache = Arc::clone(&self.robots);
+        self.read(move |conn| load_site(conn, &site, &cache)).await
+    }
+
+    /// Requests that were in flight when their process died are over: clears every
+    /// in-flight counter. Only the holder of the crawler lease calls this.
+    pub(crate) async fn reset_in_flight(&self) -> Result<u64, StoreError> {
+        self.write(
+            || "clearing requests left in flight by a previous crawler".to_owned(),
+            |tx| {
+                tx.execute("UPDATE site_state SET in_flight = '{}' WHERE in_flight != '{}'", [])
+                    .map(|n| n as u64)
+                    .doing(|| "clearing in-flight counters".to_owned())
+            },
+        )
+        .await
+    }
+
+    // ----- registry -----------------------------------------------------------------
+
+    /// What the registry says about `url`, validated against the database's registry
+    /// version on every call (one small read), so another process's opt-out applies to
+    /// the next request.
+    pub(crate) async fn owner_rules(&self, url: &Url) -> Result<OwnerRules, StoreError> {
+        let cached = self.registry.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let cached_version = cached.as_ref().map(|c| c.0);
+        let (version, fresh) = self
+            .read(move |conn| {
+                let version: i64 = conn
+                    .prepare_cached("SELECT value FROM meta WHERE key = 'registry_version'")
+                    .and_then(|mut st| st.query_row([], |r| r.get(0)))
+                    .doing(|| "reading the registry version".to_owned())?;
+                if Some(version) == cached_version {
+                    return Ok((version, None));
+                }
+                let entries = read_owner_requests(conn)?.into_iter().map(|r| r.entry).collect();
+                Ok((version, Some(Arc::new(entries))))
+            })
+            .await?;
+        let entries = match (fresh, cached) {
+            (Some(entries), _) => {
+                *self.registry.lock().unwrap_or_else(|p| p.into_inner()) =
+                    Some((version, Arc::clone(&entries)));
+                entries
+            }
+            (None, Some((_, entries))) => entries,
+            (None, None) => Arc::default(),
+        };
+        Ok(rules_for(entries.iter(), url))
+    }
+
+    pub(crate) async fn add_owner_request(
+        &self,
+        entry: RegistryEntry,
+        note: Option<String>,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        let reference = entry.reference.clone();
+        self.write(
+            move || format!("recording owner request `{reference}`"),
+            move |tx| insert_owner_request(tx, &entry, note.as_deref(), now),
+        )
+        .await
+    }
+
+    pub(crate) async fn remove_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
+        let reference = reference.to_owned();
+        let r2 = reference.clone();
+        self.write(
+            move || format!("removing owner request `{r2}`"),
+            move |tx| {
+                tx.execute("DELETE FROM owner_requests WHERE reference = ?1", [&reference])
+                    .map(|n| n > 0)
+                    .doing(|| format!("removing owner request `{reference}`"))
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn owner_requests(&self) -> Result<Vec<OwnerRecord>, StoreError> {
+        self.read(read_owner_requests).await
+    }
+
+    // ----- audit --------------------------------------------------------------------
+
+    pub(crate) fn record_audit(&self, record: AuditRecord) {
+        let tx = self.audit.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = tx.send(AuditMsg::Record(Box::new(record)));
+    }
+
+    pub(crate) async fn flush_audit(&self) -> Result<(), StoreError> {
+        let (done, wait) = mpsc::channel();
+        self.audit
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .send(AuditMsg::Flush(done))
+            .map_err(|_| StoreError::Worker("the audit writer stopped".into()))?;
+        blocking(move || {
+            wait.recv().map_err(|_| StoreError::Worker("the audit writer stopped".into()))
+        })
+        .await
+    }
+
+    pub(crate) async fn audit_for(
+        &self,
+        scope: &Scope,
+        limit: u32,
+    ) -> Result<Vec<AuditEntry>, StoreError> {
+        let (cond, param) = scope_condition(scope, "host", "url", 1);
+        self.read(move |conn| {
+            let sql = format!(
+                "SELECT time_ms, site, url, purpose, source, status, error, bytes, duration_ms, reason
+                 FROM (SELECT * FROM audit_log WHERE {cond} ORDER BY time_ms DESC, id DESC LIMIT ?2)
+                 ORDER BY time_ms, id"
+            );
+            let doing = || format!("reading the audit log for `{param}`");
+            let mut st = conn.prepare(&sql).doing(doing)?;
+            let rows = st
+                .query_map(params![param, limit], |r| {
+                    let purpose: String = r.get(3)?;
+                    Ok(AuditEntry {
+                        time: codec::from_ms(r.get(0)?),
+                        site: r.get(1)?,
+                        url: r.get(2)?,
+                        purpose: Purpose::from_name(&purpose),
+                        source: r.get(4)?,
+                        status: r.get(5)?,
+                        error: r.get(6)?,
+                        bytes: r.get::<_, i64>(7)?.max(0) as u64,
+                        duration: Duration::from_millis(r.get::<_, i64>(8)?.max(0) as u64),
+                        reason: r.get(9)?,
+                    })
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .doing(doing)?;
+            Ok(rows)
+        })
+        .await
+    }
+
+    // ----- archive ------------------------------------------------------------------
+
+    pub(crate) async fn archive_document(
+        &self,
+        site: &str,
+        kind: DocumentKind,
+        url: &str,
+        body: Vec<u8>,
+        now: SystemTime,
+    ) -> Result<bool, StoreError> {
+        let (site, url) = (site.to_owned(), url.to_owned());
+        let s2 = site.clone();
+        self.write(
+            move || format!("archiving a document of `{s2}`"),
+            move |tx| archive(tx, &site, kind, &url, &body, now),
+        )
+        .await
+    }
+
+    pub(crate) async fn archived(
+        &self,
+        scope: &Scope,
+        kind: DocumentKind,
+        at: Option<SystemTime>,
+    ) -> Result<Vec<ArchivedDocument>, StoreError> {
+        let (cond, param) = scope_condition(scope, "host", "url", 1);
+        self.read(move |conn| {
+            let at_ms = at.map_or(i64::MAX, codec::to_ms);
+            let sql = format!(
+                "SELECT site, url, first_seen_ms, last_seen_ms, body FROM archive
+                 WHERE {cond} AND kind = ?2 AND first_seen_ms <= ?3 ORDER BY site, first_seen_ms, id"
+            );
+            let doing = || format!("reading the archive for `{param}`");
+            let mut st = conn.prepare(&sql).doing(doing)?;
+            let mut docs = st
+                .query_map(params![param, kind.as_str(), at_ms], |r| {
+                    Ok(ArchivedDocument {
+                        site: r.get(0)?,
+                        kind,
+                        url: r.get(1)?,
+                        first_seen: codec::from_ms(r.get(2)?),
+                        last_seen: codec::from_ms(r.get(3)?),
+                        body: r.get(4)?,
+                    })
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .doing(doing)?;
+            if at.is_some() {
+                // Only the version in force at `at`: the latest one per site.
+                let mut latest: Vec<ArchivedDocument> = Vec::new();
+                for doc in docs.drain(..) {
+                    match latest.last_mut() {
+                        Some(last) if last.site == doc.site => *last = doc,
+                        _ => latest.push(doc),
+                    }
+                }
+                docs = latest;
+            }
+            Ok(docs)
+        })
+        .await
+    }
+
+    // ----- events -------------------------------------------------------------------
+
+    pub(crate) async fn upsert_event(
+        &self,
+        write: &EventWrite<'_>,
+    ) -> Result<Upserted, StoreError> {
+        let e = write.event;
+        let identity = EventIdentity::of(e).to_string();
+        let host = codec::host_of(write.fetched_url.as_str());
+        let url_host = e.url.as_ref().map(|u| codec::host_of(u.as_str()));
+        let full = write.keep == Keep::Full;
+        let description = e.description.clone().filter(|_| full);
+        let image = e.image_url.as_ref().map(Url::to_string).filter(|_| full);
+        let facts = codec::encode_facts(e);
+        let status = codec::status_name(e.status);
+        let stated = e.status_stated;
+        let start = e.start.as_ref().map(codec::instant_ms);
+        let end = e.end.as_ref().map(codec::instant_ms);
+        let now = codec::to_ms(write.fetched_at);
+        let last_day_end = codec::last_day_end_ms(e, write.fetched_at);
+        let source = write.source.map(str::to_owned);
+        let url = e.url.as_ref().map(Url::to_string);
+        let title = e.title.clone();
+        let category = e.category.name();
+        let fetch_url = write.fetched_url.to_string();
+        let id2 = identity.clone();
+        self.write(
+            move || format!("storing event `{id2}`"),
+            move |tx| {
+                let doing = || format!("storing event `{identity}`");
+                let existing: Option<(i64, String)> = tx
+                    .prepare_cached("SELECT id, status FROM events WHERE identity = ?1")
+                    .and_then(|mut st| {
+                        st.query_row([&identity], |r| Ok((r.get(0)?, r.get(1)?))).optional()
+                    })
+                    .doing(doing)?;
+                let (id, outcome) = match existing {
+                    None => {
+                        tx.prepare_cached(
+                            "INSERT INTO events (identity, host, url_host, source, url, title, category,
+                                 status, start_ms, end_ms, last_day_end_ms, facts, description,
+                                 image_url, first_seen_ms, last_checked_ms)
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
+                        )
+                        .and_then(|mut st| {
+                            st.execute(params![
+                                identity, host, url_host, source, url, title, category, status,
+                                start, end, last_day_end, facts, description, image, now
+                            ])
+                        })
+                        .doing(doing)?;
+                        let id = tx.last_insert_rowid();
+                        (id, Upserted::Inserted(id))
+                    }
+                    Some((id, old_status)) => {
+                        tx.prepare_cached(
+                            "UPDATE events SET host = ?2, url_host = ?3, source = ?4, url = ?5,
+                                 title = ?6, category = ?7, status = ?8, start_ms = ?9, end_ms = ?10,
+                                 last_day_end_ms = ?11, facts = ?12, description = ?13,
+                                 image_url = ?14, last_checked_ms = max(last_checked_ms, ?15)
+                             WHERE id = ?1",
+                        )
+                        .and_then(|mut st| {
+                            st.execute(params![
+                                id, host, url_host, source, url, title, category, status, start,
+                                end, last_day_end, facts, description, image, now
+                            ])
+                        })
+                        .doing(doing)?;
+                        let changed = old_status != status;
+                        (id, Upserted::Updated { id, status_changed: changed })
+                    }
+                };
+                if matches!(outcome, Upserted::Inserted(_) | Upserted::Updated { status_changed: true, .. }) {
+                    tx.prepare_cached(
+                        "INSERT INTO event_status (event_id, status, stated, at_ms) VALUES (?1, ?2, ?3, ?4)",
+                    )
+                    .and_then(|mut st| st.execute(params![id, status, stated, now]))
+                    .doing(doing)?;
+                }
+                tx.prepare_cached(
+                    "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms)
+                     VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (event_id, source, fetch_url)
+                     DO UPDATE SET fetched_ms = max(fetched_ms, excluded.fetched_ms)",
+                )
+                .and_then(|mut st| {
+                    st.execute(params![id, source.as_deref().unwrap_or(""), fetch_url, now])
+                })
+                .doing(doing)?;
+                Ok(outcome)
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn event_id(
+        &self,
+        identity: EventIdentity,
+    ) -> Result<Option<i64>, StoreError> {
+        let identity = identity.to_string();
+        self.read(move |conn| {
+            conn.query_row("SELECT id FROM events WHERE identity = ?1", [&identity], |r| r.get(0))
+                .optional()
+                .doing(|| format!("looking up event `{identity}`"))
+        })
+        .await
+    }
+
+    pub(crate) async fn event(&self, id: i64) -> Result<Option<StoredEvent>, StoreError> {
+        self.read(move |conn| {
+            let doing = || format!("reading event {id}");
+            let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = ?1");
+            let found = conn
+                .prepare_cached(&sql)
+                .and_then(|mut st| st.query_row([id], event_from_row).optional())
+                .doing(doing)?;
+            let Some((mut event, _)) = found else { return Ok(None) };
+            let mut st = conn
+                .prepare_cached(
+                    "SELECT status, stated, at_ms FROM event_status WHERE event_id = ?1 ORDER BY at_ms, rowid",
+                )
+                .doing(doing)?;
+            event.history = st
+                .query_map([id], |r| {
+                    let status: String = r.get(0)?;
+                    Ok(StatusChange {
+                        status: codec::status_from_name(&status).unwrap_or(EventStatus::Scheduled),
+                        stated: r.get(1)?,
+                        at: codec::from_ms(r.get(2)?),
+                    })
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .doing(doing)?;
+            let mut st = conn
+                .prepare_cached(
+                    "SELECT source, fetch_url, fetched_ms FROM event_provenance WHERE event_id = ?1
+                     ORDER BY fetched_ms, rowid",
+                )
+                .doing(doing)?;
+            event.provenance = st
+                .query_map([id], |r| {
+                    let source: String = r.get(0)?;
+                    Ok(Provenance {
+                        source: Some(source).filter(|s| !s.is_empty()),
+                        fetch_url: r.get(1)?,
+                        fetched_at: codec::from_ms(r.get(2)?),
+                    })
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .doing(doing)?;
+            Ok(Some(event))
+        })
+        .await
+    }
+
+    pub(crate) async fn events_between(
+        &self,
+        from: SystemTime,
+        to: SystemTime,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let (from, to) = (codec::to_ms(from), codec::to_ms(to));
+        self.read(move |conn| {
+            let doing = || "reading events".to_owned();
+            let sql = format!(
+                "SELECT {EVENT_COLUMNS} FROM events
+                 WHERE start_ms < ?2 AND coalesce(end_ms, start_ms) >= ?1 ORDER BY start_ms, id"
+            );
+            let mut st = conn.prepare_cached(&sql).doing(doing)?;
+            let rows = st
+                .query_map(params![from, to], event_from_row)
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .doing(doing)?;
+            Ok(rows.into_iter().map(|(e, _)| e).collect())
+        })
+        .await
+    }
+
+    pub(crate) async fn put_translation(
+        &self,
+        event_id: i64,
+        lang: &str,
+        title: Option<String>,
+        description: Option<String>,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        let lang = lang.to_owned();
+        self.write(
+            move || format!("storing a translation of event {event_id}"),
+            move |tx| {
+                tx.execute(
+                    "INSERT INTO translations (event_id, lang, title, description, created_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5)
+                     ON CONFLICT (event_id, lang) DO UPDATE SET title = excluded.title,
+                         description = excluded.description, created_ms = excluded.created_ms",
+                    params![event_id, lang, title, description, codec::to_ms(now)],
+                )
+                .map(|_| ())
+                .doing(|| format!("storing a translation of event {event_id}"))
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn translation(
+        &self,
+        event_id: i64,
+        lang: &str,
+    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
+        let lang = lang.to_owned();
+        self.read(move |conn| {
+            conn.query_row(
+                "SELECT title, description FROM translations WHERE event_id = ?1 AND lang = ?2",
+                params![event_id, lang],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .doing(|| format!("reading a translation of event {event_id}"))
+        })
+        .await
+    }
+
+    // ----- other content ------------------------------------------------------------
+
+    pub(crate) async fn upsert_source(
+        &self,
+        source: SourceRecord,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        let name = source.name.clone();
+        self.write(
+            move || format!("storing source `{name}`"),
+            move |tx| {
+                tx.execute(
+                    "INSERT INTO sources (name, url, host, kind, keep, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                     ON CONFLICT (name) DO UPDATE SET url = excluded.url, host = excluded.host,
+                         kind = excluded.kind, keep = excluded.keep, updated_ms = excluded.updated_ms",
+                    params![
+                        source.name,
+                        source.url.as_str(),
+                        codec::host_of(source.url.as_str()),
+                        source.kind,
+                        source.keep.as_str(),
+                        codec::to_ms(now)
+                    ],
+                )
+                .map(|_| ())
+                .doing(|| format!("storing source `{}`", source.name))
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn upsert_news(
+        &self,
+        item: NewsItem,
+        keep: Keep,
+        now: SystemTime,
+    ) -> Result<i64, StoreError> {
+        let url = item.url.to_string();
+        let u2 = url.clone();
+        self.write(
+            move || format!("storing news item `{u2}`"),
+            move |tx| {
+                let summary = item.summary.filter(|_| keep == Keep::Full);
+                tx.query_row(
+                    "INSERT INTO news_items (url, host, source, title, published_ms, summary, first_seen_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                     ON CONFLICT (url) DO UPDATE SET title = excluded.title, source = excluded.source,
+                         published_ms = excluded.published_ms, summary = excluded.summary
+                     RETURNING id",
+                    params![
+                        url,
+                        codec::host_of(&url),
+                        item.source,
+                        item.title,
+                        item.published.map(codec::to_ms),
+                        summary,
+                        codec::to_ms(now)
+                    ],
+                    |r| r.get(0),
+                )
+                .doing(|| format!("storing news item `{url}`"))
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn put_validators(
+        &self,
+        url: &Url,
+        etag: Option<String>,
+        last_modified: Option<String>,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        let url = url.to_string();
+        let u2 = url.clone();
+        self.write(
+            move || format!("storing validators of `{u2}`"),
+            move |tx| {
+                tx.execute(
+                    "INSERT INTO validators (url, host, etag, last_modified, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5)
+                     ON CONFLICT (url) DO UPDATE SET etag = excluded.etag,
+                         last_modified = excluded.last_modified, updated_ms = excluded.updated_ms",
+                    params![url, codec::host_of(&url), etag, last_modified, codec::to_ms(now)],
+                )
+                .map(|_| ())
+                .doing(|| format!("storing validators of `{url}`"))
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn validators(
+        &self,
+        url: &Url,
+    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
+        let url = url.to_string();
+        self.read(move |conn| {
+            conn.query_row(
+                "SELECT etag, last_modified FROM validators WHERE url = ?1",
+                [&url],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .doing(|| format!("reading validators of `{url}`"))
+        })
+        .await
+    }
+
+    pub(crate) async fn put_body(
+        &self,
+        url: &Url,
+        content_type: Option<String>,
+        body: Vec<u8>,
+        now: SystemTime,
+    ) -> Result<i64, StoreError> {
+        let url = url.to_string();
+        let u2 = url.clone();
+        self.write(
+            move || format!("storing the body of `{u2}`"),
+            move |tx| {
+                tx.execute(
+                    "INSERT INTO bodies (url, host, content_type, fetched_ms, body) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![url, codec::host_of(&url), content_type, codec::to_ms(now), body],
+                )
+                .doing(|| format!("storing the body of `{url}`"))?;
+                Ok(tx.last_insert_rowid())
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn body(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
+        self.read(move |conn| {
+            conn.query_row("SELECT body FROM bodies WHERE id = ?1", [id], |r| r.get(0))
+                .optional()
+                .doing(|| format!("reading body {id}"))
+        })
+        .await
+    }
+
+    pub(crate) async fn delete_body(&self, id: i64) -> Result<bool, StoreError> {
+        self.write(
+            move || format!("deleting body {id}"),
+            move |tx| {
+                tx.execute("DELETE FROM bodies WHERE id = ?1", [id])
+                    .map(|n| n > 0)
+                    .doing(|| format!("deleting body {id}"))
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn put_sample(
+        &self,
+        url: &Url,
+        body: Vec<u8>,
+        now: SystemTime,
+        config_exclusions: Vec<String>,
+    ) -> Result<Option<i64>, StoreError> {
+        let url = url.to_string();
+        let u2 = url.clone();
+        self.write(
+            move || format!("storing a sample of `{u2}`"),
+            move |tx| {
+                let host = codec::host_of(&url);
+                let doing = || format!("storing a sample of `{url}`");
+                let covered = |domain: &str| {
+                    Scope::domain(domain).is_some_and(|s| {
+                        Url::parse(&format!("http://{host}/")).is_ok_and(|u| s.covers(&u))
+                    })
+                };
+                if config_exclusions.iter().any(|d| covered(d)) {
+                    return Ok(None);
+                }
+                let sql =
+                    format!("SELECT count(*) FROM sample_exclusions WHERE {}", host_covered_rev());
+                let excluded: i64 = tx.query_row(&sql, [&host], |r| r.get(0)).doing(doing)?;
+                if excluded > 0 {
+                    return Ok(None);
+                }
+                tx.execute(
+                    "INSERT INTO samples (url, host, fetched_ms, body) VALUES (?1, ?2, ?3, ?4)",
+                    params![url, host, codec::to_ms(now), body],
+                )
+                .doing(doing)?;
+                Ok(Some(tx.last_insert_rowid()))
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn exclude_from_samples(
+        &self,
+        domain: &str,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        let domain = domain.to_owned();
+        let d2 = domain.clone();
+        self.write(
+            move || format!("excluding `{d2}` from samples"),
+            move |tx| {
+                tx.execute(
+                    "INSERT OR IGNORE INTO sample_exclusions (domain, created_ms) VALUES (?1, ?2)",
+                    params![domain, codec::to_ms(now)],
+                )
+                .map(|_| ())
+                .doing(|| format!("excluding `{domain}` from samples"))
+            },
+        )
+        .await
+    }
+
+    // ----- retention and removal --------------------------------------------------------
+
+    pub(crate) async fn purge(
+        &self,
+        policy: RetentionPolicy,
+        now: SystemTime,
+    ) -> Result<PurgeReport, StoreError> {
+        let now = codec::to_ms(now);
+        self.write(
+            || "purging expired data".to_owned(),
+            move |tx| {
+                let doing = || "purging expired data".to_owned();
+                let bodies = tx
+                    .execute(
+                        "DELETE FROM bodies WHERE fetched_ms < ?1",
+                        [now.saturating_sub(codec::duration_ms(policy.bodies))],
+                    )
+                    .doing(doing)?;
+                let events_cutoff = now.saturating_sub(codec::duration_ms(policy.events_after_end));
+                let translations: i64 = tx
+                    .query_row(
+                        "SELECT count(*) FROM translations WHERE event_id IN
+                             (SELECT id FROM events WHERE last_day_end_ms < ?1)",
+                        [events_cutoff],
+                        |r| r.get(0),
+                    )
+                    .doing(doing)?;
+                let events = tx
+                    .execute("DELETE FROM events WHERE last_day_end_ms < ?1", [events_cutoff])
+                    .doing(doing)?;
+                let audit = tx
+                    .execute(
+                        "DELETE FROM audit_log WHERE time_ms < ?1",
+                        [now.saturating_sub(codec::duration_ms(policy.audit))],
+                    )
+                    .doing(doing)?;
+                Ok(PurgeReport {
+                    bodies: bodies as u64,
+                    events: events as u64,
+                    translations: translations.max(0) as u64,
+                    audit: audit as u64,
+                })
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn remove_site(
+        &self,
+        scope: Scope,
+        reference: String,
+        now: SystemTime,
+    ) -> Result<RemovalReport, StoreError> {
+        let label = scope_columns(&scope).1.to_owned();
+        let l2 = label.clone();
+        let site = label.clone();
+        let now_ms = codec::to_ms(now);
+        let report = self
+            .write(
+                move || format!("removing `{l2}`"),
+                move |tx| {
+                    let doing = || format!("removing `{label}`");
+                    tx.execute(
+                        "INSERT INTO removal_requests (scope, reference, requested_ms) VALUES (?1, ?2, ?3)",
+                        params![label, reference, now_ms],
+                    )
+                    .doing(doing)?;
+                    let request_id = tx.last_insert_rowid();
+                    let mut deleted = Vec::new();
+                    let (events_cond, param) = scope_condition(&scope, "host", "url", 1);
+                    let (url_host_cond, _) = scope_condition(&scope, "url_host", "url", 1);
+                    let events_where = format!("({events_cond} OR {url_host_cond})");
+                    for (table, sql) in [
+                        (
+                            "translations",
+                            format!("DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events_where})"),
+                        ),
+                        (
+                            "event_status",
+                            format!("DELETE FROM event_status WHERE event_id IN (SELECT id FROM events WHERE {events_where})"),
+                        ),
+                        (
+                            "event_provenance",
+                            format!("DELETE FROM event_provenance WHERE event_id IN (SELECT id FROM events WHERE {events_where})"),
+                        ),
+                        ("events", format!("DELETE FROM events WHERE {events_where}")),
+                        ("news_items", format!("DELETE FROM news_items WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
+                        ("bodies", format!("DELETE FROM bodies WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
+                        ("samples", format!("DELETE FROM samples WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
+                        ("validators", format!("DELETE FROM validators WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
+                    ] {
+                        let n = tx.execute(&sql, [&param]).doing(doing)?;
+                        deleted.push((table.to_owned(), n as u64));
+                    }
+                    let opt_out = format!("removal-{request_id}");
+                    let entry = RegistryEntry {
+                        scope: scope.clone(),
+                        request: OwnerRequest::OptOut,
+                        reference: opt_out.clone(),
+                    };
+                    insert_owner_request(tx, &entry, Some("added by `gleaner remove`"), now)?;
+                    if let Scope::Domain(domain) = &scope {
+                        tx.execute(
+                            "INSERT OR IGNORE INTO sample_exclusions (domain, created_ms) VALUES (?1, ?2)",
+                            params![domain, now_ms],
+                        )
+                        .doing(doing)?;
+                    }
+                    let summary: Vec<String> =
+                        deleted.iter().map(|(t, n)| format!("{t}={n}")).collect();
+                    tx.execute(
+                        "UPDATE removal_requests SET completed_ms = ?2, removed = ?3 WHERE id = ?1",
+                        params![request_id, codec::to_ms(SystemTime::now()), summary.join(" ")],
+                    )
+                    .doing(doing)?;
+                    Ok(RemovalReport { request_id, opt_out, deleted })
+                },
+            )
+            .await?;
+        self.checkpoint(site).await?;
+        Ok(report)
+    }
+
+    /// Copies the WAL into the database file and truncates it, so deleted (and, with
+    /// `secure_delete`, zeroed) pages are the only copies left.
+    async fn checkpoint(&self, site: String) -> Result<(), StoreError> {
+        let conn = Arc::clone(&self.writer).lock_owned().await;
+        blocking(move || {
+            recover(&conn);
+            let (busy, _, _): (i64, i64, i64) = conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .doing(|| "checkpointing the WAL".to_owned())?;
+            if busy != 0 {
+                return Err(StoreError::CheckpointBusy { site });
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    pub(crate) async fn integrity_check(&self) -> Result<String, StoreError> {
+        self.read(|conn| {
+            conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))
+                .doing(|| "checking the database".to_owned())
+        })
+        .await
+    }
+}
+
+/// "The host `?1` is one of the excluded domains or below one".
+fn host_covered_rev() -> &'static str {
+    "(domain = ?1 OR (length(?1) > length(domain) AND substr(?1, -length(domain) - 1) = '.' || domain))"
+}
+
+fn insert_owner_request(
+    tx: &Connection,
+    entry: &RegistryEntry,
+    note: Option<&str>,
+    now: SystemTime,
+) -> Result<(), StoreError> {
+    let (kind, scope) = scope_columns(&entry.scope);
+    let (request, factor, until) = match &entry.request {
+        OwnerRequest::OptOut => ("opt-out", None, None),
+        OwnerRequest::SlowDown(f) => ("slow-down", Some(i64::from(*f)), None),
+        OwnerRequest::PauseUntil(t) => ("pause", None, Some(codec::to_ms(*t))),
+        OwnerRequest::FactsOnly => ("facts-only", None, None),
+    };
+    tx.execute(
+        "INSERT INTO owner_requests (reference, scope_kind, scope, request, factor, until_ms, note, created_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT (reference) DO UPDATE SET scope_kind = excluded.scope_kind, scope = excluded.scope,
+             request = excluded.request, factor = excluded.factor, until_ms = excluded.until_ms,
+             note = excluded.note",
+        params![entry.reference, kind, scope, request, factor, until, note, codec::to_ms(now)],
+    )
+    .map(|_| ())
+    .doing(|| format!("recording owner request `{}`", entry.reference))
+}

@@ -1,0 +1,89 @@
+//! Events: upsert by identity, status history, provenance, facts versus full.
+
+use gleaner_event::EventStatus;
+use gleaner_store::{EventWrite, Keep, Upserted};
+use url::Url;
+
+use crate::util::{day, event, temp_store};
+
+fn write<'a>(e: &'a gleaner_event::Event, url: &'a Url, t: u64) -> EventWrite<'a> {
+    EventWrite {
+        event: e,
+        source: Some("agenda"),
+        fetched_url: url,
+        fetched_at: day(t),
+        keep: Keep::Full,
+    }
+}
+
+#[tokio::test]
+async fn upsert_by_identity_keeps_history_and_provenance() {
+    let (_dir, store) = temp_store();
+    let page = Url::parse("https://a.test/events/1.html").unwrap();
+    let feed = Url::parse("https://a.test/feed.xml").unwrap();
+    let mut e = event("Jazz night", (2026, 3, 1), page.as_str(), "Long description");
+    let first = store.upsert_event(&write(&e, &page, 0)).await.unwrap();
+    assert!(matches!(first, Upserted::Inserted(_)));
+    let again = store.upsert_event(&write(&e, &feed, 1)).await.unwrap();
+    assert_eq!(again, Upserted::Updated { id: first.id(), status_changed: false });
+    e.status = EventStatus::Cancelled;
+    e.status_stated = true;
+    let cancelled = store.upsert_event(&write(&e, &page, 2)).await.unwrap();
+    assert_eq!(cancelled, Upserted::Updated { id: first.id(), status_changed: true });
+
+    let stored = store.event(first.id()).await.unwrap().unwrap();
+    assert_eq!(stored.event, e, "every fact round-trips");
+    let statuses: Vec<EventStatus> = stored.history.iter().map(|h| h.status).collect();
+    assert_eq!(statuses, [EventStatus::Scheduled, EventStatus::Cancelled]);
+    assert_eq!(stored.provenance.len(), 2, "the page and the feed: {:?}", stored.provenance);
+    assert_eq!((stored.first_seen, stored.last_checked), (day(0), day(2)));
+}
+
+#[tokio::test]
+async fn facts_only_sources_keep_no_description_or_image() {
+    let (_dir, store) = temp_store();
+    let page = Url::parse("https://a.test/events/2.html").unwrap();
+    let e = event("Film club", (2026, 3, 2), page.as_str(), "Plot summary");
+    let id = store
+        .upsert_event(&EventWrite {
+            event: &e,
+            source: None,
+            fetched_url: &page,
+            fetched_at: day(0),
+            keep: Keep::Facts,
+        })
+        .await
+        .unwrap()
+        .id();
+    let stored = store.event(id).await.unwrap().unwrap();
+    assert_eq!(stored.event.title.as_deref(), Some("Film club"), "positive control");
+    assert_eq!(stored.event.description, None);
+    assert_eq!(stored.event.image_url, None);
+}
+
+#[tokio::test]
+async fn events_between_returns_overlapping_events_by_start() {
+    let (_dir, store) = temp_store();
+    let page = Url::parse("https://a.test/").unwrap();
+    for (title, d) in [("late", 20), ("early", 5), ("outside", 31)] {
+        let e = event(
+            title,
+            (2026, if d > 30 { 2 } else { 1 }, if d > 30 { 9 } else { d }),
+            page.as_str(),
+            "",
+        );
+        store
+            .upsert_event(&EventWrite {
+                event: &e,
+                source: None,
+                fetched_url: &page,
+                fetched_at: day(0),
+                keep: Keep::Full,
+            })
+            .await
+            .unwrap();
+    }
+    let found = store.events_between(day(0), day(30)).await.unwrap();
+    let titles: Vec<_> = found.iter().filter_map(|e| e.event.title.as_deref()).collect();
+    assert_eq!(titles, ["early", "late"]);
+}

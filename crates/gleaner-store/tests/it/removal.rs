@@ -1,0 +1,211 @@
+//! Removal: after `remove_site`, no table holds the site's content and the raw database
+//! files hold none of its bytes; the audit log and robots.txt archive stay.
+
+use std::path::Path;
+use std::time::Duration;
+
+use gleaner_config::settings::Retention;
+use gleaner_policy::Purpose;
+use gleaner_policy::audit::{AuditRecord, AuditSink};
+use gleaner_policy::registry::{Registry, Scope};
+use gleaner_store::{DocumentKind, EventWrite, Keep, NewsItem, Store};
+use rusqlite::types::ValueRef;
+use url::Url;
+
+use crate::util::{day, event, temp_store};
+
+const GONE: &str = "MARKERzq81";
+const KEPT: &str = "KEEPb7x2";
+
+/// Tables that may name the removed site: records of gleaner's own behaviour (audit
+/// log, robots archive, gate state, the removal and its opt-out, sample exclusions) and
+/// the configured sources.
+const MAY_NAME_THE_SITE: &[&str] = &[
+    "audit_log",
+    "archive",
+    "site_state",
+    "removal_requests",
+    "owner_requests",
+    "sample_exclusions",
+    "sources",
+];
+
+async fn fill(store: &Store, host: &str, marker: &str) {
+    let retention = Retention {
+        bodies: Duration::from_secs(90 * 86_400),
+        events_after_end: Duration::from_secs(30 * 86_400),
+        samples: true,
+        sample_exclusions: Vec::new(),
+    };
+    let page = Url::parse(&format!("https://www.{host}/events/1.html")).unwrap();
+    for n in 0..3 {
+        let e = event(
+            &format!("Concert {marker} {n}"),
+            (2026, 5, 1 + n),
+            page.as_str(),
+            &format!("A long description with {marker} in it. {}", "Words ".repeat(200)),
+        );
+        let id = store
+            .upsert_event(&EventWrite {
+                event: &e,
+                source: Some("agenda"),
+                fetched_url: &page,
+                fetched_at: day(0),
+                keep: Keep::Full,
+            })
+            .await
+            .unwrap()
+            .id();
+        store
+            .put_translation(
+                id,
+                "fr",
+                Some(format!("Concert {marker}")),
+                Some(marker.into()),
+                day(0),
+            )
+            .await
+            .unwrap();
+    }
+    // A body large enough to spill into overflow pages.
+    let body = format!("<html>{}</html>", format!("<p>{marker}</p>").repeat(2000)).into_bytes();
+    store.put_body(&page, Some("text/html".into()), body.clone(), day(0)).await.unwrap();
+    let sample = store.put_sample(&page, body, day(0), &retention).await.unwrap();
+    assert!(sample.is_some(), "samples are on in this test");
+    store
+        .upsert_news(
+            NewsItem {
+                url: Url::parse(&format!("https://{host}/news/1")).unwrap(),
+                source: None,
+                title: Some(format!("News {marker}")),
+                published: Some(day(0)),
+                summary: Some(marker.into()),
+            },
+            Keep::Full,
+            day(0),
+        )
+        .await
+        .unwrap();
+    store.put_validators(&page, Some(format!("\"{marker}\"")), None, day(0)).await.unwrap();
+    let site = format!("https://www.{host}");
+    store.record(AuditRecord {
+        time: day(0),
+        site: site.clone(),
+        url: page.to_string(),
+        purpose: Purpose::EventPage,
+        source: Some("agenda".into()),
+        status: Some(200),
+        error: None,
+        bytes: 100,
+        duration: Duration::from_millis(5),
+        reason: "robots.txt: no rule disallows it".into(),
+    });
+    store
+        .archive_document(
+            &site,
+            DocumentKind::Robots,
+            &format!("{site}/robots.txt"),
+            b"User-agent: *\nAllow: /\n".to_vec(),
+            day(0),
+        )
+        .await
+        .unwrap();
+    store.flush_audit().await.unwrap();
+}
+
+/// Every (table, row) whose text or blob values contain `needle`.
+fn rows_containing(path: &Path, needle: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(tables.len() >= 15, "the whole schema is enumerated: {tables:?}");
+    let mut found = Vec::new();
+    for table in tables {
+        let mut st = conn.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+        let columns = st.column_count();
+        let mut rows = st.query([]).unwrap();
+        while let Some(row) = rows.next().unwrap() {
+            for i in 0..columns {
+                let bytes: &[u8] = match row.get_ref(i).unwrap() {
+                    ValueRef::Text(t) | ValueRef::Blob(t) => t,
+                    _ => continue,
+                };
+                if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+                    found.push(table.clone());
+                    break;
+                }
+            }
+        }
+    }
+    found
+}
+
+fn files_contain(path: &Path, needle: &str) -> bool {
+    let mut bytes = std::fs::read(path).unwrap();
+    let wal = path.with_extension("db-wal");
+    if let Ok(more) = std::fs::read(&wal) {
+        bytes.extend(more);
+    }
+    bytes.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+#[tokio::test]
+async fn remove_leaves_nothing_of_the_site_in_any_table_or_file() {
+    let (dir, store) = temp_store();
+    let path = dir.path().join("gleaner.db");
+    fill(&store, "gone.test", GONE).await;
+    fill(&store, "kept.test", KEPT).await;
+    // Positive controls: the content is there, in rows and in the file bytes.
+    let before = rows_containing(&path, GONE);
+    for table in ["events", "translations", "bodies", "samples", "news_items", "validators"] {
+        assert!(before.iter().any(|t| t == table), "`{table}` held the marker: {before:?}");
+    }
+    assert!(files_contain(&path, GONE), "positive control: the marker is in the files");
+
+    let report =
+        store.remove_site(Scope::domain("gone.test").unwrap(), "REQ-1", day(1)).await.unwrap();
+    let events = report.deleted.iter().find(|(t, _)| t == "events").unwrap().1;
+    assert_eq!(events, 3, "{report:?}");
+
+    assert_eq!(rows_containing(&path, GONE), Vec::<String>::new(), "no row holds the marker");
+    let naming: Vec<String> = rows_containing(&path, "gone.test")
+        .into_iter()
+        .filter(|t| !MAY_NAME_THE_SITE.contains(&t.as_str()))
+        .collect();
+    assert_eq!(naming, Vec::<String>::new(), "only behaviour records name the site");
+    assert!(!files_contain(&path, GONE), "secure_delete + checkpoint: the bytes are gone");
+
+    // The other site is untouched, and the records of gleaner's behaviour stay.
+    let kept = rows_containing(&path, KEPT);
+    for table in ["events", "translations", "bodies", "samples", "news_items", "validators"] {
+        assert!(kept.iter().any(|t| t == table), "`{table}` still holds the other site: {kept:?}");
+    }
+    let still = rows_containing(&path, "gone.test");
+    for table in ["audit_log", "archive", "removal_requests", "owner_requests"] {
+        assert!(still.iter().any(|t| t == table), "`{table}` keeps its record: {still:?}");
+    }
+    // The removal is recorded as complete and the site is opted out.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let completed: Option<i64> = conn
+        .query_row("SELECT completed_ms FROM removal_requests WHERE reference = 'REQ-1'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert!(completed.is_some());
+    let url = Url::parse("https://www.gone.test/events/2.html").unwrap();
+    assert_eq!(store.lookup(&url).await.opted_out.as_deref(), Some(report.opt_out.as_str()));
+    // And it is never sampled again.
+    let retention = Retention {
+        bodies: Duration::ZERO,
+        events_after_end: Duration::ZERO,
+        samples: true,
+        sample_exclusions: Vec::new(),
+    };
+    assert_eq!(store.put_sample(&url, b"x".to_vec(), day(2), &retention).await.unwrap(), None);
+    assert_eq!(store.integrity_check().await.unwrap(), "ok");
+}

@@ -1,0 +1,183 @@
+//! Gate state, the owners' registry and the audit log through the traits the gate uses.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use gleaner_policy::Purpose;
+use gleaner_policy::audit::{AuditRecord, AuditSink};
+use gleaner_policy::registry::{OwnerRequest, Registry, RegistryEntry, Scope};
+use gleaner_policy::robots::RobotsTxt;
+use gleaner_policy::robots::outcome::{RobotsReason, RobotsState};
+use gleaner_policy::state::{GateState, RobotsMemory};
+use gleaner_store::{DocumentKind, Store, StoreError};
+use url::Url;
+
+use crate::util::{day, temp_store};
+
+const SITE: &str = "http://a.test";
+
+#[tokio::test]
+async fn budget_and_robots_survive_reopening_and_in_flight_is_cleared() {
+    let (dir, store) = temp_store();
+    let path = dir.path().join("gleaner.db");
+    let now = SystemTime::now();
+    let body = b"User-agent: *\nDisallow: /private/\n".to_vec();
+    {
+        let crawler = store.claim_crawler().await.unwrap();
+        let memory = RobotsMemory {
+            state: RobotsState::Rules(Arc::new(RobotsTxt::parse(&body))),
+            reason: RobotsReason::Read { status: 200 },
+            valid_until: now + Duration::from_secs(3600),
+            failures: 0,
+            body: Some(body.clone()),
+        };
+        crawler
+            .update(
+                SITE,
+                Box::new(move |s, g| {
+                    s.budget.last_start = Some(now);
+                    s.budget.in_flight.insert(Purpose::Listing, 1);
+                    s.budget.blocked_until =
+                        Some((now + Duration::from_secs(60), "HTTP 403".into()));
+                    s.robots = Some(memory);
+                    g.requests = 7;
+                }),
+            )
+            .await;
+        let seen = crawler.site(SITE).await.unwrap();
+        assert_eq!(seen.budget.total_in_flight(), 1, "positive control: in flight while running");
+    }
+    drop(store);
+    let store = Store::open_sqlite(&path).unwrap();
+    let crawler = store.claim_crawler().await.unwrap();
+    assert_eq!(crawler.reset_sites(), 1);
+    let state = crawler.site(SITE).await.unwrap();
+    assert_eq!(state.budget.total_in_flight(), 0, "a dead crawler's requests are over");
+    assert_eq!(state.budget.last_start, Some(now), "spacing survives");
+    assert!(state.budget.blocked_until.is_some(), "blocks survive");
+    let Some(RobotsMemory { state: RobotsState::Rules(rules), .. }) = &state.robots else {
+        panic!("rules rebuilt from the stored bytes: {:?}", state.robots)
+    };
+    assert!(!rules.for_agent("TestBot").check("/private/x").allowed);
+    let archived = store
+        .archive_history(&Scope::domain("a.test").unwrap(), DocumentKind::Robots)
+        .await
+        .unwrap();
+    assert_eq!(archived.len(), 1);
+    assert_eq!(archived[0].body, body);
+}
+
+#[tokio::test]
+async fn a_second_crawler_on_the_same_file_is_refused_with_a_clear_message() {
+    let (dir, store) = temp_store();
+    let first = store.claim_crawler().await.unwrap();
+    let other = Store::open_sqlite(&dir.path().join("gleaner.db")).unwrap();
+    let error = other.claim_crawler().await.unwrap_err();
+    assert!(matches!(error, StoreError::CrawlerRunning { .. }), "{error}");
+    let message = error.to_string();
+    assert!(message.contains("another gleaner is already crawling"), "{message}");
+    assert!(message.contains("hint:"), "{message}");
+    drop(first);
+    other.claim_crawler().await.expect("the lease is free once the first crawler is gone");
+}
+
+#[tokio::test]
+async fn updates_from_two_connections_are_never_lost() {
+    let (dir, store) = temp_store();
+    let crawler = Arc::new(store.claim_crawler().await.unwrap());
+    // A second handle on the same file stands in for another process's connection;
+    // both read-modify-write the same site row.
+    let other = Store::open_sqlite(&dir.path().join("gleaner.db")).unwrap();
+    let mut tasks = Vec::new();
+    for i in 0..40 {
+        let crawler = Arc::clone(&crawler);
+        tasks.push(tokio::spawn(async move {
+            crawler
+                .update(
+                    SITE,
+                    Box::new(|s, g| {
+                        s.budget.day_requests += 1;
+                        g.requests += 1;
+                    }),
+                )
+                .await;
+            i
+        }));
+    }
+    for _ in 0..40 {
+        let r = other.owner_rules(&Url::parse("http://a.test/").unwrap()).await.unwrap();
+        assert!(r.opted_out.is_none());
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let state = crawler.site(SITE).await.unwrap();
+    assert_eq!(state.budget.day_requests, 40);
+}
+
+#[tokio::test]
+async fn an_opt_out_written_by_another_process_applies_to_the_next_lookup() {
+    let (dir, crawler_store) = temp_store();
+    let url = Url::parse("https://www.a.test/agenda/1").unwrap();
+    let before = crawler_store.lookup(&url).await;
+    assert_eq!(before.opted_out, None, "positive control: not opted out yet");
+    let cli = Store::open_sqlite(&dir.path().join("gleaner.db")).unwrap();
+    let entry = RegistryEntry {
+        scope: Scope::domain("a.test").unwrap(),
+        request: OwnerRequest::OptOut,
+        reference: "OPT-1".into(),
+    };
+    cli.add_owner_request(entry, Some("by mail".into()), day(0)).await.unwrap();
+    assert_eq!(crawler_store.lookup(&url).await.opted_out.as_deref(), Some("OPT-1"));
+    let unrelated = Url::parse("https://bada.test/").unwrap();
+    assert_eq!(crawler_store.lookup(&unrelated).await.opted_out, None, "dot boundary");
+    assert!(cli.remove_owner_request("OPT-1").await.unwrap());
+    assert_eq!(crawler_store.lookup(&url).await.opted_out, None, "removal seen too");
+}
+
+#[tokio::test]
+async fn audit_records_are_batched_and_read_back_by_site() {
+    let (_dir, store) = temp_store();
+    for (i, site) in ["http://a.test", "http://www.a.test", "http://b.test"].iter().enumerate() {
+        store.record(AuditRecord {
+            time: day(i as u64),
+            site: (*site).to_owned(),
+            url: format!("{site}/events/"),
+            purpose: Purpose::Listing,
+            source: Some("agenda".into()),
+            status: Some(200),
+            error: None,
+            bytes: 10,
+            duration: Duration::from_millis(30),
+            reason: "robots.txt: no rule disallows it".into(),
+        });
+    }
+    store.flush_audit().await.unwrap();
+    let rows = store.audit_for(&Scope::domain("a.test").unwrap(), 100).await.unwrap();
+    assert_eq!(rows.len(), 2, "a.test and its subdomain, not b.test: {rows:?}");
+    assert_eq!(rows[0].purpose, Some(Purpose::Listing));
+    assert_eq!(rows[1].duration, Duration::from_millis(30));
+}
+
+#[tokio::test]
+async fn robots_archive_answers_what_the_file_said_at_a_time() {
+    let (_dir, store) = temp_store();
+    let scope = Scope::domain("a.test").unwrap();
+    let url = "http://a.test/robots.txt";
+    for (t, body) in [(0, "v1"), (5, "v1"), (10, "v2")] {
+        store
+            .archive_document(SITE, DocumentKind::Robots, url, body.as_bytes().to_vec(), day(t))
+            .await
+            .unwrap();
+    }
+    let history = store.archive_history(&scope, DocumentKind::Robots).await.unwrap();
+    assert_eq!(history.len(), 2, "stored on change only");
+    assert_eq!(history[0].last_seen, day(5));
+    let at = |t| {
+        let store = store.clone();
+        let scope = scope.clone();
+        async move { store.archived_at(&scope, DocumentKind::Robots, day(t)).await.unwrap() }
+    };
+    assert_eq!(at(7).await[0].body, b"v1");
+    assert_eq!(at(12).await[0].body, b"v2");
+}
