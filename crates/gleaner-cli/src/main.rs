@@ -42,6 +42,15 @@ enum Command {
     /// Check one URL by hand, as the crawler would: robots.txt first, the same
     /// User-Agent, at least 2 s between requests, redirects hop by hop.
     Fetch(cmd::fetch::FetchArgs),
+    /// Manage owners' opt-outs, read by every gleaner process before each request.
+    #[command(subcommand)]
+    Optout(cmd::optout::OptoutCommand),
+    /// Delete a site's content from the store (bytes included) and opt it out.
+    Remove(cmd::remove::RemoveArgs),
+    /// Apply retention now: old bodies, ended events, old audit rows.
+    Purge(cmd::purge::PurgeArgs),
+    /// Show what was fetched from a site, why and under which rule, and its robots.txt versions.
+    Audit(cmd::audit::AuditArgs),
 }
 
 /// An error that means "the input was wrong" (exit 2), as opposed to a failure (exit 1).
@@ -75,6 +84,10 @@ fn main() -> ExitCode {
         Command::Config(command) => cmd::config::run(command, &cli.config),
         Command::Extract(args) => cmd::extract::run(&args),
         Command::Fetch(args) => cmd::fetch::run(&args, &cli.config),
+        Command::Optout(command) => cmd::optout::run(command, &cli.config),
+        Command::Remove(args) => cmd::remove::run(&args, &cli.config),
+        Command::Purge(args) => cmd::purge::run(&args, &cli.config),
+        Command::Audit(args) => cmd::audit::run(&args, &cli.config),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,6 +1,10 @@
 //! One module per subcommand.
 
+pub mod audit;
 pub mod config;
 pub mod extract;
 pub mod fetch;
+pub mod optout;
+pub mod purge;
+pub mod remove;
 pub mod robots;

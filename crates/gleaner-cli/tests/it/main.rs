@@ -5,4 +5,5 @@ mod config;
 mod extract;
 mod fetch;
 mod robots;
+mod store;
 mod util;
