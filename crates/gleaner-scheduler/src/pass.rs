@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::SystemTime;
 
 use gleaner_config::Settings;
@@ -80,6 +81,9 @@ pub struct PassContext {
     pub clock: Arc<dyn WallClock>,
     /// The settings.
     pub settings: Arc<Settings>,
+    /// Set to stop passes after their current request (SIGINT, SIGTERM); the rest is
+    /// re-queued.
+    pub stop: Arc<AtomicBool>,
 }
 
 fn refusal_key(refusal: &Refusal) -> String {
@@ -153,6 +157,10 @@ pub async fn run_pass(
     let (mut listings, mut events_queued) = (0u32, 0u32);
     let mut done = 0u32;
     while let Some((url, step)) = frontier.pop_front() {
+        if ctx.stop.load(Ordering::Relaxed) {
+            report.requeued += 1 + frontier.len() as u32;
+            break;
+        }
         let site = gleaner_fetch::site_key(&url);
         let purpose = if step == Step::Listing { Purpose::Listing } else { Purpose::EventPage };
         let mut request = GateRequest::new(url.clone(), purpose);

@@ -30,6 +30,7 @@ fn context(config: &str) -> (PassContext, Arc<MemorySink>) {
             sink: sink.clone(),
             clock: Arc::new(SystemClock),
             settings,
+            stop: Arc::default(),
         },
         sink,
     )
