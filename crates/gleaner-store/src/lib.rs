@@ -118,6 +118,22 @@ impl Store {
         Ok(CrawlerState { store: self.clone(), _lease: file, reset })
     }
 
+    /// Records that a pass of `source` started at `at` (schedules hold across restarts).
+    pub async fn record_run(&self, source: &str, at: SystemTime) -> Result<(), StoreError> {
+        dispatch!(self, db => db.record_run(source, at).await)
+    }
+
+    /// When the last pass of `source` started, if it ever ran.
+    pub async fn last_run(&self, source: &str) -> Result<Option<SystemTime>, StoreError> {
+        dispatch!(self, db => db.last_run(source).await)
+    }
+
+    /// A page answered 304: the events it produced are confirmed (last checked) at `at`.
+    /// Returns how many events that touched.
+    pub async fn touch_page(&self, page: &Url, at: SystemTime) -> Result<u64, StoreError> {
+        dispatch!(self, db => db.touch_page(page, at).await)
+    }
+
     /// A copy of a site's gate state (for `explain` and the dashboard).
     pub async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
         dispatch!(self, db => db.site_state(site).await)
@@ -282,6 +298,22 @@ impl Store {
         url: &Url,
     ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
         dispatch!(self, db => db.validators(url).await)
+    }
+
+    /// Stores the links a listing page had (the scheduler's JSON, opaque here), so a
+    /// listing answering 304 still yields its event pages.
+    pub async fn put_listing_links(
+        &self,
+        url: &Url,
+        links: String,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, db => db.put_listing_links(url, links, now).await)
+    }
+
+    /// The links stored for a listing page.
+    pub async fn listing_links(&self, url: &Url) -> Result<Option<String>, StoreError> {
+        dispatch!(self, db => db.listing_links(url).await)
     }
 
     /// Keeps a fetched body for processing; returns its id.

@@ -60,7 +60,9 @@ pub struct EventWrite<'a> {
 pub enum Upserted {
     /// A new event.
     Inserted(i64),
-    /// A known event; `status_changed` when a history row was added.
+    /// A known event whose facts did not change; only its last check moved.
+    Unchanged(i64),
+    /// A known event with changed facts; `status_changed` when a history row was added.
     Updated {
         /// The event's id.
         id: i64,
@@ -73,7 +75,7 @@ impl Upserted {
     /// The event's id.
     pub fn id(self) -> i64 {
         match self {
-            Upserted::Inserted(id) | Upserted::Updated { id, .. } => id,
+            Upserted::Inserted(id) | Upserted::Unchanged(id) | Upserted::Updated { id, .. } => id,
         }
     }
 }

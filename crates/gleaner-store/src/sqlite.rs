@@ -36,7 +36,13 @@ use crate::model::{
 };
 
 /// Schema migrations, applied in order; `PRAGMA user_version` records the last one.
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/sqlite/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/sqlite/0001_init.sql")),
+    (2, include_str!("../migrations/sqlite/0002_source_runs.sql")),
+    (3, include_str!("../migrations/sqlite/0003_listing_links.sql")),
+];
+
+mod runs;
 
 /// How long a statement waits for another process's write lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -739,10 +745,16 @@ impl Sqlite {
             move || format!("storing event `{id2}`"),
             move |tx| {
                 let doing = || format!("storing event `{identity}`");
-                let existing: Option<(i64, String)> = tx
-                    .prepare_cached("SELECT id, status FROM events WHERE identity = ?1")
+                type Existing = (i64, String, String, Option<String>, Option<String>);
+                let existing: Option<Existing> = tx
+                    .prepare_cached(
+                        "SELECT id, status, facts, description, image_url FROM events WHERE identity = ?1",
+                    )
                     .and_then(|mut st| {
-                        st.query_row([&identity], |r| Ok((r.get(0)?, r.get(1)?))).optional()
+                        st.query_row([&identity], |r| {
+                            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+                        })
+                        .optional()
                     })
                     .doing(doing)?;
                 let (id, outcome) = match existing {
@@ -763,7 +775,18 @@ impl Sqlite {
                         let id = tx.last_insert_rowid();
                         (id, Upserted::Inserted(id))
                     }
-                    Some((id, old_status)) => {
+                    Some((id, _, old_facts, old_description, old_image))
+                        if old_facts == facts && old_description == description && old_image == image =>
+                    {
+                        tx.prepare_cached(
+                            "UPDATE events SET last_checked_ms = max(last_checked_ms, ?2),
+                                 last_day_end_ms = ?3 WHERE id = ?1",
+                        )
+                        .and_then(|mut st| st.execute(params![id, now, last_day_end]))
+                        .doing(doing)?;
+                        (id, Upserted::Unchanged(id))
+                    }
+                    Some((id, old_status, ..)) => {
                         tx.prepare_cached(
                             "UPDATE events SET host = ?2, url_host = ?3, source = ?4, url = ?5,
                                  title = ?6, category = ?7, status = ?8, start_ms = ?9, end_ms = ?10,
@@ -1039,6 +1062,39 @@ impl Sqlite {
         .await
     }
 
+    pub(crate) async fn put_listing_links(
+        &self,
+        url: &Url,
+        links: String,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        let url = url.to_string();
+        let u2 = url.clone();
+        self.write(
+            move || format!("storing the links of `{u2}`"),
+            move |tx| {
+                tx.execute(
+                    "INSERT INTO listing_links (url, host, links, updated_ms) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (url) DO UPDATE SET links = excluded.links, updated_ms = excluded.updated_ms",
+                    params![url, codec::host_of(&url), links, codec::to_ms(now)],
+                )
+                .map(|_| ())
+                .doing(|| format!("storing the links of `{url}`"))
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn listing_links(&self, url: &Url) -> Result<Option<String>, StoreError> {
+        let url = url.to_string();
+        self.read(move |conn| {
+            conn.query_row("SELECT links FROM listing_links WHERE url = ?1", [&url], |r| r.get(0))
+                .optional()
+                .doing(|| format!("reading the links of `{url}`"))
+        })
+        .await
+    }
+
     pub(crate) async fn put_body(
         &self,
         url: &Url,
@@ -1233,6 +1289,7 @@ impl Sqlite {
                         ("bodies", format!("DELETE FROM bodies WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
                         ("samples", format!("DELETE FROM samples WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
                         ("validators", format!("DELETE FROM validators WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
+                        ("listing_links", format!("DELETE FROM listing_links WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
                     ] {
                         let n = tx.execute(&sql, [&param]).doing(doing)?;
                         deleted.push((table.to_owned(), n as u64));

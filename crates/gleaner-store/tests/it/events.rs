@@ -25,7 +25,10 @@ async fn upsert_by_identity_keeps_history_and_provenance() {
     let first = store.upsert_event(&write(&e, &page, 0)).await.unwrap();
     assert!(matches!(first, Upserted::Inserted(_)));
     let again = store.upsert_event(&write(&e, &feed, 1)).await.unwrap();
-    assert_eq!(again, Upserted::Updated { id: first.id(), status_changed: false });
+    assert_eq!(again, Upserted::Unchanged(first.id()));
+    e.venue.locality = Some("Troyes".into());
+    let moved = store.upsert_event(&write(&e, &feed, 1)).await.unwrap();
+    assert_eq!(moved, Upserted::Updated { id: first.id(), status_changed: false });
     e.status = EventStatus::Cancelled;
     e.status_stated = true;
     let cancelled = store.upsert_event(&write(&e, &page, 2)).await.unwrap();
@@ -86,4 +89,24 @@ async fn events_between_returns_overlapping_events_by_start() {
     let found = store.events_between(day(0), day(30)).await.unwrap();
     let titles: Vec<_> = found.iter().filter_map(|e| e.event.title.as_deref()).collect();
     assert_eq!(titles, ["early", "late"]);
+}
+
+#[tokio::test]
+async fn a_304_moves_the_last_check_of_the_pages_events() {
+    let (_dir, store) = temp_store();
+    let page = Url::parse("https://a.test/events/3.html").unwrap();
+    let other = Url::parse("https://a.test/events/4.html").unwrap();
+    let a = event("Market", (2026, 4, 1), page.as_str(), "");
+    let b = event("Fair", (2026, 4, 2), other.as_str(), "");
+    let ia = store.upsert_event(&write(&a, &page, 0)).await.unwrap().id();
+    let ib = store.upsert_event(&write(&b, &other, 0)).await.unwrap().id();
+    assert_eq!(store.touch_page(&page, day(3)).await.unwrap(), 1);
+    assert_eq!(store.event(ia).await.unwrap().unwrap().last_checked, day(3));
+    assert_eq!(
+        store.event(ib).await.unwrap().unwrap().last_checked,
+        day(0),
+        "other page untouched"
+    );
+    store.put_listing_links(&page, "[\"/events/3.html\"]".into(), day(3)).await.unwrap();
+    assert_eq!(store.listing_links(&page).await.unwrap().as_deref(), Some("[\"/events/3.html\"]"));
 }

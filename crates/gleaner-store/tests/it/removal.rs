@@ -14,6 +14,10 @@ use url::Url;
 
 use crate::util::{day, event, temp_store};
 
+/// Tables holding site content (checked to hold the marker before the removal).
+const TABLES: [&str; 7] =
+    ["events", "translations", "bodies", "samples", "news_items", "validators", "listing_links"];
+
 const GONE: &str = "MARKERzq81";
 const KEPT: &str = "KEEPb7x2";
 
@@ -87,6 +91,7 @@ async fn fill(store: &Store, host: &str, marker: &str) {
         .await
         .unwrap();
     store.put_validators(&page, Some(format!("\"{marker}\"")), None, day(0)).await.unwrap();
+    store.put_listing_links(&page, format!("[\"{marker}.html\"]"), day(0)).await.unwrap();
     let site = format!("https://www.{host}");
     store.record(AuditRecord {
         time: day(0),
@@ -162,7 +167,7 @@ async fn remove_leaves_nothing_of_the_site_in_any_table_or_file() {
     fill(&store, "kept.test", KEPT).await;
     // Positive controls: the content is there, in rows and in the file bytes.
     let before = rows_containing(&path, GONE);
-    for table in ["events", "translations", "bodies", "samples", "news_items", "validators"] {
+    for table in TABLES {
         assert!(before.iter().any(|t| t == table), "`{table}` held the marker: {before:?}");
     }
     assert!(files_contain(&path, GONE), "positive control: the marker is in the files");
@@ -182,7 +187,7 @@ async fn remove_leaves_nothing_of_the_site_in_any_table_or_file() {
 
     // The other site is untouched, and the records of gleaner's behaviour stay.
     let kept = rows_containing(&path, KEPT);
-    for table in ["events", "translations", "bodies", "samples", "news_items", "validators"] {
+    for table in TABLES {
         assert!(kept.iter().any(|t| t == table), "`{table}` still holds the other site: {kept:?}");
     }
     let still = rows_containing(&path, "gone.test");
