@@ -15,6 +15,9 @@ use bytes::Bytes;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use gleaner_samplecity::ReplyKind;
+
+use crate::city::CityWeb;
 use crate::ledger::{Served, is_robots_path};
 use crate::manifest::{
     Manifest, RetryAfterForm, RobotsRules, RobotsScenario, SiteBehaviour, SiteSpec,
@@ -146,6 +149,46 @@ pub(crate) fn route(world: &World<'_>, site: usize, state: &SiteState, ask: &Ask
     }
     let reply = page(world, site, spec, ask);
     conditional(reply, ask)
+}
+
+/// Chooses the reply for one request to a site that serves the sample city.
+///
+/// robots.txt follows the site's scenario when it is not plain rules; page behaviours
+/// (throttle, block, challenge, login wall) apply first; everything else is the city's.
+pub(crate) fn route_city(
+    world: &World<'_>,
+    site: usize,
+    state: &SiteState,
+    ask: &Ask<'_>,
+    city: &CityWeb,
+    j: usize,
+    req: &gleaner_samplecity::Request<'_>,
+) -> Reply {
+    let spec = &world.manifest.sites[site];
+    if is_robots_path(ask.path) {
+        if spec.robots != RobotsScenario::Rules {
+            return robots(world, site, spec, ask);
+        }
+    } else if let Some(reply) = behaviour(spec, state) {
+        return reply;
+    }
+    let reply = city.city.respond(&city.origins, j, world.pass, req);
+    let (served, retry_after) = match reply.kind {
+        ReplyKind::Robots => (Served::Robots, None),
+        ReplyKind::Page | ReplyKind::Refused => (Served::Page, None),
+        ReplyKind::NotModified => (Served::NotModified, None),
+        ReplyKind::Gone => (Served::Gone, None),
+        ReplyKind::Throttle { retry_after } => (Served::Throttle, Some(retry_after)),
+        ReplyKind::Block => (Served::Block, None),
+    };
+    Reply {
+        status: reply.status,
+        headers: reply.headers,
+        payload: Payload::Once(reply.body),
+        served,
+        retry_after,
+        fault: Fault::None,
+    }
 }
 
 fn robots(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) -> Reply {

@@ -9,7 +9,9 @@
 //!
 //! # Layout
 //! - [`manifest`]: which scenario each site plays ([`SiteSpec`], [`RobotsScenario`],
-//!   [`SiteBehaviour`]) and the durations of the slow ones ([`Timings`]);
+//!   [`SiteBehaviour`]), what it serves ([`SiteContent`]) and the durations of the slow
+//!   ones ([`Timings`]);
+//! - [`city`]: the sample city of `gleaner_samplecity` inside the web ([`CityWeb`]);
 //! - [`server`]: binding ([`bind_sites`]), serving ([`serve`] takes bound listeners and a
 //!   shutdown future) and the [`TestWeb`] handle for tests;
 //! - `content`: what each path answers;
@@ -67,10 +69,21 @@
 //! login wall) take over every path except robots files after `after` page requests.
 //! [`TestWeb::advance_pass`] moves all sites to the next pass.
 //!
+//! # The sample city
+//! [`Manifest::city`] (or [`Manifest::with_city`] after other sites) adds one site per site
+//! of the sample city that `gleaner demo` ships: venues in five languages with listings,
+//! event pages in every markup, sitemaps, feeds, a calendar, APIs, images and rights files
+//! (the layout is in `gleaner_samplecity`'s docs). Those sites answer with the city's
+//! content through `City::respond`, with the ledger around every request; their robots.txt
+//! rules are copied into [`SiteSpec::rules`] so [`check`] judges them, and any robots
+//! scenario or [`SiteBehaviour`] set on them still plays. [`TestWeb::ground_truth`] lists
+//! what a perfect, polite crawler keeps at the current pass, with URLs on this web.
+//!
 //! Sites are numbered from 0; site `i` listens on [`site_ip`]`(i)`:
 //! `127.0.(1 + i / 250).(1 + i % 250)`.
 
 pub mod check;
+pub mod city;
 mod content;
 pub mod ledger;
 pub mod load;
@@ -78,9 +91,10 @@ pub mod manifest;
 pub mod server;
 
 pub use check::{PathKind, Rule, Violation, Violations};
+pub use city::CityWeb;
 pub use ledger::{Ledger, LedgerEntry, Served};
 pub use manifest::{
-    DEFAULT_TOKEN, Manifest, RetryAfterForm, RobotsRules, RobotsScenario, SiteBehaviour, SiteSpec,
-    Timings,
+    CityConfig, DEFAULT_TOKEN, Manifest, RetryAfterForm, RobotsRules, RobotsScenario,
+    SiteBehaviour, SiteContent, SiteSpec, Timings,
 };
 pub use server::{TestWeb, WebState, bind_sites, serve, site_ip};

@@ -47,6 +47,9 @@ enum Command {
         /// Write the ledger as JSON lines to this file when stopped.
         #[arg(long)]
         ledger: Option<PathBuf>,
+        /// Append the sample city's sites (dates relative to now), after the `--sites` ones.
+        #[arg(long)]
+        city: bool,
         /// Serve this manifest (JSON, as `Manifest` serialises) instead of generating one;
         /// `--sites`, `--seed`, `--token` and `--slow-first-byte-ms` are then ignored.
         #[arg(long)]
@@ -112,7 +115,16 @@ fn main() -> Result<()> {
 
 async fn run(command: Command) -> Result<()> {
     match command {
-        Command::Serve { sites, seed, token, slow_first_byte_ms, describe, ledger, manifest } => {
+        Command::Serve {
+            sites,
+            seed,
+            token,
+            slow_first_byte_ms,
+            describe,
+            ledger,
+            city,
+            manifest,
+        } => {
             let manifest = match manifest {
                 Some(path) => {
                     let text = std::fs::read_to_string(&path)
@@ -126,6 +138,8 @@ async fn run(command: Command) -> Result<()> {
                     ..Timings::default()
                 }),
             };
+            let manifest =
+                if city { manifest.with_city(seed, chrono::Utc::now()) } else { manifest };
             let sites = manifest.sites.len();
             let web = TestWeb::start(manifest)
                 .await
@@ -193,5 +207,9 @@ fn describe_site(spec: &SiteSpec) -> String {
         gleaner_testweb::SiteBehaviour::LoginWall { after } => format!("login-wall-after-{after}"),
     };
     let delay = spec.rules.crawl_delay.map_or(String::new(), |d| format!("\tcrawl-delay-{d}"));
-    format!("robots-{}\t{behaviour}{delay}", spec.robots.name())
+    let content = match spec.content {
+        gleaner_testweb::SiteContent::Synthetic => String::new(),
+        gleaner_testweb::SiteContent::City(j) => format!("\tcity-{j}"),
+    };
+    format!("robots-{}\t{behaviour}{delay}{content}", spec.robots.name())
 }

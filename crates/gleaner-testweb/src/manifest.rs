@@ -7,6 +7,8 @@
 
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
+use gleaner_samplecity::City;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -187,6 +189,21 @@ pub struct SiteSpec {
     pub behaviour: SiteBehaviour,
     /// Number of event pages linked from the listing (`/events/1.html` …).
     pub events: u32,
+    /// What the site's pages are: the synthetic test pages (the default) or one site of
+    /// the sample city (see [`Manifest::with_city`]).
+    #[serde(default)]
+    pub content: SiteContent,
+}
+
+/// What a site serves besides its robots.txt scenario.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SiteContent {
+    /// The synthetic pages of the URL layout in the crate docs.
+    #[default]
+    Synthetic,
+    /// Site `n` of the manifest's sample city ([`Manifest::city`]): its pages, feeds,
+    /// calendar, APIs, images and rights files, routed by `gleaner_samplecity`.
+    City(usize),
 }
 
 impl Default for SiteSpec {
@@ -196,6 +213,7 @@ impl Default for SiteSpec {
             rules: RobotsRules::default(),
             behaviour: SiteBehaviour::Normal,
             events: 8,
+            content: SiteContent::Synthetic,
         }
     }
 }
@@ -274,12 +292,44 @@ pub struct Manifest {
     pub sites: Vec<SiteSpec>,
     /// Durations of slow scenarios.
     pub timings: Timings,
+    /// The sample city the [`SiteContent::City`] sites serve, when there are any.
+    #[serde(default)]
+    pub city: Option<CityConfig>,
+}
+
+/// How the manifest's sample city is generated (see `gleaner_samplecity::City`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CityConfig {
+    /// The city's content seed.
+    pub seed: u64,
+    /// The instant every date is relative to (tests pass a fixed one).
+    pub now: DateTime<Utc>,
+    /// How long the throttling venue answers 429 on event pages, from the web's start.
+    pub throttle_for: Duration,
+    /// The key the licensed API wants in `?apikey=`.
+    pub api_key: String,
+}
+
+impl CityConfig {
+    /// The city this config describes, with robots.txt groups for `token`.
+    pub fn build(&self, token: &str) -> City {
+        City::generate(self.seed, self.now)
+            .with_token(token)
+            .with_throttle_for(self.throttle_for)
+            .with_api_key(&self.api_key)
+    }
 }
 
 impl Manifest {
     /// A manifest with these sites, seed 0, the default token and default timings.
     pub fn new(sites: Vec<SiteSpec>) -> Self {
-        Manifest { seed: 0, token: DEFAULT_TOKEN.to_owned(), sites, timings: Timings::default() }
+        Manifest {
+            seed: 0,
+            token: DEFAULT_TOKEN.to_owned(),
+            sites,
+            timings: Timings::default(),
+            city: None,
+        }
     }
 
     /// `count` sites that all play `spec`.
@@ -371,6 +421,58 @@ impl Manifest {
     pub fn with_token(mut self, token: &str) -> Self {
         token.clone_into(&mut self.token);
         self
+    }
+
+    /// A web of the sample city alone: one site per city site, in the city's order, each
+    /// with the city's robots.txt rules (so the ledger checks know them).
+    pub fn city(seed: u64, now: DateTime<Utc>) -> Self {
+        Manifest::new(Vec::new()).with_city(seed, now)
+    }
+
+    /// The same manifest with the sample city's sites appended after its own.
+    ///
+    /// Site `offset + j` plays city site `j`, where `offset` is the number of sites before
+    /// the call; robots.txt follows the city's rules, pages answer with the city's content,
+    /// and [`SiteBehaviour`]s set on those sites still apply around it.
+    pub fn with_city(mut self, seed: u64, now: DateTime<Utc>) -> Self {
+        let config = CityConfig {
+            seed,
+            now,
+            throttle_for: Duration::from_secs(30),
+            api_key: gleaner_samplecity::DEFAULT_API_KEY.to_owned(),
+        };
+        let city = config.build(&self.token);
+        for (j, site) in city.sites().iter().enumerate() {
+            let plan = gleaner_samplecity::rights::robots_plan(site);
+            self.sites.push(SiteSpec {
+                robots: RobotsScenario::Rules,
+                rules: RobotsRules {
+                    crawl_delay: plan.crawl_delay,
+                    disallow: plan.disallow,
+                    allow: plan.allow,
+                    disallow_others: plan.disallow_others,
+                },
+                behaviour: SiteBehaviour::Normal,
+                events: 0,
+                content: SiteContent::City(j),
+            });
+        }
+        self.city = Some(config);
+        self
+    }
+
+    /// The same manifest with the city's throttling venue answering 429 for `d` (default
+    /// 30 s) from the web's start; no effect without a city.
+    pub fn with_city_throttle(mut self, d: Duration) -> Self {
+        if let Some(c) = &mut self.city {
+            c.throttle_for = d;
+        }
+        self
+    }
+
+    /// Index of the site playing city site `j`, if the manifest has it.
+    pub fn city_site(&self, j: usize) -> Option<usize> {
+        self.sites.iter().position(|s| s.content == SiteContent::City(j))
     }
 
     /// The same manifest with another content seed.

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue, Request, Response, StatusCode};
+use http_body_util::{BodyExt, Limited};
 use hyper::body::{Body, Frame, SizeHint};
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
@@ -26,8 +27,10 @@ use tokio::task::JoinHandle;
 use tokio::time::Sleep;
 use tokio_util::sync::CancellationToken;
 
+use crate::city::CityWeb;
 use crate::content::{self, Ask, Fault, Payload, Reply, SiteState, World};
 use crate::ledger::{Ledger, LedgerEntry, LedgerSink, RequestGuard, Served};
+use crate::manifest::SiteContent;
 use crate::manifest::{Manifest, SiteSpec};
 
 /// Most sites one web can hold: 127.0.1.1 to 127.0.254.250.
@@ -92,6 +95,7 @@ pub struct WebState {
     pass: AtomicU32,
     conns: AtomicU64,
     ledger: Arc<LedgerSink>,
+    city: Option<CityWeb>,
 }
 
 impl WebState {
@@ -99,6 +103,7 @@ impl WebState {
     pub fn new(manifest: Manifest, addrs: Vec<SocketAddr>) -> Self {
         assert_eq!(manifest.sites.len(), addrs.len(), "one address per site in the manifest");
         WebState {
+            city: CityWeb::new(&manifest, &addrs),
             sites: (0..addrs.len()).map(|_| SiteState::default()).collect(),
             ledger: Arc::new(LedgerSink::new(addrs.len())),
             manifest: Arc::new(manifest),
@@ -121,6 +126,11 @@ impl WebState {
     /// Forgets every entry so far (the epoch stays).
     pub fn clear_ledger(&self) {
         self.ledger.clear();
+    }
+
+    /// The sample city this web serves, when its manifest has one.
+    pub fn city(&self) -> Option<&CityWeb> {
+        self.city.as_ref()
     }
 
     /// The current pass (starts at 0).
@@ -310,6 +320,36 @@ async fn handle(
     };
     let is_head = req.method() == http::Method::HEAD;
     let mut guard = state.ledger.arrive(entry);
+    if let (SiteContent::City(j), Some(city)) = (state.manifest.sites[site].content, state.city()) {
+        let moment = city.traffic.moment(&city.city, j);
+        let (parts, body) = req.into_parts();
+        // Only the language-model mock reads a body; nothing else pays for one.
+        let body = if parts.method == http::Method::POST {
+            match Limited::new(body, 1024 * 1024).collect().await {
+                Ok(b) => b.to_bytes(),
+                Err(_) => Bytes::new(),
+            }
+        } else {
+            Bytes::new()
+        };
+        let ask = Ask {
+            path: parts.uri.path(),
+            query: parts.uri.query(),
+            if_none_match: None,
+            if_modified_since: None,
+        };
+        let request = gleaner_samplecity::Request {
+            method: parts.method.as_str(),
+            path: parts.uri.path(),
+            query: parts.uri.query(),
+            headers: &parts.headers,
+            body: &body,
+            moment,
+        };
+        let world = World { manifest: &state.manifest, addrs: &state.addrs, pass: state.pass() };
+        let reply = content::route_city(&world, site, &state.sites[site], &ask, city, j, &request);
+        return Ok(respond(reply, guard, is_head));
+    }
     let reply = {
         let world = World { manifest: &state.manifest, addrs: &state.addrs, pass: state.pass() };
         let ask = Ask {
@@ -572,6 +612,22 @@ impl TestWeb {
     /// Moves every site to the next pass and returns its number (see the crate docs).
     pub fn advance_pass(&self) -> u32 {
         self.state.advance_pass()
+    }
+
+    /// The sample city this web serves, when its manifest has one ([`Manifest::city`]).
+    pub fn city(&self) -> Option<&CityWeb> {
+        self.state.city()
+    }
+
+    /// The web's index of city site `j` (see [`Manifest::city_site`]).
+    pub fn city_site(&self, j: usize) -> Option<usize> {
+        self.state.manifest.city_site(j)
+    }
+
+    /// What a perfect, polite crawler keeps from the city at the current pass, with URLs
+    /// on this web; `None` without a city.
+    pub fn ground_truth(&self) -> Option<gleaner_samplecity::GroundTruth> {
+        Some(self.city()?.ground_truth(self.state.pass()))
     }
 
     /// Stops every server and waits for them; open connections are dropped.

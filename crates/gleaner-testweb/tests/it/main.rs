@@ -5,6 +5,7 @@
 //! scenario runs with [`client::fast_timings`].
 
 mod checks;
+mod city;
 mod client;
 mod ledger;
 mod scenarios;
