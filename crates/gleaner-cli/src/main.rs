@@ -8,6 +8,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod cmd;
+mod wiring;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,6 +32,14 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the bundled sample city on loopback, crawl it politely and serve the results.
+    Demo(cmd::demo::DemoArgs),
+    /// Run the daemon: every source on its schedule, and the server.
+    Run(cmd::run::RunArgs),
+    /// One pass over the configured sources now, with progress and a summary.
+    Crawl(cmd::crawl::CrawlArgs),
+    /// Would gleaner fetch this URL now? If not, why and until when (sends nothing).
+    Explain(cmd::explain::ExplainArgs),
     /// Check URLs against a robots.txt file, exactly as the crawler would (RFC 9309).
     #[command(subcommand)]
     Robots(cmd::robots::RobotsCommand),
@@ -80,6 +89,10 @@ fn exit_code(error: &anyhow::Error) -> u8 {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Demo(args) => cmd::demo::run(&args),
+        Command::Run(args) => cmd::run::run(&args, &cli.config),
+        Command::Crawl(args) => cmd::crawl::run(&args, &cli.config),
+        Command::Explain(args) => cmd::explain::run(&args, &cli.config),
         Command::Robots(command) => cmd::robots::run(command),
         Command::Config(command) => cmd::config::run(command, &cli.config),
         Command::Extract(args) => cmd::extract::run(&args),

@@ -2,9 +2,13 @@
 
 pub mod audit;
 pub mod config;
+pub mod crawl;
+pub mod demo;
+pub mod explain;
 pub mod extract;
 pub mod fetch;
 pub mod optout;
 pub mod purge;
 pub mod remove;
 pub mod robots;
+pub mod run;

@@ -14,16 +14,18 @@ use crate::cmd::optout::{open_store, runtime};
 /// Arguments of `gleaner purge`.
 #[derive(Debug, Args)]
 pub struct PurgeArgs {
-    /// Keep audit rows this long (e.g. `400d`).
-    #[arg(long, value_name = "DURATION", default_value = "400d", value_parser = humantime::parse_duration)]
-    audit_after: std::time::Duration,
+    /// Keep audit rows this long (e.g. `400d`), instead of `retention.audit`.
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    audit_after: Option<std::time::Duration>,
 }
 
 /// Runs `gleaner purge`.
 pub fn run(args: &PurgeArgs, config: &Path) -> Result<()> {
     let (settings, store) = open_store(config)?;
-    let policy =
-        RetentionPolicy { audit: args.audit_after, ..RetentionPolicy::from_settings(&settings) };
+    let mut policy = RetentionPolicy::from_settings(&settings);
+    if let Some(audit) = args.audit_after {
+        policy.audit = audit;
+    }
     let report = runtime()?
         .block_on(store.purge(policy, SystemTime::now()))
         .with_context(|| format!("failed to purge `{}`", store.location()))?;

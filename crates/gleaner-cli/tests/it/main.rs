@@ -2,6 +2,7 @@
 //! through the real executable.
 
 mod config;
+mod demo;
 mod extract;
 mod fetch;
 mod robots;

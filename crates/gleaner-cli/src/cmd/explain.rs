@@ -1,0 +1,99 @@
+//! `gleaner explain URL`: would gleaner fetch this URL now, and if not, why and until
+//! when? It reads the same state the crawler decides from (the store: robots.txt
+//! memory, suspensions, blocks, quotas, owners' requests) and sends nothing.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use gleaner_fetch::gate::ExplainVerdict;
+use gleaner_fetch::gate::clock::SystemClock;
+use gleaner_fetch::gate::state::GateState;
+use gleaner_fetch::{Client, ClientSettings, Gate, GateRequest};
+use gleaner_policy::Purpose;
+use gleaner_policy::state::{BoxFuture, Change, SiteState};
+use url::Url;
+
+use crate::BadInput;
+use crate::wiring::open_store;
+
+/// Arguments of `gleaner explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The URL to explain.
+    url: String,
+    /// The purpose of the request (event-page, listing, feed, link-check, …).
+    #[arg(long, default_value = "event-page")]
+    purpose: String,
+}
+
+/// The store's gate state, read-only: `explain` must not take the crawler's lease or
+/// change anything.
+#[derive(Debug)]
+struct ReadOnly(gleaner_store::Store);
+
+impl GateState for ReadOnly {
+    fn update<'a>(&'a self, site: &'a str, change: Change<'a>) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            // Apply the change to a copy: explain reads, it never writes.
+            let mut state = self.0.site_state(site).await.ok().flatten().unwrap_or_default();
+            let mut global = gleaner_policy::budget::GlobalBudget::default();
+            change(&mut state, &mut global);
+        })
+    }
+
+    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<SiteState>> {
+        Box::pin(async move { self.0.site_state(site).await.ok().flatten() })
+    }
+}
+
+/// Runs `gleaner explain`.
+pub fn run(args: &ExplainArgs, config: &Path) -> Result<()> {
+    let settings = Arc::new(crate::cmd::config::load(config)?);
+    let url = Url::parse(&args.url)
+        .map_err(|e| BadInput(format!("`{}` is not a valid URL: {e}", args.url)))?;
+    let purpose = Purpose::from_name(&args.purpose).ok_or_else(|| {
+        let names: Vec<&str> = Purpose::ALL.iter().map(|p| p.as_str()).collect();
+        BadInput(format!(
+            "`{}` is not a purpose\nhint: purposes are {}",
+            args.purpose,
+            names.join(", ")
+        ))
+    })?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("failed to start the async runtime")?;
+    runtime.block_on(async {
+        let store = open_store(&settings)?;
+        let client = Client::new(ClientSettings::from_settings(&settings))?;
+        let gate = Gate::new(
+            client,
+            Arc::clone(&settings),
+            Arc::new(ReadOnly(store.clone())),
+            Arc::new(store.clone()),
+            Arc::new(gleaner_fetch::gate::audit::MemoryAudit::default()),
+            Arc::new(SystemClock),
+        );
+        let explanation = gate.explain(&GateRequest::new(url.clone(), purpose)).await;
+        let mut out = std::io::stdout().lock();
+        let verdict = match explanation.verdict {
+            ExplainVerdict::Now => "yes: it would be requested now".to_owned(),
+            ExplainVerdict::NotBefore(t) => format!(
+                "not now: not before {}",
+                chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339()
+            ),
+            ExplainVerdict::WhenARequestEnds => {
+                "not now: when a request in flight to this site ends".to_owned()
+            }
+            ExplainVerdict::Refused => "no".to_owned(),
+        };
+        writeln!(out, "{verdict}\t{url}")?;
+        for step in &explanation.steps {
+            writeln!(out, "  - {step}")?;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,147 @@
+//! `gleaner run`: the daemon. The scheduler starts each source's pass when it is due
+//! (never more often than the configured minimum, remembered in the store across
+//! restarts), and the server answers `/bot`, `/api/events` and `/healthz`. SIGINT or
+//! SIGTERM: no new pass starts, passes in flight finish their current request, the audit
+//! log is flushed.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use gleaner_scheduler::schedule::next_due;
+use gleaner_server::AppState;
+use tokio::sync::watch;
+
+use crate::wiring::{StoreEvents, crawler, open_store};
+
+/// Arguments of `gleaner run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Listen here instead of `[server] address`.
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<std::net::SocketAddr>,
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}
+
+/// Runs `gleaner run`.
+pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
+    let settings = Arc::new(crate::cmd::config::load(config)?);
+    let runtime = tokio::runtime::Runtime::new().context("failed to start the async runtime")?;
+    runtime.block_on(async {
+        let store = open_store(&settings)?;
+        let crawler = crawler(Arc::clone(&settings), store.clone()).await?;
+        let address = args.listen.unwrap_or(settings.server.address);
+        let listener = tokio::net::TcpListener::bind(address).await.with_context(|| {
+            format!(
+                "failed to listen on `{address}`\nhint: set `[server] address` or pass --listen"
+            )
+        })?;
+        eprintln!("gleaner: serving http://{}/bot and /api/events", listener.local_addr()?);
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let state = AppState {
+            settings: Arc::clone(&settings),
+            events: Arc::new(StoreEvents { store: store.clone(), settings: Arc::clone(&settings) }),
+        };
+        let mut server_stop = stop_rx.clone();
+        let server = tokio::spawn(gleaner_server::serve(listener, state, async move {
+            let _ = server_stop.changed().await;
+        }));
+        let stop_passes = Arc::clone(&crawler.context.stop);
+        let scheduler = tokio::spawn(schedule_loop(crawler, stop_rx));
+        shutdown_signal().await;
+        eprintln!("gleaner: stopping; passes in flight finish their current request");
+        let _ = stop_tx.send(true);
+        stop_passes.store(true, std::sync::atomic::Ordering::Relaxed);
+        let _ = scheduler.await;
+        let _ = server.await;
+        store
+            .flush_audit()
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .context("failed to flush the audit log")?;
+        Ok(())
+    })
+}
+
+/// Starts each source's pass when due; one pass per source at a time.
+async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receiver<bool>) {
+    let settings = Arc::clone(&crawler.context.settings);
+    let mut running: HashMap<String, tokio::task::JoinHandle<()>> = HashMap::new();
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        let now = SystemTime::now();
+        let mut next_wake = now + Duration::from_secs(60);
+        for source in &settings.sources {
+            if running.get(&source.id).is_some_and(|h| !h.is_finished()) {
+                continue;
+            }
+            let last = crawler.store.last_run(&source.id).await.ok().flatten();
+            let zone = source.time_zone.unwrap_or(chrono_tz::UTC);
+            let due = next_due(&source.schedule, last, now, zone);
+            if due > now {
+                next_wake = next_wake.min(due);
+                continue;
+            }
+            let ctx = crawler.context.clone();
+            let store = crawler.store.clone();
+            let source = source.clone();
+            let deadline = now + settings.politeness.run_time_limit;
+            let id = source.id.clone();
+            running.insert(
+                id,
+                tokio::spawn(async move {
+                    if let Err(error) = store.record_run(&source.id, now).await {
+                        eprintln!("warning: failed to record the run of `{}`: {error}", source.id);
+                    }
+                    let report = gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {}).await;
+                    eprintln!(
+                        "gleaner: source `{}`: {} pages, {} new, {} updated, {} not modified, {} refused, {} re-queued",
+                        report.source,
+                        report.listing_pages + report.event_pages,
+                        report.events_new,
+                        report.events_updated,
+                        report.not_modified,
+                        report.refusals.values().sum::<u32>(),
+                        report.requeued
+                    );
+                }),
+            );
+        }
+        let wait = next_wake
+            .duration_since(SystemTime::now())
+            .unwrap_or(Duration::from_secs(1))
+            .max(Duration::from_secs(1));
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => {}
+            _ = stop.changed() => break,
+        }
+    }
+    for (_, handle) in running {
+        let _ = handle.await;
+    }
+}

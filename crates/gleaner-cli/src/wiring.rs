@@ -1,0 +1,216 @@
+//! Wiring: the store, the gate and the pipeline put together from the settings. This is
+//! glue; every decision lives in the library crates.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use anyhow::{Context, Result};
+use gleaner_config::Settings;
+use gleaner_config::sources::Keep;
+use gleaner_event::PublicEvent;
+use gleaner_fetch::gate::clock::{SystemClock, WallClock};
+use gleaner_fetch::{Client, ClientSettings, Gate, Validators};
+use gleaner_policy::state::BoxFuture;
+use gleaner_scheduler::links::ListingLinks;
+use gleaner_scheduler::{EventSink, Found, PassContext, Upsert};
+use gleaner_server::{ApiEvent, EventSource};
+use gleaner_store::{EventWrite, Store, Upserted};
+use url::Url;
+
+use crate::BadInput;
+
+/// Opens the configured store, creating the folder of a SQLite file when needed.
+pub fn open_store(settings: &Settings) -> Result<Store> {
+    let url = &settings.store.url;
+    if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))
+        && let Some(parent) = Path::new(path).parent()
+        && !parent.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(parent).with_context(|| {
+            format!("failed to create the folder `{}` for the store", parent.display())
+        })?;
+    }
+    Store::open(url).map_err(|e| BadInput(format!("failed to open the store `{url}`: {e}")).into())
+}
+
+/// The crawler's parts: the gate over the store's state, and the pipeline's context.
+pub struct Crawler {
+    /// The store.
+    pub store: Store,
+    /// The pipeline's context (gate, sink, clock, settings).
+    pub context: PassContext,
+}
+
+/// Claims the store's crawler lease and builds the gate and the pipeline on it.
+pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
+    let state = store
+        .claim_crawler()
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .context("failed to start crawling")?;
+    let client = Client::new(ClientSettings::from_settings(&settings))
+        .context("failed to start the HTTP client")?;
+    let clock: Arc<dyn WallClock> = Arc::new(SystemClock);
+    let gate = Gate::new(
+        client,
+        Arc::clone(&settings),
+        Arc::new(state),
+        Arc::new(store.clone()),
+        Arc::new(store.clone()),
+        Arc::clone(&clock),
+    );
+    let sink = Arc::new(StoreSink {
+        store: store.clone(),
+        settings: Arc::clone(&settings),
+        listings: Mutex::default(),
+    });
+    Ok(Crawler {
+        store,
+        context: PassContext { gate: Arc::new(gate), sink, clock, settings, stop: Arc::default() },
+    })
+}
+
+/// The store as the pipeline's [`EventSink`].
+pub struct StoreSink {
+    store: Store,
+    settings: Arc<Settings>,
+    /// Links of listing pages read by this process. A listing without them here is
+    /// fetched unconditionally, so a 304 never leaves the pass without its links.
+    listings: Mutex<HashMap<String, ListingLinks>>,
+}
+
+impl StoreSink {
+    fn keep_of(&self, source: &str) -> gleaner_store::Keep {
+        match self.settings.sources.iter().find(|s| s.id == source).map(|s| s.keep) {
+            Some(Keep::Full) => gleaner_store::Keep::Full,
+            _ => gleaner_store::Keep::Facts,
+        }
+    }
+}
+
+impl EventSink for StoreSink {
+    fn upsert<'a>(&'a self, found: Found) -> BoxFuture<'a, Upsert> {
+        Box::pin(async move {
+            let keep = self.keep_of(&found.source);
+            let write = EventWrite {
+                event: &found.event,
+                source: Some(&found.source),
+                fetched_url: &found.page,
+                fetched_at: found.checked_at,
+                keep,
+            };
+            match self.store.upsert_event(&write).await {
+                Ok(Upserted::Inserted(_)) => Upsert::New,
+                Ok(Upserted::Updated { .. }) => Upsert::Updated,
+                Ok(Upserted::Unchanged(_)) => Upsert::Unchanged,
+                Err(error) => {
+                    eprintln!("warning: failed to store an event from `{}`: {error}", found.page);
+                    Upsert::Unchanged
+                }
+            }
+        })
+    }
+
+    fn checked_unchanged<'a>(&'a self, page: &'a Url, at: SystemTime) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            if let Err(error) = self.store.touch_page(page, at).await {
+                eprintln!("warning: failed to record the check of `{page}`: {error}");
+            }
+        })
+    }
+
+    fn validators<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Validators> {
+        Box::pin(async move {
+            let is_listing_without_links =
+                self.settings.sources.iter().any(|s| s.start_urls.contains(url))
+                    && !self
+                        .listings
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .contains_key(url.as_str());
+            if is_listing_without_links {
+                return Validators::default();
+            }
+            match self.store.validators(url).await {
+                Ok(Some((etag, last_modified))) => Validators { etag, last_modified },
+                _ => Validators::default(),
+            }
+        })
+    }
+
+    fn set_validators<'a>(&'a self, url: &'a Url, validators: Validators) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            if let Err(error) = self
+                .store
+                .put_validators(url, validators.etag, validators.last_modified, SystemTime::now())
+                .await
+            {
+                eprintln!("warning: failed to store validators for `{url}`: {error}");
+            }
+        })
+    }
+
+    fn listing_links<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Option<ListingLinks>> {
+        let links =
+            self.listings.lock().unwrap_or_else(|p| p.into_inner()).get(url.as_str()).cloned();
+        Box::pin(async move { links })
+    }
+
+    fn set_listing_links<'a>(&'a self, url: &'a Url, links: ListingLinks) -> BoxFuture<'a, ()> {
+        self.listings.lock().unwrap_or_else(|p| p.into_inner()).insert(url.to_string(), links);
+        Box::pin(async {})
+    }
+}
+
+/// The store as the server's [`EventSource`]: upcoming events of sources that publish.
+pub struct StoreEvents {
+    /// The store.
+    pub store: Store,
+    /// The settings (which sources publish).
+    pub settings: Arc<Settings>,
+}
+
+fn rfc3339(t: SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+impl EventSource for StoreEvents {
+    fn published_events(&self, limit: usize) -> BoxFuture<'_, Result<Vec<ApiEvent>, String>> {
+        Box::pin(async move {
+            let now = SystemTime::now();
+            // From yesterday, so events happening today stay listed.
+            let from = now - Duration::from_secs(24 * 3600);
+            let to = now + Duration::from_secs(366 * 24 * 3600);
+            let stored = self.store.events_between(from, to).await.map_err(|e| e.to_string())?;
+            let publishes = |source: &Option<String>| match source {
+                Some(id) => {
+                    self.settings.sources.iter().find(|s| &s.id == id).is_none_or(|s| s.publish)
+                }
+                None => true,
+            };
+            Ok(stored
+                .into_iter()
+                .filter(|e| {
+                    publishes(&e.source)
+                        && e.event.status != gleaner_event::EventStatus::GoneAtSource
+                })
+                .take(limit)
+                .map(|e| ApiEvent {
+                    facts: PublicEvent::from(&e.event),
+                    source: e.source.clone().unwrap_or_default(),
+                    source_url: e
+                        .event
+                        .url
+                        .as_ref()
+                        .map(Url::to_string)
+                        .unwrap_or_else(|| format!("https://{}/", e.host)),
+                    category: e.event.category.name().to_owned(),
+                    first_seen: rfc3339(e.first_seen),
+                    last_checked: rfc3339(e.last_checked),
+                })
+                .collect())
+        })
+    }
+}
