@@ -223,6 +223,8 @@ pub struct RawRetention {
     pub bodies: Option<String>,
     /// Events, counted from the end of their last day.
     pub events_after_end: Option<String>,
+    /// Audit log rows.
+    pub audit: Option<String>,
     /// Whether parser test samples are kept.
     pub samples: Option<bool>,
     /// Hosts never sampled.

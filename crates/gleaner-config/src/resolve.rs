@@ -241,6 +241,7 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
             raw.retention.events_after_end.as_ref(),
             defaults::EVENTS_AFTER_END,
         ),
+        audit: r.duration("retention.audit", raw.retention.audit.as_ref(), defaults::AUDIT),
         samples: raw.retention.samples.unwrap_or(false),
         sample_exclusions: raw.retention.sample_exclusions.clone().unwrap_or_default(),
     };

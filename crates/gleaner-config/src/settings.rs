@@ -241,6 +241,8 @@ pub struct Retention {
     pub bodies: Duration,
     /// Events after the end of their last day.
     pub events_after_end: Duration,
+    /// Audit log rows.
+    pub audit: Duration,
     /// Whether parser test samples are kept.
     pub samples: bool,
     /// Hosts never sampled.
@@ -350,6 +352,8 @@ pub mod defaults {
     pub const BODIES: Duration = Duration::from_secs(90 * 24 * 3600);
     /// Events kept after they end.
     pub const EVENTS_AFTER_END: Duration = Duration::from_secs(30 * 24 * 3600);
+    /// Audit log rows: about 13 months, a year of history plus time to answer about it.
+    pub const AUDIT: Duration = Duration::from_secs(400 * 24 * 3600);
     /// Manual checks per site per day.
     pub const MANUAL_CHECKS_PER_SITE_PER_DAY: u32 = 10;
     /// Shortest interval between passes of one source (SPEC: 1 h).

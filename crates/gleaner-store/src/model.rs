@@ -235,27 +235,23 @@ pub struct RetentionPolicy {
 }
 
 impl RetentionPolicy {
-    /// Audit rows are kept this long unless configured (about 13 months: a year of
-    /// history plus time to answer a question about it).
-    pub const DEFAULT_AUDIT: Duration = Duration::from_secs(400 * 24 * 3600);
-
-    /// The documented defaults (SPEC §3): bodies 90 days, events 30 days after they end.
+    /// The documented defaults (SPEC §3): bodies 90 days, events 30 days after they end,
+    /// audit rows about 13 months.
     pub fn from_defaults() -> RetentionPolicy {
         use gleaner_config::settings::defaults;
         RetentionPolicy {
             bodies: defaults::BODIES,
             events_after_end: defaults::EVENTS_AFTER_END,
-            audit: RetentionPolicy::DEFAULT_AUDIT,
+            audit: defaults::AUDIT,
         }
     }
 
-    /// The periods from the settings (the audit period is not configurable yet, so it
-    /// takes [`RetentionPolicy::DEFAULT_AUDIT`]).
+    /// The periods from the settings (`[retention]`).
     pub fn from_settings(settings: &gleaner_config::Settings) -> RetentionPolicy {
         RetentionPolicy {
             bodies: settings.retention.bodies,
             events_after_end: settings.retention.events_after_end,
-            audit: RetentionPolicy::DEFAULT_AUDIT,
+            audit: settings.retention.audit,
         }
     }
 }

@@ -38,6 +38,7 @@ async fn fill(store: &Store, host: &str, marker: &str) {
     let retention = Retention {
         bodies: Duration::from_secs(90 * 86_400),
         events_after_end: Duration::from_secs(30 * 86_400),
+        audit: Duration::from_secs(400 * 86_400),
         samples: true,
         sample_exclusions: Vec::new(),
     };
@@ -208,6 +209,7 @@ async fn remove_leaves_nothing_of_the_site_in_any_table_or_file() {
     let retention = Retention {
         bodies: Duration::ZERO,
         events_after_end: Duration::ZERO,
+        audit: Duration::ZERO,
         samples: true,
         sample_exclusions: Vec::new(),
     };
