@@ -387,9 +387,13 @@ pub(crate) fn venue_events(
         let status = match (number, index % 5) {
             (5, 0) => Status::Postponed,
             (5, 1) => Status::MovedOnline,
+            (5, 2) => Status::Rescheduled,
             (5, 3) => Status::Cancelled,
             _ => Status::Scheduled,
         };
+        // A rescheduled event names the date it had before (a day earlier, same hour).
+        let previous_start =
+            (status == Status::Rescheduled).then(|| local_at(now, site.zone, day - 1, hh, mm));
         let private = site.has(Extra::PrivatePath) && number == base;
         let slug = slugify(title);
         let dir = if private {
@@ -407,7 +411,7 @@ pub(crate) fn venue_events(
             description: description.to_owned(),
             start,
             end,
-            previous_start: None,
+            previous_start,
             price,
             status,
             image: format!("/img/poster-{number}.{image_ext}"),

@@ -228,9 +228,12 @@ pub(crate) fn listing(
     if table {
         let _ = writeln!(
             body,
-            "<table class=\"agenda\">\n<thead><tr><th>{}</th><th>Titre</th><th>{}</th><th>{}</th>\
+            "<table class=\"agenda\">\n<thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th>\
              </tr></thead>\n<tbody>",
-            labels[0], labels[2], labels[3]
+            labels[0],
+            if site.lang == Lang::De { "Veranstaltung" } else { "Spectacle" },
+            labels[2],
+            labels[3]
         );
         for e in items {
             let _ = writeln!(
@@ -297,9 +300,8 @@ fn place(site: &Site) -> Value {
     json!({ "@type": "Place", "name": site.name, "address": postal_address(site) })
 }
 
-fn offers(site: &Site, e: &Event, index: usize) -> Value {
+fn offers(site: &Site, e: &Event) -> Value {
     let tickets = format!("https://tickets.sample-city.example/{}/{}", site.key, e.number);
-    let _ = index;
     match e.price {
         Price::Free => json!({
             "@type": "Offer", "price": "0", "priceCurrency": site.currency,
@@ -328,7 +330,7 @@ pub(crate) fn event_json(site: &Site, origins: &Origins, index: usize, e: &Event
         "inLanguage": site.lang.code(),
         "url": url,
         "image": origins.url(index, &e.image),
-        "offers": offers(site, e, index),
+        "offers": offers(site, e),
         "organizer": { "@type": "Organization", "name": site.name, "url": origins.url(index, "/") },
     });
     if let Some(end) = e.end {
@@ -445,6 +447,10 @@ fn facts(site: &Site, origins: &Origins, index: usize, e: &Event, mode: &str) ->
         meta("startDate", &e.start.to_rfc3339()),
         e.end.map(|end| meta("endDate", &end.to_rfc3339())).unwrap_or_default()
     );
+    if let Some(previous) = e.previous_start {
+        out.push_str(&meta("previousStartDate", &previous.to_rfc3339()));
+        out.push('\n');
+    }
     if !mode.is_empty() {
         out.push_str(&link("eventStatus", e.status.schema_url()));
         out.push('\n');

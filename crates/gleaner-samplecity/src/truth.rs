@@ -31,6 +31,8 @@ pub struct TruthEvent {
     pub start: DateTime<FixedOffset>,
     /// End, with its offset (which differs from the start's across a DST change).
     pub end: Option<DateTime<FixedOffset>>,
+    /// For rescheduled events: the start before the change (`previousStartDate`).
+    pub previous_start: Option<DateTime<FixedOffset>>,
     /// The IANA zone of the venue.
     pub time_zone: String,
     /// Venue name (the calendar's `LOCATION` for calendar instances).
@@ -133,6 +135,7 @@ impl City {
                             title: e.title,
                             start: e.start.fixed_offset(),
                             end: e.end.map(|t| t.fixed_offset()),
+                            previous_start: e.previous_start.map(|t| t.fixed_offset()),
                             time_zone: site.zone.name().to_owned(),
                             venue: site.name.to_owned(),
                             locality: site.locality.to_owned(),
@@ -156,6 +159,7 @@ impl City {
                             title: inst.title.to_owned(),
                             start: inst.start.fixed_offset(),
                             end: Some(inst.end.fixed_offset()),
+                            previous_start: None,
                             time_zone: site.zone.name().to_owned(),
                             venue: inst.location.to_owned(),
                             locality: "Sainte-Aube".to_owned(),

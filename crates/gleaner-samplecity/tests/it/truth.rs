@@ -50,6 +50,8 @@ fn check_json_ld(t: &TruthEvent, html: &str) {
     assert_eq!(e["endDate"].as_str(), t.end.map(|x| x.to_rfc3339()).as_deref());
     assert_eq!(e["eventStatus"], status_url(t.status));
     assert_eq!(e["url"], t.url.as_str());
+    let previous = t.previous_start.map(|x| x.to_rfc3339());
+    assert_eq!(e["previousStartDate"].as_str(), previous.as_deref());
     let place = match &e["location"] {
         Value::Array(a) => a.iter().find(|p| p["@type"] == "Place").unwrap().clone(),
         p => p.clone(),
@@ -90,6 +92,7 @@ fn check_annotated(t: &TruthEvent, html: &str, attr: &str) {
     assert_eq!(p("startDate"), Some(t.start.to_rfc3339()));
     assert_eq!(p("endDate"), t.end.map(|x| x.to_rfc3339()));
     assert_eq!(p("eventStatus").as_deref(), Some(status_url(t.status)));
+    assert_eq!(p("previousStartDate"), t.previous_start.map(|x| x.to_rfc3339()));
     assert_eq!(p("addressLocality").as_deref(), Some(t.locality.as_str()));
     assert_eq!(p("addressCountry").as_deref(), Some(t.country.as_str()));
     let place = one(&format!("[{attr}=\"location\"] [{attr}=\"name\"]"));
@@ -190,7 +193,7 @@ fn truth_dates_are_upcoming_in_each_venue_zone_and_one_crosses_dst() {
     );
     let statuses: std::collections::BTreeSet<_> =
         truth.events.iter().map(|t| format!("{:?}", t.status)).collect();
-    for s in ["Scheduled", "Cancelled", "Postponed", "MovedOnline"] {
+    for s in ["Scheduled", "Cancelled", "Postponed", "Rescheduled", "MovedOnline"] {
         assert!(statuses.contains(s), "{s} missing from {statuses:?}");
     }
 }
