@@ -278,3 +278,53 @@ fn seeds_cover_every_crawlable_site_and_answer() {
     assert_eq!(sites.len(), city.len() - 1, "all but the language model");
     assert_eq!(city.sites().iter().filter(|s| s.is_venue()).count(), 20);
 }
+
+/// Every same-site URL a crawler finds from the seeds, following `href`s and sitemap
+/// `<loc>`s (images left out).
+fn reachable(city: &gleaner_samplecity::City, site: usize) -> std::collections::BTreeSet<String> {
+    let o = origins(city);
+    let origin = o.origin(site).to_owned();
+    let mut todo: Vec<String> = city
+        .seeds(&o)
+        .into_iter()
+        .filter(|s| s.site == site)
+        .map(|s| path_of(&s.url).to_owned())
+        .collect();
+    todo.push("/".to_owned());
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(path) = todo.pop() {
+        if path.starts_with("/img/") || !seen.insert(path.clone()) {
+            continue;
+        }
+        let r = get(city, site, &path);
+        let mut body = r.text();
+        if path.ends_with(".gz") {
+            body.clear();
+            flate2::read::GzDecoder::new(&r.body[..]).read_to_string(&mut body).unwrap();
+        }
+        for (open, close) in [("href=\"", "\""), ("<loc>", "</loc>"), ("<link>", "</link>")] {
+            for piece in body.split(open).skip(1) {
+                let link = piece.split(close).next().unwrap();
+                let link = link.strip_prefix(&origin).unwrap_or(link);
+                if link.starts_with('/') && !link.starts_with("//") {
+                    todo.push(link.replace("&amp;", "&"));
+                }
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn every_site_is_small_enough_to_crawl_in_a_minute_politely() {
+    let city = city();
+    for (i, site) in city.sites().iter().enumerate() {
+        let pages = reachable(&city, i);
+        assert!(pages.len() <= 30, "{} has {} pages: {pages:?}", site.key, pages.len());
+        if site.is_venue() {
+            for e in city.venue_events(i, 0) {
+                assert!(pages.contains(&e.path), "{} unreachable", e.path);
+            }
+        }
+    }
+}
