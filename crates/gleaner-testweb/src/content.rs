@@ -153,7 +153,7 @@ pub(crate) fn route(world: &World<'_>, site: usize, state: &SiteState, ask: &Ask
 
 /// Chooses the reply for one request to a site that serves the sample city.
 ///
-/// robots.txt follows the site's scenario when it is not plain rules; page behaviours
+/// robots.txt follows the site's scenario, rendered from [`SiteSpec::rules`]; page behaviours
 /// (throttle, block, challenge, login wall) apply first; everything else is the city's.
 pub(crate) fn route_city(
     world: &World<'_>,
@@ -166,9 +166,17 @@ pub(crate) fn route_city(
 ) -> Reply {
     let spec = &world.manifest.sites[site];
     if is_robots_path(ask.path) {
-        if spec.robots != RobotsScenario::Rules {
+        if spec.robots != RobotsScenario::Rules || ask.path != "/robots.txt" {
             return robots(world, site, spec, ask);
         }
+        // The rules the checks judge are the rules served: the site's spec (copied from
+        // the city's robots.txt by `Manifest::with_city`, and editable by tests), plus
+        // the city's sitemap line for venues.
+        let mut text = render_rules(&world.manifest.token, &spec.rules, site);
+        if city.city.site(j).is_venue() {
+            let _ = writeln!(text, "\nSitemap: {}", city.origins.url(j, "/sitemap_index.xml"));
+        }
+        return with_validators(Reply::text(200, Served::Robots, text), world.pass, ask, true);
     } else if let Some(reply) = behaviour(spec, state) {
         return reply;
     }

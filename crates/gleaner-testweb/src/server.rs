@@ -332,11 +332,12 @@ async fn handle(
         } else {
             Bytes::new()
         };
+        let h = &parts.headers;
         let ask = Ask {
             path: parts.uri.path(),
             query: parts.uri.query(),
-            if_none_match: None,
-            if_modified_since: None,
+            if_none_match: h.get("if-none-match").and_then(|v| v.to_str().ok()),
+            if_modified_since: h.get("if-modified-since").and_then(|v| v.to_str().ok()),
         };
         let request = gleaner_samplecity::Request {
             method: parts.method.as_str(),

@@ -84,6 +84,10 @@ async fn city_sites_mix_with_synthetic_ones_and_keep_scenarios() {
     assert_eq!(get(web.addr(0), "/events/1.html").await.status, 200);
     let robots = get(web.addr(first_city), "/robots.txt").await.text();
     assert!(robots.contains("User-agent: FestroBot"), "{robots}");
+    assert!(robots.contains("Sitemap: http://"), "{robots}");
+    let no = web.city_site(web.city().unwrap().city.site_index("schaubude-lindenau").unwrap());
+    let robots = get(web.addr(no.unwrap()), "/robots.txt").await.text();
+    assert!(robots.contains("User-agent: FestroBot\nDisallow: /\n"), "{robots}");
     assert_eq!(get(web.addr(first_city + 1), "/robots.txt").await.status, 503);
     // Absolute URLs in city content name the web's own addresses.
     let truth = web.ground_truth().unwrap();
