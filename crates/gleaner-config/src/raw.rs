@@ -54,6 +54,26 @@ pub struct RawConfig {
     /// What to read, and when.
     #[serde(default)]
     pub sources: Vec<crate::sources::RawSource>,
+    /// Checks that keep stored events true (cancellation and link checks).
+    #[serde(default)]
+    pub checks: RawChecks,
+}
+
+/// `[checks]` (SPEC §4).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawChecks {
+    /// How often the cancellation check runs (`4h`).
+    pub cancellation_every: Option<String>,
+    /// How far ahead the cancellation check looks, in whole days (`7d`).
+    pub horizon: Option<String>,
+    /// `get` (one conditional GET) or `head-then-get` (a HEAD first, where HEAD is
+    /// enabled; a GET only when the page changed).
+    pub cancellation_method: Option<String>,
+    /// How often the link check runs (`24h`).
+    pub link_check_every: Option<String>,
+    /// Link-check requests per host per calendar day.
+    pub link_checks_per_host_per_day: Option<u32>,
 }
 
 /// `[bot]`.

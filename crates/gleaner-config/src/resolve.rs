@@ -15,7 +15,7 @@ use url::Url;
 use crate::error::Problem;
 use crate::raw::{RawConfig, RawSiteClass};
 use crate::settings::{
-    BotIdentity, BudgetKey, DEFAULT_CLASS, Infrastructure, Limits, Network, OnReservation,
+    BotIdentity, BudgetKey, Checks, DEFAULT_CLASS, Infrastructure, Limits, Network, OnReservation,
     Politeness, PurposePoliteness, Purposes, QuietHours, Retention, Rights, ServerSettings,
     Settings, SiteAssignment, SiteClass, StoreSettings, defaults,
 };
@@ -259,6 +259,7 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
     let server = resolve_server(&mut r, &raw);
     let network = resolve_network(&mut r, &raw);
     let infrastructure = resolve_infrastructure(&mut r, &raw);
+    let checks = resolve_checks(&mut r, &raw, &purposes);
     let class_names = site_classes.keys().cloned().collect();
     let sources = crate::sources::resolve_sources(
         &raw.sources,
@@ -300,7 +301,67 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
         network,
         infrastructure,
         sources,
+        checks,
     })
+}
+
+fn resolve_checks(r: &mut Resolver, raw: &RawConfig, purposes: &Purposes) -> Checks {
+    let c = &raw.checks;
+    let horizon = r.duration(
+        "checks.horizon",
+        c.horizon.as_ref(),
+        Duration::from_secs(u64::from(defaults::CHECK_HORIZON_DAYS) * 86_400),
+    );
+    let horizon_days = if !horizon.as_secs().is_multiple_of(86_400) || horizon.subsec_nanos() != 0 {
+        r.problem(
+            Problem::at("checks.horizon", "must be a whole number of days")
+                .hint("the check covers calendar days from today, e.g. `7d`"),
+        );
+        defaults::CHECK_HORIZON_DAYS
+    } else {
+        u32::try_from(horizon.as_secs() / 86_400).unwrap_or(defaults::CHECK_HORIZON_DAYS)
+    };
+    let cancellation_head = match c.cancellation_method.as_deref() {
+        None | Some("get") => false,
+        Some("head-then-get") => {
+            if !purposes.head_allowed {
+                r.problem(
+                    Problem::at("checks.cancellation_method", "needs `HEAD` in `purposes.methods`")
+                        .hint("add `HEAD` to `purposes.methods`, or use `get`"),
+                );
+            }
+            true
+        }
+        Some(other) => {
+            r.problem(
+                Problem::at(
+                    "checks.cancellation_method",
+                    format!("`{other}` is not a check method"),
+                )
+                .hint("use `get` (one conditional GET) or `head-then-get`"),
+            );
+            false
+        }
+    };
+    Checks {
+        cancellation_every: r.positive_duration(
+            "checks.cancellation_every",
+            c.cancellation_every.as_ref(),
+            defaults::CANCELLATION_EVERY,
+        ),
+        horizon_days,
+        cancellation_head,
+        link_check_every: r.positive_duration(
+            "checks.link_check_every",
+            c.link_check_every.as_ref(),
+            defaults::LINK_CHECK_EVERY,
+        ),
+        link_checks_per_host_per_day: r.at_least_one(
+            "checks.link_checks_per_host_per_day",
+            c.link_checks_per_host_per_day,
+            defaults::LINK_CHECKS_PER_HOST_PER_DAY,
+        ),
+    }
 }
 
 fn resolve_bot(r: &mut Resolver, raw: &RawConfig) -> Option<BotIdentity> {

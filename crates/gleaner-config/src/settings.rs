@@ -47,6 +47,26 @@ pub struct Settings {
     pub infrastructure: Vec<Infrastructure>,
     /// What to read, and when.
     pub sources: Vec<crate::sources::Source>,
+    /// Checks that keep stored events true (SPEC §4).
+    pub checks: Checks,
+}
+
+/// The cancellation and link checks (SPEC §4). Whether each runs at all is decided by
+/// its purpose (`cancellation-check`, `link-check`) being enabled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checks {
+    /// How often the cancellation check runs (SPEC, UGYBot: every 4 h).
+    pub cancellation_every: Duration,
+    /// How many days after today the cancellation check covers (UGYBot: 7).
+    pub horizon_days: u32,
+    /// Whether the cancellation check sends a HEAD first (only where HEAD is enabled),
+    /// and a GET only when the page changed.
+    pub cancellation_head: bool,
+    /// How often the link check runs.
+    pub link_check_every: Duration,
+    /// Link-check requests per host per calendar day in the host's zone (CIXTRA-Bot:
+    /// "a daily cap per host").
+    pub link_checks_per_host_per_day: u32,
 }
 
 /// The bot's identity (SPEC §1, "Identity").
@@ -362,6 +382,14 @@ pub mod defaults {
     pub const RUN_TIME_LIMIT: Duration = Duration::from_secs(9 * 60);
     /// Gap before a manual check (the seeds' staff checks: at least 2 s apart).
     pub const MANUAL_CHECK_GAP: Duration = Duration::from_secs(2);
+    /// How often the cancellation check runs (SPEC §4: every 4 h).
+    pub const CANCELLATION_EVERY: Duration = Duration::from_secs(4 * 3600);
+    /// Days after today the cancellation check covers (SPEC §4: 7).
+    pub const CHECK_HORIZON_DAYS: u32 = 7;
+    /// How often the link check runs.
+    pub const LINK_CHECK_EVERY: Duration = Duration::from_secs(24 * 3600);
+    /// Link-check requests per host per day.
+    pub const LINK_CHECKS_PER_HOST_PER_DAY: u32 = 100;
     /// Query parameters always treated as secrets.
     pub const SECRET_QUERY_PARAMS: &[&str] =
         &["apikey", "api_key", "key", "token", "access_token", "auth", "signature", "sig"];

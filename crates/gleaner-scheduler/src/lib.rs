@@ -5,11 +5,14 @@
 //! - [`pass`]: [`run_pass`](pass::run_pass), the pipeline of one pass — source →
 //!   frontier → gate → fetch → extract → normalise → store — with its [`PassReport`];
 //! - [`links`]: event links and pagination found on listing pages;
-//! - [`sink`]: the [`EventSink`] trait the store implements, and an in-memory one.
+//! - [`sink`]: the [`EventSink`] trait the store implements, and an in-memory one;
+//! - [`checks`]: the checks that keep stored events true (SPEC §4): the cancellation
+//!   check and the link check.
 //!
 //! Every request goes through `gleaner_fetch::Gate`; nothing here opens a socket or
 //! writes SQL.
 
+pub mod checks;
 pub mod links;
 pub mod pass;
 pub mod schedule;

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
-use gleaner_event::{Event, EventIdentity};
+use gleaner_event::{Event, EventIdentity, EventStatus, EventTime};
 use gleaner_fetch::Validators;
 use gleaner_policy::state::BoxFuture;
 use url::Url;
@@ -52,12 +52,44 @@ pub trait EventSink: Send + Sync {
     fn listing_links<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Option<ListingLinks>>;
     /// Stores the links of a listing page.
     fn set_listing_links<'a>(&'a self, url: &'a Url, links: ListingLinks) -> BoxFuture<'a, ()>;
+
+    /// Stored events that overlap `[from, to)` (by start, or end when they have one), for
+    /// the checks of SPEC §4; `page` is the event's own page and `checked_at` its last
+    /// check. The checks narrow the window per event zone themselves. The default has no
+    /// stored events, so a sink that keeps none is never checked.
+    fn stored_events<'a>(&'a self, from: SystemTime, to: SystemTime) -> BoxFuture<'a, Vec<Found>> {
+        let _ = (from, to);
+        Box::pin(async { Vec::new() })
+    }
+
+    /// The event's page answered 404 or 410: the event is *gone at source*, an internal
+    /// status that is never published as cancelled (SPEC §2, §4). The default stores it
+    /// through [`EventSink::upsert`], so the status change is recorded with its history.
+    fn mark_gone<'a>(&'a self, found: Found, at: SystemTime) -> BoxFuture<'a, Upsert> {
+        let mut found = found;
+        found.event.status = EventStatus::GoneAtSource;
+        found.event.status_stated = false;
+        found.checked_at = at;
+        self.upsert(found)
+    }
+}
+
+/// An instant for an event time, for coarse windows: fixed times exactly, dates and
+/// floating times as if in UTC (callers widen their windows by a day for them).
+pub fn approximate_instant(time: &EventTime) -> SystemTime {
+    let utc = match time {
+        EventTime::Fixed(dt) => dt.with_timezone(&chrono::Utc),
+        EventTime::Floating(dt) => dt.and_utc(),
+        EventTime::Date(d) => d.and_time(chrono::NaiveTime::MIN).and_utc(),
+    };
+    SystemTime::from(utc)
 }
 
 /// An [`EventSink`] in memory.
 #[derive(Debug, Default)]
 pub struct MemorySink {
     events: Mutex<HashMap<EventIdentity, Found>>,
+    history: Mutex<Vec<(EventIdentity, EventStatus, SystemTime)>>,
     validators: Mutex<HashMap<String, Validators>>,
     listings: Mutex<HashMap<String, ListingLinks>>,
 }
@@ -66,6 +98,12 @@ impl MemorySink {
     /// The events stored so far.
     pub fn events(&self) -> Vec<Found> {
         self.events.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect()
+    }
+
+    /// Every status an event was stored with, in order: the first one, then each change
+    /// (the store keeps the same history).
+    pub fn history(&self) -> Vec<(EventIdentity, EventStatus, SystemTime)> {
+        self.history.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 }
 
@@ -77,6 +115,15 @@ impl EventSink for MemorySink {
             Some(old) if old.event == found.event => Upsert::Unchanged,
             Some(_) => Upsert::Updated,
         };
+        let status_changed =
+            events.get(&found.identity).is_none_or(|old| old.event.status != found.event.status);
+        if status_changed {
+            self.history.lock().unwrap_or_else(|p| p.into_inner()).push((
+                found.identity,
+                found.event.status,
+                found.checked_at,
+            ));
+        }
         events.insert(found.identity, found);
         Box::pin(async move { outcome })
     }
@@ -117,5 +164,21 @@ impl EventSink for MemorySink {
     fn set_listing_links<'a>(&'a self, url: &'a Url, links: ListingLinks) -> BoxFuture<'a, ()> {
         self.listings.lock().unwrap_or_else(|p| p.into_inner()).insert(url.to_string(), links);
         Box::pin(async {})
+    }
+
+    fn stored_events<'a>(&'a self, from: SystemTime, to: SystemTime) -> BoxFuture<'a, Vec<Found>> {
+        let events = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        let found = events
+            .values()
+            .filter(|f| {
+                let Some(start) = f.event.start.as_ref().map(approximate_instant) else {
+                    return false;
+                };
+                let end = f.event.end.as_ref().map_or(start, approximate_instant);
+                start < to && end >= from
+            })
+            .cloned()
+            .collect();
+        Box::pin(async move { found })
     }
 }

@@ -128,3 +128,21 @@ fn error_sources() {
     );
     insta::assert_snapshot!(errors(&text));
 }
+
+#[test]
+fn spec_checks_default_to_four_hours_and_seven_days() {
+    let s = gleaner_config::parse(MINIMAL, "gleaner.toml").unwrap();
+    assert_eq!(s.checks.cancellation_every, Duration::from_secs(4 * 3600));
+    assert_eq!(s.checks.horizon_days, 7);
+    assert!(!s.checks.cancellation_head);
+    assert_eq!(s.checks.link_check_every, Duration::from_secs(24 * 3600));
+    assert_eq!(s.checks.link_checks_per_host_per_day, 100);
+}
+
+#[test]
+fn error_checks() {
+    let text = format!(
+        "{MINIMAL}\n[checks]\ncancellation_every = \"0s\"\nhorizon = \"36h\"\ncancellation_method = \"head-then-get\"\nlink_checks_per_host_per_day = 0\n"
+    );
+    insta::assert_snapshot!(errors(&text));
+}

@@ -1,6 +1,8 @@
 //! One pass over listing sources of the loopback test web, checked from the sites' side
 //! and from what was stored.
 
+mod checks;
+
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
