@@ -47,6 +47,9 @@ mod runs;
 /// How long a statement waits for another process's write lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long the audit writer waits for more records before committing a batch.
+const AUDIT_LINGER: Duration = Duration::from_millis(1);
+
 /// Parsed robots.txt files, keyed by site and the stored robots JSON (which changes
 /// whenever the file is read again), so the rules are not re-parsed on every request.
 type RobotsCache = Arc<Mutex<HashMap<(String, u64), Arc<RobotsTxt>>>>;
@@ -274,8 +277,9 @@ fn audit_thread(mut conn: Connection, rx: mpsc::Receiver<AuditMsg>) {
                 AuditMsg::Record(r) => batch.push(*r),
                 AuditMsg::Flush(done) => waiting.push(done),
             }
-            if batch.len() < 4096 {
-                next = rx.try_recv().ok();
+            // Linger up to a millisecond for more records, so a burst is one transaction.
+            if batch.len() < 4096 && waiting.is_empty() {
+                next = rx.recv_timeout(AUDIT_LINGER).ok();
             }
         }
         if !batch.is_empty() {

@@ -17,6 +17,7 @@ use gleaner_event::{Category, Event, EventIdentity, EventStatus, Price, Venue};
 use gleaner_fetch::gate::clock::SystemClock;
 use gleaner_fetch::{Client, ClientSettings, Gate, GateOutcome, GateRequest};
 use gleaner_policy::Purpose;
+use gleaner_policy::registry::{OwnerRequest, RegistryEntry, Scope};
 use gleaner_store::{EventWrite, Keep, Store};
 use gleaner_testweb::{Manifest, RetryAfterForm, SiteBehaviour, SiteSpec, TestWeb};
 use url::Url;
@@ -179,11 +180,13 @@ async fn sigkill_mid_crawl_forgets_nothing() {
             behaviour: SiteBehaviour::Block { status: 403, after: 1 },
             ..SiteSpec::default()
         },
+        // Opted out by another process while run 2 crawls it.
+        SiteSpec { events: PAGES, ..SiteSpec::default() },
     ];
     let web = TestWeb::start(Manifest::new(specs).with_token("TestBot")).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("gleaner.db");
-    let sites: Vec<String> = (0..3).map(|i| web.site_url(i)).collect();
+    let sites: Vec<String> = (0..4).map(|i| web.site_url(i)).collect();
     let sites = sites.join(" ");
 
     // Run 1: kill it once the suspension and the block are recorded (a 403 the crawler
@@ -215,18 +218,32 @@ async fn sigkill_mid_crawl_forgets_nothing() {
     child.wait().unwrap();
     // Every request that arrived so far came from run 1; later ones from run 2.
     let at_kill = web.ledger();
-    let killed_at = (0..3).flat_map(|i| at_kill.site(i).map(|e| e.at)).max().unwrap();
+    let killed_at = (0..4).flat_map(|i| at_kill.site(i).map(|e| e.at)).max().unwrap();
     let before_kill = web.ledger().site(0).count();
 
-    // Run 2: the same crawl, restarted at once on the same database.
+    // Run 2: the same crawl, restarted at once on the same database. Once it has
+    // requested site 3, this process (standing in for `gleaner optout add`) opts the site
+    // out; the crawler must see it before its next request there.
     let mut child = spawn_child(&db, &sites);
+    let observer = observer.expect("the parent opened the store during run 1");
     let deadline = Instant::now() + Duration::from_secs(25);
+    let mut opted_out_at = None;
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
         assert!(Instant::now() < deadline, "the second run finishes");
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        if opted_out_at.is_none() && web.ledger().site(3).any(|e| e.at > killed_at) {
+            let host = Url::parse(&web.site_url(3)).unwrap().host_str().unwrap().to_owned();
+            let entry = RegistryEntry {
+                scope: Scope::domain(&host).unwrap(),
+                request: OwnerRequest::OptOut,
+                reference: "OPT-CRASH".into(),
+            };
+            observer.add_owner_request(entry, None, SystemTime::now()).await.unwrap();
+            opted_out_at = Some(SystemTime::now());
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
     };
     assert!(status.success(), "the second run succeeded: {status}");
 
@@ -244,8 +261,19 @@ async fn sigkill_mid_crawl_forgets_nothing() {
     assert!(!ledger.site(2).any(|e| e.at > killed_at), "nothing reached the blocked site");
     // The hourly quota held across the kill, and was used up (positive control).
     assert_eq!(ledger.site(0).count(), HOUR_QUOTA, "site 0's hourly quota");
+    // The opt-out written by another process applied from the crawler's next request
+    // (a request whose registry check preceded the write may still arrive; the gate
+    // re-checks at most 30 ms before sending here).
+    let opted_out_at = opted_out_at.expect("run 2 reached site 3 before finishing");
+    let late: Vec<_> = ledger
+        .site(3)
+        .filter(|e| ledger.wall_time(e.at) > opted_out_at + Duration::from_millis(100))
+        .map(|e| e.target())
+        .collect();
+    assert!(late.is_empty(), "requests to site 3 after its opt-out: {late:?}");
+    assert!(ledger.site(3).count() < 1 + PAGES as usize, "site 3 was not crawled to the end");
     // robots.txt was read once per site: the cache survived.
-    for site in 0..3 {
+    for site in 0..4 {
         assert_eq!(ledger.count(site, "/robots.txt"), 1, "site {site}");
     }
 
@@ -255,12 +283,9 @@ async fn sigkill_mid_crawl_forgets_nothing() {
     assert_eq!(store.integrity_check().await.unwrap(), "ok");
     let crawler = store.claim_crawler().await.expect("the killed process's lease is free");
     drop(crawler);
-    let mut ok_pages: Vec<Url> = ledger
+    let mut ok_pages: Vec<Url> = (0..4)
+        .flat_map(|site| ledger.site(site))
         .filter(|e| e.status == 200 && e.path.starts_with("/events/"))
-        .site(0)
-        .chain(ledger.filter(|e| e.status == 200).site(1))
-        .chain(ledger.filter(|e| e.status == 200).site(2))
-        .filter(|e| e.path.starts_with("/events/"))
         .map(|e| Url::parse(&web.url(e.site, &e.path)).unwrap())
         .collect();
     ok_pages.sort();
