@@ -12,10 +12,12 @@ use gleaner_config::sources::Keep;
 use gleaner_event::PublicEvent;
 use gleaner_fetch::gate::clock::{SystemClock, WallClock};
 use gleaner_fetch::{Client, ClientSettings, Gate, Validators};
+use gleaner_policy::registry::Scope;
 use gleaner_policy::state::BoxFuture;
 use gleaner_scheduler::links::ListingLinks;
 use gleaner_scheduler::{EventSink, Found, PassContext, Upsert};
-use gleaner_server::{ApiEvent, EventSource};
+use gleaner_server::{ApiEvent, CrawlMetrics, EventDetail, EventSource, FetchRecord, StatusRecord};
+use gleaner_store::DocumentKind;
 use gleaner_store::{EventWrite, Store, Upserted};
 use url::Url;
 
@@ -176,41 +178,179 @@ fn rfc3339(t: SystemTime) -> String {
     chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
+impl StoreEvents {
+    /// Whether a source publishes (unknown sources do, as before sources were named).
+    fn publishes(&self, source: &Option<String>) -> bool {
+        match source {
+            Some(id) => {
+                self.settings.sources.iter().find(|s| &s.id == id).is_none_or(|s| s.publish)
+            }
+            None => true,
+        }
+    }
+
+    /// Stored events from yesterday (so today's stay listed) to a year ahead, without
+    /// the internal "gone at source" ones.
+    async fn upcoming(&self) -> Result<Vec<gleaner_store::StoredEvent>, String> {
+        let now = SystemTime::now();
+        let from = now - Duration::from_secs(24 * 3600);
+        let to = now + Duration::from_secs(366 * 24 * 3600);
+        let stored = self.store.events_between(from, to).await.map_err(|e| e.to_string())?;
+        Ok(stored
+            .into_iter()
+            .filter(|e| e.event.status != gleaner_event::EventStatus::GoneAtSource)
+            .collect())
+    }
+}
+
+fn api_event(e: &gleaner_store::StoredEvent) -> ApiEvent {
+    ApiEvent {
+        id: e.id,
+        facts: PublicEvent::from(&e.event),
+        source: e.source.clone().unwrap_or_default(),
+        source_url: e
+            .event
+            .url
+            .as_ref()
+            .map(Url::to_string)
+            .unwrap_or_else(|| format!("https://{}/", e.host)),
+        category: e.event.category.name().to_owned(),
+        first_seen: rfc3339(e.first_seen),
+        last_checked: rfc3339(e.last_checked),
+    }
+}
+
 impl EventSource for StoreEvents {
     fn published_events(&self, limit: usize) -> BoxFuture<'_, Result<Vec<ApiEvent>, String>> {
         Box::pin(async move {
-            let now = SystemTime::now();
-            // From yesterday, so events happening today stay listed.
-            let from = now - Duration::from_secs(24 * 3600);
-            let to = now + Duration::from_secs(366 * 24 * 3600);
-            let stored = self.store.events_between(from, to).await.map_err(|e| e.to_string())?;
-            let publishes = |source: &Option<String>| match source {
-                Some(id) => {
-                    self.settings.sources.iter().find(|s| &s.id == id).is_none_or(|s| s.publish)
-                }
-                None => true,
-            };
+            let stored = self.upcoming().await?;
             Ok(stored
-                .into_iter()
-                .filter(|e| {
-                    publishes(&e.source)
-                        && e.event.status != gleaner_event::EventStatus::GoneAtSource
-                })
+                .iter()
+                .filter(|e| self.publishes(&e.source))
                 .take(limit)
-                .map(|e| ApiEvent {
-                    facts: PublicEvent::from(&e.event),
-                    source: e.source.clone().unwrap_or_default(),
-                    source_url: e
-                        .event
-                        .url
-                        .as_ref()
-                        .map(Url::to_string)
-                        .unwrap_or_else(|| format!("https://{}/", e.host)),
-                    category: e.event.category.name().to_owned(),
-                    first_seen: rfc3339(e.first_seen),
-                    last_checked: rfc3339(e.last_checked),
-                })
+                .map(api_event)
                 .collect())
+        })
+    }
+
+    fn newsroom(&self, limit: usize) -> BoxFuture<'_, Result<Vec<ApiEvent>, String>> {
+        Box::pin(async move {
+            let stored = self.upcoming().await?;
+            Ok(stored
+                .iter()
+                .filter(|e| !self.publishes(&e.source))
+                .take(limit)
+                .map(api_event)
+                .collect())
+        })
+    }
+
+    fn event(&self, id: i64) -> BoxFuture<'_, Result<Option<EventDetail>, String>> {
+        Box::pin(async move {
+            let Some(e) = self.store.event(id).await.map_err(|e| e.to_string())? else {
+                return Ok(None);
+            };
+            if !self.publishes(&e.source)
+                || e.event.status == gleaner_event::EventStatus::GoneAtSource
+            {
+                return Ok(None);
+            }
+            let mut provenance = Vec::new();
+            for p in &e.provenance {
+                // The robots.txt version in force when the page was fetched.
+                let robots = match Url::parse(&p.fetch_url)
+                    .ok()
+                    .and_then(|u| u.host_str().and_then(Scope::domain))
+                {
+                    Some(scope) => self
+                        .store
+                        .archived_at(&scope, DocumentKind::Robots, p.fetched_at)
+                        .await
+                        .ok()
+                        .and_then(|mut v| (!v.is_empty()).then(|| v.remove(0))),
+                    None => None,
+                };
+                provenance.push(FetchRecord {
+                    source: p.source.clone(),
+                    url: p.fetch_url.clone(),
+                    fetched_at: rfc3339(p.fetched_at),
+                    robots_version: robots.as_ref().map(|r| rfc3339(r.first_seen)),
+                    robots_url: robots.map(|r| r.url),
+                    extractor: None,
+                });
+            }
+            let history = e
+                .history
+                .iter()
+                .map(|h| StatusRecord {
+                    status: h.status.public_name().unwrap_or("gone_at_source").to_owned(),
+                    at: rfc3339(h.at),
+                })
+                .collect();
+            Ok(Some(EventDetail { event: api_event(&e), provenance, history }))
+        })
+    }
+
+    fn metrics(&self) -> BoxFuture<'_, Result<CrawlMetrics, String>> {
+        Box::pin(async move {
+            let mut metrics = CrawlMetrics::default();
+            let stored = self.upcoming().await?;
+            metrics.events_published =
+                stored.iter().filter(|e| self.publishes(&e.source)).count() as u64;
+            metrics.events_private = stored.len() as u64 - metrics.events_published;
+            // The audit log and gate state of every configured site.
+            let mut hosts: Vec<String> = self
+                .settings
+                .sources
+                .iter()
+                .flat_map(|s| s.start_urls.iter().filter_map(|u| u.host_str().map(str::to_owned)))
+                .collect();
+            hosts.sort();
+            hosts.dedup();
+            let now = SystemTime::now();
+            for host in hosts {
+                let Some(scope) = Scope::domain(&host) else { continue };
+                let rows =
+                    self.store.audit_for(&scope, 100_000).await.map_err(|e| e.to_string())?;
+                for row in rows {
+                    match (row.status, &row.error) {
+                        (Some(status), _) => {
+                            let purpose = row.purpose.map_or("unknown", |p| p.as_str()).to_owned();
+                            *metrics.requests.entry((purpose, status.to_string())).or_default() +=
+                                1;
+                        }
+                        (None, Some(_)) if row.bytes == 0 && row.duration.is_zero() => {
+                            let reason =
+                                row.reason.split([':', ' ', '(']).next().unwrap_or("").to_owned();
+                            *metrics.refusals.entry(reason).or_default() += 1;
+                        }
+                        (None, _) => {
+                            let purpose = row.purpose.map_or("unknown", |p| p.as_str()).to_owned();
+                            *metrics.requests.entry((purpose, "error".to_owned())).or_default() +=
+                                1;
+                        }
+                    }
+                }
+            }
+            let mut sites: Vec<String> = self
+                .settings
+                .sources
+                .iter()
+                .flat_map(|s| s.start_urls.iter().map(|u| u.origin().ascii_serialization()))
+                .collect();
+            sites.sort();
+            sites.dedup();
+            for site in sites {
+                if let Ok(Some(state)) = self.store.site_state(&site).await {
+                    if state.budget.suspended_until.as_ref().is_some_and(|(t, _)| *t > now) {
+                        metrics.suspensions += 1;
+                    }
+                    if state.budget.blocked_until.as_ref().is_some_and(|(t, _)| *t > now) {
+                        metrics.blocks += 1;
+                    }
+                }
+            }
+            Ok(metrics)
         })
     }
 }

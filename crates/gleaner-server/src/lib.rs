@@ -1,29 +1,47 @@
-//! gleaner's HTTP server: the about page generated from the config (`/bot`, and
-//! `/bot.json`), the events API (`/api/events`) and `/healthz`.
+//! gleaner's HTTP server, the public face of the bot:
+//!
+//! - the about page generated from the config in five languages (`/bot`, `/bot/{lang}`,
+//!   `/bot.json`; module [`about`], words in [`i18n`]);
+//! - the events: JSON API (`/api/events`, `/api/events/{id}`), iCalendar
+//!   (`/events.ics`), RSS (`/events.rss`), HTML list and event view (`/events`,
+//!   `/events/{id}`; modules [`feeds`] and [`html`]);
+//! - the newsroom pool (`/api/news`) behind the operator token;
+//! - `/metrics` (Prometheus text, module [`metrics`]) and `/healthz`.
 //!
 //! Events come through the [`EventSource`] trait (the store implements it in the CLI's
-//! wiring), so this crate holds no SQL. The server takes a bound listener and a shutdown
-//! future, so tests bind `127.0.0.1:0`.
+//! wiring), so this crate holds no SQL. `keep = "facts"` and `publish = false` are
+//! applied here as well as in the store, from the running settings, so a source switched
+//! to facts-only or private stops showing descriptions or events at once. Every text that
+//! came from a crawled page is escaped where it is rendered. The server takes a bound
+//! listener and a shutdown future, so tests bind `127.0.0.1:0`.
 
 pub mod about;
+pub mod api;
+pub mod feeds;
+pub mod html;
+pub mod i18n;
+pub mod metrics;
 
 use std::future::Future;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::State;
-use axum::http::{StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use gleaner_config::Settings;
 use gleaner_event::PublicEvent;
+use gleaner_policy::state::BoxFuture;
 use serde::Serialize;
 use tokio::net::TcpListener;
 
+pub use api::ApiError;
+pub use metrics::CrawlMetrics;
+
 /// A published event as the API shows it: the public facts, where it was read, when it
 /// was last checked.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
 pub struct ApiEvent {
+    /// The store's id: `/events/{id}`, and the iCalendar UID.
+    pub id: i64,
     /// The facts (the same keys as `gleaner extract`).
     #[serde(flatten)]
     pub facts: PublicEvent,
@@ -39,13 +57,74 @@ pub struct ApiEvent {
     pub last_checked: String,
 }
 
-/// Where the server reads published events from.
+/// One fetch that produced an event ("how this event got here").
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct FetchRecord {
+    /// The configured source.
+    pub source: Option<String>,
+    /// The URL fetched.
+    pub url: String,
+    /// When, RFC 3339.
+    pub fetched_at: String,
+    /// The robots.txt version in force then: when that version was first read, RFC 3339
+    /// (`None` when the archive has no version, e.g. a licensed API).
+    pub robots_version: Option<String>,
+    /// The robots.txt URL of that version.
+    pub robots_url: Option<String>,
+    /// The extractor that read the event, when recorded.
+    pub extractor: Option<String>,
+}
+
+/// One status the event had.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct StatusRecord {
+    /// The status (`scheduled`, `cancelled`, …).
+    pub status: String,
+    /// When gleaner saw it, RFC 3339.
+    pub at: String,
+}
+
+/// An event with its history and provenance.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct EventDetail {
+    /// The event.
+    #[serde(flatten)]
+    pub event: ApiEvent,
+    /// Fetches that produced it, oldest first.
+    pub provenance: Vec<FetchRecord>,
+    /// Status history, oldest first.
+    pub history: Vec<StatusRecord>,
+}
+
+/// Where the server reads events from. Only `published_events` is required; the other
+/// methods have defaults so a simple source (a test fixture) stays simple.
 pub trait EventSource: Send + Sync {
-    /// Upcoming published events, soonest first, at most `limit`.
-    fn published_events(
-        &self,
-        limit: usize,
-    ) -> gleaner_policy::state::BoxFuture<'_, Result<Vec<ApiEvent>, String>>;
+    /// Upcoming events of publishing sources, soonest first, at most `limit`.
+    fn published_events(&self, limit: usize) -> BoxFuture<'_, Result<Vec<ApiEvent>, String>>;
+
+    /// One event with its provenance and history; `None` when unknown or not public.
+    /// The default finds it among [`EventSource::published_events`], without provenance.
+    fn event(&self, id: i64) -> BoxFuture<'_, Result<Option<EventDetail>, String>> {
+        Box::pin(async move {
+            let events = self.published_events(usize::MAX).await?;
+            Ok(events
+                .into_iter()
+                .find(|e| e.id == id)
+                .map(|event| EventDetail { event, ..EventDetail::default() }))
+        })
+    }
+
+    /// The newsroom pool: items of sources with `publish = false` (AubeActuBot), shown
+    /// only to the operator. The default is empty.
+    fn newsroom(&self, limit: usize) -> BoxFuture<'_, Result<Vec<ApiEvent>, String>> {
+        let _ = limit;
+        Box::pin(async { Ok(Vec::new()) })
+    }
+
+    /// Crawl counters for `/metrics`. The default is empty.
+    fn metrics(&self) -> BoxFuture<'_, Result<CrawlMetrics, String>> {
+        Box::pin(async { Ok(CrawlMetrics::default()) })
+    }
 }
 
 /// What the handlers share.
@@ -57,44 +136,54 @@ pub struct AppState {
     pub events: Arc<dyn EventSource>,
 }
 
-/// The routes.
-pub fn router(state: AppState) -> Router {
-    Router::new()
-        .route("/bot", get(about_page))
-        .route("/bot.json", get(about_json))
-        .route("/api/events", get(events))
-        .route("/healthz", get(|| async { "ok\n" }))
-        .with_state(state)
+/// Options that do not come from the settings file.
+#[derive(Debug, Clone, Default)]
+pub struct ServerOptions {
+    /// The operator token for `/api/news` (`Authorization: Bearer …`); `None` closes the
+    /// route.
+    pub operator_token: Option<String>,
 }
 
-async fn about_page(State(state): State<AppState>) -> Html<String> {
-    Html(about::render(&state.settings))
-}
-
-async fn about_json(State(state): State<AppState>) -> Response {
-    let facts: Vec<serde_json::Value> = about::facts(&state.settings)
-        .into_iter()
-        .map(|(label, value)| serde_json::json!({ "label": label, "value": value }))
-        .collect();
-    axum::Json(serde_json::json!({
-        "token": state.settings.bot.token,
-        "user_agent": state.settings.bot.user_agent(),
-        "operator": state.settings.bot.operator,
-        "facts": facts,
-    }))
-    .into_response()
-}
-
-async fn events(State(state): State<AppState>) -> Response {
-    match state.events.published_events(500).await {
-        Ok(events) => axum::Json(serde_json::json!({ "events": events })).into_response(),
-        Err(_) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            [(header::CONTENT_TYPE, "application/json")],
-            r#"{"code":"internal","message":"the events could not be read; see the server log"}"#,
-        )
-            .into_response(),
+impl ServerOptions {
+    /// Reads the operator token from the environment variable the settings name
+    /// (`[server] dashboard_token_env`); an empty value counts as none.
+    pub fn from_env(settings: &Settings) -> ServerOptions {
+        let token = std::env::var(&settings.server.dashboard_token_env)
+            .ok()
+            .filter(|t| !t.trim().is_empty());
+        ServerOptions { operator_token: token }
     }
+}
+
+/// The routes, with options read from the environment ([`ServerOptions::from_env`]).
+pub fn router(state: AppState) -> Router {
+    let options = ServerOptions::from_env(&state.settings);
+    router_with(state, options)
+}
+
+/// The routes with explicit options (tests).
+pub fn router_with(state: AppState, options: ServerOptions) -> Router {
+    let shared = api::Shared {
+        app: state,
+        options: Arc::new(options),
+        counters: Arc::new(metrics::ServerCounters::default()),
+    };
+    Router::new()
+        .route("/bot", get(api::about_page))
+        .route("/bot.json", get(api::about_json))
+        .route("/bot/{lang}", get(api::about_page_lang))
+        .route("/api/events", get(api::events))
+        .route("/api/events/{id}", get(api::event))
+        .route("/api/news", get(api::news))
+        .route("/events", get(api::events_html))
+        .route("/events/{id}", get(api::event_html))
+        .route("/events.ics", get(api::events_ics))
+        .route("/events.rss", get(api::events_rss))
+        .route("/metrics", get(api::metrics))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .fallback(api::not_found)
+        .layer(axum::middleware::from_fn_with_state(shared.clone(), api::count_responses))
+        .with_state(shared)
 }
 
 /// Serves until `shutdown` completes, then finishes in-flight requests.

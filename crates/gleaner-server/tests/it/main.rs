@@ -1,16 +1,20 @@
-//! The server's routes, driven with `oneshot`: the about page shows the configured
-//! numbers (change the config, the page changes), the events API shows what the source
-//! gives, health answers.
+//! The server's routes, driven with `oneshot` (about page in five languages, events API,
+//! feeds, metrics, errors), and in a real headless Chromium (`browser.rs`).
+
+mod about;
+mod browser;
+mod events;
 
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use gleaner_event::PublicEvent;
-use gleaner_server::{ApiEvent, AppState, EventSource, router};
+use gleaner_server::{ApiEvent, AppState, EventSource, ServerOptions, router_with};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
 
+/// A fixed list of events; ids 100+ are the newsroom pool.
 struct Fixed(Vec<ApiEvent>);
 
 impl EventSource for Fixed {
@@ -18,7 +22,15 @@ impl EventSource for Fixed {
         &self,
         limit: usize,
     ) -> gleaner_policy::state::BoxFuture<'_, Result<Vec<ApiEvent>, String>> {
-        let events = self.0.iter().take(limit).cloned().collect();
+        let events = self.0.iter().filter(|e| e.id < 100).take(limit).cloned().collect();
+        Box::pin(async move { Ok(events) })
+    }
+
+    fn newsroom(
+        &self,
+        limit: usize,
+    ) -> gleaner_policy::state::BoxFuture<'_, Result<Vec<ApiEvent>, String>> {
+        let events = self.0.iter().filter(|e| e.id >= 100).take(limit).cloned().collect();
         Box::pin(async move { Ok(events) })
     }
 }
@@ -41,71 +53,80 @@ quiet_hours = ["08:00-09:00", "14:00-15:00"]
 requests_per_pass = 5
 requests_per_hour = 12
 requests_per_day = 60
+
+[[sources]]
+id = "salle"
+kind = "listing"
+start_urls = ["https://salle.example/agenda/"]
+every = "6h"
+keep = "full"
+
+[[sources]]
+id = "mairie"
+kind = "listing"
+start_urls = ["https://mairie.example/agenda/"]
+every = "6h"
+keep = "facts"
+
+[[sources]]
+id = "presse"
+kind = "listing"
+start_urls = ["https://presse.example/"]
+every = "6h"
+publish = false
 "#;
 
-async fn get(config: &str, path: &str, events: Vec<ApiEvent>) -> (StatusCode, String) {
-    let settings = Arc::new(gleaner_config::parse(config, "test.toml").unwrap());
-    let app = router(AppState { settings, events: Arc::new(Fixed(events)) });
-    let response = app.oneshot(Request::get(path).body(Body::empty()).unwrap()).await.unwrap();
-    let status = response.status();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&body).into_owned())
+fn settings(config: &str) -> Arc<gleaner_config::Settings> {
+    Arc::new(gleaner_config::parse(config, "test.toml").unwrap())
 }
 
-#[tokio::test]
-async fn about_page_is_generated_from_the_config() {
-    let (status, html) = get(CONFIG, "/bot", vec![]).await;
-    assert_eq!(status, StatusCode::OK);
-    assert!(
-        html.contains("AubeActuBot/2.1 (+https://aube.example/robot; robot@aube.example)"),
-        "{html}"
-    );
-    assert!(
-        html.contains(
-            "<tr><th>Time between two requests to one site (any purpose)</th><td>2s</td></tr>"
-        ),
-        "{html}"
-    );
-    assert!(
-        html.contains("no request starts during 08:00–09:00 and 14:00–15:00 local time"),
-        "{html}"
-    );
-    assert!(html.contains("at most 5 requests per visit; 12 per hour; 60 per day"), "{html}");
-    assert!(html.contains("User-agent: AubeActuBot\nDisallow: /"), "{html}");
-    // The page follows the config: change a number, the page changes.
-    let (_, slower) = get(&CONFIG.replace("gap = \"2s\"", "gap = \"5s\""), "/bot", vec![]).await;
-    assert!(
-        slower.contains("<td>5s</td>")
-            && !slower.contains(
-                "<tr><th>Time between two requests to one site (any purpose)</th><td>2s</td>"
-            )
-    );
-}
-
-#[tokio::test]
-async fn about_page_escapes_config_text() {
-    let config = CONFIG.replace("operator = \"AubeActu\"", "operator = \"<script>x</script>\"");
-    let (_, html) = get(&config, "/bot", vec![]).await;
-    assert!(!html.contains("<script>x"), "{html}");
-    assert!(html.contains("&lt;script&gt;x&lt;/script&gt;"));
-}
-
-#[tokio::test]
-async fn events_api_lists_events_with_their_source_and_last_check() {
-    let event = ApiEvent {
-        facts: PublicEvent { title: Some("Concert".into()), ..PublicEvent::default() },
-        source: "salle".into(),
-        source_url: "https://salle.example/e/1".into(),
+fn event(id: i64, title: &str, start: &str, source: &str, locality: &str) -> ApiEvent {
+    ApiEvent {
+        id,
+        facts: PublicEvent {
+            title: Some(title.into()),
+            start: Some(start.into()),
+            locality: Some(locality.into()),
+            venue_name: Some("Salle des fêtes".into()),
+            description: Some("A long description".into()),
+            image_url: Some("https://salle.example/i.jpg".into()),
+            status: Some("scheduled"),
+            ..PublicEvent::default()
+        },
+        source: source.into(),
+        source_url: format!("https://{source}.example/e/{id}"),
         category: "concert".into(),
         first_seen: "2026-11-30T10:00:00Z".into(),
         last_checked: "2026-11-30T12:00:00Z".into(),
-    };
-    let (status, body) = get(CONFIG, "/api/events", vec![event]).await;
-    assert_eq!(status, StatusCode::OK);
-    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(json["events"][0]["title"], "Concert");
-    assert_eq!(json["events"][0]["source_url"], "https://salle.example/e/1");
-    assert_eq!(json["events"][0]["last_checked"], "2026-11-30T12:00:00Z");
-    let (status, body) = get(CONFIG, "/healthz", vec![]).await;
-    assert_eq!((status, body.as_str()), (StatusCode::OK, "ok\n"));
+    }
+}
+
+fn sample_events() -> Vec<ApiEvent> {
+    vec![
+        event(1, "Concert d'hiver", "2026-12-05T20:00:00+01:00", "salle", "Troyes"),
+        event(2, "Marché de Noël", "2026-12-12", "mairie", "Bar-sur-Aube"),
+        event(3, "Théâtre", "2026-12-20T18:30:00", "salle", "Troyes"),
+        event(100, "Conseil municipal", "2026-12-08T18:00:00+01:00", "presse", "Troyes"),
+    ]
+}
+
+async fn request(
+    config: &str,
+    request: Request<Body>,
+    events: Vec<ApiEvent>,
+) -> (StatusCode, axum::http::HeaderMap, String) {
+    let state = AppState { settings: settings(config), events: Arc::new(Fixed(events)) };
+    let options = ServerOptions { operator_token: Some("s3cret".into()) };
+    let app = router_with(state, options);
+    let response = app.oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
+}
+
+async fn get(config: &str, path: &str, events: Vec<ApiEvent>) -> (StatusCode, String) {
+    let (status, _, body) =
+        request(config, Request::get(path).body(Body::empty()).unwrap(), events).await;
+    (status, body)
 }

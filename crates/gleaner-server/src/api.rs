@@ -1,0 +1,451 @@
+//! The handlers, the one [`ApiError`] type with stable codes and fixed messages, the
+//! event filters and pagination, and the rule that applies `keep` and `publish` from the
+//! running settings to everything served.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{Html, IntoResponse, Response};
+use chrono::NaiveDate;
+use gleaner_config::sources::Keep;
+
+use crate::i18n::Lang;
+use crate::{ApiEvent, AppState, ServerOptions, about, feeds, html, metrics};
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct Shared {
+    /// Settings and events.
+    pub app: AppState,
+    /// Options from outside the settings file.
+    pub options: Arc<ServerOptions>,
+    /// Responses served, for `/metrics`.
+    pub counters: Arc<metrics::ServerCounters>,
+}
+
+/// An error a client sees: a stable code, a fixed message, a status. Nothing from the
+/// request or from a crawled page is echoed back, and server-side causes are not shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApiError {
+    /// No such route or event (404).
+    NotFound,
+    /// A query parameter could not be read (400).
+    BadQuery,
+    /// The language is not one of the page's (404).
+    UnknownLanguage,
+    /// The operator token is missing or wrong (401).
+    Unauthorized,
+    /// Reading the store failed (500; the cause goes to the server log).
+    Internal,
+}
+
+impl ApiError {
+    /// The stable code in the JSON body.
+    pub fn code(self) -> &'static str {
+        match self {
+            ApiError::NotFound => "not_found",
+            ApiError::BadQuery => "bad_query",
+            ApiError::UnknownLanguage => "unknown_language",
+            ApiError::Unauthorized => "unauthorized",
+            ApiError::Internal => "internal",
+        }
+    }
+
+    /// The fixed message.
+    pub fn message(self) -> &'static str {
+        match self {
+            ApiError::NotFound => "nothing is published at this address",
+            ApiError::BadQuery => {
+                "a query parameter could not be read; dates are YYYY-MM-DD, page and per_page are positive numbers"
+            }
+            ApiError::UnknownLanguage => "this page exists in en, tr, fr, es and de",
+            ApiError::Unauthorized => "this route needs the operator token",
+            ApiError::Internal => "the events could not be read; see the server log",
+        }
+    }
+
+    /// The HTTP status.
+    pub fn status(self) -> StatusCode {
+        match self {
+            ApiError::NotFound | ApiError::UnknownLanguage => StatusCode::NOT_FOUND,
+            ApiError::BadQuery => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "code": self.code(), "message": self.message() });
+        let mut response = (self.status(), axum::Json(body)).into_response();
+        if self == ApiError::Unauthorized {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        response
+    }
+}
+
+fn internal(cause: String) -> ApiError {
+    // Logged by the server, never sent (STYLE.md: server errors are opaque).
+    #[allow(clippy::print_stderr)] // The server has no logger of its own yet; stderr is the log.
+    {
+        eprintln!("gleaner-server: failed to read events: {cause}");
+    }
+    ApiError::Internal
+}
+
+/// Counts every response by route and status for `/metrics`.
+pub async fn count_responses(
+    State(shared): State<Shared>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let route = metrics::route_label(request.uri().path());
+    let response = next.run(request).await;
+    shared.counters.count(route, response.status().as_u16());
+    response
+}
+
+/// Fallback: a JSON 404 with a stable code.
+pub async fn not_found() -> ApiError {
+    ApiError::NotFound
+}
+
+// ---------------------------------------------------------------- about page
+
+/// `/bot`: the page in the language the browser prefers.
+pub async fn about_page(State(shared): State<Shared>, headers: HeaderMap) -> Response {
+    let lang = Lang::negotiate(headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()));
+    let mut response = Html(about::render_html(&shared.app.settings, lang)).into_response();
+    response.headers_mut().insert(header::VARY, HeaderValue::from_static("Accept-Language"));
+    response.headers_mut().insert(header::CONTENT_LANGUAGE, HeaderValue::from_static(lang.code()));
+    response
+}
+
+/// `/bot/{lang}`: the page in one language.
+pub async fn about_page_lang(
+    State(shared): State<Shared>,
+    Path(lang): Path<String>,
+) -> Result<Response, ApiError> {
+    let lang = Lang::ALL.into_iter().find(|l| l.code() == lang).ok_or(ApiError::UnknownLanguage)?;
+    let mut response = Html(about::render_html(&shared.app.settings, lang)).into_response();
+    response.headers_mut().insert(header::CONTENT_LANGUAGE, HeaderValue::from_static(lang.code()));
+    Ok(response)
+}
+
+/// `/bot.json`: the same facts, machine-readable; `?lang=xx` or Accept-Language picks
+/// the language of the text.
+pub async fn about_json(
+    State(shared): State<Shared>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let lang = match query.get("lang") {
+        Some(code) => {
+            Lang::ALL.into_iter().find(|l| l.code() == code).ok_or(ApiError::UnknownLanguage)?
+        }
+        None => Lang::negotiate(headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok())),
+    };
+    Ok(axum::Json(about::json(&shared.app.settings, lang)).into_response())
+}
+
+// ---------------------------------------------------------------- events
+
+/// The filters and page of `/api/events`, `/events`, `/events.ics` and `/events.rss`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EventQuery {
+    /// Events starting on or after this date.
+    pub from: Option<NaiveDate>,
+    /// Events starting on or before this date.
+    pub to: Option<NaiveDate>,
+    /// Category name.
+    pub category: Option<String>,
+    /// Town or city (compared without regard to ASCII case).
+    pub locality: Option<String>,
+    /// Source id.
+    pub source: Option<String>,
+    /// Page, from 1.
+    pub page: usize,
+    /// Events per page.
+    pub per_page: usize,
+}
+
+/// Largest page size.
+pub const MAX_PER_PAGE: usize = 500;
+/// Default page size.
+pub const DEFAULT_PER_PAGE: usize = 50;
+
+impl EventQuery {
+    /// Reads the query string; unknown parameters are ignored.
+    pub fn parse(query: &HashMap<String, String>) -> Result<EventQuery, ApiError> {
+        let date = |key: &str| -> Result<Option<NaiveDate>, ApiError> {
+            match query.get(key).map(|v| v.trim()).filter(|v| !v.is_empty()) {
+                None => Ok(None),
+                Some(v) => NaiveDate::parse_from_str(v, "%Y-%m-%d")
+                    .map(Some)
+                    .map_err(|_| ApiError::BadQuery),
+            }
+        };
+        let number = |key: &str, default: usize| -> Result<usize, ApiError> {
+            match query.get(key).map(|v| v.trim()).filter(|v| !v.is_empty()) {
+                None => Ok(default),
+                Some(v) => v.parse::<usize>().ok().filter(|n| *n > 0).ok_or(ApiError::BadQuery),
+            }
+        };
+        let text =
+            |key: &str| query.get(key).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+        Ok(EventQuery {
+            from: date("from")?,
+            to: date("to")?,
+            category: text("category"),
+            locality: text("locality"),
+            source: text("source"),
+            page: number("page", 1)?,
+            per_page: number("per_page", DEFAULT_PER_PAGE)?.min(MAX_PER_PAGE),
+        })
+    }
+
+    /// Whether an event passes the filters.
+    pub fn matches(&self, event: &ApiEvent) -> bool {
+        let start = event
+            .facts
+            .start
+            .as_deref()
+            .and_then(|s| s.get(..10))
+            .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok());
+        if let Some(from) = self.from
+            && start.is_none_or(|s| s < from)
+        {
+            return false;
+        }
+        if let Some(to) = self.to
+            && start.is_none_or(|s| s > to)
+        {
+            return false;
+        }
+        if let Some(category) = &self.category
+            && &event.category != category
+        {
+            return false;
+        }
+        if let Some(locality) = &self.locality
+            && !event.facts.locality.as_deref().is_some_and(|l| l.eq_ignore_ascii_case(locality))
+        {
+            return false;
+        }
+        if let Some(source) = &self.source
+            && &event.source != source
+        {
+            return false;
+        }
+        true
+    }
+
+    /// The query string of another page of the same filters.
+    pub fn to_query_string(&self, page: usize) -> String {
+        let mut parts = Vec::new();
+        if let Some(d) = self.from {
+            parts.push(format!("from={d}"));
+        }
+        if let Some(d) = self.to {
+            parts.push(format!("to={d}"));
+        }
+        for (key, value) in
+            [("category", &self.category), ("locality", &self.locality), ("source", &self.source)]
+        {
+            if let Some(v) = value {
+                parts.push(format!("{key}={}", url_encode(v)));
+            }
+        }
+        parts.push(format!("page={page}"));
+        if self.per_page != DEFAULT_PER_PAGE {
+            parts.push(format!("per_page={}", self.per_page));
+        }
+        parts.join("&")
+    }
+}
+
+fn url_encode(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Applies the running settings to an event: hidden when its source does not publish,
+/// description and image removed when its source keeps facts only.
+pub fn visible(settings: &gleaner_config::Settings, mut event: ApiEvent) -> Option<ApiEvent> {
+    let source = settings.sources.iter().find(|s| s.id == event.source);
+    if source.is_some_and(|s| !s.publish) {
+        return None;
+    }
+    if source.is_none_or(|s| s.keep == Keep::Facts) {
+        event.facts.description = None;
+        event.facts.image_url = None;
+    }
+    Some(event)
+}
+
+/// The published events that pass the filters (all pages).
+pub async fn filtered(shared: &Shared, query: &EventQuery) -> Result<Vec<ApiEvent>, ApiError> {
+    let events = shared.app.events.published_events(100_000).await.map_err(internal)?;
+    Ok(events
+        .into_iter()
+        .filter_map(|e| visible(&shared.app.settings, e))
+        .filter(|e| query.matches(e))
+        .collect())
+}
+
+/// One page of events with its paging facts.
+pub struct EventPage {
+    /// The events on this page.
+    pub events: Vec<ApiEvent>,
+    /// Events matching the filters, all pages.
+    pub total: usize,
+    /// Whether there is a next page.
+    pub has_next: bool,
+}
+
+/// One page of the filtered events.
+pub async fn paged(shared: &Shared, query: &EventQuery) -> Result<EventPage, ApiError> {
+    let all = filtered(shared, query).await?;
+    let total = all.len();
+    let skip = (query.page - 1).saturating_mul(query.per_page);
+    let events: Vec<ApiEvent> = all.into_iter().skip(skip).take(query.per_page).collect();
+    let has_next = skip.saturating_add(events.len()) < total;
+    Ok(EventPage { events, total, has_next })
+}
+
+/// `/api/events`.
+pub async fn events(
+    State(shared): State<Shared>,
+    Query(raw): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let query = EventQuery::parse(&raw)?;
+    let page = paged(&shared, &query).await?;
+    let next =
+        page.has_next.then(|| format!("/api/events?{}", query.to_query_string(query.page + 1)));
+    Ok(axum::Json(serde_json::json!({
+        "events": page.events,
+        "page": query.page,
+        "per_page": query.per_page,
+        "total": page.total,
+        "next": next,
+    }))
+    .into_response())
+}
+
+async fn detail(shared: &Shared, id: &str) -> Result<crate::EventDetail, ApiError> {
+    let id: i64 = id.parse().map_err(|_| ApiError::NotFound)?;
+    let mut detail =
+        shared.app.events.event(id).await.map_err(internal)?.ok_or(ApiError::NotFound)?;
+    detail.event = visible(&shared.app.settings, detail.event).ok_or(ApiError::NotFound)?;
+    Ok(detail)
+}
+
+/// `/api/events/{id}`: one event with "how this event got here".
+pub async fn event(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    Ok(axum::Json(detail(&shared, &id).await?).into_response())
+}
+
+/// `/events`: the HTML list.
+pub async fn events_html(
+    State(shared): State<Shared>,
+    Query(raw): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let query = EventQuery::parse(&raw)?;
+    let page = paged(&shared, &query).await?;
+    Ok(Html(html::list(&shared.app.settings, &query, &page)).into_response())
+}
+
+/// `/events/{id}`: the HTML event view.
+pub async fn event_html(
+    State(shared): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let detail = detail(&shared, &id).await?;
+    Ok(Html(html::view(&shared.app.settings, &detail)).into_response())
+}
+
+/// `/events.ics`: every matching event (no paging).
+pub async fn events_ics(
+    State(shared): State<Shared>,
+    Query(raw): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let query = EventQuery::parse(&raw)?;
+    let events = filtered(&shared, &query).await?;
+    let body = feeds::ics(&shared.app.settings, &events);
+    Ok(([(header::CONTENT_TYPE, "text/calendar; charset=utf-8")], body).into_response())
+}
+
+/// `/events.rss`: one page of matching events.
+pub async fn events_rss(
+    State(shared): State<Shared>,
+    Query(raw): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let query = EventQuery::parse(&raw)?;
+    let page = paged(&shared, &query).await?;
+    let body = feeds::rss(&shared.app.settings, &page.events);
+    Ok(([(header::CONTENT_TYPE, "application/rss+xml; charset=utf-8")], body).into_response())
+}
+
+/// Compares two byte strings in time independent of where they differ.
+fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// `/api/news`: the newsroom pool, behind the operator token.
+pub async fn news(State(shared): State<Shared>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let expected = shared.options.operator_token.as_deref().ok_or(ApiError::Unauthorized)?;
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or(ApiError::Unauthorized)?;
+    if !same_secret(given.trim().as_bytes(), expected.as_bytes()) {
+        return Err(ApiError::Unauthorized);
+    }
+    let items = shared.app.events.newsroom(MAX_PER_PAGE).await.map_err(internal)?;
+    let items: Vec<ApiEvent> = items
+        .into_iter()
+        .map(|mut e| {
+            // Private does not mean full: keep = "facts" holds in the pool too.
+            let keep =
+                shared.app.settings.sources.iter().find(|s| s.id == e.source).map(|s| s.keep);
+            if keep != Some(Keep::Full) {
+                e.facts.description = None;
+                e.facts.image_url = None;
+            }
+            e
+        })
+        .collect();
+    let mut response = axum::Json(serde_json::json!({ "items": items })).into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-store"));
+    Ok(response)
+}
+
+/// `/metrics`: Prometheus text.
+pub async fn metrics(State(shared): State<Shared>) -> Response {
+    let crawl = shared.app.events.metrics().await;
+    let body = metrics::render(&shared.app.settings, crawl.as_ref().ok(), &shared.counters);
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body).into_response()
+}

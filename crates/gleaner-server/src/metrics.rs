@@ -1,0 +1,152 @@
+//! `/metrics` in the Prometheus text format (version 0.0.4), written by hand: a few
+//! families do not need a metrics library.
+//!
+//! Two kinds of numbers. The crawl's own counters (requests by purpose and status,
+//! refusals by reason, suspensions, blocks, events, queue depth) are read when scraped
+//! from the [`crate::EventSource`], whose store-backed implementation in the CLI counts
+//! them from the audit log and the gate state: the store is the one place every process
+//! writes to, so a scrape of any process sees the whole crawl, restarts included. The
+//! server's own responses are counted in memory by a middleware.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::sync::Mutex;
+
+use gleaner_config::Settings;
+
+/// The crawl's counters, as the store knows them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CrawlMetrics {
+    /// Requests sent, by (purpose, HTTP status or `error`).
+    pub requests: BTreeMap<(String, String), u64>,
+    /// Requests refused before sending, by reason (`robots`, `quiet-hours`, …).
+    pub refusals: BTreeMap<String, u64>,
+    /// Sites suspended now (429/503 with Retry-After).
+    pub suspensions: u64,
+    /// Sites blocked now (401/403, challenge pages).
+    pub blocks: u64,
+    /// Events stored, by whether they are published.
+    pub events_published: u64,
+    /// Events in the private newsroom pool.
+    pub events_private: u64,
+    /// Work waiting in the frontier, when known.
+    pub queue_depth: Option<u64>,
+}
+
+/// Responses served by this process, by route and status.
+#[derive(Debug, Default)]
+pub struct ServerCounters {
+    by_route: Mutex<BTreeMap<(&'static str, u16), u64>>,
+}
+
+impl ServerCounters {
+    /// Counts one response.
+    pub fn count(&self, route: &'static str, status: u16) {
+        let mut map = self.by_route.lock().unwrap_or_else(|p| p.into_inner());
+        *map.entry((route, status)).or_default() += 1;
+    }
+
+    fn snapshot(&self) -> BTreeMap<(&'static str, u16), u64> {
+        self.by_route.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// The route label of a path: a fixed set, so a scan of random paths cannot grow the
+/// label space.
+pub fn route_label(path: &str) -> &'static str {
+    match path {
+        "/bot" => "/bot",
+        "/bot.json" => "/bot.json",
+        "/api/events" => "/api/events",
+        "/api/news" => "/api/news",
+        "/events" => "/events",
+        "/events.ics" => "/events.ics",
+        "/events.rss" => "/events.rss",
+        "/metrics" => "/metrics",
+        "/healthz" => "/healthz",
+        p if p.starts_with("/bot/") => "/bot/{lang}",
+        p if p.starts_with("/api/events/") => "/api/events/{id}",
+        p if p.starts_with("/events/") => "/events/{id}",
+        _ => "other",
+    }
+}
+
+/// Escapes a label value (backslash, quote, newline).
+fn label(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+}
+
+/// Renders every family. `crawl` is `None` when the store could not be read; the
+/// `gleaner_store_up` gauge then says 0.
+pub fn render(
+    settings: &Settings,
+    crawl: Option<&CrawlMetrics>,
+    server: &ServerCounters,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# HELP gleaner_info The bot's identity.\n# TYPE gleaner_info gauge");
+    let _ = writeln!(
+        out,
+        "gleaner_info{{token=\"{}\",version=\"{}\"}} 1",
+        label(&settings.bot.token),
+        label(&settings.bot.version)
+    );
+    let _ = writeln!(
+        out,
+        "# HELP gleaner_store_up Whether the store answered this scrape.\n# TYPE gleaner_store_up gauge"
+    );
+    let _ = writeln!(out, "gleaner_store_up {}", u8::from(crawl.is_some()));
+    let empty = CrawlMetrics::default();
+    let c = crawl.unwrap_or(&empty);
+    let _ = writeln!(
+        out,
+        "# HELP gleaner_requests_total Requests sent to sites, by purpose and HTTP status (from the audit log).\n# TYPE gleaner_requests_total counter"
+    );
+    for ((purpose, status), n) in &c.requests {
+        let _ = writeln!(
+            out,
+            "gleaner_requests_total{{purpose=\"{}\",status=\"{}\"}} {n}",
+            label(purpose),
+            label(status)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "# HELP gleaner_refusals_total Requests the gate refused before sending, by reason.\n# TYPE gleaner_refusals_total counter"
+    );
+    for (reason, n) in &c.refusals {
+        let _ = writeln!(out, "gleaner_refusals_total{{reason=\"{}\"}} {n}", label(reason));
+    }
+    let _ = writeln!(
+        out,
+        "# HELP gleaner_suspended_sites Sites paused now by a 429 or 503.\n# TYPE gleaner_suspended_sites gauge\ngleaner_suspended_sites {}",
+        c.suspensions
+    );
+    let _ = writeln!(
+        out,
+        "# HELP gleaner_blocked_sites Sites left alone now after a 401, 403 or challenge.\n# TYPE gleaner_blocked_sites gauge\ngleaner_blocked_sites {}",
+        c.blocks
+    );
+    let _ = writeln!(
+        out,
+        "# HELP gleaner_events Events stored, by visibility.\n# TYPE gleaner_events gauge\ngleaner_events{{visibility=\"published\"}} {}\ngleaner_events{{visibility=\"newsroom\"}} {}",
+        c.events_published, c.events_private
+    );
+    if let Some(depth) = c.queue_depth {
+        let _ = writeln!(
+            out,
+            "# HELP gleaner_queue_depth Work waiting in the frontier.\n# TYPE gleaner_queue_depth gauge\ngleaner_queue_depth {depth}"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "# HELP gleaner_http_responses_total Responses this server sent, by route and status.\n# TYPE gleaner_http_responses_total counter"
+    );
+    for ((route, status), n) in server.snapshot() {
+        let _ = writeln!(
+            out,
+            "gleaner_http_responses_total{{route=\"{route}\",status=\"{status}\"}} {n}"
+        );
+    }
+    out
+}

@@ -1,0 +1,261 @@
+//! The about page: five languages, every number from the config, Accept-Language,
+//! JSON, and the four seed profiles stating their seeds' facts.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use gleaner_server::about;
+use gleaner_server::i18n::Lang;
+
+use crate::{CONFIG, get, request, settings};
+
+const LANGS: [&str; 5] = ["en", "tr", "fr", "es", "de"];
+
+#[tokio::test]
+async fn about_page_exists_in_five_languages_with_the_configured_numbers() {
+    let headings = [
+        ("en", "How to block it"),
+        ("tr", "Nasıl engellersiniz"),
+        ("fr", "Comment le bloquer"),
+        ("es", "Cómo bloquearlo"),
+        ("de", "Wie Sie ihn sperren"),
+    ];
+    for (lang, heading) in headings {
+        let (status, html) = get(CONFIG, &format!("/bot/{lang}"), vec![]).await;
+        assert_eq!(status, StatusCode::OK, "{lang}");
+        assert!(html.contains(&format!("<html lang=\"{lang}\">")), "{lang}");
+        assert!(html.contains(heading), "{lang}: {heading}");
+        assert!(
+            html.contains("AubeActuBot/2.1 (+https://aube.example/robot; robot@aube.example)"),
+            "{lang}"
+        );
+        assert!(html.contains("User-agent: AubeActuBot\nDisallow: /"), "{lang}");
+        assert!(html.contains("08:00–09:00") && html.contains("14:00–15:00"), "{lang}");
+        assert!(html.contains("<td>1500</td>"), "{lang}");
+        // The purposes of the config are named in the page's language.
+        for section in [
+            "who",
+            "recognise",
+            "reads",
+            "never",
+            "keeps",
+            "crawl",
+            "rights",
+            "licensed",
+            "models",
+            "block",
+            "ask",
+        ] {
+            assert!(html.contains(&format!("<section id=\"{section}\">")), "{lang}: {section}");
+        }
+    }
+    // Turkish keeps its dotted capital İ (no ASCII case mapping anywhere).
+    let (_, tr) = get(CONFIG, "/bot/tr", vec![]).await;
+    assert!(tr.contains("İletişim: robot@aube.example"), "{tr}");
+}
+
+#[tokio::test]
+async fn changing_the_config_changes_every_language() {
+    let changed = CONFIG
+        .replace("gap = \"2s\"", "gap = \"7s\"")
+        .replace("global_daily_cap = 1500", "global_daily_cap = 1234")
+        .replace("\"08:00-09:00\"", "\"07:00-09:30\"")
+        .replace("requests_per_day = 60", "requests_per_day = 45")
+        .replace("contact = \"robot@aube.example\"", "contact = \"ecrire@aube.example\"");
+    for lang in LANGS {
+        let path = format!("/bot/{lang}");
+        let (_, before) = get(CONFIG, &path, vec![]).await;
+        let (_, after) = get(&changed, &path, vec![]).await;
+        for (old, new) in [
+            ("<tr data-key=\"gap\">", "<tr data-key=\"gap\">"),
+            ("<td>1500</td>", "<td>1234</td>"),
+            ("08:00–09:00", "07:00–09:30"),
+            ("robot@aube.example", "ecrire@aube.example"),
+        ] {
+            assert!(before.contains(old), "{lang}: {old}");
+            assert!(after.contains(new), "{lang}: {new}");
+        }
+        assert!(!after.contains("<td>1500</td>") && !after.contains("08:00–09:00"), "{lang}");
+        assert_eq!(row(&before, "gap"), "2 s", "{lang}");
+        assert_eq!(row(&after, "gap"), "7 s", "{lang}");
+        assert!(row(&before, "class.municipal").contains("60"), "{lang}");
+        assert!(row(&after, "class.municipal").contains("45"), "{lang}");
+        assert!(!after.contains("robot@aube.example"), "{lang}");
+    }
+}
+
+#[tokio::test]
+async fn accept_language_picks_the_page_language() {
+    for (accept, lang) in [
+        ("tr-TR,tr;q=0.9,en;q=0.5", "tr"),
+        ("de;q=0.3, fr-CA;q=0.8", "fr"),
+        ("ja, es;q=0.1", "es"),
+        ("ja", "en"),
+        ("fr;q=0, de", "de"),
+    ] {
+        let req = Request::get("/bot").header(header::ACCEPT_LANGUAGE, accept).body(Body::empty());
+        let (status, headers, html) = request(CONFIG, req.unwrap(), vec![]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(headers[header::CONTENT_LANGUAGE], lang, "{accept}");
+        assert_eq!(headers[header::VARY], "Accept-Language");
+        assert!(html.contains(&format!("<html lang=\"{lang}\">")), "{accept}");
+    }
+    let (status, html) = get(CONFIG, "/bot", vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("<html lang=\"en\">"));
+    let (status, body) = get(CONFIG, "/bot/xx", vec![]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body.contains("\"code\":\"unknown_language\""), "{body}");
+}
+
+#[tokio::test]
+async fn about_json_has_the_same_facts() {
+    let (status, body) = get(CONFIG, "/bot.json?lang=de", vec![]).await;
+    assert_eq!(status, StatusCode::OK);
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(json["token"], "AubeActuBot");
+    assert_eq!(json["lang"], "de");
+    assert_eq!(json["politeness"]["gap_seconds"], 2.0);
+    assert_eq!(json["politeness"]["global_daily_cap"], 1500);
+    assert_eq!(json["site_classes"]["municipal"]["requests_per_day"], 60);
+    assert_eq!(json["site_classes"]["municipal"]["quiet_hours"][1], "14:00-15:00");
+    assert_eq!(json["robots"]["block_site"], "User-agent: AubeActuBot\nDisallow: /");
+    assert_eq!(json["page"]["sections"].as_array().unwrap().len(), 11);
+    assert_eq!(json["page"]["title"], "Über AubeActuBot");
+    let (status, body) = get(CONFIG, "/bot.json?lang=zz", vec![]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body.contains("unknown_language"));
+}
+
+#[tokio::test]
+async fn about_page_escapes_config_text_in_every_language() {
+    let config = CONFIG.replace("operator = \"AubeActu\"", "operator = \"<script>x</script>\"");
+    for lang in LANGS {
+        let (_, html) = get(&config, &format!("/bot/{lang}"), vec![]).await;
+        assert!(!html.contains("<script>x"), "{lang}");
+        assert!(html.contains("&lt;script&gt;x&lt;/script&gt;"), "{lang}");
+    }
+}
+
+/// The value cell of the politeness row with this key.
+fn row(html: &str, key: &str) -> String {
+    let start =
+        html.find(&format!("<tr data-key=\"{key}\">")).unwrap_or_else(|| panic!("no row {key}"));
+    let rest = &html[start..];
+    let td = rest.find("<td>").unwrap() + 4;
+    let end = rest.find("</td>").unwrap();
+    rest[td..end].to_owned()
+}
+
+fn profile(name: &str) -> String {
+    let path = format!("{}/../../examples/profiles/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// Each seed page's facts, as values the page must show in every language.
+#[test]
+fn seed_profiles_state_their_seed_facts_in_every_language() {
+    let cases: [(&str, &[&str], &[&str]); 4] = [
+        (
+            "ugybot",
+            &[
+                "UGYBot/1.0 (+https://ugy.app/bot; bot@ugy.app)",
+                "<tr data-key=\"gap\"><th>",
+                "<td>1 s</td>",
+                "<tr data-key=\"max_in_flight\"><th>",
+                "<td>3</td>",
+                "<td>1 h</td>", // robots.txt cache
+                "<td>2 h</td>", // Retry-After cap
+                "data-key=\"purpose.event-page.jitter\"",
+                "data-key=\"purpose.manual-check.gap\"",
+                "<td>2</td>", // retries
+                "User-agent: UGYBot\nDisallow: /",
+            ],
+            &["90", "30"],
+        ),
+        (
+            "aubeactubot",
+            &[
+                "AubeActuBot/1.0 (+https://aubeactu.fr/robot; contact@aubeactu.fr)",
+                "<td>2 s</td>",
+                "<td>1500</td>",
+                "<td>24 h</td>",
+                "<td>5 s</td>",
+                "<td>15 s</td>",
+                "8 MB",
+                "<td>2 h</td>",
+                "08:00–09:00",
+                "14:00–15:00",
+                "Europe/Paris",
+                "User-agent: AubeActuBot\nDisallow: /",
+            ],
+            &["5 min", "12", "60", "1 min"],
+        ),
+        (
+            "cixtra-bot",
+            &[
+                "CIXTRA-Bot/1.0 (+https://cixtra.example/bot; cixtra@superfrey.com)",
+                "Liniengasse 2a, Top 4a, 1060 Vienna, Austria",
+                "data-key=\"purpose.image-relay.gap\"",
+                "data-key=\"purpose.link-check.gap\"",
+                "<td>1 s</td>",
+                "<td>2 s</td>",
+                "User-agent: CIXTRA-Bot\nDisallow: /",
+            ],
+            &["TDMRep", "/ai.txt", "noai"],
+        ),
+        (
+            "festrobot",
+            &[
+                "FestroBot/1.0 (+https://festro.com/crawler)",
+                "<td>1 s</td>",
+                "<td>23 h</td>",
+                "America/Montreal",
+                "User-agent: FestroBot\nDisallow: /",
+                "https://festro.com/crawler",
+            ],
+            &["4"],
+        ),
+    ];
+    for (name, exact, words) in cases {
+        let settings = gleaner_config::parse(&profile(name), "profile.toml").unwrap();
+        for lang in Lang::ALL {
+            let html = about::render_html(&settings, lang);
+            for fact in exact.iter().chain(words) {
+                assert!(html.contains(fact), "{name} {}: missing `{fact}`", lang.code());
+            }
+        }
+    }
+    // Promises stated in words: FestroBot deletes pages at once and treats a 401/403
+    // robots.txt as a no; CIXTRA-Bot stops at any reservation and uses GET only; UGYBot
+    // uses HEAD for quick checks.
+    let festro = gleaner_config::parse(&profile("festrobot"), "p.toml").unwrap();
+    let es = about::render_html(&festro, Lang::Es);
+    assert!(es.contains("Las páginas descargadas se borran en cuanto se han leído sus datos."));
+    assert!(es.contains("se trata como una negativa: no se lee nada"));
+    assert!(es.contains("4 visitas por día"));
+    let cixtra = gleaner_config::parse(&profile("cixtra-bot"), "p.toml").unwrap();
+    let de = about::render_html(&cixtra, Lang::De);
+    assert!(de.contains("Jeder dieser Vorbehalte hält ihn davon ab, Ihre Website zu lesen."));
+    assert!(de.contains("Er sendet nur GET-Anfragen."));
+    let ugy = gleaner_config::parse(&profile("ugybot"), "p.toml").unwrap();
+    let tr = about::render_html(&ugy, Lang::Tr);
+    assert!(tr.contains("HEAD isteği de gönderir"));
+    assert!(tr.contains("en geç 90 gün içinde silinir"));
+    assert!(tr.contains("0,15 s ile 0,45 s arası"), "{tr}");
+    let aube = gleaner_config::parse(&profile("aubeactubot"), "p.toml").unwrap();
+    let fr = about::render_html(&aube, Lang::Fr);
+    assert!(fr.contains(
+        "au plus 5 requêtes par passage, pagination comprise; 12 par heure; 60 par jour"
+    ));
+    assert!(fr.contains("au plus un passage toutes les 5 min"));
+    let _ = settings;
+}
+
+#[test]
+fn markdown_states_the_same_rows() {
+    let s = gleaner_config::parse(CONFIG, "t.toml").unwrap();
+    let md = about::render_markdown(&s, Lang::Fr);
+    assert!(md.starts_with("# À propos de AubeActuBot"));
+    assert!(md.contains("| Requêtes par jour, tous sites confondus | 1500 |"), "{md}");
+    assert!(md.contains("```\nUser-agent: AubeActuBot\nDisallow: /\n```"));
+}
