@@ -17,6 +17,7 @@
 //! assert_eq!(settings.bot.user_agent(), "UGYBot/1.0 (+https://ugy.example/bot)");
 //! ```
 
+pub mod budget_check;
 pub mod error;
 pub mod locate;
 pub mod raw;

@@ -38,7 +38,8 @@ pub fn run(command: ConfigCommand, global_config: &Path) -> Result<()> {
         ConfigCommand::Check { file } => {
             let path = file.as_deref().unwrap_or(global_config);
             let settings = load(path)?;
-            print_summary(path, &settings).context("failed to write to stdout")
+            print_summary(path, &settings).context("failed to write to stdout")?;
+            print_budget(&settings).context("failed to write to stdout")
         }
     }
 }
@@ -99,6 +100,67 @@ fn print_summary(path: &Path, s: &Settings) -> std::io::Result<()> {
             class.requests_per_day,
             class.visits_per_day
         )?;
+    }
+    Ok(())
+}
+
+/// The requests and visits per site per day the schedules and checks imply, on stdout;
+/// a `warning:` on stderr wherever a promise would break (SPEC §4, "Config check").
+fn print_budget(s: &Settings) -> std::io::Result<()> {
+    let report = gleaner_config::budget_check::budget_check(s);
+    let mut out = std::io::stdout().lock();
+    let enabled = |p: gleaner_policy::Purpose| s.purposes.enabled.contains(&p);
+    let cancellation = if enabled(gleaner_policy::Purpose::CancellationCheck) {
+        format!(
+            "every {}, today to +{} days{}",
+            humantime::format_duration(s.checks.cancellation_every),
+            s.checks.horizon_days,
+            if s.checks.cancellation_head { ", HEAD first" } else { "" }
+        )
+    } else {
+        "off".to_owned()
+    };
+    let link = if enabled(gleaner_policy::Purpose::LinkCheck) {
+        format!(
+            "every {}, at most {} per host per day",
+            humantime::format_duration(s.checks.link_check_every),
+            s.checks.link_checks_per_host_per_day
+        )
+    } else {
+        "off".to_owned()
+    };
+    writeln!(out, "cancellation check: {cancellation}")?;
+    writeln!(out, "link check:        {link}")?;
+    if !report.sites.is_empty() {
+        writeln!(out, "per site per day (at most):")?;
+    }
+    for site in &report.sites {
+        writeln!(
+            out,
+            "  {} (class `{}`): {} requests, {} visits: {} passes ({} requests), {} cancellation cycles ({} requests), {} link checks, {} robots.txt",
+            site.host,
+            site.class,
+            site.requests(),
+            site.visits(),
+            site.passes,
+            site.pass_requests,
+            site.cancellation_cycles,
+            site.cancellation_requests,
+            site.link_check_requests,
+            site.robots_requests
+        )?;
+    }
+    if !report.sites.is_empty() {
+        writeln!(
+            out,
+            "all sites per day: {} requests (global cap {})",
+            report.total, s.politeness.global_daily_cap
+        )?;
+    }
+    let mut err = std::io::stderr().lock();
+    for warning in &report.warnings {
+        writeln!(err, "warning: {}", warning.message)?;
+        writeln!(err, "hint: {}", warning.hint)?;
     }
     Ok(())
 }

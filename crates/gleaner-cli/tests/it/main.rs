@@ -5,6 +5,7 @@ mod config;
 mod demo;
 mod extract;
 mod fetch;
+mod profiles;
 mod robots;
 mod store;
 mod util;
