@@ -7,21 +7,37 @@
 //!   page carries `itemscope`, `typeof=` or `vocab=` at all;
 //! - [`microformats`]: hCalendar / h-event class names, from the same DOM, built only when
 //!   the page mentions `vevent` or `h-event`;
-//! - `schema`: the schema.org reading the first three formats share.
+//! - `schema`: the schema.org reading the first three formats share;
+//! - [`feeds`] (RSS/Atom), [`ical`] (iCalendar), [`sitemap`], [`api`] (JSON APIs through a
+//!   field mapping) and [`opendata`] (JSON and CSV records): readers of whole documents,
+//!   each with its own `read` and result type, for the crawl pipeline to call directly;
+//! - [`kind_of`]: which reader a document needs, from its content type, file name and
+//!   first bytes.
 //!
 //! [`extract`] returns raw candidates; [`extract_events`] also normalises them (through
 //! `gleaner-event`) and merges the same event seen in several formats on one page.
-//! Parsing never fails: one bad block is a diagnostic, never a lost page. No I/O, no clock.
-//! iCalendar and RSS/Atom are not read yet (issue 9); they yield an informational
-//! diagnostic.
+//! Feeds and calendars go through the same two functions ([`extract_with`] and
+//! [`extract_events_with`] take the feed mode and the expansion window).
+//! Parsing never fails: one bad block is a diagnostic, never a lost page. No I/O, no clock:
+//! "now" and expansion windows are parameters.
 
+pub mod api;
 mod decode;
+pub mod feeds;
+pub mod ical;
 pub mod jsonld;
 mod lenient_json;
 pub mod microdata;
 pub mod microformats;
+pub mod opendata;
 pub mod rdfa;
 mod schema;
+pub mod sitemap;
+mod sniff;
+mod xml;
+
+pub use feeds::FeedMode;
+pub use sniff::{DocumentKind, kind_of};
 
 use std::fmt;
 
@@ -40,6 +56,16 @@ pub enum Format {
     JsonLd,
     /// hCalendar and h-event microformats.
     Microformats,
+    /// RSS and Atom feeds.
+    Feed,
+    /// iCalendar.
+    ICalendar,
+    /// Sitemaps and sitemap indexes.
+    Sitemap,
+    /// JSON APIs read through a field mapping.
+    Api,
+    /// Open-data records (JSON, CSV).
+    OpenData,
     /// The document as a whole (encoding, content type).
     Document,
 }
@@ -51,6 +77,11 @@ impl fmt::Display for Format {
             Format::Rdfa => "rdfa",
             Format::JsonLd => "json-ld",
             Format::Microformats => "microformats",
+            Format::Feed => "feed",
+            Format::ICalendar => "icalendar",
+            Format::Sitemap => "sitemap",
+            Format::Api => "api",
+            Format::OpenData => "open-data",
             Format::Document => "document",
         })
     }
@@ -130,52 +161,121 @@ pub struct Events {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// What kind of document the bytes are, from the content type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Html,
-    JsonLd,
-    NotYetSupported(&'static str),
-}
-
-fn kind_of(content_type: &str) -> Kind {
-    let ct = content_type.to_ascii_lowercase();
-    if ct.contains("html") || ct.trim().is_empty() {
-        Kind::Html
-    } else if ct.contains("json") {
-        Kind::JsonLd
-    } else if ct.contains("calendar") {
-        Kind::NotYetSupported("iCalendar")
-    } else if ct.contains("rss") || ct.contains("atom") || ct.contains("xml") {
-        Kind::NotYetSupported("RSS/Atom")
-    } else {
-        Kind::Html
-    }
+/// How to read feeds and calendars; HTML ignores it.
+#[derive(Debug, Clone, Default)]
+pub struct ExtractOptions {
+    /// Whether feed items are events, news, or decided per item.
+    pub feed_mode: FeedMode,
+    /// Expand calendar series into occurrences starting in `[from, to)`; `None` gives one
+    /// event per `VEVENT`.
+    pub expand: Option<(chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>)>,
+    /// The file name, when the content type is unknown (`events.ics`).
+    pub file_name: Option<String>,
+    /// The source's zone, for floating calendar times.
+    pub default_tz: Option<chrono_tz::Tz>,
 }
 
 /// Reads candidate events from a document.
 ///
 /// `content_type` is the HTTP `Content-Type` (or a guess from the file name); an empty one
-/// is read as HTML. `base_url` is where the document came from; candidates keep relative
-/// URLs as found, and [`extract_events`] resolves them. Never panics, never fails.
+/// is read as HTML unless the bytes say otherwise. `base_url` is where the document came
+/// from; candidates keep relative URLs as found, and [`extract_events`] resolves them.
+/// Never panics, never fails.
 pub fn extract(bytes: &[u8], content_type: &str, base_url: &Url) -> Extraction {
+    extract_with(bytes, content_type, base_url, &ExtractOptions::default())
+}
+
+/// [`extract`] with the feed mode, calendar window and file name.
+pub fn extract_with(
+    bytes: &[u8],
+    content_type: &str,
+    base_url: &Url,
+    opts: &ExtractOptions,
+) -> Extraction {
+    let mut out = Extraction::default();
+    match kind_of(bytes, content_type, opts.file_name.as_deref()) {
+        DocumentKind::ICalendar => {
+            let cal = ical::read(
+                bytes,
+                &ical::IcalOptions {
+                    default_tz: opts.default_tz,
+                    expand: opts.expand,
+                    ..ical::IcalOptions::default()
+                },
+            );
+            out.diagnostics = cal.diagnostics;
+            out.candidates = cal
+                .events
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| Candidate {
+                    format: Format::ICalendar,
+                    location: match e.identity() {
+                        Some(id) => format!("vevent {id}"),
+                        None => format!("event #{}", i + 1),
+                    },
+                    raw: e.raw,
+                })
+                .collect();
+            return out;
+        }
+        DocumentKind::Feed => {
+            let feed = feeds::read(bytes, base_url, opts.feed_mode);
+            out.diagnostics = feed.diagnostics;
+            if !feed.news.is_empty() {
+                out.diagnostics.push(Diagnostic {
+                    severity: Severity::Info,
+                    format: Format::Feed,
+                    message: format!(
+                        "{} items without an event date read as news (use the events mode if the source lists events)",
+                        feed.news.len()
+                    ),
+                    location: String::new(),
+                });
+            }
+            out.candidates = feed
+                .events
+                .into_iter()
+                .map(|e| Candidate { format: Format::Feed, location: e.location, raw: e.raw })
+                .collect();
+            return out;
+        }
+        DocumentKind::Sitemap => {
+            let map = sitemap::read(bytes, base_url, &sitemap::SitemapCaps::default());
+            out.diagnostics = map.diagnostics;
+            out.diagnostics.push(Diagnostic {
+                severity: Severity::Info,
+                format: Format::Sitemap,
+                message: format!(
+                    "a sitemap holds links, not events: {} urls, {} child sitemaps",
+                    map.urls.len(),
+                    map.children.len()
+                ),
+                location: String::new(),
+            });
+            return out;
+        }
+        DocumentKind::Csv => {
+            out.diagnostics.push(Diagnostic {
+                severity: Severity::Info,
+                format: Format::OpenData,
+                message: "CSV is read as open-data records, not events".into(),
+                location: String::new(),
+            });
+            return out;
+        }
+        DocumentKind::Html | DocumentKind::JsonLd => {}
+    }
     // Candidates keep URLs as found; the base is part of the signature so per-site rules
     // (CSS selectors keyed by site) can join this function without an API change.
-    let _ = base_url;
-    let mut out = Extraction::default();
     let (text, note) = decode::decode(bytes, content_type);
     out.diagnostics.extend(note);
-    match kind_of(content_type) {
-        Kind::NotYetSupported(what) => out.diagnostics.push(Diagnostic {
-            severity: Severity::Info,
-            format: Format::Document,
-            message: format!("{what} documents are not read yet (content type `{content_type}`)"),
-            location: String::new(),
-        }),
-        Kind::JsonLd => {
-            jsonld::read_block(&text, "document", &mut out.candidates, &mut out.diagnostics)
-        }
-        Kind::Html => {
+    if kind_of(bytes, content_type, opts.file_name.as_deref()) == DocumentKind::JsonLd {
+        jsonld::read_block(&text, "document", &mut out.candidates, &mut out.diagnostics);
+        return out;
+    }
+    {
+        {
             let mut jsonld_candidates = Vec::new();
             jsonld::read_html(&text, &mut jsonld_candidates, &mut out.diagnostics);
             // Building the DOM costs far more than everything else, so build it only when
@@ -227,7 +327,23 @@ fn names_event_type(bytes: &[u8], attr: &[u8]) -> bool {
 /// venue) becomes one: the first reading (microdata, RDFa, JSON-LD, microformats) wins each
 /// field, later ones fill its gaps.
 pub fn extract_events(bytes: &[u8], content_type: &str, ctx: &NormaliseContext<'_>) -> Events {
-    let Extraction { candidates, mut diagnostics } = extract(bytes, content_type, ctx.base_url);
+    let opts = ExtractOptions { default_tz: ctx.default_tz, ..ExtractOptions::default() };
+    extract_events_with(bytes, content_type, ctx, &opts)
+}
+
+/// [`extract_events`] with the feed mode, calendar window and file name.
+///
+/// Events of a feed or calendar are never merged with each other: each item or `VEVENT`
+/// (or occurrence) is its own event, as the source lists it.
+pub fn extract_events_with(
+    bytes: &[u8],
+    content_type: &str,
+    ctx: &NormaliseContext<'_>,
+    opts: &ExtractOptions,
+) -> Events {
+    let Extraction { candidates, mut diagnostics } =
+        extract_with(bytes, content_type, ctx.base_url, opts);
+    let merge = candidates.iter().all(|c| !matches!(c.format, Format::Feed | Format::ICalendar));
     let mut events: Vec<Event> = Vec::new();
     for c in candidates {
         match normalise(&c.raw, ctx) {
@@ -240,7 +356,7 @@ pub fn extract_events(bytes: &[u8], content_type: &str, ctx: &NormaliseContext<'
                         location: c.location.clone(),
                     });
                 }
-                match events.iter_mut().find(|e| same_event(e, &n.event)) {
+                match events.iter_mut().find(|e| merge && same_event(e, &n.event)) {
                     Some(existing) => merge_into(existing, n.event),
                     None => events.push(n.event),
                 }

@@ -1,0 +1,440 @@
+//! RSS 2.0, RSS 1.0 (RDF) and Atom feeds: each item as a news item, or as an event when it
+//! carries an event date or the source says its items are events.
+//!
+//! An item is an event ([`FeedMode::Auto`]) when it has a date other than its publication
+//! date: the RSS `ev:` module (`ev:startdate`, `ev:enddate`, `ev:location`), xCal
+//! (`xcal:dtstart`), Google's `gd:when`, a plain `startdate`/`eventdate`/`dtstart`-like
+//! element, or a title that is itself a date with a `venue` next to it (ReverbNation's
+//! show feeds). [`FeedMode::Events`] reads every item as an event; its start is then the
+//! publication date when there is no other (Localist calendars put the event's day there,
+//! at midnight: a midnight `pubDate` is read as a date only).
+//!
+//! Why not feed-rs: it drops the elements it does not model (`ev:*`, `venue`,
+//! `ticket_price`), which are the event facts; the feed shapes are simple enough to read
+//! from a quick-xml tree ([`crate::xml`]) directly. Nothing is sanitised here: texts go to
+//! `normalise`, which strips tags.
+
+use chrono::{DateTime, FixedOffset, NaiveDateTime, Timelike};
+use gleaner_event::time::parse_event_time;
+use gleaner_event::{EventTime, RawEvent, RawOffer};
+use url::Url;
+
+use crate::xml::{self, Element};
+use crate::{Diagnostic, Format, Severity};
+
+/// Input beyond this many bytes is not read.
+pub const MAX_BYTES: usize = 16 * 1024 * 1024;
+/// Items beyond this many are not read.
+pub const MAX_ITEMS: usize = 10_000;
+
+/// Whether a feed's items are events, news, or decided per item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FeedMode {
+    /// An item with an event date is an event, others are news.
+    #[default]
+    Auto,
+    /// Every item is an event (the source says so).
+    Events,
+    /// Every item is a news item.
+    News,
+}
+
+/// One event read from a feed item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeedEvent {
+    /// The item's `guid` or Atom `id`, for identity.
+    pub id: Option<String>,
+    /// Where in the feed (`item #3`).
+    pub location: String,
+    /// The values, for `normalise`.
+    pub raw: RawEvent,
+}
+
+/// One news item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewsItem {
+    /// `guid` or Atom `id`.
+    pub id: Option<String>,
+    /// The title, as written (may hold entities or markup).
+    pub title: Option<String>,
+    /// The item's link, resolved against the feed's URL.
+    pub url: Option<Url>,
+    /// `pubDate`, `dc:date`, Atom `published` (else `updated`).
+    pub published: Option<DateTime<FixedOffset>>,
+    /// The summary or content, as written.
+    pub summary: Option<String>,
+    /// Categories or Atom `category` terms.
+    pub categories: Vec<String>,
+    /// An image (enclosure, `media:content`, `media:thumbnail`), resolved.
+    pub image: Option<Url>,
+}
+
+/// What a feed held.
+#[derive(Debug, Clone, Default)]
+pub struct FeedItems {
+    /// The feed's own title.
+    pub title: Option<String>,
+    /// Items read as events.
+    pub events: Vec<FeedEvent>,
+    /// Items read as news.
+    pub news: Vec<NewsItem>,
+    /// What was repaired, skipped or refused.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads a feed. `base_url` is where it came from. Never panics.
+///
+/// Rejected: documents whose root is not `rss`, `rdf:RDF` or `feed` (an error diagnostic,
+/// nothing read); items past [`MAX_ITEMS`]; bytes past [`MAX_BYTES`].
+pub fn read(bytes: &[u8], base_url: &Url, mode: FeedMode) -> FeedItems {
+    let mut out = FeedItems::default();
+    let bytes = if bytes.len() > MAX_BYTES {
+        out.diag(Severity::Error, format!("feed cut at {MAX_BYTES} bytes"), "");
+        &bytes[..MAX_BYTES]
+    } else {
+        bytes
+    };
+    let text = xml::decode(bytes);
+    let (root, error) = xml::parse(&text);
+    if let Some(e) = error {
+        out.diag(Severity::Warning, e, "");
+    }
+    let Some(root) = root else {
+        out.diag(Severity::Error, "no XML element: not a feed".into(), "");
+        return out;
+    };
+    let (channel, items): (Option<&Element>, Vec<&Element>) = match root.local().as_str() {
+        "rss" => {
+            let ch = root.child("channel");
+            (
+                ch,
+                ch.map(|c| c.children.iter().filter(|e| e.local() == "item").collect())
+                    .unwrap_or_default(),
+            )
+        }
+        "rdf" => {
+            (root.child("channel"), root.children.iter().filter(|e| e.local() == "item").collect())
+        }
+        "feed" => (Some(&root), root.children.iter().filter(|e| e.local() == "entry").collect()),
+        other => {
+            out.diag(
+                Severity::Error,
+                format!("root element `{other}` is not rss, rdf:RDF or feed"),
+                "",
+            );
+            return out;
+        }
+    };
+    out.title = channel.and_then(|c| c.child_text("title"));
+    if items.len() > MAX_ITEMS {
+        out.diag(
+            Severity::Warning,
+            format!("read the first {MAX_ITEMS} of {} items", items.len()),
+            "",
+        );
+    }
+    let performer = channel.and_then(|c| c.child_text("artist_name"));
+    for (i, item) in items.into_iter().take(MAX_ITEMS).enumerate() {
+        let loc = format!("item #{}", i + 1);
+        let hints = event_hints(item);
+        let is_event = match mode {
+            FeedMode::Events => true,
+            FeedMode::News => false,
+            FeedMode::Auto => hints.start.is_some(),
+        };
+        if is_event {
+            out.events.push(FeedEvent {
+                id: id_of(item),
+                raw: raw_event(item, hints, performer.as_deref()),
+                location: loc,
+            });
+        } else {
+            out.news.push(news_item(item, base_url));
+        }
+    }
+    out
+}
+
+impl FeedItems {
+    fn diag(&mut self, severity: Severity, message: String, location: &str) {
+        self.diagnostics.push(Diagnostic {
+            severity,
+            format: Format::Feed,
+            message,
+            location: location.to_owned(),
+        });
+    }
+}
+
+fn id_of(item: &Element) -> Option<String> {
+    item.child_text("guid")
+        .or_else(|| item.child_text("id"))
+        .or_else(|| item.attr("about").map(str::to_owned))
+}
+
+fn link_of(item: &Element) -> Option<String> {
+    // Atom: `<link rel="alternate" href>`, or the first `link` with an href.
+    let atom = item
+        .children
+        .iter()
+        .filter(|c| c.local() == "link" && c.attr("href").is_some())
+        .max_by_key(|c| matches!(c.attr("rel"), None | Some("alternate")))
+        .and_then(|c| c.attr("href"))
+        .map(str::to_owned);
+    atom.or_else(|| item.child_text("link")).or_else(|| {
+        item.child_text("guid").filter(|g| {
+            g.starts_with("http")
+                && item.child("guid").and_then(|e| e.attr("isPermaLink")) != Some("false")
+        })
+    })
+}
+
+fn summary_of(item: &Element) -> Option<String> {
+    item.child_text("description")
+        .or_else(|| item.child_text("summary"))
+        .or_else(|| {
+            item.children
+                .iter()
+                .find(|c| c.name == "content:encoded")
+                .map(|c| c.text.trim().to_owned())
+        })
+        .or_else(|| item.child_text("content"))
+}
+
+fn image_of(item: &Element) -> Option<String> {
+    for c in item.descendants() {
+        let local = c.local();
+        let is_image_type = c.attr("type").is_some_and(|t| t.starts_with("image/"))
+            || c.attr("medium") == Some("image");
+        let url = c.attr("url").or_else(|| c.attr("href"));
+        match local.as_str() {
+            "enclosure" | "content" if is_image_type => return url.map(str::to_owned),
+            "thumbnail" => return url.map(str::to_owned),
+            "image" if c.prefix() == "itunes" => return url.map(str::to_owned),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn published_of(item: &Element) -> Option<DateTime<FixedOffset>> {
+    ["pubdate", "published", "date", "issued", "updated", "modified"]
+        .iter()
+        .find_map(|n| item.child_text(n))
+        .and_then(|t| parse_feed_date(&t))
+}
+
+/// RFC 822/2822 (`pubDate`), RFC 3339 (Atom), and the lenient ISO shapes.
+fn parse_feed_date(s: &str) -> Option<DateTime<FixedOffset>> {
+    let s = s.trim();
+    if let Ok(d) = DateTime::parse_from_rfc2822(s) {
+        return Some(d);
+    }
+    if let Ok(d) = DateTime::parse_from_rfc3339(s) {
+        return Some(d);
+    }
+    // Named zones RFC 2822 parsers refuse (`CEST`, `PDT` are read by chrono; `UT`, `Z` too).
+    match parse_event_time(s)? {
+        EventTime::Fixed(d) => Some(d),
+        _ => None,
+    }
+}
+
+fn news_item(item: &Element, base: &Url) -> NewsItem {
+    let resolve = |v: Option<String>| {
+        v.and_then(|u| base.join(u.trim()).ok()).filter(|u| matches!(u.scheme(), "http" | "https"))
+    };
+    NewsItem {
+        id: id_of(item),
+        title: item.child_text("title"),
+        url: resolve(link_of(item)),
+        published: published_of(item),
+        summary: summary_of(item),
+        categories: item
+            .children
+            .iter()
+            .filter(|c| c.local() == "category" || c.local() == "subject")
+            .filter_map(|c| {
+                let t = c.text.trim();
+                if t.is_empty() { c.attr("term").map(str::to_owned) } else { Some(t.to_owned()) }
+            })
+            .collect(),
+        image: resolve(image_of(item)),
+    }
+}
+
+/// What an item says about an event beyond RSS's own fields.
+#[derive(Default)]
+struct Hints {
+    start: Option<String>,
+    end: Option<String>,
+    /// The title was the date (ReverbNation).
+    title_is_date: bool,
+    location: Option<String>,
+    venue: Option<String>,
+    address: Option<String>,
+    price: Option<String>,
+    tickets: Option<String>,
+    status: Option<String>,
+}
+
+const START_NAMES: [&str; 8] = [
+    "startdate",
+    "start_date",
+    "eventdate",
+    "event_date",
+    "dtstart",
+    "starttime",
+    "start_time",
+    "begin",
+];
+const END_NAMES: [&str; 6] = ["enddate", "end_date", "dtend", "endtime", "end_time", "end"];
+
+fn event_hints(item: &Element) -> Hints {
+    let mut h = Hints::default();
+    for c in &item.children {
+        let local = c.local();
+        let prefix = c.prefix();
+        let text = c.text.trim();
+        if matches!(prefix.as_str(), "dc" | "dcterms" | "atom" | "content") {
+            continue;
+        }
+        if START_NAMES.contains(&local.as_str()) && !text.is_empty() && h.start.is_none() {
+            h.start = Some(text.to_owned());
+        } else if END_NAMES.contains(&local.as_str()) && !text.is_empty() && h.end.is_none() {
+            h.end = Some(text.to_owned());
+        } else if local == "when" {
+            // gd:when startTime="…" endTime="…"
+            h.start = h.start.take().or_else(|| c.attr("startTime").map(str::to_owned));
+            h.end = h.end.take().or_else(|| c.attr("endTime").map(str::to_owned));
+        } else if local == "location" && !text.is_empty() && h.location.is_none() {
+            h.location = Some(text.to_owned()).filter(|t| !t.is_empty());
+        } else if local == "venue" && !text.is_empty() {
+            h.venue = Some(text.to_owned());
+        } else if local == "address" && !text.is_empty() {
+            h.address = Some(text.to_owned());
+        } else if matches!(local.as_str(), "ticket_price" | "show_price" | "price")
+            && !text.is_empty()
+        {
+            h.price = h.price.take().or_else(|| Some(text.to_owned()));
+        } else if matches!(local.as_str(), "tickets_url" | "ticket_url" | "tickets")
+            && !text.is_empty()
+        {
+            h.tickets = Some(text.to_owned());
+        } else if local == "status" || local == "eventstatus" {
+            h.status = Some(text.to_owned()).filter(|t| !t.is_empty());
+        }
+    }
+    if h.start.is_none()
+        && h.venue.is_some()
+        && let Some(t) = item.child_text("title").and_then(|t| date_title(&t))
+    {
+        h.start = Some(t.format("%Y-%m-%dT%H:%M:%S").to_string());
+        h.title_is_date = true;
+    }
+    h
+}
+
+/// A title that is a show date: `Sat Nov 15 08  07:30 PM` (two-digit year).
+fn date_title(t: &str) -> Option<NaiveDateTime> {
+    let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    for f in
+        ["%a %b %d %y %I:%M %p", "%a %b %d %Y %I:%M %p", "%a %b %d %y %H:%M", "%a %b %d %Y %H:%M"]
+    {
+        if let Ok(d) = NaiveDateTime::parse_from_str(&t, f) {
+            return Some(d);
+        }
+    }
+    None
+}
+
+fn event_time(s: &str) -> Option<String> {
+    if parse_event_time(s).is_some() {
+        return Some(s.trim().to_owned());
+    }
+    let d = parse_feed_date(s)?;
+    Some(d.format("%Y-%m-%dT%H:%M:%S%:z").to_string())
+}
+
+fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
+    let mut title = item.child_text("title");
+    if h.title_is_date {
+        // The name is the act: the item's performer, else the feed's artist.
+        title = item
+            .children
+            .iter()
+            .filter(|c| c.local() == "artist")
+            .find_map(|c| c.child_text("artist"))
+            .or_else(|| performer.map(str::to_owned));
+    }
+    let mut start = h.start.as_deref().and_then(event_time);
+    if start.is_none() {
+        // Read as an event because the source says so: the publication date is the day.
+        start = published_of(item).map(|d| {
+            if d.time().num_seconds_from_midnight() == 0 {
+                d.format("%Y-%m-%d").to_string()
+            } else {
+                d.format("%Y-%m-%dT%H:%M:%S%:z").to_string()
+            }
+        });
+    }
+    let mut description = summary_of(item);
+    if let (Some(v), Some(d)) = (&h.venue, &description) {
+        // `Venue in Town, ST - the note`: keep the note.
+        if d.starts_with(v.as_str()) {
+            description = d
+                .split_once(" - ")
+                .map(|(_, rest)| rest.trim().to_owned())
+                .filter(|r| !r.is_empty());
+        }
+    }
+    let mut raw = RawEvent {
+        types: vec!["Event".to_owned()],
+        name: title,
+        description,
+        url: link_of(item),
+        image: image_of(item),
+        start,
+        end: h.end.as_deref().and_then(event_time),
+        status: h.status,
+        keywords: item
+            .children
+            .iter()
+            .filter(|c| c.local() == "category")
+            .map(|c| c.text.trim().to_owned())
+            .collect(),
+        location_name: h.venue,
+        location_text: h.location,
+        address_text: h.address,
+        ..RawEvent::default()
+    };
+    if h.price.is_some() || h.tickets.is_some() {
+        let free = h.price.as_deref().is_some_and(|p| p.trim().eq_ignore_ascii_case("free"));
+        if free {
+            raw.is_accessible_for_free = Some("true".to_owned());
+        }
+        raw.offers.push(RawOffer {
+            price: h.price.map(|p| if free { "0".to_owned() } else { p }),
+            url: h.tickets,
+            ..RawOffer::default()
+        });
+    }
+    raw
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(
+            parse_feed_date("Sun, 05 Jan 2020 00:00:00 -0800").map(|d| d.to_rfc3339()).as_deref(),
+            Some("2020-01-05T00:00:00-08:00")
+        );
+        assert_eq!(
+            date_title("Sat Nov 15 08  07:30 PM").map(|d| d.to_string()).as_deref(),
+            Some("2008-11-15 19:30:00")
+        );
+    }
+}

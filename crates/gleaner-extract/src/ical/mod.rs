@@ -1,0 +1,982 @@
+//! iCalendar (RFC 5545) calendars: one [`IcalEvent`] per `VEVENT`, or the occurrences of
+//! every series within a window (SPEC §2).
+//!
+//! Read here: line unfolding and text unescaping; `VTIMEZONE`/`TZID` (also duplicated or
+//! broken blocks, Mozilla paths and Outlook's Windows names, see [`zone`]); floating times
+//! in the source's zone (the caller's [`IcalOptions::default_tz`], else the calendar's
+//! `X-WR-TIMEZONE`); all-day events with their exclusive `DTEND`; `DURATION`;
+//! `RRULE`/`RDATE`/`EXDATE` expanded in the `DTSTART` zone (see [`rrule`]);
+//! `RECURRENCE-ID` overrides; `STATUS:CANCELLED` per instance; `LOCATION` split into venue,
+//! street and locality where it can be; `URL`, `DESCRIPTION`, `CATEGORIES`. The identity of
+//! an event is its `UID` plus its `RECURRENCE-ID` ([`IcalEvent::identity`]).
+//!
+//! Why by hand: the `icalendar` crate maps floating times to the server's zone, errors on
+//! non-IANA `TZID`s and leaves `RECURRENCE-ID` to the caller, and `rrule` (which it uses for
+//! expansion) is not in the dependency set; what event calendars use of RFC 5545 is small
+//! enough to read directly, and this way nothing can panic or run without bound.
+//!
+//! Caps: [`MAX_BYTES`] of input, [`MAX_EVENTS`] `VEVENT`s, [`MAX_LINE`] bytes per unfolded
+//! line, and [`IcalOptions::max_instances`] occurrences when expanding.
+
+pub mod rrule;
+pub mod zone;
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+use chrono_tz::Tz;
+use gleaner_event::{EventTime, RawEvent};
+
+use crate::{Diagnostic, Format, Severity};
+use zone::Zone;
+
+/// Input beyond this many bytes is not read (the fetcher's document cap is 8 MiB).
+pub const MAX_BYTES: usize = 16 * 1024 * 1024;
+/// `VEVENT`s beyond this many are dropped, with a diagnostic.
+pub const MAX_EVENTS: usize = 20_000;
+/// Unfolded lines longer than this are cut (a folded line can be made endless).
+pub const MAX_LINE: usize = 256 * 1024;
+
+/// How to read a calendar.
+#[derive(Debug, Clone)]
+pub struct IcalOptions {
+    /// The source's zone, for floating times (`DTSTART:20240101T100000`). Without it the
+    /// calendar's `X-WR-TIMEZONE` is used, and without that the time stays floating.
+    pub default_tz: Option<Tz>,
+    /// Expand series into their occurrences starting in `[from, to)`. `None`: one event per
+    /// `VEVENT` (a series as its own `DTSTART`, each override separately).
+    pub expand: Option<(DateTime<Utc>, DateTime<Utc>)>,
+    /// The most occurrences produced in all, when expanding.
+    pub max_instances: usize,
+}
+
+impl Default for IcalOptions {
+    fn default() -> Self {
+        IcalOptions { default_tz: None, expand: None, max_instances: 5_000 }
+    }
+}
+
+/// One event of a calendar: a `VEVENT`, or one occurrence of a series.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IcalEvent {
+    /// The `UID`, unfolded and unescaped.
+    pub uid: Option<String>,
+    /// The `RECURRENCE-ID` of an override, or the original start of an expanded occurrence.
+    pub recurrence_id: Option<EventTime>,
+    /// Whether the `VEVENT` carries `RRULE` or `RDATE` (a series master).
+    pub recurring: bool,
+    /// The values, as a [`RawEvent`] for `normalise`; times are already ISO 8601, with the
+    /// offset of their zone.
+    pub raw: RawEvent,
+}
+
+impl IcalEvent {
+    /// The stable source identity: `UID`, plus the `RECURRENCE-ID` of an instance.
+    pub fn identity(&self) -> Option<String> {
+        let uid = self.uid.as_deref()?;
+        Some(match &self.recurrence_id {
+            Some(r) => format!("{uid}#{}", r.to_iso()),
+            None => uid.to_owned(),
+        })
+    }
+}
+
+/// What a calendar held.
+#[derive(Debug, Clone, Default)]
+pub struct Calendar {
+    /// Events in file order (overrides and occurrences after their series).
+    pub events: Vec<IcalEvent>,
+    /// What was repaired, skipped or refused.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads a calendar. Never panics; what cannot be read is a diagnostic.
+pub fn read(bytes: &[u8], opts: &IcalOptions) -> Calendar {
+    let mut cal = Calendar::default();
+    let bytes = if bytes.len() > MAX_BYTES {
+        cal.diag(Severity::Error, format!("calendar cut at {MAX_BYTES} bytes"), "");
+        &bytes[..MAX_BYTES]
+    } else {
+        bytes
+    };
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim_start_matches('\u{feff}');
+    let lines = unfold(text, &mut cal);
+    let parsed = components(&lines, &mut cal);
+    if !parsed.saw_calendar {
+        cal.diag(Severity::Error, "no `BEGIN:VCALENDAR`: not an iCalendar document".into(), "");
+        if parsed.events.is_empty() {
+            return cal;
+        }
+    }
+    let mut ctx = Ctx { zones: HashMap::new(), default: None };
+    for tz in &parsed.timezones {
+        let Some(id) = tz.first("TZID").map(|p| p.value.trim().to_owned()) else { continue };
+        let named = tz.all("TZID").find_map(|p| zone::by_name(&p.value));
+        let from_block = || {
+            let std = tz.sub_offset("STANDARD");
+            let dst = tz.sub_offset("DAYLIGHT");
+            zone::from_offsets(std, dst)
+        };
+        if let Some(z) = named.or_else(from_block) {
+            ctx.zones.entry(id).or_insert(z);
+        }
+    }
+    ctx.default = opts.default_tz.map(Zone::Iana).or_else(|| {
+        parsed
+            .calendar_props
+            .iter()
+            .find(|p| p.name == "X-WR-TIMEZONE")
+            .and_then(|p| zone::by_name(&p.value))
+    });
+
+    let mut masters: Vec<Built> = Vec::new();
+    let mut overrides: Vec<Built> = Vec::new();
+    for (i, ev) in parsed.events.iter().enumerate() {
+        let loc = format!("vevent #{}", i + 1);
+        match build(i, ev, &ctx, &loc, &mut cal) {
+            Some(b) if b.event.recurrence_id.is_some() => overrides.push(b),
+            Some(b) => masters.push(b),
+            None => {}
+        }
+    }
+    match opts.expand {
+        None => {
+            // File order, as the labels count them: one event per VEVENT.
+            let mut all: Vec<(usize, IcalEvent)> =
+                masters.into_iter().chain(overrides).map(|b| (b.index, b.event)).collect();
+            all.sort_by_key(|(i, _)| *i);
+            cal.events = all.into_iter().map(|(_, e)| e).collect();
+        }
+        Some((from, to)) => {
+            expand(masters, overrides, from, to, opts.max_instances, &ctx, &mut cal)
+        }
+    }
+    cal
+}
+
+impl Calendar {
+    fn diag(&mut self, severity: Severity, message: String, location: &str) {
+        self.diagnostics.push(Diagnostic {
+            severity,
+            format: Format::ICalendar,
+            message,
+            location: location.to_owned(),
+        });
+    }
+}
+
+/// One content line: `NAME;PARAM=VALUE:value`.
+#[derive(Debug, Clone)]
+struct Prop {
+    name: String,
+    params: Vec<(String, String)>,
+    value: String,
+}
+
+impl Prop {
+    fn param(&self, name: &str) -> Option<&str> {
+        self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Debug, Default)]
+struct Component {
+    props: Vec<Prop>,
+    subs: Vec<(String, Component)>,
+}
+
+impl Component {
+    fn first(&self, name: &str) -> Option<&Prop> {
+        self.props.iter().find(|p| p.name == name)
+    }
+    fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Prop> + 'a {
+        self.props.iter().filter(move |p| p.name == name)
+    }
+    /// `TZOFFSETTO` of the latest `STANDARD` or `DAYLIGHT` part of a `VTIMEZONE`.
+    fn sub_offset(&self, kind: &str) -> Option<i32> {
+        self.subs
+            .iter()
+            .filter(|(k, _)| k == kind)
+            .filter_map(|(_, c)| {
+                let start = c.first("DTSTART").map(|p| p.value.clone()).unwrap_or_default();
+                Some((start, zone::parse_offset(&c.first("TZOFFSETTO")?.value)?))
+            })
+            .max_by(|a, b| a.0.cmp(&b.0))
+            .map(|(_, off)| off)
+    }
+}
+
+fn unfold(text: &str, cal: &mut Calendar) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cut = false;
+    for raw in text.split('\n') {
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        if let Some(cont) = raw.strip_prefix([' ', '\t'])
+            && let Some(last) = lines.last_mut()
+        {
+            if last.len() + cont.len() <= MAX_LINE {
+                last.push_str(cont);
+            } else {
+                cut = true;
+            }
+            continue;
+        }
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let mut line = raw.to_owned();
+        if line.len() > MAX_LINE {
+            let mut at = MAX_LINE;
+            while !line.is_char_boundary(at) {
+                at -= 1;
+            }
+            line.truncate(at);
+            cut = true;
+        }
+        lines.push(line);
+    }
+    if cut {
+        cal.diag(Severity::Warning, format!("lines longer than {MAX_LINE} bytes were cut"), "");
+    }
+    lines
+}
+
+fn parse_line(line: &str) -> Option<Prop> {
+    // The name ends at the first `;` or `:`; parameter values may be quoted and hold `:`.
+    let name_end = line.find([';', ':'])?;
+    let name = line[..name_end].trim().to_ascii_uppercase();
+    if name.is_empty() {
+        return None;
+    }
+    let mut params = Vec::new();
+    let mut rest = &line[name_end..];
+    while let Some(after) = rest.strip_prefix(';') {
+        let eq = after.find(['=', ':', ';'])?;
+        if after.as_bytes()[eq] != b'=' {
+            // A parameter with no value: skip it.
+            rest = &after[eq..];
+            continue;
+        }
+        let key = after[..eq].trim().to_ascii_uppercase();
+        let mut v = &after[eq + 1..];
+        let value;
+        if let Some(q) = v.strip_prefix('"') {
+            let close = q.find('"')?;
+            value = q[..close].to_owned();
+            v = &q[close + 1..];
+            // Further values of a list (`"a","b"`) are dropped.
+            let end = v.find([';', ':']).unwrap_or(v.len());
+            v = &v[end..];
+        } else {
+            let end = v.find([';', ':']).unwrap_or(v.len());
+            value = v[..end].to_owned();
+            v = &v[end..];
+        }
+        params.push((key, value));
+        rest = v;
+    }
+    let value = rest.strip_prefix(':')?.to_owned();
+    Some(Prop { name, params, value })
+}
+
+struct Parsed {
+    saw_calendar: bool,
+    calendar_props: Vec<Prop>,
+    timezones: Vec<Component>,
+    events: Vec<Component>,
+}
+
+fn components(lines: &[String], cal: &mut Calendar) -> Parsed {
+    let mut out = Parsed {
+        saw_calendar: false,
+        calendar_props: Vec::new(),
+        timezones: Vec::new(),
+        events: Vec::new(),
+    };
+    // A stack of open components; the calendar itself is not kept on it.
+    let mut stack: Vec<(String, Component)> = Vec::new();
+    let mut unreadable = 0usize;
+    let mut dropped = 0usize;
+    for line in lines {
+        let Some(p) = parse_line(line) else {
+            unreadable += 1;
+            continue;
+        };
+        match p.name.as_str() {
+            "BEGIN" => {
+                let kind = p.value.trim().to_ascii_uppercase();
+                if kind == "VCALENDAR" {
+                    out.saw_calendar = true;
+                    continue;
+                }
+                if stack.len() >= 8 {
+                    unreadable += 1;
+                    continue;
+                }
+                if kind == "VEVENT" && stack.iter().any(|(k, _)| k == "VEVENT") {
+                    // A VEVENT inside a VEVENT: the outer one was never closed.
+                    close_until(&mut stack, "VEVENT", &mut out, &mut dropped);
+                }
+                stack.push((kind, Component::default()));
+            }
+            "END" => {
+                let kind = p.value.trim().to_ascii_uppercase();
+                if kind == "VCALENDAR" {
+                    while !stack.is_empty() {
+                        let top = stack.last().map(|(k, _)| k.clone()).unwrap_or_default();
+                        close_until(&mut stack, &top, &mut out, &mut dropped);
+                    }
+                    continue;
+                }
+                if stack.iter().any(|(k, _)| *k == kind) {
+                    close_until(&mut stack, &kind, &mut out, &mut dropped);
+                }
+            }
+            _ => match stack.last_mut() {
+                Some((_, c)) => {
+                    if c.props.len() < 1000 {
+                        c.props.push(p);
+                    }
+                }
+                None => {
+                    if out.calendar_props.len() < 1000 {
+                        out.calendar_props.push(p);
+                    }
+                }
+            },
+        }
+    }
+    while let Some((top, _)) = stack.last() {
+        let top = top.clone();
+        close_until(&mut stack, &top, &mut out, &mut dropped);
+    }
+    if unreadable > 0 {
+        cal.diag(Severity::Info, format!("skipped {unreadable} unreadable lines"), "");
+    }
+    if dropped > 0 {
+        cal.diag(Severity::Error, format!("dropped {dropped} events beyond {MAX_EVENTS}"), "");
+    }
+    out
+}
+
+/// Closes open components down to and including the innermost `kind`.
+fn close_until(
+    stack: &mut Vec<(String, Component)>,
+    kind: &str,
+    out: &mut Parsed,
+    dropped: &mut usize,
+) {
+    while let Some((k, c)) = stack.pop() {
+        let done = k == kind;
+        match stack.last_mut() {
+            Some((_, parent)) if k != "VEVENT" && k != "VTIMEZONE" => {
+                if parent.subs.len() < 100 {
+                    parent.subs.push((k, c));
+                }
+            }
+            _ => match k.as_str() {
+                "VEVENT" => {
+                    if out.events.len() < MAX_EVENTS {
+                        out.events.push(c);
+                    } else {
+                        *dropped += 1;
+                    }
+                }
+                "VTIMEZONE" if out.timezones.len() < 1000 => {
+                    out.timezones.push(c);
+                }
+                _ => {}
+            },
+        }
+        if done {
+            return;
+        }
+    }
+}
+
+/// Zones of the calendar and its default for floating times.
+struct Ctx {
+    zones: HashMap<String, Zone>,
+    default: Option<Zone>,
+}
+
+/// A calendar time as written: a date, or a wall-clock time in a zone (`None`: floating
+/// with no zone known).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum When {
+    Date(NaiveDate),
+    Local(NaiveDateTime, Option<Zone>),
+}
+
+impl When {
+    fn to_event_time(self) -> EventTime {
+        match self {
+            When::Date(d) => EventTime::Date(d),
+            When::Local(t, None) => EventTime::Floating(t),
+            When::Local(t, Some(z)) => {
+                z.resolve(t).map_or(EventTime::Floating(t), EventTime::Fixed)
+            }
+        }
+    }
+
+    fn naive(self) -> NaiveDateTime {
+        match self {
+            When::Date(d) => d.and_time(NaiveTime::MIN),
+            When::Local(t, _) => t,
+        }
+    }
+
+    fn zone(self) -> Option<Zone> {
+        match self {
+            When::Date(_) => None,
+            When::Local(_, z) => z,
+        }
+    }
+
+    /// The same kind of time at another wall-clock moment.
+    fn with_naive(self, t: NaiveDateTime) -> When {
+        match self {
+            When::Date(_) => When::Date(t.date()),
+            When::Local(_, z) => When::Local(t, z),
+        }
+    }
+
+    /// This time as a wall-clock time in `other`'s zone (for matching EXDATE and
+    /// RECURRENCE-ID against a series).
+    fn naive_in(self, other: When) -> NaiveDateTime {
+        match (self, other) {
+            (When::Local(t, Some(z)), When::Local(_, Some(oz))) if z != oz => {
+                z.resolve(t).map_or(t, |i| oz.local_of(i))
+            }
+            (When::Date(d), When::Local(o, _)) => d.and_time(o.time()),
+            _ => self.naive(),
+        }
+    }
+
+    /// An instant, for window checks; floating times and dates are read in `fallback`.
+    fn instant(self, fallback: Zone) -> Option<DateTime<FixedOffset>> {
+        match self {
+            When::Date(d) => fallback.resolve(d.and_time(NaiveTime::MIN)),
+            When::Local(t, z) => z.unwrap_or(fallback).resolve(t),
+        }
+    }
+}
+
+fn parse_when(p: &Prop, ctx: &Ctx) -> Result<When, String> {
+    parse_value(p.value.split(',').next().unwrap_or(""), p, ctx)
+}
+
+fn parse_value(value: &str, p: &Prop, ctx: &Ctx) -> Result<When, String> {
+    // `VALUE=PERIOD` values are `start/end`; the start is what counts.
+    let v = value.split('/').next().unwrap_or("").trim();
+    let bad = || format!("unreadable {} `{}`", p.name, p.value.trim());
+    let date =
+        NaiveDate::parse_from_str(v.get(..8).ok_or_else(bad)?, "%Y%m%d").map_err(|_| bad())?;
+    if v.len() == 8 {
+        return Ok(When::Date(date));
+    }
+    let rest = v.get(8..).ok_or_else(bad)?;
+    let rest = rest.strip_prefix(['T', 't']).ok_or_else(bad)?;
+    let (clock, utc) = match rest.strip_suffix(['Z', 'z']) {
+        Some(c) => (c, true),
+        None => (rest, false),
+    };
+    let clock = clock.get(..6).ok_or_else(bad)?;
+    let t = NaiveTime::parse_from_str(clock, "%H%M%S")
+        .or_else(|_| {
+            // A leap second (`235960`) is read as the second before.
+            let hm = clock.get(..4).unwrap_or("");
+            NaiveTime::parse_from_str(&format!("{hm}59"), "%H%M%S")
+        })
+        .map_err(|_| bad())?;
+    let local = date.and_time(t);
+    if utc {
+        return Ok(When::Local(local, Some(Zone::utc())));
+    }
+    let zone = match p.param("TZID") {
+        Some(id) => {
+            let id = id.trim();
+            match ctx.zones.get(id).copied().or_else(|| zone::by_name(id)) {
+                Some(z) => Some(z),
+                None => {
+                    return Err(format!(
+                        "unknown TZID `{id}` on {}; read as the source's zone",
+                        p.name
+                    ));
+                }
+            }
+        }
+        None => ctx.default,
+    };
+    Ok(When::Local(local, zone))
+}
+
+/// Reads a time, falling back to the default zone (with a warning) for an unknown TZID.
+fn when_of(p: &Prop, ctx: &Ctx, loc: &str, cal: &mut Calendar) -> Option<When> {
+    match parse_when(p, ctx) {
+        Ok(w) => Some(w),
+        Err(msg) if msg.starts_with("unknown TZID") => {
+            cal.diag(Severity::Warning, msg, loc);
+            let bare = Prop { name: p.name.clone(), params: Vec::new(), value: p.value.clone() };
+            parse_when(&bare, ctx).ok()
+        }
+        Err(msg) => {
+            cal.diag(Severity::Warning, msg, loc);
+            None
+        }
+    }
+}
+
+/// RFC 5545 §3.3.6 durations: `P1D`, `PT1H30M`, `-P1W`.
+fn parse_duration(v: &str) -> Option<Duration> {
+    let v = v.trim();
+    let (neg, v) = match v.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, v.strip_prefix('+').unwrap_or(v)),
+    };
+    let v = v.strip_prefix(['P', 'p'])?;
+    let mut total = Duration::zero();
+    let mut num = String::new();
+    let mut any = false;
+    for c in v.chars() {
+        match c {
+            '0'..='9' => num.push(c),
+            'T' | 't' => {}
+            _ => {
+                let n: i64 = num.parse().ok()?;
+                if n > 100_000 {
+                    return None;
+                }
+                num.clear();
+                any = true;
+                total += match c.to_ascii_uppercase() {
+                    'W' => Duration::weeks(n),
+                    'D' => Duration::days(n),
+                    'H' => Duration::hours(n),
+                    'M' => Duration::minutes(n),
+                    'S' => Duration::seconds(n),
+                    _ => return None,
+                };
+            }
+        }
+    }
+    (any && num.is_empty()).then_some(if neg { -total } else { total })
+}
+
+/// RFC 5545 §3.3.11 text: `\n`, `\,`, `\;`, `\\`.
+fn unescape(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    let mut chars = v.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n' | 'N') => out.push('\n'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
+/// A `VEVENT` read into times and values.
+struct Built {
+    index: usize,
+    event: IcalEvent,
+    start: Option<When>,
+    /// `DTEND - DTSTART` (or `DURATION`), for each occurrence.
+    length: Option<Duration>,
+    end_is_date: bool,
+    rule: Option<rrule::Rule>,
+    rdates: Vec<When>,
+    exdates: Vec<When>,
+    rid: Option<When>,
+}
+
+fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar) -> Option<Built> {
+    let text = |name: &str| {
+        ev.first(name).map(|p| unescape(p.value.trim())).filter(|s| !s.trim().is_empty())
+    };
+    let start = ev.first("DTSTART").and_then(|p| when_of(p, ctx, loc, cal));
+    let rid = ev.first("RECURRENCE-ID").and_then(|p| when_of(p, ctx, loc, cal));
+    let start = start.or(rid);
+    let mut end = ev.first("DTEND").and_then(|p| when_of(p, ctx, loc, cal));
+    if end.is_none()
+        && let (Some(s), Some(d)) =
+            (start, ev.first("DURATION").and_then(|p| parse_duration(&p.value)))
+    {
+        end = Some(s.with_naive(s.naive() + d));
+    }
+    if let (Some(s), Some(e)) = (start, end)
+        && e.naive() < s.naive()
+    {
+        cal.diag(Severity::Warning, "DTEND before DTSTART, dropped".into(), loc);
+        end = None;
+    }
+    let length = match (start, end) {
+        (Some(s), Some(e)) => Some(e.naive_in(s) - s.naive()),
+        _ => None,
+    };
+    let mut rule = None;
+    if let Some(p) = ev.first("RRULE") {
+        match rrule::Rule::parse(&p.value) {
+            Ok(r) => rule = Some(r),
+            Err(e) => cal.diag(
+                Severity::Warning,
+                format!("RRULE `{}` not expanded: {e}", p.value.trim()),
+                loc,
+            ),
+        }
+    }
+    let mut list = |name: &str| -> Vec<When> {
+        let mut out = Vec::new();
+        for p in ev.all(name) {
+            for v in p.value.split(',').filter(|v| !v.trim().is_empty()).take(10_000) {
+                match parse_value(v, p, ctx) {
+                    Ok(w) => out.push(w),
+                    Err(e) => cal.diag(Severity::Warning, e, loc),
+                }
+            }
+        }
+        out
+    };
+    let rdates = list("RDATE");
+    let exdates = list("EXDATE");
+    let recurring = ev.first("RRULE").is_some() || !rdates.is_empty();
+
+    let mut raw = RawEvent {
+        types: vec!["Event".to_owned()],
+        name: text("SUMMARY"),
+        description: text("DESCRIPTION"),
+        url: text("URL").map(|u| u.trim().to_owned()),
+        start: start.map(|s| s.to_event_time().to_iso()),
+        end: end.map(|e| e.to_event_time().to_iso()),
+        ..RawEvent::default()
+    };
+    raw.status = text("STATUS").and_then(|s| match s.trim().to_ascii_uppercase().as_str() {
+        "CANCELLED" | "CANCELED" => Some("EventCancelled".to_owned()),
+        "CONFIRMED" | "TENTATIVE" => Some("EventScheduled".to_owned()),
+        _ => None,
+    });
+    raw.keywords = ev
+        .all("CATEGORIES")
+        .flat_map(|p| split_list(&p.value))
+        .filter(|s| !s.is_empty())
+        .take(50)
+        .collect();
+    if let Some(location) = text("LOCATION") {
+        let parts = split_location(&location);
+        raw.location_name = parts.venue;
+        raw.street = parts.street;
+        raw.locality = parts.locality;
+    }
+    raw.image = ev
+        .all("ATTACH")
+        .chain(ev.all("IMAGE"))
+        .find(|p| p.param("FMTTYPE").is_some_and(|t| t.starts_with("image/")) || p.name == "IMAGE")
+        .map(|p| p.value.trim().to_owned());
+    if raw.name.is_none() && raw.start.is_none() {
+        cal.diag(Severity::Warning, "VEVENT with neither SUMMARY nor DTSTART, skipped".into(), loc);
+        return None;
+    }
+    Some(Built {
+        index,
+        event: IcalEvent {
+            uid: text("UID").map(|u| u.trim().to_owned()),
+            recurrence_id: rid.map(When::to_event_time),
+            recurring,
+            raw,
+        },
+        start,
+        length,
+        end_is_date: matches!(end, Some(When::Date(_))),
+        rule,
+        rdates,
+        exdates,
+        rid,
+    })
+}
+
+/// A comma-separated text list with `\,` escapes.
+fn split_list(v: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut chars = v.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(n) = chars.next()
+                    && let Some(s) = out.last_mut()
+                {
+                    s.push(if n == 'n' || n == 'N' { '\n' } else { n })
+                }
+            }
+            ',' => out.push(String::new()),
+            _ => {
+                if let Some(s) = out.last_mut() {
+                    s.push(c);
+                }
+            }
+        }
+    }
+    out.into_iter().map(|s| s.trim().to_owned()).collect()
+}
+
+/// `LOCATION` split by hand rules.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct LocationParts {
+    /// The venue's name.
+    pub venue: Option<String>,
+    /// Street and number.
+    pub street: Option<String>,
+    /// Town or city.
+    pub locality: Option<String>,
+}
+
+/// Splits a `LOCATION` text into venue, street and locality.
+///
+/// `Venue, Street 5, 14473 Town[, Country]`: the part with a postal code names the
+/// locality, the part before it (when it has a number) the street, and what comes first the
+/// venue. Without a postal code, `Venue, Street 5, Town` is read the same way when the
+/// middle part has a number. Anything else is the venue's name as written.
+pub fn split_location(text: &str) -> LocationParts {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // `Venue @ Street 5, 03044 Town` (WordPress Events Manager).
+    if let Some((venue, address)) = one_line.split_once(" @ ") {
+        let mut parts = split_address_parts(address);
+        let venue = venue.trim();
+        if parts.street.is_none() && parts.locality.is_none() {
+            parts.venue = Some(one_line.clone());
+            return parts;
+        }
+        parts.venue = (!venue.is_empty()).then(|| venue.to_owned());
+        return parts;
+    }
+    let parts = split_address_parts(&one_line);
+    if parts.street.is_some() || parts.locality.is_some() {
+        return parts;
+    }
+    LocationParts {
+        venue: (!one_line.is_empty()).then_some(one_line),
+        street: None,
+        locality: None,
+    }
+}
+
+/// `[Venue, ]Street 5, 14473 Town[, Country]`, `Street 5 14473 Town`, or
+/// `Venue, Street 5, Town`; the venue is what comes before the street.
+fn split_address_parts(text: &str) -> LocationParts {
+    let parts: Vec<&str> = text.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+    let has_digit = |s: &str| s.chars().any(|c| c.is_ascii_digit());
+    let is_code = |w: &str| (4..=5).contains(&w.len()) && w.chars().all(|c| c.is_ascii_digit());
+    let postal = |s: &str| {
+        let mut w = s.split_whitespace();
+        matches!((w.next(), w.next()), (Some(code), Some(_)) if is_code(code))
+    };
+    let strip_postal =
+        |s: &str| -> String { s.split_whitespace().skip(1).collect::<Vec<_>>().join(" ") };
+    let venue_of = |ps: &[&str]| (!ps.is_empty()).then(|| ps.join(", "));
+    if let Some(p) = parts.iter().position(|s| postal(s)) {
+        let locality = Some(strip_postal(parts[p])).filter(|l| !l.is_empty());
+        if p >= 1 && has_digit(parts[p - 1]) {
+            return LocationParts {
+                venue: venue_of(&parts[..p - 1]),
+                street: Some(parts[p - 1].to_owned()),
+                locality,
+            };
+        }
+        if p >= 1 {
+            // `Venue, Street, 03046 Town`: a street without a number.
+            let looks_street = |s: &str| {
+                let l = s.to_lowercase();
+                [
+                    "straße", "strasse", "str.", "weg", "platz", "allee", "street", "road",
+                    "avenue", "rue ",
+                ]
+                .iter()
+                .any(|w| l.contains(w))
+            };
+            if looks_street(parts[p - 1]) {
+                return LocationParts {
+                    venue: venue_of(&parts[..p - 1]),
+                    street: Some(parts[p - 1].to_owned()),
+                    locality,
+                };
+            }
+        }
+        return LocationParts { venue: venue_of(&parts[..p]), street: None, locality };
+    }
+    if parts.len() == 3 && has_digit(parts[1]) && !has_digit(parts[2]) {
+        return LocationParts {
+            venue: Some(parts[0].to_owned()),
+            street: Some(parts[1].to_owned()),
+            locality: Some(parts[2].to_owned()),
+        };
+    }
+    // `Street 5 03044 Town` in one part.
+    if let Some(last) = parts.last() {
+        let words: Vec<&str> = last.split_whitespace().collect();
+        if let Some(i) =
+            words.iter().position(|w| is_code(w)).filter(|&i| i >= 2 && i + 1 < words.len())
+            && has_digit(words[i - 1])
+        {
+            return LocationParts {
+                venue: venue_of(&parts[..parts.len() - 1]),
+                street: Some(words[..i].join(" ")),
+                locality: Some(words[i + 1..].join(" ")),
+            };
+        }
+    }
+    LocationParts::default()
+}
+
+/// Expands every series into its occurrences starting in `[from, to)`.
+fn expand(
+    masters: Vec<Built>,
+    overrides: Vec<Built>,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+    max: usize,
+    ctx: &Ctx,
+    cal: &mut Calendar,
+) {
+    let fallback = ctx.default.unwrap_or_else(Zone::utc);
+    let in_window = |w: When| {
+        w.instant(fallback).is_some_and(|i| i >= from.fixed_offset() && i < to.fixed_offset())
+    };
+    let mut by_uid: HashMap<String, Vec<Built>> = HashMap::new();
+    let mut loose = Vec::new();
+    for o in overrides {
+        match o.event.uid.clone() {
+            Some(uid) => by_uid.entry(uid).or_default().push(o),
+            None => loose.push(o),
+        }
+    }
+    let mut out: Vec<IcalEvent> = Vec::new();
+    let mut capped = false;
+    for m in masters {
+        let Some(start) = m.start else { continue };
+        let mut ovs = m.event.uid.as_ref().and_then(|u| by_uid.remove(u)).unwrap_or_default();
+        let mut instants: Vec<NaiveDateTime> = match &m.rule {
+            Some(rule) => {
+                // Stop a day past the window's end in wall-clock time, whatever the zone.
+                let stop = to.naive_utc() + Duration::days(2);
+                let zone = start.zone();
+                rule.expand(start.naive(), stop, max.saturating_add(1000), |utc| {
+                    zone.and_then(|z| Zone::utc().resolve(utc).map(|i| z.local_of(i)))
+                        .unwrap_or(utc)
+                })
+            }
+            None => vec![start.naive()],
+        };
+        instants.extend(m.rdates.iter().map(|r| r.naive_in(start)));
+        instants.sort_unstable();
+        instants.dedup();
+        let excluded: Vec<NaiveDateTime> = m.exdates.iter().map(|x| x.naive_in(start)).collect();
+        let excluded_dates: Vec<NaiveDate> = m
+            .exdates
+            .iter()
+            .filter_map(|x| if let When::Date(d) = x { Some(*d) } else { None })
+            .collect();
+        for t in instants {
+            if excluded.contains(&t) || excluded_dates.contains(&t.date()) {
+                continue;
+            }
+            let occ = start.with_naive(t);
+            if let Some(pos) =
+                ovs.iter().position(|o| o.rid.is_some_and(|r| r.naive_in(start) == t))
+            {
+                let o = ovs.swap_remove(pos);
+                if o.start.is_some_and(in_window) {
+                    out.push(o.event);
+                }
+                continue;
+            }
+            if !in_window(occ) {
+                continue;
+            }
+            if out.len() >= max {
+                capped = true;
+                break;
+            }
+            let mut e = m.event.clone();
+            e.recurrence_id = m.event.recurring.then(|| occ.to_event_time());
+            e.raw.start = Some(occ.to_event_time().to_iso());
+            e.raw.end = m.length.map(|len| {
+                let end = start.with_naive(t + len);
+                let end = if m.end_is_date { When::Date(end.naive().date()) } else { end };
+                end.to_event_time().to_iso()
+            });
+            out.push(e);
+        }
+        // Overrides that moved an instance the series did not produce here.
+        for o in ovs {
+            if o.start.is_some_and(in_window) {
+                out.push(o.event);
+            }
+        }
+    }
+    for o in by_uid.into_values().flatten().chain(loose) {
+        if o.start.is_some_and(in_window) {
+            out.push(o.event);
+        }
+    }
+    if capped || out.len() > max {
+        out.truncate(max);
+        cal.diag(Severity::Warning, format!("expansion stopped at {max} occurrences"), "");
+    }
+    cal.events = out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations() {
+        let cases = [
+            (
+                "Haus 5, Friedrich-Engels-Str. 22, 14473 Potsdam",
+                ("Haus 5", "Friedrich-Engels-Str. 22", "Potsdam"),
+            ),
+            (
+                "freiLand Potsdam, Friedrich-Engels-Straße 22, 14473 Potsdam, Deutschland",
+                ("freiLand Potsdam", "Friedrich-Engels-Straße 22", "Potsdam"),
+            ),
+            ("Zorlu PSM, Levazım Mh. 1, İstanbul", ("Zorlu PSM", "Levazım Mh. 1", "İstanbul")),
+        ];
+        for (input, (v, s, l)) in cases {
+            let p = split_location(input);
+            assert_eq!(
+                (p.venue.as_deref(), p.street.as_deref(), p.locality.as_deref()),
+                (Some(v), Some(s), Some(l)),
+                "{input}"
+            );
+        }
+        assert_eq!(split_location("machBar Haus5").venue.as_deref(), Some("machBar Haus5"));
+        let p = split_location("FabLab Cottbus @ Walther-Pauer-Straße 5 03044 Cottbus");
+        assert_eq!(
+            (p.venue.as_deref(), p.street.as_deref(), p.locality.as_deref()),
+            (Some("FabLab Cottbus"), Some("Walther-Pauer-Straße 5"), Some("Cottbus"))
+        );
+        let p = split_location("Spreegallerie Cottbus @ Karl-Marx-Straße, 03046 Cottbus");
+        assert_eq!(
+            (p.venue.as_deref(), p.street.as_deref(), p.locality.as_deref()),
+            (Some("Spreegallerie Cottbus"), Some("Karl-Marx-Straße"), Some("Cottbus"))
+        );
+    }
+
+    #[test]
+    fn text_and_lines() {
+        assert_eq!(unescape(r"a\, b\; c\nd\\e"), "a, b; c\nd\\e");
+        let p =
+            parse_line(r#"DTSTART;TZID="Europe/Berlin";VALUE=DATE-TIME:20240101T100000"#).unwrap();
+        assert_eq!(p.param("TZID"), Some("Europe/Berlin"));
+        assert_eq!(p.value, "20240101T100000");
+        assert_eq!(parse_duration("PT1H30M"), Some(Duration::minutes(90)));
+        assert_eq!(parse_duration("P1W"), Some(Duration::weeks(1)));
+        assert_eq!(parse_duration("P"), None);
+    }
+}

@@ -1,0 +1,176 @@
+//! Time zones named by a calendar: IANA names, Mozilla and Outlook spellings, and the
+//! `VTIMEZONE` blocks that stand for zones with no usable name.
+//!
+//! A `TZID` is resolved, in order: as an IANA name; as the IANA name at the end of a path
+//! (`/mozilla.org/20050126_1/Europe/Berlin`); as a Windows zone name (Outlook writes
+//! `W. Europe Standard Time`), from a short CLDR `windowsZones` table; from the offsets of
+//! the calendar's own `VTIMEZONE` block (a standard/daylight pair is read as the common IANA
+//! zone with those offsets, a lone offset as a fixed one). What is left is reported.
+
+use chrono::{DateTime, FixedOffset, LocalResult, NaiveDateTime, TimeZone};
+use chrono_tz::Tz;
+
+/// A zone a calendar time can be read in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zone {
+    /// An IANA zone, with its daylight-saving rules.
+    Iana(Tz),
+    /// A fixed offset (UTC, `Z` times, or a `VTIMEZONE` without rules we recognise).
+    Fixed(FixedOffset),
+}
+
+impl Zone {
+    /// UTC.
+    pub fn utc() -> Zone {
+        Zone::Fixed(FixedOffset::east_opt(0).expect("zero offset"))
+    }
+
+    /// A local wall-clock time in this zone as an instant. An ambiguous time (clocks go
+    /// back) takes the earlier instant; a time in a gap (clocks go forward) moves forward
+    /// by the gap, as RFC 5545 §3.3.5 asks.
+    pub fn resolve(self, local: NaiveDateTime) -> Option<DateTime<FixedOffset>> {
+        match self {
+            Zone::Fixed(off) => off.from_local_datetime(&local).single(),
+            Zone::Iana(tz) => match tz.from_local_datetime(&local) {
+                LocalResult::Single(dt) => Some(dt.fixed_offset()),
+                LocalResult::Ambiguous(early, _) => Some(early.fixed_offset()),
+                LocalResult::None => (1..=4)
+                    .map(|h| local + chrono::Duration::minutes(30 * h))
+                    .find_map(|t| tz.from_local_datetime(&t).earliest())
+                    .map(|dt| dt.fixed_offset()),
+            },
+        }
+    }
+
+    /// The wall-clock time in this zone of an instant.
+    pub fn local_of(self, instant: DateTime<FixedOffset>) -> NaiveDateTime {
+        match self {
+            Zone::Fixed(off) => instant.with_timezone(&off).naive_local(),
+            Zone::Iana(tz) => instant.with_timezone(&tz).naive_local(),
+        }
+    }
+}
+
+/// Reads a `TZID` that names a zone by itself (IANA, a path ending in one, or Windows).
+pub fn by_name(tzid: &str) -> Option<Zone> {
+    let name = tzid.trim().trim_matches('"').trim();
+    if name.eq_ignore_ascii_case("utc") || name.eq_ignore_ascii_case("gmt") || name == "Z" {
+        return Some(Zone::utc());
+    }
+    if let Ok(tz) = name.parse::<Tz>() {
+        return Some(Zone::Iana(tz));
+    }
+    // `/mozilla.org/20050126_1/Europe/Berlin`, `/softwarestudio.org/Olson_20011030_5/America/New_York`.
+    let segments: Vec<&str> = name.split('/').filter(|s| !s.is_empty()).collect();
+    for take in [3, 2] {
+        if segments.len() >= take {
+            let tail = segments[segments.len() - take..].join("/");
+            if let Ok(tz) = tail.parse::<Tz>() {
+                return Some(Zone::Iana(tz));
+            }
+        }
+    }
+    windows(name).and_then(|n| n.parse::<Tz>().ok()).map(Zone::Iana)
+}
+
+/// The IANA zone of a Windows zone name (CLDR `windowsZones.xml`, territory `001`), for
+/// the zones an event calendar is likely to use.
+fn windows(name: &str) -> Option<&'static str> {
+    let n = name.trim().trim_end_matches(" Time").trim();
+    let n = n.strip_suffix(" Standard").or_else(|| n.strip_suffix(" Daylight")).unwrap_or(n);
+    Some(match n {
+        "W. Europe" => "Europe/Berlin",
+        "Romance" => "Europe/Paris",
+        "Central Europe" => "Europe/Budapest",
+        "Central European" => "Europe/Warsaw",
+        "GMT" => "Europe/London",
+        "Greenwich" => "Atlantic/Reykjavik",
+        "E. Europe" => "Europe/Chisinau",
+        "FLE" => "Europe/Kiev",
+        "GTB" => "Europe/Bucharest",
+        "Turkey" => "Europe/Istanbul",
+        "Russian" => "Europe/Moscow",
+        "Israel" => "Asia/Jerusalem",
+        "Eastern" => "America/New_York",
+        "Central" => "America/Chicago",
+        "Mountain" => "America/Denver",
+        "US Mountain" => "America/Phoenix",
+        "Pacific" => "America/Los_Angeles",
+        "Alaskan" => "America/Anchorage",
+        "Hawaiian" => "Pacific/Honolulu",
+        "Atlantic" => "America/Halifax",
+        "E. South America" => "America/Sao_Paulo",
+        "Tokyo" => "Asia/Tokyo",
+        "China" => "Asia/Shanghai",
+        "India" => "Asia/Kolkata",
+        "AUS Eastern" => "Australia/Sydney",
+        "New Zealand" => "Pacific/Auckland",
+        "UTC" | "Coordinated Universal" => "UTC",
+        _ => return None,
+    })
+}
+
+/// A zone from the offsets of a `VTIMEZONE` block: `standard` and `daylight` are the
+/// `TZOFFSETTO` of its most recent `STANDARD` and `DAYLIGHT` parts, in seconds.
+///
+/// A pair is read as the most common IANA zone with those offsets (the European and North
+/// American rules); a lone offset, or a pair we do not know, as the standard offset.
+pub fn from_offsets(standard: Option<i32>, daylight: Option<i32>) -> Option<Zone> {
+    let known = match (standard, daylight) {
+        (Some(0), Some(3600)) => Some("Europe/London"),
+        (Some(3600), Some(7200)) => Some("Europe/Berlin"),
+        (Some(7200), Some(10800)) => Some("Europe/Helsinki"),
+        (Some(-18000), Some(-14400)) => Some("America/New_York"),
+        (Some(-21600), Some(-18000)) => Some("America/Chicago"),
+        (Some(-25200), Some(-21600)) => Some("America/Denver"),
+        (Some(-28800), Some(-25200)) => Some("America/Los_Angeles"),
+        _ => None,
+    };
+    if let Some(tz) = known.and_then(|n| n.parse::<Tz>().ok()) {
+        return Some(Zone::Iana(tz));
+    }
+    standard.or(daylight).and_then(FixedOffset::east_opt).map(Zone::Fixed)
+}
+
+/// Reads a UTC offset as written in `TZOFFSETTO` (`+0100`, `-053000`), in seconds.
+pub fn parse_offset(s: &str) -> Option<i32> {
+    let s = s.trim();
+    let (sign, digits) = match s.as_bytes().first()? {
+        b'+' => (1, &s[1..]),
+        b'-' => (-1, &s[1..]),
+        _ => return None,
+    };
+    if !(digits.len() == 4 || digits.len() == 6) || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let h: i32 = digits[..2].parse().ok()?;
+    let m: i32 = digits[2..4].parse().ok()?;
+    let sec: i32 = if digits.len() == 6 { digits[4..].parse().ok()? } else { 0 };
+    if h > 18 || m > 59 || sec > 59 {
+        return None;
+    }
+    Some(sign * (h * 3600 + m * 60 + sec))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        let berlin = Some(Zone::Iana(chrono_tz::Europe::Berlin));
+        assert_eq!(by_name("Europe/Berlin"), berlin);
+        assert_eq!(by_name("/mozilla.org/20050126_1/Europe/Berlin"), berlin);
+        assert_eq!(by_name("W. Europe Standard Time"), berlin);
+        assert_eq!(by_name("\"Europe/Berlin\""), berlin);
+        assert_eq!(by_name("UTC"), Some(Zone::utc()));
+        assert_eq!(by_name("Customized Time Zone"), None);
+        assert_eq!(from_offsets(Some(3600), Some(7200)), berlin);
+        assert_eq!(
+            from_offsets(Some(19800), None),
+            Some(Zone::Fixed(FixedOffset::east_opt(19800).unwrap()))
+        );
+        assert_eq!(parse_offset("-0500"), Some(-18000));
+        assert_eq!(parse_offset("0500"), None);
+    }
+}
