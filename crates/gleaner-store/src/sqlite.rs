@@ -113,6 +113,19 @@ fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
     tx.commit().map_err(|source| StoreError::Open { path: path.to_owned(), source })
 }
 
+/// The writer with a transaction open between the two halves of an update. If the
+/// caller is cancelled in between, dropping it rolls the transaction back at once, so
+/// the write lock is not held until the next use of the writer.
+struct OpenTransaction(Option<tokio::sync::OwnedMutexGuard<Connection>>);
+
+impl Drop for OpenTransaction {
+    fn drop(&mut self) {
+        if let Some(conn) = &self.0 {
+            recover(conn);
+        }
+    }
+}
+
 /// A transaction left open by a cancelled caller is rolled back before the next use.
 fn recover(conn: &Connection) {
     if !conn.is_autocommit() {
@@ -476,7 +489,7 @@ impl Sqlite {
             let loaded =
                 load_site(&conn, &owned, &cache).and_then(|s| Ok((s, load_global(&conn)?)));
             match loaded {
-                Ok((state, global)) => Ok((conn, state, global)),
+                Ok((state, global)) => Ok((OpenTransaction(Some(conn)), state, global)),
                 Err(e) => {
                     recover(&conn);
                     Err(e)
@@ -490,7 +503,9 @@ impl Sqlite {
         // transaction is open.
         change(&mut after, &mut global);
         let owned = site.to_owned();
+        let mut open = conn;
         blocking(move || {
+            let conn = open.0.take().ok_or_else(|| StoreError::Worker("lost the writer".into()))?;
             let now = SystemTime::now();
             let result = (|| {
                 if before.as_ref() != Some(&after) {

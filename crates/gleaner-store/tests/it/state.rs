@@ -181,3 +181,30 @@ async fn robots_archive_answers_what_the_file_said_at_a_time() {
     assert_eq!(at(7).await[0].body, b"v1");
     assert_eq!(at(12).await[0].body, b"v2");
 }
+
+#[tokio::test]
+async fn a_change_that_panics_releases_the_write_lock_at_once() {
+    let (dir, store) = temp_store();
+    let crawler = Arc::new(store.claim_crawler().await.unwrap());
+    let task = {
+        let crawler = Arc::clone(&crawler);
+        tokio::spawn(async move {
+            crawler.update(SITE, Box::new(|_, _| panic!("a bug in a policy closure"))).await;
+        })
+    };
+    assert!(task.await.is_err(), "positive control: the closure panicked mid-transaction");
+    // Another connection (another process, in real life) can write right away instead of
+    // waiting out the busy timeout behind an abandoned transaction.
+    let other = Store::open_sqlite(&dir.path().join("gleaner.db")).unwrap();
+    let started = std::time::Instant::now();
+    let entry = RegistryEntry {
+        scope: Scope::domain("a.test").unwrap(),
+        request: OwnerRequest::OptOut,
+        reference: "OPT-2".into(),
+    };
+    other.add_owner_request(entry, None, day(0)).await.unwrap();
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    // And the crawler's own next update works.
+    crawler.update(SITE, Box::new(|s, _| s.failure_streak = 1)).await;
+    assert_eq!(crawler.site(SITE).await.unwrap().failure_streak, 1);
+}
