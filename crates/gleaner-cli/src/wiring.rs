@@ -164,6 +164,46 @@ impl EventSink for StoreSink {
         self.listings.lock().unwrap_or_else(|p| p.into_inner()).insert(url.to_string(), links);
         Box::pin(async {})
     }
+
+    /// Stored events for the checks (SPEC §4): each with its own page (its URL, else the
+    /// page it was last read from); events with neither are not checked.
+    fn stored_events<'a>(&'a self, from: SystemTime, to: SystemTime) -> BoxFuture<'a, Vec<Found>> {
+        Box::pin(async move {
+            let stored = match self.store.events_between(from, to).await {
+                Ok(stored) => stored,
+                Err(error) => {
+                    eprintln!("warning: failed to read events to check: {error}");
+                    return Vec::new();
+                }
+            };
+            let mut out = Vec::new();
+            for e in stored {
+                let page = match e.event.url.clone() {
+                    Some(url) => url,
+                    None => match self.store.event(e.id).await {
+                        Ok(Some(full)) => match full
+                            .provenance
+                            .iter()
+                            .max_by_key(|p| p.fetched_at)
+                            .and_then(|p| Url::parse(&p.fetch_url).ok())
+                        {
+                            Some(url) => url,
+                            None => continue,
+                        },
+                        _ => continue,
+                    },
+                };
+                out.push(Found {
+                    identity: e.identity,
+                    source: e.source.clone().unwrap_or_default(),
+                    page,
+                    checked_at: e.last_checked,
+                    event: e.event,
+                });
+            }
+            out
+        })
+    }
 }
 
 /// The store as the server's [`EventSource`]: upcoming events of sources that publish.

@@ -1,6 +1,6 @@
 //! `gleaner run`: the daemon. The scheduler starts each source's pass when it is due
 //! (never more often than the configured minimum, remembered in the store across
-//! restarts), and the server answers `/bot`, `/api/events` and `/healthz`. SIGINT or
+//! restarts) and the cancellation and link checks on their `[checks]` intervals, and the server answers `/bot`, `/api/events` and `/healthz`. SIGINT or
 //! SIGTERM: no new pass starts, passes in flight finish their current request, the audit
 //! log is flushed.
 
@@ -11,6 +11,11 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
 use clap::Args;
+use gleaner_config::sources::Schedule;
+use gleaner_policy::Purpose;
+use gleaner_scheduler::checks::{
+    CANCELLATION_RUN, DailyCap, LINK_CHECK_RUN, run_cancellation_check, run_link_check,
+};
 use gleaner_scheduler::schedule::next_due;
 use gleaner_server::AppState;
 use tokio::sync::watch;
@@ -90,6 +95,7 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
 async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receiver<bool>) {
     let settings = Arc::clone(&crawler.context.settings);
     let mut running: HashMap<String, tokio::task::JoinHandle<()>> = HashMap::new();
+    let link_cap = Arc::new(DailyCap::new(settings.checks.link_checks_per_host_per_day));
     loop {
         if *stop.borrow() {
             break;
@@ -128,6 +134,55 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
                         report.not_modified,
                         report.refusals.values().sum::<u32>(),
                         report.requeued
+                    );
+                }),
+            );
+        }
+        // The checks that keep events true (SPEC §4), each on its own interval and
+        // remembered in the store like a source's runs.
+        let checks = [
+            (CANCELLATION_RUN, settings.checks.cancellation_every, Purpose::CancellationCheck),
+            (LINK_CHECK_RUN, settings.checks.link_check_every, Purpose::LinkCheck),
+        ];
+        for (run, every, purpose) in checks {
+            if !settings.purposes.enabled.contains(&purpose)
+                || running.get(run).is_some_and(|h| !h.is_finished())
+            {
+                continue;
+            }
+            let last = crawler.store.last_run(run).await.ok().flatten();
+            let due = next_due(&Schedule::Every(every), last, now, chrono_tz::UTC);
+            if due > now {
+                next_wake = next_wake.min(due);
+                continue;
+            }
+            let ctx = crawler.context.clone();
+            let store = crawler.store.clone();
+            let cap = Arc::clone(&link_cap);
+            let deadline = now + settings.politeness.run_time_limit;
+            running.insert(
+                run.to_owned(),
+                tokio::spawn(async move {
+                    if let Err(error) = store.record_run(run, now).await {
+                        eprintln!("warning: failed to record the run of the {purpose}: {error}");
+                    }
+                    let report = if purpose == Purpose::LinkCheck {
+                        run_link_check(&ctx, &cap, deadline).await
+                    } else {
+                        run_cancellation_check(&ctx, deadline).await
+                    };
+                    eprintln!(
+                        "gleaner: {purpose}: {} events, {} pages, {} listings, {} images, {} not modified, {} changed, {} gone at source, {} refused, {} re-queued, {} over the daily cap",
+                        report.events,
+                        report.pages_checked,
+                        report.listings_checked,
+                        report.images_checked,
+                        report.not_modified,
+                        report.changed,
+                        report.events_gone,
+                        report.refusals.values().sum::<u32>(),
+                        report.requeued,
+                        report.capped
                     );
                 }),
             );
