@@ -145,7 +145,9 @@ impl Store {
         dispatch!(self, db => db.owner_rules(url).await)
     }
 
-    /// Records an opt-out or override (replacing one with the same reference).
+    /// Records an opt-out or override (replacing one with the same reference). "Facts
+    /// only" also purges the descriptions, image addresses and translations already
+    /// stored for its scope.
     pub async fn add_owner_request(
         &self,
         entry: RegistryEntry,
@@ -215,8 +217,13 @@ impl Store {
 
     /// Stores an event by identity: inserted, or updated with a status-history row when
     /// its status changed; the fetch is added to its provenance.
+    /// An owner's "facts only" for the page overrides `write.keep`.
     pub async fn upsert_event(&self, write: &EventWrite<'_>) -> Result<Upserted, StoreError> {
-        dispatch!(self, db => db.upsert_event(write).await)
+        let mut write = *write;
+        if write.keep == Keep::Full && self.owner_rules(write.fetched_url).await?.facts_only {
+            write.keep = Keep::Facts;
+        }
+        dispatch!(self, db => db.upsert_event(&write).await)
     }
 
     /// The id of the event with this identity, if stored.

@@ -591,7 +591,13 @@ impl Sqlite {
         let reference = entry.reference.clone();
         self.write(
             move || format!("recording owner request `{reference}`"),
-            move |tx| insert_owner_request(tx, &entry, note.as_deref(), now),
+            move |tx| {
+                insert_owner_request(tx, &entry, note.as_deref(), now)?;
+                if entry.request == OwnerRequest::FactsOnly {
+                    purge_to_facts(tx, &entry.scope)?;
+                }
+                Ok(())
+            },
         )
         .await
     }
@@ -1373,6 +1379,31 @@ impl Sqlite {
 /// "The host `?1` is one of the excluded domains or below one".
 fn host_covered_rev() -> &'static str {
     "(domain = ?1 OR (length(?1) > length(domain) AND substr(?1, -length(domain) - 1) = '.' || domain))"
+}
+
+/// "Keep facts only" also purges what is already stored beyond facts (SPEC §1): the
+/// descriptions and image addresses of the scope's events, their translations, and the
+/// summaries of its news items.
+fn purge_to_facts(tx: &Connection, scope: &Scope) -> Result<(), StoreError> {
+    let (host, param) = scope_condition(scope, "host", "url", 1);
+    let (url_host, _) = scope_condition(scope, "url_host", "url", 1);
+    let events = format!("({host} OR {url_host})");
+    let doing = || format!("purging `{param}` to facts only");
+    tx.execute(
+        &format!(
+            "DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events})"
+        ),
+        [&param],
+    )
+    .doing(doing)?;
+    tx.execute(
+        &format!("UPDATE events SET description = NULL, image_url = NULL WHERE {events}"),
+        [&param],
+    )
+    .doing(doing)?;
+    tx.execute(&format!("UPDATE news_items SET summary = NULL WHERE {host}"), [&param])
+        .doing(doing)?;
+    Ok(())
 }
 
 fn insert_owner_request(

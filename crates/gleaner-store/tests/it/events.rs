@@ -110,3 +110,35 @@ async fn a_304_moves_the_last_check_of_the_pages_events() {
     store.put_listing_links(&page, "[\"/events/3.html\"]".into(), day(3)).await.unwrap();
     assert_eq!(store.listing_links(&page).await.unwrap().as_deref(), Some("[\"/events/3.html\"]"));
 }
+
+#[tokio::test]
+async fn facts_only_from_an_owner_purges_descriptions_images_and_translations() {
+    use gleaner_policy::registry::{OwnerRequest, RegistryEntry, Scope};
+    let (_dir, store) = temp_store();
+    let mut ids = Vec::new();
+    for host in ["a.test", "b.test"] {
+        let page = Url::parse(&format!("https://{host}/events/1.html")).unwrap();
+        let e = event(&format!("Opera at {host}"), (2026, 5, 5), page.as_str(), "Long text");
+        let id = store.upsert_event(&write(&e, &page, 0)).await.unwrap().id();
+        store.put_translation(id, "tr", None, Some("Uzun metin".into()), day(0)).await.unwrap();
+        ids.push(id);
+    }
+    let entry = RegistryEntry {
+        scope: Scope::domain("a.test").unwrap(),
+        request: OwnerRequest::FactsOnly,
+        reference: "FACTS-1".into(),
+    };
+    store.add_owner_request(entry, None, day(1)).await.unwrap();
+    let a = store.event(ids[0]).await.unwrap().unwrap();
+    assert_eq!((a.event.description, a.event.image_url), (None, None));
+    assert_eq!(a.event.title.as_deref(), Some("Opera at a.test"), "the facts stay");
+    assert!(store.translation(ids[0], "tr").await.unwrap().is_none());
+    let b = store.event(ids[1]).await.unwrap().unwrap();
+    assert!(b.event.description.is_some(), "positive control: other sites keep theirs");
+    assert!(store.translation(ids[1], "tr").await.unwrap().is_some());
+    // Later upserts of a full source keep facts only there.
+    let page = Url::parse("https://a.test/events/2.html").unwrap();
+    let e = event("Ballet", (2026, 5, 6), page.as_str(), "More text");
+    let id = store.upsert_event(&write(&e, &page, 2)).await.unwrap().id();
+    assert_eq!(store.event(id).await.unwrap().unwrap().event.description, None);
+}
