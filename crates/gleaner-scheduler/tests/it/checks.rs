@@ -197,3 +197,54 @@ async fn seed_cixtra_link_check_keeps_a_daily_cap_per_host() {
     assert_eq!(ledger.iter().filter(|e| !e.is_robots()).count(), 4);
     web.shutdown().await;
 }
+
+#[tokio::test]
+async fn seed_ugybot_head_first_and_a_get_only_for_changed_pages() {
+    let web = TestWeb::start(
+        Manifest::uniform(1, SiteSpec { events: 15, ..SiteSpec::default() }).with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let extra = "\n[purposes]\nmethods = [\"GET\", \"HEAD\"]\n\n[checks]\ncancellation_method = \"head-then-get\"\n";
+    let (ctx, sink) = context(&config(&web, extra));
+    assert!(ctx.settings.checks.cancellation_head);
+    let source = ctx.settings.sources[0].clone();
+    bounded(run_pass(&ctx, &source, far(), &|_| {})).await;
+    let now = ctx.clock.now();
+    let due: Vec<_> = sink
+        .events()
+        .into_iter()
+        .filter(|f| in_window(&f.event, now, chrono_tz::Europe::Paris, 7))
+        .collect();
+    web.advance_pass();
+    web.clear_ledger();
+    let report = bounded(run_cancellation_check(&ctx, far())).await;
+    let ledger = web.ledger();
+    let number = |path: &str| -> u32 {
+        path.trim_start_matches("/events/").trim_end_matches(".html").parse().unwrap_or(0)
+    };
+    let mut changed = 0;
+    for f in &due {
+        let path = f.page.path();
+        let heads = ledger.iter().filter(|e| e.path == path && e.method == "HEAD").count();
+        let gets = ledger.iter().filter(|e| e.path == path && e.method == "GET").count();
+        assert_eq!(heads, 1, "{path}: one HEAD");
+        if number(path) % 5 == 2 {
+            changed += 1;
+            assert_eq!(gets, 1, "{path} changed: one GET to re-extract it");
+        } else {
+            assert_eq!(gets, 0, "{path}: no GET when the HEAD says unchanged or gone");
+        }
+    }
+    assert!(changed > 0, "positive control: a page in the window changed: {report:?}");
+    let listing =
+        |method: &str| ledger.iter().filter(|e| e.path == "/events/" && e.method == method).count();
+    assert_eq!(
+        (listing("HEAD"), listing("GET")),
+        (1, 1),
+        "the listing changed too (events vanished)"
+    );
+    assert_eq!(report.changed as usize, changed + 1, "{report:?}");
+    assert!(report.not_modified > 0, "{report:?}");
+    web.shutdown().await;
+}
