@@ -120,8 +120,25 @@ fn is_region(part: &str) -> bool {
         || US_STATES.contains(&p.to_lowercase().as_str())
 }
 
+/// A UK postcode: `LS1 6DN`, `SW1A 1AA`, `M1 1AE` (outward code, space, inward code).
+fn is_uk_postcode(p: &str) -> bool {
+    let Some((out, inw)) = p.split_once(' ') else { return false };
+    let (o, i) = (out.as_bytes(), inw.as_bytes());
+    let letters = o.iter().take_while(|b| b.is_ascii_uppercase()).count();
+    (2..=4).contains(&o.len())
+        && (1..=2).contains(&letters)
+        && o.get(letters).is_some_and(u8::is_ascii_digit)
+        && o[letters..].iter().all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
+        && i.len() == 3
+        && i[0].is_ascii_digit()
+        && i[1..].iter().all(u8::is_ascii_uppercase)
+}
+
 fn is_postal(part: &str) -> bool {
     let p = part.trim();
+    if is_uk_postcode(p) {
+        return true;
+    }
     let digits = p.chars().filter(char::is_ascii_digit).count();
     !p.is_empty()
         && p.len() <= 10
@@ -227,5 +244,9 @@ mod tests {
             ]
         );
         assert_eq!(split("1623 W. Howard St."), [o("1623 W. Howard St."), None, None, None, None]);
+        assert_eq!(
+            split("12 Call Lane, Leeds, LS1 6DN, UK"),
+            [o("12 Call Lane"), o("Leeds"), None, o("LS1 6DN"), o("GB")]
+        );
     }
 }

@@ -210,6 +210,9 @@ fn image_of(item: &Element) -> Option<String> {
         match local.as_str() {
             "enclosure" | "content" if is_image_type => return url.map(str::to_owned),
             "thumbnail" => return url.map(str::to_owned),
+            "link" if is_image_type && c.attr("rel") == Some("enclosure") => {
+                return url.map(str::to_owned);
+            }
             "image" if c.prefix() == "itunes" => return url.map(str::to_owned),
             _ => {}
         }
@@ -404,10 +407,18 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
             .map(|c| c.text.trim().to_owned())
             .collect(),
         location_name: h.venue,
-        location_text: h.location,
         address_text: h.address,
         ..RawEvent::default()
     };
+    if let Some(location) = h.location {
+        // `ev:location` is one line: `Venue, 1 Street, 10000 Town`.
+        let parts = crate::ical::split_location(&location);
+        if raw.location_name.is_none() {
+            raw.location_name = parts.venue;
+        }
+        raw.street = parts.street;
+        raw.locality = parts.locality;
+    }
     if h.price.is_some() || h.tickets.is_some() {
         let free = h.price.as_deref().is_some_and(|p| p.trim().eq_ignore_ascii_case("free"));
         if free {

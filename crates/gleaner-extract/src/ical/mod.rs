@@ -140,6 +140,33 @@ pub fn read(bytes: &[u8], opts: &IcalOptions) -> Calendar {
             None => {}
         }
     }
+    // An override often lists only what changed (Outlook, Exchange): the rest comes from
+    // its series, so a cancelled instance still names its venue and page.
+    for o in &mut overrides {
+        let Some(m) = masters.iter().find(|m| m.event.uid.is_some() && m.event.uid == o.event.uid)
+        else {
+            continue;
+        };
+        let (r, mr) = (&mut o.event.raw, &m.event.raw);
+        for (field, from) in [
+            (&mut r.name, &mr.name),
+            (&mut r.description, &mr.description),
+            (&mut r.url, &mr.url),
+            (&mut r.image, &mr.image),
+        ] {
+            if field.is_none() {
+                field.clone_from(from);
+            }
+        }
+        if r.location_name.is_none() && r.street.is_none() && r.locality.is_none() {
+            r.location_name.clone_from(&mr.location_name);
+            r.street.clone_from(&mr.street);
+            r.locality.clone_from(&mr.locality);
+        }
+        if r.keywords.is_empty() {
+            r.keywords.clone_from(&mr.keywords);
+        }
+    }
     match opts.expand {
         None => {
             // File order, as the labels count them: one event per VEVENT.
