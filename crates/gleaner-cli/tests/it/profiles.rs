@@ -489,3 +489,47 @@ async fn seed_festrobot_one_second_fails_closed_shows_last_checked_keeps_no_bodi
     assert!(store.body(kept).await.unwrap().is_some());
     web.shutdown().await;
 }
+
+#[test]
+fn spec_config_check_adds_up_each_profiles_day_and_keeps_its_promises() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/profiles/");
+    let cases = [
+        ("ugybot.toml", "venue.example (class `default`): 724 requests, 8 visits"),
+        ("aubeactubot.toml", "mairie.example (class `municipal`): 41 requests, 8 visits"),
+        ("cixtra-bot.toml", "venue.example (class `default`): 213 requests, 3 visits"),
+        ("festrobot.toml", "salle.example (class `default`): 214 requests, 4 visits"),
+    ];
+    for (name, line) in cases {
+        let run = crate::util::gleaner(&["config", "check", &format!("{dir}{name}")], "");
+        assert_eq!(run.code, Some(0), "{name}: {}", run.stderr);
+        assert!(run.stdout.contains(line), "{name}: {}", run.stdout);
+        assert!(!run.stderr.contains("warning:"), "{name} keeps its promises: {}", run.stderr);
+    }
+}
+
+#[test]
+fn seed_aubeactu_config_check_warns_of_a_four_hourly_check_on_a_site_capped_at_60() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/profiles/");
+    let text = std::fs::read_to_string(format!("{dir}aubeactubot.toml"))
+        .unwrap()
+        .replace(
+            "\"manual-check\", \"owner-verification\"]",
+            "\"manual-check\", \"owner-verification\", \"cancellation-check\"]",
+        )
+        .replace("max_event_pages = 4 ", "max_event_pages = 12 ");
+    let file = crate::util::temp_file(text.as_bytes());
+    let run = crate::util::gleaner(&["config", "check", file.path().to_str().unwrap()], "");
+    assert_eq!(run.code, Some(0), "warnings are not errors: {}", run.stderr);
+    assert!(
+        run.stderr.contains("warning: a cancellation check every 4h alone implies up to 78 requests a day to `mairie.example`, more than its class `municipal` allows (60 a day)"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("allows per pass (5)"), "{}", run.stderr);
+    assert!(run.stderr.contains("hint: "), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("cancellation check: every 4h, today to +7 days"),
+        "{}",
+        run.stdout
+    );
+}
