@@ -2,7 +2,7 @@
 //!
 //! - [`schedule`]: [`next_due`](schedule::next_due), the time a source's next pass is
 //!   due ("scheduler" means *when*, never the queue);
-//! - [`pass`]: [`run_pass`](pass::run_pass), the pipeline of one pass — source →
+//! - [`pass`]: [`run_pass`], the pipeline of one pass — source →
 //!   frontier → gate → fetch → extract → normalise → store — with its [`PassReport`];
 //! - [`links`]: event links and pagination found on listing pages;
 //! - [`sink`]: the [`EventSink`] trait the store implements, and an in-memory one;
