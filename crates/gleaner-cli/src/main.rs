@@ -60,6 +60,8 @@ enum Command {
     Purge(cmd::purge::PurgeArgs),
     /// Show what was fetched from a site, why and under which rule, and its robots.txt versions.
     Audit(cmd::audit::AuditArgs),
+    /// Print the about page generated from the configuration (en, tr, fr, es, de).
+    Page(cmd::page::PageArgs),
 }
 
 /// An error that means "the input was wrong" (exit 2), as opposed to a failure (exit 1).
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
         Command::Remove(args) => cmd::remove::run(&args, &cli.config),
         Command::Purge(args) => cmd::purge::run(&args, &cli.config),
         Command::Audit(args) => cmd::audit::run(&args, &cli.config),
+        Command::Page(args) => cmd::page::run(&args, &cli.config),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

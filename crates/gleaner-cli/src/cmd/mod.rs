@@ -8,6 +8,7 @@ pub mod explain;
 pub mod extract;
 pub mod fetch;
 pub mod optout;
+pub mod page;
 pub mod purge;
 pub mod remove;
 pub mod robots;

@@ -7,5 +7,6 @@ mod extract;
 mod fetch;
 mod profiles;
 mod robots;
+mod server;
 mod store;
 mod util;
