@@ -1,4 +1,5 @@
-//! `gleaner extract --url BASE_URL [--source-tz ZONE] FILE`: the events of one saved page.
+//! `gleaner extract --url BASE_URL [--source-tz ZONE] [--as events|news] [--expand FROM..TO]
+//! FILE`: the events of one saved page, feed or calendar.
 //!
 //! A stable contract (SPEC §6): stdout is a JSON array of events with exactly the keys
 //! `title, start, end, venue_name, street, locality, country, price_min, price_max,
@@ -6,14 +7,23 @@
 //! `null`); date-times are ISO 8601 with an offset where one is known; `status` is one of
 //! `scheduled, cancelled, postponed, rescheduled, moved_online`. Diagnostics go to stderr,
 //! one per line. A missing file, a bad URL or an unknown zone is an error on stderr naming
-//! it, exit 2. The work is `gleaner_extract::extract_events`; this is glue.
+//! it, exit 2. The work is `gleaner_extract::extract_events_with`; this is glue.
+//!
+//! The kind of document comes from the file name and its first bytes (`.ics` or
+//! `BEGIN:VCALENDAR`, `.rss`/`.atom` or an `<rss>`/`<feed>` root). A calendar prints one
+//! event per `VEVENT` (a series as its first `DTSTART`, each `RECURRENCE-ID` override
+//! separately); `--expand FROM..TO` prints the occurrences starting in those days instead.
+//! A feed prints the items that carry an event date; `--as events` reads every item as an
+//! event, `--as news` none.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use clap::Args;
 use gleaner_event::{NormaliseContext, PublicEvent};
+use gleaner_extract::{ExtractOptions, FeedMode};
 
 use crate::BadInput;
 
@@ -27,7 +37,16 @@ pub struct ExtractArgs {
     /// without one. Without it, such times are printed without an offset.
     #[arg(long, value_name = "ZONE")]
     source_tz: Option<String>,
-    /// The saved page: HTML, or JSON-LD when the name ends in `.json` or `.jsonld`.
+    /// Whether feed items are events or news (default: an item with an event date is an
+    /// event).
+    #[arg(long = "as", value_name = "KIND", value_parser = ["events", "news"])]
+    as_kind: Option<String>,
+    /// Expand calendar series into their occurrences from FROM to TO inclusive
+    /// (`2026-12-01..2026-12-31`, days in the source's zone, else UTC).
+    #[arg(long, value_name = "FROM..TO")]
+    expand: Option<String>,
+    /// The saved page: HTML, JSON-LD (`.json`, `.jsonld`), a feed (`.rss`, `.atom`, `.xml`)
+    /// or a calendar (`.ics`).
     #[arg(value_name = "FILE")]
     file: PathBuf,
 }
@@ -39,8 +58,20 @@ pub fn run(args: &ExtractArgs) -> Result<()> {
     let bytes = std::fs::read(&args.file).map_err(|e| {
         BadInput(format!("failed to read page file `{}`: {e}", args.file.display()))
     })?;
+    let expand = args.expand.as_deref().map(|w| parse_window(w, default_tz)).transpose()?;
+    let feed_mode = match args.as_kind.as_deref() {
+        Some("events") => FeedMode::Events,
+        Some("news") => FeedMode::News,
+        _ => FeedMode::Auto,
+    };
     let ctx = NormaliseContext { base_url: &base, default_tz };
-    let out = gleaner_extract::extract_events(&bytes, content_type(&args.file), &ctx);
+    let opts = ExtractOptions {
+        feed_mode,
+        expand,
+        file_name: args.file.file_name().and_then(|n| n.to_str()).map(str::to_owned),
+        default_tz,
+    };
+    let out = gleaner_extract::extract_events_with(&bytes, content_type(&args.file), &ctx, &opts);
 
     let mut stderr = std::io::stderr().lock();
     for d in &out.diagnostics {
@@ -74,13 +105,43 @@ fn parse_zone(value: &str) -> Result<chrono_tz::Tz, BadInput> {
     })
 }
 
+/// `FROM..TO` (inclusive days) as instants: from the start of FROM to the end of TO, in
+/// `zone` (UTC without one).
+fn parse_window(
+    value: &str,
+    zone: Option<chrono_tz::Tz>,
+) -> Result<(DateTime<Utc>, DateTime<Utc>), BadInput> {
+    let bad = || {
+        BadInput(format!(
+            "`{value}` is not a window of days\nhint: write `--expand 2026-12-01..2026-12-31`"
+        ))
+    };
+    let (from, to) = value.split_once("..").ok_or_else(bad)?;
+    let day = |s: &str| NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d").map_err(|_| bad());
+    let (from, to) = (day(from)?, day(to)?);
+    let to = to.succ_opt().ok_or_else(bad)?;
+    if to <= from {
+        return Err(bad());
+    }
+    let start_of = |d: NaiveDate| -> Option<DateTime<Utc>> {
+        let local = d.and_hms_opt(0, 0, 0)?;
+        match zone {
+            Some(z) => z.from_local_datetime(&local).earliest().map(|t| t.with_timezone(&Utc)),
+            None => Some(Utc.from_utc_datetime(&local)),
+        }
+    };
+    Ok((start_of(from).ok_or_else(bad)?, start_of(to).ok_or_else(bad)?))
+}
+
 /// The content type a file name suggests; anything unknown is read as HTML.
 fn content_type(path: &Path) -> &'static str {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     match ext.as_str() {
         "json" | "jsonld" => "application/ld+json",
         "ics" | "ical" => "text/calendar",
-        "rss" | "atom" | "xml" => "application/rss+xml",
+        "rss" | "atom" => "application/rss+xml",
+        // Feeds and sitemaps both end in `.xml`: the first bytes decide.
+        "xml" | "gz" => "application/xml",
         _ => "text/html",
     }
 }

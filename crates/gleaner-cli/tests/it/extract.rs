@@ -124,3 +124,83 @@ fn bad_input_is_exit_2_naming_it_without_a_panic() {
         assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
     }
 }
+
+fn fixture(name: &str) -> String {
+    format!("{}/../gleaner-extract/testdata/feeds/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn a_calendar_prints_one_event_per_vevent_and_its_occurrences_with_expand() {
+    let cal = corpus("33-cancelled-status.ics");
+    let run = gleaner(&["extract", "--url", "https://calendar.example/", &cal], "");
+    assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
+    let printed = events(&run.stdout);
+    let shown: Vec<(&str, &str)> = printed
+        .iter()
+        .map(|e| (e["start"].as_str().unwrap(), e["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        shown,
+        [("2020-01-28T22:00:00+01:00", "scheduled"), ("2020-01-29T22:00:00+01:00", "cancelled")]
+    );
+
+    let run = gleaner(
+        &[
+            "extract",
+            "--url",
+            "https://calendar.example/",
+            "--expand",
+            "2020-01-01..2020-01-31",
+            &cal,
+        ],
+        "",
+    );
+    assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
+    let printed = events(&run.stdout);
+    let shown: Vec<(&str, &str)> = printed
+        .iter()
+        .map(|e| (e["start"].as_str().unwrap(), e["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("2020-01-28T22:00:00+01:00", "scheduled"),
+            ("2020-01-29T22:00:00+01:00", "cancelled"),
+            ("2020-01-30T22:00:00+01:00", "scheduled")
+        ]
+    );
+}
+
+#[test]
+fn a_feed_prints_items_with_event_dates_and_as_decides_the_rest() {
+    let feed = fixture("events-ev-module.rss");
+    let count = |extra: &[&str]| {
+        let mut args = vec!["extract", "--url", "https://mct.example/agenda/feed.rss"];
+        args.extend_from_slice(extra);
+        args.push(&feed);
+        let run = gleaner(&args, "");
+        assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
+        events(&run.stdout).len()
+    };
+    assert_eq!(count(&[]), 2);
+    assert_eq!(count(&["--as", "events"]), 3);
+    assert_eq!(count(&["--as", "news"]), 0);
+    let run = gleaner(&["extract", "--url", "https://mct.example/", &feed], "");
+    let first = &events(&run.stdout)[0];
+    assert_eq!(first["venue_name"], "Théâtre de la Madeleine");
+    assert_eq!(first["start"], "2026-12-05T20:30:00+01:00");
+}
+
+#[test]
+fn a_bad_expand_window_is_exit_2_naming_it() {
+    let cal = corpus("33-cancelled-status.ics");
+    for window in ["2020-01-31..2020-01-01", "january", "2020-01-01..later"] {
+        let run = gleaner(
+            &["extract", "--url", "https://calendar.example/", "--expand", window, &cal],
+            "",
+        );
+        assert_eq!(run.code, Some(2), "{window}: {}", run.stderr);
+        assert!(run.stderr.contains(window), "{}", run.stderr);
+        assert!(run.stdout.is_empty());
+    }
+}
