@@ -353,22 +353,15 @@ impl EventSource for StoreEvents {
                 let rows =
                     self.store.audit_for(&scope, 100_000).await.map_err(|e| e.to_string())?;
                 for row in rows {
-                    match (row.status, &row.error) {
-                        (Some(status), _) => {
-                            let purpose = row.purpose.map_or("unknown", |p| p.as_str()).to_owned();
-                            *metrics.requests.entry((purpose, status.to_string())).or_default() +=
-                                1;
-                        }
-                        (None, Some(_)) if row.bytes == 0 && row.duration.is_zero() => {
-                            let reason =
-                                row.reason.split([':', ' ', '(']).next().unwrap_or("").to_owned();
-                            *metrics.refusals.entry(reason).or_default() += 1;
-                        }
-                        (None, _) => {
-                            let purpose = row.purpose.map_or("unknown", |p| p.as_str()).to_owned();
-                            *metrics.requests.entry((purpose, "error".to_owned())).or_default() +=
-                                1;
-                        }
+                    let purpose = row.purpose.map_or("unknown", |p| p.as_str()).to_owned();
+                    if row.error.as_deref() == Some("not sent") {
+                        // Refused by the gate before sending (see Gate::audit_refusal).
+                        let reason = gleaner_server::metrics::refusal_reason(&row.reason);
+                        *metrics.refusals.entry(reason.to_owned()).or_default() += 1;
+                    } else {
+                        let status =
+                            row.status.map_or_else(|| "error".to_owned(), |s| s.to_string());
+                        *metrics.requests.entry((purpose, status)).or_default() += 1;
                     }
                 }
             }

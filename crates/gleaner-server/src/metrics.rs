@@ -71,6 +71,36 @@ pub fn route_label(path: &str) -> &'static str {
     }
 }
 
+/// The `reason` label of a refusal, from the audit log's free-text reason: a fixed set,
+/// so the label space stays small (`opt-out`, `robots-disallowed`, `robots-unreadable`,
+/// `blocked`, `suspended`, `quiet-hours`, `purpose-disabled`, `quota`, `address`,
+/// `other`).
+pub fn refusal_reason(text: &str) -> &'static str {
+    let t = text.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
+    if has(&["opted out", "opt-out", "removal"]) {
+        "opt-out"
+    } else if t.starts_with("robots.txt:") || has(&["disallow"]) {
+        "robots-disallowed"
+    } else if has(&["robots.txt"]) {
+        "robots-unreadable"
+    } else if has(&["block", "401", "403", "challenge"]) {
+        "blocked"
+    } else if has(&["suspend", "retry-after", "429", "503"]) {
+        "suspended"
+    } else if has(&["quiet"]) {
+        "quiet-hours"
+    } else if has(&["purpose", "method"]) {
+        "purpose-disabled"
+    } else if has(&["cap", "quota", "per day", "per hour", "per pass", "per visit", "visits"]) {
+        "quota"
+    } else if has(&["address", "loopback", "private", "ssrf", "scheme", "resolve"]) {
+        "address"
+    } else {
+        "other"
+    }
+}
+
 /// Escapes a label value (backslash, quote, newline).
 fn label(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")

@@ -209,3 +209,22 @@ async fn metrics_and_health() {
     assert_eq!((status, body.as_str()), (StatusCode::OK, "ok\n"));
     let _ = ApiEvent { facts: PublicEvent::default(), ..ApiEvent::default() };
 }
+
+#[test]
+fn refusal_reasons_map_to_a_fixed_label_set() {
+    use gleaner_server::metrics::refusal_reason;
+    for (text, label) in [
+        ("the owner opted out (request `R-1`)", "opt-out"),
+        ("robots.txt: disallowed by `Disallow: /private`", "robots-disallowed"),
+        ("robots.txt answered 503; nothing else until it can be read", "robots-unreadable"),
+        ("site blocked until 2026-12-01 after a 403", "blocked"),
+        ("suspended by Retry-After until 12:00", "suspended"),
+        ("quiet hours 08:00-09:00 in Europe/Paris", "quiet-hours"),
+        ("purpose `image-relay` is not enabled", "purpose-disabled"),
+        ("60 requests per day used", "quota"),
+        ("the address 10.0.0.1 is private", "address"),
+        ("something new", "other"),
+    ] {
+        assert_eq!(refusal_reason(text), label, "{text}");
+    }
+}
