@@ -890,8 +890,9 @@ fn expand(
             Some(rule) => {
                 // Stop a day past the window's end in wall-clock time, whatever the zone.
                 let stop = to.naive_utc() + Duration::days(2);
+                let first = from.naive_utc() - Duration::days(2);
                 let zone = start.zone();
-                rule.expand(start.naive(), stop, max.saturating_add(1000), |utc| {
+                rule.expand(start.naive(), first, stop, max.saturating_add(1000), |utc| {
                     zone.and_then(|z| Zone::utc().resolve(utc).map(|i| z.local_of(i)))
                         .unwrap_or(utc)
                 })

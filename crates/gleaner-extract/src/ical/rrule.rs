@@ -124,11 +124,14 @@ impl Rule {
     }
 
     /// The wall-clock start times of the rule's instances from `start` (the `DTSTART`,
-    /// always the first instance), in order, until the rule ends, a time after `stop`,
-    /// or `max` instances. `until_local` turns a UTC `UNTIL` into wall-clock time.
+    /// always the first instance), in order, that fall in `[from, stop]`: the rule is
+    /// followed from `start` (so `COUNT` counts every instance), but only those at or after
+    /// `from` are kept, at most `max` of them. `until_local` turns a UTC `UNTIL` into
+    /// wall-clock time.
     pub fn expand(
         &self,
         start: NaiveDateTime,
+        from: NaiveDateTime,
         stop: NaiveDateTime,
         max: usize,
         until_local: impl Fn(NaiveDateTime) -> NaiveDateTime,
@@ -140,8 +143,12 @@ impl Rule {
         });
         let limit = until.map_or(stop, |u| u.min(stop));
         let count = self.count.map_or(usize::MAX, |c| c as usize);
-        let mut out = vec![start];
-        if count <= 1 || max <= 1 || start > limit {
+        let mut out = Vec::new();
+        if start >= from && start <= stop && max > 0 {
+            out.push(start);
+        }
+        let mut seen = 1usize;
+        if count <= 1 || out.len() >= max || start > limit {
             return out;
         }
         let time = start.time();
@@ -160,8 +167,11 @@ impl Rule {
                 if t > limit {
                     return out;
                 }
-                out.push(t);
-                if out.len() >= count || out.len() >= max {
+                seen += 1;
+                if t >= from {
+                    out.push(t);
+                }
+                if seen >= count || out.len() >= max {
                     return out;
                 }
             }
@@ -373,7 +383,7 @@ mod tests {
     fn run(rule: &str, start: &str, n: usize) -> Vec<String> {
         Rule::parse(rule)
             .unwrap()
-            .expand(dt(start), dt("21000101T000000"), n, |t| t)
+            .expand(dt(start), dt(start), dt("21000101T000000"), n, |t| t)
             .iter()
             .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
             .collect()
@@ -434,6 +444,28 @@ mod tests {
         for (rule, start, n, want) in cases {
             assert_eq!(run(rule, start, n), want, "{rule}");
         }
+    }
+
+    #[test]
+    fn counts_from_the_start_but_keeps_only_the_window() {
+        let rule = Rule::parse("FREQ=DAILY;COUNT=10").unwrap();
+        let got = rule.expand(
+            dt("20200101T100000"),
+            dt("20200108T000000"),
+            dt("20300101T000000"),
+            5,
+            |t| t,
+        );
+        assert_eq!(got.len(), 3, "{got:?}");
+        let rule = Rule::parse("FREQ=DAILY").unwrap();
+        let got = rule.expand(
+            dt("20000101T100000"),
+            dt("20260101T000000"),
+            dt("20260103T000000"),
+            5,
+            |t| t,
+        );
+        assert_eq!(got.len(), 2, "{got:?}");
     }
 
     #[test]
