@@ -24,6 +24,19 @@ impl EventIdentity {
         h.write(fold(event.venue.name.as_deref().unwrap_or("")).as_bytes());
         EventIdentity(h.finish())
     }
+
+    /// The identity of an event its source names itself: a calendar's `UID` with the
+    /// `RECURRENCE-ID` of an instance (`gleaner_extract::ical::IcalEvent::identity`), a
+    /// feed item's `guid`, an API's id. Scoped by `source` (the site or source name), since
+    /// such ids are only unique within their source; never equal to an [`EventIdentity::of`].
+    pub fn of_source_id(source: &str, id: &str) -> EventIdentity {
+        let mut h = Fnv::new();
+        h.write(b"source-id\xfe");
+        h.write(source.as_bytes());
+        h.write(&[0xff]);
+        h.write(id.trim().as_bytes());
+        EventIdentity(h.finish())
+    }
 }
 
 impl fmt::Display for EventIdentity {
@@ -101,6 +114,20 @@ mod tests {
         let id = EventIdentity::of(&event("Gig", "2026-01-01T20:00", "Hall"));
         assert_eq!(id.to_string(), format!("{:016x}", id.0));
         assert_eq!(id, EventIdentity(STABLE_GIG));
+    }
+
+    #[test]
+    fn source_ids_are_scoped_by_source() {
+        let a = EventIdentity::of_source_id("cal.example", "uid-1#2020-01-29T22:00:00+01:00");
+        assert_eq!(
+            a,
+            EventIdentity::of_source_id("cal.example", " uid-1#2020-01-29T22:00:00+01:00")
+        );
+        assert_ne!(
+            a,
+            EventIdentity::of_source_id("other.example", "uid-1#2020-01-29T22:00:00+01:00")
+        );
+        assert_ne!(a, EventIdentity::of_source_id("cal.example", "uid-1"));
     }
 
     const STABLE_GIG: u64 = 0x30a3_179f_3102_08e5;
