@@ -202,6 +202,9 @@ pub fn facts_in(settings: &Settings, lang: Lang) -> Vec<Fact> {
         ),
         fact("retry_after_cap", r.retry_cap, w(pol.retry_after_cap)),
         fact("max_retries", r.retries, pol.max_retries.to_string()),
+        fact("unreachable_tries", r.unreachable_tries, pol.unreachable_tries.to_string()),
+        fact("failure_streak_limit", r.failure_streak, pol.failure_streak_limit.to_string()),
+        fact("run_time_limit", r.run_time_limit, w(pol.run_time_limit)),
         fact(
             "block_duration",
             r.block,
@@ -397,6 +400,10 @@ pub fn page(settings: &Settings, lang: Lang) -> Page {
         p(fill(m.events_after, &[("duration", &w(r.events_after_end))])),
         p(fill(m.audit_kept, &[("duration", &w(r.audit))])),
     ];
+    let private = source_ids(settings, |s| !s.publish);
+    if !private.is_empty() {
+        keeps.insert(2, p(fill(m.private_some, &[("sources", &list(lang, &private))])));
+    }
     keeps.push(p(m.removal_keeps.to_owned()));
     sections.push(Section { id: "keeps", heading: m.h_keeps.to_owned(), blocks: keeps });
 
@@ -407,6 +414,8 @@ pub fn page(settings: &Settings, lang: Lang) -> Page {
         blocks: vec![
             p(m.crawl_intro.to_owned()),
             Block::Table { id: "politeness".to_owned(), rows: facts_in(settings, lang) },
+            p(m.conditional.to_owned()),
+            p(m.crawl_delay.to_owned()),
         ],
     });
 
@@ -694,6 +703,9 @@ pub fn json(settings: &Settings, lang: Lang) -> serde_json::Value {
             "retry_after_default_seconds": secs(pol.retry_after_default),
             "retry_after_cap_seconds": secs(pol.retry_after_cap),
             "max_retries": pol.max_retries,
+            "unreachable_tries": pol.unreachable_tries,
+            "failure_streak_limit": pol.failure_streak_limit,
+            "run_time_limit_seconds": secs(pol.run_time_limit),
             "block_seconds": secs(pol.block_duration),
             "min_source_interval_seconds": secs(pol.min_source_interval),
             "purposes": purposes,

@@ -157,6 +157,8 @@ pub struct Messages {
     pub keep_full: &'static str,
     /// No source kept in full.
     pub keep_full_none: &'static str,
+    /// `{sources}` that do not publish (the newsroom pool).
+    pub private_some: &'static str,
     /// `{duration}` bodies kept.
     pub bodies_kept: &'static str,
     /// Bodies deleted at once.
@@ -175,6 +177,10 @@ pub struct Messages {
     pub h_crawl: &'static str,
     /// Before the politeness table.
     pub crawl_intro: &'static str,
+    /// Conditional requests.
+    pub conditional: &'static str,
+    /// Crawl-delay honoured.
+    pub crawl_delay: &'static str,
     /// Row labels.
     pub row: RowLabels,
     /// Heading: rights.
@@ -248,6 +254,12 @@ pub struct RowLabels {
     pub retry_cap: &'static str,
     /// Retries.
     pub retries: &'static str,
+    /// Tries when unreachable.
+    pub unreachable_tries: &'static str,
+    /// Failure streak.
+    pub failure_streak: &'static str,
+    /// Longest pass.
+    pub run_time_limit: &'static str,
     /// Block label.
     pub block: &'static str,
     /// `{duration}`.
@@ -435,6 +447,7 @@ static EN: Messages = Messages {
     keep_facts: "From each event it keeps the facts: title, date and time, venue and address, price (or that it is free), ticket links, status, the address of the page it was read from, and one category of our own.",
     keep_full: "From these sources it also keeps the description and the address of the image: {sources}. From every other source, the facts only.",
     keep_full_none: "It keeps no descriptions and no images from any source: facts only.",
+    private_some: "Events from these sources are never published as they are: they go to a private pool for the newsroom: {sources}.",
     bodies_kept: "Fetched pages are kept only to be processed, for {duration} at most.",
     bodies_zero: "Fetched pages are deleted as soon as the facts have been read from them.",
     samples_on: "A few pages are kept as test samples for our parsers; ask us and your site is left out of them.",
@@ -444,6 +457,8 @@ static EN: Messages = Messages {
     removal_keeps: "When you ask for removal, your site's events, descriptions, image addresses, translations and stored pages are deleted at once. Only the records of gleaner's own requests remain: the request log and the dated copies of your robots.txt.",
     h_crawl: "How it crawls",
     crawl_intro: "These limits are the ones the program applies: this page reads them from its configuration, it does not copy them. One budget per site is shared by every purpose and every source.",
+    conditional: "It sends conditional requests (If-None-Match, If-Modified-Since): a page that has not changed is not downloaded again, and counts as checked.",
+    crawl_delay: "A Crawl-delay longer than its own spacing is honoured: it can only make it slower.",
     row: RowLabels {
         user_agent: "User-Agent",
         token: "robots.txt product token",
@@ -454,6 +469,9 @@ static EN: Messages = Messages {
         retry_default_value: "the whole site is paused for {duration}",
         retry_cap: "Longest pause a Retry-After can ask for",
         retries: "Retries after a 429 or 5xx (only once the pause has ended)",
+        unreachable_tries: "Tries when a site cannot be reached (over about a minute)",
+        failure_streak: "Failed visits in a row before a source is tried at most once a day",
+        run_time_limit: "Longest pass (the rest waits for the next one)",
         block: "After a 401 or 403 on a page",
         block_value: "the site is left alone for {duration}",
         connect_timeout: "Connect timeout",
@@ -544,6 +562,7 @@ static TR: Messages = Messages {
     keep_facts: "Her etkinlikten temel bilgileri saklar: adını, tarihini ve saatini, mekânını ve adresini, fiyatını (ya da ücretsiz olduğunu), bilet bağlantılarını, durumunu, bilgiyi okuduğu sayfanın adresini ve kendi kategorilerimizden birini.",
     keep_full: "Şu kaynaklardan etkinliğin açıklamasını ve görselinin adresini de saklar: {sources}. Diğer kaynaklardan yalnızca temel bilgileri saklar.",
     keep_full_none: "Hiçbir kaynaktan açıklama ya da görsel saklamaz; yalnızca temel bilgileri saklar.",
+    private_some: "Şu kaynaklardan gelen etkinlikler olduğu gibi yayımlanmaz; haber ekibinin kullandığı özel bir havuza gider: {sources}.",
     bodies_kept: "Çekilen sayfalar yalnızca işlenmek için tutulur ve en geç {duration} içinde silinir.",
     bodies_zero: "Çekilen sayfalar, bilgiler okunur okunmaz silinir.",
     samples_on: "Ayrıştırıcılarımızı test etmek için az sayıda sayfa örnek olarak saklanır; isterseniz siteniz bu örneklerden çıkarılır.",
@@ -553,6 +572,8 @@ static TR: Messages = Messages {
     removal_keeps: "Bir kaldırma talebinde sitenize ait etkinlikler, açıklamalar, görsel adresleri, çeviriler ve saklanan sayfalar hemen silinir. Yalnızca gleaner'ın kendi isteklerinin kayıtları kalır: istek kaydı ve robots.txt dosyanızın tarihli kopyaları.",
     h_crawl: "Nasıl tarar",
     crawl_intro: "Bu sınırlar programın uyguladığı sınırlardır: bu sayfa onları yapılandırmadan okur, elle yazılmamıştır. Her site için tek bir bütçe vardır; tüm amaçlar ve tüm kaynaklar onu paylaşır.",
+    conditional: "Koşullu istek gönderir (If-None-Match, If-Modified-Since): değişmemiş bir sayfa yeniden indirilmez ve kontrol edilmiş sayılır.",
+    crawl_delay: "Kendi istek aralığından daha uzun bir Crawl-delay değerine uyar: bu değer onu yalnızca yavaşlatabilir.",
     row: RowLabels {
         user_agent: "User-Agent",
         token: "robots.txt ürün adı",
@@ -563,6 +584,9 @@ static TR: Messages = Messages {
         retry_default_value: "tüm site {duration} boyunca bekletilir",
         retry_cap: "Bir Retry-After bilgisinin isteyebileceği en uzun bekleme",
         retries: "429 ya da 5xx sonrası yeniden deneme (yalnızca bekleme bittikten sonra)",
+        unreachable_tries: "Ulaşılamayan bir siteye deneme sayısı (yaklaşık bir dakika içinde)",
+        failure_streak: "Bir kaynağın günde en fazla bir kez denenmesine yol açan art arda başarısız ziyaret sayısı",
+        run_time_limit: "Bir ziyaretin en uzun süresi (kalanı bir sonrakine kalır)",
         block: "Bir sayfada 401 ya da 403 sonrasında",
         block_value: "siteye {duration} boyunca dokunulmaz",
         connect_timeout: "Bağlantı zaman aşımı",
@@ -653,6 +677,7 @@ static FR: Messages = Messages {
     keep_facts: "De chaque événement, il conserve les faits : titre, date et heure, lieu et adresse, prix (ou gratuité), liens de billetterie, statut, adresse de la page où il a été lu, et une catégorie de notre propre classement.",
     keep_full: "Pour ces sources, il conserve aussi la description et l'adresse de l'image : {sources}. Pour toutes les autres, les faits seulement.",
     keep_full_none: "Il ne conserve ni description ni image, quelle que soit la source : les faits seulement.",
+    private_some: "Les événements de ces sources ne sont jamais publiés tels quels : ils alimentent un fonds privé où puise la rédaction : {sources}.",
     bodies_kept: "Les pages récupérées ne sont gardées que pour être traitées, {duration} au plus.",
     bodies_zero: "Les pages récupérées sont supprimées dès que les faits en ont été extraits.",
     samples_on: "Quelques pages sont conservées comme échantillons de test pour nos analyseurs ; sur simple demande, votre site en est exclu.",
@@ -662,6 +687,8 @@ static FR: Messages = Messages {
     removal_keeps: "Sur demande de retrait, les événements, descriptions, adresses d'images, traductions et pages conservées de votre site sont supprimés immédiatement. Seules restent les traces des requêtes de gleaner lui-même : le journal des requêtes et les copies datées de votre robots.txt.",
     h_crawl: "Comment il parcourt les sites",
     crawl_intro: "Ces limites sont celles que le programme applique : cette page les lit dans sa configuration, elle ne les recopie pas. Un seul budget par site est partagé par tous les usages et toutes les sources.",
+    conditional: "Il envoie des requêtes conditionnelles (If-None-Match, If-Modified-Since) : une page qui n'a pas changé n'est pas téléchargée de nouveau, et compte comme vérifiée.",
+    crawl_delay: "Un Crawl-delay plus long que son propre espacement est respecté : il ne peut que le ralentir.",
     row: RowLabels {
         user_agent: "User-Agent",
         token: "Nom de produit dans robots.txt",
@@ -672,6 +699,9 @@ static FR: Messages = Messages {
         retry_default_value: "tout le site est mis en pause pendant {duration}",
         retry_cap: "Pause la plus longue qu'un Retry-After peut demander",
         retries: "Nouvelles tentatives après un 429 ou un 5xx (une fois la pause terminée)",
+        unreachable_tries: "Tentatives quand un site est injoignable (sur environ une minute)",
+        failure_streak: "Échecs de visite d'affilée avant qu'une source ne soit plus tentée qu'une fois par jour",
+        run_time_limit: "Durée maximale d'un passage (le reste attend le suivant)",
         block: "Après un 401 ou un 403 sur une page",
         block_value: "le site est laissé tranquille pendant {duration}",
         connect_timeout: "Délai de connexion",
@@ -762,6 +792,7 @@ static ES: Messages = Messages {
     keep_facts: "De cada evento guarda los datos básicos: título, fecha y hora, lugar y dirección, precio (o si es gratuito), enlaces de entradas, estado, la dirección de la página de la que se leyó y una categoría propia.",
     keep_full: "De estas fuentes guarda también la descripción y la dirección de la imagen: {sources}. De todas las demás, solo los datos básicos.",
     keep_full_none: "No guarda descripciones ni imágenes de ninguna fuente: solo los datos básicos.",
+    private_some: "Los eventos de estas fuentes nunca se publican tal cual: van a un fondo privado del que se nutre la redacción: {sources}.",
     bodies_kept: "Las páginas descargadas solo se guardan para procesarlas, {duration} como máximo.",
     bodies_zero: "Las páginas descargadas se borran en cuanto se han leído sus datos.",
     samples_on: "Algunas páginas se guardan como muestras de prueba para nuestros analizadores; si lo pide, excluimos su sitio.",
@@ -771,6 +802,8 @@ static ES: Messages = Messages {
     removal_keeps: "Si pide la retirada, los eventos, descripciones, direcciones de imágenes, traducciones y páginas guardadas de su sitio se borran en el acto. Solo quedan los registros de las solicitudes de gleaner: el registro de solicitudes y las copias fechadas de su robots.txt.",
     h_crawl: "Cómo rastrea",
     crawl_intro: "Estos límites son los que aplica el programa: esta página los lee de su configuración, no los copia. Todos los usos y todas las fuentes comparten un único presupuesto por sitio.",
+    conditional: "Envía solicitudes condicionales (If-None-Match, If-Modified-Since): una página que no ha cambiado no se vuelve a descargar y cuenta como comprobada.",
+    crawl_delay: "Respeta un Crawl-delay más largo que su propio espaciado: solo puede hacerlo más lento.",
     row: RowLabels {
         user_agent: "User-Agent",
         token: "Nombre de producto en robots.txt",
@@ -781,6 +814,9 @@ static ES: Messages = Messages {
         retry_default_value: "se pausa todo el sitio durante {duration}",
         retry_cap: "Pausa más larga que puede pedir un Retry-After",
         retries: "Reintentos tras un 429 o 5xx (solo cuando termina la pausa)",
+        unreachable_tries: "Intentos cuando un sitio no responde (en un minuto aproximadamente)",
+        failure_streak: "Visitas fallidas seguidas antes de que una fuente se intente como máximo una vez al día",
+        run_time_limit: "Duración máxima de una pasada (el resto espera a la siguiente)",
         block: "Tras un 401 o 403 en una página",
         block_value: "se deja el sitio en paz durante {duration}",
         connect_timeout: "Tiempo máximo de conexión",
@@ -871,6 +907,7 @@ static DE: Messages = Messages {
     keep_facts: "Von jeder Veranstaltung speichert er die Fakten: Titel, Datum und Uhrzeit, Ort und Adresse, Preis (oder dass sie kostenlos ist), Ticket-Links, Status, die Adresse der Seite, von der sie gelesen wurde, und eine eigene Kategorie.",
     keep_full: "Von diesen Quellen speichert er auch die Beschreibung und die Bildadresse: {sources}. Von allen anderen nur die Fakten.",
     keep_full_none: "Von keiner Quelle speichert er Beschreibungen oder Bilder: nur die Fakten.",
+    private_some: "Veranstaltungen aus diesen Quellen werden nie unverändert veröffentlicht: Sie gehen in einen privaten Pool, aus dem die Redaktion schöpft: {sources}.",
     bodies_kept: "Abgerufene Seiten werden nur zur Verarbeitung aufbewahrt, höchstens {duration}.",
     bodies_zero: "Abgerufene Seiten werden gelöscht, sobald die Fakten daraus gelesen sind.",
     samples_on: "Einige Seiten werden als Testbeispiele für unsere Parser aufbewahrt; auf Wunsch nehmen wir Ihre Website davon aus.",
@@ -880,6 +917,8 @@ static DE: Messages = Messages {
     removal_keeps: "Wenn Sie die Entfernung verlangen, werden die Veranstaltungen, Beschreibungen, Bildadressen, Übersetzungen und gespeicherten Seiten Ihrer Website sofort gelöscht. Es bleiben nur die Aufzeichnungen über gleaners eigene Anfragen: das Anfrageprotokoll und die datierten Kopien Ihrer robots.txt.",
     h_crawl: "Wie er crawlt",
     crawl_intro: "Diese Grenzen wendet das Programm an: Diese Seite liest sie aus seiner Konfiguration, sie schreibt sie nicht ab. Alle Zwecke und alle Quellen teilen sich ein Budget pro Website.",
+    conditional: "Er sendet bedingte Anfragen (If-None-Match, If-Modified-Since): Eine unveränderte Seite wird nicht erneut heruntergeladen und gilt als geprüft.",
+    crawl_delay: "Ein Crawl-delay, der länger ist als sein eigener Abstand, wird befolgt: Er kann ihn nur langsamer machen.",
     row: RowLabels {
         user_agent: "User-Agent",
         token: "Produktname in der robots.txt",
@@ -890,6 +929,9 @@ static DE: Messages = Messages {
         retry_default_value: "die ganze Website pausiert {duration}",
         retry_cap: "Längste Pause, die ein Retry-After verlangen kann",
         retries: "Wiederholungen nach 429 oder 5xx (erst nach Ende der Pause)",
+        unreachable_tries: "Versuche, wenn eine Website nicht erreichbar ist (über etwa eine Minute)",
+        failure_streak: "Fehlgeschlagene Besuche in Folge, bevor eine Quelle höchstens einmal täglich versucht wird",
+        run_time_limit: "Längster Durchlauf (der Rest wartet auf den nächsten)",
         block: "Nach 401 oder 403 auf einer Seite",
         block_value: "die Website bleibt {duration} unberührt",
         connect_timeout: "Zeitlimit für den Verbindungsaufbau",

@@ -242,6 +242,10 @@ fn seed_profiles_state_their_seed_facts_in_every_language() {
     assert!(tr.contains("HEAD isteği de gönderir"));
     assert!(tr.contains("en geç 90 gün içinde silinir"));
     assert!(tr.contains("0,15 s ile 0,45 s arası"), "{tr}");
+    assert_eq!(row(&tr, "unreachable_tries"), "3");
+    assert_eq!(row(&tr, "failure_streak_limit"), "5");
+    assert_eq!(row(&tr, "run_time_limit"), "9 min");
+    assert_eq!(row(&tr, "min_source_interval"), "1 h içinde en fazla bir kez");
     let aube = gleaner_config::parse(&profile("aubeactubot"), "p.toml").unwrap();
     let fr = about::render_html(&aube, Lang::Fr);
     assert!(fr.contains(
@@ -249,6 +253,14 @@ fn seed_profiles_state_their_seed_facts_in_every_language() {
     ));
     assert!(fr.contains("au plus un passage toutes les 5 min"));
     let _ = settings;
+}
+
+#[test]
+fn sources_that_publish_nothing_are_named_as_the_newsroom_pool() {
+    let s = gleaner_config::parse(CONFIG, "t.toml").unwrap();
+    let fr = about::render_html(&s, Lang::Fr);
+    assert!(fr.contains("ils alimentent un fonds privé où puise la rédaction : presse."), "{fr}");
+    assert!(fr.contains("Pour ces sources, il conserve aussi la description et l&#39;adresse de l&#39;image : salle."));
 }
 
 #[test]
