@@ -118,8 +118,26 @@ pub fn read(bytes: &[u8], opts: &IcalOptions) -> Calendar {
             let dst = tz.sub_offset("DAYLIGHT");
             zone::from_offsets(std, dst)
         };
-        if let Some(z) = named.or_else(from_block) {
-            ctx.zones.entry(id).or_insert(z);
+        match named.or_else(from_block) {
+            Some(z) => {
+                if named.is_none() && !ctx.zones.contains_key(&id) {
+                    let what = match z {
+                        Zone::Iana(tz) => format!("`{}`", tz.name()),
+                        Zone::Fixed(off) => format!("the fixed offset `{off}`"),
+                    };
+                    cal.diag(
+                        Severity::Info,
+                        format!("zone `{id}` read as {what} from its VTIMEZONE offsets"),
+                        "",
+                    );
+                }
+                ctx.zones.entry(id).or_insert(z);
+            }
+            None => cal.diag(
+                Severity::Warning,
+                format!("zone `{id}` has neither a known name nor offsets; its times use the source's zone"),
+                "",
+            ),
         }
     }
     ctx.default = opts.default_tz.map(Zone::Iana).or_else(|| {
