@@ -128,6 +128,18 @@ fn enqueue(
     }
 }
 
+/// An event page answered 404 or 410: its stored events are *gone at source* (internal,
+/// never published as cancelled).
+async fn mark_page_gone(ctx: &PassContext, page: &Url, now: SystemTime) {
+    let year = std::time::Duration::from_secs(366 * 24 * 3600);
+    let stored = ctx.sink.stored_events(now - year, now + 2 * year).await;
+    for found in
+        stored.into_iter().filter(|f| f.page == *page || f.event.url.as_ref() == Some(page))
+    {
+        ctx.sink.mark_gone(found, now).await;
+    }
+}
+
 /// Runs one pass of `source`, giving up waiting at `deadline` (the rest is re-queued).
 pub async fn run_pass(
     ctx: &PassContext,
@@ -209,6 +221,9 @@ pub async fn run_pass(
             }
             404 | 410 => {
                 report.gone += 1;
+                if step == Step::Event {
+                    mark_page_gone(ctx, &url, now).await;
+                }
                 continue;
             }
             200..=299 => {}
