@@ -11,7 +11,7 @@
 //!
 //! Why not feed-rs: it drops the elements it does not model (`ev:*`, `venue`,
 //! `ticket_price`), which are the event facts; the feed shapes are simple enough to read
-//! from a quick-xml tree ([`crate::xml`]) directly. Nothing is sanitised here: texts go to
+//! from a quick-xml tree (`xml.rs`) directly. Nothing is sanitised here: texts go to
 //! `normalise`, which strips tags.
 
 use chrono::{DateTime, FixedOffset, NaiveDateTime, Timelike};
