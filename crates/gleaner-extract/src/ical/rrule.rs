@@ -153,7 +153,11 @@ impl Rule {
         }
         let time = start.time();
         let start_date = start.date();
-        for period in 0..MAX_PERIODS {
+        // Without COUNT nothing before `from` matters: start a period before it, so a daily
+        // series begun decades ago costs the window's length, not its age.
+        let skip =
+            if self.count.is_none() { self.periods_before(start_date, from.date()) } else { 0 };
+        for period in skip..skip.saturating_add(MAX_PERIODS) {
             let Some(first) = self.period_first(start_date, period) else { break };
             if first.and_time(time) > limit {
                 break;
@@ -177,6 +181,24 @@ impl Rule {
             }
         }
         out
+    }
+
+    /// How many whole periods lie between `start` and the period before `from`'s.
+    fn periods_before(&self, start: NaiveDate, from: NaiveDate) -> u32 {
+        if from <= start {
+            return 0;
+        }
+        let units = match self.freq {
+            Freq::Daily => (from - start).num_days(),
+            Freq::Weekly => (from - start).num_days() / 7,
+            Freq::Monthly => {
+                i64::from(from.year() - start.year()) * 12 + i64::from(from.month())
+                    - i64::from(start.month())
+            }
+            Freq::Yearly => i64::from(from.year() - start.year()),
+        };
+        let periods = units / i64::from(self.interval) - 1;
+        u32::try_from(periods.max(0)).unwrap_or(0)
     }
 
     /// The first day of the `n`th period, to know when to stop stepping.
@@ -466,6 +488,29 @@ mod tests {
             |t| t,
         );
         assert_eq!(got.len(), 2, "{got:?}");
+    }
+
+    #[test]
+    fn skipping_ahead_keeps_the_phase_of_the_interval() {
+        for rule in [
+            "FREQ=WEEKLY;INTERVAL=3;BYDAY=TU,FR",
+            "FREQ=DAILY;INTERVAL=5",
+            "FREQ=MONTHLY;INTERVAL=7;BYDAY=2WE",
+            "FREQ=YEARLY;INTERVAL=3;BYMONTH=3;BYDAY=-1SU",
+        ] {
+            let r = Rule::parse(rule).unwrap();
+            let all = r.expand(
+                dt("19900102T080000"),
+                dt("19900102T080000"),
+                dt("20300101T000000"),
+                100_000,
+                |t| t,
+            );
+            let from = dt("20200101T000000");
+            let want: Vec<_> = all.iter().copied().filter(|t| *t >= from).collect();
+            let got = r.expand(dt("19900102T080000"), from, dt("20300101T000000"), 100_000, |t| t);
+            assert_eq!(got, want, "{rule}");
+        }
     }
 
     #[test]
