@@ -84,6 +84,18 @@ pub fn listing_links(
     ListingLinks { events, next_page }
 }
 
+/// The `(name, content)` pairs of a page's `<meta name=…>` tags, for robots meta,
+/// `<meta name="TOKEN">` and TDMRep meta tags.
+pub fn meta_tags(html: &str) -> Vec<(String, String)> {
+    let doc = Html::parse_document(html);
+    let meta = selector("meta[name][content]").expect("a constant selector parses");
+    doc.select(&meta)
+        .filter_map(|e| {
+            Some((e.value().attr("name")?.to_owned(), e.value().attr("content")?.to_owned()))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

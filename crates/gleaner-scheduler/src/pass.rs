@@ -23,7 +23,7 @@ use gleaner_policy::Purpose;
 use gleaner_policy::budget::{DenyReason, PassMark};
 use url::Url;
 
-use crate::links::{ListingLinks, listing_links, selector};
+use crate::links::{ListingLinks, listing_links, meta_tags, selector};
 use crate::sink::{EventSink, Found, Upsert};
 
 /// What a pass did, for the summary table and the logs.
@@ -126,6 +126,63 @@ fn enqueue(
     {
         frontier.push_front((next, Step::Listing));
     }
+}
+
+/// What a page's X-Robots-Tag, robots meta and TDMRep signals allow (SPEC §1, "Rights
+/// signals"): noindex → its events are not kept; nofollow → its links are not followed;
+/// nosnippet → no description; noimageindex → no image address; a rights reservation
+/// (TDMRep, noai, noimageai, noml) stops the site under `stop-site`, or drops the
+/// description and image it reserves under `per-purpose`.
+struct PageSignals {
+    publish: bool,
+    follow_links: bool,
+    keep_description: bool,
+    keep_image: bool,
+    stop_site: Option<String>,
+}
+
+fn page_signals(ctx: &PassContext, fetched: &gleaner_fetch::Fetched, body: &str) -> PageSignals {
+    use gleaner_policy::signals::robots_meta::{PageAction, PageRestrictions};
+    use gleaner_policy::signals::tdmrep;
+    let headers: Vec<(&str, &str)> =
+        fetched.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let meta_owned = if fetched.content_type().is_none_or(|ct| ct.contains("html")) {
+        meta_tags(body)
+    } else {
+        Vec::new()
+    };
+    let meta: Vec<(&str, &str)> =
+        meta_owned.iter().map(|(n, c)| (n.as_str(), c.as_str())).collect();
+    let token = &ctx.settings.bot.token;
+    let restrictions = PageRestrictions::from_signals(token, &headers, &meta);
+    let allowed = |action| restrictions.decide(action).is_allowed();
+    let mut signals = PageSignals {
+        publish: allowed(PageAction::Publish),
+        follow_links: allowed(PageAction::FollowLinks),
+        keep_description: allowed(PageAction::KeepDescription),
+        keep_image: allowed(PageAction::KeepImage),
+        stop_site: None,
+    };
+    if !ctx.settings.rights.honour_signals {
+        return signals;
+    }
+    let tdm_reserved = tdmrep::from_headers(&headers)
+        .or_else(|| tdmrep::from_meta(&meta))
+        .is_some_and(|d| d.reservation == tdmrep::TdmReservation::Reserved);
+    let directives = !restrictions.reservations().is_empty();
+    if tdm_reserved || directives {
+        let by = if tdm_reserved { "TDMRep reservation" } else { "noai/noimageai/noml" };
+        match ctx.settings.rights.on_reservation {
+            gleaner_config::settings::OnReservation::StopSite => {
+                signals.stop_site = Some(format!("rights reserved ({by}): site stopped"));
+            }
+            gleaner_config::settings::OnReservation::PerPurpose => {
+                signals.keep_description = false;
+                signals.keep_image = false;
+            }
+        }
+    }
+    signals
 }
 
 /// An event page answered 404 or 410: its stored events are *gone at source* (internal,
@@ -236,7 +293,18 @@ pub async fn run_pass(
             report.listing_pages += 1;
         }
         let body = String::from_utf8_lossy(&fetched.body);
-        if step == Step::Listing {
+        let signals = page_signals(ctx, &fetched, &body);
+        if let Some(reason) = &signals.stop_site {
+            // A rights reservation under `on_reservation = "stop-site"`: nothing more from
+            // this site in this pass, and nothing kept from this page.
+            *report.refusals.entry(reason.clone()).or_default() += 1;
+            let site = gleaner_fetch::site_key(&url);
+            let before = frontier.len();
+            frontier.retain(|(u, _)| gleaner_fetch::site_key(u) != site);
+            *report.refusals.entry(reason.clone()).or_default() += (before - frontier.len()) as u32;
+            continue;
+        }
+        if step == Step::Listing && signals.follow_links {
             listings += 1;
             let links = listing_links(
                 &body,
@@ -258,9 +326,16 @@ pub async fn run_pass(
             &content_type,
             &NormaliseContext { base_url: &fetched.url, default_tz: zone },
         );
+        if !signals.publish {
+            *report.refusals.entry("noindex: events not kept".to_owned()).or_default() +=
+                extracted.events.len() as u32;
+            continue;
+        }
         for mut event in extracted.events {
-            if source.keep == Keep::Facts {
+            if source.keep == Keep::Facts || !signals.keep_description {
                 event.description = None;
+            }
+            if source.keep == Keep::Facts || !signals.keep_image {
                 event.image_url = None;
             }
             if event.url.is_none() && step == Step::Event {

@@ -2,6 +2,7 @@
 //! and from what was stored.
 
 mod checks;
+mod city;
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -14,7 +15,7 @@ use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_scheduler::{MemorySink, PassContext, run_pass};
 use gleaner_testweb::{Manifest, SiteSpec, TestWeb};
 
-fn context(config: &str) -> (PassContext, Arc<MemorySink>) {
+pub(crate) fn context(config: &str) -> (PassContext, Arc<MemorySink>) {
     let settings = Arc::new(gleaner_config::parse(config, "test.toml").unwrap());
     let client = Client::new(ClientSettings::from_settings(&settings)).unwrap();
     let gate = Gate::new(
@@ -52,7 +53,7 @@ fn config(web: &TestWeb, sites: usize) -> String {
     text
 }
 
-async fn bounded<F: std::future::Future>(f: F) -> F::Output {
+pub(crate) async fn bounded<F: std::future::Future>(f: F) -> F::Output {
     tokio::time::timeout(Duration::from_secs(30), f).await.expect("finished within 30 s")
 }
 
