@@ -186,6 +186,15 @@ async fn html_list_and_view_escape_crawled_text_and_show_provenance() {
     assert!(view.contains("<span id=\"last-checked\">2026-11-30T12:00:00Z</span>"));
     let (_, view) = get(CONFIG, "/events/3", sample_events()).await;
     assert!(view.contains("href=\"https://salle.example/e/3\""), "the link back");
+    let (_, headers, _) =
+        request(CONFIG, Request::get("/events/1").body(Body::empty()).unwrap(), vec![]).await;
+    assert!(
+        headers[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .unwrap()
+            .starts_with("default-src 'none'")
+    );
+    assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
     let (status, body) = get(CONFIG, "/events/nope", sample_events()).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(json(&body)["code"], "not_found");
