@@ -16,7 +16,8 @@
 //! enough to read directly, and this way nothing can panic or run without bound.
 //!
 //! Caps: [`MAX_BYTES`] of input, [`MAX_EVENTS`] `VEVENT`s, [`MAX_LINE`] bytes per unfolded
-//! line, and [`IcalOptions::max_instances`] occurrences when expanding.
+//! line, [`IcalOptions::max_instances`] occurrences and [`MAX_PERIODS_TOTAL`] recurrence
+//! periods when expanding.
 
 pub mod rrule;
 pub mod zone;
@@ -34,6 +35,8 @@ use zone::Zone;
 pub const MAX_BYTES: usize = 16 * 1024 * 1024;
 /// `VEVENT`s beyond this many are dropped, with a diagnostic.
 pub const MAX_EVENTS: usize = 20_000;
+/// Recurrence periods (days, weeks, months, years) stepped through in all, per calendar.
+pub const MAX_PERIODS_TOTAL: u32 = 2_000_000;
 /// Unfolded lines longer than this are cut (a folded line can be made endless).
 pub const MAX_LINE: usize = 256 * 1024;
 
@@ -901,6 +904,7 @@ fn expand(
     }
     let mut out: Vec<IcalEvent> = Vec::new();
     let mut capped = false;
+    let mut budget = MAX_PERIODS_TOTAL;
     for m in masters {
         let Some(start) = m.start else { continue };
         let mut ovs = m.event.uid.as_ref().and_then(|u| by_uid.remove(u)).unwrap_or_default();
@@ -910,10 +914,17 @@ fn expand(
                 let stop = to.naive_utc() + Duration::days(2);
                 let first = from.naive_utc() - Duration::days(2);
                 let zone = start.zone();
-                rule.expand(start.naive(), first, stop, max.saturating_add(1000), |utc| {
-                    zone.and_then(|z| Zone::utc().resolve(utc).map(|i| z.local_of(i)))
-                        .unwrap_or(utc)
-                })
+                rule.expand(
+                    start.naive(),
+                    first,
+                    stop,
+                    max.saturating_add(1000),
+                    &mut budget,
+                    |utc| {
+                        zone.and_then(|z| Zone::utc().resolve(utc).map(|i| z.local_of(i)))
+                            .unwrap_or(utc)
+                    },
+                )
             }
             None => vec![start.naive()],
         };
@@ -968,6 +979,13 @@ fn expand(
         if o.start.is_some_and(in_window) {
             out.push(o.event);
         }
+    }
+    if budget == 0 {
+        cal.diag(
+            Severity::Warning,
+            format!("expansion stopped after {MAX_PERIODS_TOTAL} recurrence periods in all"),
+            "",
+        );
     }
     if capped || out.len() > max {
         out.truncate(max);

@@ -127,13 +127,15 @@ impl Rule {
     /// always the first instance), in order, that fall in `[from, stop]`: the rule is
     /// followed from `start` (so `COUNT` counts every instance), but only those at or after
     /// `from` are kept, at most `max` of them. `until_local` turns a UTC `UNTIL` into
-    /// wall-clock time.
+    /// wall-clock time. Each period stepped through spends one unit of `budget`, shared
+    /// by all the series of a calendar, so many rules cannot add up to an endless read.
     pub fn expand(
         &self,
         start: NaiveDateTime,
         from: NaiveDateTime,
         stop: NaiveDateTime,
         max: usize,
+        budget: &mut u32,
         until_local: impl Fn(NaiveDateTime) -> NaiveDateTime,
     ) -> Vec<NaiveDateTime> {
         let until = self.until.map(|u| match u {
@@ -158,6 +160,10 @@ impl Rule {
         let skip =
             if self.count.is_none() { self.periods_before(start_date, from.date()) } else { 0 };
         for period in skip..skip.saturating_add(MAX_PERIODS) {
+            if *budget == 0 {
+                break;
+            }
+            *budget -= 1;
             let Some(first) = self.period_first(start_date, period) else { break };
             if first.and_time(time) > limit {
                 break;
@@ -405,7 +411,7 @@ mod tests {
     fn run(rule: &str, start: &str, n: usize) -> Vec<String> {
         Rule::parse(rule)
             .unwrap()
-            .expand(dt(start), dt(start), dt("21000101T000000"), n, |t| t)
+            .expand(dt(start), dt(start), dt("21000101T000000"), n, &mut u32::MAX, |t| t)
             .iter()
             .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
             .collect()
@@ -476,6 +482,7 @@ mod tests {
             dt("20200108T000000"),
             dt("20300101T000000"),
             5,
+            &mut u32::MAX,
             |t| t,
         );
         assert_eq!(got.len(), 3, "{got:?}");
@@ -485,6 +492,7 @@ mod tests {
             dt("20260101T000000"),
             dt("20260103T000000"),
             5,
+            &mut u32::MAX,
             |t| t,
         );
         assert_eq!(got.len(), 2, "{got:?}");
@@ -504,13 +512,44 @@ mod tests {
                 dt("19900102T080000"),
                 dt("20300101T000000"),
                 100_000,
+                &mut u32::MAX,
                 |t| t,
             );
             let from = dt("20200101T000000");
             let want: Vec<_> = all.iter().copied().filter(|t| *t >= from).collect();
-            let got = r.expand(dt("19900102T080000"), from, dt("20300101T000000"), 100_000, |t| t);
+            let got = r.expand(
+                dt("19900102T080000"),
+                from,
+                dt("20300101T000000"),
+                100_000,
+                &mut u32::MAX,
+                |t| t,
+            );
             assert_eq!(got, want, "{rule}");
         }
+    }
+
+    #[test]
+    fn the_budget_is_shared_and_ends_expansion() {
+        let rule = Rule::parse("FREQ=DAILY").unwrap();
+        let mut budget = 10;
+        let a = rule.expand(
+            dt("20200101T100000"),
+            dt("20200101T000000"),
+            dt("20300101T000000"),
+            1000,
+            &mut budget,
+            |t| t,
+        );
+        let b = rule.expand(
+            dt("20200101T100000"),
+            dt("20200101T000000"),
+            dt("20300101T000000"),
+            1000,
+            &mut budget,
+            |t| t,
+        );
+        assert_eq!((a.len(), b.len(), budget), (10, 1, 0));
     }
 
     #[test]
