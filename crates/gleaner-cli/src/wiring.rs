@@ -365,6 +365,17 @@ impl EventSource for StoreEvents {
                     }
                 }
             }
+            // Queue depth: the sources whose pass is due now (the frontier of a pass
+            // lives in memory; what waits between passes is the sources themselves).
+            let mut due = 0;
+            for source in &self.settings.sources {
+                let last = self.store.last_run(&source.id).await.map_err(|e| e.to_string())?;
+                let zone = source.time_zone.unwrap_or(chrono_tz::UTC);
+                if gleaner_scheduler::schedule::next_due(&source.schedule, last, now, zone) <= now {
+                    due += 1;
+                }
+            }
+            metrics.queue_depth = Some(due);
             let mut sites: Vec<String> = self
                 .settings
                 .sources

@@ -29,7 +29,8 @@ pub struct CrawlMetrics {
     pub events_published: u64,
     /// Events in the private newsroom pool.
     pub events_private: u64,
-    /// Work waiting in the frontier, when known.
+    /// Work waiting, when known (the store-backed source counts the sources whose pass
+    /// is due now).
     pub queue_depth: Option<u64>,
 }
 
@@ -165,7 +166,7 @@ pub fn render(
     if let Some(depth) = c.queue_depth {
         let _ = writeln!(
             out,
-            "# HELP gleaner_queue_depth Work waiting in the frontier.\n# TYPE gleaner_queue_depth gauge\ngleaner_queue_depth {depth}"
+            "# HELP gleaner_queue_depth Sources whose pass is due now.\n# TYPE gleaner_queue_depth gauge\ngleaner_queue_depth {depth}"
         );
     }
     let _ = writeln!(

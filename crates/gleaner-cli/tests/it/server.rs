@@ -211,6 +211,7 @@ fn run_crawls_a_script_title_and_serves_it_safely() {
         "{metrics}"
     );
     assert!(metrics.contains("gleaner_events{visibility=\"published\"} 1"), "{metrics}");
+    assert!(metrics.contains("gleaner_queue_depth 0"), "{metrics}");
     let (code, _) = get(&addr, "/api/news", None);
     assert_eq!(code, 401);
     let (code, news) = get(&addr, "/api/news", Some("op-token"));
