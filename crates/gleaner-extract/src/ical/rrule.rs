@@ -404,6 +404,10 @@ fn parse_until(v: &str) -> Option<Until> {
 mod tests {
     use super::*;
 
+    fn unlimited() -> u32 {
+        u32::MAX
+    }
+
     fn dt(s: &str) -> NaiveDateTime {
         NaiveDateTime::parse_from_str(s, "%Y%m%dT%H%M%S").unwrap()
     }
@@ -411,7 +415,7 @@ mod tests {
     fn run(rule: &str, start: &str, n: usize) -> Vec<String> {
         Rule::parse(rule)
             .unwrap()
-            .expand(dt(start), dt(start), dt("21000101T000000"), n, &mut u32::MAX, |t| t)
+            .expand(dt(start), dt(start), dt("21000101T000000"), n, &mut unlimited(), |t| t)
             .iter()
             .map(|t| t.format("%Y-%m-%d %H:%M").to_string())
             .collect()
@@ -482,7 +486,7 @@ mod tests {
             dt("20200108T000000"),
             dt("20300101T000000"),
             5,
-            &mut u32::MAX,
+            &mut unlimited(),
             |t| t,
         );
         assert_eq!(got.len(), 3, "{got:?}");
@@ -492,7 +496,7 @@ mod tests {
             dt("20260101T000000"),
             dt("20260103T000000"),
             5,
-            &mut u32::MAX,
+            &mut unlimited(),
             |t| t,
         );
         assert_eq!(got.len(), 2, "{got:?}");
@@ -512,7 +516,7 @@ mod tests {
                 dt("19900102T080000"),
                 dt("20300101T000000"),
                 100_000,
-                &mut u32::MAX,
+                &mut unlimited(),
                 |t| t,
             );
             let from = dt("20200101T000000");
@@ -522,7 +526,7 @@ mod tests {
                 from,
                 dt("20300101T000000"),
                 100_000,
-                &mut u32::MAX,
+                &mut unlimited(),
                 |t| t,
             );
             assert_eq!(got, want, "{rule}");
