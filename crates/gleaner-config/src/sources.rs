@@ -114,7 +114,10 @@ impl SourceKind {
     /// Whether this build can read the kind yet. Kinds that cannot are refused by
     /// `gleaner config check` rather than silently skipped.
     pub fn is_supported(self) -> bool {
-        matches!(self, SourceKind::Listing)
+        matches!(
+            self,
+            SourceKind::Listing | SourceKind::Sitemap | SourceKind::Feed | SourceKind::Ical
+        )
     }
 }
 

@@ -15,8 +15,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::SystemTime;
 
 use gleaner_config::Settings;
-use gleaner_config::sources::{Keep, Source};
+use gleaner_config::sources::{Keep, Source, SourceKind};
 use gleaner_event::{EventIdentity, NormaliseContext};
+use gleaner_extract::sitemap::SitemapCaps;
+use gleaner_extract::{ExtractOptions, FeedMode};
 use gleaner_fetch::gate::clock::WallClock;
 use gleaner_fetch::{Gate, GateOutcome, GateRequest, Refusal};
 use gleaner_policy::Purpose;
@@ -100,9 +102,38 @@ fn refusal_key(refusal: &Refusal) -> String {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Step {
+    /// An HTML listing page.
     Listing,
+    /// An event page.
     Event,
+    /// An RSS/Atom feed or an iCalendar file: events are read from it directly.
+    Feed,
+    /// A sitemap or sitemap index, at this nesting depth.
+    Sitemap(u32),
 }
+
+impl Step {
+    fn purpose(self) -> Purpose {
+        match self {
+            Step::Listing => Purpose::Listing,
+            Step::Event => Purpose::EventPage,
+            Step::Feed => Purpose::Feed,
+            Step::Sitemap(_) => Purpose::Sitemap,
+        }
+    }
+
+    /// The first step of a source of this kind.
+    fn start(kind: SourceKind) -> Step {
+        match kind {
+            SourceKind::Feed | SourceKind::Ical => Step::Feed,
+            SourceKind::Sitemap => Step::Sitemap(0),
+            _ => Step::Listing,
+        }
+    }
+}
+
+/// How far ahead calendar series are expanded into occurrences.
+const CALENDAR_HORIZON: std::time::Duration = std::time::Duration::from_secs(180 * 24 * 3600);
 
 /// Queues a listing's event pages (up to the source's limit) and its next page (first,
 /// so a deferred pass has still seen the whole listing).
@@ -220,7 +251,7 @@ pub async fn run_pass(
         }
     };
     let mut frontier: VecDeque<(Url, Step)> =
-        source.start_urls.iter().map(|u| (u.clone(), Step::Listing)).collect();
+        source.start_urls.iter().map(|u| (u.clone(), Step::start(source.kind))).collect();
     let mut seen: HashSet<Url> = frontier.iter().map(|(u, _)| u.clone()).collect();
     let mut started_sites: HashSet<String> = HashSet::new();
     let (mut listings, mut events_queued) = (0u32, 0u32);
@@ -231,7 +262,7 @@ pub async fn run_pass(
             break;
         }
         let site = gleaner_fetch::site_key(&url);
-        let purpose = if step == Step::Listing { Purpose::Listing } else { Purpose::EventPage };
+        let purpose = step.purpose();
         let mut request = GateRequest::new(url.clone(), purpose);
         request.source = Some(source.id.clone());
         request.pass =
@@ -287,10 +318,9 @@ pub async fn run_pass(
             _ => continue,
         }
         ctx.sink.set_validators(&url, fetched.validators.clone()).await;
-        if step == Step::Event {
-            report.event_pages += 1;
-        } else {
-            report.listing_pages += 1;
+        match step {
+            Step::Event | Step::Feed => report.event_pages += 1,
+            Step::Listing | Step::Sitemap(_) => report.listing_pages += 1,
         }
         let body = String::from_utf8_lossy(&fetched.body);
         let signals = page_signals(ctx, &fetched, &body);
@@ -316,15 +346,83 @@ pub async fn run_pass(
             ctx.sink.set_listing_links(&url, links.clone()).await;
             enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
         }
+        if let Step::Sitemap(depth) = step {
+            let caps = SitemapCaps { depth, ..SitemapCaps::default() };
+            let map = gleaner_extract::sitemap::read(&fetched.body, &fetched.url, &caps);
+            for child in map.children {
+                if seen.insert(child.loc.clone()) {
+                    frontier.push_back((child.loc, Step::Sitemap(depth + 1)));
+                }
+            }
+            let prefix = source
+                .event_url_prefix
+                .as_deref()
+                .and_then(|p| fetched.url.join(p).ok())
+                .map(|u| u.to_string());
+            for entry in map.urls {
+                let wanted =
+                    prefix.as_ref().is_none_or(|p| entry.loc.as_str().starts_with(p.as_str()));
+                if wanted
+                    && events_queued < source.max_event_pages
+                    && seen.insert(entry.loc.clone())
+                {
+                    events_queued += 1;
+                    frontier.push_back((entry.loc, Step::Event));
+                }
+            }
+            continue;
+        }
+        if step == Step::Feed
+            && gleaner_extract::kind_of(
+                &fetched.body,
+                fetched.content_type().unwrap_or(""),
+                Some(fetched.url.path()),
+            ) == gleaner_extract::DocumentKind::Feed
+            && signals.follow_links
+        {
+            // Items that are not events themselves usually link to the event's page.
+            let items = gleaner_extract::feeds::read(&fetched.body, &fetched.url, FeedMode::Auto);
+            for link in items.news.into_iter().filter_map(|n| n.url) {
+                let same_site =
+                    gleaner_fetch::site_key(&link) == gleaner_fetch::site_key(&fetched.url);
+                let wanted = source
+                    .event_url_prefix
+                    .as_deref()
+                    .and_then(|p| fetched.url.join(p).ok())
+                    .is_none_or(|p| link.as_str().starts_with(p.as_str()));
+                if same_site
+                    && wanted
+                    && events_queued < source.max_event_pages
+                    && seen.insert(link.clone())
+                {
+                    events_queued += 1;
+                    frontier.push_back((link, Step::Event));
+                }
+            }
+        }
         let zone = source.time_zone.or_else(|| {
             let host = fetched.url.host_str().unwrap_or_default().to_ascii_lowercase();
             Some(ctx.settings.time_zone_of(&host))
         });
         let content_type = fetched.content_type().unwrap_or("text/html").to_owned();
-        let extracted = gleaner_extract::extract_events(
+        let options = ExtractOptions {
+            feed_mode: FeedMode::Auto,
+            // Calendars: the occurrences within the horizon, each its own event.
+            expand: (step == Step::Feed).then(|| {
+                let now = chrono::DateTime::<chrono::Utc>::from(ctx.clock.now());
+                (
+                    now - chrono::Duration::days(1),
+                    now + chrono::Duration::from_std(CALENDAR_HORIZON).unwrap_or_default(),
+                )
+            }),
+            file_name: Some(fetched.url.path().to_owned()),
+            default_tz: zone,
+        };
+        let extracted = gleaner_extract::extract_events_with(
             &fetched.body,
             &content_type,
             &NormaliseContext { base_url: &fetched.url, default_tz: zone },
+            &options,
         );
         if !signals.publish {
             *report.refusals.entry("noindex: events not kept".to_owned()).or_default() +=

@@ -124,7 +124,7 @@ fn sources_resolve_with_defaults() {
 #[test]
 fn error_sources() {
     let text = format!(
-        "{MINIMAL}\n[[sources]]\nid = \"a\"\nkind = \"listing\"\nstart_urls = [\"ftp://x.example/\"]\nevery = \"5m\"\n\n[[sources]]\nid = \"a\"\nkind = \"podcast\"\nstart_urls = []\nsite_class = \"nope\"\n\n[[sources]]\nid = \"f\"\nkind = \"feed\"\nstart_urls = [\"https://x.example/rss\"]\n"
+        "{MINIMAL}\n[[sources]]\nid = \"a\"\nkind = \"listing\"\nstart_urls = [\"ftp://x.example/\"]\nevery = \"5m\"\n\n[[sources]]\nid = \"a\"\nkind = \"podcast\"\nstart_urls = []\nsite_class = \"nope\"\n\n[[sources]]\nid = \"f\"\nkind = \"json-api\"\nstart_urls = [\"https://x.example/api\"]\n"
     );
     insta::assert_snapshot!(errors(&text));
 }

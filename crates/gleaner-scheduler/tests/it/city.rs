@@ -84,3 +84,46 @@ async fn city_crawl_keeps_no_excluded_event_and_finds_most_of_the_rest() {
     ledger.check_min_gap(Duration::from_millis(40)).unwrap();
     web.shutdown().await;
 }
+
+#[tokio::test]
+async fn sitemaps_feeds_and_calendars_are_read_politely() {
+    let manifest = Manifest::city(7, chrono::Utc::now())
+        .with_token("TestBot")
+        .with_city_throttle(Duration::from_secs(1));
+    let web = TestWeb::start(manifest).await.unwrap();
+    let city = web.city().expect("a city web");
+    let seeds = city.city.seeds(&city.origins);
+    let mut config = String::from(
+        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
+         [politeness]\ngap = \"40ms\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n",
+    );
+    let mut kinds = Vec::new();
+    for (i, seed) in seeds.iter().enumerate() {
+        let kind = match seed.kind {
+            SeedKind::Sitemap if !kinds.contains(&"sitemap") => "sitemap",
+            SeedKind::Rss if !kinds.contains(&"feed") && seed.url.ends_with("feed.rss") => "feed",
+            SeedKind::ICalendar if !kinds.contains(&"ical") => "ical",
+            _ => continue,
+        };
+        kinds.push(kind);
+        config.push_str(&format!("\n[[sources]]\nid = \"{kind}-{i}\"\nkind = \"{kind}\"\nstart_urls = [\"{}\"]\nmax_event_pages = 20\n", seed.url));
+    }
+    assert_eq!(kinds.len(), 3, "the city has a sitemap, a feed and a calendar: {kinds:?}");
+    let (ctx, sink) = context(&config);
+    let deadline = SystemTime::now() + Duration::from_secs(60);
+    let mut reports = Vec::new();
+    for source in ctx.settings.sources.clone() {
+        reports.push(bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await);
+    }
+    let stored = sink.events();
+    for report in &reports {
+        let kind = report.source.split('-').next().unwrap();
+        let from_source = stored.iter().filter(|f| f.source == report.source).count();
+        assert!(from_source > 0, "{kind}: no events stored: {report:?}");
+    }
+    let ledger = web.ledger();
+    ledger.check_robots_first().unwrap();
+    ledger.check_disallowed().unwrap();
+    ledger.check_min_gap(Duration::from_millis(40)).unwrap();
+    web.shutdown().await;
+}
