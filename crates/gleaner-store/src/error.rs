@@ -5,9 +5,9 @@ use std::path::PathBuf;
 /// Something the store could not do.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The store URL is neither `sqlite://PATH` nor a backend this build has.
+    /// The store URL is neither `sqlite://PATH` nor `postgres://…`.
     #[error(
-        "unsupported store URL `{url}`\nhint: use `sqlite://PATH` (PostgreSQL support comes later)"
+        "unsupported store URL `{url}`\nhint: use `sqlite://PATH` or `postgres://USER@HOST:PORT/DATABASE`"
     )]
     UnsupportedUrl {
         /// The URL as configured.
@@ -45,6 +45,73 @@ pub enum StoreError {
         found: i64,
         /// The newest this build knows.
         known: i64,
+    },
+    /// A `postgres://` URL that does not parse.
+    #[error(
+        "invalid PostgreSQL store URL: {detail}\nhint: write `postgres://USER[:PASSWORD]@HOST:PORT/DATABASE`"
+    )]
+    PostgresUrl {
+        /// What was wrong (never the URL itself: it may hold a password).
+        detail: String,
+    },
+    /// The PostgreSQL server could not be reached, or refused the connection.
+    #[error(
+        "failed to connect to the store `{location}`: {}\nhint: check that PostgreSQL is running, that the database exists and that `store.url` names it",
+        pg_message(source)
+    )]
+    PostgresConnect {
+        /// The database (`postgres://user@host:port/db`, no password).
+        location: String,
+        /// Why.
+        #[source]
+        source: tokio_postgres::Error,
+    },
+    /// A PostgreSQL migration failed.
+    #[error(
+        "failed to migrate the store `{location}` to schema version {version}: {}",
+        pg_message(source)
+    )]
+    PostgresMigrate {
+        /// The database.
+        location: String,
+        /// The version being applied.
+        version: i64,
+        /// Why.
+        #[source]
+        source: tokio_postgres::Error,
+    },
+    /// The PostgreSQL database was migrated by a newer gleaner.
+    #[error(
+        "the store `{location}` has schema version {found}, newer than this gleaner knows ({known})\nhint: upgrade gleaner on every worker sharing this database"
+    )]
+    TooNewPostgres {
+        /// The database.
+        location: String,
+        /// Its version.
+        found: i64,
+        /// The newest this build knows.
+        known: i64,
+    },
+    /// No pooled connection could be had in time.
+    #[error(
+        "no connection to the store `{location}`: {detail}\nhint: check that PostgreSQL is running and accepts more connections"
+    )]
+    PostgresPool {
+        /// The database.
+        location: String,
+        /// Why.
+        detail: String,
+    },
+    /// A PostgreSQL statement failed.
+    #[error("store query failed on `{location}` while {doing}: {}", pg_message(source))]
+    Postgres {
+        /// The database.
+        location: String,
+        /// What was being done (for example "reserving the budget of `https://a.test`").
+        doing: String,
+        /// Why.
+        #[source]
+        source: tokio_postgres::Error,
     },
     /// Another process holds the crawler lease on this database.
     #[error(
@@ -114,6 +181,16 @@ impl StoreError {
         match self {
             StoreError::Query { source, .. } | StoreError::Open { source, .. } => busy(source),
             StoreError::CheckpointBusy { .. } | StoreError::CrawlerRunning { .. } => true,
+            StoreError::PostgresPool { .. } | StoreError::PostgresConnect { .. } => true,
+            StoreError::Postgres { source, .. } => {
+                use tokio_postgres::error::SqlState;
+                source.is_closed()
+                    || source.code().is_some_and(|c| {
+                        *c == SqlState::T_R_SERIALIZATION_FAILURE
+                            || *c == SqlState::T_R_DEADLOCK_DETECTED
+                            || *c == SqlState::LOCK_NOT_AVAILABLE
+                    })
+            }
             _ => false,
         }
     }
@@ -128,5 +205,23 @@ pub(crate) trait Doing<T> {
 impl<T> Doing<T> for Result<T, rusqlite::Error> {
     fn doing(self, doing: impl FnOnce() -> String) -> Result<T, StoreError> {
         self.map_err(|source| StoreError::Query { doing: doing(), source })
+    }
+}
+
+/// A PostgreSQL error in one line: the server's message and code when it sent one (the
+/// driver's own `Display` says only "db error"), else the driver's description.
+pub(crate) fn pg_message(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => {
+            let mut text = format!("{} ({})", db.message(), db.code().code());
+            if let Some(detail) = db.detail() {
+                text.push_str(&format!("; {detail}"));
+            }
+            text
+        }
+        None => match std::error::Error::source(e) {
+            Some(cause) => format!("{e}: {cause}"),
+            None => e.to_string(),
+        },
     }
 }

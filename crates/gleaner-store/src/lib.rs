@@ -12,25 +12,42 @@
 //!
 //! # Layout
 //! - [`Store`]: the backend-agnostic handle every caller uses;
-//! - [`CrawlerState`]: the gate's state ([`GateState`]) for the one process holding the
-//!   crawler lease; [`Store`] itself is the gate's [`Registry`] and [`AuditSink`];
+//! - [`CrawlerState`]: the gate's state ([`GateState`]) for one crawling process (on
+//!   SQLite the one holding the crawler lease; on PostgreSQL one of many workers);
+//!   [`Store`] itself is the gate's [`Registry`] and [`AuditSink`];
 //! - [`model`]: the values going in and out;
 //! - `codec`: policy and event values as columns, shared by backends;
-//! - `sqlite`: the SQLite backend and its migrations (`migrations/sqlite`).
+//! - `sqlite`: the SQLite backend and its migrations (`migrations/sqlite`);
+//! - `postgres`: the PostgreSQL backend and its migrations (`migrations/postgres`).
 //!
-//! # Why rusqlite behind an enum, not sqlx
+//! # Why rusqlite and tokio-postgres behind an enum, not sqlx
 //! SQLite is driven through rusqlite (bundled SQLite) on tokio's blocking pool: the gate's
 //! state trait hands us a non-`'static` closure that must run inside one `BEGIN
 //! IMMEDIATE` transaction, which is plain with a connection we own and awkward through
 //! sqlx's pool; rusqlite also gives direct access to `secure_delete`, checkpoints and
-//! `integrity_check`, and builds faster. Callers only see [`Store`], whose methods
-//! dispatch over a private backend enum: PostgreSQL (issue 17) adds a variant (on
-//! `tokio-postgres` or sqlx) with the same methods and the same test bodies.
+//! `integrity_check`, and builds faster. PostgreSQL (issue 17) is driven through
+//! `tokio-postgres` with a `deadpool-postgres` pool, for the same reason: a transaction
+//! is a value we hold across the closure, statements are prepared once per connection,
+//! and no second TLS stack or macro crate is compiled. Callers only see [`Store`], whose
+//! methods dispatch over a private backend enum; the integration tests run the same
+//! bodies on both backends (`tests/it/util.rs`).
+//!
+//! # One budget per site across processes
+//! - SQLite: one crawling process per database file (the crawler lease, an OS file
+//!   lock); other processes (`gleaner optout`, the server) read and write freely, and
+//!   each update is one `BEGIN IMMEDIATE` transaction.
+//! - PostgreSQL: any number of workers. Each update locks the site's row and the global
+//!   budget row (`SELECT … FOR UPDATE`) for the few statements of one transaction, so
+//!   every worker sees the previous one's reservation. In-flight requests are counted per
+//!   worker and only while the worker's lease on the database clock holds (a heartbeat
+//!   renews it), so a worker that dies stops holding the in-flight cap within
+//!   `postgres::WORKER_LEASE` (10 s), and no worker clears another's requests.
 
 pub mod model;
 
 mod codec;
 mod error;
+mod postgres;
 mod sqlite;
 
 use std::fs::File;
@@ -53,13 +70,24 @@ pub use model::{
 #[derive(Debug)]
 enum Backend {
     Sqlite(sqlite::Sqlite),
+    Postgres(postgres::Postgres),
 }
 
-/// Runs `$body` with `$db` bound to the active backend.
+/// Which database a [`Store`] uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendKind {
+    /// One SQLite file (the default: no setup).
+    Sqlite,
+    /// A PostgreSQL database shared by workers (SPEC §7).
+    Postgres,
+}
+
+/// Runs `$body` with `$db` bound to the active backend (both have the same methods).
 macro_rules! dispatch {
     ($self:expr, $db:ident => $body:expr) => {
         match &*$self.backend {
             Backend::Sqlite($db) => $body,
+            Backend::Postgres($db) => $body,
         }
     };
 }
@@ -71,11 +99,32 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens the store at a configured URL (`sqlite://PATH`), creating and migrating it.
+    /// Opens the store at a configured URL, creating and migrating it: `sqlite://PATH`,
+    /// or `postgres://USER[:PASSWORD]@HOST:PORT/DATABASE` (also `postgresql://`; the
+    /// database must exist).
     pub fn open(url: &str) -> Result<Store, StoreError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Store::open_postgres(url);
+        }
         match url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
             Some(path) if !path.is_empty() => Store::open_sqlite(Path::new(path)),
             _ => Err(StoreError::UnsupportedUrl { url: url.to_owned() }),
+        }
+    }
+
+    /// Connects to a PostgreSQL database (migrating it). Blocks the calling thread for
+    /// the connection and the migrations; connections of the pool are then made on the
+    /// runtime of whoever uses the store.
+    pub fn open_postgres(url: &str) -> Result<Store, StoreError> {
+        let db = postgres::Postgres::open(url)?;
+        Ok(Store { backend: Arc::new(Backend::Postgres(db)) })
+    }
+
+    /// Which database this store uses.
+    pub fn kind(&self) -> BackendKind {
+        match &*self.backend {
+            Backend::Sqlite(_) => BackendKind::Sqlite,
+            Backend::Postgres(_) => BackendKind::Postgres,
         }
     }
 
@@ -87,15 +136,54 @@ impl Store {
 
     /// A short description of where the data lives, for messages.
     pub fn location(&self) -> String {
-        dispatch!(self, db => db.path().display().to_string())
+        match &*self.backend {
+            Backend::Sqlite(db) => db.path().display().to_string(),
+            Backend::Postgres(db) => db.location().to_owned(),
+        }
     }
 
-    /// Takes the crawler lease: only one process crawls with a database at a time (a
-    /// second one gets [`StoreError::CrawlerRunning`]). Requests left in flight by a
-    /// crawler that died are over, so their in-flight counters are cleared. Other
-    /// processes (`gleaner optout`, `remove`, the server) keep using the store freely.
+    /// Starts crawling with this store.
+    ///
+    /// On SQLite this takes the crawler lease: only one process crawls with a database
+    /// file at a time (a second one gets [`StoreError::CrawlerRunning`]), and requests
+    /// left in flight by a crawler that died are over, so their in-flight counters are
+    /// cleared. Other processes (`gleaner optout`, `remove`, the server) keep using the
+    /// store freely.
+    ///
+    /// On PostgreSQL any number of workers crawl together: this registers a worker with
+    /// a lease on the database clock, renewed every 2 s by a task on the caller's runtime
+    /// while the [`CrawlerState`] lives, and clears the in-flight requests of workers
+    /// whose lease expired (dead ones).
     pub async fn claim_crawler(&self) -> Result<CrawlerState, StoreError> {
-        let lock = dispatch!(self, db => lock_path(db.path()));
+        let path = match &*self.backend {
+            Backend::Sqlite(db) => db.path().to_owned(),
+            Backend::Postgres(db) => {
+                let worker = postgres::new_worker_id();
+                let reset = db.register_worker(&worker).await?;
+                let store = self.clone();
+                let id = worker.clone();
+                let heartbeat = tokio::spawn(async move {
+                    let mut tick = tokio::time::interval(postgres::HEARTBEAT);
+                    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                    loop {
+                        tick.tick().await;
+                        if let Backend::Postgres(db) = &*store.backend {
+                            // A missed beat is retried at the next tick; the lease
+                            // outlasts several.
+                            let _ = db.heartbeat(&id).await;
+                        }
+                    }
+                });
+                return Ok(CrawlerState {
+                    store: self.clone(),
+                    _lease: None,
+                    reset,
+                    worker,
+                    heartbeat: Some(heartbeat.abort_handle()),
+                });
+            }
+        };
+        let lock = lock_path(&path);
         let file = File::options()
             .create(true)
             .truncate(false)
@@ -114,8 +202,17 @@ impl Store {
                 return Err(StoreError::Lock { path: lock, source });
             }
         }
-        let reset = dispatch!(self, db => db.reset_in_flight().await)?;
-        Ok(CrawlerState { store: self.clone(), _lease: file, reset })
+        let reset = match &*self.backend {
+            Backend::Sqlite(db) => db.reset_in_flight().await?,
+            Backend::Postgres(_) => 0,
+        };
+        Ok(CrawlerState {
+            store: self.clone(),
+            _lease: Some(file),
+            reset,
+            worker: String::new(),
+            heartbeat: None,
+        })
     }
 
     /// Records that a pass of `source` started at `at` (schedules hold across restarts).
@@ -392,9 +489,11 @@ impl Store {
 
     /// Deletes a site's content (events, descriptions, image addresses, translations,
     /// news, bodies, samples, validators) in one transaction, records the request with
-    /// its completion time, adds an opt-out and a sample exclusion, then checkpoints the
-    /// WAL so, with `secure_delete`, the bytes are gone from the files. The audit log
-    /// and the robots.txt archive stay: they record gleaner's own behaviour.
+    /// its completion time, adds an opt-out and a sample exclusion. On SQLite it then
+    /// checkpoints the WAL so, with `secure_delete`, the bytes are gone from the files;
+    /// on PostgreSQL the rows are gone at commit and their space is reclaimed by
+    /// (auto)vacuum. The audit log and the robots.txt archive stay: they record
+    /// gleaner's own behaviour.
     pub async fn remove_site(
         &self,
         scope: Scope,
@@ -404,7 +503,9 @@ impl Store {
         dispatch!(self, db => db.remove_site(scope, reference.to_owned(), now).await)
     }
 
-    /// The database's own consistency check (`ok` when sound).
+    /// The database's own consistency check (`ok` when sound): SQLite's
+    /// `integrity_check`; on PostgreSQL, that the database answers with this build's
+    /// schema version.
     pub async fn integrity_check(&self) -> Result<String, StoreError> {
         dispatch!(self, db => db.integrity_check().await)
     }
@@ -446,14 +547,39 @@ impl AuditSink for Store {
     }
 }
 
-/// The gate's state for the process holding the crawler lease (see
-/// [`Store::claim_crawler`]). The lease is an OS file lock, released when the process
-/// ends, however it ends.
+/// The gate's state for one crawling process (see [`Store::claim_crawler`]). On SQLite
+/// it holds the crawler lease, an OS file lock released when the process ends, however
+/// it ends. On PostgreSQL it is a worker whose lease a heartbeat renews while this value
+/// lives; dropping it ends the heartbeat, and the lease expires on the database clock.
 #[derive(Debug)]
 pub struct CrawlerState {
     store: Store,
-    _lease: File,
+    _lease: Option<File>,
     reset: u64,
+    worker: String,
+    heartbeat: Option<tokio::task::AbortHandle>,
+}
+
+impl Drop for CrawlerState {
+    /// Ends the heartbeat and, on a live runtime, the worker's lease at once (its
+    /// requests are over: the gate that used this state is gone). Without a runtime the
+    /// lease simply expires.
+    fn drop(&mut self) {
+        if let Some(heartbeat) = self.heartbeat.take() {
+            heartbeat.abort();
+            if let (Backend::Postgres(_), Ok(runtime)) =
+                (&*self.store.backend, tokio::runtime::Handle::try_current())
+            {
+                let store = self.store.clone();
+                let worker = std::mem::take(&mut self.worker);
+                runtime.spawn(async move {
+                    if let Backend::Postgres(db) = &*store.backend {
+                        let _ = db.release_worker(&worker).await;
+                    }
+                });
+            }
+        }
+    }
 }
 
 impl CrawlerState {
@@ -462,10 +588,15 @@ impl CrawlerState {
         &self.store
     }
 
-    /// How many sites had requests left in flight by a previous crawler (cleared when the
-    /// lease was taken).
+    /// How many sites had requests left in flight by a previous crawler (SQLite) or by
+    /// workers whose lease expired (PostgreSQL), cleared when this one started.
     pub fn reset_sites(&self) -> u64 {
         self.reset
+    }
+
+    /// This worker's id on PostgreSQL (empty on SQLite, where there is one crawler).
+    pub fn worker_id(&self) -> &str {
+        &self.worker
     }
 }
 
@@ -475,7 +606,10 @@ impl GateState for CrawlerState {
     /// trait has no error path).
     fn update<'a>(&'a self, site: &'a str, change: Change<'a>) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            let result = dispatch!(self.store, db => db.update_site(site, change).await);
+            let result = match &*self.store.backend {
+                Backend::Sqlite(db) => db.update_site(site, change).await,
+                Backend::Postgres(db) => db.update_site(site, &self.worker, change).await,
+            };
             if let Err(error) = result {
                 panic!("failed to record the budget of `{site}`, not sending: {error}");
             }

@@ -4,7 +4,8 @@ use gleaner_event::EventStatus;
 use gleaner_store::{EventWrite, Keep, Upserted};
 use url::Url;
 
-use crate::util::{day, event, temp_store};
+use crate::each_backend_test;
+use crate::util::{day, event};
 
 fn write<'a>(e: &'a gleaner_event::Event, url: &'a Url, t: u64) -> EventWrite<'a> {
     EventWrite {
@@ -16,9 +17,9 @@ fn write<'a>(e: &'a gleaner_event::Event, url: &'a Url, t: u64) -> EventWrite<'a
     }
 }
 
-#[tokio::test]
-async fn upsert_by_identity_keeps_history_and_provenance() {
-    let (_dir, store) = temp_store();
+each_backend_test! {
+    async fn upsert_by_identity_keeps_history_and_provenance(db) {
+    let store = db.store.clone();
     let page = Url::parse("https://a.test/events/1.html").unwrap();
     let feed = Url::parse("https://a.test/feed.xml").unwrap();
     let mut e = event("Jazz night", (2026, 3, 1), page.as_str(), "Long description");
@@ -41,10 +42,11 @@ async fn upsert_by_identity_keeps_history_and_provenance() {
     assert_eq!(stored.provenance.len(), 2, "the page and the feed: {:?}", stored.provenance);
     assert_eq!((stored.first_seen, stored.last_checked), (day(0), day(2)));
 }
+}
 
-#[tokio::test]
-async fn facts_only_sources_keep_no_description_or_image() {
-    let (_dir, store) = temp_store();
+each_backend_test! {
+    async fn facts_only_sources_keep_no_description_or_image(db) {
+    let store = db.store.clone();
     let page = Url::parse("https://a.test/events/2.html").unwrap();
     let e = event("Film club", (2026, 3, 2), page.as_str(), "Plot summary");
     let id = store
@@ -63,10 +65,11 @@ async fn facts_only_sources_keep_no_description_or_image() {
     assert_eq!(stored.event.description, None);
     assert_eq!(stored.event.image_url, None);
 }
+}
 
-#[tokio::test]
-async fn events_between_returns_overlapping_events_by_start() {
-    let (_dir, store) = temp_store();
+each_backend_test! {
+    async fn events_between_returns_overlapping_events_by_start(db) {
+    let store = db.store.clone();
     let page = Url::parse("https://a.test/").unwrap();
     for (title, d) in [("late", 20), ("early", 5), ("outside", 31)] {
         let e = event(
@@ -90,10 +93,11 @@ async fn events_between_returns_overlapping_events_by_start() {
     let titles: Vec<_> = found.iter().filter_map(|e| e.event.title.as_deref()).collect();
     assert_eq!(titles, ["early", "late"]);
 }
+}
 
-#[tokio::test]
-async fn a_304_moves_the_last_check_of_the_pages_events() {
-    let (_dir, store) = temp_store();
+each_backend_test! {
+    async fn a_304_moves_the_last_check_of_the_pages_events(db) {
+    let store = db.store.clone();
     let page = Url::parse("https://a.test/events/3.html").unwrap();
     let other = Url::parse("https://a.test/events/4.html").unwrap();
     let a = event("Market", (2026, 4, 1), page.as_str(), "");
@@ -110,11 +114,12 @@ async fn a_304_moves_the_last_check_of_the_pages_events() {
     store.put_listing_links(&page, "[\"/events/3.html\"]".into(), day(3)).await.unwrap();
     assert_eq!(store.listing_links(&page).await.unwrap().as_deref(), Some("[\"/events/3.html\"]"));
 }
+}
 
-#[tokio::test]
-async fn facts_only_from_an_owner_purges_descriptions_images_and_translations() {
+each_backend_test! {
+    async fn facts_only_from_an_owner_purges_descriptions_images_and_translations(db) {
     use gleaner_policy::registry::{OwnerRequest, RegistryEntry, Scope};
-    let (_dir, store) = temp_store();
+    let store = db.store.clone();
     let mut ids = Vec::new();
     for host in ["a.test", "b.test"] {
         let page = Url::parse(&format!("https://{host}/events/1.html")).unwrap();
@@ -141,4 +146,5 @@ async fn facts_only_from_an_owner_purges_descriptions_images_and_translations() 
     let e = event("Ballet", (2026, 5, 6), page.as_str(), "More text");
     let id = store.upsert_event(&write(&e, &page, 2)).await.unwrap().id();
     assert_eq!(store.event(id).await.unwrap().unwrap().event.description, None);
+}
 }

@@ -7,13 +7,14 @@ use gleaner_policy::audit::{AuditRecord, AuditSink};
 use gleaner_store::{EventWrite, Keep, PurgeReport, RetentionPolicy};
 use url::Url;
 
-use crate::util::{day, event, temp_store};
+use crate::each_backend_test;
+use crate::util::{day, event};
 
 const DAY: Duration = Duration::from_secs(86_400);
 
-#[tokio::test]
-async fn purge_applies_each_period_and_takes_translations_with_their_events() {
-    let (_dir, store) = temp_store();
+each_backend_test! {
+    async fn purge_applies_each_period_and_takes_translations_with_their_events(db) {
+    let store = db.store.clone();
     let page = Url::parse("https://a.test/events/1.html").unwrap();
     // 2026-01-01 is day 0; "now" is day 100.
     let mut ids = Vec::new();
@@ -60,10 +61,11 @@ async fn purge_applies_each_period_and_takes_translations_with_their_events() {
     assert!(store.body(old_body).await.unwrap().is_none());
     assert!(store.body(new_body).await.unwrap().is_some());
 }
+}
 
-#[tokio::test]
-async fn zero_body_retention_deletes_right_after_extraction() {
-    let (_dir, store) = temp_store();
+each_backend_test! {
+    async fn zero_body_retention_deletes_right_after_extraction(db) {
+    let store = db.store.clone();
     let page = Url::parse("https://a.test/").unwrap();
     let zero = RetentionPolicy { bodies: Duration::ZERO, ..RetentionPolicy::from_defaults() };
     let kept = RetentionPolicy::from_defaults();
@@ -73,4 +75,5 @@ async fn zero_body_retention_deletes_right_after_extraction() {
     assert!(store.body_extracted(b, &zero).await.unwrap());
     assert!(store.body(a).await.unwrap().is_some());
     assert!(store.body(b).await.unwrap().is_none());
+}
 }

@@ -9,69 +9,96 @@ use gleaner_policy::registry::{OwnerRequest, Registry, RegistryEntry, Scope};
 use gleaner_policy::robots::RobotsTxt;
 use gleaner_policy::robots::outcome::{RobotsReason, RobotsState};
 use gleaner_policy::state::{GateState, RobotsMemory};
-use gleaner_store::{DocumentKind, Store, StoreError};
+use gleaner_store::{BackendKind, DocumentKind, Store, StoreError};
 use url::Url;
 
-use crate::util::{day, temp_store};
+use crate::each_backend_test;
+use crate::util::{day, sqlite_db};
 
 const SITE: &str = "http://a.test";
 
-#[tokio::test]
-async fn budget_and_robots_survive_reopening_and_in_flight_is_cleared() {
-    let (dir, store) = temp_store();
-    let path = dir.path().join("gleaner.db");
-    let now = SystemTime::now();
-    let body = b"User-agent: *\nDisallow: /private/\n".to_vec();
-    {
-        let crawler = store.claim_crawler().await.unwrap();
-        let memory = RobotsMemory {
-            state: RobotsState::Rules(Arc::new(RobotsTxt::parse(&body))),
-            reason: RobotsReason::Read { status: 200 },
-            valid_until: now + Duration::from_secs(3600),
-            failures: 0,
-            body: Some(body.clone()),
-        };
-        crawler
-            .update(
-                SITE,
-                Box::new(move |s, g| {
-                    s.budget.last_start = Some(now);
-                    s.budget.in_flight.insert(Purpose::Listing, 1);
-                    s.budget.blocked_until =
-                        Some((now + Duration::from_secs(60), "HTTP 403".into()));
-                    s.robots = Some(memory);
-                    g.requests = 7;
-                }),
+each_backend_test! {
+    async fn budget_and_robots_survive_reopening_and_in_flight_is_cleared(db) {
+        let now = SystemTime::now();
+        let body = b"User-agent: *\nDisallow: /private/\n".to_vec();
+        // The first crawler runs on a runtime of its own that then stops, as its process
+        // would: on PostgreSQL its lease is left to expire (no clean release).
+        let (url, kind, robots) = (db.url().to_owned(), db.kind(), body.clone());
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            rt.block_on(async move {
+                let store = Store::open(&url).unwrap();
+                let crawler = store.claim_crawler().await.unwrap();
+                let memory = RobotsMemory {
+                    state: RobotsState::Rules(Arc::new(RobotsTxt::parse(&robots))),
+                    reason: RobotsReason::Read { status: 200 },
+                    valid_until: now + Duration::from_secs(3600),
+                    failures: 0,
+                    body: Some(robots.clone()),
+                };
+                crawler
+                    .update(
+                        SITE,
+                        Box::new(move |s, g| {
+                            s.budget.last_start = Some(now);
+                            s.budget.in_flight.insert(Purpose::Listing, 1);
+                            s.budget.blocked_until =
+                                Some((now + Duration::from_secs(60), "HTTP 403".into()));
+                            s.robots = Some(memory);
+                            g.requests = 7;
+                        }),
+                    )
+                    .await;
+                let seen = crawler.site(SITE).await.unwrap();
+                assert_eq!(seen.budget.total_in_flight(), 1, "positive control: in flight");
+                match kind {
+                    BackendKind::Postgres => std::mem::forget(crawler),
+                    BackendKind::Sqlite => drop(crawler),
+                }
+            });
+        })
+        .join()
+        .unwrap();
+        let store = db.reopen();
+        if db.kind() == BackendKind::Postgres {
+            // Another worker sees the dead one's request in flight until its lease
+            // expires on the database clock; age the lease rather than wait for it.
+            let seen = store.site_state(SITE).await.unwrap().unwrap();
+            assert_eq!(seen.budget.total_in_flight(), 1, "shared by every worker");
+            db.query_i64(
+                "WITH w AS (UPDATE workers SET lease_until = now() - interval '1 second'
+                 RETURNING 1) SELECT count(*) FROM w",
             )
             .await;
-        let seen = crawler.site(SITE).await.unwrap();
-        assert_eq!(seen.budget.total_in_flight(), 1, "positive control: in flight while running");
+            let seen = store.site_state(SITE).await.unwrap().unwrap();
+            assert_eq!(seen.budget.total_in_flight(), 0, "an expired lease holds nothing");
+        }
+        let crawler = store.claim_crawler().await.unwrap();
+        assert_eq!(crawler.reset_sites(), 1);
+        let state = crawler.site(SITE).await.unwrap();
+        assert_eq!(state.budget.total_in_flight(), 0, "a dead crawler's requests are over");
+        assert_eq!(state.budget.last_start, Some(now), "spacing survives");
+        assert!(state.budget.blocked_until.is_some(), "blocks survive");
+        let Some(RobotsMemory { state: RobotsState::Rules(rules), .. }) = &state.robots else {
+            panic!("rules rebuilt from the stored bytes: {:?}", state.robots)
+        };
+        assert!(!rules.for_agent("TestBot").check("/private/x").allowed);
+        let archived = store
+            .archive_history(&Scope::domain("a.test").unwrap(), DocumentKind::Robots)
+            .await
+            .unwrap();
+        assert_eq!(archived.len(), 1);
+        assert_eq!(archived[0].body, body);
     }
-    drop(store);
-    let store = Store::open_sqlite(&path).unwrap();
-    let crawler = store.claim_crawler().await.unwrap();
-    assert_eq!(crawler.reset_sites(), 1);
-    let state = crawler.site(SITE).await.unwrap();
-    assert_eq!(state.budget.total_in_flight(), 0, "a dead crawler's requests are over");
-    assert_eq!(state.budget.last_start, Some(now), "spacing survives");
-    assert!(state.budget.blocked_until.is_some(), "blocks survive");
-    let Some(RobotsMemory { state: RobotsState::Rules(rules), .. }) = &state.robots else {
-        panic!("rules rebuilt from the stored bytes: {:?}", state.robots)
-    };
-    assert!(!rules.for_agent("TestBot").check("/private/x").allowed);
-    let archived = store
-        .archive_history(&Scope::domain("a.test").unwrap(), DocumentKind::Robots)
-        .await
-        .unwrap();
-    assert_eq!(archived.len(), 1);
-    assert_eq!(archived[0].body, body);
 }
 
+/// SQLite only: one crawler per file. PostgreSQL workers share the database instead
+/// (`workers_share_one_budget_and_see_each_others_in_flight`).
 #[tokio::test]
 async fn a_second_crawler_on_the_same_file_is_refused_with_a_clear_message() {
-    let (dir, store) = temp_store();
-    let first = store.claim_crawler().await.unwrap();
-    let other = Store::open_sqlite(&dir.path().join("gleaner.db")).unwrap();
+    let db = sqlite_db();
+    let first = db.store.claim_crawler().await.unwrap();
+    let other = db.reopen();
     let error = other.claim_crawler().await.unwrap_err();
     assert!(matches!(error, StoreError::CrawlerRunning { .. }), "{error}");
     let message = error.to_string();
@@ -81,63 +108,126 @@ async fn a_second_crawler_on_the_same_file_is_refused_with_a_clear_message() {
     other.claim_crawler().await.expect("the lease is free once the first crawler is gone");
 }
 
+/// PostgreSQL only: two workers crawl at once; each sees the other's reservations, and
+/// a worker's in-flight requests end with it.
 #[tokio::test]
-async fn updates_from_two_connections_are_never_lost() {
-    let (dir, store) = temp_store();
-    let crawler = Arc::new(store.claim_crawler().await.unwrap());
-    // A second handle on the same file stands in for another process's connection;
-    // both read-modify-write the same site row.
-    let other = Store::open_sqlite(&dir.path().join("gleaner.db")).unwrap();
-    let mut tasks = Vec::new();
-    for i in 0..40 {
-        let crawler = Arc::clone(&crawler);
-        tasks.push(tokio::spawn(async move {
-            crawler
-                .update(
-                    SITE,
-                    Box::new(|s, g| {
-                        s.budget.day_requests += 1;
-                        g.requests += 1;
-                    }),
-                )
-                .await;
-            i
-        }));
+async fn workers_share_one_budget_and_see_each_others_in_flight() {
+    let Some(db) = crate::util::postgres_db() else { return };
+    let a = db.store.claim_crawler().await.unwrap();
+    let other = db.reopen();
+    let b = other.claim_crawler().await.expect("PostgreSQL workers do not exclude each other");
+    assert_ne!(a.worker_id(), b.worker_id());
+    let now = SystemTime::now();
+    a.update(
+        SITE,
+        Box::new(move |s, _| {
+            s.budget.last_start = Some(now);
+            s.budget.in_flight.insert(Purpose::EventPage, 1);
+        }),
+    )
+    .await;
+    b.update(
+        SITE,
+        Box::new(|s, _| {
+            assert_eq!(s.budget.total_in_flight(), 1, "b sees a's request");
+            *s.budget.in_flight.entry(Purpose::EventPage).or_default() += 1;
+        }),
+    )
+    .await;
+    assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 2);
+    // b's request ends: only b's share moves.
+    b.update(
+        SITE,
+        Box::new(|s, _| {
+            *s.budget.in_flight.entry(Purpose::EventPage).or_default() -= 1;
+        }),
+    )
+    .await;
+    assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 1);
+    // b takes another and stops (clean shutdown releases its lease at once).
+    b.update(
+        SITE,
+        Box::new(|s, _| {
+            *s.budget.in_flight.entry(Purpose::Listing).or_default() += 1;
+        }),
+    )
+    .await;
+    assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 2);
+    drop(b);
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while a.site(SITE).await.unwrap().budget.total_in_flight() != 1 {
+        assert!(std::time::Instant::now() < deadline, "b's requests ended with it");
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    for _ in 0..40 {
-        let r = other.owner_rules(&Url::parse("http://a.test/").unwrap()).await.unwrap();
-        assert!(r.opted_out.is_none());
-    }
-    for t in tasks {
-        t.await.unwrap();
-    }
-    let state = crawler.site(SITE).await.unwrap();
-    assert_eq!(state.budget.day_requests, 40);
+    assert_eq!(a.site(SITE).await.unwrap().budget.last_start, Some(now), "spacing is shared");
 }
 
-#[tokio::test]
-async fn an_opt_out_written_by_another_process_applies_to_the_next_lookup() {
-    let (dir, crawler_store) = temp_store();
-    let url = Url::parse("https://www.a.test/agenda/1").unwrap();
-    let before = crawler_store.lookup(&url).await;
-    assert_eq!(before.opted_out, None, "positive control: not opted out yet");
-    let cli = Store::open_sqlite(&dir.path().join("gleaner.db")).unwrap();
-    let entry = RegistryEntry {
-        scope: Scope::domain("a.test").unwrap(),
-        request: OwnerRequest::OptOut,
-        reference: "OPT-1".into(),
-    };
-    cli.add_owner_request(entry, Some("by mail".into()), day(0)).await.unwrap();
-    assert_eq!(crawler_store.lookup(&url).await.opted_out.as_deref(), Some("OPT-1"));
-    let unrelated = Url::parse("https://bada.test/").unwrap();
-    assert_eq!(crawler_store.lookup(&unrelated).await.opted_out, None, "dot boundary");
-    assert!(cli.remove_owner_request("OPT-1").await.unwrap());
-    assert_eq!(crawler_store.lookup(&url).await.opted_out, None, "removal seen too");
+each_backend_test! {
+    async fn updates_from_two_connections_are_never_lost(db) {
+        // Two crawler states on separate handles (separate connections: another process,
+        // in real life) read-modify-write the same site row concurrently. On SQLite the
+        // second handle only reads (one crawler per file); on PostgreSQL both are workers.
+        let crawler = Arc::new(db.store.claim_crawler().await.unwrap());
+        let other = db.reopen();
+        let second = match db.kind() {
+            BackendKind::Postgres => Some(Arc::new(other.claim_crawler().await.unwrap())),
+            BackendKind::Sqlite => None,
+        };
+        let mut tasks = Vec::new();
+        for i in 0..40 {
+            let state = match (&second, i % 2) {
+                (Some(second), 1) => Arc::clone(second),
+                _ => Arc::clone(&crawler),
+            };
+            tasks.push(tokio::spawn(async move {
+                state
+                    .update(
+                        SITE,
+                        Box::new(|s, g| {
+                            s.budget.day_requests += 1;
+                            g.requests += 1;
+                        }),
+                    )
+                    .await;
+                i
+            }));
+        }
+        for _ in 0..40 {
+            let r = other.owner_rules(&Url::parse("http://a.test/").unwrap()).await.unwrap();
+            assert!(r.opted_out.is_none());
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let state = crawler.site(SITE).await.unwrap();
+        assert_eq!(state.budget.day_requests, 40);
+    }
 }
 
-#[tokio::test]
-async fn audit_records_are_batched_and_read_back_by_site() {
-    let (_dir, store) = temp_store();
+each_backend_test! {
+    async fn an_opt_out_written_by_another_process_applies_to_the_next_lookup(db) {
+        let crawler_store = db.store.clone();
+        let url = Url::parse("https://www.a.test/agenda/1").unwrap();
+        let before = crawler_store.lookup(&url).await;
+        assert_eq!(before.opted_out, None, "positive control: not opted out yet");
+        let cli = db.reopen();
+        let entry = RegistryEntry {
+            scope: Scope::domain("a.test").unwrap(),
+            request: OwnerRequest::OptOut,
+            reference: "OPT-1".into(),
+        };
+        cli.add_owner_request(entry, Some("by mail".into()), day(0)).await.unwrap();
+        assert_eq!(crawler_store.lookup(&url).await.opted_out.as_deref(), Some("OPT-1"));
+        let unrelated = Url::parse("https://bada.test/").unwrap();
+        assert_eq!(crawler_store.lookup(&unrelated).await.opted_out, None, "dot boundary");
+        assert!(cli.remove_owner_request("OPT-1").await.unwrap());
+        assert_eq!(crawler_store.lookup(&url).await.opted_out, None, "removal seen too");
+    }
+}
+
+each_backend_test! {
+    async fn audit_records_are_batched_and_read_back_by_site(db) {
+    let store = db.store.clone();
     for (i, site) in ["http://a.test", "http://www.a.test", "http://b.test"].iter().enumerate() {
         store.record(AuditRecord {
             time: day(i as u64),
@@ -158,10 +248,11 @@ async fn audit_records_are_batched_and_read_back_by_site() {
     assert_eq!(rows[0].purpose, Some(Purpose::Listing));
     assert_eq!(rows[1].duration, Duration::from_millis(30));
 }
+}
 
-#[tokio::test]
-async fn robots_archive_answers_what_the_file_said_at_a_time() {
-    let (_dir, store) = temp_store();
+each_backend_test! {
+    async fn robots_archive_answers_what_the_file_said_at_a_time(db) {
+    let store = db.store.clone();
     let scope = Scope::domain("a.test").unwrap();
     let url = "http://a.test/robots.txt";
     for (t, body) in [(0, "v1"), (5, "v1"), (10, "v2")] {
@@ -181,10 +272,11 @@ async fn robots_archive_answers_what_the_file_said_at_a_time() {
     assert_eq!(at(7).await[0].body, b"v1");
     assert_eq!(at(12).await[0].body, b"v2");
 }
+}
 
-#[tokio::test]
-async fn a_change_that_panics_releases_the_write_lock_at_once() {
-    let (dir, store) = temp_store();
+each_backend_test! {
+    async fn a_change_that_panics_releases_the_write_lock_at_once(db) {
+    let store = db.store.clone();
     let crawler = Arc::new(store.claim_crawler().await.unwrap());
     let task = {
         let crawler = Arc::clone(&crawler);
@@ -195,7 +287,7 @@ async fn a_change_that_panics_releases_the_write_lock_at_once() {
     assert!(task.await.is_err(), "positive control: the closure panicked mid-transaction");
     // Another connection (another process, in real life) can write right away instead of
     // waiting out the busy timeout behind an abandoned transaction.
-    let other = Store::open_sqlite(&dir.path().join("gleaner.db")).unwrap();
+    let other = db.reopen();
     let started = std::time::Instant::now();
     let entry = RegistryEntry {
         scope: Scope::domain("a.test").unwrap(),
@@ -207,4 +299,5 @@ async fn a_change_that_panics_releases_the_write_lock_at_once() {
     // And the crawler's own next update works.
     crawler.update(SITE, Box::new(|s, _| s.failure_streak = 1)).await;
     assert_eq!(crawler.site(SITE).await.unwrap().failure_streak, 1);
+}
 }

@@ -1,18 +1,293 @@
-//! Helpers shared by the store tests.
+//! Helpers shared by the store tests, and [`each_backend`]: one test body run on a fresh
+//! SQLite file and on a fresh PostgreSQL database (the `SearcherTester` idea from
+//! ripgrep, the URL convention from sqlx's tests).
+//!
+//! PostgreSQL runs when `GLEANER_TEST_POSTGRES_URL` names a server and database to
+//! connect to (for example `postgres://postgres@127.0.0.1:5432/test`): every test body
+//! gets its own `gleaner_test_…` database, dropped when the body ends (the server keeps
+//! its state between runs). In CI (`CI=true`) a missing variable or an unreachable
+//! server fails the tests; locally, without the variable, a notice says that only SQLite
+//! ran.
 
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use chrono::NaiveDate;
 use gleaner_event::time::EventTime;
 use gleaner_event::{Category, Event, EventStatus, Price, Venue};
-use gleaner_store::Store;
+use gleaner_store::{BackendKind, Store};
 use url::Url;
 
-/// A fresh store in a temporary directory (kept alive by the returned guard).
-pub fn temp_store() -> (tempfile::TempDir, Store) {
+/// The variable naming the PostgreSQL server the tests use.
+pub const POSTGRES_ENV: &str = "GLEANER_TEST_POSTGRES_URL";
+
+/// A fresh store on one backend, and what the test needs to reach it again.
+pub struct TestDb {
+    /// The store under test.
+    pub store: Store,
+    url: String,
+    place: Place,
+}
+
+enum Place {
+    Sqlite { _dir: tempfile::TempDir, path: PathBuf },
+    Postgres(PgDatabase),
+}
+
+impl TestDb {
+    /// Which backend.
+    pub fn kind(&self) -> BackendKind {
+        self.store.kind()
+    }
+
+    /// The store URL (for a child process, or `Store::open`).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Another handle on the same database, with its own connections: what another
+    /// process would have.
+    pub fn reopen(&self) -> Store {
+        Store::open(&self.url).unwrap()
+    }
+
+    /// The SQLite file, for SQLite-only checks (`None` on PostgreSQL).
+    pub fn sqlite_path(&self) -> Option<&Path> {
+        match &self.place {
+            Place::Sqlite { path, .. } => Some(path),
+            Place::Postgres(_) => None,
+        }
+    }
+
+    /// Every table whose rows hold `needle` in a text or binary value.
+    pub async fn tables_containing(&self, needle: &str) -> Vec<String> {
+        match &self.place {
+            Place::Sqlite { path, .. } => sqlite_tables_containing(path, needle),
+            Place::Postgres(db) => db.tables_containing(needle).await,
+        }
+    }
+
+    /// Runs one SQL query returning a single `BIGINT` (or SQLite integer) value, or none.
+    pub async fn query_i64(&self, sql: &str) -> Option<i64> {
+        match &self.place {
+            Place::Sqlite { path, .. } => {
+                let conn = rusqlite::Connection::open(path).unwrap();
+                conn.query_row(sql, [], |r| r.get::<_, Option<i64>>(0)).unwrap()
+            }
+            Place::Postgres(db) => {
+                let client = db.connect().await;
+                client.query_one(sql, &[]).await.unwrap().get::<_, Option<i64>>(0)
+            }
+        }
+    }
+}
+
+/// A fresh SQLite store in a temporary directory.
+pub fn sqlite_db() -> TestDb {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open_sqlite(&dir.path().join("gleaner.db")).unwrap();
-    (dir, store)
+    let path = dir.path().join("gleaner.db");
+    let store = Store::open_sqlite(&path).unwrap();
+    TestDb {
+        store,
+        url: format!("sqlite://{}", path.display()),
+        place: Place::Sqlite { _dir: dir, path },
+    }
+}
+
+/// A fresh PostgreSQL store, or `None` when no server is configured (outside CI).
+pub fn postgres_db() -> Option<TestDb> {
+    let admin = postgres_url()?;
+    let db = PgDatabase::create(&admin);
+    let store = Store::open(&db.url).unwrap_or_else(|e| panic!("{e:#}"));
+    Some(TestDb { store, url: db.url.clone(), place: Place::Postgres(db) })
+}
+
+/// The configured PostgreSQL URL. Fails in CI when it is missing; prints a notice
+/// locally.
+pub fn postgres_url() -> Option<String> {
+    match std::env::var(POSTGRES_ENV) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") => panic!(
+            "{POSTGRES_ENV} is not set, and CI must run the store tests on PostgreSQL too\n\
+             hint: `.ci/run` exports it; set it to e.g. postgres://postgres@127.0.0.1:5432/test"
+        ),
+        _ => {
+            static NOTICE: std::sync::Once = std::sync::Once::new();
+            // The notice is the point: loud, on stderr.
+            #[allow(clippy::print_stderr)]
+            NOTICE.call_once(|| {
+                eprintln!(
+                    "\n*** NOTICE: {POSTGRES_ENV} is not set: the store tests ran on SQLite ONLY.\n\
+                     *** Set it (e.g. postgres://postgres@127.0.0.1:5432/test) to run them on PostgreSQL too.\n"
+                );
+            });
+            None
+        }
+    }
+}
+
+/// Runs `body` on a fresh SQLite store, then on a fresh PostgreSQL database.
+pub async fn each_backend<F, Fut>(body: F)
+where
+    F: Fn(TestDb) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    body(sqlite_db()).await;
+    if let Some(db) = postgres_db() {
+        body(db).await;
+    }
+}
+
+/// Defines a `#[tokio::test]` whose body runs on every backend with `$db: TestDb`.
+#[macro_export]
+macro_rules! each_backend_test {
+    ($(#[$meta:meta])* async fn $name:ident($db:ident) $body:block) => {
+        $(#[$meta])*
+        #[tokio::test]
+        async fn $name() {
+            // `let` moves the whole value in: a closure capturing only `db.store` would
+            // drop the database (and its guard) before the body runs.
+            $crate::util::each_backend(|$db: $crate::util::TestDb| async move {
+                let $db = $db;
+                $body
+            })
+            .await;
+        }
+    };
+}
+
+/// A database created for one test body and dropped after it.
+pub struct PgDatabase {
+    admin: String,
+    name: String,
+    /// Its URL.
+    pub url: String,
+}
+
+/// Runs a future on a private runtime on another thread (for set-up and tear-down from
+/// synchronous code, inside a runtime or not).
+fn block_on_thread<R: Send>(f: impl Future<Output = R> + Send) -> R {
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(f)
+        })
+        .join()
+        .unwrap()
+    })
+}
+
+async fn pg_connect(url: &str) -> tokio_postgres::Client {
+    let (client, connection) =
+        tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap_or_else(|e| {
+            panic!(
+                "PostgreSQL at {POSTGRES_ENV}={url} is unreachable: {e}\n\
+                 hint: start it (`.ci/run` does) or unset {POSTGRES_ENV} to test SQLite only"
+            )
+        });
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    client
+}
+
+impl PgDatabase {
+    fn create(admin: &str) -> PgDatabase {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().subsec_nanos();
+        let name = format!(
+            "gleaner_test_{}_{}_{nanos}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        let admin = admin.to_owned();
+        let sql = format!("CREATE DATABASE {name}");
+        block_on_thread(async {
+            pg_connect(&admin).await.batch_execute(&sql).await.unwrap();
+        });
+        let mut url = Url::parse(&admin).unwrap();
+        url.set_path(&format!("/{name}"));
+        PgDatabase { admin, name, url: url.to_string() }
+    }
+
+    async fn connect(&self) -> tokio_postgres::Client {
+        pg_connect(&self.url).await
+    }
+
+    async fn tables_containing(&self, needle: &str) -> Vec<String> {
+        let client = self.connect().await;
+        let tables: Vec<String> = client
+            .query(
+                "SELECT table_name::text FROM information_schema.tables
+                 WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+                &[],
+            )
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        assert!(tables.len() >= 15, "the whole schema is enumerated: {tables:?}");
+        // bytea values appear in JSON as `\x` and lower-case hex.
+        let hex: String = needle.bytes().map(|b| format!("{b:02x}")).collect();
+        let mut found = Vec::new();
+        for table in tables {
+            let rows = client
+                .query(&format!("SELECT row_to_json(t)::text FROM \"{table}\" t"), &[])
+                .await
+                .unwrap();
+            if rows.iter().any(|r| {
+                let json: String = r.get(0);
+                json.contains(needle) || json.contains(&hex)
+            }) {
+                found.push(table);
+            }
+        }
+        found
+    }
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
+        let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
+        let admin = self.admin.clone();
+        block_on_thread(async move {
+            let _ = pg_connect(&admin).await.batch_execute(&sql).await;
+        });
+    }
+}
+
+fn sqlite_tables_containing(path: &Path, needle: &str) -> Vec<String> {
+    use rusqlite::types::ValueRef;
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(tables.len() >= 15, "the whole schema is enumerated: {tables:?}");
+    let mut found = Vec::new();
+    for table in tables {
+        let mut st = conn.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+        let columns = st.column_count();
+        let mut rows = st.query([]).unwrap();
+        'rows: while let Some(row) = rows.next().unwrap() {
+            for i in 0..columns {
+                let bytes: &[u8] = match row.get_ref(i).unwrap() {
+                    ValueRef::Text(t) | ValueRef::Blob(t) => t,
+                    _ => continue,
+                };
+                if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+                    found.push(table.clone());
+                    break 'rows;
+                }
+            }
+        }
+    }
+    found
 }
 
 /// A time `days` after 2026-01-01.

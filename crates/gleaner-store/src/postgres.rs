@@ -1,0 +1,1605 @@
+//! The PostgreSQL backend: many processes (workers) on one database share every site's
+//! budget, the owners' registry and the audit log (SPEC §1 "every process and every
+//! copy", §7).
+//!
+//! - Driver: `tokio-postgres` without TLS (a database on loopback or a trusted network)
+//!   and a `deadpool-postgres` pool per process; statements are prepared once per
+//!   connection and cached. Connections live on the caller's tokio runtime.
+//! - Schema: `migrations/postgres`, applied on open in one transaction per version under
+//!   an advisory lock, so workers starting together migrate once.
+//! - The gate's state ([`Postgres::update_site`]): one short transaction per update —
+//!   `SELECT … FOR UPDATE` of the site's row (inserted first when missing), then of the
+//!   global budget row (always in that order, so two updates never deadlock), the
+//!   caller's synchronous closure, the writes, `COMMIT`, all before the future completes.
+//!   The row locks are held for the closure's microseconds and a few statements, never
+//!   across an HTTP request, and a second worker's update of the same site waits for the
+//!   first one's commit instead of overwriting it.
+//! - In flight: each worker's requests in flight are rows of `site_in_flight` tagged with
+//!   its worker id; a site's in-flight count is the sum over workers whose lease
+//!   (`workers.lease_until`, on the database clock, renewed by a heartbeat) has not
+//!   expired. A worker that dies stops counting within [`WORKER_LEASE`], and no live
+//!   worker's requests are ever cleared by another.
+//! - Registry: a version number (`meta.registry_version`, moved by a trigger that also
+//!   sends `NOTIFY gleaner_registry`) read before each lookup, as on SQLite.
+//! - Audit: a thread with its own runtime and connection writes batches.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use gleaner_event::{EventIdentity, EventStatus};
+use gleaner_policy::Purpose;
+use gleaner_policy::audit::AuditRecord;
+use gleaner_policy::registry::{OwnerRequest, OwnerRules, RegistryEntry, Scope, rules_for};
+use gleaner_policy::robots::RobotsTxt;
+use gleaner_policy::state::{Change, SiteState};
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Config, NoTls, Row};
+use url::Url;
+
+use crate::codec::{self, SiteRow};
+use crate::error::StoreError;
+use crate::model::{
+    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
+    Provenance, PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange,
+    StoredEvent, Upserted,
+};
+
+/// Schema migrations, applied in order; `schema_migrations` records each one.
+const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/postgres/0001_init.sql"))];
+
+/// Connections per process. A worker's gate holds one for a few statements per request;
+/// the rest serve the scheduler, the server and retention.
+const POOL_SIZE: usize = 8;
+
+/// How long a caller waits for a pooled connection (or a new one) before failing.
+const POOL_WAIT: Duration = Duration::from_secs(30);
+
+/// How long a worker's lease lasts on the database clock without a heartbeat. Its
+/// requests in flight stop counting this long after it dies.
+pub(crate) const WORKER_LEASE: Duration = Duration::from_secs(10);
+
+/// How often a live worker renews its lease (well inside [`WORKER_LEASE`]).
+pub(crate) const HEARTBEAT: Duration = Duration::from_secs(2);
+
+/// How long the audit writer waits for more records before committing a batch.
+const AUDIT_LINGER: Duration = Duration::from_millis(1);
+
+/// An arbitrary key for the advisory lock that serialises migrations.
+const MIGRATION_LOCK: i64 = 0x0067_6c65_616e_6572;
+
+type RobotsCache = Arc<Mutex<HashMap<(String, u64), Arc<RobotsTxt>>>>;
+
+enum AuditMsg {
+    Record(Box<AuditRecord>),
+    Flush(tokio::sync::oneshot::Sender<()>),
+}
+
+/// The PostgreSQL backend.
+pub(crate) struct Postgres {
+    location: String,
+    pool: Pool,
+    audit: tokio::sync::mpsc::UnboundedSender<AuditMsg>,
+    registry: Mutex<Option<(i64, Arc<Vec<RegistryEntry>>)>>,
+    robots: RobotsCache,
+}
+
+impl std::fmt::Debug for Postgres {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Postgres").field("location", &self.location).finish_non_exhaustive()
+    }
+}
+
+type P<'a> = &'a (dyn ToSql + Sync);
+
+/// Wraps a driver error with where and what was being done.
+trait PgDoing<T> {
+    fn doing(self, location: &str, doing: impl FnOnce() -> String) -> Result<T, StoreError>;
+}
+
+impl<T> PgDoing<T> for Result<T, tokio_postgres::Error> {
+    fn doing(self, location: &str, doing: impl FnOnce() -> String) -> Result<T, StoreError> {
+        self.map_err(|source| StoreError::Postgres {
+            location: location.to_owned(),
+            doing: doing(),
+            source,
+        })
+    }
+}
+
+/// `postgres://user@host:port/db`, without the password, for messages.
+pub(crate) fn describe(config: &Config) -> String {
+    let host = config
+        .get_hosts()
+        .first()
+        .map(|h| match h {
+            tokio_postgres::config::Host::Tcp(h) => h.clone(),
+            tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+        })
+        .unwrap_or_else(|| "localhost".into());
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let user = config.get_user().map(|u| format!("{u}@")).unwrap_or_default();
+    let db = config.get_dbname().unwrap_or("");
+    format!("postgres://{user}{host}:{port}/{db}")
+}
+
+/// The SQL condition "column `col` is the host `$n` or one of its subdomains".
+fn host_covered(col: &str, n: usize) -> String {
+    format!(
+        "({col} = ${n} OR (length({col}) > length(${n}::text) AND right({col}, length(${n}::text) + 1) = '.' || ${n}))"
+    )
+}
+
+/// The SQL condition for a scope over a host column and a URL column, and its parameter.
+fn scope_condition(scope: &Scope, host_col: &str, url_col: &str, n: usize) -> (String, String) {
+    match scope {
+        Scope::Domain(domain) => (host_covered(host_col, n), domain.clone()),
+        Scope::UrlPrefix(prefix) => (format!("starts_with({url_col}, ${n}::text)"), prefix.clone()),
+    }
+}
+
+fn scope_columns(scope: &Scope) -> (&'static str, &str) {
+    match scope {
+        Scope::Domain(d) => ("domain", d),
+        Scope::UrlPrefix(p) => ("url-prefix", p),
+    }
+}
+
+fn hash_of(s: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+/// A worker id unique across processes and machines (random per process start).
+pub(crate) fn new_worker_id() -> String {
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    std::process::id().hash(&mut h);
+    SystemTime::now().hash(&mut h);
+    format!("{}-{:016x}", std::process::id(), h.finish())
+}
+
+async fn connect(config: &Config, location: &str) -> Result<tokio_postgres::Client, StoreError> {
+    let (client, connection) = config
+        .connect(NoTls)
+        .await
+        .map_err(|source| StoreError::PostgresConnect { location: location.to_owned(), source })?;
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    Ok(client)
+}
+
+async fn migrate(client: &mut tokio_postgres::Client, location: &str) -> Result<(), StoreError> {
+    let open = |source| StoreError::PostgresConnect { location: location.to_owned(), source };
+    let tx = client.transaction().await.map_err(open)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await.map_err(open)?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+             version BIGINT PRIMARY KEY,
+             applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+         )",
+    )
+    .await
+    .map_err(open)?;
+    let found: i64 = tx
+        .query_one("SELECT coalesce(max(version), 0) FROM schema_migrations", &[])
+        .await
+        .map_err(open)?
+        .get(0);
+    let known = MIGRATIONS.last().map_or(0, |m| m.0);
+    if found > known {
+        return Err(StoreError::TooNewPostgres { location: location.to_owned(), found, known });
+    }
+    for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > found) {
+        let err = |source| StoreError::PostgresMigrate {
+            location: location.to_owned(),
+            version: *version,
+            source,
+        };
+        tx.batch_execute(sql).await.map_err(err)?;
+        tx.execute("INSERT INTO schema_migrations (version) VALUES ($1)", &[version])
+            .await
+            .map_err(err)?;
+    }
+    tx.commit().await.map_err(open)
+}
+
+/// Runs `f` to completion on a thread of its own with a private runtime, so a
+/// synchronous caller (inside a runtime or not) can wait for async set-up work.
+fn on_own_runtime<R: Send>(
+    f: impl FnOnce() -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<R, StoreError>>>>
+    + Send,
+) -> Result<R, StoreError> {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| StoreError::Worker(format!("failed to start a runtime: {e}")))?;
+                rt.block_on(f())
+            })
+            .join()
+            .map_err(|_| StoreError::Worker("the set-up thread panicked".into()))?
+    })
+}
+
+fn audit_thread(
+    config: Config,
+    location: String,
+    mut rx: tokio::sync::mpsc::UnboundedReceiver<AuditMsg>,
+) {
+    let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
+        return;
+    };
+    rt.block_on(async move {
+        let mut client: Option<tokio_postgres::Client> = None;
+        let mut batch: Vec<AuditRecord> = Vec::new();
+        let mut waiting: Vec<tokio::sync::oneshot::Sender<()>> = Vec::new();
+        while let Some(first) = rx.recv().await {
+            let mut next = Some(first);
+            while let Some(msg) = next.take() {
+                match msg {
+                    AuditMsg::Record(r) => batch.push(*r),
+                    AuditMsg::Flush(done) => waiting.push(done),
+                }
+                // Linger up to a millisecond for more records, so a burst is one transaction.
+                if batch.len() < 4096 && waiting.is_empty() {
+                    next = tokio::time::timeout(AUDIT_LINGER, rx.recv()).await.ok().flatten();
+                }
+            }
+            if !batch.is_empty() {
+                // An audit write failure must not stop the crawl; the batch is retried once
+                // on a fresh connection, then dropped.
+                for _ in 0..2 {
+                    if client.as_ref().is_none_or(|c| c.is_closed()) {
+                        client = connect(&config, &location).await.ok();
+                    }
+                    let Some(c) = client.as_mut() else { continue };
+                    if write_audit(c, &batch).await.is_ok() {
+                        break;
+                    }
+                    client = None;
+                }
+                batch.clear();
+            }
+            for done in waiting.drain(..) {
+                let _ = done.send(());
+            }
+        }
+    });
+}
+
+async fn write_audit(
+    client: &mut tokio_postgres::Client,
+    batch: &[AuditRecord],
+) -> Result<(), tokio_postgres::Error> {
+    let tx = client.transaction().await?;
+    let st = tx
+        .prepare(
+            "INSERT INTO audit_log (time_ms, site, host, url, purpose, source, status, error,
+                 bytes, duration_ms, reason)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )
+        .await?;
+    for r in batch {
+        let status = r.status.map(i64::from);
+        tx.execute(
+            &st,
+            &[
+                &codec::to_ms(r.time),
+                &r.site,
+                &codec::host_of(&r.site),
+                &r.url,
+                &r.purpose.as_str(),
+                &r.source,
+                &status,
+                &r.error,
+                &i64::try_from(r.bytes).unwrap_or(i64::MAX),
+                &codec::duration_ms(r.duration),
+                &r.reason,
+            ],
+        )
+        .await?;
+    }
+    tx.commit().await
+}
+
+fn owner_entry(
+    reference: String,
+    scope_kind: &str,
+    scope: String,
+    request: &str,
+    factor: Option<i64>,
+    until_ms: Option<i64>,
+) -> Option<RegistryEntry> {
+    let scope = match scope_kind {
+        "domain" => Scope::Domain(scope),
+        _ => Scope::UrlPrefix(scope),
+    };
+    let request = match request {
+        "opt-out" => OwnerRequest::OptOut,
+        "slow-down" => OwnerRequest::SlowDown(u32::try_from(factor?).ok()?),
+        "pause" => OwnerRequest::PauseUntil(codec::from_ms(until_ms?)),
+        "facts-only" => OwnerRequest::FactsOnly,
+        _ => return None,
+    };
+    Some(RegistryEntry { scope, request, reference })
+}
+
+fn event_from_row(r: &Row) -> Result<StoredEvent, StoreError> {
+    let identity: String = r.get(1);
+    let facts: String = r.get(5);
+    let event = codec::decode_facts(&facts, r.get(6), r.get(7))?;
+    Ok(StoredEvent {
+        id: r.get(0),
+        identity: EventIdentity(u64::from_str_radix(&identity, 16).unwrap_or_default()),
+        host: r.get(2),
+        source: r.get(3),
+        event,
+        first_seen: codec::from_ms(r.get(8)),
+        last_checked: codec::from_ms(r.get(9)),
+        history: Vec::new(),
+        provenance: Vec::new(),
+    })
+}
+
+const EVENT_COLUMNS: &str = "id, identity, host, source, status, facts, description, image_url, \
+                             first_seen_ms, last_checked_ms";
+
+/// The in-flight counts per purpose of a site, over workers whose lease holds, and the
+/// calling worker's own.
+const IN_FLIGHT: &str = "SELECT f.purpose, sum(f.count)::bigint,
+        coalesce(sum(f.count) FILTER (WHERE f.worker = $2), 0)::bigint
+     FROM site_in_flight f JOIN workers w ON w.id = f.worker
+     WHERE f.site = $1 AND w.lease_until > now()
+     GROUP BY f.purpose";
+
+/// A connection from the pool, or a transaction on one.
+type Conn = deadpool_postgres::Object;
+
+impl Postgres {
+    /// Connects to the database at `url`, migrating it, and starts the audit writer.
+    pub(crate) fn open(url: &str) -> Result<Postgres, StoreError> {
+        let config = Config::from_str(url)
+            .map_err(|source| StoreError::PostgresUrl { detail: source.to_string() })?;
+        let location = describe(&config);
+        {
+            let (config, location) = (config.clone(), location.clone());
+            on_own_runtime(move || {
+                Box::pin(async move {
+                    let mut client = connect(&config, &location).await?;
+                    migrate(&mut client, &location).await
+                })
+            })?;
+        }
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig { recycling_method: RecyclingMethod::Fast },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(POOL_WAIT))
+            .create_timeout(Some(POOL_WAIT))
+            .build()
+            .map_err(|e| StoreError::PostgresPool {
+                location: location.clone(),
+                detail: e.to_string(),
+            })?;
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        {
+            let location = location.clone();
+            std::thread::Builder::new()
+                .name("gleaner-store-audit".into())
+                .spawn(move || audit_thread(config, location, rx))
+                .map_err(|e| {
+                    StoreError::Worker(format!("failed to start the audit writer: {e}"))
+                })?;
+        }
+        Ok(Postgres {
+            location,
+            pool,
+            audit: tx,
+            registry: Mutex::new(None),
+            robots: Arc::default(),
+        })
+    }
+
+    /// Where the database is (no password).
+    pub(crate) fn location(&self) -> &str {
+        &self.location
+    }
+
+    async fn conn(&self) -> Result<Conn, StoreError> {
+        self.pool.get().await.map_err(|e| StoreError::PostgresPool {
+            location: self.location.clone(),
+            detail: match &e {
+                deadpool_postgres::PoolError::Backend(e) => crate::error::pg_message(e),
+                other => other.to_string(),
+            },
+        })
+    }
+
+    /// Runs one statement, returning the number of rows changed.
+    async fn exec(
+        &self,
+        sql: &str,
+        params: &[P<'_>],
+        doing: impl FnOnce() -> String,
+    ) -> Result<u64, StoreError> {
+        let conn = self.conn().await?;
+        let result = async {
+            let st = conn.prepare_cached(sql).await?;
+            conn.execute(&st, params).await
+        }
+        .await;
+        result.doing(&self.location, doing)
+    }
+
+    /// Runs one query, returning its rows.
+    async fn rows(
+        &self,
+        sql: &str,
+        params: &[P<'_>],
+        doing: impl FnOnce() -> String,
+    ) -> Result<Vec<Row>, StoreError> {
+        let conn = self.conn().await?;
+        let result = async {
+            let st = conn.prepare_cached(sql).await?;
+            conn.query(&st, params).await
+        }
+        .await;
+        result.doing(&self.location, doing)
+    }
+
+    /// Runs one query expected to return at most one row.
+    async fn row(
+        &self,
+        sql: &str,
+        params: &[P<'_>],
+        doing: impl FnOnce() -> String,
+    ) -> Result<Option<Row>, StoreError> {
+        Ok(self.rows(sql, params, doing).await?.into_iter().next())
+    }
+
+    // ----- gate state -------------------------------------------------------------
+
+    /// Registers this process as a worker (a lease on the database clock) and clears the
+    /// in-flight requests of workers whose lease expired. Returns how many sites had
+    /// such requests.
+    pub(crate) async fn register_worker(&self, worker: &str) -> Result<u64, StoreError> {
+        self.heartbeat(worker).await?;
+        let rows = self
+            .rows(
+                "WITH dead AS (DELETE FROM workers WHERE lease_until <= now() RETURNING id)
+                 SELECT count(DISTINCT site)::bigint FROM site_in_flight
+                 WHERE worker IN (SELECT id FROM dead)",
+                &[],
+                || "clearing requests left in flight by dead workers".to_owned(),
+            )
+            .await?;
+        Ok(rows.first().map_or(0, |r| r.get::<_, i64>(0)).max(0) as u64)
+    }
+
+    /// Renews a worker's lease (re-registering it if another worker cleared it).
+    pub(crate) async fn heartbeat(&self, worker: &str) -> Result<(), StoreError> {
+        let secs = WORKER_LEASE.as_secs_f64();
+        self.exec(
+            "INSERT INTO workers (id, lease_until) VALUES ($1, now() + make_interval(secs => $2))
+             ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until",
+            &[&worker, &secs],
+            || format!("renewing the lease of worker `{worker}`"),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// Ends a worker's lease now: its requests in flight are over.
+    pub(crate) async fn release_worker(&self, worker: &str) -> Result<(), StoreError> {
+        self.exec("DELETE FROM workers WHERE id = $1", &[&worker], || {
+            format!("releasing worker `{worker}`")
+        })
+        .await
+        .map(|_| ())
+    }
+
+    fn decode(
+        &self,
+        site: &str,
+        row: &Row,
+        in_flight: &BTreeMap<String, u32>,
+    ) -> Result<Option<SiteState>, StoreError> {
+        let Some(budget) = row.get::<_, Option<String>>(0) else { return Ok(None) };
+        let robots: Option<String> = row.get(1);
+        let key = (site.to_owned(), robots.as_deref().map_or(0, hash_of));
+        let row = SiteRow {
+            budget,
+            in_flight: serde_json::to_string(in_flight).unwrap_or_default(),
+            robots,
+            robots_body: row.get(2),
+            failure_streak: u32::try_from(row.get::<_, i64>(3)).unwrap_or(u32::MAX),
+        };
+        let state = codec::decode_site(row, |body| {
+            let mut cache = self.robots.lock().unwrap_or_else(|p| p.into_inner());
+            if cache.len() > 4096 {
+                cache.clear();
+            }
+            Arc::clone(cache.entry(key).or_insert_with(|| Arc::new(RobotsTxt::parse(body))))
+        })?;
+        Ok(Some(state))
+    }
+
+    /// Applies `change` to a site's state and the global budget in one short transaction
+    /// (see the module docs), committed before it returns. `worker` owns the in-flight
+    /// requests the change adds or ends.
+    pub(crate) async fn update_site(
+        &self,
+        site: &str,
+        worker: &str,
+        change: Change<'_>,
+    ) -> Result<(), StoreError> {
+        let loc = self.location.as_str();
+        let doing = || format!("reserving the budget of `{site}`");
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.doing(loc, doing)?;
+        let select = tx
+            .prepare_cached(
+                "SELECT budget, robots, robots_body, failure_streak FROM site_state
+                 WHERE site = $1 FOR UPDATE",
+            )
+            .await
+            .doing(loc, doing)?;
+        let mut row = tx.query_opt(&select, &[&site]).await.doing(loc, doing)?;
+        if row.is_none() {
+            let insert = tx
+                .prepare_cached(
+                    "INSERT INTO site_state (site, updated_us) VALUES ($1, $2)
+                     ON CONFLICT (site) DO NOTHING",
+                )
+                .await
+                .doing(loc, doing)?;
+            tx.execute(&insert, &[&site, &codec::to_us(SystemTime::now())])
+                .await
+                .doing(loc, doing)?;
+            row = tx.query_opt(&select, &[&site]).await.doing(loc, doing)?;
+        }
+        let row = row.ok_or_else(|| StoreError::Worker(format!("lost the row of `{site}`")))?;
+        let global = tx
+            .prepare_cached("SELECT day, requests FROM global_budget WHERE id = 1 FOR UPDATE")
+            .await
+            .doing(loc, doing)?;
+        let global = tx.query_one(&global, &[]).await.doing(loc, doing)?;
+        let mut global = codec::decode_global(global.get(0), global.get(1));
+        let in_flight = tx.prepare_cached(IN_FLIGHT).await.doing(loc, doing)?;
+        let mut total: BTreeMap<String, u32> = BTreeMap::new();
+        let mut own: BTreeMap<String, i64> = BTreeMap::new();
+        for r in tx.query(&in_flight, &[&site, &worker]).await.doing(loc, doing)? {
+            let purpose: String = r.get(0);
+            total.insert(purpose.clone(), u32::try_from(r.get::<_, i64>(1)).unwrap_or(0));
+            own.insert(purpose, r.get(2));
+        }
+        let before = self.decode(site, &row, &total)?;
+        let global_before = global.clone();
+        let mut after = before.clone().unwrap_or_default();
+        // The change is pure (policy decisions on the loaded state): no I/O while the
+        // rows are locked.
+        change(&mut after, &mut global);
+
+        if before.as_ref() != Some(&after) {
+            let now = SystemTime::now();
+            let enc = codec::encode_site(&after);
+            let save = tx
+                .prepare_cached(
+                    "UPDATE site_state SET budget = $2, failure_streak = $3, updated_us = $4
+                     WHERE site = $1",
+                )
+                .await
+                .doing(loc, doing)?;
+            tx.execute(
+                &save,
+                &[&site, &enc.budget, &i64::from(enc.failure_streak), &codec::to_us(now)],
+            )
+            .await
+            .doing(loc, doing)?;
+            let old_robots = before.as_ref().and_then(|s| s.robots.as_ref());
+            if old_robots != after.robots.as_ref() {
+                tx.execute(
+                    "UPDATE site_state SET robots = $2, robots_body = $3 WHERE site = $1",
+                    &[&site, &enc.robots, &enc.robots_body],
+                )
+                .await
+                .doing(loc, doing)?;
+                if let Some(body) = &enc.robots_body {
+                    let url = format!("{site}/robots.txt");
+                    archive(&tx, loc, site, DocumentKind::Robots, &url, body, now).await?;
+                }
+            }
+            // This worker's share of the in-flight requests moves by what the change did.
+            let old = before.map(|s| s.budget.in_flight).unwrap_or_default();
+            let purposes: std::collections::BTreeSet<Purpose> =
+                old.keys().chain(after.budget.in_flight.keys()).copied().collect();
+            for purpose in purposes {
+                let delta = i64::from(after.budget.in_flight.get(&purpose).copied().unwrap_or(0))
+                    - i64::from(old.get(&purpose).copied().unwrap_or(0));
+                if delta == 0 {
+                    continue;
+                }
+                let name = purpose.as_str();
+                let mine = (own.get(name).copied().unwrap_or(0) + delta).max(0);
+                if mine == 0 {
+                    tx.execute(
+                        "DELETE FROM site_in_flight WHERE site = $1 AND worker = $2 AND purpose = $3",
+                        &[&site, &worker, &name],
+                    )
+                    .await
+                    .doing(loc, doing)?;
+                } else {
+                    tx.execute(
+                        "INSERT INTO site_in_flight (site, worker, purpose, count) VALUES ($1, $2, $3, $4)
+                         ON CONFLICT (site, worker, purpose) DO UPDATE SET count = excluded.count",
+                        &[&site, &worker, &name, &mine],
+                    )
+                    .await
+                    .doing(loc, doing)?;
+                }
+            }
+        }
+        if global != global_before {
+            let (day, requests) = codec::encode_global(&global);
+            tx.execute(
+                "UPDATE global_budget SET day = $1, requests = $2 WHERE id = 1",
+                &[&day, &requests],
+            )
+            .await
+            .doing(loc, || "saving the global budget".to_owned())?;
+        }
+        tx.commit().await.doing(loc, || format!("committing the state of `{site}`"))
+    }
+
+    pub(crate) async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
+        let doing = || format!("reading the state of `{site}`");
+        let Some(row) = self
+            .row(
+                "SELECT budget, robots, robots_body, failure_streak FROM site_state WHERE site = $1",
+                &[&site],
+                doing,
+            )
+            .await?
+        else {
+            return Ok(None);
+        };
+        let mut total = BTreeMap::new();
+        for r in self.rows(IN_FLIGHT, &[&site, &""], doing).await? {
+            total.insert(r.get::<_, String>(0), u32::try_from(r.get::<_, i64>(1)).unwrap_or(0));
+        }
+        self.decode(site, &row, &total)
+    }
+
+    // ----- registry -----------------------------------------------------------------
+
+    /// What the registry says about `url`, validated against the registry version on
+    /// every call (one small read), so another process's opt-out applies to the next
+    /// request.
+    pub(crate) async fn owner_rules(&self, url: &Url) -> Result<OwnerRules, StoreError> {
+        let cached = self.registry.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let version: i64 = self
+            .row("SELECT value FROM meta WHERE key = 'registry_version'", &[], || {
+                "reading the registry version".to_owned()
+            })
+            .await?
+            .map_or(0, |r| r.get(0));
+        let entries = match cached {
+            Some((v, entries)) if v == version => entries,
+            _ => {
+                // Read the version again with the entries, in one snapshot, so the cache
+                // never pairs new entries with an old version.
+                let mut conn = self.conn().await?;
+                let loc = self.location.as_str();
+                let doing = || "reading owner requests".to_owned();
+                let tx = conn.transaction().await.doing(loc, doing)?;
+                tx.batch_execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .await
+                    .doing(loc, doing)?;
+                let version: i64 = tx
+                    .query_one("SELECT value FROM meta WHERE key = 'registry_version'", &[])
+                    .await
+                    .doing(loc, doing)?
+                    .get(0);
+                let entries: Arc<Vec<RegistryEntry>> = Arc::new(
+                    read_owner_requests(&tx, loc).await?.into_iter().map(|r| r.entry).collect(),
+                );
+                tx.commit().await.doing(loc, doing)?;
+                *self.registry.lock().unwrap_or_else(|p| p.into_inner()) =
+                    Some((version, Arc::clone(&entries)));
+                entries
+            }
+        };
+        Ok(rules_for(entries.iter(), url))
+    }
+
+    pub(crate) async fn add_owner_request(
+        &self,
+        entry: RegistryEntry,
+        note: Option<String>,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        let loc = self.location.as_str();
+        let doing = || format!("recording owner request `{}`", entry.reference);
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.doing(loc, doing)?;
+        insert_owner_request(&tx, loc, &entry, note.as_deref(), now).await?;
+        if entry.request == OwnerRequest::FactsOnly {
+            purge_to_facts(&tx, loc, &entry.scope).await?;
+        }
+        tx.commit().await.doing(loc, doing)
+    }
+
+    pub(crate) async fn remove_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
+        self.exec("DELETE FROM owner_requests WHERE reference = $1", &[&reference], || {
+            format!("removing owner request `{reference}`")
+        })
+        .await
+        .map(|n| n > 0)
+    }
+
+    pub(crate) async fn owner_requests(&self) -> Result<Vec<OwnerRecord>, StoreError> {
+        let loc = self.location.as_str();
+        let doing = || "reading owner requests".to_owned();
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.doing(loc, doing)?;
+        let records = read_owner_requests(&tx, loc).await?;
+        tx.commit().await.doing(loc, doing)?;
+        Ok(records)
+    }
+
+    // ----- audit --------------------------------------------------------------------
+
+    pub(crate) fn record_audit(&self, record: AuditRecord) {
+        let _ = self.audit.send(AuditMsg::Record(Box::new(record)));
+    }
+
+    pub(crate) async fn flush_audit(&self) -> Result<(), StoreError> {
+        let (done, wait) = tokio::sync::oneshot::channel();
+        self.audit
+            .send(AuditMsg::Flush(done))
+            .map_err(|_| StoreError::Worker("the audit writer stopped".into()))?;
+        wait.await.map_err(|_| StoreError::Worker("the audit writer stopped".into()))
+    }
+
+    pub(crate) async fn audit_for(
+        &self,
+        scope: &Scope,
+        limit: u32,
+    ) -> Result<Vec<AuditEntry>, StoreError> {
+        let (cond, param) = scope_condition(scope, "host", "url", 1);
+        let sql = format!(
+            "SELECT time_ms, site, url, purpose, source, status, error, bytes, duration_ms, reason
+             FROM (SELECT * FROM audit_log WHERE {cond} ORDER BY time_ms DESC, id DESC LIMIT $2) a
+             ORDER BY time_ms, id"
+        );
+        let rows = self
+            .rows(&sql, &[&param, &i64::from(limit)], || {
+                format!("reading the audit log for `{param}`")
+            })
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let purpose: String = r.get(3);
+                AuditEntry {
+                    time: codec::from_ms(r.get(0)),
+                    site: r.get(1),
+                    url: r.get(2),
+                    purpose: Purpose::from_name(&purpose),
+                    source: r.get(4),
+                    status: r.get::<_, Option<i64>>(5).and_then(|s| u16::try_from(s).ok()),
+                    error: r.get(6),
+                    bytes: r.get::<_, i64>(7).max(0) as u64,
+                    duration: Duration::from_millis(r.get::<_, i64>(8).max(0) as u64),
+                    reason: r.get(9),
+                }
+            })
+            .collect())
+    }
+
+    // ----- archive ------------------------------------------------------------------
+
+    pub(crate) async fn archive_document(
+        &self,
+        site: &str,
+        kind: DocumentKind,
+        url: &str,
+        body: Vec<u8>,
+        now: SystemTime,
+    ) -> Result<bool, StoreError> {
+        let loc = self.location.as_str();
+        let doing = || format!("archiving a document of `{site}`");
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.doing(loc, doing)?;
+        let stored = archive(&tx, loc, site, kind, url, &body, now).await?;
+        tx.commit().await.doing(loc, doing)?;
+        Ok(stored)
+    }
+
+    pub(crate) async fn archived(
+        &self,
+        scope: &Scope,
+        kind: DocumentKind,
+        at: Option<SystemTime>,
+    ) -> Result<Vec<ArchivedDocument>, StoreError> {
+        let (cond, param) = scope_condition(scope, "host", "url", 1);
+        let at_ms = at.map_or(i64::MAX, codec::to_ms);
+        let sql = format!(
+            "SELECT site, url, first_seen_ms, last_seen_ms, body FROM archive
+             WHERE {cond} AND kind = $2 AND first_seen_ms <= $3 ORDER BY site, first_seen_ms, id"
+        );
+        let rows = self
+            .rows(&sql, &[&param, &kind.as_str(), &at_ms], || {
+                format!("reading the archive for `{param}`")
+            })
+            .await?;
+        let mut docs: Vec<ArchivedDocument> = rows
+            .iter()
+            .map(|r| ArchivedDocument {
+                site: r.get(0),
+                kind,
+                url: r.get(1),
+                first_seen: codec::from_ms(r.get(2)),
+                last_seen: codec::from_ms(r.get(3)),
+                body: r.get(4),
+            })
+            .collect();
+        if at.is_some() {
+            // Only the version in force at `at`: the latest one per site.
+            let mut latest: Vec<ArchivedDocument> = Vec::new();
+            for doc in docs.drain(..) {
+                match latest.last_mut() {
+                    Some(last) if last.site == doc.site => *last = doc,
+                    _ => latest.push(doc),
+                }
+            }
+            docs = latest;
+        }
+        Ok(docs)
+    }
+
+    // ----- events -------------------------------------------------------------------
+
+    pub(crate) async fn upsert_event(
+        &self,
+        write: &EventWrite<'_>,
+    ) -> Result<Upserted, StoreError> {
+        let e = write.event;
+        let identity = EventIdentity::of(e).to_string();
+        let host = codec::host_of(write.fetched_url.as_str());
+        let url_host = e.url.as_ref().map(|u| codec::host_of(u.as_str()));
+        let full = write.keep == Keep::Full;
+        let description = e.description.clone().filter(|_| full);
+        let image = e.image_url.as_ref().map(Url::to_string).filter(|_| full);
+        let facts = codec::encode_facts(e);
+        let status = codec::status_name(e.status);
+        let stated = e.status_stated;
+        let start = e.start.as_ref().map(codec::instant_ms);
+        let end = e.end.as_ref().map(codec::instant_ms);
+        let now = codec::to_ms(write.fetched_at);
+        let last_day_end = codec::last_day_end_ms(e, write.fetched_at);
+        let source = write.source.map(str::to_owned);
+        let url = e.url.as_ref().map(Url::to_string);
+        let title = e.title.clone();
+        let category = e.category.name();
+        let fetch_url = write.fetched_url.to_string();
+        let loc = self.location.as_str();
+        let doing = || format!("storing event `{identity}`");
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.doing(loc, doing)?;
+        // Serialise writers of the same identity (two workers storing the same event):
+        // the insert either wins or conflicts, and then the row is locked and updated.
+        let inserted = tx
+            .query_opt(
+                "INSERT INTO events (identity, host, url_host, source, url, title, category,
+                     status, start_ms, end_ms, last_day_end_ms, facts, description,
+                     image_url, first_seen_ms, last_checked_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
+                 ON CONFLICT (identity) DO NOTHING RETURNING id",
+                &[
+                    &identity,
+                    &host,
+                    &url_host,
+                    &source,
+                    &url,
+                    &title,
+                    &category,
+                    &status,
+                    &start,
+                    &end,
+                    &last_day_end,
+                    &facts,
+                    &description,
+                    &image,
+                    &now,
+                ],
+            )
+            .await
+            .doing(loc, doing)?;
+        let (id, outcome) = match inserted {
+            Some(row) => {
+                let id: i64 = row.get(0);
+                (id, Upserted::Inserted(id))
+            }
+            None => {
+                let existing = tx
+                    .query_one(
+                        "SELECT id, status, facts, description, image_url FROM events
+                         WHERE identity = $1 FOR UPDATE",
+                        &[&identity],
+                    )
+                    .await
+                    .doing(loc, doing)?;
+                let id: i64 = existing.get(0);
+                let old_status: String = existing.get(1);
+                let same = existing.get::<_, String>(2) == facts
+                    && existing.get::<_, Option<String>>(3) == description
+                    && existing.get::<_, Option<String>>(4) == image;
+                if same {
+                    tx.execute(
+                        "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2),
+                             last_day_end_ms = $3 WHERE id = $1",
+                        &[&id, &now, &last_day_end],
+                    )
+                    .await
+                    .doing(loc, doing)?;
+                    (id, Upserted::Unchanged(id))
+                } else {
+                    tx.execute(
+                        "UPDATE events SET host = $2, url_host = $3, source = $4, url = $5,
+                             title = $6, category = $7, status = $8, start_ms = $9, end_ms = $10,
+                             last_day_end_ms = $11, facts = $12, description = $13,
+                             image_url = $14, last_checked_ms = greatest(last_checked_ms, $15)
+                         WHERE id = $1",
+                        &[
+                            &id,
+                            &host,
+                            &url_host,
+                            &source,
+                            &url,
+                            &title,
+                            &category,
+                            &status,
+                            &start,
+                            &end,
+                            &last_day_end,
+                            &facts,
+                            &description,
+                            &image,
+                            &now,
+                        ],
+                    )
+                    .await
+                    .doing(loc, doing)?;
+                    let changed = old_status != status;
+                    (id, Upserted::Updated { id, status_changed: changed })
+                }
+            }
+        };
+        if matches!(outcome, Upserted::Inserted(_) | Upserted::Updated { status_changed: true, .. })
+        {
+            tx.execute(
+                "INSERT INTO event_status (event_id, status, stated, at_ms) VALUES ($1, $2, $3, $4)",
+                &[&id, &status, &stated, &now],
+            )
+            .await
+            .doing(loc, doing)?;
+        }
+        tx.execute(
+            "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms)
+             VALUES ($1, $2, $3, $4)
+             ON CONFLICT (event_id, source, fetch_url)
+             DO UPDATE SET fetched_ms = greatest(event_provenance.fetched_ms, excluded.fetched_ms)",
+            &[&id, &source.as_deref().unwrap_or(""), &fetch_url, &now],
+        )
+        .await
+        .doing(loc, doing)?;
+        tx.commit().await.doing(loc, doing)?;
+        Ok(outcome)
+    }
+
+    pub(crate) async fn event_id(
+        &self,
+        identity: EventIdentity,
+    ) -> Result<Option<i64>, StoreError> {
+        let identity = identity.to_string();
+        Ok(self
+            .row("SELECT id FROM events WHERE identity = $1", &[&identity], || {
+                format!("looking up event `{identity}`")
+            })
+            .await?
+            .map(|r| r.get(0)))
+    }
+
+    pub(crate) async fn event(&self, id: i64) -> Result<Option<StoredEvent>, StoreError> {
+        let doing = || format!("reading event {id}");
+        let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = $1");
+        let Some(row) = self.row(&sql, &[&id], doing).await? else { return Ok(None) };
+        let mut event = event_from_row(&row)?;
+        event.history = self
+            .rows(
+                "SELECT status, stated, at_ms FROM event_status WHERE event_id = $1 ORDER BY at_ms, id",
+                &[&id],
+                doing,
+            )
+            .await?
+            .iter()
+            .map(|r| StatusChange {
+                status: codec::status_from_name(&r.get::<_, String>(0))
+                    .unwrap_or(EventStatus::Scheduled),
+                stated: r.get(1),
+                at: codec::from_ms(r.get(2)),
+            })
+            .collect();
+        event.provenance = self
+            .rows(
+                "SELECT source, fetch_url, fetched_ms FROM event_provenance WHERE event_id = $1
+                 ORDER BY fetched_ms, id",
+                &[&id],
+                doing,
+            )
+            .await?
+            .iter()
+            .map(|r| {
+                let source: String = r.get(0);
+                Provenance {
+                    source: Some(source).filter(|s| !s.is_empty()),
+                    fetch_url: r.get(1),
+                    fetched_at: codec::from_ms(r.get(2)),
+                }
+            })
+            .collect();
+        Ok(Some(event))
+    }
+
+    pub(crate) async fn events_between(
+        &self,
+        from: SystemTime,
+        to: SystemTime,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let (from, to) = (codec::to_ms(from), codec::to_ms(to));
+        let sql = format!(
+            "SELECT {EVENT_COLUMNS} FROM events
+             WHERE start_ms < $2 AND coalesce(end_ms, start_ms) >= $1 ORDER BY start_ms, id"
+        );
+        self.rows(&sql, &[&from, &to], || "reading events".to_owned())
+            .await?
+            .iter()
+            .map(event_from_row)
+            .collect()
+    }
+
+    pub(crate) async fn put_translation(
+        &self,
+        event_id: i64,
+        lang: &str,
+        title: Option<String>,
+        description: Option<String>,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        self.exec(
+            "INSERT INTO translations (event_id, lang, title, description, created_ms)
+             VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (event_id, lang) DO UPDATE SET title = excluded.title,
+                 description = excluded.description, created_ms = excluded.created_ms",
+            &[&event_id, &lang, &title, &description, &codec::to_ms(now)],
+            || format!("storing a translation of event {event_id}"),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    pub(crate) async fn translation(
+        &self,
+        event_id: i64,
+        lang: &str,
+    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
+        Ok(self
+            .row(
+                "SELECT title, description FROM translations WHERE event_id = $1 AND lang = $2",
+                &[&event_id, &lang],
+                || format!("reading a translation of event {event_id}"),
+            )
+            .await?
+            .map(|r| (r.get(0), r.get(1))))
+    }
+
+    // ----- other content ------------------------------------------------------------
+
+    pub(crate) async fn record_run(&self, source: &str, at: SystemTime) -> Result<(), StoreError> {
+        self.exec(
+            "INSERT INTO source_runs (source, last_started_ms) VALUES ($1, $2)
+             ON CONFLICT (source) DO UPDATE SET last_started_ms = excluded.last_started_ms",
+            &[&source, &codec::to_ms(at)],
+            || format!("recording a run of source `{source}`"),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    pub(crate) async fn last_run(&self, source: &str) -> Result<Option<SystemTime>, StoreError> {
+        Ok(self
+            .row("SELECT last_started_ms FROM source_runs WHERE source = $1", &[&source], || {
+                format!("reading the last run of source `{source}`")
+            })
+            .await?
+            .map(|r| codec::from_ms(r.get(0))))
+    }
+
+    pub(crate) async fn touch_page(&self, page: &Url, at: SystemTime) -> Result<u64, StoreError> {
+        let page = page.to_string();
+        self.exec(
+            "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2)
+             WHERE id IN (SELECT event_id FROM event_provenance WHERE fetch_url = $1)",
+            &[&page, &codec::to_ms(at)],
+            || format!("recording the check of `{page}`"),
+        )
+        .await
+    }
+
+    pub(crate) async fn upsert_source(
+        &self,
+        source: SourceRecord,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        self.exec(
+            "INSERT INTO sources (name, url, host, kind, keep, updated_ms) VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (name) DO UPDATE SET url = excluded.url, host = excluded.host,
+                 kind = excluded.kind, keep = excluded.keep, updated_ms = excluded.updated_ms",
+            &[
+                &source.name,
+                &source.url.as_str(),
+                &codec::host_of(source.url.as_str()),
+                &source.kind,
+                &source.keep.as_str(),
+                &codec::to_ms(now),
+            ],
+            || format!("storing source `{}`", source.name),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    pub(crate) async fn upsert_news(
+        &self,
+        item: NewsItem,
+        keep: Keep,
+        now: SystemTime,
+    ) -> Result<i64, StoreError> {
+        let url = item.url.to_string();
+        let summary = item.summary.filter(|_| keep == Keep::Full);
+        let row = self
+            .row(
+                "INSERT INTO news_items (url, host, source, title, published_ms, summary, first_seen_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)
+                 ON CONFLICT (url) DO UPDATE SET title = excluded.title, source = excluded.source,
+                     published_ms = excluded.published_ms, summary = excluded.summary
+                 RETURNING id",
+                &[
+                    &url,
+                    &codec::host_of(&url),
+                    &item.source,
+                    &item.title,
+                    &item.published.map(codec::to_ms),
+                    &summary,
+                    &codec::to_ms(now),
+                ],
+                || format!("storing news item `{url}`"),
+            )
+            .await?;
+        row.map(|r| r.get(0))
+            .ok_or_else(|| StoreError::Worker(format!("no id returned for news item `{url}`")))
+    }
+
+    pub(crate) async fn put_validators(
+        &self,
+        url: &Url,
+        etag: Option<String>,
+        last_modified: Option<String>,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        let url = url.to_string();
+        self.exec(
+            "INSERT INTO validators (url, host, etag, last_modified, updated_ms) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (url) DO UPDATE SET etag = excluded.etag,
+                 last_modified = excluded.last_modified, updated_ms = excluded.updated_ms",
+            &[&url, &codec::host_of(&url), &etag, &last_modified, &codec::to_ms(now)],
+            || format!("storing validators of `{url}`"),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    pub(crate) async fn validators(
+        &self,
+        url: &Url,
+    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
+        let url = url.to_string();
+        Ok(self
+            .row("SELECT etag, last_modified FROM validators WHERE url = $1", &[&url], || {
+                format!("reading validators of `{url}`")
+            })
+            .await?
+            .map(|r| (r.get(0), r.get(1))))
+    }
+
+    pub(crate) async fn put_listing_links(
+        &self,
+        url: &Url,
+        links: String,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        let url = url.to_string();
+        self.exec(
+            "INSERT INTO listing_links (url, host, links, updated_ms) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (url) DO UPDATE SET links = excluded.links, updated_ms = excluded.updated_ms",
+            &[&url, &codec::host_of(&url), &links, &codec::to_ms(now)],
+            || format!("storing the links of `{url}`"),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    pub(crate) async fn listing_links(&self, url: &Url) -> Result<Option<String>, StoreError> {
+        let url = url.to_string();
+        Ok(self
+            .row("SELECT links FROM listing_links WHERE url = $1", &[&url], || {
+                format!("reading the links of `{url}`")
+            })
+            .await?
+            .map(|r| r.get(0)))
+    }
+
+    pub(crate) async fn put_body(
+        &self,
+        url: &Url,
+        content_type: Option<String>,
+        body: Vec<u8>,
+        now: SystemTime,
+    ) -> Result<i64, StoreError> {
+        let url = url.to_string();
+        let row = self
+            .row(
+                "INSERT INTO bodies (url, host, content_type, fetched_ms, body)
+                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                &[&url, &codec::host_of(&url), &content_type, &codec::to_ms(now), &body],
+                || format!("storing the body of `{url}`"),
+            )
+            .await?;
+        row.map(|r| r.get(0))
+            .ok_or_else(|| StoreError::Worker(format!("no id returned for the body of `{url}`")))
+    }
+
+    pub(crate) async fn body(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self
+            .row("SELECT body FROM bodies WHERE id = $1", &[&id], || format!("reading body {id}"))
+            .await?
+            .map(|r| r.get(0)))
+    }
+
+    pub(crate) async fn delete_body(&self, id: i64) -> Result<bool, StoreError> {
+        self.exec("DELETE FROM bodies WHERE id = $1", &[&id], || format!("deleting body {id}"))
+            .await
+            .map(|n| n > 0)
+    }
+
+    pub(crate) async fn put_sample(
+        &self,
+        url: &Url,
+        body: Vec<u8>,
+        now: SystemTime,
+        config_exclusions: Vec<String>,
+    ) -> Result<Option<i64>, StoreError> {
+        let url = url.to_string();
+        let host = codec::host_of(&url);
+        let covered = |domain: &str| {
+            Scope::domain(domain)
+                .is_some_and(|s| Url::parse(&format!("http://{host}/")).is_ok_and(|u| s.covers(&u)))
+        };
+        if config_exclusions.iter().any(|d| covered(d)) {
+            return Ok(None);
+        }
+        // One statement: not inserted when an exclusion covers the host.
+        let row = self
+            .row(
+                "INSERT INTO samples (url, host, fetched_ms, body)
+                 SELECT $1, $2, $3, $4
+                 WHERE NOT EXISTS (SELECT 1 FROM sample_exclusions
+                     WHERE domain = $2 OR (length($2::text) > length(domain)
+                         AND right($2::text, length(domain) + 1) = '.' || domain))
+                 RETURNING id",
+                &[&url, &host, &codec::to_ms(now), &body],
+                || format!("storing a sample of `{url}`"),
+            )
+            .await?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    pub(crate) async fn exclude_from_samples(
+        &self,
+        domain: &str,
+        now: SystemTime,
+    ) -> Result<(), StoreError> {
+        self.exec(
+            "INSERT INTO sample_exclusions (domain, created_ms) VALUES ($1, $2)
+             ON CONFLICT (domain) DO NOTHING",
+            &[&domain, &codec::to_ms(now)],
+            || format!("excluding `{domain}` from samples"),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    // ----- retention and removal --------------------------------------------------------
+
+    pub(crate) async fn purge(
+        &self,
+        policy: RetentionPolicy,
+        now: SystemTime,
+    ) -> Result<PurgeReport, StoreError> {
+        let now = codec::to_ms(now);
+        let loc = self.location.as_str();
+        let doing = || "purging expired data".to_owned();
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.doing(loc, doing)?;
+        let bodies = tx
+            .execute(
+                "DELETE FROM bodies WHERE fetched_ms < $1",
+                &[&now.saturating_sub(codec::duration_ms(policy.bodies))],
+            )
+            .await
+            .doing(loc, doing)?;
+        let events_cutoff = now.saturating_sub(codec::duration_ms(policy.events_after_end));
+        let translations: i64 = tx
+            .query_one(
+                "SELECT count(*) FROM translations WHERE event_id IN
+                     (SELECT id FROM events WHERE last_day_end_ms < $1)",
+                &[&events_cutoff],
+            )
+            .await
+            .doing(loc, doing)?
+            .get(0);
+        let events = tx
+            .execute("DELETE FROM events WHERE last_day_end_ms < $1", &[&events_cutoff])
+            .await
+            .doing(loc, doing)?;
+        let audit = tx
+            .execute(
+                "DELETE FROM audit_log WHERE time_ms < $1",
+                &[&now.saturating_sub(codec::duration_ms(policy.audit))],
+            )
+            .await
+            .doing(loc, doing)?;
+        tx.commit().await.doing(loc, doing)?;
+        Ok(PurgeReport { bodies, events, translations: translations.max(0) as u64, audit })
+    }
+
+    /// Deletes a site's content in one transaction. PostgreSQL reclaims the dead rows'
+    /// space on `VACUUM` (autovacuum), not at once: the rows are gone for every reader
+    /// at commit, the bytes in the data files later.
+    pub(crate) async fn remove_site(
+        &self,
+        scope: Scope,
+        reference: String,
+        now: SystemTime,
+    ) -> Result<RemovalReport, StoreError> {
+        let label = scope_columns(&scope).1.to_owned();
+        let now_ms = codec::to_ms(now);
+        let loc = self.location.as_str();
+        let doing = || format!("removing `{label}`");
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.doing(loc, doing)?;
+        let request_id: i64 = tx
+            .query_one(
+                "INSERT INTO removal_requests (scope, reference, requested_ms) VALUES ($1, $2, $3)
+                 RETURNING id",
+                &[&label, &reference, &now_ms],
+            )
+            .await
+            .doing(loc, doing)?
+            .get(0);
+        let mut deleted = Vec::new();
+        let (events_cond, param) = scope_condition(&scope, "host", "url", 1);
+        let (url_host_cond, _) = scope_condition(&scope, "url_host", "url", 1);
+        let events_where = format!("({events_cond} OR {url_host_cond})");
+        let plain = |table: &str| {
+            format!("DELETE FROM {table} WHERE {}", scope_condition(&scope, "host", "url", 1).0)
+        };
+        for (table, sql) in [
+            (
+                "translations",
+                format!(
+                    "DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
+                ),
+            ),
+            (
+                "event_status",
+                format!(
+                    "DELETE FROM event_status WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
+                ),
+            ),
+            (
+                "event_provenance",
+                format!(
+                    "DELETE FROM event_provenance WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
+                ),
+            ),
+            ("events", format!("DELETE FROM events WHERE {events_where}")),
+            ("news_items", plain("news_items")),
+            ("bodies", plain("bodies")),
+            ("samples", plain("samples")),
+            ("validators", plain("validators")),
+            ("listing_links", plain("listing_links")),
+        ] {
+            let n = tx.execute(&sql, &[&param]).await.doing(loc, doing)?;
+            deleted.push((table.to_owned(), n));
+        }
+        let opt_out = format!("removal-{request_id}");
+        let entry = RegistryEntry {
+            scope: scope.clone(),
+            request: OwnerRequest::OptOut,
+            reference: opt_out.clone(),
+        };
+        insert_owner_request(&tx, loc, &entry, Some("added by `gleaner remove`"), now).await?;
+        if let Scope::Domain(domain) = &scope {
+            tx.execute(
+                "INSERT INTO sample_exclusions (domain, created_ms) VALUES ($1, $2)
+                 ON CONFLICT (domain) DO NOTHING",
+                &[domain, &now_ms],
+            )
+            .await
+            .doing(loc, doing)?;
+        }
+        let summary: Vec<String> = deleted.iter().map(|(t, n)| format!("{t}={n}")).collect();
+        tx.execute(
+            "UPDATE removal_requests SET completed_ms = $2, removed = $3 WHERE id = $1",
+            &[&request_id, &codec::to_ms(SystemTime::now()), &summary.join(" ")],
+        )
+        .await
+        .doing(loc, doing)?;
+        tx.commit().await.doing(loc, doing)?;
+        Ok(RemovalReport { request_id, opt_out, deleted })
+    }
+
+    /// PostgreSQL keeps its own files consistent; this checks that the database answers
+    /// and carries the schema this build knows (`ok` when so).
+    pub(crate) async fn integrity_check(&self) -> Result<String, StoreError> {
+        let version: i64 = self
+            .row("SELECT coalesce(max(version), 0) FROM schema_migrations", &[], || {
+                "checking the database".to_owned()
+            })
+            .await?
+            .map_or(0, |r| r.get(0));
+        let known = MIGRATIONS.last().map_or(0, |m| m.0);
+        Ok(if version == known {
+            "ok".to_owned()
+        } else {
+            format!("schema version {version}, expected {known}")
+        })
+    }
+}
+
+/// Stores a document version when it differs from the latest one archived for the site,
+/// or notes that the latest one was seen again.
+async fn archive(
+    tx: &tokio_postgres::Transaction<'_>,
+    loc: &str,
+    site: &str,
+    kind: DocumentKind,
+    url: &str,
+    body: &[u8],
+    now: SystemTime,
+) -> Result<bool, StoreError> {
+    let doing = || format!("archiving the {} of `{site}`", kind.as_str());
+    let latest = tx
+        .query_opt(
+            "SELECT id, body FROM archive WHERE site = $1 AND kind = $2
+             ORDER BY first_seen_ms DESC, id DESC LIMIT 1",
+            &[&site, &kind.as_str()],
+        )
+        .await
+        .doing(loc, doing)?;
+    let now = codec::to_ms(now);
+    match latest {
+        Some(row) if row.get::<_, &[u8]>(1) == body => {
+            let id: i64 = row.get(0);
+            tx.execute("UPDATE archive SET last_seen_ms = $2 WHERE id = $1", &[&id, &now])
+                .await
+                .doing(loc, doing)?;
+            Ok(false)
+        }
+        _ => {
+            tx.execute(
+                "INSERT INTO archive (site, host, kind, url, first_seen_ms, last_seen_ms, body)
+                 VALUES ($1, $2, $3, $4, $5, $5, $6)",
+                &[&site, &codec::host_of(site), &kind.as_str(), &url, &now, &body],
+            )
+            .await
+            .doing(loc, doing)?;
+            Ok(true)
+        }
+    }
+}
+
+async fn read_owner_requests(
+    client: &tokio_postgres::Transaction<'_>,
+    loc: &str,
+) -> Result<Vec<OwnerRecord>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT reference, scope_kind, scope, request, factor, until_ms, created_ms, note
+             FROM owner_requests ORDER BY created_ms, reference",
+            &[],
+        )
+        .await
+        .doing(loc, || "reading owner requests".to_owned())?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| {
+            let kind: String = r.get(1);
+            let request: String = r.get(3);
+            let entry = owner_entry(r.get(0), &kind, r.get(2), &request, r.get(4), r.get(5))?;
+            Some(OwnerRecord { entry, created: codec::from_ms(r.get(6)), note: r.get(7) })
+        })
+        .collect())
+}
+
+/// "Keep facts only" also purges what is already stored beyond facts (SPEC §1).
+async fn purge_to_facts(
+    tx: &tokio_postgres::Transaction<'_>,
+    loc: &str,
+    scope: &Scope,
+) -> Result<(), StoreError> {
+    let (host, param) = scope_condition(scope, "host", "url", 1);
+    let (url_host, _) = scope_condition(scope, "url_host", "url", 1);
+    let events = format!("({host} OR {url_host})");
+    let doing = || format!("purging `{param}` to facts only");
+    for sql in [
+        format!(
+            "DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events})"
+        ),
+        format!("UPDATE events SET description = NULL, image_url = NULL WHERE {events}"),
+        format!("UPDATE news_items SET summary = NULL WHERE {host}"),
+    ] {
+        tx.execute(&sql, &[&param]).await.doing(loc, doing)?;
+    }
+    Ok(())
+}
+
+async fn insert_owner_request(
+    tx: &tokio_postgres::Transaction<'_>,
+    loc: &str,
+    entry: &RegistryEntry,
+    note: Option<&str>,
+    now: SystemTime,
+) -> Result<(), StoreError> {
+    let (kind, scope) = scope_columns(&entry.scope);
+    let (request, factor, until) = match &entry.request {
+        OwnerRequest::OptOut => ("opt-out", None, None),
+        OwnerRequest::SlowDown(f) => ("slow-down", Some(i64::from(*f)), None),
+        OwnerRequest::PauseUntil(t) => ("pause", None, Some(codec::to_ms(*t))),
+        OwnerRequest::FactsOnly => ("facts-only", None, None),
+    };
+    tx.execute(
+        "INSERT INTO owner_requests (reference, scope_kind, scope, request, factor, until_ms, note, created_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (reference) DO UPDATE SET scope_kind = excluded.scope_kind, scope = excluded.scope,
+             request = excluded.request, factor = excluded.factor, until_ms = excluded.until_ms,
+             note = excluded.note",
+        &[&entry.reference, &kind, &scope, &request, &factor, &until, &note, &codec::to_ms(now)],
+    )
+    .await
+    .map(|_| ())
+    .doing(loc, || format!("recording owner request `{}`", entry.reference))
+}
