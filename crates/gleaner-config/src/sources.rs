@@ -240,7 +240,7 @@ pub fn resolve_sources(
                     key("kind"),
                     format!("`{}` sources are not supported by this version yet", s.kind),
                 )
-                .hint("this version reads `listing` sources (HTML listings and their event pages)"),
+                .hint("this version reads `listing`, `sitemap`, `feed` and `ical` sources"),
             ),
             Some(_) => {}
         }
