@@ -131,14 +131,14 @@ pub fn print_summary(reports: &[PassReport], elapsed: std::time::Duration) -> st
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>6} {:>5} {:>6} {:>6}",
+        "{:<27} {:>6} {:>6} {:>5} {:>5} {:>5} {:>6} {:>5} {:>6} {:>6}",
         "source", "pages", "resp", "304", "new", "upd", "same", "gone", "refused", "later"
     )?;
     for r in reports {
         let refused: u32 = r.refusals.values().sum();
         writeln!(
             out,
-            "{:<20} {:>6} {:>6} {:>5} {:>5} {:>5} {:>6} {:>5} {:>6} {:>6}",
+            "{:<27} {:>6} {:>6} {:>5} {:>5} {:>5} {:>6} {:>5} {:>6} {:>6}",
             r.source,
             r.listing_pages + r.event_pages,
             r.responses,
@@ -151,10 +151,10 @@ pub fn print_summary(reports: &[PassReport], elapsed: std::time::Duration) -> st
             r.requeued
         )?;
         for (reason, count) in &r.refusals {
-            writeln!(out, "{:<20}   refused {count}: {reason}", "")?;
+            writeln!(out, "{:<27}   refused {count}: {reason}", "")?;
         }
         for error in &r.errors {
-            writeln!(out, "{:<20}   error: {error}", "")?;
+            writeln!(out, "{:<27}   error: {error}", "")?;
         }
     }
     writeln!(out, "done in {:.1} s", elapsed.as_secs_f64())?;

@@ -56,6 +56,15 @@ fn demo_config(
         version = env!("CARGO_PKG_VERSION"),
         db = db.display(),
     );
+    for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::ICalendar) {
+        let site = city.site(seed.site);
+        text.push_str(&format!(
+            "\n[[sources]]\nid = \"{key}-agenda\"\nkind = \"ical\"\nstart_urls = [\"{url}\"]\nkeep = \"full\"\ntime_zone = \"{zone}\"\n",
+            key = site.key,
+            url = seed.url,
+            zone = site.zone,
+        ));
+    }
     for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::Listing) {
         let site = city.site(seed.site);
         let prefix = url::Url::parse(&seed.url).map(|u| u.path().to_owned()).unwrap_or_default();
