@@ -22,7 +22,7 @@
 pub mod rrule;
 pub mod zone;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
@@ -908,6 +908,7 @@ fn expand(
     for m in masters {
         let Some(start) = m.start else { continue };
         let mut ovs = m.event.uid.as_ref().and_then(|u| by_uid.remove(u)).unwrap_or_default();
+        ovs.sort_by_key(|o| o.index);
         let mut instants: Vec<NaiveDateTime> = match &m.rule {
             Some(rule) => {
                 // Stop a day past the window's end in wall-clock time, whatever the zone.
@@ -931,21 +932,26 @@ fn expand(
         instants.extend(m.rdates.iter().map(|r| r.naive_in(start)));
         instants.sort_unstable();
         instants.dedup();
-        let excluded: Vec<NaiveDateTime> = m.exdates.iter().map(|x| x.naive_in(start)).collect();
-        let excluded_dates: Vec<NaiveDate> = m
+        let excluded: HashSet<NaiveDateTime> =
+            m.exdates.iter().map(|x| x.naive_in(start)).collect();
+        let excluded_dates: HashSet<NaiveDate> = m
             .exdates
             .iter()
             .filter_map(|x| if let When::Date(d) = x { Some(*d) } else { None })
             .collect();
+        // Overrides by the instance they replace; of two for one instance, the later wins.
+        let mut by_instance: HashMap<NaiveDateTime, Built> = HashMap::new();
+        for o in ovs.drain(..) {
+            if let Some(r) = o.rid {
+                by_instance.insert(r.naive_in(start), o);
+            }
+        }
         for t in instants {
             if excluded.contains(&t) || excluded_dates.contains(&t.date()) {
                 continue;
             }
             let occ = start.with_naive(t);
-            if let Some(pos) =
-                ovs.iter().position(|o| o.rid.is_some_and(|r| r.naive_in(start) == t))
-            {
-                let o = ovs.swap_remove(pos);
+            if let Some(o) = by_instance.remove(&t) {
                 if o.start.is_some_and(in_window) {
                     out.push(o.event);
                 }
@@ -969,13 +975,17 @@ fn expand(
             out.push(e);
         }
         // Overrides that moved an instance the series did not produce here.
-        for o in ovs {
+        let mut moved: Vec<Built> = by_instance.into_values().collect();
+        moved.sort_by_key(|o| o.index);
+        for o in moved {
             if o.start.is_some_and(in_window) {
                 out.push(o.event);
             }
         }
     }
-    for o in by_uid.into_values().flatten().chain(loose) {
+    let mut orphans: Vec<Built> = by_uid.into_values().flatten().chain(loose).collect();
+    orphans.sort_by_key(|o| o.index);
+    for o in orphans {
         if o.start.is_some_and(in_window) {
             out.push(o.event);
         }
