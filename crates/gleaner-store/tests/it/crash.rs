@@ -22,10 +22,18 @@ use gleaner_store::{EventWrite, Keep, Store};
 use gleaner_testweb::{Manifest, RetryAfterForm, SiteBehaviour, SiteSpec, TestWeb};
 use url::Url;
 
-const ENV_DB: &str = "GLEANER_STORE_CRASH_DB";
-const ENV_SITES: &str = "GLEANER_STORE_CRASH_SITES";
-const GAP: Duration = Duration::from_millis(500);
-const PAGES: u32 = 6;
+/// The store URL the child crawls with (`sqlite://…` or `postgres://…`).
+pub const ENV_DB: &str = "GLEANER_STORE_CRASH_DB";
+/// The sites' base URLs, space-separated; the first may have an hourly quota.
+pub const ENV_SITES: &str = "GLEANER_STORE_CRASH_SITES";
+/// Where in the list of pages the child starts (so workers spread out).
+pub const ENV_OFFSET: &str = "GLEANER_STORE_CRASH_OFFSET";
+/// The host given the hourly quota ("none" for no quota).
+pub const ENV_LIMITED: &str = "GLEANER_STORE_CRASH_LIMITED";
+/// The gap between request starts at every site.
+pub const GAP: Duration = Duration::from_millis(500);
+/// Event pages per site.
+pub const PAGES: u32 = 6;
 /// Site 0's hourly quota, robots.txt included.
 const HOUR_QUOTA: usize = 5;
 const SUSPEND: Duration = Duration::from_secs(3);
@@ -61,7 +69,7 @@ class = "limited"
 }
 
 /// The event the child stores for an event page (its identity depends on the page only).
-fn event_for(url: &Url) -> Event {
+pub fn event_for(url: &Url) -> Event {
     Event {
         title: Some(format!("Event at {}", url.as_str())),
         start: Some(EventTime::Date(NaiveDate::from_ymd_opt(2026, 6, 1).unwrap())),
@@ -82,11 +90,10 @@ fn event_for(url: &Url) -> Event {
 
 /// The crawler run by the child process: every event page of every site, in rounds,
 /// skipping pages whose event is already stored (the store is its frontier).
-async fn crawl(db: &str, sites: &[String]) {
-    let store = Store::open_sqlite(std::path::Path::new(db)).unwrap();
+async fn crawl(db: &str, sites: &[String], offset: usize, limited: &str) {
+    let store = Store::open(db).unwrap();
     let crawler = Arc::new(store.claim_crawler().await.unwrap());
-    let host0 = Url::parse(&sites[0]).unwrap().host_str().unwrap().to_owned();
-    let settings = Arc::new(settings(&host0));
+    let settings = Arc::new(settings(limited));
     let client = Client::new(ClientSettings::from_settings(&settings)).unwrap();
     let gate = Gate::new(
         client,
@@ -100,6 +107,8 @@ async fn crawl(db: &str, sites: &[String]) {
         .iter()
         .flat_map(|s| (1..=PAGES).map(move |n| Url::parse(&format!("{s}events/{n}.html")).unwrap()))
         .collect();
+    let len = pending.len();
+    pending.rotate_left(offset % len);
     let deadline = Instant::now() + Duration::from_secs(25);
     while !pending.is_empty() && Instant::now() < deadline {
         let mut next = Vec::new();
@@ -145,15 +154,20 @@ fn crash_child() {
         return;
     };
     let sites: Vec<String> = sites.split(' ').map(str::to_owned).collect();
+    let offset = std::env::var(ENV_OFFSET).ok().and_then(|o| o.parse().ok()).unwrap_or(0);
+    let limited = std::env::var(ENV_LIMITED).unwrap_or_default();
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    rt.block_on(crawl(&db, &sites));
+    rt.block_on(crawl(&db, &sites, offset, &limited));
 }
 
-fn spawn_child(db: &std::path::Path, sites: &str) -> std::process::Child {
+/// Starts a crawling child process (this test binary, re-executed) on the store at `url`.
+pub fn spawn_child(url: &str, sites: &str, offset: usize, limited: &str) -> std::process::Child {
     Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "crash::crash_child", "--nocapture", "--ignored", "--test-threads=1"])
-        .env(ENV_DB, db)
+        .env(ENV_DB, url)
         .env(ENV_SITES, sites)
+        .env(ENV_OFFSET, offset.to_string())
+        .env(ENV_LIMITED, limited)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
@@ -162,6 +176,13 @@ fn spawn_child(db: &std::path::Path, sites: &str) -> std::process::Child {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_mid_crawl_forgets_nothing() {
+    sigkill_mid_crawl(crate::util::sqlite_db()).await;
+    if let Some(db) = crate::util::postgres_db() {
+        sigkill_mid_crawl(db).await;
+    }
+}
+
+async fn sigkill_mid_crawl(db: crate::util::TestDb) {
     let started = Instant::now();
     let specs = vec![
         SiteSpec { events: PAGES, ..SiteSpec::default() },
@@ -184,14 +205,14 @@ async fn sigkill_mid_crawl_forgets_nothing() {
         SiteSpec { events: PAGES, ..SiteSpec::default() },
     ];
     let web = TestWeb::start(Manifest::new(specs).with_token("TestBot")).await.unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("gleaner.db");
+    let url = db.url().to_owned();
     let sites: Vec<String> = (0..4).map(|i| web.site_url(i)).collect();
     let sites = sites.join(" ");
+    let limited = Url::parse(&web.site_url(0)).unwrap().host_str().unwrap().to_owned();
 
     // Run 1: kill it once the suspension and the block are recorded (a 403 the crawler
     // never read is not a block it could remember) and site 0 had a few requests.
-    let mut child = spawn_child(&db, &sites);
+    let mut child = spawn_child(&url, &sites, 0, &limited);
     let key = |i: usize| gleaner_fetch::site_key(&Url::parse(&web.site_url(i)).unwrap());
     let deadline = Instant::now() + Duration::from_secs(15);
     let mut observer: Option<Store> = None;
@@ -199,8 +220,8 @@ async fn sigkill_mid_crawl_forgets_nothing() {
         assert!(Instant::now() < deadline, "the first run made progress");
         assert!(child.try_wait().unwrap().is_none(), "the first run is still crawling");
         tokio::time::sleep(Duration::from_millis(2)).await;
-        if observer.is_none() && db.exists() {
-            observer = Store::open_sqlite(&db).ok();
+        if observer.is_none() && db.sqlite_path().is_none_or(|p| p.exists()) {
+            observer = Store::open(&url).ok();
         }
         let Some(store) = &observer else { continue };
         let state = |i| {
@@ -224,7 +245,7 @@ async fn sigkill_mid_crawl_forgets_nothing() {
     // Run 2: the same crawl, restarted at once on the same database. Once it has
     // requested site 3, this process (standing in for `gleaner optout add`) opts the site
     // out; the crawler must see it before its next request there.
-    let mut child = spawn_child(&db, &sites);
+    let mut child = spawn_child(&url, &sites, 0, &limited);
     let observer = observer.expect("the parent opened the store during run 1");
     let deadline = Instant::now() + Duration::from_secs(25);
     let mut opted_out_at = None;
@@ -279,7 +300,7 @@ async fn sigkill_mid_crawl_forgets_nothing() {
 
     // The database opens cleanly and every page answered 200 has exactly one event.
     drop(observer);
-    let store = Store::open_sqlite(&db).unwrap();
+    let store = Store::open(&url).unwrap();
     assert_eq!(store.integrity_check().await.unwrap(), "ok");
     let crawler = store.claim_crawler().await.expect("the killed process's lease is free");
     drop(crawler);

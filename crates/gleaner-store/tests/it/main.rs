@@ -1,6 +1,8 @@
 //! Integration tests of the store: gate state, registry and audit through the traits the
 //! gate uses, events, retention, removal (the files hold none of the removed bytes) and
-//! a crash test that kills a real crawling process.
+//! a crash test that kills a real crawling process. Every body runs on SQLite and, when
+//! `GLEANER_TEST_POSTGRES_URL` is set (always in CI), on PostgreSQL (`util.rs`);
+//! `workers.rs` runs several crawling processes on one PostgreSQL database.
 
 mod crash;
 mod events;
@@ -8,3 +10,4 @@ mod removal;
 mod retention;
 mod state;
 mod util;
+mod workers;
