@@ -91,6 +91,9 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
     })
 }
 
+/// The store key remembering when retention last ran.
+const RETENTION_RUN: &str = "~retention";
+
 /// Starts each source's pass when due; one pass per source at a time.
 async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receiver<bool>) {
     let settings = Arc::clone(&crawler.context.settings);
@@ -137,6 +140,34 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
                     );
                 }),
             );
+        }
+        // Retention (SPEC §3), once a day, remembered in the store like a source's runs.
+        if running.get(RETENTION_RUN).is_none_or(|h| h.is_finished()) {
+            let last = crawler.store.last_run(RETENTION_RUN).await.ok().flatten();
+            let due = next_due(
+                &Schedule::Every(Duration::from_secs(24 * 3600)),
+                last,
+                now,
+                chrono_tz::UTC,
+            );
+            if due > now {
+                next_wake = next_wake.min(due);
+            } else {
+                let store = crawler.store.clone();
+                let policy = gleaner_store::RetentionPolicy::from_settings(&settings);
+                running.insert(
+                    RETENTION_RUN.to_owned(),
+                    tokio::spawn(async move {
+                        if let Err(error) = store.record_run(RETENTION_RUN, now).await {
+                            eprintln!("warning: failed to record the retention run: {error}");
+                        }
+                        match store.purge(policy, now).await {
+                            Ok(report) => eprintln!("gleaner: retention applied: {report:?}"),
+                            Err(error) => eprintln!("warning: retention failed: {error}"),
+                        }
+                    }),
+                );
+            }
         }
         // The checks that keep events true (SPEC §4), each on its own interval and
         // remembered in the store like a source's runs.

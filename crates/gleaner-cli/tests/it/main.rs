@@ -8,6 +8,7 @@ mod extract;
 mod fetch;
 mod profiles;
 mod robots;
+mod run;
 mod server;
 mod store;
 mod util;

@@ -1,0 +1,98 @@
+//! `gleaner run`: the daemon crawls its sources on schedule, serves what it found, and
+//! stops cleanly on SIGTERM. Bounded in time; loopback only.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use gleaner_testweb::{Manifest, SiteSpec, TestWeb};
+
+fn get(addr: &str, path: &str) -> String {
+    let Ok(mut stream) = TcpStream::connect(addr) else { return String::new() };
+    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let _ = write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn run_crawls_on_schedule_serves_and_stops_on_sigterm() {
+    let web = TestWeb::start(
+        Manifest::uniform(1, SiteSpec { events: 3, ..SiteSpec::default() }).with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let config = format!(
+        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
+         [politeness]\ngap = \"100ms\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n[store]\nurl = \"sqlite://{}\"\n\n\
+         [server]\naddress = \"127.0.0.1:0\"\n\n\
+         [[sources]]\nid = \"site-0\"\nkind = \"listing\"\nstart_urls = [\"{}\"]\nevent_url_prefix = \"/events/\"\n",
+        dir.path().join("g.db").display(),
+        web.url(0, "/events/")
+    );
+    let config_path = dir.path().join("gleaner.toml");
+    std::fs::write(&config_path, config).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gleaner"))
+        .args(["--config", config_path.to_str().unwrap(), "run"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let addr = tokio::task::spawn_blocking(move || {
+        loop {
+            let line =
+                rx.recv_timeout(Duration::from_secs(30)).expect("gleaner run says where it serves");
+            if let Some(rest) = line.strip_prefix("gleaner: serving http://") {
+                break rest.split('/').next().unwrap().to_owned();
+            }
+        }
+    })
+    .await
+    .unwrap();
+    let started = Instant::now();
+    let events = loop {
+        let body = tokio::task::spawn_blocking({
+            let addr = addr.clone();
+            move || get(&addr, "/api/events")
+        })
+        .await
+        .unwrap();
+        let count = serde_json::from_str::<serde_json::Value>(body.trim())
+            .ok()
+            .and_then(|v| v["events"].as_array().map(Vec::len))
+            .unwrap_or(0);
+        if count >= 3 || started.elapsed() > Duration::from_secs(30) {
+            break count;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(events >= 3, "the daemon crawled and served the events ({events})");
+    let ledger = web.ledger();
+    ledger.expect_fetched(0, "/events/3.html").unwrap();
+    ledger.check_robots_first().unwrap();
+    ledger.check_min_gap(Duration::from_millis(100)).unwrap();
+    assert!(get(&addr, "/healthz").starts_with("ok"));
+
+    let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "gleaner run stops within 15 s of SIGTERM");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(status.success(), "{status:?}");
+    web.shutdown().await;
+}
