@@ -40,8 +40,8 @@
 //!   budget row (`SELECT … FOR UPDATE`) for the few statements of one transaction, so
 //!   every worker sees the previous one's reservation. In-flight requests are counted per
 //!   worker and only while the worker's lease on the database clock holds (a heartbeat
-//!   renews it), so a worker that dies stops holding the in-flight cap within
-//!   `postgres::WORKER_LEASE` (10 s), and no worker clears another's requests.
+//!   renews it), so a worker that dies stops holding the in-flight cap within its lease
+//!   (30 s by default, [`Store::claim_worker`]), and no worker clears another's requests.
 
 pub mod model;
 
@@ -53,7 +53,7 @@ mod sqlite;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use gleaner_policy::audit::{AuditRecord, AuditSink};
 use gleaner_policy::registry::{OwnerRules, Registry, RegistryEntry, Scope};
@@ -151,26 +151,36 @@ impl Store {
     /// store freely.
     ///
     /// On PostgreSQL any number of workers crawl together: this registers a worker with
-    /// a lease on the database clock, renewed every 2 s by a task on the caller's runtime
-    /// while the [`CrawlerState`] lives, and clears the in-flight requests of workers
-    /// whose lease expired (dead ones).
+    /// a 30 s lease on the database clock, renewed five times per lease by a task on the
+    /// caller's runtime while the [`CrawlerState`] lives, and clears the in-flight
+    /// requests of workers whose lease expired (dead ones). See
+    /// [`Store::claim_worker`] to choose the lease.
     pub async fn claim_crawler(&self) -> Result<CrawlerState, StoreError> {
+        self.claim_worker(postgres::WORKER_LEASE).await
+    }
+
+    /// [`Store::claim_crawler`] with the worker lease used on PostgreSQL (ignored on
+    /// SQLite). Give it at least the connect timeout plus the response deadline (and a
+    /// margin): a worker cut off from the database mid-request must still count that
+    /// request until it is surely over; a dead worker holds the in-flight cap of the sites
+    /// it was fetching from for up to this long.
+    pub async fn claim_worker(&self, lease: Duration) -> Result<CrawlerState, StoreError> {
         let path = match &*self.backend {
             Backend::Sqlite(db) => db.path().to_owned(),
             Backend::Postgres(db) => {
                 let worker = postgres::new_worker_id();
-                let reset = db.register_worker(&worker).await?;
+                let reset = db.register_worker(&worker, lease).await?;
                 let store = self.clone();
                 let id = worker.clone();
                 let heartbeat = tokio::spawn(async move {
-                    let mut tick = tokio::time::interval(postgres::HEARTBEAT);
+                    let mut tick = tokio::time::interval(lease / 5);
                     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
                     loop {
                         tick.tick().await;
                         if let Backend::Postgres(db) = &*store.backend {
                             // A missed beat is retried at the next tick; the lease
                             // outlasts several.
-                            let _ = db.heartbeat(&id).await;
+                            let _ = db.heartbeat(&id, lease).await;
                         }
                     }
                 });

@@ -17,8 +17,8 @@
 //! - In flight: each worker's requests in flight are rows of `site_in_flight` tagged with
 //!   its worker id; a site's in-flight count is the sum over workers whose lease
 //!   (`workers.lease_until`, on the database clock, renewed by a heartbeat) has not
-//!   expired. A worker that dies stops counting within [`WORKER_LEASE`], and no live
-//!   worker's requests are ever cleared by another.
+//!   expired. A worker that dies stops counting within its lease ([`WORKER_LEASE`] by
+//!   default), and no live worker's requests are ever cleared by another.
 //! - Registry: a version number (`meta.registry_version`, moved by a trigger that also
 //!   sends `NOTIFY gleaner_registry`) read before each lookup, as on SQLite.
 //! - Audit: a thread with its own runtime and connection writes batches.
@@ -58,12 +58,16 @@ const POOL_SIZE: usize = 8;
 /// How long a caller waits for a pooled connection (or a new one) before failing.
 const POOL_WAIT: Duration = Duration::from_secs(30);
 
-/// How long a worker's lease lasts on the database clock without a heartbeat. Its
-/// requests in flight stop counting this long after it dies.
-pub(crate) const WORKER_LEASE: Duration = Duration::from_secs(10);
+/// How long a worker's lease lasts on the database clock without a heartbeat, unless
+/// the caller chooses ([`crate::Store::claim_worker`]). Its requests in flight stop
+/// counting this long after its last heartbeat. It must outlast the longest request
+/// (connect timeout + response deadline: 5 s + 15 s by default), so that a worker cut
+/// off from the database mid-request is still counted until that request is surely over.
+pub(crate) const WORKER_LEASE: Duration = Duration::from_secs(30);
 
-/// How often a live worker renews its lease (well inside [`WORKER_LEASE`]).
-pub(crate) const HEARTBEAT: Duration = Duration::from_secs(2);
+/// Server options for every connection (unless the URL sets its own): a session idle
+/// inside a transaction for this long is ended by the server, releasing its locks.
+const IDLE_IN_TRANSACTION: &str = "-c idle_in_transaction_session_timeout=10s";
 
 /// How long the audit writer waits for more records before committing a batch.
 const AUDIT_LINGER: Duration = Duration::from_millis(1);
@@ -365,8 +369,13 @@ type Conn = deadpool_postgres::Object;
 impl Postgres {
     /// Connects to the database at `url`, migrating it, and starts the audit writer.
     pub(crate) fn open(url: &str) -> Result<Postgres, StoreError> {
-        let config = Config::from_str(url)
+        let mut config = Config::from_str(url)
             .map_err(|source| StoreError::PostgresUrl { detail: source.to_string() })?;
+        if config.get_options().is_none() {
+            // A worker frozen mid-transaction (stopped, swapped out) must not hold a
+            // site's row lock for ever: the server ends such a session, which rolls back.
+            config.options(IDLE_IN_TRANSACTION);
+        }
         let location = describe(&config);
         {
             let (config, location) = (config.clone(), location.clone());
@@ -473,8 +482,12 @@ impl Postgres {
     /// Registers this process as a worker (a lease on the database clock) and clears the
     /// in-flight requests of workers whose lease expired. Returns how many sites had
     /// such requests.
-    pub(crate) async fn register_worker(&self, worker: &str) -> Result<u64, StoreError> {
-        self.heartbeat(worker).await?;
+    pub(crate) async fn register_worker(
+        &self,
+        worker: &str,
+        lease: Duration,
+    ) -> Result<u64, StoreError> {
+        self.heartbeat(worker, lease).await?;
         let rows = self
             .rows(
                 "WITH dead AS (DELETE FROM workers WHERE lease_until <= now() RETURNING id)
@@ -488,8 +501,8 @@ impl Postgres {
     }
 
     /// Renews a worker's lease (re-registering it if another worker cleared it).
-    pub(crate) async fn heartbeat(&self, worker: &str) -> Result<(), StoreError> {
-        let secs = WORKER_LEASE.as_secs_f64();
+    pub(crate) async fn heartbeat(&self, worker: &str, lease: Duration) -> Result<(), StoreError> {
+        let secs = lease.as_secs_f64();
         self.exec(
             "INSERT INTO workers (id, lease_until) VALUES ($1, now() + make_interval(secs => $2))
              ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until",

@@ -92,8 +92,10 @@ pub fn event_for(url: &Url) -> Event {
 /// skipping pages whose event is already stored (the store is its frontier).
 async fn crawl(db: &str, sites: &[String], offset: usize, limited: &str) {
     let store = Store::open(db).unwrap();
-    let crawler = Arc::new(store.claim_crawler().await.unwrap());
     let settings = Arc::new(settings(limited));
+    // The worker lease (PostgreSQL) covers the longest request, with a margin.
+    let lease = settings.limits.connect_timeout + settings.limits.response_deadline;
+    let crawler = Arc::new(store.claim_worker(lease + Duration::from_secs(1)).await.unwrap());
     let client = Client::new(ClientSettings::from_settings(&settings)).unwrap();
     let gate = Gate::new(
         client,
