@@ -193,7 +193,8 @@ pub fn extract_with(
     opts: &ExtractOptions,
 ) -> Extraction {
     let mut out = Extraction::default();
-    match kind_of(bytes, content_type, opts.file_name.as_deref()) {
+    let kind = kind_of(bytes, content_type, opts.file_name.as_deref());
+    match kind {
         DocumentKind::ICalendar => {
             let cal = ical::read(
                 bytes,
@@ -270,39 +271,35 @@ pub fn extract_with(
     // (CSS selectors keyed by site) can join this function without an API change.
     let (text, note) = decode::decode(bytes, content_type);
     out.diagnostics.extend(note);
-    if kind_of(bytes, content_type, opts.file_name.as_deref()) == DocumentKind::JsonLd {
+    if kind == DocumentKind::JsonLd {
         jsonld::read_block(&text, "document", &mut out.candidates, &mut out.diagnostics);
         return out;
     }
-    {
-        {
-            let mut jsonld_candidates = Vec::new();
-            jsonld::read_html(&text, &mut jsonld_candidates, &mut out.diagnostics);
-            // Building the DOM costs far more than everything else, so build it only when
-            // an attribute names an event type (most pages with microdata only describe
-            // the site, `WebPage` or `BreadcrumbList`; `typeof` alone is JavaScript).
-            let bytes = text.as_bytes();
-            let has_microdata = names_event_type(bytes, b"itemtype");
-            let has_rdfa = names_event_type(bytes, b"typeof");
-            let has_microformats = memchr::memmem::find(bytes, b"vevent").is_some()
-                || memchr::memmem::find(bytes, b"h-event").is_some();
-            let mut microformat_candidates = Vec::new();
-            if has_microdata || has_rdfa || has_microformats {
-                let doc = scraper::Html::parse_document(&text);
-                if has_microdata {
-                    microdata::read(&doc, &mut out.candidates, &mut out.diagnostics);
-                }
-                if has_rdfa {
-                    rdfa::read(&doc, &mut out.candidates, &mut out.diagnostics);
-                }
-                if has_microformats {
-                    microformats::read(&doc, &mut microformat_candidates);
-                }
-            }
-            out.candidates.extend(jsonld_candidates);
-            out.candidates.extend(microformat_candidates);
+    let mut jsonld_candidates = Vec::new();
+    jsonld::read_html(&text, &mut jsonld_candidates, &mut out.diagnostics);
+    // Building the DOM costs far more than everything else, so build it only when
+    // an attribute names an event type (most pages with microdata only describe
+    // the site, `WebPage` or `BreadcrumbList`; `typeof` alone is JavaScript).
+    let bytes = text.as_bytes();
+    let has_microdata = names_event_type(bytes, b"itemtype");
+    let has_rdfa = names_event_type(bytes, b"typeof");
+    let has_microformats = memchr::memmem::find(bytes, b"vevent").is_some()
+        || memchr::memmem::find(bytes, b"h-event").is_some();
+    let mut microformat_candidates = Vec::new();
+    if has_microdata || has_rdfa || has_microformats {
+        let doc = scraper::Html::parse_document(&text);
+        if has_microdata {
+            microdata::read(&doc, &mut out.candidates, &mut out.diagnostics);
+        }
+        if has_rdfa {
+            rdfa::read(&doc, &mut out.candidates, &mut out.diagnostics);
+        }
+        if has_microformats {
+            microformats::read(&doc, &mut microformat_candidates);
         }
     }
+    out.candidates.extend(jsonld_candidates);
+    out.candidates.extend(microformat_candidates);
     out
 }
 
