@@ -1,9 +1,8 @@
 //! Wiring: the store, the gate and the pipeline put together from the settings. This is
 //! glue; every decision lives in the library crates.
 
-use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
@@ -63,11 +62,7 @@ pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
         Arc::new(store.clone()),
         Arc::clone(&clock),
     );
-    let sink = Arc::new(StoreSink {
-        store: store.clone(),
-        settings: Arc::clone(&settings),
-        listings: Mutex::default(),
-    });
+    let sink = Arc::new(StoreSink { store: store.clone(), settings: Arc::clone(&settings) });
     Ok(Crawler {
         store,
         context: PassContext { gate: Arc::new(gate), sink, clock, settings, stop: Arc::default() },
@@ -78,9 +73,6 @@ pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
 pub struct StoreSink {
     store: Store,
     settings: Arc<Settings>,
-    /// Links of listing pages read by this process. A listing without them here is
-    /// fetched unconditionally, so a 304 never leaves the pass without its links.
-    listings: Mutex<HashMap<String, ListingLinks>>,
 }
 
 impl StoreSink {
@@ -125,16 +117,6 @@ impl EventSink for StoreSink {
 
     fn validators<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Validators> {
         Box::pin(async move {
-            let is_listing_without_links =
-                self.settings.sources.iter().any(|s| s.start_urls.contains(url))
-                    && !self
-                        .listings
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .contains_key(url.as_str());
-            if is_listing_without_links {
-                return Validators::default();
-            }
             match self.store.validators(url).await {
                 Ok(Some((etag, last_modified))) => Validators { etag, last_modified },
                 _ => Validators::default(),
@@ -155,55 +137,38 @@ impl EventSink for StoreSink {
     }
 
     fn listing_links<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Option<ListingLinks>> {
-        let links =
-            self.listings.lock().unwrap_or_else(|p| p.into_inner()).get(url.as_str()).cloned();
-        Box::pin(async move { links })
+        Box::pin(async move {
+            self.store.listing_links(url).await.ok().flatten().map(|text| decode_links(&text))
+        })
     }
 
     fn set_listing_links<'a>(&'a self, url: &'a Url, links: ListingLinks) -> BoxFuture<'a, ()> {
-        self.listings.lock().unwrap_or_else(|p| p.into_inner()).insert(url.to_string(), links);
-        Box::pin(async {})
-    }
-
-    /// Stored events for the checks (SPEC §4): each with its own page (its URL, else the
-    /// page it was last read from); events with neither are not checked.
-    fn stored_events<'a>(&'a self, from: SystemTime, to: SystemTime) -> BoxFuture<'a, Vec<Found>> {
         Box::pin(async move {
-            let stored = match self.store.events_between(from, to).await {
-                Ok(stored) => stored,
-                Err(error) => {
-                    eprintln!("warning: failed to read events to check: {error}");
-                    return Vec::new();
-                }
-            };
-            let mut out = Vec::new();
-            for e in stored {
-                let page = match e.event.url.clone() {
-                    Some(url) => url,
-                    None => match self.store.event(e.id).await {
-                        Ok(Some(full)) => match full
-                            .provenance
-                            .iter()
-                            .max_by_key(|p| p.fetched_at)
-                            .and_then(|p| Url::parse(&p.fetch_url).ok())
-                        {
-                            Some(url) => url,
-                            None => continue,
-                        },
-                        _ => continue,
-                    },
-                };
-                out.push(Found {
-                    identity: e.identity,
-                    source: e.source.clone().unwrap_or_default(),
-                    page,
-                    checked_at: e.last_checked,
-                    event: e.event,
-                });
+            if let Err(error) =
+                self.store.put_listing_links(url, encode_links(&links), SystemTime::now()).await
+            {
+                eprintln!("warning: failed to store the links of `{url}`: {error}");
             }
-            out
         })
     }
+}
+
+/// A listing's links as text for the store: the next page (or `-`) on the first line,
+/// then one event URL per line.
+fn encode_links(links: &ListingLinks) -> String {
+    let mut text = links.next_page.as_ref().map_or_else(|| "-".to_owned(), Url::to_string);
+    for event in &links.events {
+        text.push('\n');
+        text.push_str(event.as_str());
+    }
+    text
+}
+
+/// The inverse of [`encode_links`]; unreadable lines are skipped.
+fn decode_links(text: &str) -> ListingLinks {
+    let mut lines = text.lines();
+    let next_page = lines.next().and_then(|l| Url::parse(l).ok());
+    ListingLinks { events: lines.filter_map(|l| Url::parse(l).ok()).collect(), next_page }
 }
 
 /// The store as the server's [`EventSource`]: upcoming events of sources that publish.

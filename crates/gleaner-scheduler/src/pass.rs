@@ -268,7 +268,14 @@ pub async fn run_pass(
         request.pass =
             if started_sites.insert(site) { PassMark::Start } else { PassMark::Continue };
         request.wait_until_at_most = Some(deadline);
-        request.validators = ctx.sink.validators(&url).await;
+        // A listing is asked conditionally only when its links are stored: a 304 must
+        // never leave the pass without the pages it links to.
+        request.validators =
+            if step == Step::Listing && ctx.sink.listing_links(&url).await.is_none() {
+                gleaner_fetch::Validators::default()
+            } else {
+                ctx.sink.validators(&url).await
+            };
         let (outcome, _hops) = ctx.gate.fetch_following(&request).await;
         done += 1;
         progress(Progress {

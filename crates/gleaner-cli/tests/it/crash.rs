@@ -1,0 +1,114 @@
+//! `kill -9` in the middle of `gleaner crawl`: the restarted crawl keeps the site's
+//! spacing across the kill, honours a Retry-After seen before it, and the store holds
+//! every event exactly once. Judged from the test web's ledger and the store.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+use gleaner_testweb::{Manifest, RetryAfterForm, SiteBehaviour, SiteSpec, TestWeb};
+use url::Url;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigkill_mid_crawl_loses_nothing_and_forgets_no_pause() {
+    let throttle = SiteBehaviour::Throttle {
+        status: 503,
+        after: 3,
+        suspend_for: Duration::from_secs(3),
+        retry_after: RetryAfterForm::Seconds,
+    };
+    let web = TestWeb::start(
+        Manifest::new(vec![
+            SiteSpec { events: 8, behaviour: throttle, ..SiteSpec::default() },
+            SiteSpec { events: 8, ..SiteSpec::default() },
+        ])
+        .with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let mut config = format!(
+        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
+         [politeness]\ngap = \"300ms\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n[store]\nurl = \"sqlite://{}\"\n",
+        db.display()
+    );
+    for site in 0..2 {
+        config.push_str(&format!(
+            "\n[[sources]]\nid = \"site-{site}\"\nkind = \"listing\"\nstart_urls = [\"{}\"]\nevent_url_prefix = \"/events/\"\n",
+            web.url(site, "/events/")
+        ));
+    }
+    let config_path = dir.path().join("gleaner.toml");
+    std::fs::write(&config_path, config).unwrap();
+    let crawl = move || {
+        Command::new(env!("CARGO_BIN_EXE_gleaner"))
+            .args(["--config", config_path.to_str().unwrap(), "crawl"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+
+    // First run: killed once site 0 has answered 503 (its suspension is then stored).
+    let mut first = crawl();
+    let started = Instant::now();
+    loop {
+        if web.ledger().entries.iter().any(|e| e.site == 0 && e.status == 503) {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "site 0 answered 503 within 20 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Let the answer be recorded, then kill without warning.
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let killed_at = web.ledger().entries.len();
+
+    // Second run, at once: it must wait out the pause and the gap, then finish.
+    let second = tokio::task::spawn_blocking(move || {
+        let mut child = crawl();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the second crawl finished within 60 s");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    })
+    .await
+    .unwrap();
+    assert!(second.success(), "{second:?}");
+
+    let ledger = web.ledger();
+    assert!(ledger.entries.len() > killed_at, "the second run made requests");
+    for site in 0..2 {
+        let wanted: Vec<String> = (1..=8).map(|n| format!("/events/{n}.html")).collect();
+        ledger
+            .expect_all_fetched(&wanted.iter().map(|p| (site, p.as_str())).collect::<Vec<_>>())
+            .unwrap();
+    }
+    ledger.check_min_gap(Duration::from_millis(300)).unwrap();
+    ledger.check_suspensions(Duration::from_secs(60)).unwrap();
+    ledger.check_robots_first().unwrap();
+
+    let store = gleaner_store::Store::open_sqlite(&db).unwrap();
+    assert_eq!(store.integrity_check().await.unwrap(), "ok");
+    let now = SystemTime::now();
+    let events = store
+        .events_between(
+            now - Duration::from_secs(86_400 * 365),
+            now + Duration::from_secs(86_400 * 800),
+        )
+        .await
+        .unwrap();
+    let mut pages: Vec<String> =
+        events.iter().filter_map(|e| e.event.url.as_ref().map(Url::to_string)).collect();
+    let stored = pages.len();
+    pages.sort();
+    pages.dedup();
+    assert_eq!(pages.len(), stored, "no event stored twice");
+    assert!(stored >= 16, "every event of both sites is stored ({stored})");
+    web.shutdown().await;
+}
