@@ -143,6 +143,9 @@ async fn demo(args: &DemoArgs) -> Result<()> {
     {
         let mut out = std::io::stdout().lock();
         writeln!(out, "about page:  http://{listen}/bot")?;
+        writeln!(out, "events page: http://{listen}/events")?;
+        writeln!(out, "calendar:    http://{listen}/events.ics")?;
+        writeln!(out, "metrics:     http://{listen}/metrics")?;
         writeln!(out, "events:      http://{listen}/api/events")?;
         writeln!(out, "config:      {}", config_path.display())?;
         writeln!(out, "press Ctrl-C to stop")?;
