@@ -64,7 +64,7 @@ pub use error::StoreError;
 pub use model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
     Provenance, PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange,
-    StoredEvent, Upserted,
+    StoredEvent, Upserted, WorkItem, WorkLease,
 };
 
 #[derive(Debug)]
@@ -239,6 +239,13 @@ impl Store {
     /// Returns how many events that touched.
     pub async fn touch_page(&self, page: &Url, at: SystemTime) -> Result<u64, StoreError> {
         dispatch!(self, db => db.touch_page(page, at).await)
+    }
+
+    /// Queues due work in the shared frontier, unless the same URL and purpose is
+    /// already pending; true when queued. Workers claim it with
+    /// [`CrawlerState::claim_work`].
+    pub async fn enqueue_work(&self, item: &WorkItem, due: SystemTime) -> Result<bool, StoreError> {
+        dispatch!(self, db => db.enqueue_work(item, due).await)
     }
 
     /// A copy of a site's gate state (for `explain` and the dashboard).
@@ -607,6 +614,37 @@ impl CrawlerState {
     /// This worker's id on PostgreSQL (empty on SQLite, where there is one crawler).
     pub fn worker_id(&self) -> &str {
         &self.worker
+    }
+
+    /// Claims up to `limit` items due at `now` for `lease` (SPEC §7): on PostgreSQL in
+    /// one short statement (`FOR UPDATE SKIP LOCKED`, so workers never wait on each
+    /// other's claims), the lease measured on the database clock, each claim with a new
+    /// fencing token. Before each request, check [`WorkLease::may_start`]; finish with
+    /// [`CrawlerState::complete_work`] or [`CrawlerState::release_work`].
+    pub async fn claim_work(
+        &self,
+        limit: u32,
+        lease: Duration,
+        now: SystemTime,
+    ) -> Result<Vec<WorkLease>, StoreError> {
+        let worker = if self.worker.is_empty() { "sqlite" } else { self.worker.as_str() };
+        dispatch!(self.store, db => db.claim_work(worker, limit, lease, now).await)
+    }
+
+    /// Marks a claimed item done; false when the lease's token is no longer current (it
+    /// expired and another worker claimed the item): that worker's result counts, not
+    /// this one's.
+    pub async fn complete_work(
+        &self,
+        lease: &WorkLease,
+        now: SystemTime,
+    ) -> Result<bool, StoreError> {
+        dispatch!(self.store, db => db.complete_work(lease, now).await)
+    }
+
+    /// Gives a claimed item back to the frontier, due at once; false when fenced out.
+    pub async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError> {
+        dispatch!(self.store, db => db.release_work(lease).await)
     }
 }
 

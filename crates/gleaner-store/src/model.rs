@@ -268,3 +268,43 @@ pub struct PurgeReport {
     /// Audit rows.
     pub audit: u64,
 }
+
+/// Due work in the shared frontier: a URL to fetch for a purpose (SPEC §7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkItem {
+    /// The site (budget key) it belongs to.
+    pub site: String,
+    /// What to fetch.
+    pub url: Url,
+    /// Why.
+    pub purpose: Purpose,
+    /// The configured source that asked for it.
+    pub source: Option<String>,
+}
+
+/// A work item claimed by one worker until its lease expires.
+///
+/// The lease was measured on the database clock (SQLite: the one process's clock) and
+/// is checked on the worker's monotonic clock from just *before* the claim was sent, so
+/// the worker's idea of the time left is never longer than the database's.
+#[derive(Debug, Clone)]
+pub struct WorkLease {
+    /// The frontier row.
+    pub id: i64,
+    /// What was claimed.
+    pub item: WorkItem,
+    /// The fencing token: results are accepted only with the latest token of the row.
+    pub token: i64,
+    /// How long the lease lasted when the database granted it.
+    pub valid_for: Duration,
+    /// When (on this worker's monotonic clock) the claim was sent.
+    pub claimed_at: std::time::Instant,
+}
+
+impl WorkLease {
+    /// May a request for this item still start? True while the lease has more than
+    /// `margin` left (give it the response deadline, so the request also ends in time).
+    pub fn may_start(&self, margin: Duration) -> bool {
+        self.claimed_at.elapsed() + margin < self.valid_for
+    }
+}

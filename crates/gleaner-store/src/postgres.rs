@@ -45,11 +45,14 @@ use crate::error::StoreError;
 use crate::model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
     Provenance, PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange,
-    StoredEvent, Upserted,
+    StoredEvent, Upserted, WorkItem, WorkLease,
 };
 
 /// Schema migrations, applied in order; `schema_migrations` records each one.
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../migrations/postgres/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/postgres/0001_init.sql")),
+    (2, include_str!("../migrations/postgres/0002_frontier.sql")),
+];
 
 /// Connections per process. A worker's gate holds one for a few statements per request;
 /// the rest serve the scheduler, the server and retention.
@@ -692,6 +695,107 @@ impl Postgres {
             total.insert(r.get::<_, String>(0), u32::try_from(r.get::<_, i64>(1)).unwrap_or(0));
         }
         self.decode(site, &row, &total)
+    }
+
+    // ----- frontier -----------------------------------------------------------------
+
+    pub(crate) async fn enqueue_work(
+        &self,
+        item: &WorkItem,
+        due: SystemTime,
+    ) -> Result<bool, StoreError> {
+        let url = item.url.to_string();
+        self.exec(
+            "INSERT INTO frontier (site, host, url, purpose, source, due_ms)
+             VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (url, purpose) WHERE done_ms IS NULL DO NOTHING",
+            &[
+                &item.site,
+                &codec::host_of(&url),
+                &url,
+                &item.purpose.as_str(),
+                &item.source,
+                &codec::to_ms(due),
+            ],
+            || format!("queueing `{url}`"),
+        )
+        .await
+        .map(|n| n > 0)
+    }
+
+    /// Claims up to `limit` due items in one statement: rows another worker is claiming
+    /// are skipped, not waited for (`SKIP LOCKED`); the lease and the time left are
+    /// taken from the database clock.
+    pub(crate) async fn claim_work(
+        &self,
+        worker: &str,
+        limit: u32,
+        lease: Duration,
+        now: SystemTime,
+    ) -> Result<Vec<WorkLease>, StoreError> {
+        let claimed_at = std::time::Instant::now();
+        let rows = self
+            .rows(
+                "WITH picked AS (
+                     SELECT id FROM frontier
+                     WHERE done_ms IS NULL AND due_ms <= $4
+                         AND (lease_until IS NULL OR lease_until <= now())
+                     ORDER BY due_ms, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+                 UPDATE frontier f SET lease_owner = $1, lease_token = nextval('work_fence'),
+                     lease_until = now() + make_interval(secs => $3)
+                 FROM picked WHERE f.id = picked.id
+                 RETURNING f.id, f.site, f.url, f.purpose, f.source, f.lease_token,
+                     extract(epoch FROM f.lease_until - now())::float8",
+                &[&worker, &i64::from(limit), &lease.as_secs_f64(), &codec::to_ms(now)],
+                || format!("claiming work for worker `{worker}`"),
+            )
+            .await?;
+        let mut leases: Vec<WorkLease> = rows
+            .iter()
+            .filter_map(|r| {
+                let purpose = Purpose::from_name(&r.get::<_, String>(3))?;
+                let url = Url::parse(&r.get::<_, String>(2)).ok()?;
+                Some(WorkLease {
+                    id: r.get(0),
+                    item: WorkItem { site: r.get(1), url, purpose, source: r.get(4) },
+                    token: r.get(5),
+                    valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(6).max(0.0))
+                        .unwrap_or_default(),
+                    claimed_at,
+                })
+            })
+            .collect();
+        leases.sort_by_key(|l| l.id);
+        Ok(leases)
+    }
+
+    /// Marks a claimed item done, only with its current token (a worker whose lease
+    /// expired and was claimed again is fenced out).
+    pub(crate) async fn complete_work(
+        &self,
+        lease: &WorkLease,
+        now: SystemTime,
+    ) -> Result<bool, StoreError> {
+        self.exec(
+            "UPDATE frontier SET done_ms = $3, lease_until = NULL
+             WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL",
+            &[&lease.id, &lease.token, &codec::to_ms(now)],
+            || format!("completing `{}`", lease.item.url),
+        )
+        .await
+        .map(|n| n == 1)
+    }
+
+    /// Gives a claimed item back (due again at once), only with its current token.
+    pub(crate) async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError> {
+        self.exec(
+            "UPDATE frontier SET lease_owner = NULL, lease_until = NULL
+             WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL",
+            &[&lease.id, &lease.token],
+            || format!("releasing `{}`", lease.item.url),
+        )
+        .await
+        .map(|n| n == 1)
     }
 
     // ----- registry -----------------------------------------------------------------
@@ -1454,6 +1558,7 @@ impl Postgres {
             ("samples", plain("samples")),
             ("validators", plain("validators")),
             ("listing_links", plain("listing_links")),
+            ("frontier", plain("frontier")),
         ] {
             let n = tx.execute(&sql, &[&param]).await.doing(loc, doing)?;
             deleted.push((table.to_owned(), n));

@@ -40,8 +40,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../migrations/sqlite/0001_init.sql")),
     (2, include_str!("../migrations/sqlite/0002_source_runs.sql")),
     (3, include_str!("../migrations/sqlite/0003_listing_links.sql")),
+    (4, include_str!("../migrations/sqlite/0004_frontier.sql")),
 ];
 
+mod frontier;
 mod runs;
 
 /// How long a statement waits for another process's write lock before failing.
@@ -1315,6 +1317,7 @@ impl Sqlite {
                         ("samples", format!("DELETE FROM samples WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
                         ("validators", format!("DELETE FROM validators WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
                         ("listing_links", format!("DELETE FROM listing_links WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
+                        ("frontier", format!("DELETE FROM frontier WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
                     ] {
                         let n = tx.execute(&sql, [&param]).doing(doing)?;
                         deleted.push((table.to_owned(), n as u64));

@@ -6,6 +6,7 @@
 
 mod crash;
 mod events;
+mod frontier;
 mod removal;
 mod retention;
 mod state;

@@ -1,0 +1,157 @@
+//! The frontier on SQLite: due work claimed under a lease with a fencing token. One
+//! crawler holds the file, so the lease guards against a crawler restarted while its
+//! predecessor's claims are still open; the clock is that process's.
+
+use std::time::{Duration, Instant, SystemTime};
+
+use gleaner_policy::Purpose;
+use rusqlite::params;
+use url::Url;
+
+use super::Sqlite;
+use crate::codec;
+use crate::error::{Doing, StoreError};
+use crate::model::{WorkItem, WorkLease};
+
+impl Sqlite {
+    /// Queues an item unless the same URL and purpose is already pending.
+    pub(crate) async fn enqueue_work(
+        &self,
+        item: &WorkItem,
+        due: SystemTime,
+    ) -> Result<bool, StoreError> {
+        let item = item.clone();
+        let shown = item.url.to_string();
+        self.write(
+            move || format!("queueing `{shown}`"),
+            move |tx| {
+                let url = item.url.to_string();
+                tx.execute(
+                    "INSERT INTO frontier (site, host, url, purpose, source, due_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                     ON CONFLICT (url, purpose) WHERE done_ms IS NULL DO NOTHING",
+                    params![
+                        item.site,
+                        codec::host_of(&url),
+                        url,
+                        item.purpose.as_str(),
+                        item.source,
+                        codec::to_ms(due)
+                    ],
+                )
+                .map(|n| n > 0)
+                .doing(|| format!("queueing `{url}`"))
+            },
+        )
+        .await
+    }
+
+    /// Claims up to `limit` due items whose lease is free or expired.
+    pub(crate) async fn claim_work(
+        &self,
+        worker: &str,
+        limit: u32,
+        lease: Duration,
+        now: SystemTime,
+    ) -> Result<Vec<WorkLease>, StoreError> {
+        let claimed_at = Instant::now();
+        let worker = worker.to_owned();
+        self.write(
+            || "claiming work".to_owned(),
+            move |tx| {
+                let doing = || "claiming work".to_owned();
+                let clock = codec::to_ms(SystemTime::now());
+                let until = clock.saturating_add(codec::duration_ms(lease));
+                let mut st = tx
+                    .prepare(
+                        "SELECT id, site, url, purpose, source FROM frontier
+                         WHERE done_ms IS NULL AND due_ms <= ?1
+                             AND (lease_until_ms IS NULL OR lease_until_ms <= ?2)
+                         ORDER BY due_ms, id LIMIT ?3",
+                    )
+                    .doing(doing)?;
+                let rows = st
+                    .query_map(params![codec::to_ms(now), clock, limit], |r| {
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, String>(2)?,
+                            r.get::<_, String>(3)?,
+                            r.get::<_, Option<String>>(4)?,
+                        ))
+                    })
+                    .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                    .doing(doing)?;
+                let mut leases = Vec::new();
+                for (id, site, url, purpose, source) in rows {
+                    let token: i64 = tx
+                        .query_row(
+                            "UPDATE meta SET value = value + 1 WHERE key = 'work_fence' RETURNING value",
+                            [],
+                            |r| r.get(0),
+                        )
+                        .doing(doing)?;
+                    tx.execute(
+                        "UPDATE frontier SET lease_owner = ?2, lease_token = ?3, lease_until_ms = ?4
+                         WHERE id = ?1",
+                        params![id, worker, token, until],
+                    )
+                    .doing(doing)?;
+                    let (Some(purpose), Ok(url)) = (Purpose::from_name(&purpose), Url::parse(&url))
+                    else {
+                        continue;
+                    };
+                    leases.push(WorkLease {
+                        id,
+                        item: WorkItem { site, url, purpose, source },
+                        token,
+                        valid_for: lease,
+                        claimed_at,
+                    });
+                }
+                Ok(leases)
+            },
+        )
+        .await
+    }
+
+    /// Marks a claimed item done, only with its current token.
+    pub(crate) async fn complete_work(
+        &self,
+        lease: &WorkLease,
+        now: SystemTime,
+    ) -> Result<bool, StoreError> {
+        let (id, token, url) = (lease.id, lease.token, lease.item.url.to_string());
+        self.write(
+            move || format!("completing `{url}`"),
+            move |tx| {
+                tx.execute(
+                    "UPDATE frontier SET done_ms = ?3, lease_until_ms = NULL
+                     WHERE id = ?1 AND lease_token = ?2 AND done_ms IS NULL",
+                    params![id, token, codec::to_ms(now)],
+                )
+                .map(|n| n == 1)
+                .doing(|| format!("completing work item {id}"))
+            },
+        )
+        .await
+    }
+
+    /// Gives a claimed item back, only with its current token.
+    pub(crate) async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError> {
+        let (id, token) = (lease.id, lease.token);
+        self.write(
+            move || format!("releasing work item {id}"),
+            move |tx| {
+                tx.execute(
+                    "UPDATE frontier SET lease_owner = NULL, lease_until_ms = NULL
+                     WHERE id = ?1 AND lease_token = ?2 AND done_ms IS NULL",
+                    params![id, token],
+                )
+                .map(|n| n == 1)
+                .doing(|| format!("releasing work item {id}"))
+            },
+        )
+        .await
+    }
+}
