@@ -204,7 +204,14 @@ impl PgDatabase {
         let admin = admin.to_owned();
         let sql = format!("CREATE DATABASE {name}");
         block_on_thread(async {
-            pg_connect(&admin).await.batch_execute(&sql).await.unwrap();
+            let client = pg_connect(&admin).await;
+            static SWEEP: std::sync::Once = std::sync::Once::new();
+            let mut sweep = false;
+            SWEEP.call_once(|| sweep = true);
+            if sweep {
+                drop_orphans(&client).await;
+            }
+            client.batch_execute(&sql).await.unwrap();
         });
         let mut url = Url::parse(&admin).unwrap();
         url.set_path(&format!("/{name}"));
@@ -245,6 +252,26 @@ impl PgDatabase {
             }
         }
         found
+    }
+}
+
+/// Drops the test databases of test processes that no longer run (killed before their
+/// guards could drop them), so the shared server does not fill up across sessions.
+async fn drop_orphans(client: &tokio_postgres::Client) {
+    let names: Vec<String> = client
+        .query("SELECT datname::text FROM pg_database WHERE datname LIKE 'gleaner_test_%'", &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    for name in names {
+        let pid = name.trim_start_matches("gleaner_test_").split('_').next().unwrap_or("");
+        let alive = !pid.is_empty() && Path::new(&format!("/proc/{pid}")).exists();
+        if !alive {
+            let _ =
+                client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+        }
     }
 }
 
