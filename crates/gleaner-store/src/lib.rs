@@ -63,7 +63,7 @@ use url::Url;
 pub use error::StoreError;
 pub use model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
-    Provenance, PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange,
+    Provenance, PurgeReport, RemovalReport, RetentionPolicy, SiteLease, SourceRecord, StatusChange,
     StoredEvent, Upserted, WorkItem, WorkLease,
 };
 
@@ -220,7 +220,7 @@ impl Store {
             store: self.clone(),
             _lease: Some(file),
             reset,
-            worker: String::new(),
+            worker: postgres::new_worker_id(),
             heartbeat: None,
         })
     }
@@ -611,7 +611,8 @@ impl CrawlerState {
         self.reset
     }
 
-    /// This worker's id on PostgreSQL (empty on SQLite, where there is one crawler).
+    /// This worker's id, new for every claim (on SQLite too, so a restarted crawler is
+    /// a new holder of its predecessor's site leases).
     pub fn worker_id(&self) -> &str {
         &self.worker
     }
@@ -627,8 +628,7 @@ impl CrawlerState {
         lease: Duration,
         now: SystemTime,
     ) -> Result<Vec<WorkLease>, StoreError> {
-        let worker = if self.worker.is_empty() { "sqlite" } else { self.worker.as_str() };
-        dispatch!(self.store, db => db.claim_work(worker, limit, lease, now).await)
+        dispatch!(self.store, db => db.claim_work(&self.worker, limit, lease, now).await)
     }
 
     /// Marks a claimed item done; false when the lease's token is no longer current (it
@@ -640,6 +640,26 @@ impl CrawlerState {
         now: SystemTime,
     ) -> Result<bool, StoreError> {
         dispatch!(self.store, db => db.complete_work(lease, now).await)
+    }
+
+    /// Leases `site` to this worker for `lease` (SPEC §7): granted when the site is free,
+    /// when this worker renews its unexpired lease (same token), or once the previous
+    /// holder's lease plus `grace` has passed on the database clock — give it the
+    /// response deadline, so the old holder's last request is over before this one's
+    /// first. `None` while another worker holds the site.
+    pub async fn claim_site(
+        &self,
+        site: &str,
+        lease: Duration,
+        grace: Duration,
+    ) -> Result<Option<SiteLease>, StoreError> {
+        dispatch!(self.store, db => db.claim_site(&self.worker, site, lease, grace).await)
+    }
+
+    /// Gives a site back before its lease ends (its requests are over), so the next
+    /// holder need not wait; false when the token is no longer current.
+    pub async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError> {
+        dispatch!(self.store, db => db.release_site(lease).await)
     }
 
     /// Gives a claimed item back to the frontier, due at once; false when fenced out.

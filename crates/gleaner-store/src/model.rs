@@ -308,3 +308,25 @@ impl WorkLease {
         self.claimed_at.elapsed() + margin < self.valid_for
     }
 }
+
+/// A site leased to one worker (SPEC §7): only the holder starts requests there, and
+/// only while [`SiteLease::may_start`] says the lease has time left.
+#[derive(Debug, Clone)]
+pub struct SiteLease {
+    /// The site (budget key).
+    pub site: String,
+    /// The fencing token of this holding (kept when the holder renews in time).
+    pub token: i64,
+    /// How long the lease lasted when the database granted it.
+    pub valid_for: Duration,
+    /// When (on this worker's monotonic clock) the claim was sent.
+    pub claimed_at: std::time::Instant,
+}
+
+impl SiteLease {
+    /// May a request start at this site now? True while the lease has more than
+    /// `margin` left (give it the response deadline).
+    pub fn may_start(&self, margin: Duration) -> bool {
+        self.claimed_at.elapsed() + margin < self.valid_for
+    }
+}

@@ -44,7 +44,7 @@ use crate::codec::{self, SiteRow};
 use crate::error::StoreError;
 use crate::model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
-    Provenance, PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange,
+    Provenance, PurgeReport, RemovalReport, RetentionPolicy, SiteLease, SourceRecord, StatusChange,
     StoredEvent, Upserted, WorkItem, WorkLease,
 };
 
@@ -52,6 +52,7 @@ use crate::model::{
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../migrations/postgres/0001_init.sql")),
     (2, include_str!("../migrations/postgres/0002_frontier.sql")),
+    (3, include_str!("../migrations/postgres/0003_site_leases.sql")),
 ];
 
 /// Connections per process. A worker's gate holds one for a few statements per request;
@@ -793,6 +794,52 @@ impl Postgres {
              WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL",
             &[&lease.id, &lease.token],
             || format!("releasing `{}`", lease.item.url),
+        )
+        .await
+        .map(|n| n == 1)
+    }
+
+    /// Leases `site` to `worker`: granted when the site is free, when the worker renews
+    /// its unexpired lease (same token), or when the old lease plus `grace` has passed
+    /// on the database clock (new token). `None` while another worker holds it.
+    pub(crate) async fn claim_site(
+        &self,
+        worker: &str,
+        site: &str,
+        lease: Duration,
+        grace: Duration,
+    ) -> Result<Option<SiteLease>, StoreError> {
+        let claimed_at = std::time::Instant::now();
+        let row = self
+            .row(
+                "INSERT INTO site_leases (site, worker, token, lease_until)
+                 VALUES ($1, $2, nextval('work_fence'), now() + make_interval(secs => $3))
+                 ON CONFLICT (site) DO UPDATE SET
+                     token = CASE WHEN site_leases.worker = excluded.worker
+                         AND site_leases.lease_until > now()
+                         THEN site_leases.token ELSE excluded.token END,
+                     worker = excluded.worker, lease_until = excluded.lease_until
+                 WHERE (site_leases.worker = excluded.worker AND site_leases.lease_until > now())
+                     OR site_leases.lease_until + make_interval(secs => $4) <= now()
+                 RETURNING token, extract(epoch FROM lease_until - now())::float8",
+                &[&site, &worker, &lease.as_secs_f64(), &grace.as_secs_f64()],
+                || format!("leasing `{site}` to worker `{worker}`"),
+            )
+            .await?;
+        Ok(row.map(|r| SiteLease {
+            site: site.to_owned(),
+            token: r.get(0),
+            valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(1).max(0.0)).unwrap_or_default(),
+            claimed_at,
+        }))
+    }
+
+    /// Ends a site lease early (its requests are over), only with its current token.
+    pub(crate) async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError> {
+        self.exec(
+            "DELETE FROM site_leases WHERE site = $1 AND token = $2",
+            &[&lease.site, &lease.token],
+            || format!("releasing `{}`", lease.site),
         )
         .await
         .map(|n| n == 1)

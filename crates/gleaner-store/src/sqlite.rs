@@ -41,6 +41,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (2, include_str!("../migrations/sqlite/0002_source_runs.sql")),
     (3, include_str!("../migrations/sqlite/0003_listing_links.sql")),
     (4, include_str!("../migrations/sqlite/0004_frontier.sql")),
+    (5, include_str!("../migrations/sqlite/0005_site_leases.sql")),
 ];
 
 mod frontier;

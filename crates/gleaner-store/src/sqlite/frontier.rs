@@ -5,13 +5,13 @@
 use std::time::{Duration, Instant, SystemTime};
 
 use gleaner_policy::Purpose;
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 use url::Url;
 
 use super::Sqlite;
 use crate::codec;
 use crate::error::{Doing, StoreError};
-use crate::model::{WorkItem, WorkLease};
+use crate::model::{SiteLease, WorkItem, WorkLease};
 
 impl Sqlite {
     /// Queues an item unless the same URL and purpose is already pending.
@@ -150,6 +150,71 @@ impl Sqlite {
                 )
                 .map(|n| n == 1)
                 .doing(|| format!("releasing work item {id}"))
+            },
+        )
+        .await
+    }
+
+    /// Leases `site` to `worker` (the rules of the PostgreSQL backend, on this clock).
+    pub(crate) async fn claim_site(
+        &self,
+        worker: &str,
+        site: &str,
+        lease: Duration,
+        grace: Duration,
+    ) -> Result<Option<SiteLease>, StoreError> {
+        let claimed_at = Instant::now();
+        let (worker, site) = (worker.to_owned(), site.to_owned());
+        let shown = site.clone();
+        self.write(
+            move || format!("leasing `{shown}`"),
+            move |tx| {
+                let doing = || format!("leasing `{site}`");
+                let now = codec::to_ms(SystemTime::now());
+                let fresh: i64 = tx
+                    .query_row(
+                        "UPDATE meta SET value = value + 1 WHERE key = 'work_fence' RETURNING value",
+                        [],
+                        |r| r.get(0),
+                    )
+                    .doing(doing)?;
+                let until = now.saturating_add(codec::duration_ms(lease));
+                let token: Option<i64> = tx
+                    .query_row(
+                        "INSERT INTO site_leases (site, worker, token, lease_until_ms)
+                         VALUES (?1, ?2, ?3, ?4)
+                         ON CONFLICT (site) DO UPDATE SET
+                             token = CASE WHEN site_leases.worker = excluded.worker
+                                 AND site_leases.lease_until_ms > ?5
+                                 THEN site_leases.token ELSE excluded.token END,
+                             worker = excluded.worker, lease_until_ms = excluded.lease_until_ms
+                         WHERE (site_leases.worker = excluded.worker AND site_leases.lease_until_ms > ?5)
+                             OR site_leases.lease_until_ms + ?6 <= ?5
+                         RETURNING token",
+                        params![site, worker, fresh, until, now, codec::duration_ms(grace)],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .doing(doing)?;
+                Ok(token.map(|token| SiteLease { site, token, valid_for: lease, claimed_at }))
+            },
+        )
+        .await
+    }
+
+    /// Ends a site lease early, only with its current token.
+    pub(crate) async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError> {
+        let (site, token) = (lease.site.clone(), lease.token);
+        let shown = site.clone();
+        self.write(
+            move || format!("releasing `{shown}`"),
+            move |tx| {
+                tx.execute(
+                    "DELETE FROM site_leases WHERE site = ?1 AND token = ?2",
+                    params![site, token],
+                )
+                .map(|n| n == 1)
+                .doing(|| format!("releasing `{site}`"))
             },
         )
         .await

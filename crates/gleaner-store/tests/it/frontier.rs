@@ -93,3 +93,36 @@ each_backend_test! {
         assert_eq!(unique.len(), 40, "none twice");
     }
 }
+
+each_backend_test! {
+    async fn a_new_site_holder_waits_out_the_old_lease_plus_the_grace(db) {
+        const SITE: &str = "http://a.test";
+        let (lease, grace) = (Duration::from_millis(300), Duration::from_millis(300));
+        let a = db.store.claim_crawler().await.unwrap();
+        let held = a.claim_site(SITE, lease, grace).await.unwrap().expect("a free site is granted");
+        assert!(held.may_start(Duration::ZERO));
+        let renewed = a.claim_site(SITE, lease, grace).await.unwrap().expect("the holder renews");
+        assert_eq!(renewed.token, held.token, "a renewal in time keeps the token");
+        // The holder goes away without releasing the site (a crash, or a restart on
+        // SQLite); the next worker is a new holder.
+        drop(a);
+        let other = match db.kind() {
+            BackendKind::Postgres => db.reopen(),
+            BackendKind::Sqlite => db.store.clone(),
+        };
+        let b = other.claim_crawler().await.unwrap();
+        assert!(b.claim_site(SITE, lease, grace).await.unwrap().is_none(), "held by a");
+        tokio::time::sleep(lease + Duration::from_millis(50)).await;
+        assert!(!renewed.may_start(Duration::ZERO), "a's own clock says its lease is over");
+        assert!(
+            b.claim_site(SITE, lease, grace).await.unwrap().is_none(),
+            "a's last request may still be running until the grace has passed"
+        );
+        tokio::time::sleep(grace).await;
+        let taken = b.claim_site(SITE, lease, grace).await.unwrap().expect("granted after the grace");
+        assert!(taken.token > renewed.token, "a new fencing token");
+        assert!(!b.release_site(&renewed).await.unwrap(), "a's token is no longer current");
+        assert!(b.release_site(&taken).await.unwrap());
+        assert!(b.claim_site(SITE, lease, grace).await.unwrap().is_some(), "released: free at once");
+    }
+}
