@@ -1,8 +1,10 @@
-//! Store throughput on SQLite: budget reservations (one committed `BEGIN IMMEDIATE`
-//! transaction each, as the gate does before every request), audit rows (batched), event
-//! upserts, and the disk cost of the audit log per million rows (measured on 100,000 rows
-//! and extrapolated; printed once).
+//! Store throughput: budget reservations (one committed transaction each, as the gate
+//! does before every request: `BEGIN IMMEDIATE` on SQLite, two row locks on PostgreSQL),
+//! audit rows (batched), event upserts, and the disk cost of the SQLite audit log per
+//! million rows (measured on 100,000 rows and extrapolated; printed once).
 //!
+//! SQLite always; PostgreSQL too when `GLEANER_TEST_POSTGRES_URL` is set (a scratch
+//! database `gleaner_bench_<pid>` is created and dropped).
 //! Run with `cargo bench -p gleaner-store`. Figures on the 2-core CI machine are noisy;
 //! compare runs made on the same machine.
 
@@ -85,10 +87,35 @@ fn bench(c: &mut Criterion) {
         tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_sqlite(&dir.path().join("bench.db")).unwrap();
+    bench_store(c, "store", &store, &rt);
+    drop(store);
+    if let Ok(admin) = std::env::var("GLEANER_TEST_POSTGRES_URL") {
+        let name = format!("gleaner_bench_{}", std::process::id());
+        let run = |sql: String| {
+            let admin = admin.clone();
+            rt.block_on(async move {
+                let (client, conn) =
+                    tokio_postgres::connect(&admin, tokio_postgres::NoTls).await.unwrap();
+                tokio::spawn(conn);
+                client.batch_execute(&sql).await.unwrap();
+            })
+        };
+        run(format!("CREATE DATABASE {name}"));
+        let mut url = Url::parse(&admin).unwrap();
+        url.set_path(&format!("/{name}"));
+        let store = Store::open(url.as_str()).unwrap();
+        bench_store(c, "store_postgres", &store, &rt);
+        drop(store);
+        run(format!("DROP DATABASE {name} WITH (FORCE)"));
+    }
+    audit_bytes(&rt);
+}
+
+fn bench_store(c: &mut Criterion, name: &str, store: &Store, rt: &tokio::runtime::Runtime) {
     let crawler = rt.block_on(store.claim_crawler()).unwrap();
     let rules = rules();
 
-    let mut group = c.benchmark_group("store");
+    let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(1));
     let mut n = 0u64;
     group.bench_function("budget_reservation", |b| {
@@ -143,8 +170,6 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
-
-    audit_bytes(&rt);
 }
 
 /// Bytes per million audit rows: 100,000 rows into an empty database, file growth after
