@@ -443,7 +443,8 @@ pub async fn run_pass(
             if source.keep == Keep::Facts || !signals.keep_image {
                 event.image_url = None;
             }
-            if event.url.is_none() && step == Step::Event {
+            // The link back: the event's page, or the calendar or feed it was read from.
+            if event.url.is_none() && matches!(step, Step::Event | Step::Feed) {
                 event.url = Some(fetched.url.clone());
             }
             let identity = EventIdentity::of(&event);
