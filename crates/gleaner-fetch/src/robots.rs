@@ -44,6 +44,54 @@ pub fn robots_url(url: &Url) -> Url {
     robots
 }
 
+/// What one robots.txt response means: another hop to follow, or the final outcome
+/// with the `Retry-After` wait a 429/503 asked for.
+pub(crate) enum RobotsStep {
+    /// A redirect to follow.
+    Follow(Url),
+    /// The outcome, and any Retry-After wait.
+    Done(FetchOutcome, Option<std::time::Duration>),
+}
+
+/// Turns one response to a robots.txt request into the next step of the chain.
+pub(crate) fn robots_step(
+    chain: &mut RedirectChain,
+    fetched: &crate::client::Fetched,
+    now: SystemTime,
+    signals: &SignalSettings,
+) -> RobotsStep {
+    if fetched.is_redirect() {
+        return match chain.follow(fetched.location()) {
+            Ok(url) => RobotsStep::Follow(url),
+            Err(RedirectError::TooManyHops { max }) => {
+                RobotsStep::Done(FetchOutcome::TooManyRedirects { hops: max }, None)
+            }
+            Err(RedirectError::Loop(_)) => RobotsStep::Done(FetchOutcome::RedirectLoop, None),
+            Err(_) => RobotsStep::Done(
+                FetchOutcome::Response { status: fetched.status, body: Vec::new() },
+                None,
+            ),
+        };
+    }
+    let retry_after = matches!(fetched.status, 429 | 503).then(|| {
+        let headers: Vec<(&str, &str)> =
+            fetched.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        retry_after::from_headers(&headers, now, signals).wait
+    });
+    RobotsStep::Done(
+        FetchOutcome::Response { status: fetched.status, body: fetched.body.to_vec() },
+        retry_after,
+    )
+}
+
+/// The path and query of a URL, as robots.txt rules match it.
+pub fn path_and_query(url: &Url) -> String {
+    match url.query() {
+        Some(q) => format!("{}?{q}", url.path()),
+        None => url.path().to_owned(),
+    }
+}
+
 /// Reads robots.txt for the site of `url`, following redirects up to the policy's hop
 /// limit, and decides what may be fetched. `now` reads the caller's clock (the decision's
 /// validity is measured from it). An error means gleaner refused to send the request
@@ -71,33 +119,10 @@ pub async fn read_robots(
             }
         };
         hops.push(RobotsHop { url: next.clone(), status: Some(fetched.status) });
-        if fetched.is_redirect() {
-            match chain.follow(fetched.location()) {
-                Ok(url) => {
-                    next = url;
-                    continue;
-                }
-                Err(RedirectError::TooManyHops { max }) => {
-                    break (FetchOutcome::TooManyRedirects { hops: max }, None);
-                }
-                Err(RedirectError::Loop(_)) => break (FetchOutcome::RedirectLoop, None),
-                Err(_) => {
-                    break (
-                        FetchOutcome::Response { status: fetched.status, body: Vec::new() },
-                        None,
-                    );
-                }
-            }
+        match robots_step(&mut chain, &fetched, now(), signals) {
+            RobotsStep::Follow(url) => next = url,
+            RobotsStep::Done(outcome, retry_after) => break (outcome, retry_after),
         }
-        let retry_after = matches!(fetched.status, 429 | 503).then(|| {
-            let headers: Vec<(&str, &str)> =
-                fetched.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-            retry_after::from_headers(&headers, now(), signals).wait
-        });
-        break (
-            FetchOutcome::Response { status: fetched.status, body: fetched.body.to_vec() },
-            retry_after,
-        );
     };
     let body = match &outcome {
         FetchOutcome::Response { status: 200..=299, body } => Some(body.clone()),

@@ -123,11 +123,7 @@ async fn check(settings: &Settings, url: Url, show_body: bool) -> Result<()> {
         let crawl_delay = match state {
             RobotsState::Rules(robots) => {
                 let rules = robots.for_agent(&settings.bot.token);
-                let path = match current.query() {
-                    Some(q) => format!("{}?{q}", current.path()),
-                    None => current.path().to_owned(),
-                };
-                let verdict = rules.check(&path);
+                let verdict = rules.check(&gleaner_fetch::robots::path_and_query(&current));
                 writeln!(out, "decision: {verdict} ({})", rules.selection())?;
                 if !verdict.allowed {
                     return Err(Refused(format!(

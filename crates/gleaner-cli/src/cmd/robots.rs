@@ -69,7 +69,7 @@ fn read_file(path: &Path) -> Result<Vec<u8>> {
         .map_err(Into::into)
 }
 
-/// The path and query of a URL as robots.txt matching sees it.
+/// The path and query of a URL as robots.txt matching sees it, or why it has none.
 fn path_and_query(url: &str) -> std::result::Result<String, BadInput> {
     let parsed =
         url::Url::parse(url).map_err(|e| BadInput(format!("`{url}` is not a valid URL: {e}")))?;
@@ -78,10 +78,7 @@ fn path_and_query(url: &str) -> std::result::Result<String, BadInput> {
             "`{url}` has no path to check (expected an http or https URL)"
         )));
     }
-    Ok(match parsed.query() {
-        Some(query) => format!("{}?{query}", parsed.path()),
-        None => parsed.path().to_owned(),
-    })
+    Ok(gleaner_fetch::robots::path_and_query(&parsed))
 }
 
 fn check(args: &FileAndAgent) -> Result<()> {

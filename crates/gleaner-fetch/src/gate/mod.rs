@@ -42,7 +42,7 @@ use url::Url;
 
 use crate::client::{Client, FetchError, FetchRequest, Fetched, Method, Validators};
 use crate::redirect::{RedirectChain, RedirectError};
-use crate::robots::robots_url;
+use crate::robots::{RobotsStep, path_and_query, robots_step, robots_url};
 use audit::{AuditRecord, AuditSink};
 use clock::WallClock;
 use registry::Registry;
@@ -345,11 +345,7 @@ impl Gate {
                 Some(memory) => match &memory.state {
                     RobotsState::Rules(robots) => {
                         let rules = robots.for_agent(&self.settings.bot.token);
-                        let path = match url.query() {
-                            Some(q) => format!("{}?{q}", url.path()),
-                            None => url.path().to_owned(),
-                        };
-                        let verdict = rules.check(&path);
+                        let verdict = rules.check(&path_and_query(url));
                         steps.push(format!("robots.txt: {verdict} ({})", rules.selection()));
                         if !verdict.allowed {
                             return Explanation { verdict: ExplainVerdict::Refused, steps };
@@ -506,11 +502,7 @@ impl Gate {
         match &memory.state {
             RobotsState::Rules(robots) => {
                 let rules = robots.for_agent(&self.settings.bot.token);
-                let path = match url.query() {
-                    Some(q) => format!("{}?{q}", url.path()),
-                    None => url.path().to_owned(),
-                };
-                let verdict = rules.check(&path);
+                let verdict = rules.check(&path_and_query(url));
                 if !verdict.allowed {
                     return Err(GateOutcome::Refused(Refusal::Disallowed(verdict)));
                 }
@@ -561,39 +553,12 @@ impl Gate {
                 self.budget_rules(&next, None, self.registry.lookup(&next).await.slowdown.max(1));
             let permit = self.acquire(&hop_site, &rules, &hop).await?;
             match self.send(&hop_site, &hop, permit.reason).await {
-                GateOutcome::Fetched(fetched) if fetched.is_redirect() => {
-                    match chain.follow(fetched.location()) {
-                        Ok(url) => next = url,
-                        Err(RedirectError::TooManyHops { max }) => {
-                            break (FetchOutcome::TooManyRedirects { hops: max }, None);
-                        }
-                        Err(RedirectError::Loop(_)) => break (FetchOutcome::RedirectLoop, None),
-                        Err(_) => {
-                            break (
-                                FetchOutcome::Response { status: fetched.status, body: Vec::new() },
-                                None,
-                            );
-                        }
-                    }
-                }
                 GateOutcome::Fetched(fetched) => {
-                    let retry = matches!(fetched.status, 429 | 503).then(|| {
-                        let headers: Vec<(&str, &str)> =
-                            fetched.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-                        retry_after::from_headers(
-                            &headers,
-                            self.clock.now(),
-                            &self.settings.signal_settings(),
-                        )
-                        .wait
-                    });
-                    break (
-                        FetchOutcome::Response {
-                            status: fetched.status,
-                            body: fetched.body.to_vec(),
-                        },
-                        retry,
-                    );
+                    let signals = self.settings.signal_settings();
+                    match robots_step(&mut chain, &fetched, self.clock.now(), &signals) {
+                        RobotsStep::Follow(url) => next = url,
+                        RobotsStep::Done(outcome, retry) => break (outcome, retry),
+                    }
                 }
                 GateOutcome::Failed(error) => break (error.robots_outcome(), None),
                 other => return Err(other),
