@@ -142,6 +142,24 @@ impl Store {
         }
     }
 
+    /// The gate's state for an occasional process (`gleaner fetch`): it shares every
+    /// site's budget with the crawler, reserving before each request like the crawler
+    /// does, but takes no lease and clears nothing, so it runs beside `gleaner run`. On
+    /// PostgreSQL it registers a worker as [`Store::claim_crawler`] does. A manual check
+    /// killed mid-request leaves its in-flight count until the next crawler starts.
+    pub async fn occasional_state(&self) -> Result<CrawlerState, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(_) => Ok(CrawlerState {
+                store: self.clone(),
+                _lease: None,
+                reset: 0,
+                worker: format!("occasional-{}", std::process::id()),
+                heartbeat: None,
+            }),
+            Backend::Postgres(_) => self.claim_crawler().await,
+        }
+    }
+
     /// Starts crawling with this store.
     ///
     /// On SQLite this takes the crawler lease: only one process crawls with a database

@@ -1,26 +1,34 @@
 //! `gleaner fetch URL`: a manual check, as the seeds' staff make by hand ("the same
 //! User-Agent, the same robots.txt rules, a handful of requests at least 2 seconds
-//! apart"). It prints every step: robots.txt read first, the decision for the URL,
-//! each redirect hop (with the robots.txt of any new site), and the final response.
+//! apart"). It goes through the same gate as the crawler, on the same store: robots.txt
+//! first, the site's budget shared with any running crawl (the manual-check gap, 2 s by
+//! default, and every other rule), Retry-After and blocks honoured, the owners' registry,
+//! the audit log, and a daily cap per site (`[purposes] manual_checks_per_site_per_day`).
+//! It prints every step: the decision, each redirect hop, and the final response.
 //!
-//! Exit codes: 0 when the URL was fetched (whatever its status), 3 when robots.txt or
-//! the site said no (the "no" is printed), 2 for bad input, 1 for other failures.
+//! Exit codes: 0 when the URL was fetched (whatever its status), 3 when robots.txt, the
+//! site, an owner or the daily cap said no (the "no" is printed), 2 for bad input, 1 for
+//! other failures.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
-use std::time::{Duration, Instant, SystemTime};
+use std::sync::Arc;
+use std::time::SystemTime;
 
 use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_config::{Settings, redact_url};
-use gleaner_fetch::{Client, ClientSettings, FetchRequest, RedirectChain, read_robots};
+use gleaner_fetch::gate::clock::SystemClock;
+use gleaner_fetch::{
+    Client, ClientSettings, Gate, GateOutcome, GateRequest, RedirectChain, site_key,
+};
 use gleaner_policy::Purpose;
-use gleaner_policy::robots::outcome::RobotsState;
+use gleaner_policy::budget::local_date;
 use gleaner_policy::signals::challenge;
 use url::Url;
 
 use crate::BadInput;
+use crate::wiring::open_store;
 
 /// Arguments of `gleaner fetch`.
 #[derive(Debug, Args)]
@@ -32,7 +40,8 @@ pub struct FetchArgs {
     show_body: bool,
 }
 
-/// Returned when a site or its robots.txt refused the check (exit 3).
+/// Returned when a site, its robots.txt, an owner or the daily cap refused the check
+/// (exit 3).
 #[derive(Debug)]
 pub struct Refused(pub String);
 
@@ -44,30 +53,9 @@ impl std::fmt::Display for Refused {
 
 impl std::error::Error for Refused {}
 
-/// The scheme, host and port of a URL: one site, one robots.txt, one budget.
-fn origin(url: &Url) -> String {
-    url.origin().ascii_serialization()
-}
-
-/// Per-site spacing for this check: the next allowed start of each site.
-struct Spacing {
-    gap: Duration,
-    next_start: HashMap<String, Instant>,
-}
-
-impl Spacing {
-    async fn wait_turn(&mut self, site: &str, crawl_delay: Option<Duration>) {
-        if let Some(&at) = self.next_start.get(site) {
-            tokio::time::sleep_until(at.into()).await;
-        }
-        let gap = crawl_delay.map_or(self.gap, |d| d.max(self.gap));
-        self.next_start.insert(site.to_owned(), Instant::now() + gap);
-    }
-}
-
 /// Runs `gleaner fetch`.
 pub fn run(args: &FetchArgs, config: &Path) -> Result<()> {
-    let settings = crate::cmd::config::load(config)?;
+    let settings = Arc::new(crate::cmd::config::load(config)?);
     let url = Url::parse(&args.url)
         .map_err(|e| BadInput(format!("`{}` is not a valid URL: {e}", args.url)))?;
     if !matches!(url.scheme(), "http" | "https") {
@@ -77,79 +65,83 @@ pub fn run(args: &FetchArgs, config: &Path) -> Result<()> {
         .enable_all()
         .build()
         .context("failed to start the async runtime")?;
-    runtime.block_on(check(&settings, url, args.show_body))
+    runtime.block_on(check(settings, url, args.show_body))
 }
 
-async fn check(settings: &Settings, url: Url, show_body: bool) -> Result<()> {
-    let client = Client::new(ClientSettings::from_settings(settings))?;
+/// Manual checks of `url`'s site recorded today (in the site's zone).
+async fn checks_today(store: &gleaner_store::Store, settings: &Settings, url: &Url) -> u32 {
+    let Some(host) = url.host_str() else { return 0 };
+    let Ok(scope) = gleaner_store::parse_scope(host) else { return 0 };
+    let zone = settings.time_zone_of(&host.to_ascii_lowercase());
+    let today = local_date(SystemTime::now(), zone);
+    let site = site_key(url);
+    store
+        .audit_for(&scope, 10_000)
+        .await
+        .map(|rows| {
+            rows.iter()
+                .filter(|r| {
+                    r.purpose == Some(Purpose::ManualCheck) && r.site == site && r.error.is_none()
+                })
+                .filter(|r| local_date(r.time, zone) == today)
+                .count() as u32
+        })
+        .unwrap_or(0)
+}
+
+async fn check(settings: Arc<Settings>, url: Url, show_body: bool) -> Result<()> {
+    let store = open_store(&settings)?;
+    let state = store.occasional_state().await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let client = Client::new(ClientSettings::from_settings(&settings))?;
+    let gate = Gate::new(
+        client,
+        Arc::clone(&settings),
+        Arc::new(state),
+        Arc::new(store.clone()),
+        Arc::new(store.clone()),
+        Arc::new(SystemClock),
+    );
     let show = |u: &Url| redact_url(u, &settings.network.secret_query_params, &[]);
+    let cap = settings.purposes.manual_checks_per_site_per_day;
     let mut out = std::io::stdout().lock();
-    let mut spacing = Spacing {
-        gap: settings.politeness.gap_for(Purpose::ManualCheck),
-        next_start: HashMap::new(),
-    };
-    let mut robots_by_site: HashMap<String, RobotsState> = HashMap::new();
+    writeln!(out, "user-agent: {}", settings.bot.user_agent())?;
     let mut chain = RedirectChain::new(
         url.clone(),
         settings.limits.max_redirects,
         settings.network.secret_query_params.clone(),
     );
     let mut current = url;
-    writeln!(out, "user-agent: {}", client.user_agent())?;
-    loop {
-        let site = origin(&current);
-        let host = current.host_str().unwrap_or_default().to_ascii_lowercase();
-        let class = settings.class_of(&host);
-        if !robots_by_site.contains_key(&site) {
-            spacing.wait_turn(&site, None).await;
-            let read = read_robots(
-                &client,
-                &current,
-                &class.robots,
-                &settings.signal_settings(),
-                0,
-                SystemTime::now,
-            )
-            .await
-            .with_context(|| format!("failed to read robots.txt of `{site}`"))?;
-            for hop in &read.hops {
-                let status = hop.status.map_or("no response".to_owned(), |s| format!("HTTP {s}"));
-                writeln!(out, "robots:   GET {} -> {status}", show(&hop.url))?;
-            }
-            writeln!(out, "robots:   {}", read.decision.reason)?;
-            robots_by_site.insert(site.clone(), read.decision.state.clone());
+    let result = loop {
+        let done_today = checks_today(&store, &settings, &current).await;
+        if done_today >= cap {
+            break Err(Refused(format!(
+                "{done_today} manual checks of `{}` today already (the cap is {cap} a day)",
+                site_key(&current)
+            )));
         }
-        let state = &robots_by_site[&site];
-        let crawl_delay = match state {
-            RobotsState::Rules(robots) => {
-                let rules = robots.for_agent(&settings.bot.token);
-                let verdict = rules.check(&gleaner_fetch::robots::path_and_query(&current));
-                writeln!(out, "decision: {verdict} ({})", rules.selection())?;
-                if !verdict.allowed {
-                    return Err(Refused(format!(
-                        "robots.txt of `{site}` disallows `{}`",
-                        show(&current)
-                    ))
-                    .into());
-                }
-                rules.crawl_delay().map(|(d, _)| Duration::from_secs_f64(d.min(86_400.0)))
+        let request = GateRequest::new(current.clone(), Purpose::ManualCheck);
+        for step in gate.explain(&request).await.steps {
+            writeln!(out, "decision: {step}")?;
+        }
+        let fetched = match gate.fetch(&request).await {
+            GateOutcome::Fetched(fetched) => fetched,
+            GateOutcome::Refused(gleaner_fetch::Refusal::Local(error)) => {
+                // gleaner's own guard (SSRF, URL, method), not the site's "no".
+                return Err(anyhow::Error::new(error)
+                    .context(format!("refused to fetch `{}`", show(&current))));
             }
-            RobotsState::AllowAll => {
-                writeln!(out, "decision: allowed: robots.txt sets no rules for us")?;
-                None
+            GateOutcome::Refused(refusal) => {
+                break Err(Refused(format!("not fetching `{}`: {refusal}", show(&current))));
             }
-            RobotsState::Blocked | RobotsState::FetchNothing => {
-                return Err(Refused(format!(
-                    "fetching nothing from `{site}` until its robots.txt can be read"
-                ))
-                .into());
+            GateOutcome::Deferred { why, .. } => {
+                break Err(Refused(format!("not now for `{}`: {why}", show(&current))));
+            }
+            GateOutcome::Failed(error) => {
+                store.flush_audit().await.ok();
+                return Err(anyhow::Error::new(error)
+                    .context(format!("failed to fetch `{}`", show(&current))));
             }
         };
-        spacing.wait_turn(&site, crawl_delay).await;
-        let fetched = client
-            .fetch(&FetchRequest::get(current.clone()))
-            .await
-            .with_context(|| format!("failed to fetch `{}`", show(&current)))?;
         writeln!(
             out,
             "fetch:    GET {} -> HTTP {} in {} ms",
@@ -158,12 +150,14 @@ async fn check(settings: &Settings, url: Url, show_body: bool) -> Result<()> {
             fetched.elapsed.as_millis()
         )?;
         if fetched.is_redirect() {
-            let next = chain
-                .follow(fetched.location())
-                .map_err(|e| Refused(format!("not following the redirect: {e}")))?;
-            writeln!(out, "redirect: hop {} to {}", chain.hops(), show(&next))?;
-            current = next;
-            continue;
+            match chain.follow(fetched.location()) {
+                Ok(next) => {
+                    writeln!(out, "redirect: hop {} to {}", chain.hops(), show(&next))?;
+                    current = next;
+                    continue;
+                }
+                Err(e) => break Err(Refused(format!("not following the redirect: {e}"))),
+            }
         }
         let headers: Vec<(&str, &str)> =
             fetched.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
@@ -178,15 +172,21 @@ async fn check(settings: &Settings, url: Url, show_body: bool) -> Result<()> {
             &settings.signal_settings(),
         );
         if verdict.is_block() {
-            writeln!(
-                out,
-                "note:     {verdict}; the crawler would stop and store a block for this site"
-            )?;
+            writeln!(out, "note:     {verdict}; the block is stored for this site")?;
         }
         if show_body {
             let preview = String::from_utf8_lossy(&fetched.body[..fetched.body.len().min(2048)]);
             writeln!(out, "{preview}")?;
         }
-        return Ok(());
+        break Ok(());
+    };
+    store
+        .flush_audit()
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .context("failed to write the audit log")?;
+    if let Err(refused) = &result {
+        writeln!(out, "refused:  {refused}")?;
     }
+    result.map_err(Into::into)
 }

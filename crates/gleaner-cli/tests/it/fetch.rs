@@ -21,12 +21,21 @@ gap = "300ms"
 allow = ["127.0.0.0/8"]
 "#;
 
-async fn run_fetch(url: String) -> Run {
-    let config = temp_file(CONFIG.as_bytes());
-    let path = config.path().to_str().unwrap().to_owned();
+/// Runs `gleaner fetch` with the test config and a store in `dir`.
+async fn fetch_in(dir: &std::path::Path, extra: &str, url: String) -> Run {
+    let config =
+        format!("{CONFIG}\n[store]\nurl = \"sqlite://{}\"\n{extra}", dir.join("g.db").display());
+    let path = dir.join("gleaner.toml");
+    std::fs::write(&path, config).unwrap();
+    let path = path.to_str().unwrap().to_owned();
     let task =
         tokio::task::spawn_blocking(move || gleaner(&["--config", &path, "fetch", &url], ""));
     tokio::time::timeout(Duration::from_secs(30), task).await.expect("bounded").unwrap()
+}
+
+async fn run_fetch(url: String) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    fetch_in(dir.path(), "", url).await
 }
 
 async fn web(specs: Vec<SiteSpec>) -> TestWeb {
@@ -92,13 +101,40 @@ async fn redirect_to_another_site_reads_that_sites_robots_txt_first() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn refused_address_is_an_error_not_a_request() {
-    let run = tokio::task::spawn_blocking(|| {
-        let config =
-            temp_file(CONFIG.replace("allow = [\"127.0.0.0/8\"]", "allow = []").as_bytes());
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let run = tokio::task::spawn_blocking(move || {
+        let text = CONFIG.replace("allow = [\"127.0.0.0/8\"]", "allow = []")
+            + &format!("\n[store]\nurl = \"sqlite://{}\"\n", db.display());
+        let config = temp_file(text.as_bytes());
         gleaner(&["--config", config.path().to_str().unwrap(), "fetch", "http://127.0.0.1:9/"], "")
     })
     .await
     .unwrap();
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(run.stderr.contains("SSRF guard"), "{}", run.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn manual_checks_share_the_budget_across_processes_and_stop_at_the_daily_cap() {
+    let web = web(vec![SiteSpec::default()]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let extra = "\n[purposes]\nmanual_checks_per_site_per_day = 2\n";
+    let first = fetch_in(dir.path(), extra, web.url(0, "/events/1.html")).await;
+    assert_eq!(first.code, Some(0), "{}\n{}", first.stdout, first.stderr);
+    let second = fetch_in(dir.path(), extra, web.url(0, "/events/2.html")).await;
+    assert_eq!(second.code, Some(0), "{}\n{}", second.stdout, second.stderr);
+    let third = fetch_in(dir.path(), extra, web.url(0, "/events/3.html")).await;
+    assert_eq!(third.code, Some(3), "{}\n{}", third.stdout, third.stderr);
+    assert!(third.stderr.contains("2 manual checks"), "{}", third.stderr);
+    let ledger = web.ledger();
+    ledger.expect_all_fetched(&[(0, "/events/1.html"), (0, "/events/2.html")]).unwrap();
+    assert_eq!(ledger.count(0, "/events/3.html"), 0, "the third check was not sent");
+    assert_eq!(
+        ledger.count(0, "/robots.txt"),
+        1,
+        "robots.txt is remembered in the store between checks"
+    );
+    ledger.check_min_gap(Duration::from_millis(300)).unwrap();
+    web.shutdown().await;
 }
