@@ -253,6 +253,17 @@ impl Store {
         dispatch!(self, db => db.last_run(source).await)
     }
 
+    /// Records whether a pass of `source` failed (no successful response) and returns its
+    /// failed visits in a row (0 after a success).
+    pub async fn record_outcome(&self, source: &str, failed: bool) -> Result<u32, StoreError> {
+        dispatch!(self, db => db.record_outcome(source, failed).await)
+    }
+
+    /// Failed visits in a row of `source`.
+    pub async fn failure_streak(&self, source: &str) -> Result<u32, StoreError> {
+        dispatch!(self, db => db.failure_streak(source).await)
+    }
+
     /// A page answered 304: the events it produced are confirmed (last checked) at `at`.
     /// Returns how many events that touched.
     pub async fn touch_page(&self, page: &Url, at: SystemTime) -> Result<u64, StoreError> {

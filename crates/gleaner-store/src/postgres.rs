@@ -53,6 +53,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../migrations/postgres/0001_init.sql")),
     (2, include_str!("../migrations/postgres/0002_frontier.sql")),
     (3, include_str!("../migrations/postgres/0003_site_leases.sql")),
+    (4, include_str!("../migrations/postgres/0004_source_failures.sql")),
 ];
 
 /// Connections per process. A worker's gate holds one for a few statements per request;
@@ -1299,6 +1300,32 @@ impl Postgres {
             })
             .await?
             .map(|r| codec::from_ms(r.get(0))))
+    }
+
+    pub(crate) async fn record_outcome(
+        &self,
+        source: &str,
+        failed: bool,
+    ) -> Result<u32, StoreError> {
+        Ok(self
+            .row(
+                "INSERT INTO source_runs (source, last_started_ms, failures) VALUES ($1, 0, CASE WHEN $2 THEN 1 ELSE 0 END)
+                 ON CONFLICT (source) DO UPDATE SET failures = CASE WHEN $2 THEN source_runs.failures + 1 ELSE 0 END
+                 RETURNING failures",
+                &[&source, &failed],
+                || format!("recording the outcome of source `{source}`"),
+            )
+            .await?
+            .map_or(0, |r| r.get::<_, i64>(0) as u32))
+    }
+
+    pub(crate) async fn failure_streak(&self, source: &str) -> Result<u32, StoreError> {
+        Ok(self
+            .row("SELECT failures FROM source_runs WHERE source = $1", &[&source], || {
+                format!("reading the failures of source `{source}`")
+            })
+            .await?
+            .map_or(0, |r| r.get::<_, i64>(0) as u32))
     }
 
     pub(crate) async fn touch_page(&self, page: &Url, at: SystemTime) -> Result<u64, StoreError> {

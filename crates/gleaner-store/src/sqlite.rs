@@ -42,6 +42,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (3, include_str!("../migrations/sqlite/0003_listing_links.sql")),
     (4, include_str!("../migrations/sqlite/0004_frontier.sql")),
     (5, include_str!("../migrations/sqlite/0005_site_leases.sql")),
+    (6, include_str!("../migrations/sqlite/0006_source_failures.sql")),
 ];
 
 mod frontier;

@@ -91,6 +91,24 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
     })
 }
 
+/// A failed run is restarted twice within minutes; after that the schedule applies, and
+/// once a source has failed `limit` visits in a row it is tried at most once a day until
+/// one succeeds (SPEC §1, "Errors").
+fn due_with_failures(
+    scheduled: SystemTime,
+    last: Option<SystemTime>,
+    streak: u32,
+    limit: u32,
+) -> SystemTime {
+    let Some(last) = last else { return scheduled };
+    match streak {
+        0 => scheduled,
+        1 | 2 => scheduled.min(last + Duration::from_secs(3 * 60)),
+        n if n >= limit => scheduled.max(last + Duration::from_secs(24 * 3600)),
+        _ => scheduled,
+    }
+}
+
 /// The store key remembering when retention last ran.
 const RETENTION_RUN: &str = "~retention";
 
@@ -111,7 +129,13 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
             }
             let last = crawler.store.last_run(&source.id).await.ok().flatten();
             let zone = source.time_zone.unwrap_or(chrono_tz::UTC);
-            let due = next_due(&source.schedule, last, now, zone);
+            let streak = crawler.store.failure_streak(&source.id).await.unwrap_or(0);
+            let due = due_with_failures(
+                next_due(&source.schedule, last, now, zone),
+                last,
+                streak,
+                settings.politeness.failure_streak_limit,
+            );
             if due > now {
                 next_wake = next_wake.min(due);
                 continue;
@@ -128,6 +152,15 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
                         eprintln!("warning: failed to record the run of `{}`: {error}", source.id);
                     }
                     let report = gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {}).await;
+                    // A failed visit: it tried and got no successful response.
+                    let succeeded = report.listing_pages + report.event_pages + report.not_modified;
+                    let unreachable = report.refusals.contains_key("robots.txt unreadable or refused");
+                    let failed = succeeded == 0 && (report.failed > 0 || report.responses > 0 || unreachable);
+                    match store.record_outcome(&source.id, failed).await {
+                        Ok(streak) if failed => eprintln!("gleaner: source `{}`: failed visit ({streak} in a row)", source.id),
+                        Ok(_) => {}
+                        Err(error) => eprintln!("warning: failed to record the outcome of `{}`: {error}", source.id),
+                    }
                     eprintln!(
                         "gleaner: source `{}`: {} pages, {} new, {} updated, {} not modified, {} refused, {} re-queued",
                         report.source,
@@ -229,5 +262,29 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
     }
     for (_, handle) in running {
         let _ = handle.await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_failed_runs_restart_twice_then_wait_then_daily() {
+        let last = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let scheduled = last + Duration::from_secs(12 * 3600);
+        assert_eq!(due_with_failures(scheduled, Some(last), 0, 5), scheduled);
+        assert_eq!(due_with_failures(scheduled, Some(last), 1, 5), last + Duration::from_secs(180));
+        assert_eq!(due_with_failures(scheduled, Some(last), 2, 5), last + Duration::from_secs(180));
+        assert_eq!(due_with_failures(scheduled, Some(last), 3, 5), scheduled);
+        assert_eq!(
+            due_with_failures(scheduled, Some(last), 5, 5),
+            last + Duration::from_secs(24 * 3600)
+        );
+        assert_eq!(
+            due_with_failures(scheduled, None, 7, 5),
+            scheduled,
+            "never run: due as scheduled"
+        );
     }
 }

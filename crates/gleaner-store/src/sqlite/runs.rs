@@ -46,6 +46,48 @@ impl Sqlite {
         .await
     }
 
+    /// Records whether a pass of `source` failed (no successful response); returns the
+    /// failed visits in a row.
+    pub(crate) async fn record_outcome(
+        &self,
+        source: &str,
+        failed: bool,
+    ) -> Result<u32, StoreError> {
+        let source = source.to_owned();
+        let name = source.clone();
+        self.write(
+            move || format!("recording the outcome of source `{name}`"),
+            move |tx| {
+                tx.query_row(
+                    "INSERT INTO source_runs (source, last_started_ms, failures) VALUES (?1, 0, CASE WHEN ?2 THEN 1 ELSE 0 END)
+                     ON CONFLICT (source) DO UPDATE SET failures = CASE WHEN ?2 THEN source_runs.failures + 1 ELSE 0 END
+                     RETURNING failures",
+                    params![source, failed],
+                    |row| row.get::<_, i64>(0),
+                )
+                .map(|n| n as u32)
+                .doing(|| format!("recording the outcome of source `{source}`"))
+            },
+        )
+        .await
+    }
+
+    /// Failed visits in a row of `source`.
+    pub(crate) async fn failure_streak(&self, source: &str) -> Result<u32, StoreError> {
+        let source = source.to_owned();
+        self.read(move |conn| {
+            conn.query_row(
+                "SELECT failures FROM source_runs WHERE source = ?1",
+                params![source],
+                |row| row.get::<_, i64>(0),
+            )
+            .optional()
+            .map(|n| n.unwrap_or(0) as u32)
+            .doing(|| format!("reading the failures of source `{source}`"))
+        })
+        .await
+    }
+
     /// A page answered 304: every event it produced is confirmed at `at`.
     pub(crate) async fn touch_page(&self, page: &Url, at: SystemTime) -> Result<u64, StoreError> {
         let page = page.to_string();
@@ -85,5 +127,17 @@ mod tests {
         let store = Store::open_sqlite(&path).unwrap();
         assert_eq!(store.last_run("salle").await.unwrap(), Some(at));
         assert_eq!(store.last_run("other").await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn failure_streaks_count_and_reset() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_sqlite(&dir.path().join("g.db")).unwrap();
+        assert_eq!(store.failure_streak("salle").await.unwrap(), 0);
+        assert_eq!(store.record_outcome("salle", true).await.unwrap(), 1);
+        assert_eq!(store.record_outcome("salle", true).await.unwrap(), 2);
+        assert_eq!(store.failure_streak("salle").await.unwrap(), 2);
+        assert_eq!(store.record_outcome("salle", false).await.unwrap(), 0);
+        assert_eq!(store.failure_streak("salle").await.unwrap(), 0);
     }
 }

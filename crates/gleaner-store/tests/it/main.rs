@@ -9,6 +9,7 @@ mod events;
 mod frontier;
 mod removal;
 mod retention;
+mod runs;
 mod state;
 mod util;
 mod workers;
