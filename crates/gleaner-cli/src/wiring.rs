@@ -136,6 +136,34 @@ impl EventSink for StoreSink {
         })
     }
 
+    fn archive_terms<'a>(
+        &'a self,
+        page: &'a Url,
+        body: Vec<u8>,
+        at: SystemTime,
+    ) -> BoxFuture<'a, bool> {
+        Box::pin(async move {
+            let site = gleaner_fetch::site_key(page);
+            match self
+                .store
+                .archive_document(
+                    &site,
+                    gleaner_store::DocumentKind::Terms,
+                    page.as_str(),
+                    body,
+                    at,
+                )
+                .await
+            {
+                Ok(stored) => stored,
+                Err(error) => {
+                    eprintln!("warning: failed to archive `{page}`: {error}");
+                    false
+                }
+            }
+        })
+    }
+
     fn listing_links<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Option<ListingLinks>> {
         Box::pin(async move {
             self.store.listing_links(url).await.ok().flatten().map(|text| decode_links(&text))

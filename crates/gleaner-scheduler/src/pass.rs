@@ -216,6 +216,43 @@ fn page_signals(ctx: &PassContext, fetched: &gleaner_fetch::Fetched, body: &str)
     signals
 }
 
+/// Reads the source's terms and press pages (purpose `terms-page`, through the gate) and
+/// archives them when they changed; conditional, so an unchanged page costs a 304.
+async fn archive_terms(
+    ctx: &PassContext,
+    source: &Source,
+    deadline: SystemTime,
+    report: &mut PassReport,
+) {
+    for page in [&source.terms_url, &source.press_url].into_iter().flatten() {
+        if !ctx.settings.purposes.enabled.contains(&Purpose::TermsPage) {
+            return;
+        }
+        let mut request = GateRequest::new(page.clone(), Purpose::TermsPage);
+        request.source = Some(source.id.clone());
+        request.wait_until_at_most = Some(deadline);
+        request.validators = ctx.sink.validators(page).await;
+        match ctx.gate.fetch(&request).await {
+            GateOutcome::Fetched(fetched) if fetched.status == 200 => {
+                report.responses += 1;
+                ctx.sink.set_validators(page, fetched.validators.clone()).await;
+                ctx.sink.archive_terms(page, fetched.body.to_vec(), ctx.clock.now()).await;
+            }
+            GateOutcome::Fetched(fetched) => {
+                report.responses += 1;
+                if fetched.status == 304 {
+                    report.not_modified += 1;
+                }
+            }
+            GateOutcome::Refused(refusal) => {
+                *report.refusals.entry(refusal_key(&refusal)).or_default() += 1
+            }
+            GateOutcome::Deferred { .. } => report.requeued += 1,
+            GateOutcome::Failed(_) => report.failed += 1,
+        }
+    }
+}
+
 /// An event page answered 404 or 410: its stored events are *gone at source* (internal,
 /// never published as cancelled).
 async fn mark_page_gone(ctx: &PassContext, page: &Url, now: SystemTime) {
@@ -250,6 +287,7 @@ pub async fn run_pass(
             return report;
         }
     };
+    archive_terms(ctx, source, deadline, &mut report).await;
     let mut frontier: VecDeque<(Url, Step)> =
         source.start_urls.iter().map(|u| (u.clone(), Step::start(source.kind))).collect();
     let mut seen: HashSet<Url> = frontier.iter().map(|(u, _)| u.clone()).collect();

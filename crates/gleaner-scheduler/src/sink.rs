@@ -62,6 +62,19 @@ pub trait EventSink: Send + Sync {
         Box::pin(async { Vec::new() })
     }
 
+    /// Archives a site's public terms or press page when it changed (FestroBot: "a
+    /// document, not a memory"). Returns whether a new version was stored. The default
+    /// keeps nothing.
+    fn archive_terms<'a>(
+        &'a self,
+        page: &'a Url,
+        body: Vec<u8>,
+        at: SystemTime,
+    ) -> BoxFuture<'a, bool> {
+        let _ = (page, body, at);
+        Box::pin(async { false })
+    }
+
     /// The event's page answered 404 or 410: the event is *gone at source*, an internal
     /// status that is never published as cancelled (SPEC §2, §4). The default stores it
     /// through [`EventSink::upsert`], so the status change is recorded with its history.

@@ -129,3 +129,34 @@ async fn a_suspension_seen_by_one_process_is_explained_and_honoured_by_the_next(
     assert!(second.stdout.contains("site-0"), "{}", second.stdout);
     web.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn terms_pages_are_archived_through_the_gate_when_they_change() {
+    let web = TestWeb::start(
+        Manifest::uniform(1, SiteSpec { events: 2, ..SiteSpec::default() }).with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let text =
+        config(&web, &db, 1) + &format!("terms_url = \"{}\"\n", web.url(0, "/changing.html"));
+    let config_path = dir.path().join("gleaner.toml");
+    std::fs::write(&config_path, text).unwrap();
+    let config = config_path.to_str().unwrap().to_owned();
+    let first = run_gleaner(vec!["--config".into(), config.clone(), "crawl".into()]).await;
+    assert_eq!(first.code, Some(0), "{}\n{}", first.stdout, first.stderr);
+    web.advance_pass();
+    let second = run_gleaner(vec!["--config".into(), config, "crawl".into()]).await;
+    assert_eq!(second.code, Some(0), "{}\n{}", second.stdout, second.stderr);
+    let ledger = web.ledger();
+    assert_eq!(ledger.count(0, "/changing.html"), 2, "read once per pass");
+    ledger.check_robots_first().unwrap();
+    let store = gleaner_store::Store::open_sqlite(&db).unwrap();
+    let scope =
+        gleaner_store::parse_scope(url::Url::parse(&web.url(0, "/")).unwrap().host_str().unwrap())
+            .unwrap();
+    let versions = store.archive_history(&scope, gleaner_store::DocumentKind::Terms).await.unwrap();
+    assert_eq!(versions.len(), 2, "the page changed between passes: two dated versions");
+    web.shutdown().await;
+}
