@@ -62,6 +62,8 @@ pub struct RawSource {
     pub api_key_param: Option<String>,
     /// Licensed APIs: their own limit, as a gap between requests (`200ms`).
     pub api_gap: Option<String>,
+    /// JSON APIs: where each field is, as JSON pointers (`[sources.api]`).
+    pub api: Option<gleaner_extract::api::ApiMapping>,
 }
 
 /// How a source is read.
@@ -116,7 +118,11 @@ impl SourceKind {
     pub fn is_supported(self) -> bool {
         matches!(
             self,
-            SourceKind::Listing | SourceKind::Sitemap | SourceKind::Feed | SourceKind::Ical
+            SourceKind::Listing
+                | SourceKind::Sitemap
+                | SourceKind::Feed
+                | SourceKind::Ical
+                | SourceKind::JsonApi
         )
     }
 }
@@ -176,6 +182,8 @@ pub struct Source {
     pub terms_url: Option<Url>,
     /// Press page.
     pub press_url: Option<Url>,
+    /// JSON APIs: the field mapping.
+    pub api: Option<gleaner_extract::api::ApiMapping>,
 }
 
 /// The smallest interval between two passes of a source unless configured (SPEC: 1 h).
@@ -240,7 +248,7 @@ pub fn resolve_sources(
                     key("kind"),
                     format!("`{}` sources are not supported by this version yet", s.kind),
                 )
-                .hint("this version reads `listing`, `sitemap`, `feed` and `ical` sources"),
+                .hint("this version reads `listing`, `sitemap`, `feed`, `ical` and `json-api` sources"),
             ),
             Some(_) => {}
         }
@@ -324,6 +332,12 @@ pub fn resolve_sources(
         {
             problems.push(Problem::at(key("event_selector"), "is empty"));
         }
+        if kind == Some(SourceKind::JsonApi) && s.api.is_none() {
+            problems.push(
+                Problem::at(key("kind"), "a `json-api` source needs its field mapping")
+                    .hint("add `[sources.api]` with JSON pointers, e.g. `events = \"/events\"`, `title = \"/title\"`, `start = \"/start\"`"),
+            );
+        }
         let terms_url = optional_url(problems, &key("terms_url"), s.terms_url.as_ref());
         let press_url = optional_url(problems, &key("press_url"), s.press_url.as_ref());
         if problems.len() > before {
@@ -350,6 +364,7 @@ pub fn resolve_sources(
             category: s.category.clone(),
             terms_url,
             press_url,
+            api: s.api.clone(),
         });
     }
     sources

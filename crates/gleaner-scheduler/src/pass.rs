@@ -110,6 +110,8 @@ enum Step {
     Feed,
     /// A sitemap or sitemap index, at this nesting depth.
     Sitemap(u32),
+    /// A JSON API document, read through the source's field mapping.
+    Api,
 }
 
 impl Step {
@@ -119,6 +121,7 @@ impl Step {
             Step::Event => Purpose::EventPage,
             Step::Feed => Purpose::Feed,
             Step::Sitemap(_) => Purpose::Sitemap,
+            Step::Api => Purpose::Api,
         }
     }
 
@@ -127,6 +130,7 @@ impl Step {
         match kind {
             SourceKind::Feed | SourceKind::Ical => Step::Feed,
             SourceKind::Sitemap => Step::Sitemap(0),
+            SourceKind::JsonApi => Step::Api,
             _ => Step::Listing,
         }
     }
@@ -214,6 +218,51 @@ fn page_signals(ctx: &PassContext, fetched: &gleaner_fetch::Fetched, body: &str)
         }
     }
     signals
+}
+
+/// Hands a document's events to the sink, minus what the source's `keep` and the page's
+/// signals forbid: nothing from a `noindex` page, no description under `nosnippet` or
+/// `keep = "facts"`, no image under `noimageindex`. Events without a page of their own
+/// link back to the document they were read from.
+async fn store_events(
+    ctx: &PassContext,
+    source: &Source,
+    signals: &PageSignals,
+    document: &Url,
+    step: Step,
+    events: Vec<gleaner_event::Event>,
+    report: &mut PassReport,
+) {
+    if !signals.publish {
+        *report.refusals.entry("noindex: events not kept".to_owned()).or_default() +=
+            events.len() as u32;
+        return;
+    }
+    let now = ctx.clock.now();
+    for mut event in events {
+        if source.keep == Keep::Facts || !signals.keep_description {
+            event.description = None;
+        }
+        if source.keep == Keep::Facts || !signals.keep_image {
+            event.image_url = None;
+        }
+        if event.url.is_none() && matches!(step, Step::Event | Step::Feed | Step::Api) {
+            event.url = Some(document.clone());
+        }
+        let identity = EventIdentity::of(&event);
+        let found = Found {
+            event,
+            identity,
+            source: source.id.clone(),
+            page: document.clone(),
+            checked_at: now,
+        };
+        match ctx.sink.upsert(found).await {
+            Upsert::New => report.events_new += 1,
+            Upsert::Updated => report.events_updated += 1,
+            Upsert::Unchanged => report.events_unchanged += 1,
+        }
+    }
 }
 
 /// Reads the source's terms and press pages (purpose `terms-page`, through the gate) and
@@ -364,7 +413,7 @@ pub async fn run_pass(
         }
         ctx.sink.set_validators(&url, fetched.validators.clone()).await;
         match step {
-            Step::Event | Step::Feed => report.event_pages += 1,
+            Step::Event | Step::Feed | Step::Api => report.event_pages += 1,
             Step::Listing | Step::Sitemap(_) => report.listing_pages += 1,
         }
         let body = String::from_utf8_lossy(&fetched.body);
@@ -450,6 +499,19 @@ pub async fn run_pass(
             Some(ctx.settings.time_zone_of(&host))
         });
         let content_type = fetched.content_type().unwrap_or("text/html").to_owned();
+        if step == Step::Api {
+            let Some(mapping) = &source.api else { continue };
+            let read = gleaner_extract::api::read(&fetched.body, mapping);
+            let ctx_n = NormaliseContext { base_url: &fetched.url, default_tz: zone };
+            let mut events = Vec::new();
+            for item in read.events {
+                if let Ok(normalised) = gleaner_event::normalise(&item.raw, &ctx_n) {
+                    events.push(normalised.event);
+                }
+            }
+            store_events(ctx, source, &signals, &fetched.url, step, events, &mut report).await;
+            continue;
+        }
         let options = ExtractOptions {
             feed_mode: FeedMode::Auto,
             // Calendars: the occurrences within the horizon, each its own event.
@@ -469,36 +531,8 @@ pub async fn run_pass(
             &NormaliseContext { base_url: &fetched.url, default_tz: zone },
             &options,
         );
-        if !signals.publish {
-            *report.refusals.entry("noindex: events not kept".to_owned()).or_default() +=
-                extracted.events.len() as u32;
-            continue;
-        }
-        for mut event in extracted.events {
-            if source.keep == Keep::Facts || !signals.keep_description {
-                event.description = None;
-            }
-            if source.keep == Keep::Facts || !signals.keep_image {
-                event.image_url = None;
-            }
-            // The link back: the event's page, or the calendar or feed it was read from.
-            if event.url.is_none() && matches!(step, Step::Event | Step::Feed) {
-                event.url = Some(fetched.url.clone());
-            }
-            let identity = EventIdentity::of(&event);
-            let found = Found {
-                event,
-                identity,
-                source: source.id.clone(),
-                page: fetched.url.clone(),
-                checked_at: now,
-            };
-            match ctx.sink.upsert(found).await {
-                Upsert::New => report.events_new += 1,
-                Upsert::Updated => report.events_updated += 1,
-                Upsert::Unchanged => report.events_unchanged += 1,
-            }
-        }
+        store_events(ctx, source, &signals, &fetched.url, step, extracted.events, &mut report)
+            .await;
     }
     report
 }

@@ -56,6 +56,17 @@ fn demo_config(
         version = env!("CARGO_PKG_VERSION"),
         db = db.display(),
     );
+    for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::JsonApi) {
+        let site = city.site(seed.site);
+        text.push_str(&format!(
+            "\n[[sources]]\nid = \"{key}-api\"\nkind = \"json-api\"\nstart_urls = [\"{url}\"]\nkeep = \"full\"\n\
+             [sources.api]\nevents = \"/events\"\nid = \"/id\"\ntitle = \"/title\"\nstart = \"/start\"\nend = \"/end\"\n\
+             url = \"/url\"\nimage = \"/image\"\nstatus = \"/status\"\nvenue = \"/venue\"\nvenue_name = \"/name\"\n\
+             street = \"/address\"\npostal_code = \"/postal_code\"\nlocality = \"/city\"\ncountry = \"/country\"\n",
+            key = site.key,
+            url = seed.url,
+        ));
+    }
     for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::ICalendar) {
         let site = city.site(seed.site);
         text.push_str(&format!(

@@ -124,7 +124,7 @@ fn sources_resolve_with_defaults() {
 #[test]
 fn error_sources() {
     let text = format!(
-        "{MINIMAL}\n[[sources]]\nid = \"a\"\nkind = \"listing\"\nstart_urls = [\"ftp://x.example/\"]\nevery = \"5m\"\n\n[[sources]]\nid = \"a\"\nkind = \"podcast\"\nstart_urls = []\nsite_class = \"nope\"\n\n[[sources]]\nid = \"f\"\nkind = \"json-api\"\nstart_urls = [\"https://x.example/api\"]\n"
+        "{MINIMAL}\n[[sources]]\nid = \"a\"\nkind = \"listing\"\nstart_urls = [\"ftp://x.example/\"]\nevery = \"5m\"\n\n[[sources]]\nid = \"a\"\nkind = \"podcast\"\nstart_urls = []\nsite_class = \"nope\"\n\n[[sources]]\nid = \"f\"\nkind = \"open-data\"\nstart_urls = [\"https://x.example/api\"]\n"
     );
     insta::assert_snapshot!(errors(&text));
 }
@@ -143,6 +143,22 @@ fn spec_checks_default_to_four_hours_and_seven_days() {
 fn error_checks() {
     let text = format!(
         "{MINIMAL}\n[checks]\ncancellation_every = \"0s\"\nhorizon = \"36h\"\ncancellation_method = \"head-then-get\"\nlink_checks_per_host_per_day = 0\n"
+    );
+    insta::assert_snapshot!(errors(&text));
+}
+
+#[test]
+fn error_json_api_needs_a_mapping() {
+    let text = format!(
+        "{MINIMAL}\n[[sources]]\nid = \"api\"\nkind = \"json-api\"\nstart_urls = [\"https://x.example/api\"]\n"
+    );
+    insta::assert_snapshot!(errors(&text));
+}
+
+#[test]
+fn error_json_api_mapping_typo() {
+    let text = format!(
+        "{MINIMAL}\n[[sources]]\nid = \"api\"\nkind = \"json-api\"\nstart_urls = [\"https://x.example/api\"]\n[sources.api]\nevents = \"/events\"\ntitel = \"/title\"\n"
     );
     insta::assert_snapshot!(errors(&text));
 }

@@ -103,12 +103,20 @@ async fn sitemaps_feeds_and_calendars_are_read_politely() {
             SeedKind::Sitemap if !kinds.contains(&"sitemap") => "sitemap",
             SeedKind::Rss if !kinds.contains(&"feed") && seed.url.ends_with("feed.rss") => "feed",
             SeedKind::ICalendar if !kinds.contains(&"ical") => "ical",
+            SeedKind::JsonApi if !kinds.contains(&"json-api") => "json-api",
             _ => continue,
         };
         kinds.push(kind);
         config.push_str(&format!("\n[[sources]]\nid = \"{kind}-{i}\"\nkind = \"{kind}\"\nstart_urls = [\"{}\"]\nmax_event_pages = 20\n", seed.url));
+        if kind == "json-api" {
+            config.push_str(
+                "[sources.api]\nevents = \"/events\"\nid = \"/id\"\ntitle = \"/title\"\nstart = \"/start\"\nend = \"/end\"\nurl = \"/url\"\n\
+                 status = \"/status\"\nvenue = \"/venue\"\nvenue_name = \"/name\"\nstreet = \"/address\"\npostal_code = \"/postal_code\"\n\
+                 locality = \"/city\"\ncountry = \"/country\"\n",
+            );
+        }
     }
-    assert_eq!(kinds.len(), 3, "the city has a sitemap, a feed and a calendar: {kinds:?}");
+    assert_eq!(kinds.len(), 4, "the city has a sitemap, a feed, a calendar and an API: {kinds:?}");
     let (ctx, sink) = context(&config);
     let deadline = SystemTime::now() + Duration::from_secs(60);
     let mut reports = Vec::new();
