@@ -176,12 +176,25 @@ struct PageSignals {
     stop_site: Option<String>,
 }
 
+/// A cheap pre-check before building a DOM for meta tags: only pages that mention a
+/// robots, bot-token or TDM meta name can carry one. Keeps JSON-LD pages on the
+/// extractor's DOM-free fast path.
+fn might_carry_signals(body: &str, token: &str) -> bool {
+    let lower = body.to_ascii_lowercase();
+    lower.contains("<meta")
+        && (lower.contains("robots")
+            || lower.contains("tdm-")
+            || lower.contains(&token.to_ascii_lowercase()))
+}
+
 fn page_signals(ctx: &PassContext, fetched: &gleaner_fetch::Fetched, body: &str) -> PageSignals {
     use gleaner_policy::signals::robots_meta::{PageAction, PageRestrictions};
     use gleaner_policy::signals::tdmrep;
     let headers: Vec<(&str, &str)> =
         fetched.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
-    let meta_owned = if fetched.content_type().is_none_or(|ct| ct.contains("html")) {
+    let meta_owned = if fetched.content_type().is_none_or(|ct| ct.contains("html"))
+        && might_carry_signals(body, &ctx.settings.bot.token)
+    {
         meta_tags(body)
     } else {
         Vec::new()
