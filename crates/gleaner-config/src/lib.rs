@@ -23,6 +23,7 @@ pub mod locate;
 pub mod raw;
 pub mod resolve;
 pub mod secret;
+pub mod relay;
 pub mod settings;
 pub mod sources;
 pub mod units;

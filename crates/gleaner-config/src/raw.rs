@@ -59,6 +59,15 @@ pub struct RawConfig {
     pub checks: RawChecks,
 }
 
+    /// The image relay (`[relay]`).
+    #[serde(default)]
+    pub relay: crate::relay::RawRelay,
+    /// The owners' forms (`[owners]`).
+    #[serde(default)]
+    pub owners: crate::owners::RawOwners,
+    /// The operator dashboard (`[dashboard]`).
+    #[serde(default)]
+    pub dashboard: crate::owners::RawDashboard,
 /// `[checks]` (SPEC §4).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -175,6 +184,8 @@ pub struct RawRights {
     pub honour_signals: Option<bool>,
 }
 
+    /// How long a site's rights files (tdmrep.json, ai.txt) are trusted before re-reading.
+    pub files_ttl: Option<String>,
 /// `[purposes]`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -229,7 +229,15 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
             OnReservation::StopSite,
         ),
         honour_signals: raw.rights.honour_signals.unwrap_or(true),
+        files_ttl: r.positive_duration(
+            "rights.files_ttl",
+            raw.rights.files_ttl.as_ref(),
+            Duration::from_secs(24 * 3600),
+        ),
     };
+    let relay = crate::relay::resolve(&raw.relay, &mut r.problems);
+    let owners = crate::owners::resolve_owners(&raw.owners, &mut r.problems);
+    let dashboard = crate::owners::resolve_dashboard(&raw.dashboard, &mut r.problems);
     let purposes = resolve_purposes(&mut r, &raw);
     let site_classes =
         resolve_classes(&mut r, &raw, &politeness, &limits, &robots, rights.on_reservation);
@@ -314,6 +322,9 @@ fn resolve_checks(r: &mut Resolver, raw: &RawConfig, purposes: &Purposes) -> Che
     );
     let horizon_days = if !horizon.as_secs().is_multiple_of(86_400) || horizon.subsec_nanos() != 0 {
         r.problem(
+        relay,
+        owners,
+        dashboard,
             Problem::at("checks.horizon", "must be a whole number of days")
                 .hint("the check covers calendar days from today, e.g. `7d`"),
         );

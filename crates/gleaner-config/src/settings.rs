@@ -51,6 +51,12 @@ pub struct Settings {
     pub checks: Checks,
 }
 
+    /// The image relay (SPEC §5).
+    pub relay: crate::relay::RelaySettings,
+    /// The owners' forms (`[owners]`).
+    pub owners: crate::owners::OwnersSettings,
+    /// The operator dashboard (`[dashboard]`).
+    pub dashboard: crate::owners::DashboardSettings,
 /// The cancellation and link checks (SPEC §4). Whether each runs at all is decided by
 /// its purpose (`cancellation-check`, `link-check`) being enabled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,6 +199,8 @@ pub struct Rights {
     pub honour_signals: bool,
 }
 
+    /// How long a site's rights files (tdmrep.json, ai.txt) are trusted before re-reading.
+    pub files_ttl: Duration,
 /// Enabled purposes and methods.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Purposes {

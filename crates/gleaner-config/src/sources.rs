@@ -58,6 +58,8 @@ pub struct RawSource {
     pub press_url: Option<String>,
     /// Licensed APIs: the environment variable holding the key.
     pub api_key_env: Option<String>,
+    /// What the press page says about images: `relay` or `link-only` (the default).
+    pub press_image_terms: Option<String>,
     /// Licensed APIs: the query parameter the key goes in.
     pub api_key_param: Option<String>,
     /// Licensed APIs: their own limit, as a gap between requests (`200ms`).
@@ -182,7 +184,10 @@ pub struct Source {
     pub terms_url: Option<Url>,
     /// Press page.
     pub press_url: Option<Url>,
-    /// JSON APIs: the field mapping.
+    /// The image terms the operator recorded from the press page (images are relayed
+    /// only under `relay`).
+    pub press_image_terms: crate::relay::ImageTerms,
+    /// JSON and licensed APIs: the field mapping.
     pub api: Option<gleaner_extract::api::ApiMapping>,
 }
 
@@ -369,3 +374,9 @@ pub fn resolve_sources(
     }
     sources
 }
+        let press_image_terms = crate::relay::ImageTerms::resolve(
+            &key("press_image_terms"),
+            s.press_image_terms.as_deref(),
+            problems,
+        );
+            press_image_terms,
