@@ -10,6 +10,7 @@
 //! the server. It does no I/O and reads no clock.
 
 mod address;
+pub mod datetext;
 mod identity;
 /// The pieces the identity is built from, for callers that match events more loosely.
 pub mod identity_parts {
@@ -26,6 +27,7 @@ pub mod time;
 pub use identity::EventIdentity;
 pub use model::{AttendanceMode, Category, Event, EventStatus, Price, Venue};
 pub use normalise::{NormaliseContext, NormaliseError, NormaliseWarning, Normalised, normalise};
+pub use price::{PriceText, parse_price_text};
 pub use public::PublicEvent;
 pub use raw::{RawEvent, RawOffer};
 pub use time::EventTime;

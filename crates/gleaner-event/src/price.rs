@@ -1,4 +1,5 @@
-//! Prices written as text: `13.00`, `$35`, `13,50 €`, `EUR 1.234,50`, `Free`.
+//! Prices written as text: `13.00`, `$35`, `13,50 €`, `EUR 1.234,50`, `150 TL`, `Free`,
+//! and ranges and floors for whole price lines: `$10–$20`, `ab 15 €`, `Entrée libre`.
 
 use rust_decimal::Decimal;
 
@@ -9,8 +10,80 @@ pub(crate) struct ParsedPrice {
     pub currency: Option<&'static str>,
 }
 
-const FREE_WORDS: &[&str] =
-    &["free", "gratis", "gratuit", "gratuite", "kostenlos", "ücretsiz", "gratuito", "libre"];
+const FREE_WORDS: &[&str] = &[
+    "free",
+    "gratis",
+    "gratuit",
+    "gratuite",
+    "kostenlos",
+    "ücretsiz",
+    "ucretsiz",
+    "gratuito",
+    "libre",
+    "eintritt frei",
+    "frei",
+    "bedava",
+];
+
+/// A whole price line read from text: a single price, a range, a floor (`ab 15 €`, `from
+/// $10`) or free.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PriceText {
+    /// The lowest price (zero when free).
+    pub min: Decimal,
+    /// The highest price; `None` for a floor (`ab 15 €`).
+    pub max: Option<Decimal>,
+    /// ISO 4217 code, when a symbol or code says so.
+    pub currency: Option<&'static str>,
+    /// Whether the text says entry is free.
+    pub is_free: bool,
+}
+
+/// Reads a price line: `12,50 €`, `€12.50`, `150 TL`, `CHF 20`, `£8`, `ab 15 €`, `from
+/// $10`, `$10–$20`, `10 – 20 €`, and the free words (Free, Ücretsiz, Gratuit, Entrée
+/// libre, Gratis, Entrada libre, Eintritt frei, Kostenlos). `None` when it holds no price.
+pub fn parse_price_text(text: &str) -> Option<PriceText> {
+    let t = text.trim();
+    if t.is_empty() || t.len() > 2048 {
+        return None;
+    }
+    let first = parse_price(t)?;
+    let lower = t.to_lowercase();
+    if first.amount.is_zero() && FREE_WORDS.iter().any(|w| lower.contains(w)) {
+        return Some(PriceText {
+            min: Decimal::ZERO,
+            max: Some(Decimal::ZERO),
+            currency: first.currency,
+            is_free: true,
+        });
+    }
+    let floor = ["ab ", "from ", "à partir de", "a partir de", "dès ", "desde ", "itibaren"]
+        .iter()
+        .any(|w| lower.contains(w))
+        || lower.trim_end().ends_with('+');
+    // A second amount after a dash or `to`/`bis`/`à`/`a`/`-`: a range.
+    let start = t.find(|c: char| c.is_ascii_digit())?;
+    let after_first = t[start..]
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | ',' | '\'' | ' ')))
+        .map(|i| start + i)
+        .unwrap_or(t.len());
+    let rest = &t[after_first..];
+    let rest_lower = rest.to_lowercase();
+    let second = if rest.contains(['-', '–', '—'])
+        || [" to ", " bis ", " à ", " a ", " y "].iter().any(|w| rest_lower.contains(w))
+    {
+        rest.find(|c: char| c.is_ascii_digit()).and_then(|i| parse_price(&rest[i..]))
+    } else {
+        None
+    };
+    let currency = first.currency.or(second.as_ref().and_then(|s| s.currency));
+    let (min, max) = match second {
+        Some(s) if s.amount >= first.amount => (first.amount, Some(s.amount)),
+        _ if floor => (first.amount, None),
+        _ => (first.amount, Some(first.amount)),
+    };
+    Some(PriceText { min, max, currency, is_free: min.is_zero() && max == Some(Decimal::ZERO) })
+}
 
 /// Reads a price. Words meaning "free" read as zero.
 pub(crate) fn parse_price(text: &str) -> Option<ParsedPrice> {
@@ -70,6 +143,7 @@ fn currency_in(lower: &str) -> Option<&'static str> {
     ];
     const CODES: &[&str] = &[
         "usd", "cad", "aud", "eur", "gbp", "chf", "try", "jpy", "sek", "nok", "dkk", "pln", "czk",
+        "tl", "ytl", "euro", "euros",
     ];
     let code = lower
         .split(|c: char| !c.is_alphabetic())
@@ -87,6 +161,8 @@ fn currency_in(lower: &str) -> Option<&'static str> {
             "nok" => "NOK",
             "dkk" => "DKK",
             "pln" => "PLN",
+            "tl" | "ytl" => "TRY",
+            "euro" | "euros" => "EUR",
             _ => "CZK",
         });
     code.or_else(|| SYMBOLS.iter().find(|(k, _)| lower.contains(k)).map(|(_, v)| *v))
@@ -107,6 +183,55 @@ mod tests {
 
     fn p(s: &str) -> Option<(String, Option<&'static str>)> {
         parse_price(s).map(|p| (p.amount.to_string(), p.currency))
+    }
+
+    fn line(s: &str) -> Option<(String, Option<String>, Option<&'static str>, bool)> {
+        parse_price_text(s)
+            .map(|p| (p.min.to_string(), p.max.map(|m| m.to_string()), p.currency, p.is_free))
+    }
+
+    #[test]
+    fn price_lines_in_five_languages() {
+        let some = |min: &str, max: Option<&str>, cur: Option<&'static str>| {
+            Some((min.to_owned(), max.map(str::to_owned), cur, false))
+        };
+        let free =
+            |cur: Option<&'static str>| Some(("0".to_owned(), Some("0".to_owned()), cur, true));
+        let cases = [
+            ("12,50 €", some("12.50", Some("12.50"), Some("EUR"))),
+            ("€12.50", some("12.50", Some("12.50"), Some("EUR"))),
+            ("150 TL", some("150", Some("150"), Some("TRY"))),
+            ("120,50 TL", some("120.50", Some("120.50"), Some("TRY"))),
+            ("₺150", some("150", Some("150"), Some("TRY"))),
+            ("ab 15 €", some("15", None, Some("EUR"))),
+            ("à partir de 8 €", some("8", None, Some("EUR"))),
+            ("desde 10 €", some("10", None, Some("EUR"))),
+            ("from $10", some("10", None, Some("USD"))),
+            ("$10–$20", some("10", Some("20"), Some("USD"))),
+            ("$10 - $20", some("10", Some("20"), Some("USD"))),
+            ("10 – 20 €", some("10", Some("20"), Some("EUR"))),
+            ("12,00 € – 18,00 €", some("12.00", Some("18.00"), Some("EUR"))),
+            ("$25.00 – $40.00", some("25.00", Some("40.00"), Some("USD"))),
+            ("CHF 20", some("20", Some("20"), Some("CHF"))),
+            ("20 CHF", some("20", Some("20"), Some("CHF"))),
+            ("£8", some("8", Some("8"), Some("GBP"))),
+            ("Tarif : 12,50 €", some("12.50", Some("12.50"), Some("EUR"))),
+            ("Preis: 9 Euro", some("9", Some("9"), Some("EUR"))),
+            ("Free", free(None)),
+            ("Ücretsiz", free(None)),
+            ("Gratuit", free(None)),
+            ("Entrée libre", free(None)),
+            ("Gratis", free(None)),
+            ("Entrada libre", free(None)),
+            ("Eintritt frei", free(None)),
+            ("Kostenlos", free(None)),
+            ("Free drop in", free(None)),
+            ("Price: to be announced", None),
+            ("", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(line(text), want, "`{text}`");
+        }
     }
 
     #[test]

@@ -1,0 +1,748 @@
+//! Dates and times written as words, in English, Turkish, French, Spanish and German:
+//! `5 décembre 2026 à 20h`, `5 Aralık 2026 Cuma 20:00`, `sábado 5 de diciembre`,
+//! `Sa., 5. Dez. 2026, 20 Uhr`, `Dec 5–7`, `8pm`, `20:00–22:30`, `12/05/2026`.
+//!
+//! Month and weekday names are matched full or abbreviated, with or without diacritics
+//! and dots. A date without a year is resolved to its next occurrence on or after a
+//! reference date the caller injects (the day the page was read); without a reference it
+//! is not read at all. Text without a digit never yields a date. No clock, no I/O.
+
+use chrono::{Datelike, NaiveDate, NaiveTime};
+
+use crate::time::{EventTime, parse_event_time};
+
+/// The language a page is written in, when known: it only decides how an all-numeric
+/// date such as `05/12/2026` is read (`en`: month first; others: day first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DateOrder {
+    /// Day first (`05/12/2026` is 5 December): Europe, Turkey, Latin America.
+    #[default]
+    DayFirst,
+    /// Month first (`12/05/2026` is 5 December): the United States, English Canada.
+    MonthFirst,
+}
+
+impl DateOrder {
+    /// The order for a language tag (`en`, `en-US`, `fr`, `de-DE`, `tr`, `es`).
+    pub fn for_language(tag: &str) -> DateOrder {
+        let tag = tag.trim().to_ascii_lowercase();
+        match tag.as_str() {
+            "en-gb" | "en-ie" | "en-au" | "en-nz" | "en-in" => DateOrder::DayFirst,
+            t if t == "en" || t.starts_with("en-") => DateOrder::MonthFirst,
+            _ => DateOrder::DayFirst,
+        }
+    }
+}
+
+/// A start and maybe an end read from text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextDate {
+    /// The start: a date, or a date and a local time.
+    pub start: EventTime,
+    /// The end, when the text gives a range of days or of times.
+    pub end: Option<EventTime>,
+}
+
+/// Reads a date (and a time or time range, when given) from a piece of text.
+///
+/// `reference` resolves dates written without a year to their next occurrence on or after
+/// it; `None` leaves such dates unread. Returns `None` when no complete date is found.
+pub fn parse_text_date(
+    text: &str,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<TextDate> {
+    if !text.bytes().any(|b| b.is_ascii_digit()) || text.len() > 4096 {
+        return None;
+    }
+    if let Some(t) = parse_event_time(text) {
+        return Some(TextDate { start: t, end: None });
+    }
+    let tokens = tokenize(text);
+    let found = find_date(&tokens, reference, order)?;
+    // Times are looked for outside the date's own tokens.
+    let times = find_times(&tokens, &found.used);
+    let (start, end) = match times {
+        Some((t1, t2)) => {
+            let start = EventTime::Floating(found.start.and_time(t1));
+            let end = match (found.end, t2) {
+                (Some(d2), Some(t2)) => Some(EventTime::Floating(d2.and_time(t2))),
+                (Some(d2), None) => Some(EventTime::Date(d2)),
+                (None, Some(t2)) => {
+                    let day = if t2 < t1 { found.start.succ_opt()? } else { found.start };
+                    Some(EventTime::Floating(day.and_time(t2)))
+                }
+                (None, None) => None,
+            };
+            (start, end)
+        }
+        None => (EventTime::Date(found.start), found.end.map(EventTime::Date)),
+    };
+    Some(TextDate { start, end })
+}
+
+/// Reads a time of day or a range of times (`20h30`, `8 pm`, `20:00–22:30`, `20 Uhr`).
+pub fn parse_text_time(text: &str) -> Option<(NaiveTime, Option<NaiveTime>)> {
+    if !text.bytes().any(|b| b.is_ascii_digit()) || text.len() > 4096 {
+        return None;
+    }
+    let tokens = tokenize(text);
+    find_times(&tokens, &[])
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    /// Digits: value (saturating) and how many.
+    Num(u32, usize),
+    /// A word, lower-cased with diacritics removed.
+    Word(String),
+    /// One punctuation character (dashes folded to `-`).
+    Sep(char),
+}
+
+#[derive(Debug, Clone)]
+struct Token {
+    tok: Tok,
+    /// Whether whitespace came before it.
+    spaced: bool,
+}
+
+/// Lower-cases and removes diacritics (`Aralık` → `aralik`, `März` → `marz`).
+pub fn fold_diacritics(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let mapped = match c {
+            'à' | 'á' | 'â' | 'ä' | 'ã' | 'å' | 'À' | 'Á' | 'Â' | 'Ä' | 'Ã' | 'Å' => {
+                'a'
+            }
+            'ç' | 'Ç' => 'c',
+            'è' | 'é' | 'ê' | 'ë' | 'È' | 'É' | 'Ê' | 'Ë' => 'e',
+            'ì' | 'í' | 'î' | 'ï' | 'ı' | 'Ì' | 'Í' | 'Î' | 'Ï' | 'İ' => 'i',
+            'ñ' | 'Ñ' => 'n',
+            'ò' | 'ó' | 'ô' | 'ö' | 'õ' | 'Ò' | 'Ó' | 'Ô' | 'Ö' | 'Õ' => 'o',
+            'ù' | 'ú' | 'û' | 'ü' | 'Ù' | 'Ú' | 'Û' | 'Ü' => 'u',
+            'ş' | 'Ş' => 's',
+            'ğ' | 'Ğ' => 'g',
+            'ß' => {
+                out.push_str("ss");
+                continue;
+            }
+            '\u{300}'..='\u{36f}' => continue,
+            c => {
+                out.extend(c.to_lowercase());
+                continue;
+            }
+        };
+        out.push(mapped);
+    }
+    out
+}
+
+fn tokenize(text: &str) -> Vec<Token> {
+    let folded = fold_diacritics(text);
+    let mut tokens = Vec::new();
+    let mut chars = folded.chars().peekable();
+    let mut spaced = true;
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() || c == '\u{a0}' {
+            spaced = true;
+            chars.next();
+            continue;
+        }
+        let tok = if c.is_ascii_digit() {
+            let (mut value, mut len) = (0u32, 0usize);
+            while let Some(&d) = chars.peek() {
+                let Some(v) = d.to_digit(10).filter(|_| d.is_ascii_digit()) else { break };
+                value = value.saturating_mul(10).saturating_add(v);
+                len += 1;
+                chars.next();
+            }
+            Tok::Num(value, len)
+        } else if c.is_alphabetic() {
+            let mut word = String::new();
+            while let Some(&d) = chars.peek() {
+                if !d.is_alphabetic() {
+                    break;
+                }
+                word.push(d);
+                chars.next();
+            }
+            Tok::Word(word)
+        } else {
+            chars.next();
+            Tok::Sep(match c {
+                '–' | '—' | '‒' | '−' | '~' => '-',
+                other => other,
+            })
+        };
+        tokens.push(Token { tok, spaced });
+        spaced = false;
+        if tokens.len() > 2000 {
+            break;
+        }
+    }
+    tokens
+}
+
+/// Full month names (diacritics removed), per month, in the five languages.
+const MONTHS: [&[&str]; 12] = [
+    &["january", "janvier", "enero", "januar", "janner", "ocak"],
+    &["february", "fevrier", "febrero", "februar", "subat"],
+    &["march", "mars", "marzo", "marz", "maerz", "mart"],
+    &["april", "avril", "abril", "nisan"],
+    &["may", "mai", "mayo", "mayis"],
+    &["june", "juin", "junio", "juni", "haziran"],
+    &["july", "juillet", "julio", "juli", "temmuz"],
+    &["august", "aout", "agosto", "agustos"],
+    &["september", "septembre", "septiembre", "setiembre", "eylul"],
+    &["october", "octobre", "octubre", "oktober", "ekim"],
+    &["november", "novembre", "noviembre", "kasim"],
+    &["december", "decembre", "diciembre", "dezember", "aralik"],
+];
+
+/// Words that are not months although they abbreviate one (`ago` is Spanish for August
+/// but English for "before"; `mar` is also Tuesday in French and Spanish, handled by
+/// preferring day-then-month).
+const NOT_MONTHS: &[&str] = &["ago"];
+
+/// The month a word names (full, or an abbreviation of at least three letters).
+fn month_of(word: &str) -> Option<u32> {
+    if word.len() < 3 || word.len() > 12 {
+        return None;
+    }
+    for (i, names) in MONTHS.iter().enumerate() {
+        if names.contains(&word) {
+            return Some(i as u32 + 1);
+        }
+    }
+    if NOT_MONTHS.contains(&word) {
+        return None;
+    }
+    // `juil`, `sept`, `dez`, `ara`, `janv`, `fevr`: a prefix of one month only.
+    let mut found = None;
+    for (i, names) in MONTHS.iter().enumerate() {
+        if names.iter().any(|n| n.starts_with(word)) {
+            if found.is_some_and(|f| f != i as u32 + 1) {
+                return None;
+            }
+            found = Some(i as u32 + 1);
+        }
+    }
+    found
+}
+
+struct FoundDate {
+    start: NaiveDate,
+    end: Option<NaiveDate>,
+    /// Token indexes the date used (times are not read from them).
+    used: Vec<usize>,
+}
+
+fn num(tokens: &[Token], i: usize) -> Option<(u32, usize)> {
+    match tokens.get(i)?.tok {
+        Tok::Num(v, len) => Some((v, len)),
+        _ => None,
+    }
+}
+
+fn word(tokens: &[Token], i: usize) -> Option<&str> {
+    match &tokens.get(i)?.tok {
+        Tok::Word(w) => Some(w.as_str()),
+        _ => None,
+    }
+}
+
+fn sep(tokens: &[Token], i: usize) -> Option<char> {
+    match tokens.get(i)?.tok {
+        Tok::Sep(c) => Some(c),
+        _ => None,
+    }
+}
+
+/// Skips an ordinal suffix right after a day (`5th`, `1er`, `1st`, `5.`, `1º`).
+fn skip_ordinal(tokens: &[Token], mut i: usize) -> usize {
+    if let Some(w) = word(tokens, i)
+        && !tokens[i].spaced
+        && matches!(w, "st" | "nd" | "rd" | "th" | "er" | "e" | "eme" | "o" | "a")
+    {
+        i += 1;
+    }
+    if matches!(sep(tokens, i), Some('.' | 'º' | '°')) {
+        i += 1;
+    }
+    i
+}
+
+/// Skips filler between parts of a date (`de`, `of`, commas, dots).
+fn skip_filler(tokens: &[Token], mut i: usize) -> usize {
+    for _ in 0..4 {
+        match &tokens.get(i).map(|t| &t.tok) {
+            Some(Tok::Sep('.' | ',')) => i += 1,
+            Some(Tok::Word(w)) if matches!(w.as_str(), "de" | "del" | "of" | "the") => i += 1,
+            _ => break,
+        }
+    }
+    i
+}
+
+/// A four-digit year at `i` (after filler), and the index after it.
+fn year_at(tokens: &[Token], i: usize) -> Option<(i32, usize)> {
+    let j = skip_filler(tokens, i);
+    match num(tokens, j) {
+        Some((y, 4)) if (1900..=2200).contains(&y) && sep(tokens, j + 1) != Some(':') => {
+            Some((y as i32, j + 1))
+        }
+        _ => None,
+    }
+}
+
+fn day_ok(d: u32, len: usize) -> bool {
+    (1..=31).contains(&d) && len <= 2
+}
+
+fn resolve(
+    year: Option<i32>,
+    month: u32,
+    day: u32,
+    reference: Option<NaiveDate>,
+) -> Option<NaiveDate> {
+    match year {
+        Some(y) => NaiveDate::from_ymd_opt(y, month, day),
+        None => {
+            let r = reference?;
+            // 29 February waits for the next leap year.
+            (r.year()..=r.year() + 8)
+                .filter_map(|y| NaiveDate::from_ymd_opt(y, month, day))
+                .find(|d| *d >= r)
+        }
+    }
+}
+
+fn find_date(
+    tokens: &[Token],
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<FoundDate> {
+    // Day then month first (`mar. 5 déc.` is Tuesday 5 December, not March 5).
+    for i in 0..tokens.len() {
+        if let Some(f) = day_month_at(tokens, i, reference) {
+            return Some(f);
+        }
+    }
+    for i in 0..tokens.len() {
+        if let Some(f) = month_day_at(tokens, i, reference) {
+            return Some(f);
+        }
+        if let Some(f) = numeric_at(tokens, i, order) {
+            return Some(f);
+        }
+    }
+    None
+}
+
+/// `5 décembre 2026`, `5. Dez. 2026`, `5 de diciembre`, `5–7 Dec 2026`, `1er mai`.
+fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Option<FoundDate> {
+    let (d1, len) = num(tokens, i)?;
+    if !day_ok(d1, len) || i > 0 && matches!(sep(tokens, i - 1), Some(':' | '/')) {
+        return None;
+    }
+    let mut j = skip_ordinal(tokens, i + 1);
+    let mut d2 = None;
+    if sep(tokens, j) == Some('-')
+        && let Some((d, l)) = num(tokens, j + 1)
+        && day_ok(d, l)
+    {
+        d2 = Some(d);
+        j = skip_ordinal(tokens, j + 2);
+    }
+    j = skip_filler(tokens, j);
+    let month = month_of(word(tokens, j)?)?;
+    let mut end_index = j + 1;
+    if sep(tokens, end_index) == Some('.') {
+        end_index += 1;
+    }
+    let year = year_at(tokens, end_index);
+    if let Some((_, after)) = year {
+        end_index = after;
+    }
+    let y = year.map(|(y, _)| y);
+    let start = resolve(y, month, d1, reference)?;
+    let end = match d2 {
+        Some(d) if d > d1 => Some(NaiveDate::from_ymd_opt(start.year(), month, d)?),
+        _ => None,
+    };
+    Some(FoundDate { start, end, used: (i..end_index).collect() })
+}
+
+/// `Dec 5`, `December 5, 2026`, `Dec 5–7`, `Nov. 12th 2025`.
+fn month_day_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Option<FoundDate> {
+    let month = month_of(word(tokens, i)?)?;
+    let mut j = i + 1;
+    if sep(tokens, j) == Some('.') {
+        j += 1;
+    }
+    let (d1, len) = num(tokens, j)?;
+    if !day_ok(d1, len) || matches!(sep(tokens, j + 1), Some(':')) {
+        return None;
+    }
+    // `Dec 5 pm` is not a date; `Dec 5 2026` is.
+    if matches!(word(tokens, j + 1), Some("pm" | "am" | "h" | "uhr")) {
+        return None;
+    }
+    let mut k = skip_ordinal(tokens, j + 1);
+    let mut d2 = None;
+    if sep(tokens, k) == Some('-')
+        && let Some((d, l)) = num(tokens, k + 1)
+        && day_ok(d, l)
+        && sep(tokens, k + 2) != Some(':')
+        && !matches!(word(tokens, k + 2), Some("pm" | "am" | "h" | "uhr"))
+    {
+        d2 = Some(d);
+        k = skip_ordinal(tokens, k + 2);
+    }
+    let year = year_at(tokens, k);
+    if let Some((_, after)) = year {
+        k = after;
+    }
+    let start = resolve(year.map(|(y, _)| y), month, d1, reference)?;
+    let end = match d2 {
+        Some(d) if d > d1 => Some(NaiveDate::from_ymd_opt(start.year(), month, d)?),
+        _ => None,
+    };
+    Some(FoundDate { start, end, used: (i..k).collect() })
+}
+
+/// `05/12/2026`, `5.12.2026`, `2026-12-05`, `12/5/26`.
+fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate> {
+    let (a, la) = num(tokens, i)?;
+    let s = sep(tokens, i + 1)?;
+    if !matches!(s, '/' | '.' | '-') || tokens[i + 1].spaced {
+        return None;
+    }
+    let (b, lb) = num(tokens, i + 2)?;
+    if sep(tokens, i + 3) != Some(s) {
+        return None;
+    }
+    let (c, lc) = num(tokens, i + 4)?;
+    if tokens.get(i + 2).is_some_and(|t| t.spaced) || tokens.get(i + 4).is_some_and(|t| t.spaced) {
+        return None;
+    }
+    let date = if la == 4 && lb <= 2 && lc <= 2 {
+        NaiveDate::from_ymd_opt(a as i32, b, c)?
+    } else if la <= 2 && lb <= 2 && (lc == 4 || (lc == 2 && s == '/')) {
+        let year = if lc == 2 { 2000 + c as i32 } else { c as i32 };
+        let (day, month) = if a > 12 {
+            (a, b)
+        } else if b > 12 {
+            (b, a)
+        } else {
+            match order {
+                DateOrder::DayFirst => (a, b),
+                DateOrder::MonthFirst => (b, a),
+            }
+        };
+        NaiveDate::from_ymd_opt(year, month, day)?
+    } else {
+        return None;
+    };
+    Some(FoundDate { start: date, end: None, used: (i..i + 5).collect() })
+}
+
+/// The first time of day outside `used`, and the end of a range that follows it.
+fn find_times(tokens: &[Token], used: &[usize]) -> Option<(NaiveTime, Option<NaiveTime>)> {
+    let mut i = 0;
+    while i < tokens.len() {
+        if used.contains(&i) {
+            i += 1;
+            continue;
+        }
+        if let Some((t1, mer1, next)) = time_at(tokens, i) {
+            // A range: `–`, `to`, `bis`, `à`, `a`, `au`, `hasta`, `until`.
+            let mut j = next;
+            let joined = match (&tokens.get(j).map(|t| &t.tok), word(tokens, j)) {
+                (Some(Tok::Sep('-')), _) => true,
+                (_, Some("to" | "bis" | "a" | "au" | "hasta" | "until" | "till" | "jusqu")) => true,
+                _ => false,
+            };
+            let mut t2 = None;
+            if joined {
+                j += 1;
+                if sep(tokens, j) == Some('\'') {
+                    j += 1;
+                }
+                if let Some((end, mer2, _)) = time_at(tokens, j) {
+                    t2 = Some((end, mer2));
+                }
+            }
+            let start = apply_meridiem(
+                t1,
+                mer1.or_else(|| {
+                    // `1:00 - 2:00 PM`: the end's meridiem applies to the start when it keeps
+                    // the start before the end.
+                    let (end, mer2) = t2?;
+                    let m = mer2?;
+                    let shifted = apply_meridiem(t1, Some(m))?;
+                    (shifted <= apply_meridiem(end, Some(m))?).then_some(m)
+                }),
+            )?;
+            let end = t2.and_then(|(e, m)| apply_meridiem(e, m));
+            return Some((start, end));
+        }
+        i += 1;
+    }
+    None
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Meridiem {
+    Am,
+    Pm,
+}
+
+/// Hours and minutes (raw, before am/pm), the meridiem if written, the next index.
+fn time_at(tokens: &[Token], i: usize) -> Option<((u32, u32), Option<Meridiem>, usize)> {
+    let (h, lh) = num(tokens, i)?;
+    if lh > 2 || h > 24 {
+        return None;
+    }
+    // Not the tail of a date or of a number (`2026`, `12.50`, `5/12`).
+    if i > 0 && matches!(sep(tokens, i - 1), Some('/' | ',' | '.')) && !tokens[i].spaced {
+        return None;
+    }
+    let mut j = i + 1;
+    let mut minutes = None;
+    let mut explicit = false;
+    match (&tokens.get(j).map(|t| &t.tok), tokens.get(j).is_some_and(|t| t.spaced)) {
+        (Some(Tok::Sep(':')), false) => {
+            let (m, lm) = num(tokens, j + 1)?;
+            if lm != 2 || m > 59 {
+                return None;
+            }
+            minutes = Some(m);
+            explicit = true;
+            j += 2;
+            // Seconds.
+            if sep(tokens, j) == Some(':') && num(tokens, j + 1).is_some_and(|(_, l)| l == 2) {
+                j += 2;
+            }
+        }
+        (Some(Tok::Sep('.')), false) => {
+            // `20.30 Uhr`, `saat 20.00`: only with a word that says it is a time.
+            let (m, lm) = num(tokens, j + 1)?;
+            let before = i.checked_sub(1).and_then(|b| word(tokens, b));
+            let after = word(tokens, j + 2);
+            if lm != 2
+                || m > 59
+                || !(matches!(after, Some("uhr" | "h" | "am" | "pm"))
+                    || matches!(before, Some("saat" | "um" | "ab" | "a" | "las" | "at")))
+            {
+                return None;
+            }
+            minutes = Some(m);
+            explicit = true;
+            j += 2;
+        }
+        (Some(Tok::Word(w)), _) if w == "h" => {
+            // `20h`, `20h30`, `20 h 30`.
+            explicit = true;
+            j += 1;
+            if let Some((m, 2)) = num(tokens, j)
+                && m <= 59
+            {
+                minutes = Some(m);
+                j += 1;
+            }
+        }
+        (Some(Tok::Word(w)), _) if w == "hs" || w == "hrs" => {
+            explicit = true;
+            j += 1;
+        }
+        _ => {}
+    }
+    // `20 Uhr`, `8 pm`, `8 p.m.`, `8pm`.
+    let mut meridiem = None;
+    match word(tokens, j) {
+        Some("uhr") => {
+            explicit = true;
+            j += 1;
+        }
+        Some("am") => {
+            meridiem = Some(Meridiem::Am);
+            j += 1;
+        }
+        Some("pm") => {
+            meridiem = Some(Meridiem::Pm);
+            j += 1;
+        }
+        Some(w @ ("a" | "p"))
+            if sep(tokens, j + 1) == Some('.') && word(tokens, j + 2) == Some("m") =>
+        {
+            meridiem = Some(if w == "a" { Meridiem::Am } else { Meridiem::Pm });
+            j += 3;
+            if sep(tokens, j) == Some('.') {
+                j += 1;
+            }
+        }
+        _ => {}
+    }
+    if meridiem.is_some() {
+        if h == 0 || h > 12 {
+            return None;
+        }
+        explicit = true;
+    }
+    if !explicit {
+        return None;
+    }
+    let m = minutes.unwrap_or(0);
+    if h == 24 && m > 0 {
+        return None;
+    }
+    Some(((h, m), meridiem, j))
+}
+
+fn apply_meridiem((h, m): (u32, u32), meridiem: Option<Meridiem>) -> Option<NaiveTime> {
+    let h = match meridiem {
+        None => h,
+        Some(Meridiem::Am) => h % 12,
+        Some(Meridiem::Pm) => h % 12 + 12,
+    };
+    if h == 24 {
+        return NaiveTime::from_hms_opt(23, 59, 59);
+    }
+    NaiveTime::from_hms_opt(h, m, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iso(text: &str) -> Option<String> {
+        let reference = NaiveDate::from_ymd_opt(2026, 11, 30);
+        let order = DateOrder::DayFirst;
+        parse_text_date(text, reference, order).map(|d| match d.end {
+            Some(e) => format!("{}/{}", d.start.to_iso(), e.to_iso()),
+            None => d.start.to_iso(),
+        })
+    }
+
+    #[test]
+    fn every_form_in_the_issue_and_more() {
+        let cases = [
+            // The issue's forms.
+            ("5 décembre 2026 à 20h", "2026-12-05T20:00:00"),
+            ("5 Aralık 2026 Cuma 20:00", "2026-12-05T20:00:00"),
+            ("sábado 5 de diciembre", "2026-12-05"),
+            ("Sa., 5. Dez. 2026, 20 Uhr", "2026-12-05T20:00:00"),
+            ("Dec 5–7", "2026-12-05/2026-12-07"),
+            ("5 décembre 2026, 20:00–22:30", "2026-12-05T20:00:00/2026-12-05T22:30:00"),
+            ("December 5, 2026 8pm", "2026-12-05T20:00:00"),
+            // English.
+            ("Saturday, December 5, 2026 at 8:30 PM", "2026-12-05T20:30:00"),
+            ("Sat Dec 5 2026 8 p.m.", "2026-12-05T20:00:00"),
+            ("5th December 2026", "2026-12-05"),
+            ("Nov. 12, 2025 1:00pm - 2:00pm", "2025-11-12T13:00:00/2025-11-12T14:00:00"),
+            ("Monday, November 10 1:00 - 2:00 PM", "2027-11-10T13:00:00/2027-11-10T14:00:00"),
+            ("Jan 3", "2027-01-03"),
+            ("June 21, 2018", "2018-06-21"),
+            ("10:00 am - 4:00 pm July 27, 2025", "2025-07-27T10:00:00/2025-07-27T16:00:00"),
+            // French.
+            ("samedi 5 décembre 2026 à 20h30", "2026-12-05T20:30:00"),
+            ("sam. 5 déc. 2026 20 h", "2026-12-05T20:00:00"),
+            ("mar. 8 dec 2026", "2026-12-08"),
+            ("1er mai 2027", "2027-05-01"),
+            ("5-7 decembre 2026", "2026-12-05/2026-12-07"),
+            ("le 14 juillet 2027 de 21h à 23h", "2027-07-14T21:00:00/2027-07-14T23:00:00"),
+            ("3 fevrier 2027", "2027-02-03"),
+            ("12 août 2027", "2027-08-12"),
+            // Turkish.
+            ("5 Aralik 2026 Cumartesi saat 20.00", "2026-12-05T20:00:00"),
+            ("14 Şubat 2027", "2027-02-14"),
+            ("3 Mayıs 2027 19:30", "2027-05-03T19:30:00"),
+            ("12 Eylül 2027 Pazar", "2027-09-12"),
+            ("20 Ağu 2027", "2027-08-20"),
+            // Spanish.
+            ("sábado, 5 de diciembre de 2026, 20:00 h", "2026-12-05T20:00:00"),
+            ("vie 11 dic 2026 21:30", "2026-12-11T21:30:00"),
+            ("1 de enero de 2027", "2027-01-01"),
+            ("mar 8 dic", "2026-12-08"),
+            // German.
+            ("Samstag, 5. Dezember 2026, 20:00 Uhr", "2026-12-05T20:00:00"),
+            ("5. März 2027, 19.30 Uhr", "2027-03-05T19:30:00"),
+            ("Fr., 11. Dez. 2026, 20 Uhr bis 22 Uhr", "2026-12-11T20:00:00/2026-12-11T22:00:00"),
+            ("Mi 3. Feb 2027", "2027-02-03"),
+            // Numeric.
+            ("05.12.2026 20:00", "2026-12-05T20:00:00"),
+            ("05/12/2026", "2026-12-05"),
+            ("2026-12-05 20:00", "2026-12-05T20:00:00"),
+            ("2026-12-05T20:00:00+01:00", "2026-12-05T20:00:00+01:00"),
+            // Year-less, resolved after the reference (2026-11-30).
+            ("5 novembre", "2027-11-05"),
+            ("30 November", "2026-11-30"),
+            ("29 février", "2028-02-29"),
+            // Across midnight.
+            ("5 December 2026 22:00–01:00", "2026-12-05T22:00:00/2026-12-06T01:00:00"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(iso(text).as_deref(), Some(want), "`{text}`");
+        }
+    }
+
+    #[test]
+    fn month_first_order_for_english() {
+        let r = parse_text_date("12/05/2026", None, DateOrder::MonthFirst).unwrap();
+        assert_eq!(r.start.to_iso(), "2026-12-05");
+        assert_eq!(DateOrder::for_language("en-US"), DateOrder::MonthFirst);
+        assert_eq!(DateOrder::for_language("fr"), DateOrder::DayFirst);
+        let r = parse_text_date("25/12/2026", None, DateOrder::MonthFirst).unwrap();
+        assert_eq!(r.start.to_iso(), "2026-12-25", "a first part over 12 is the day");
+    }
+
+    #[test]
+    fn never_a_date_from_nothing() {
+        for text in [
+            "",
+            "Free entry",
+            "December",
+            "Samstag",
+            "sábado de diciembre",
+            "12,50 €",
+            "150 TL",
+            "Call 555-1234",
+            "Room 12",
+            "8pm",
+            "35 décembre 2026",
+            "31 February 2027",
+            "2 years ago",
+            "mayo",
+        ] {
+            assert_eq!(iso(text), None, "`{text}`");
+        }
+        assert_eq!(
+            parse_text_date("5 décembre", None, DateOrder::DayFirst),
+            None,
+            "no year, no ref"
+        );
+    }
+
+    #[test]
+    fn times() {
+        let t = |s: &str| {
+            parse_text_time(s).map(|(a, b)| {
+                (a.format("%H:%M").to_string(), b.map(|b| b.format("%H:%M").to_string()))
+            })
+        };
+        assert_eq!(t("20h"), Some(("20:00".into(), None)));
+        assert_eq!(t("20h30"), Some(("20:30".into(), None)));
+        assert_eq!(t("8pm"), Some(("20:00".into(), None)));
+        assert_eq!(t("8:15 a.m."), Some(("08:15".into(), None)));
+        assert_eq!(t("12 pm"), Some(("12:00".into(), None)));
+        assert_eq!(t("12am"), Some(("00:00".into(), None)));
+        assert_eq!(t("20:00–22:30"), Some(("20:00".into(), Some("22:30".into()))));
+        assert_eq!(t("20 Uhr"), Some(("20:00".into(), None)));
+        assert_eq!(t("11:00 - 1:00 PM"), Some(("11:00".into(), Some("13:00".into()))));
+        assert_eq!(t("12,50 €"), None);
+        assert_eq!(t("Room 12"), None);
+        assert_eq!(t("25:00"), None);
+    }
+}
