@@ -59,13 +59,29 @@ pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T
 /// A change to one site's state and the global budget, applied atomically.
 pub type Change<'a> = Box<dyn FnOnce(&mut SiteState, &mut GlobalBudget) + Send + 'a>;
 
+/// Why an update of the gate state did not happen: the database could not be written,
+/// or a guard refused a reservation (a worker whose lease ran out). The gate sends
+/// nothing whose reservation failed; it defers the request instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateError(pub String);
+
+impl std::fmt::Display for StateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StateError {}
+
 /// Storage of gate state, shared by every task (and, in a persistent implementation,
 /// every process).
 pub trait GateState: Send + Sync + std::fmt::Debug {
     /// Applies `change` to the state of `site` and the global budget, atomically. A
     /// persistent implementation commits before the future completes: the gate sends a
-    /// request only after the update that reserved its budget has completed.
-    fn update<'a>(&'a self, site: &'a str, change: Change<'a>) -> BoxFuture<'a, ()>;
+    /// request only after the update that reserved its budget has completed. An error
+    /// means nothing was changed (the transaction was rolled back or never began).
+    fn update<'a>(&'a self, site: &'a str, change: Change<'a>)
+    -> BoxFuture<'a, Result<(), StateError>>;
 
     /// A copy of a site's state, for `explain` and the dashboard.
     fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<SiteState>>;

@@ -47,6 +47,7 @@ pub mod model;
 
 mod codec;
 mod error;
+mod owners;
 mod postgres;
 mod sqlite;
 
@@ -57,10 +58,11 @@ use std::time::{Duration, SystemTime};
 
 use gleaner_policy::audit::{AuditRecord, AuditSink};
 use gleaner_policy::registry::{OwnerRules, Registry, RegistryEntry, Scope};
-use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState};
+use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError};
 use url::Url;
 
 pub use error::StoreError;
+pub use owners::{OwnerSubmission, SourceControl};
 pub use model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
     Provenance, PurgeReport, RemovalReport, RetentionPolicy, SiteLease, SourceRecord, StatusChange,
@@ -91,6 +93,9 @@ macro_rules! dispatch {
         }
     };
 }
+
+mod relay;
+pub use relay::{RelayImage, SiteRightsFiles, Takedown};
 
 /// A handle on the store. Cheap to clone; every clone shares the connections.
 #[derive(Debug, Clone)]
@@ -698,18 +703,22 @@ impl CrawlerState {
 }
 
 impl GateState for CrawlerState {
-    /// Commits before completing. When the database cannot be written, the task panics
-    /// rather than let the gate send a request whose reservation was not recorded (the
-    /// trait has no error path).
-    fn update<'a>(&'a self, site: &'a str, change: Change<'a>) -> BoxFuture<'a, ()> {
+    /// Commits before completing. When the database cannot be written the update fails
+    /// (rolled back), and the gate defers the request rather than send one whose
+    /// reservation was not recorded.
+    fn update<'a>(
+        &'a self,
+        site: &'a str,
+        change: Change<'a>,
+    ) -> BoxFuture<'a, Result<(), StateError>> {
         Box::pin(async move {
             let result = match &*self.store.backend {
                 Backend::Sqlite(db) => db.update_site(site, change).await,
                 Backend::Postgres(db) => db.update_site(site, &self.worker, change).await,
             };
-            if let Err(error) = result {
-                panic!("failed to record the budget of `{site}`, not sending: {error}");
-            }
+            result.map_err(|error| {
+                StateError(format!("failed to record the budget of `{site}`: {error}"))
+            })
         })
     }
 

@@ -35,12 +35,17 @@ pub struct ExplainArgs {
 struct ReadOnly(gleaner_store::Store);
 
 impl GateState for ReadOnly {
-    fn update<'a>(&'a self, site: &'a str, change: Change<'a>) -> BoxFuture<'a, ()> {
+    fn update<'a>(
+        &'a self,
+        site: &'a str,
+        change: Change<'a>,
+    ) -> BoxFuture<'a, Result<(), gleaner_policy::state::StateError>> {
         Box::pin(async move {
             // Apply the change to a copy: explain reads, it never writes.
             let mut state = self.0.site_state(site).await.ok().flatten().unwrap_or_default();
             let mut global = gleaner_policy::budget::GlobalBudget::default();
             change(&mut state, &mut global);
+            Ok(())
         })
     }
 

@@ -309,6 +309,18 @@ impl Gate {
         });
     }
 
+    /// The source and gap when `request` reads a licensed API on its own site (SPEC §1:
+    /// the one case where robots.txt is not consulted). Only `Api` requests of a
+    /// `licensed-api` source qualify; a redirect to another site does not.
+    fn licensed(&self, request: &GateRequest) -> Option<(String, Duration)> {
+        if request.purpose != Purpose::Api {
+            return None;
+        }
+        let source = request.source.as_deref()?;
+        let licensed = self.settings.licensed_api_for(source, &request.url)?;
+        Some((source.to_owned(), licensed.gap))
+    }
+
     fn redact(&self, url: &Url) -> String {
         gleaner_config::redact_url(url, &self.settings.network.secret_query_params, &[])
     }
@@ -339,7 +351,12 @@ impl Gate {
         });
         let state = self.state.site(&site).await.unwrap_or_default();
         let mut crawl_delay = None;
-        if request.purpose != Purpose::Robots {
+        let licensed = self.licensed(request);
+        if let Some((source, _)) = &licensed {
+            steps.push(format!(
+                "robots.txt: not consulted: a licensed API read by source `{source}` (the licence governs)"
+            ));
+        } else if request.purpose != Purpose::Robots {
             match state.robots.as_ref().filter(|m| m.valid_until > now) {
                 None => steps.push("robots.txt: not read yet (or expired); it is read first, through the same budget".to_owned()),
                 Some(memory) => match &memory.state {
@@ -360,7 +377,11 @@ impl Gate {
                 },
             }
         }
-        let rules = self.budget_rules(url, crawl_delay, owner.slowdown.max(1));
+        let mut rules = self.budget_rules(url, crawl_delay, owner.slowdown.max(1));
+        if let Some((_, gap)) = licensed {
+            rules.gap = gap;
+            rules.purpose_gaps.clear();
+        }
         steps.push(format!(
             "budget: gap {} ms for {}, {} in flight at most",
             rules.gap_for(request.purpose).as_millis(),
@@ -369,7 +390,8 @@ impl Gate {
         ));
         let mut global = gleaner_policy::budget::GlobalBudget::default();
         let decided = &mut global;
-        self.state.update(&site, Box::new(move |_, g| *decided = g.clone())).await;
+        // Unreadable state explains from an empty global budget; `fetch` would defer.
+        let _ = self.state.update(&site, Box::new(move |_, g| *decided = g.clone())).await;
         let verdict = match budget::decide(
             &state.budget,
             &global,
@@ -418,8 +440,14 @@ impl Gate {
             self.sleep_until(*until).await;
         }
 
+        let licensed = self.licensed(request);
         let (allowed_by, crawl_delay) = if request.purpose == Purpose::Robots {
             ("robots.txt itself is always allowed".to_owned(), None)
+        } else if let Some((source, _)) = &licensed {
+            (
+                format!("licensed API (source `{source}`): robots.txt is not consulted, the licence governs"),
+                None,
+            )
         } else {
             match self.robots_for(url, &site, request).await {
                 Ok(found) => found,
@@ -431,7 +459,12 @@ impl Gate {
                 }
             }
         };
-        let rules = self.budget_rules(url, crawl_delay, owner.slowdown.max(1));
+        let mut rules = self.budget_rules(url, crawl_delay, owner.slowdown.max(1));
+        if let Some((_, gap)) = licensed {
+            // The API's own rate limit is its spacing, for every purpose.
+            rules.gap = gap;
+            rules.purpose_gaps.clear();
+        }
         let permit = match self.acquire(&site, &rules, request).await {
             Ok(permit) => permit,
             Err(outcome) => {
@@ -572,7 +605,15 @@ impl Gate {
         };
         let memory = RobotsMemory::new(decision, body);
         let stored = memory.clone();
-        self.state.update(site, Box::new(move |s, _| s.robots = Some(stored))).await;
+        if let Err(error) =
+            self.state.update(site, Box::new(move |s, _| s.robots = Some(stored))).await
+        {
+            // Not remembered: ask again later rather than decide on unrecorded rules.
+            return Err(GateOutcome::Deferred {
+                until: None,
+                why: format!("robots.txt read but not recorded: {error}"),
+            });
+        }
         self.local(site).changed.notify_waiters();
         Ok(memory)
     }
@@ -604,7 +645,8 @@ impl Gate {
             let mut decision = BudgetDecision::Go;
             let (purpose, pass) = (request.purpose, request.pass);
             let decided = &mut decision;
-            self.state
+            let updated = self
+                .state
                 .update(
                     site,
                     Box::new(move |s, global| {
@@ -616,6 +658,14 @@ impl Gate {
                     }),
                 )
                 .await;
+            if let Err(error) = updated {
+                // Nothing was reserved (the database is unreachable, or a worker's lease
+                // ran out): nothing is sent; the caller re-queues it.
+                break Err(GateOutcome::Deferred {
+                    until: None,
+                    why: format!("budget not reserved: {error}"),
+                });
+            }
             match decision {
                 BudgetDecision::Go => {
                     break Ok(Permit {
@@ -680,7 +730,11 @@ impl Gate {
         let purpose = request.purpose;
         let effect = response_effect(&result, purpose, now, block_for, &signals);
         let note = effect.note.clone();
-        self.state
+        // When this cannot be recorded the request still counts in flight until the
+        // store gives up on it (a worker's lease); the audit record below says what
+        // happened either way.
+        let _ = self
+            .state
             .update(
                 site,
                 Box::new(move |s, _| {

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 pub use gleaner_policy::budget::GlobalBudget;
-pub use gleaner_policy::state::{BoxFuture, Change, GateState, RobotsMemory, SiteState};
+pub use gleaner_policy::state::{
+    BoxFuture, Change, GateState, RobotsMemory, SiteState, StateError,
+};
 
 /// Gate state in this process's memory.
 #[derive(Debug, Default)]
@@ -14,11 +16,16 @@ pub struct MemoryState {
 }
 
 impl GateState for MemoryState {
-    fn update<'a>(&'a self, site: &'a str, change: Change<'a>) -> BoxFuture<'a, ()> {
+    fn update<'a>(
+        &'a self,
+        site: &'a str,
+        change: Change<'a>,
+    ) -> BoxFuture<'a, Result<(), StateError>> {
         Box::pin(async move {
             let mut guard = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             let (sites, global) = &mut *guard;
             change(sites.entry(site.to_owned()).or_default(), global);
+            Ok(())
         })
     }
 

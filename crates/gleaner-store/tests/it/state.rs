@@ -48,7 +48,7 @@ each_backend_test! {
                             g.requests = 7;
                         }),
                     )
-                    .await;
+                    .await.unwrap();
                 let seen = crawler.site(SITE).await.unwrap();
                 assert_eq!(seen.budget.total_in_flight(), 1, "positive control: in flight");
                 match kind {
@@ -125,7 +125,7 @@ async fn workers_share_one_budget_and_see_each_others_in_flight() {
             s.budget.in_flight.insert(Purpose::EventPage, 1);
         }),
     )
-    .await;
+    .await.unwrap();
     b.update(
         SITE,
         Box::new(|s, _| {
@@ -133,7 +133,7 @@ async fn workers_share_one_budget_and_see_each_others_in_flight() {
             *s.budget.in_flight.entry(Purpose::EventPage).or_default() += 1;
         }),
     )
-    .await;
+    .await.unwrap();
     assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 2);
     // b's request ends: only b's share moves.
     b.update(
@@ -142,7 +142,7 @@ async fn workers_share_one_budget_and_see_each_others_in_flight() {
             *s.budget.in_flight.entry(Purpose::EventPage).or_default() -= 1;
         }),
     )
-    .await;
+    .await.unwrap();
     assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 1);
     // b takes another and stops (clean shutdown releases its lease at once).
     b.update(
@@ -151,7 +151,7 @@ async fn workers_share_one_budget_and_see_each_others_in_flight() {
             *s.budget.in_flight.entry(Purpose::Listing).or_default() += 1;
         }),
     )
-    .await;
+    .await.unwrap();
     assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 2);
     drop(b);
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
@@ -188,7 +188,7 @@ each_backend_test! {
                             g.requests += 1;
                         }),
                     )
-                    .await;
+                    .await.unwrap();
                 i
             }));
         }
@@ -281,7 +281,7 @@ each_backend_test! {
     let task = {
         let crawler = Arc::clone(&crawler);
         tokio::spawn(async move {
-            crawler.update(SITE, Box::new(|_, _| panic!("a bug in a policy closure"))).await;
+            let _ = crawler.update(SITE, Box::new(|_, _| panic!("a bug in a policy closure"))).await;
         })
     };
     assert!(task.await.is_err(), "positive control: the closure panicked mid-transaction");
@@ -297,7 +297,7 @@ each_backend_test! {
     other.add_owner_request(entry, None, day(0)).await.unwrap();
     assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
     // And the crawler's own next update works.
-    crawler.update(SITE, Box::new(|s, _| s.failure_streak = 1)).await;
+    crawler.update(SITE, Box::new(|s, _| s.failure_streak = 1)).await.unwrap();
     assert_eq!(crawler.site(SITE).await.unwrap().failure_streak, 1);
 }
 }
