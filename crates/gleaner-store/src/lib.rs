@@ -97,6 +97,9 @@ macro_rules! dispatch {
 mod relay;
 pub use relay::{RelayImage, SiteRightsFiles, Takedown};
 
+mod relay;
+pub use relay::{RelayImage, SiteRightsFiles, Takedown};
+
 /// A handle on the store. Cheap to clone; every clone shares the connections.
 #[derive(Debug, Clone)]
 pub struct Store {

@@ -54,7 +54,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (2, include_str!("../migrations/postgres/0002_frontier.sql")),
     (3, include_str!("../migrations/postgres/0003_site_leases.sql")),
     (4, include_str!("../migrations/postgres/0004_source_failures.sql")),
+    (6, include_str!("../migrations/postgres/0006_relay.sql")),
 ];
+
+mod relay;
 
 /// Connections per process. A worker's gate holds one for a few statements per request;
 /// the rest serve the scheduler, the server and retention.
@@ -1633,6 +1636,7 @@ impl Postgres {
             ("validators", plain("validators")),
             ("listing_links", plain("listing_links")),
             ("frontier", plain("frontier")),
+            ("relay_images", plain("relay_images")),
         ] {
             let n = tx.execute(&sql, &[&param]).await.doing(loc, doing)?;
             deleted.push((table.to_owned(), n));

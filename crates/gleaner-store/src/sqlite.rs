@@ -43,9 +43,11 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (4, include_str!("../migrations/sqlite/0004_frontier.sql")),
     (5, include_str!("../migrations/sqlite/0005_site_leases.sql")),
     (6, include_str!("../migrations/sqlite/0006_source_failures.sql")),
+    (8, include_str!("../migrations/sqlite/0008_relay.sql")),
 ];
 
 mod frontier;
+mod relay;
 mod runs;
 
 /// How long a statement waits for another process's write lock before failing.
@@ -1320,6 +1322,7 @@ impl Sqlite {
                         ("validators", format!("DELETE FROM validators WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
                         ("listing_links", format!("DELETE FROM listing_links WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
                         ("frontier", format!("DELETE FROM frontier WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
+                        ("relay_images", format!("DELETE FROM relay_images WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
                     ] {
                         let n = tx.execute(&sql, [&param]).doing(doing)?;
                         deleted.push((table.to_owned(), n as u64));

@@ -7,6 +7,7 @@
 mod crash;
 mod events;
 mod frontier;
+mod relay;
 mod removal;
 mod retention;
 mod runs;
