@@ -149,6 +149,41 @@ fn is_postal(part: &str) -> bool {
         && p.chars().filter(|c| c.is_alphabetic()).count() <= 3
 }
 
+/// `35600 İzmir`, `04155 Leipzig` (a postal code before the town, as in Europe and
+/// Turkey) and `Montréal QC H2T 1S1` (Canada): the town, the postal code, the region.
+fn european_or_canadian_tail(part: &str) -> (String, Option<String>, Option<String>) {
+    let words: Vec<&str> = part.split(' ').collect();
+    if words.len() >= 2
+        && (4..=5).contains(&words[0].len())
+        && words[0].bytes().all(|b| b.is_ascii_digit())
+        && words[1].chars().next().is_some_and(char::is_alphabetic)
+    {
+        return (words[1..].join(" "), Some(words[0].to_owned()), None);
+    }
+    let n = words.len();
+    let ca = |w: &str, letter_first: bool| {
+        let b = w.as_bytes();
+        b.len() == 3
+            && b.iter().enumerate().all(|(i, c)| {
+                if (i % 2 == 0) == letter_first {
+                    c.is_ascii_uppercase()
+                } else {
+                    c.is_ascii_digit()
+                }
+            })
+    };
+    if n >= 3 && ca(words[0], true) && ca(words[1], false) {
+        return (words[2..].join(" "), Some(format!("{} {}", words[0], words[1])), None);
+    }
+    if n >= 4 {
+        let code = format!("{} {}", words[n - 2], words[n - 1]);
+        if ca(words[n - 2], true) && ca(words[n - 1], false) && is_region(words[n - 3]) {
+            return (words[..n - 3].join(" "), Some(code), Some(words[n - 3].to_owned()));
+        }
+    }
+    (part.to_owned(), None, None)
+}
+
 /// Splits a one-string address into parts.
 pub(crate) fn split_address(text: &str) -> AddressParts {
     let mut parts: Vec<String> = text
@@ -194,6 +229,13 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
                 _ => (last, None),
             };
             // `Chicago IL 60602` style tails are left whole: too ambiguous to split.
+            let (locality, postal, region2) = european_or_canadian_tail(&locality);
+            if out.postal_code.is_none() {
+                out.postal_code = postal;
+            }
+            if out.region.is_none() {
+                out.region = region2;
+            }
             out.locality = Some(locality);
             if out.region.is_none() {
                 out.region = region;
@@ -244,6 +286,14 @@ mod tests {
             ]
         );
         assert_eq!(split("1623 W. Howard St."), [o("1623 W. Howard St."), None, None, None, None]);
+        assert_eq!(
+            split("Cemal Gürsel Caddesi No: 410, 35600 İzmir"),
+            [o("Cemal Gürsel Caddesi No: 410"), o("İzmir"), None, o("35600"), None]
+        );
+        assert_eq!(
+            split("4520 Papineau Avenue, Montréal QC H2H 1V4"),
+            [o("4520 Papineau Avenue"), o("Montréal"), o("QC"), o("H2H 1V4"), None]
+        );
         assert_eq!(
             split("12 Call Lane, Leeds, LS1 6DN, UK"),
             [o("12 Call Lane"), o("Leeds"), None, o("LS1 6DN"), o("GB")]

@@ -459,11 +459,11 @@ fn find_times(tokens: &[Token], used: &[usize]) -> Option<(NaiveTime, Option<Nai
         if let Some((t1, mer1, next)) = time_at(tokens, i) {
             // A range: `–`, `to`, `bis`, `à`, `a`, `au`, `hasta`, `until`.
             let mut j = next;
-            let joined = match (&tokens.get(j).map(|t| &t.tok), word(tokens, j)) {
-                (Some(Tok::Sep('-')), _) => true,
-                (_, Some("to" | "bis" | "a" | "au" | "hasta" | "until" | "till" | "jusqu")) => true,
-                _ => false,
-            };
+            let joined = sep(tokens, j) == Some('-')
+                || matches!(
+                    word(tokens, j),
+                    Some("to" | "bis" | "a" | "au" | "hasta" | "until" | "till" | "jusqu")
+                );
             let mut t2 = None;
             if joined {
                 j += 1;

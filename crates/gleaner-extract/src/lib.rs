@@ -12,7 +12,12 @@
 //!   field mapping) and [`opendata`] (JSON and CSV records): readers of whole documents,
 //!   each with its own `read` and result type, for the crawl pipeline to call directly;
 //! - [`kind_of`]: which reader a document needs, from its content type, file name and
-//!   first bytes.
+//!   first bytes;
+//! - [`rules`]: per-site CSS rules from config for pages without structured data, and
+//!   [`fallback`]: a modest generic reading of event pages nobody wrote rules for yet
+//!   (issue 10). With rules for the page's site ([`ExtractOptions::rules`]) they are read
+//!   first; structured data next; the fallback ([`ExtractOptions::fallback`]) only when
+//!   neither found anything.
 //!
 //! [`extract`] returns raw candidates; [`extract_events`] also normalises them (through
 //! `gleaner-event`) and merges the same event seen in several formats on one page.
@@ -23,6 +28,7 @@
 
 pub mod api;
 mod decode;
+pub mod fallback;
 pub mod feeds;
 pub mod ical;
 pub mod jsonld;
@@ -31,6 +37,7 @@ pub mod microdata;
 pub mod microformats;
 pub mod opendata;
 pub mod rdfa;
+pub mod rules;
 mod schema;
 pub mod sitemap;
 mod sniff;
@@ -68,6 +75,10 @@ pub enum Format {
     OpenData,
     /// The document as a whole (encoding, content type).
     Document,
+    /// Site rules from config (CSS selectors).
+    Rules,
+    /// The generic fallback (low confidence).
+    Fallback,
 }
 
 impl fmt::Display for Format {
@@ -83,6 +94,8 @@ impl fmt::Display for Format {
             Format::Api => "api",
             Format::OpenData => "open-data",
             Format::Document => "document",
+            Format::Rules => "rules",
+            Format::Fallback => "fallback",
         })
     }
 }
@@ -150,6 +163,10 @@ pub struct Extraction {
     pub candidates: Vec<Candidate>,
     /// Notes about the page.
     pub diagnostics: Vec<Diagnostic>,
+    /// Event pages the site rules' items link to (resolved), in page order.
+    pub links: Vec<Url>,
+    /// The next listing page, by the site rules' `next_page` selector.
+    pub next_page: Option<Url>,
 }
 
 /// Normalised, merged events from one document.
@@ -159,6 +176,10 @@ pub struct Events {
     pub events: Vec<Event>,
     /// Notes about the page and about values that could not be read.
     pub diagnostics: Vec<Diagnostic>,
+    /// Event pages the site rules' items link to (resolved), in page order.
+    pub links: Vec<Url>,
+    /// The next listing page, by the site rules' `next_page` selector.
+    pub next_page: Option<Url>,
 }
 
 /// How to read feeds and calendars; HTML ignores it.
@@ -173,6 +194,13 @@ pub struct ExtractOptions {
     pub file_name: Option<String>,
     /// The source's zone, for floating calendar times.
     pub default_tz: Option<chrono_tz::Tz>,
+    /// The rules of the page's site, when config has some (HTML only).
+    pub rules: Option<std::sync::Arc<rules::CompiledRules>>,
+    /// Read pages with no structured data and no rules with the generic fallback.
+    pub fallback: bool,
+    /// The day the page was read: dates written without a year are its next occurrence
+    /// on or after this day; `None` leaves them unread.
+    pub reference_date: Option<chrono::NaiveDate>,
 }
 
 /// Reads candidate events from a document.
@@ -275,6 +303,19 @@ pub fn extract_with(
         jsonld::read_block(&text, "document", &mut out.candidates, &mut out.diagnostics);
         return out;
     }
+    // Site rules first: a site that needed rules is read by them.
+    let mut dom: Option<scraper::Html> = None;
+    if let Some(rules) = &opts.rules {
+        let doc = dom.get_or_insert_with(|| scraper::Html::parse_document(&text));
+        let read = rules.apply(doc, base_url, opts.reference_date);
+        out.links = read.links;
+        out.next_page = read.next_page;
+        out.diagnostics.extend(read.diagnostics);
+        if !read.candidates.is_empty() {
+            out.candidates = read.candidates;
+            return out;
+        }
+    }
     let mut jsonld_candidates = Vec::new();
     jsonld::read_html(&text, &mut jsonld_candidates, &mut out.diagnostics);
     // Building the DOM costs far more than everything else, so build it only when
@@ -287,19 +328,23 @@ pub fn extract_with(
         || memchr::memmem::find(bytes, b"h-event").is_some();
     let mut microformat_candidates = Vec::new();
     if has_microdata || has_rdfa || has_microformats {
-        let doc = scraper::Html::parse_document(&text);
+        let doc = dom.get_or_insert_with(|| scraper::Html::parse_document(&text));
         if has_microdata {
-            microdata::read(&doc, &mut out.candidates, &mut out.diagnostics);
+            microdata::read(doc, &mut out.candidates, &mut out.diagnostics);
         }
         if has_rdfa {
-            rdfa::read(&doc, &mut out.candidates, &mut out.diagnostics);
+            rdfa::read(doc, &mut out.candidates, &mut out.diagnostics);
         }
         if has_microformats {
-            microformats::read(&doc, &mut microformat_candidates);
+            microformats::read(doc, &mut microformat_candidates);
         }
     }
     out.candidates.extend(jsonld_candidates);
     out.candidates.extend(microformat_candidates);
+    if out.candidates.is_empty() && opts.fallback && opts.rules.is_none() {
+        let doc = dom.get_or_insert_with(|| scraper::Html::parse_document(&text));
+        fallback::read(doc, opts.reference_date, &mut out.candidates, &mut out.diagnostics);
+    }
     out
 }
 
@@ -338,7 +383,7 @@ pub fn extract_events_with(
     ctx: &NormaliseContext<'_>,
     opts: &ExtractOptions,
 ) -> Events {
-    let Extraction { candidates, mut diagnostics } =
+    let Extraction { candidates, mut diagnostics, links, next_page } =
         extract_with(bytes, content_type, ctx.base_url, opts);
     let merge = candidates.iter().all(|c| !matches!(c.format, Format::Feed | Format::ICalendar));
     let mut events: Vec<Event> = Vec::new();
@@ -372,7 +417,7 @@ pub fn extract_events_with(
             e.image_url = None;
         }
     }
-    Events { events, diagnostics }
+    Events { events, diagnostics, links, next_page }
 }
 
 fn same_event(a: &Event, b: &Event) -> bool {
