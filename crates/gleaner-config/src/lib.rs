@@ -25,6 +25,7 @@ pub mod resolve;
 pub mod secret;
 pub mod relay;
 pub mod settings;
+pub mod site_rules;
 pub mod sources;
 pub mod units;
 

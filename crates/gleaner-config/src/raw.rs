@@ -54,6 +54,9 @@ pub struct RawConfig {
     /// What to read, and when.
     #[serde(default)]
     pub sources: Vec<crate::sources::RawSource>,
+    /// CSS rules for sites without structured data, keyed by site (issue 10).
+    #[serde(default)]
+    pub site_rules: Vec<gleaner_extract::rules::SiteRules>,
     /// Checks that keep stored events true (cancellation and link checks).
     #[serde(default)]
     pub checks: RawChecks,

@@ -275,6 +275,7 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
         politeness.min_source_interval,
         &mut r.problems,
     );
+    let site_rules = crate::site_rules::resolve(&raw.site_rules, &mut r.problems);
     // A source's site class applies to the sites it starts on, unless `[[sites]]` says
     // otherwise.
     let mut sites = sites;
@@ -309,6 +310,7 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
         network,
         infrastructure,
         sources,
+        site_rules,
         checks,
     })
 }

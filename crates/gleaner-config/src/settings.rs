@@ -47,6 +47,8 @@ pub struct Settings {
     pub infrastructure: Vec<Infrastructure>,
     /// What to read, and when.
     pub sources: Vec<crate::sources::Source>,
+    /// Site rules, compiled, looked up by page URL (`[[site_rules]]`).
+    pub site_rules: gleaner_extract::rules::RuleBook,
     /// Checks that keep stored events true (SPEC §4).
     pub checks: Checks,
 }
