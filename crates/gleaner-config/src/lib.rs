@@ -19,6 +19,7 @@
 
 pub mod budget_check;
 pub mod error;
+pub mod llm;
 pub mod locate;
 pub mod raw;
 pub mod resolve;

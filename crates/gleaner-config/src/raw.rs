@@ -51,6 +51,8 @@ pub struct RawConfig {
     /// Infrastructure endpoints (a language-model server, a geocoder).
     #[serde(default)]
     pub infrastructure: Vec<RawInfrastructure>,
+    /// The language model for extraction and translation (`[llm]`, issue 18).
+    pub llm: Option<crate::llm::RawLlm>,
     /// What to read, and when.
     #[serde(default)]
     pub sources: Vec<crate::sources::RawSource>,

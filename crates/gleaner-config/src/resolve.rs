@@ -276,6 +276,11 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
         &mut r.problems,
     );
     let site_rules = crate::site_rules::resolve(&raw.site_rules, &mut r.problems);
+    let llm_user = sources
+        .iter()
+        .find(|s| s.translate || s.llm != crate::llm::LlmMode::Off)
+        .map(|s| s.id.as_str());
+    let llm = crate::llm::resolve(raw.llm.as_ref(), &infrastructure, llm_user, &mut r.problems);
     // A source's site class applies to the sites it starts on, unless `[[sites]]` says
     // otherwise.
     let mut sites = sites;
@@ -309,6 +314,7 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
         server,
         network,
         infrastructure,
+        llm,
         sources,
         site_rules,
         checks,

@@ -45,6 +45,8 @@ pub struct Settings {
     pub network: Network,
     /// Infrastructure endpoints.
     pub infrastructure: Vec<Infrastructure>,
+    /// The language model, when `[llm]` is configured.
+    pub llm: Option<crate::llm::LlmSettings>,
     /// What to read, and when.
     pub sources: Vec<crate::sources::Source>,
     /// Site rules, compiled, looked up by page URL (`[[site_rules]]`).

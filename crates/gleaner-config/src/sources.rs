@@ -48,6 +48,8 @@ pub struct RawSource {
     pub publish: Option<bool>,
     /// Whether titles and descriptions are translated into English.
     pub translate: Option<bool>,
+    /// When the language model reads its pages: `off` (default), `fallback`, `always`.
+    pub llm: Option<String>,
     /// Zone for times the pages give without one.
     pub time_zone: Option<String>,
     /// Category when the event gives no clue.
@@ -176,6 +178,8 @@ pub struct Source {
     pub publish: bool,
     /// Whether to translate.
     pub translate: bool,
+    /// When the language model reads its pages.
+    pub llm: crate::llm::LlmMode,
     /// Zone for times without one.
     pub time_zone: Option<Tz>,
     /// Default category name.
@@ -365,6 +369,7 @@ pub fn resolve_sources(
             keep,
             publish: s.publish.unwrap_or(true),
             translate: s.translate.unwrap_or(false),
+            llm: crate::llm::mode(&key("llm"), s.llm.as_deref(), problems),
             time_zone,
             category: s.category.clone(),
             terms_url,

@@ -100,6 +100,9 @@ pub use relay::{RelayImage, SiteRightsFiles, Takedown};
 mod relay;
 pub use relay::{RelayImage, SiteRightsFiles, Takedown};
 
+mod llm;
+pub use llm::{LlmUsage, ModelStep, PendingTranslation, TranslationPart};
+
 /// A handle on the store. Cheap to clone; every clone shares the connections.
 #[derive(Debug, Clone)]
 pub struct Store {

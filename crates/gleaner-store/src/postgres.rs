@@ -55,8 +55,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (3, include_str!("../migrations/postgres/0003_site_leases.sql")),
     (4, include_str!("../migrations/postgres/0004_source_failures.sql")),
     (6, include_str!("../migrations/postgres/0006_relay.sql")),
+    (7, include_str!("../migrations/postgres/0007_llm.sql")),
 ];
 
+mod llm;
 mod relay;
 
 /// Connections per process. A worker's gate holds one for a few statements per request;

@@ -44,9 +44,11 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (5, include_str!("../migrations/sqlite/0005_site_leases.sql")),
     (6, include_str!("../migrations/sqlite/0006_source_failures.sql")),
     (8, include_str!("../migrations/sqlite/0008_relay.sql")),
+    (9, include_str!("../migrations/sqlite/0009_llm.sql")),
 ];
 
 mod frontier;
+mod llm;
 mod relay;
 mod runs;
 
