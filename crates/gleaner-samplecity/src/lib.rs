@@ -55,7 +55,7 @@
 //! Licensed API: `/v1/events.json?apikey=KEY&page=N` (401 without the key, 429 with
 //! `Retry-After` past its rate limit). Open data: `/api/vigilance.json`,
 //! `/api/carburants.json`, `/api/carburants.csv`. Press agency: `/presse/`,
-//! `/conditions.html`, `/img/photo-max-age.jpg`, `/img/photo-no-store.jpg`,
+//! `/conditions.html`, `/img/photo-max-age.jpg`, `/img/photo-short.jpg` (max-age 60 s), `/img/photo-no-store.jpg`,
 //! `/img/photo-private.png` (`X-Robots-Tag: noimageai`), `/ai.txt`, TDMRep on `/archives/`.
 //! Language model: `POST /v1/chat/completions`, `GET /v1/models`.
 //!

@@ -492,6 +492,9 @@ fn press(origins: &Origins, site: usize, req: &Request<'_>) -> Reply {
         "/conditions.html" => Reply::html(pages::press_terms()),
         "/img/photo-max-age.jpg" => Reply::ok("image/jpeg", images::PHOTO_JPEG)
             .header("cache-control", "public, max-age=3600"),
+        // Fresh for a minute only: the relay revalidates it conditionally once stale.
+        "/img/photo-short.jpg" => Reply::ok("image/jpeg", images::PHOTO_JPEG)
+            .header("cache-control", "public, max-age=60"),
         "/img/photo-no-store.jpg" => {
             Reply::ok("image/jpeg", images::PHOTO_JPEG).header("cache-control", "no-store")
         }
