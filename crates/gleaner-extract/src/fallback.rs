@@ -10,7 +10,8 @@
 //! - price: a block labelled Price / Tarif / Prix / Preis / Precio / Fiyat / Admission.
 //!
 //! It never invents: a field it cannot find stays empty, and a page without a date gives
-//! no event. What it finds is marked low confidence in the diagnostics.
+//! no event; with a reference day (the crawl's today), neither does a page whose only
+//! dates are past (a news item's publication date looks just like an event's date). What it finds is marked low confidence in the diagnostics.
 
 use chrono::NaiveDate;
 use gleaner_event::datetext::{DateOrder, parse_text_date};
@@ -90,6 +91,18 @@ pub fn read(
         ));
         return;
     };
+    // With a reference day, a page whose only dates are past is more likely news (its
+    // publication date) than an event still to come.
+    if let Some(day) = reference
+        && start.date() < day
+        && end.is_none_or(|e| e.date() < day)
+    {
+        diagnostics.push(note(
+            Severity::Info,
+            format!("the only date found ({}) is past: a publication date? no event", start.to_iso()),
+        ));
+        return;
+    }
     let mut raw = RawEvent {
         name: title,
         start: Some(start.to_iso()),

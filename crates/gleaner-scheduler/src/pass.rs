@@ -537,13 +537,25 @@ pub async fn run_pass(
             }),
             file_name: Some(fetched.url.path().to_owned()),
             default_tz: zone,
+            // Site rules when config has some for this page's site (issue 10); else the
+            // generic fallback on event pages.
+            rules: ctx.settings.site_rules.for_url(&fetched.url),
+            fallback: step == Step::Event,
+            reference_date: Some(chrono::DateTime::<chrono::Utc>::from(now).date_naive()),
         };
-        let extracted = gleaner_extract::extract_events_with(
+        let mut extracted = gleaner_extract::extract_events_with(
             &fetched.body,
             &content_type,
             &NormaliseContext { base_url: &fetched.url, default_tz: zone },
             &options,
         );
+        if step == Step::Listing && signals.follow_links && options.rules.is_some() {
+            // A listing item that links to its own page is read there; the item gives the link.
+            let links = std::mem::take(&mut extracted.links);
+            extracted.events.retain(|e| e.url.as_ref().is_none_or(|u| !links.contains(u)));
+            let links = ListingLinks { events: links, next_page: extracted.next_page.take() };
+            enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
+        }
         store_events(ctx, source, &signals, &fetched.url, step, extracted.events, &mut report)
             .await;
     }

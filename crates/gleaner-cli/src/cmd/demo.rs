@@ -87,6 +87,8 @@ fn demo_config(
             zone = site.zone,
         ));
     }
+    // Venues without structured data are read with per-site rules (issue 10).
+    text.push_str(&crate::cmd::extract::sample_city_rules(city, origins));
     text
 }
 

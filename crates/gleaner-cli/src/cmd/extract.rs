@@ -15,6 +15,12 @@
 //! separately); `--expand FROM..TO` prints the occurrences starting in those days instead.
 //! A feed prints the items that carry an event date; `--as events` reads every item as an
 //! event, `--as news` none.
+//!
+//! `--rules FILE` reads a TOML file of `[[site_rules]]` tables (the same tables as in
+//! `gleaner.toml`, issue 10) and applies the rules of the base URL's site; `--fallback`
+//! reads a page with neither structured data nor rules with the generic fallback (low
+//! confidence, said on stderr). Dates written without a year are resolved after
+//! `--today` (default: today's date).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -45,6 +51,15 @@ pub struct ExtractArgs {
     /// (`2026-12-01..2026-12-31`, days in the source's zone, else UTC).
     #[arg(long, value_name = "FROM..TO")]
     expand: Option<String>,
+    /// Site rules: a TOML file of `[[site_rules]]` tables, as in `gleaner.toml`.
+    #[arg(long, value_name = "RULES_FILE")]
+    rules: Option<PathBuf>,
+    /// Read a page without structured data or rules with the generic fallback.
+    #[arg(long)]
+    fallback: bool,
+    /// The day the page was read (`2026-11-30`): dates without a year come after it.
+    #[arg(long, value_name = "DATE")]
+    today: Option<String>,
     /// The saved page: HTML, JSON-LD (`.json`, `.jsonld`), a feed (`.rss`, `.atom`, `.xml`)
     /// or a calendar (`.ics`).
     #[arg(value_name = "FILE")]
@@ -65,11 +80,21 @@ pub fn run(args: &ExtractArgs) -> Result<()> {
         _ => FeedMode::Auto,
     };
     let ctx = NormaliseContext { base_url: &base, default_tz };
+    let rules = args.rules.as_deref().map(|path| load_rules(path, &base)).transpose()?;
+    let reference_date = match args.today.as_deref() {
+        Some(day) => NaiveDate::parse_from_str(day.trim(), "%Y-%m-%d").map_err(|_| {
+            BadInput(format!("`{day}` is not a date\nhint: write `--today 2026-11-30`"))
+        })?,
+        None => chrono::Local::now().date_naive(),
+    };
     let opts = ExtractOptions {
         feed_mode,
         expand,
         file_name: args.file.file_name().and_then(|n| n.to_str()).map(str::to_owned),
         default_tz,
+        rules,
+        fallback: args.fallback,
+        reference_date: Some(reference_date),
     };
     let out = gleaner_extract::extract_events_with(&bytes, content_type(&args.file), &ctx, &opts);
 
@@ -84,6 +109,74 @@ pub fn run(args: &ExtractArgs) -> Result<()> {
     writeln!(stdout, "{json}").context("failed to write events to stdout")?;
     stdout.flush().context("failed to write events to stdout")?;
     Ok(())
+}
+
+/// Reads a rules file and picks the rules of `base`'s site.
+fn load_rules(
+    path: &Path,
+    base: &url::Url,
+) -> Result<std::sync::Arc<gleaner_extract::rules::CompiledRules>, BadInput> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| BadInput(format!("failed to read rules file `{name}`: {e}")))?;
+    let file: gleaner_extract::rules::RulesFile = toml::from_str(&text).map_err(|e| {
+        let at = e
+            .span()
+            .map(|s| {
+                let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
+                format!(":{line}")
+            })
+            .unwrap_or_default();
+        BadInput(format!(
+            "invalid rules file `{name}{at}`: {}\nhint: every key is listed in examples/gleaner.toml under [[site_rules]]",
+            e.message().trim_end()
+        ))
+    })?;
+    let book = gleaner_extract::rules::RuleBook::compile(&file.site_rules).map_err(|problems| {
+        let mut msg = format!("invalid rules file `{name}`");
+        for (i, p) in problems {
+            msg.push_str(&format!("\n  `site_rules[{i}].{}`: {}", p.key, p.message));
+            if let Some(h) = p.hint {
+                msg.push_str(&format!("\n    hint: {h}"));
+            }
+        }
+        BadInput(msg)
+    })?;
+    book.for_url(base).ok_or_else(|| {
+        let sites: Vec<String> =
+            file.site_rules.iter().map(|r| format!("`{}`", r.site)).collect();
+        BadInput(format!(
+            "no rules in `{name}` apply to `{base}` (rules for: {})\nhint: set `site` to the page's origin, e.g. `{}`",
+            if sites.is_empty() { "no site".to_owned() } else { sites.join(", ") },
+            base.origin().ascii_serialization()
+        ))
+    })
+}
+
+/// The `[[site_rules]]` `gleaner demo` writes for the sample city's venues without
+/// structured data (one per language): cards or table rows on the listings, a facts
+/// block on the event pages, dates in words in the venue's language.
+pub(crate) fn sample_city_rules(
+    city: &gleaner_samplecity::City,
+    origins: &gleaner_samplecity::Origins,
+) -> String {
+    let mut text = String::new();
+    for i in city.venues_with(gleaner_samplecity::Markup::Plain) {
+        let site = city.site(i);
+        text.push_str(&format!(
+            "\n[[site_rules]]\nsite = \"{origin}\"\nitem = \"tr.event-row, article.event-card\"\n\
+             title = \".event-title\"\ndate = \".event-date time\"\nvenue = \".event-venue span\"\n\
+             address = \".event-address\"\nprice = \".event-price\"\nlink = \".event-title a\"\n\
+             image = \"img.event-image\"\ndescription = \".event-description\"\n\
+             status = {{ selector = \".event-status\", regex = \"(?:[^:]*:)?\\\\s*(.+)\" }}\n\
+             next_page = \"a[rel=next]\"\nlanguage = \"{lang}\"\ntime_zone = \"{zone}\"\ncurrency = \"{currency}\"\n",
+            origin = origins.origin(i),
+            lang = site.lang.code(),
+            zone = site.zone.name(),
+            currency = site.currency,
+        ));
+    }
+    text
 }
 
 fn parse_base_url(value: &str) -> Result<url::Url, BadInput> {
