@@ -167,6 +167,17 @@ pub enum StoreError {
     /// A background task died.
     #[error("store worker stopped: {0}")]
     Worker(String),
+    /// A worker's claim on a work item is no longer current (its lease expired, or
+    /// another worker claimed the item since): its results are refused (SPEC §7).
+    #[error(
+        "not storing results for `{url}`: this worker's claim (fencing token {token}) is no longer current\nhint: another worker owns the item now; nothing to do"
+    )]
+    FencedOut {
+        /// The claimed item's URL.
+        url: String,
+        /// The stale token.
+        token: i64,
+    },
 }
 
 impl StoreError {

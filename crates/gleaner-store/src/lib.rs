@@ -50,6 +50,7 @@ mod error;
 mod owners;
 mod postgres;
 mod sqlite;
+mod workers;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -60,6 +60,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
 
 mod llm;
 mod relay;
+mod workers;
 
 /// Connections per process. A worker's gate holds one for a few statements per request;
 /// the rest serve the scheduler, the server and retention.
@@ -1045,6 +1046,16 @@ impl Postgres {
         &self,
         write: &EventWrite<'_>,
     ) -> Result<Upserted, StoreError> {
+        self.upsert_event_fenced(write, None).await
+    }
+
+    /// [`Postgres::upsert_event`], committed only while `fence` (a work lease) is
+    /// current: checked and held (`FOR SHARE`) in the same transaction (SPEC §7).
+    pub(crate) async fn upsert_event_fenced(
+        &self,
+        write: &EventWrite<'_>,
+        fence: Option<&WorkLease>,
+    ) -> Result<Upserted, StoreError> {
         let e = write.event;
         let identity = EventIdentity::of(e).to_string();
         let host = codec::host_of(write.fetched_url.as_str());
@@ -1068,6 +1079,9 @@ impl Postgres {
         let doing = || format!("storing event `{identity}`");
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await.doing(loc, doing)?;
+        if let Some(lease) = fence {
+            workers::check_fence(&tx, loc, lease).await?;
+        }
         // Serialise writers of the same identity (two workers storing the same event):
         // the insert either wins or conflicts, and then the row is locked and updated.
         let inserted = tx

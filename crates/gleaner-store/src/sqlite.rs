@@ -51,6 +51,7 @@ mod frontier;
 mod llm;
 mod relay;
 mod runs;
+mod workers;
 
 /// How long a statement waits for another process's write lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -754,6 +755,17 @@ impl Sqlite {
         &self,
         write: &EventWrite<'_>,
     ) -> Result<Upserted, StoreError> {
+        self.upsert_event_fenced(write, None).await
+    }
+
+    /// [`Sqlite::upsert_event`], committed only while `fence` (a work lease) is current,
+    /// checked in the same transaction.
+    pub(crate) async fn upsert_event_fenced(
+        &self,
+        write: &EventWrite<'_>,
+        fence: Option<&crate::model::WorkLease>,
+    ) -> Result<Upserted, StoreError> {
+        let fence = fence.map(|l| (l.id, l.token, l.item.url.to_string()));
         let e = write.event;
         let identity = EventIdentity::of(e).to_string();
         let host = codec::host_of(write.fetched_url.as_str());
@@ -778,6 +790,9 @@ impl Sqlite {
             move || format!("storing event `{id2}`"),
             move |tx| {
                 let doing = || format!("storing event `{identity}`");
+                if let Some((id, token, url)) = &fence {
+                    workers::check_fence(tx, *id, *token, url)?;
+                }
                 type Existing = (i64, String, String, Option<String>, Option<String>);
                 let existing: Option<Existing> = tx
                     .prepare_cached(

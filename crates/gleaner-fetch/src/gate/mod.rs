@@ -321,6 +321,13 @@ impl Gate {
         Some((source.to_owned(), licensed.gap))
     }
 
+    /// Records in the audit log a request its caller decided not to send, with the
+    /// reason (a rights reservation that stops the site, say), so the log says which
+    /// signal decided.
+    pub fn record_refusal(&self, request: &GateRequest, reason: String) {
+        self.audit_refusal(request, &site_key(&request.url), reason);
+    }
+
     fn redact(&self, url: &Url) -> String {
         gleaner_config::redact_url(url, &self.settings.network.secret_query_params, &[])
     }
@@ -640,6 +647,12 @@ impl Gate {
                 // a waiter that vanished without ringing.
                 let _ = tokio::time::timeout(Duration::from_millis(200), changed).await;
                 continue;
+            }
+            // The registry again, right before reserving: an opt-out committed while this
+            // request waited (another process's `gleaner optout`) stops it here, so no
+            // request starts later than one reservation after the opt-out commits.
+            if let Some(reference) = self.registry.lookup(&request.url).await.opted_out {
+                break Err(GateOutcome::Refused(Refusal::OptedOut(reference)));
             }
             let now = self.clock.now();
             let mut decision = BudgetDecision::Go;

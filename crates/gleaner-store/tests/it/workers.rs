@@ -85,3 +85,82 @@ async fn workers_share_every_sites_budget_and_survive_a_sigkill() {
     web.shutdown().await;
     assert!(started.elapsed() < Duration::from_secs(45), "bounded: {:?}", started.elapsed());
 }
+
+mod fencing {
+    //! Results committed only under the current fencing token (SPEC §7), on both
+    //! backends: a worker whose claim expired and was taken over cannot store events,
+    //! renew the claim or complete the item; the new holder can.
+
+    use std::sync::Arc;
+    use std::time::{Duration, SystemTime};
+
+    use gleaner_event::EventIdentity;
+    use gleaner_policy::Purpose;
+    use gleaner_store::{BackendKind, EventWrite, Keep, StoreError, WorkItem};
+    use url::Url;
+
+    use crate::crash::event_for;
+    use crate::each_backend_test;
+
+    each_backend_test! {
+        async fn a_stale_holders_event_writes_are_refused_and_the_new_holders_kept(db) {
+            let now = SystemTime::now();
+            let item = WorkItem {
+                site: "http://a.test".into(),
+                url: Url::parse("gleaner:pass/agenda").unwrap(),
+                purpose: Purpose::Listing,
+                source: Some("agenda".into()),
+            };
+            assert!(db.store.enqueue_work(&item, now).await.unwrap());
+            let a = Arc::new(db.store.claim_crawler().await.unwrap());
+            let b = match db.kind() {
+                BackendKind::Postgres => Arc::new(db.reopen().claim_crawler().await.unwrap()),
+                BackendKind::Sqlite => Arc::clone(&a),
+            };
+            let lease = Duration::from_millis(500);
+            let worker_lease = Duration::from_secs(30);
+            let old = a.claim_work_alive(1, lease, worker_lease, now).await.unwrap().remove(0);
+            let page = Url::parse("http://a.test/events/1.html").unwrap();
+            let first = event_for(&page);
+            let write = |event| EventWrite {
+                event,
+                source: Some("agenda"),
+                fetched_url: &page,
+                fetched_at: now,
+                keep: Keep::Facts,
+            };
+            // Positive control: while the claim is current, results are stored, and the
+            // claim renews.
+            a.upsert_event_fenced(&write(&first), &old).await.unwrap();
+            let old = a.renew_work(&old, lease, worker_lease).await.unwrap().expect("renewed in time");
+            assert_eq!(db.store.pending_work().await.unwrap(), 1);
+
+            // The claim runs out; another worker takes the item over.
+            tokio::time::sleep(lease + Duration::from_millis(150)).await;
+            let new = b.claim_work_alive(1, lease * 20, worker_lease, now).await.unwrap();
+            assert_eq!(new.len(), 1, "an expired claim is claimed again");
+            let new = &new[0];
+            assert!(new.token > old.token, "with a new fencing token");
+
+            // The old holder is fenced out: no event write, no renewal, no completion.
+            let mut late = event_for(&Url::parse("http://a.test/events/2.html").unwrap());
+            late.title = Some("Written by a stale worker".into());
+            let refused = a.upsert_event_fenced(&write(&late), &old).await.unwrap_err();
+            assert!(matches!(refused, StoreError::FencedOut { .. }), "{refused}");
+            assert!(refused.to_string().contains("no longer current"), "{refused}");
+            let stale = EventIdentity::of(&late);
+            assert_eq!(db.store.event_id(stale).await.unwrap(), None, "nothing of it was stored");
+            assert!(a.renew_work(&old, lease, worker_lease).await.unwrap().is_none());
+            assert!(!a.complete_work(&old, now).await.unwrap());
+
+            // The new holder's results count.
+            b.upsert_event_fenced(&write(&late), new).await.unwrap();
+            assert!(db.store.event_id(EventIdentity::of(&late)).await.unwrap().is_some());
+            assert!(b.complete_work(new, now).await.unwrap());
+            assert_eq!(db.store.pending_work().await.unwrap(), 0);
+            // A completed item fences everybody out.
+            let after = b.upsert_event_fenced(&write(&first), new).await.unwrap_err();
+            assert!(matches!(after, StoreError::FencedOut { .. }), "{after}");
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! What `gleaner worker` needs beyond the frontier's claims (issue 17, SPEC §7):
+//! claims taken and renewed together with the worker's own lease, and event writes
+//! committed only under the current fencing token.
+//!
+//! Why the worker's lease is renewed with each claim: a request started under a claim
+//! counts in flight only while the worker's lease lives. Renewing the worker's lease
+//! (to at least the claim's length) *before* the claim is sent, and measuring the claim
+//! on the monotonic clock from just before it was sent, means that whenever
+//! [`WorkLease::may_start`] says yes, the worker's lease outlives the claim, so the
+//! request keeps counting until it is surely over.
+
+use std::time::{Duration, SystemTime};
+
+use crate::model::{EventWrite, Keep, Upserted, WorkLease};
+use crate::{Backend, CrawlerState, Store, StoreError};
+
+impl Store {
+    /// Queued items not done yet: due later, due now, or claimed by a worker.
+    pub async fn pending_work(&self) -> Result<u64, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(db) => db.pending_work().await,
+            Backend::Postgres(db) => db.pending_work().await,
+        }
+    }
+}
+
+impl CrawlerState {
+    /// Renews this worker's lease to `worker_lease` (PostgreSQL; give it at least
+    /// `lease`), then claims up to `limit` items due at `now` for `lease`
+    /// ([`CrawlerState::claim_work`]).
+    pub async fn claim_work_alive(
+        &self,
+        limit: u32,
+        lease: Duration,
+        worker_lease: Duration,
+        now: SystemTime,
+    ) -> Result<Vec<WorkLease>, StoreError> {
+        if let Backend::Postgres(db) = &*self.store.backend {
+            db.renew_worker(&self.worker, worker_lease).await?;
+        }
+        self.claim_work(limit, lease, now).await
+    }
+
+    /// Extends a claim by `extend` from now (database clock) while it is current and
+    /// unexpired, renewing this worker's lease to `worker_lease` first; `None` when the
+    /// claim was lost (it expired, or another worker holds the item now). The returned
+    /// lease is measured from just before the renewal was sent.
+    pub async fn renew_work(
+        &self,
+        lease: &WorkLease,
+        extend: Duration,
+        worker_lease: Duration,
+    ) -> Result<Option<WorkLease>, StoreError> {
+        match &*self.store.backend {
+            Backend::Sqlite(db) => db.renew_work(lease, extend).await,
+            Backend::Postgres(db) => db.renew_work(&self.worker, lease, extend, worker_lease).await,
+        }
+    }
+
+    /// [`crate::Store::upsert_event`] for a worker: committed only while `lease` is the
+    /// current, unexpired claim of its item, checked in the same transaction; otherwise
+    /// [`StoreError::FencedOut`] and nothing is written (a stale holder's results never
+    /// overwrite the current holder's).
+    pub async fn upsert_event_fenced(
+        &self,
+        write: &EventWrite<'_>,
+        lease: &WorkLease,
+    ) -> Result<Upserted, StoreError> {
+        let mut write = *write;
+        if write.keep == Keep::Full && self.store.owner_rules(write.fetched_url).await?.facts_only
+        {
+            write.keep = Keep::Facts;
+        }
+        match &*self.store.backend {
+            Backend::Sqlite(db) => db.upsert_event_fenced(&write, Some(lease)).await,
+            Backend::Postgres(db) => db.upsert_event_fenced(&write, Some(lease)).await,
+        }
+    }
+}
