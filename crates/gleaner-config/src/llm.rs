@@ -136,10 +136,9 @@ pub fn resolve(
     let model = match raw.model.as_deref().map(str::trim) {
         Some(m) if !m.is_empty() => m.to_owned(),
         _ => {
-            problems.push(
-                Problem::at("llm.model", "is missing")
-                    .hint("the model name your server expects, e.g. `model = \"qwen2.5-7b-instruct\"`"),
-            );
+            problems.push(Problem::at("llm.model", "is missing").hint(
+                "the model name your server expects, e.g. `model = \"qwen2.5-7b-instruct\"`",
+            ));
             String::new()
         }
     };
@@ -153,7 +152,8 @@ pub fn resolve(
     };
     let requests_per_minute =
         positive(problems, "llm.requests_per_minute", raw.requests_per_minute, 30);
-    let max_answer_tokens = positive(problems, "llm.max_answer_tokens", raw.max_answer_tokens, 1024);
+    let max_answer_tokens =
+        positive(problems, "llm.max_answer_tokens", raw.max_answer_tokens, 1024);
     let max_translations_per_pass =
         positive(problems, "llm.max_translations_per_pass", raw.max_translations_per_pass, 50);
     let max_retries = raw.max_retries.unwrap_or(3).min(10);

@@ -174,9 +174,40 @@ fn decimal(minor: u64) -> String {
 }
 
 const STATUS_WORDS: &[(&str, &str, &[&str])] = &[
-    ("cancelled", "EventCancelled", &["cancelled", "canceled", "annule", "annulee", "iptal", "abgesagt", "cancelado", "cancelada", "suspendu"]),
-    ("postponed", "EventPostponed", &["postponed", "reporte", "reportee", "ertelendi", "verschoben", "aplazado", "aplazada", "pospuesto"]),
-    ("rescheduled", "EventRescheduled", &["rescheduled", "nouvelle date", "yeni tarih", "neuer termin", "nueva fecha", "verlegt"]),
+    (
+        "cancelled",
+        "EventCancelled",
+        &[
+            "cancelled",
+            "canceled",
+            "annule",
+            "annulee",
+            "iptal",
+            "abgesagt",
+            "cancelado",
+            "cancelada",
+            "suspendu",
+        ],
+    ),
+    (
+        "postponed",
+        "EventPostponed",
+        &[
+            "postponed",
+            "reporte",
+            "reportee",
+            "ertelendi",
+            "verschoben",
+            "aplazado",
+            "aplazada",
+            "pospuesto",
+        ],
+    ),
+    (
+        "rescheduled",
+        "EventRescheduled",
+        &["rescheduled", "nouvelle date", "yeni tarih", "neuer termin", "nueva fecha", "verlegt"],
+    ),
     ("moved_online", "EventMovedOnline", &["online", "en ligne", "cevrimici", "en linea"]),
 ];
 
@@ -186,7 +217,8 @@ pub fn validate(answer: &str, page_text: &str, page: &Url) -> Validated {
     let parsed: Answer = match serde_json::from_str(answer.trim()) {
         Ok(a) => a,
         Err(e) => {
-            out.diagnostics.push(format!("answer rejected: it does not fit the event schema ({e})"));
+            out.diagnostics
+                .push(format!("answer rejected: it does not fit the event schema ({e})"));
             return out;
         }
     };
@@ -284,7 +316,9 @@ pub fn validate(answer: &str, page_text: &str, page: &Url) -> Validated {
                     drop(format!(
                         "price {}{} {} dropped: {} not in the page text",
                         min.map(decimal).unwrap_or_default(),
-                        max.filter(|m| Some(*m) != min).map(|m| format!("–{}", decimal(m))).unwrap_or_default(),
+                        max.filter(|m| Some(*m) != min)
+                            .map(|m| format!("–{}", decimal(m)))
+                            .unwrap_or_default(),
                         p.currency.as_deref().unwrap_or("(no currency)"),
                         if amounts_ok { "its currency is" } else { "its amount is" }
                     ));

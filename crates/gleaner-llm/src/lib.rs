@@ -30,7 +30,9 @@ use gleaner_event::{Event, EventIdentity, NormaliseContext};
 use url::Url;
 
 pub use provider::{ChatAnswer, Provider, ProviderError, Usage};
-pub use store::{LlmStore, MemoryLlmStore, STEP_EXTRACTION, STEP_TRANSLATION, TranslatedField, Untranslated};
+pub use store::{
+    LlmStore, MemoryLlmStore, STEP_EXTRACTION, STEP_TRANSLATION, TranslatedField, Untranslated,
+};
 
 /// Bounds the remembered pages (see [`Llm::read_page`]); cleared past this.
 const MEMORY_CAP: usize = 10_000;
@@ -75,7 +77,12 @@ impl Llm {
 
     /// The step over a connected provider; `token` is the bot's product token (for
     /// robots meta tags naming it).
-    pub fn new(provider: Provider, settings: LlmSettings, token: String, store: Arc<dyn LlmStore>) -> Llm {
+    pub fn new(
+        provider: Provider,
+        settings: LlmSettings,
+        token: String,
+        store: Arc<dyn LlmStore>,
+    ) -> Llm {
         Llm {
             provider,
             settings,
@@ -142,11 +149,20 @@ impl Llm {
         }
         if let Some(reason) = reservation {
             self.store
-                .audit_not_sent(page, &source.id, format!("{reason}: not sent to the language model"))
+                .audit_not_sent(
+                    page,
+                    &source.id,
+                    format!("{reason}: not sent to the language model"),
+                )
                 .await;
             return extracted;
         }
-        let text = text::visible_text(body);
+        let (text, removed) = text::without_instructions(&text::visible_text(body));
+        if removed > 0 {
+            self.say(&format!(
+                "language model: `{page}`: {removed} line(s) addressed to a language model left out of the text and the evidence"
+            ));
+        }
         let text = text::cap(&text, self.settings.max_page_chars);
         if text.trim().is_empty() {
             return extracted;
@@ -162,11 +178,15 @@ impl Llm {
             .await;
         let answer = match answer {
             Ok(a) => {
-                self.store.record_usage(self.provider.model(), STEP_EXTRACTION, a.usage, false).await;
+                self.store
+                    .record_usage(self.provider.model(), STEP_EXTRACTION, a.usage, false)
+                    .await;
                 a
             }
             Err(e) => {
-                self.store.record_usage(self.provider.model(), STEP_EXTRACTION, Usage::default(), true).await;
+                self.store
+                    .record_usage(self.provider.model(), STEP_EXTRACTION, Usage::default(), true)
+                    .await;
                 self.say(&format!("language model: `{page}` not read: {e}"));
                 return extracted;
             }
@@ -230,7 +250,9 @@ impl Llm {
         }
         let Some(id) = self.store.event_id(identity).await else { return };
         if by_model {
-            self.store.record_step(id, STEP_EXTRACTION, self.provider.model(), extract::PROMPT_VERSION).await;
+            self.store
+                .record_step(id, STEP_EXTRACTION, self.provider.model(), extract::PROMPT_VERSION)
+                .await;
         }
         if source.translate && (changed || !self.store.has_step(id, STEP_TRANSLATION).await) {
             self.translate(
@@ -252,7 +274,8 @@ impl Llm {
         if !source.translate {
             return 0;
         }
-        let pending = self.store.untranslated(&source.id, self.settings.max_translations_per_pass).await;
+        let pending =
+            self.store.untranslated(&source.id, self.settings.max_translations_per_pass).await;
         let mut done = 0;
         for event in pending {
             if self.translate(source, &event).await {
@@ -267,17 +290,20 @@ impl Llm {
     /// nothing, so a later pass tries again.
     async fn translate(&self, source: &Source, event: &Untranslated) -> bool {
         let id = event.event_id;
-        let reservation = match &event.page {
-            Some(page) => match lock(&self.reserved).get(page.as_str()).cloned() {
-                Some(r) => Some(r),
-                None => self.store.site_reservation(page).await,
-            },
-            None => None,
+        let known = event.page.as_ref().and_then(|p| lock(&self.reserved).get(p.as_str()).cloned());
+        let reservation = match (&event.page, known) {
+            (_, Some(r)) => Some(r),
+            (Some(page), None) => self.store.site_reservation(page).await,
+            (None, None) => None,
         };
         if let Some(reason) = reservation {
             if let Some(page) = &event.page {
                 self.store
-                    .audit_not_sent(page, &source.id, format!("{reason}: not translated by the language model"))
+                    .audit_not_sent(
+                        page,
+                        &source.id,
+                        format!("{reason}: not translated by the language model"),
+                    )
                     .await;
             }
             self.store.record_step(id, STEP_TRANSLATION, "none", "rights reserved").await;
@@ -319,21 +345,32 @@ impl Llm {
                             a
                         }
                         Err(e) => {
-                            self.store.record_usage(&model, STEP_TRANSLATION, Usage::default(), true).await;
-                            self.say(&format!("language model: event {id} not translated (retried later): {e}"));
+                            self.store
+                                .record_usage(&model, STEP_TRANSLATION, Usage::default(), true)
+                                .await;
+                            self.say(&format!(
+                                "language model: event {id} not translated (retried later): {e}"
+                            ));
                             return false;
                         }
                     };
                     match translate::validate(&answer.content, text) {
                         Ok(t) => t,
                         Err(e) => {
-                            self.say(&format!("language model: event {id} not translated (retried later): {e}"));
+                            self.say(&format!(
+                                "language model: event {id} not translated (retried later): {e}"
+                            ));
                             return false;
                         }
                     }
                 }
             };
-            fields.push(TranslatedField { field, lang: detected.lang.clone(), text_hash: hash, english });
+            fields.push(TranslatedField {
+                field,
+                lang: detected.lang.clone(),
+                text_hash: hash,
+                english,
+            });
         }
         if fields.is_empty() {
             return false;

@@ -280,7 +280,8 @@ impl Provider {
             if !retryable || attempt > self.max_retries {
                 return Err(ProviderError::Status { status, message: short(&text) });
             }
-            let wait = retry_after.unwrap_or_else(|| Duration::from_millis(500) * 2u32.pow(attempt.min(6)));
+            let wait = retry_after
+                .unwrap_or_else(|| Duration::from_millis(250) * 2u32.pow((attempt - 1).min(6)));
             if wait > self.max_retry_wait {
                 return Err(ProviderError::WaitTooLong(wait));
             }

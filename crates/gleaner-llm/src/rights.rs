@@ -10,14 +10,18 @@ use scraper::{Html, Selector};
 
 /// Why the page may not be sent to a model, or `None` when it may.
 pub fn page_reservation(token: &str, headers: &[(String, String)], html: &str) -> Option<String> {
-    let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let headers: Vec<(&str, &str)> =
+        headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
     let meta_owned: Vec<(String, String)> = if html.to_ascii_lowercase().contains("<meta") {
         let doc = Html::parse_document(html);
         match Selector::parse("meta[name][content]") {
             Ok(sel) => doc
                 .select(&sel)
                 .filter_map(|e| {
-                    Some((e.value().attr("name")?.to_owned(), e.value().attr("content")?.to_owned()))
+                    Some((
+                        e.value().attr("name")?.to_owned(),
+                        e.value().attr("content")?.to_owned(),
+                    ))
                 })
                 .collect(),
             Err(_) => Vec::new(),
@@ -25,7 +29,8 @@ pub fn page_reservation(token: &str, headers: &[(String, String)], html: &str) -
     } else {
         Vec::new()
     };
-    let meta: Vec<(&str, &str)> = meta_owned.iter().map(|(n, c)| (n.as_str(), c.as_str())).collect();
+    let meta: Vec<(&str, &str)> =
+        meta_owned.iter().map(|(n, c)| (n.as_str(), c.as_str())).collect();
     if let Some(d) = tdmrep::from_headers(&headers).or_else(|| tdmrep::from_meta(&meta))
         && d.reservation == tdmrep::TdmReservation::Reserved
     {
@@ -35,7 +40,10 @@ pub fn page_reservation(token: &str, headers: &[(String, String)], html: &str) -
     restrictions
         .found()
         .iter()
-        .find(|f| f.directive.reserved_uses() == gleaner_policy::signals::robots_meta::Directive::NoAi.reserved_uses())
+        .find(|f| {
+            f.directive.reserved_uses()
+                == gleaner_policy::signals::robots_meta::Directive::NoAi.reserved_uses()
+        })
         .map(|f| format!("`{}` on the page reserves AI use", f.written))
 }
 
@@ -48,10 +56,30 @@ mod tests {
         let none: Vec<(String, String)> = Vec::new();
         let page = |meta: &str| format!("<html><head>{meta}</head><body>x</body></html>");
         assert!(page_reservation("gleaner", &none, &page("")).is_none());
-        assert!(page_reservation("gleaner", &none, &page(r#"<meta name="robots" content="noai">"#)).is_some());
-        assert!(page_reservation("gleaner", &none, &page(r#"<meta name="gleaner" content="noml">"#)).is_some());
-        assert!(page_reservation("gleaner", &none, &page(r#"<meta name="tdm-reservation" content="1">"#)).is_some());
-        assert!(page_reservation("gleaner", &none, &page(r#"<meta name="robots" content="noimageai">"#)).is_none());
+        assert!(
+            page_reservation("gleaner", &none, &page(r#"<meta name="robots" content="noai">"#))
+                .is_some()
+        );
+        assert!(
+            page_reservation("gleaner", &none, &page(r#"<meta name="gleaner" content="noml">"#))
+                .is_some()
+        );
+        assert!(
+            page_reservation(
+                "gleaner",
+                &none,
+                &page(r#"<meta name="tdm-reservation" content="1">"#)
+            )
+            .is_some()
+        );
+        assert!(
+            page_reservation(
+                "gleaner",
+                &none,
+                &page(r#"<meta name="robots" content="noimageai">"#)
+            )
+            .is_none()
+        );
         let header = vec![("X-Robots-Tag".to_owned(), "noai".to_owned())];
         assert!(page_reservation("gleaner", &header, &page("")).is_some());
     }

@@ -10,6 +10,11 @@ use url::Url;
 
 use crate::provider::Usage;
 
+/// (event id, step) → (model, prompt version).
+pub type Steps = HashMap<(i64, &'static str), (String, String)>;
+/// (model, step) → (requests, failures, prompt tokens, completion tokens).
+pub type UsageCounts = HashMap<(String, &'static str), (u64, u64, u64, u64)>;
+
 /// One translated field, with its cache key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranslatedField {
@@ -57,8 +62,12 @@ pub trait LlmStore: Send + Sync {
     /// Whether the event has a record of `step`.
     fn has_step(&self, event_id: i64, step: &'static str) -> BoxFuture<'_, bool>;
     /// A cached translation of a text (hash, original language, model).
-    fn cached<'a>(&'a self, text_hash: &'a str, lang: &'a str, model: &'a str)
-    -> BoxFuture<'a, Option<String>>;
+    fn cached<'a>(
+        &'a self,
+        text_hash: &'a str,
+        lang: &'a str,
+        model: &'a str,
+    ) -> BoxFuture<'a, Option<String>>;
     /// Stores the English title and description of an event, each linked to its cache row.
     fn put_translation<'a>(
         &'a self,
@@ -97,13 +106,13 @@ pub struct MemoryLlmStore {
     /// Events by identity → id.
     pub ids: Mutex<HashMap<EventIdentity, i64>>,
     /// Recorded steps: (event, step) → (model, prompt version).
-    pub steps: Mutex<HashMap<(i64, &'static str), (String, String)>>,
+    pub steps: Mutex<Steps>,
     /// Cache rows: (hash, lang, model) → English.
     pub cache: Mutex<HashMap<(String, String, String), String>>,
     /// Translations: event → fields.
     pub translations: Mutex<HashMap<i64, Vec<TranslatedField>>>,
     /// Usage: (model, step) → (requests, failures, prompt, completion).
-    pub usage: Mutex<HashMap<(String, &'static str), (u64, u64, u64, u64)>>,
+    pub usage: Mutex<UsageCounts>,
     /// Audit rows: (page, reason).
     pub audit: Mutex<Vec<(String, String)>>,
 }
@@ -129,7 +138,8 @@ impl LlmStore for MemoryLlmStore {
         prompt_version: &'a str,
     ) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            lock(&self.steps).insert((event_id, step), (model.to_owned(), prompt_version.to_owned()));
+            lock(&self.steps)
+                .insert((event_id, step), (model.to_owned(), prompt_version.to_owned()));
         })
     }
 
@@ -137,9 +147,16 @@ impl LlmStore for MemoryLlmStore {
         Box::pin(async move { lock(&self.steps).contains_key(&(event_id, step)) })
     }
 
-    fn cached<'a>(&'a self, text_hash: &'a str, lang: &'a str, model: &'a str) -> BoxFuture<'a, Option<String>> {
+    fn cached<'a>(
+        &'a self,
+        text_hash: &'a str,
+        lang: &'a str,
+        model: &'a str,
+    ) -> BoxFuture<'a, Option<String>> {
         Box::pin(async move {
-            lock(&self.cache).get(&(text_hash.to_owned(), lang.to_owned(), model.to_owned())).cloned()
+            lock(&self.cache)
+                .get(&(text_hash.to_owned(), lang.to_owned(), model.to_owned()))
+                .cloned()
         })
     }
 
@@ -151,7 +168,10 @@ impl LlmStore for MemoryLlmStore {
     ) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
             for f in &fields {
-                lock(&self.cache).insert((f.text_hash.clone(), f.lang.clone(), model.to_owned()), f.english.clone());
+                lock(&self.cache).insert(
+                    (f.text_hash.clone(), f.lang.clone(), model.to_owned()),
+                    f.english.clone(),
+                );
             }
             lock(&self.translations).insert(event_id, fields);
             Ok(())
@@ -163,7 +183,13 @@ impl LlmStore for MemoryLlmStore {
         Box::pin(async { Vec::new() })
     }
 
-    fn record_usage<'a>(&'a self, model: &'a str, step: &'static str, usage: Usage, failed: bool) -> BoxFuture<'a, ()> {
+    fn record_usage<'a>(
+        &'a self,
+        model: &'a str,
+        step: &'static str,
+        usage: Usage,
+        failed: bool,
+    ) -> BoxFuture<'a, ()> {
         Box::pin(async move {
             let mut u = lock(&self.usage);
             let row = u.entry((model.to_owned(), step)).or_default();
@@ -174,7 +200,12 @@ impl LlmStore for MemoryLlmStore {
         })
     }
 
-    fn audit_not_sent<'a>(&'a self, page: &'a Url, source: &'a str, reason: String) -> BoxFuture<'a, ()> {
+    fn audit_not_sent<'a>(
+        &'a self,
+        page: &'a Url,
+        source: &'a str,
+        reason: String,
+    ) -> BoxFuture<'a, ()> {
         let _ = source;
         Box::pin(async move { lock(&self.audit).push((page.to_string(), reason)) })
     }

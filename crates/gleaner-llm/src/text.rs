@@ -13,10 +13,11 @@ const HIDDEN: &[&str] = &["script", "style", "noscript", "template", "svg", "ifr
 pub fn visible_text(html: &str) -> String {
     let doc = Html::parse_document(html);
     let mut out = String::new();
-    if let Some(title) = doc.root_element().descendants().find_map(|n| match n.value() {
-        Node::Element(e) if e.name() == "title" => Some(n),
-        _ => None,
-    }) {
+    if let Some(title) = doc
+        .root_element()
+        .descendants()
+        .find(|n| matches!(n.value(), Node::Element(e) if e.name() == "title"))
+    {
         for t in title.descendants().filter_map(|n| n.value().as_text()) {
             out.push_str(t.trim());
         }
@@ -24,9 +25,9 @@ pub fn visible_text(html: &str) -> String {
     }
     for node in doc.root_element().descendants() {
         let Some(text) = node.value().as_text() else { continue };
-        let hidden = node.ancestors().any(|a| {
-            a.value().as_element().is_some_and(|e| HIDDEN.contains(&e.name()))
-        });
+        let hidden = node
+            .ancestors()
+            .any(|a| a.value().as_element().is_some_and(|e| HIDDEN.contains(&e.name())));
         if hidden {
             continue;
         }
@@ -38,6 +39,48 @@ pub fn visible_text(html: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Phrases (folded) by which a page addresses a language model instead of its readers.
+const ADDRESSED_TO_MODEL: &[&str] = &[
+    "ignore previous instructions",
+    "ignore all previous",
+    "ignore the previous",
+    "ignore the above",
+    "ignore your instructions",
+    "disregard previous",
+    "disregard all previous",
+    "disregard the above",
+    "new instructions",
+    "system prompt",
+    "you are now",
+    "as an ai",
+    "language model",
+    "ignorez les instructions",
+    "ignore les instructions",
+    "onceki talimatlari",
+    "talimatlari yok say",
+    "ignora las instrucciones",
+    "ignoriere alle vorherigen",
+    "ignoriere die vorherigen",
+];
+
+/// The page text without the lines that address a language model ("ignore previous
+/// instructions…"), and how many were removed: such a line is neither sent nor used as
+/// evidence, so nothing it says can reach the store.
+pub fn without_instructions(text: &str) -> (String, usize) {
+    let mut removed = 0;
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let folded = fold_words(line);
+        if ADDRESSED_TO_MODEL.iter().any(|p| folded.contains(p)) {
+            removed += 1;
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    (out, removed)
 }
 
 /// `text` cut to at most `max` characters, at a line end when one is near.
@@ -99,18 +142,87 @@ pub fn fold_words(text: &str) -> String {
 
 /// Month names (folded) in en, tr, fr, es, de, full and abbreviated.
 const MONTHS: &[(&str, u32)] = &[
-    ("january", 1), ("jan", 1), ("ocak", 1), ("janvier", 1), ("janv", 1), ("enero", 1), ("ene", 1), ("januar", 1), ("janner", 1),
-    ("february", 2), ("feb", 2), ("subat", 2), ("fevrier", 2), ("fevr", 2), ("fev", 2), ("febrero", 2), ("februar", 2),
-    ("march", 3), ("mar", 3), ("mart", 3), ("mars", 3), ("marzo", 3), ("marz", 3), ("maerz", 3),
-    ("april", 4), ("apr", 4), ("nisan", 4), ("avril", 4), ("avr", 4), ("abril", 4), ("abr", 4),
-    ("may", 5), ("mayis", 5), ("mai", 5), ("mayo", 5),
-    ("june", 6), ("jun", 6), ("haziran", 6), ("juin", 6), ("junio", 6), ("juni", 6),
-    ("july", 7), ("jul", 7), ("temmuz", 7), ("juillet", 7), ("juil", 7), ("julio", 7), ("juli", 7),
-    ("august", 8), ("aug", 8), ("agustos", 8), ("aout", 8), ("agosto", 8), ("ago", 8),
-    ("september", 9), ("sep", 9), ("sept", 9), ("eylul", 9), ("septembre", 9), ("septiembre", 9), ("setiembre", 9),
-    ("october", 10), ("oct", 10), ("ekim", 10), ("octobre", 10), ("octubre", 10), ("oktober", 10), ("okt", 10),
-    ("november", 11), ("nov", 11), ("kasim", 11), ("novembre", 11), ("noviembre", 11),
-    ("december", 12), ("dec", 12), ("aralik", 12), ("decembre", 12), ("diciembre", 12), ("dic", 12), ("dezember", 12), ("dez", 12),
+    ("january", 1),
+    ("jan", 1),
+    ("ocak", 1),
+    ("janvier", 1),
+    ("janv", 1),
+    ("enero", 1),
+    ("ene", 1),
+    ("januar", 1),
+    ("janner", 1),
+    ("february", 2),
+    ("feb", 2),
+    ("subat", 2),
+    ("fevrier", 2),
+    ("fevr", 2),
+    ("fev", 2),
+    ("febrero", 2),
+    ("februar", 2),
+    ("march", 3),
+    ("mar", 3),
+    ("mart", 3),
+    ("mars", 3),
+    ("marzo", 3),
+    ("marz", 3),
+    ("maerz", 3),
+    ("april", 4),
+    ("apr", 4),
+    ("nisan", 4),
+    ("avril", 4),
+    ("avr", 4),
+    ("abril", 4),
+    ("abr", 4),
+    ("may", 5),
+    ("mayis", 5),
+    ("mai", 5),
+    ("mayo", 5),
+    ("june", 6),
+    ("jun", 6),
+    ("haziran", 6),
+    ("juin", 6),
+    ("junio", 6),
+    ("juni", 6),
+    ("july", 7),
+    ("jul", 7),
+    ("temmuz", 7),
+    ("juillet", 7),
+    ("juil", 7),
+    ("julio", 7),
+    ("juli", 7),
+    ("august", 8),
+    ("aug", 8),
+    ("agustos", 8),
+    ("aout", 8),
+    ("agosto", 8),
+    ("ago", 8),
+    ("september", 9),
+    ("sep", 9),
+    ("sept", 9),
+    ("eylul", 9),
+    ("septembre", 9),
+    ("septiembre", 9),
+    ("setiembre", 9),
+    ("october", 10),
+    ("oct", 10),
+    ("ekim", 10),
+    ("octobre", 10),
+    ("octubre", 10),
+    ("oktober", 10),
+    ("okt", 10),
+    ("november", 11),
+    ("nov", 11),
+    ("kasim", 11),
+    ("novembre", 11),
+    ("noviembre", 11),
+    ("december", 12),
+    ("dec", 12),
+    ("aralik", 12),
+    ("decembre", 12),
+    ("diciembre", 12),
+    ("dic", 12),
+    ("dezember", 12),
+    ("dez", 12),
 ];
 
 /// A token of folded page text.
@@ -184,7 +296,8 @@ impl Evidence {
             // A month name near the day.
             if let Some(j) = (lo..hi).find(|&j| toks[j] == Tok::Month(month)) {
                 let after = i.max(j) + 1;
-                let conflicting = (after..(after + 3).min(toks.len())).any(|k| other_year(&toks[k]));
+                let conflicting =
+                    (after..(after + 3).min(toks.len())).any(|k| other_year(&toks[k]));
                 if !conflicting {
                     return true;
                 }
@@ -197,7 +310,10 @@ impl Evidence {
             if i >= 1 && num(i - 1, month) && toks.get(i + 1).is_some_and(is_year) {
                 return true;
             }
-            if i >= 2 && num(i - 1, month) && toks.get(i - 2).is_some_and(|t| matches!(*t, Tok::Num(n, 4) if n as i32 == year)) {
+            if i >= 2
+                && num(i - 1, month)
+                && toks.get(i - 2).is_some_and(|t| matches!(*t, Tok::Num(n, 4) if n as i32 == year))
+            {
                 return true;
             }
         }
@@ -238,7 +354,10 @@ impl Evidence {
                 continue;
             }
             let stated_hour = toks.get(i + 1) == Some(&Tok::Word("h"))
-                || matches!(marker, Some("uhr" | "saat" | "heures" | "horas" | "pm" | "am" | "p" | "a"));
+                || matches!(
+                    marker,
+                    Some("uhr" | "saat" | "heures" | "horas" | "pm" | "am" | "p" | "a")
+                );
             match m {
                 Some(m) if m == minute => return true,
                 None if minute == 0 && (stated_hour || pm || am) => return true,
@@ -278,8 +397,18 @@ impl Evidence {
     /// Whether the page says the event is free.
     pub fn says_free(&self) -> bool {
         [
-            "free", "gratuit", "gratuite", "entree libre", "ucretsiz", "gratis", "kostenlos",
-            "eintritt frei", "entrada libre", "entrada gratuita", "free entry", "free admission",
+            "free",
+            "gratuit",
+            "gratuite",
+            "entree libre",
+            "ucretsiz",
+            "gratis",
+            "kostenlos",
+            "eintritt frei",
+            "entrada libre",
+            "entrada gratuita",
+            "free entry",
+            "free admission",
         ]
         .iter()
         .any(|w| self.has_words(w))
@@ -308,7 +437,9 @@ fn amounts(text: &str) -> Vec<u64> {
             continue;
         }
         let start = i;
-        while i < chars.len() && (chars[i].is_ascii_digit() || matches!(chars[i], '.' | ',' | '\u{a0}' | '\'')) {
+        while i < chars.len()
+            && (chars[i].is_ascii_digit() || matches!(chars[i], '.' | ',' | '\u{a0}' | '\''))
+        {
             i += 1;
         }
         let run: String = chars[start..i].iter().collect();

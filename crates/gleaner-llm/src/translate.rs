@@ -132,7 +132,10 @@ mod tests {
 
     #[test]
     fn answers_are_checked() {
-        assert_eq!(validate(r#"{"translation": " Jazz night "}"#, "Caz gecesi").unwrap(), "Jazz night");
+        assert_eq!(
+            validate(r#"{"translation": " Jazz night "}"#, "Caz gecesi").unwrap(),
+            "Jazz night"
+        );
         assert!(validate("Jazz night", "Caz gecesi").is_err());
         assert!(validate(r#"{"translation": ""}"#, "Caz gecesi").is_err());
         assert!(validate(&format!(r#"{{"translation": "{}"}}"#, "x".repeat(500)), "kısa").is_err());

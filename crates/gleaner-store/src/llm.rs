@@ -8,7 +8,6 @@ use std::time::SystemTime;
 
 use crate::{Backend, Store, StoreError};
 
-
 /// One English field of an event's translation, with its cache key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranslationPart {

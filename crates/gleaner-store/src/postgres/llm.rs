@@ -40,7 +40,8 @@ impl Postgres {
         let loc = self.location.as_str();
         let doing = || format!("storing the translation of event {event_id}");
         let title = parts.iter().find(|p| p.field == "title").map(|p| p.english.clone());
-        let description = parts.iter().find(|p| p.field == "description").map(|p| p.english.clone());
+        let description =
+            parts.iter().find(|p| p.field == "description").map(|p| p.english.clone());
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await.doing(loc, doing)?;
         tx.execute(

@@ -179,7 +179,10 @@ impl Sqlite {
         failed: bool,
     ) -> Result<(), StoreError> {
         let (m, s) = (model.to_owned(), step.to_owned());
-        let (p, c) = (prompt_tokens.min(i64::MAX as u64) as i64, completion_tokens.min(i64::MAX as u64) as i64);
+        let (p, c) = (
+            prompt_tokens.min(i64::MAX as u64) as i64,
+            completion_tokens.min(i64::MAX as u64) as i64,
+        );
         self.write(
             || "counting language-model tokens".to_owned(),
             move |tx| {
