@@ -21,6 +21,7 @@ pub mod budget_check;
 pub mod error;
 pub mod llm;
 pub mod locate;
+pub mod owners;
 pub mod raw;
 pub mod resolve;
 pub mod secret;

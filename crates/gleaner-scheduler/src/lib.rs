@@ -8,6 +8,8 @@
 //! - [`sink`]: the [`EventSink`] trait the store implements, and an in-memory one;
 //! - [`checks`]: the checks that keep stored events true (SPEC §4): the cancellation
 //!   check and the link check.
+//! - [`worker`]: the worker loop of `gleaner worker` (claims from a shared queue, a
+//!   lease fence on the gate's state).
 //!
 //! Every request goes through `gleaner_fetch::Gate`; nothing here opens a socket or
 //! writes SQL.
@@ -17,6 +19,7 @@ pub mod links;
 pub mod pass;
 pub mod schedule;
 pub mod sink;
+pub mod worker;
 
 pub use pass::{PassContext, PassReport, Progress, run_pass};
 pub use sink::{EventSink, Found, MemorySink, Upsert};

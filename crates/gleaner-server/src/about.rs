@@ -571,6 +571,11 @@ pub fn render_html(settings: &Settings, lang: Lang) -> String {
         }
         html.push_str("</section>\n");
     }
+    let _ = writeln!(
+        html,
+        "<p id=\"owner-forms\"><a href=\"/owners\">{}</a></p>",
+        escape(crate::owners::about_link(lang))
+    );
     let _ = writeln!(html, "<footer><p>{}</p></footer>\n</body></html>", escape(&page.footer));
     html
 }

@@ -6,7 +6,10 @@
 //!   (`/events.ics`), RSS (`/events.rss`), HTML list and event view (`/events`,
 //!   `/events/{id}`; modules [`feeds`] and [`html`]);
 //! - the newsroom pool (`/api/news`) behind the operator token;
-//! - `/metrics` (Prometheus text, module [`metrics`]) and `/healthz`.
+//! - `/metrics` (Prometheus text, module [`metrics`]) and `/healthz`;
+//! - the site owners' forms (`/owners`, module [`owners`]), `/site/{domain}` ([`site_page`]),
+//!   and the operator dashboard on its own listener ([`dashboard`]), around an
+//!   [`desk::OwnerDesk`] (the store, the gate for proof files, DNS, the webhook).
 //!
 //! Events come through the [`EventSource`] trait (the store implements it in the CLI's
 //! wiring), so this crate holds no SQL. `keep = "facts"` and `publish = false` are
@@ -17,10 +20,16 @@
 
 pub mod about;
 pub mod api;
+pub mod dashboard;
+pub mod desk;
 pub mod feeds;
 pub mod html;
 pub mod i18n;
 pub mod metrics;
+pub mod notify;
+pub mod owners;
+pub mod site_page;
+pub mod verify;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -184,6 +193,31 @@ pub fn router_with(state: AppState, options: ServerOptions) -> Router {
         .fallback(api::not_found)
         .layer(axum::middleware::from_fn_with_state(shared.clone(), api::count_responses))
         .with_state(shared)
+}
+
+/// The public routes with the owners' desk merged in (`/owners`, `/site/{domain}`;
+/// module [`owners`]).
+pub fn router_with_desk(
+    state: AppState,
+    options: ServerOptions,
+    desk: Arc<desk::OwnerDesk>,
+) -> Router {
+    owners::routes(desk).merge(router_with(state, options))
+}
+
+/// Serves the public routes with the owners' desk ([`router_with_desk`]), the client's
+/// address available to the forms' rate limit, until `shutdown` completes.
+pub async fn serve_with_desk(
+    listener: TcpListener,
+    state: AppState,
+    options: ServerOptions,
+    desk: Arc<desk::OwnerDesk>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = router_with_desk(state, options, desk);
+    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
+        .with_graceful_shutdown(shutdown)
+        .await
 }
 
 /// Serves until `shutdown` completes, then finishes in-flight requests.

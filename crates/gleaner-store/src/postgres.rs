@@ -54,6 +54,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (2, include_str!("../migrations/postgres/0002_frontier.sql")),
     (3, include_str!("../migrations/postgres/0003_site_leases.sql")),
     (4, include_str!("../migrations/postgres/0004_source_failures.sql")),
+    (5, include_str!("../migrations/postgres/0005_owner_desk.sql")),
     (6, include_str!("../migrations/postgres/0006_relay.sql")),
     (7, include_str!("../migrations/postgres/0007_llm.sql")),
 ];
@@ -61,6 +62,8 @@ const MIGRATIONS: &[(i64, &str)] = &[
 mod llm;
 mod relay;
 mod workers;
+
+mod owners;
 
 /// Connections per process. A worker's gate holds one for a few statements per request;
 /// the rest serve the scheduler, the server and retention.

@@ -43,11 +43,13 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (4, include_str!("../migrations/sqlite/0004_frontier.sql")),
     (5, include_str!("../migrations/sqlite/0005_site_leases.sql")),
     (6, include_str!("../migrations/sqlite/0006_source_failures.sql")),
+    (7, include_str!("../migrations/sqlite/0007_owner_desk.sql")),
     (8, include_str!("../migrations/sqlite/0008_relay.sql")),
     (9, include_str!("../migrations/sqlite/0009_llm.sql")),
 ];
 
 mod frontier;
+mod owners;
 mod llm;
 mod relay;
 mod runs;

@@ -4,6 +4,7 @@
 mod about;
 mod browser;
 mod events;
+mod owners;
 mod webdriver;
 
 use std::sync::Arc;

@@ -1,0 +1,129 @@
+//! `[owners]` (the public forms site owners use: where the operator is told, how big and
+//! how frequent a submission may be, which nameserver proves control) and `[dashboard]`
+//! (the operator's dashboard: on or off, and its token). The dashboard's address and the
+//! environment variable of its token stay in `[server]`.
+
+use std::net::SocketAddr;
+
+use serde::Deserialize;
+use url::Url;
+
+use crate::Problem;
+use crate::units::parse_size;
+
+/// `[owners]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOwners {
+    /// Where every submission is POSTed as JSON for the operator (`https://…`).
+    pub webhook_url: Option<String>,
+    /// The nameserver asked for proof-of-control TXT records (`IP:PORT`); the system's
+    /// resolver configuration when unset.
+    pub dns_nameserver: Option<String>,
+    /// Largest form body accepted (`8KiB`).
+    pub max_form_bytes: Option<String>,
+    /// Submissions accepted per client address per hour.
+    pub submissions_per_hour: Option<u32>,
+}
+
+/// `[dashboard]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDashboard {
+    /// Whether `gleaner run` starts the dashboard (on `[server] dashboard_address`).
+    pub enabled: Option<bool>,
+    /// The operator token; prefer the environment variable `[server]
+    /// dashboard_token_env` names, which wins when both are set.
+    pub token: Option<String>,
+}
+
+/// The resolved `[owners]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnersSettings {
+    /// Where every submission is POSTed as JSON.
+    pub webhook_url: Option<Url>,
+    /// The nameserver asked for TXT records (`None`: the system's).
+    pub dns_nameserver: Option<SocketAddr>,
+    /// Largest form body accepted, in bytes.
+    pub max_form_bytes: usize,
+    /// Submissions accepted per client address per hour.
+    pub submissions_per_hour: u32,
+}
+
+impl Default for OwnersSettings {
+    fn default() -> Self {
+        OwnersSettings {
+            webhook_url: None,
+            dns_nameserver: None,
+            max_form_bytes: 8 * 1024,
+            submissions_per_hour: 10,
+        }
+    }
+}
+
+/// The resolved `[dashboard]`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DashboardSettings {
+    /// Whether `gleaner run` starts the dashboard.
+    pub enabled: bool,
+    /// The token written in the config, if any (the environment wins).
+    pub token: Option<String>,
+}
+
+/// Resolves `[owners]`, reporting bad values.
+pub fn resolve_owners(raw: &RawOwners, problems: &mut Vec<Problem>) -> OwnersSettings {
+    let mut owners = OwnersSettings::default();
+    if let Some(text) = &raw.webhook_url {
+        match Url::parse(text) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") => owners.webhook_url = Some(url),
+            _ => problems.push(
+                Problem::at("owners.webhook_url", format!("`{text}` is not an http(s) URL"))
+                    .hint("write the full address the operator's webhook listens on, e.g. `https://ops.example/hooks/gleaner`"),
+            ),
+        }
+    }
+    if let Some(text) = &raw.dns_nameserver {
+        match text.parse() {
+            Ok(addr) => owners.dns_nameserver = Some(addr),
+            Err(_) => problems.push(
+                Problem::at("owners.dns_nameserver", format!("`{text}` is not an address"))
+                    .hint("write `IP:PORT`, e.g. `9.9.9.9:53`, or remove the key to use the system's resolver"),
+            ),
+        }
+    }
+    if let Some(text) = &raw.max_form_bytes {
+        match parse_size(text) {
+            Ok(n) if (256..=1024 * 1024).contains(&n) => owners.max_form_bytes = n as usize,
+            Ok(_) => problems.push(
+                Problem::at("owners.max_form_bytes", format!("`{text}` is out of range"))
+                    .hint("use a size between 256B and 1MiB; `8KiB` fits every form"),
+            ),
+            Err(e) => problems.push(Problem::at("owners.max_form_bytes", e)),
+        }
+    }
+    if let Some(n) = raw.submissions_per_hour {
+        if n == 0 {
+            problems.push(
+                Problem::at("owners.submissions_per_hour", "0 would close the forms")
+                    .hint("use at least 1; owners must always be able to say no"),
+            );
+        } else {
+            owners.submissions_per_hour = n;
+        }
+    }
+    owners
+}
+
+/// Resolves `[dashboard]`.
+pub fn resolve_dashboard(raw: &RawDashboard, problems: &mut Vec<Problem>) -> DashboardSettings {
+    let token = raw.token.clone().filter(|t| !t.trim().is_empty());
+    if let Some(t) = &token
+        && t.len() < 16
+    {
+        problems.push(
+            Problem::at("dashboard.token", "the dashboard token is shorter than 16 characters")
+                .hint("use a long random token, e.g. `openssl rand -hex 24`"),
+        );
+    }
+    DashboardSettings { enabled: raw.enabled.unwrap_or(false), token }
+}

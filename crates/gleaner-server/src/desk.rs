@@ -1,0 +1,277 @@
+//! The owners' desk: what the owner forms, `/site/{domain}` and the dashboard share —
+//! the store, the gate (for the one proof-file request an owner asks for), the TXT
+//! resolver, the operator's notifier, the server secret, and the per-address rate limit.
+//!
+//! Tokens are HMAC-SHA-256 with a secret kept in the store (created once, shared by every
+//! process and restart): the CSRF token of a form is the HMAC of a random nonce that also
+//! travels in a `SameSite=Strict` cookie (a signed double submit); the proof-of-control
+//! token of a domain is the HMAC of the domain, so it needs no table and stays the same
+//! until the secret changes.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, header};
+use gleaner_config::Settings;
+use gleaner_fetch::Gate;
+use gleaner_store::Store;
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+
+use crate::EventSource;
+use crate::notify::Notifier;
+use crate::verify::TxtResolver;
+
+/// The name of the form cookie holding the CSRF nonce.
+pub const FORM_COOKIE: &str = "gleaner_form";
+
+/// The store key of the server secret.
+const SECRET_NAME: &str = "forms-v1";
+
+/// Everything the owner pages and the dashboard need.
+pub struct OwnerDesk {
+    /// The store (submissions, the registry, audit, archive, removal).
+    pub store: Store,
+    /// The running settings.
+    pub settings: Arc<Settings>,
+    /// The gate, for the proof file (`None`: file proofs are queued for the operator).
+    pub gate: Option<Arc<Gate>>,
+    /// TXT lookups for DNS proofs.
+    pub resolver: Arc<dyn TxtResolver>,
+    /// Tells the operator about every submission.
+    pub notifier: Notifier,
+    /// Published events (event counts per source on the dashboard).
+    pub events: Option<Arc<dyn EventSource>>,
+    operator_token: Option<String>,
+    secret: Vec<u8>,
+    limiter: RateLimiter,
+}
+
+impl std::fmt::Debug for OwnerDesk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OwnerDesk").field("store", &self.store.location()).finish_non_exhaustive()
+    }
+}
+
+impl OwnerDesk {
+    /// Builds the desk: reads (or creates) the server secret in the store, and the
+    /// resolver the settings name (`[owners] dns_nameserver`, else the system's).
+    pub async fn new(
+        store: Store,
+        settings: Arc<Settings>,
+        gate: Option<Arc<Gate>>,
+    ) -> Result<OwnerDesk, String> {
+        let resolver = crate::verify::resolver_from_settings(&settings)?;
+        OwnerDesk::with_resolver(store, settings, gate, resolver).await
+    }
+
+    /// [`OwnerDesk::new`] with a given resolver (tests stub DNS at this boundary or
+    /// point it at a local nameserver).
+    pub async fn with_resolver(
+        store: Store,
+        settings: Arc<Settings>,
+        gate: Option<Arc<Gate>>,
+        resolver: Arc<dyn TxtResolver>,
+    ) -> Result<OwnerDesk, String> {
+        let candidate: Vec<u8> = (0..32).map(|_| rand::random::<u8>()).collect();
+        let secret = store
+            .secret_or_insert(SECRET_NAME, candidate)
+            .await
+            .map_err(|e| format!("failed to read the server secret from the store: {e}"))?;
+        let notifier = Notifier::new(settings.owners.webhook_url.clone());
+        let limiter = RateLimiter::new(settings.owners.submissions_per_hour, Duration::from_secs(3600));
+        Ok(OwnerDesk { store, settings, gate, resolver, notifier, events: None, operator_token: None, secret, limiter })
+    }
+
+    /// Adds the event source (the dashboard counts events per source with it).
+    pub fn with_events(mut self, events: Arc<dyn EventSource>) -> OwnerDesk {
+        self.events = Some(events);
+        self
+    }
+
+    /// Adds the operator token (`[dashboard] token` or the environment variable `[server]
+    /// dashboard_token_env` names): it opens the dashboard and the URL lists of
+    /// `/site/{domain}`.
+    pub fn with_operator_token(mut self, token: Option<String>) -> OwnerDesk {
+        self.operator_token = token.filter(|t| !t.trim().is_empty());
+        self
+    }
+
+    /// The operator token, when one is configured.
+    pub fn operator_token(&self) -> Option<String> {
+        self.operator_token.clone()
+    }
+
+    fn mac(&self, parts: &[&[u8]]) -> String {
+        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&self.secret)
+            .expect("HMAC takes keys of any length");
+        for part in parts {
+            mac.update(&(part.len() as u64).to_be_bytes());
+            mac.update(part);
+        }
+        hex(&mac.finalize().into_bytes())
+    }
+
+    /// A new CSRF pair: the nonce for the cookie and the token for the form field.
+    pub fn csrf_pair(&self) -> (String, String) {
+        let nonce: [u8; 16] = rand::random();
+        let nonce = hex(&nonce);
+        let token = self.mac(&[b"csrf", nonce.as_bytes()]);
+        (nonce, token)
+    }
+
+    /// The form token for a nonce the browser already holds.
+    pub fn csrf_token_for(&self, nonce: &str) -> String {
+        self.mac(&[b"csrf", nonce.as_bytes()])
+    }
+
+    /// Whether a form's token matches the nonce in its cookie.
+    pub fn csrf_ok(&self, headers: &HeaderMap, token: Option<&str>) -> bool {
+        let (Some(nonce), Some(token)) = (cookie(headers, FORM_COOKIE), token) else {
+            return false;
+        };
+        nonce.len() == 32
+            && same(self.mac(&[b"csrf", nonce.as_bytes()]).as_bytes(), token.trim().as_bytes())
+    }
+
+    /// The proof-of-control token of a domain (what the TXT record or the file holds).
+    pub fn proof_token(&self, domain: &str) -> String {
+        let mut token = self.mac(&[b"proof", domain.as_bytes()]);
+        token.truncate(32);
+        token
+    }
+
+    /// A dashboard session value for the cookie, valid until `expires` (unix seconds).
+    pub fn session_value(&self, expires: u64) -> String {
+        let expires = expires.to_string();
+        format!("{expires}.{}", self.mac(&[b"session", expires.as_bytes()]))
+    }
+
+    /// Whether a dashboard session cookie value is genuine and not expired.
+    pub fn session_ok(&self, value: &str, now: SystemTime) -> bool {
+        let Some((expires, mac)) = value.split_once('.') else { return false };
+        let Ok(at) = expires.parse::<u64>() else { return false };
+        let now = now.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default().as_secs();
+        at > now && same(self.mac(&[b"session", expires.as_bytes()]).as_bytes(), mac.as_bytes())
+    }
+
+    /// Counts a submission from `ip`; false when the address is over its hourly limit.
+    pub fn allow(&self, ip: IpAddr) -> bool {
+        self.limiter.allow(ip, Instant::now())
+    }
+
+    /// A new receipt reference: `OWN-` and 12 random hex digits (unguessable, so a
+    /// receipt page shows nothing to strangers).
+    pub fn new_reference(&self) -> String {
+        let bytes: [u8; 6] = rand::random();
+        format!("OWN-{}", hex(&bytes).to_ascii_uppercase())
+    }
+}
+
+/// Lower-case hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Compares two secrets in time independent of where they differ.
+pub fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The value of a cookie.
+pub fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v)
+}
+
+/// Submissions per address in a sliding window. The map is bounded: past 10 000
+/// addresses, those with no submission in the window are dropped first, and if that is
+/// not enough the map is cleared (a flood of addresses cannot grow it without bound).
+#[derive(Debug)]
+pub struct RateLimiter {
+    limit: u32,
+    window: Duration,
+    seen: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+}
+
+impl RateLimiter {
+    /// `limit` submissions per `window` per address.
+    pub fn new(limit: u32, window: Duration) -> RateLimiter {
+        RateLimiter { limit, window, seen: Mutex::new(HashMap::new()) }
+    }
+
+    /// Counts one submission at `now`; false when over the limit (and then not counted).
+    pub fn allow(&self, ip: IpAddr, now: Instant) -> bool {
+        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+        if seen.len() > 10_000 {
+            seen.retain(|_, times| {
+                times.back().is_some_and(|t| now.duration_since(*t) < self.window)
+            });
+            if seen.len() > 10_000 {
+                seen.clear();
+            }
+        }
+        let times = seen.entry(ip).or_default();
+        while times.front().is_some_and(|t| now.duration_since(*t) >= self.window) {
+            times.pop_front();
+        }
+        if times.len() >= self.limit as usize {
+            return false;
+        }
+        times.push_back(now);
+        true
+    }
+}
+
+/// The client's address (from the connection; `0.0.0.0` when the server was not
+/// started with connection info, so such clients share one budget).
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientIp(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_limit_counts_per_address_in_a_window() {
+        let limiter = RateLimiter::new(2, Duration::from_secs(60));
+        let (a, b) = (IpAddr::from([127, 0, 0, 1]), IpAddr::from([127, 0, 0, 2]));
+        let t = Instant::now();
+        assert!(limiter.allow(a, t));
+        assert!(limiter.allow(a, t));
+        assert!(!limiter.allow(a, t), "third in the window");
+        assert!(limiter.allow(b, t), "another address has its own count");
+        assert!(limiter.allow(a, t + Duration::from_secs(61)), "the window moved on");
+    }
+
+    #[test]
+    fn cookies_are_read_by_name() {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::COOKIE, "a=1; gleaner_form=abc; b=2".parse().unwrap());
+        assert_eq!(cookie(&headers, FORM_COOKIE), Some("abc"));
+        assert_eq!(cookie(&headers, "c"), None);
+    }
+}

@@ -1,0 +1,566 @@
+//! The owners' desk end to end on a real SQLite store: the forms put requests in the
+//! registry the gate reads (a gate fetch to a test-web site is refused right after an
+//! opt-out, after a positive control), receipts, validation, the size cap, CSRF, the
+//! rate limit, the operator's webhook (a local receiver), removal on a DNS proof (a
+//! local UDP nameserver answering with hickory's own message types) or a proof file
+//! fetched once through the gate, `/site/{domain}`, and the dashboard.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use gleaner_fetch::gate::clock::SystemClock;
+use gleaner_fetch::{Client, ClientSettings, Gate, GateOutcome, GateRequest, Refusal};
+use gleaner_policy::Purpose;
+use gleaner_policy::audit::{AuditRecord, AuditSink};
+use gleaner_server::desk::OwnerDesk;
+use gleaner_server::verify::{HickoryTxt, TxtResolver};
+use gleaner_server::{AppState, ServerOptions};
+use gleaner_store::{DocumentKind, Store};
+use http_body_util::BodyExt;
+use tower::ServiceExt;
+use url::Url;
+
+use crate::{Fixed, sample_events};
+
+/// The test config: a 1 s gap, loopback allowed, the given `[owners]` lines.
+pub fn config(owners: &str) -> String {
+    format!(
+        r#"
+[bot]
+token = "AubeActuBot"
+version = "2.1"
+info_url = "https://aube.example/robot"
+contact = "robot@aube.example"
+operator = "AubeActu"
+
+[politeness]
+gap = "1s"
+
+[network]
+allow = ["127.0.0.0/8"]
+
+[[sources]]
+id = "salle"
+kind = "listing"
+start_urls = ["https://salle.example/agenda/"]
+every = "6h"
+keep = "full"
+
+[owners]
+{owners}
+"#
+    )
+}
+
+/// A store, a desk (with a gate over the store) and the public app.
+pub struct Fixture {
+    _dir: tempfile::TempDir,
+    /// The store.
+    pub store: Store,
+    /// The desk.
+    pub desk: Arc<OwnerDesk>,
+    /// The gate over the store (the crawler's view).
+    pub gate: Arc<Gate>,
+    /// The public routes with the desk.
+    pub app: Router,
+}
+
+/// Builds a fixture; the operator token is `operator-token-0123456789`.
+pub async fn fixture(owners: &str, resolver: Arc<dyn TxtResolver>) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(&dir.path().join("gleaner.db")).unwrap();
+    let settings = Arc::new(gleaner_config::parse(&config(owners), "test.toml").unwrap());
+    let state = store.occasional_state().await.unwrap();
+    let gate = Arc::new(Gate::new(
+        Client::new(ClientSettings::from_settings(&settings)).unwrap(),
+        Arc::clone(&settings),
+        Arc::new(state),
+        Arc::new(store.clone()),
+        Arc::new(store.clone()),
+        Arc::new(SystemClock),
+    ));
+    let desk = OwnerDesk::with_resolver(store.clone(), Arc::clone(&settings), Some(Arc::clone(&gate)), resolver)
+        .await
+        .unwrap()
+        .with_operator_token(Some(OPERATOR.into()));
+    let desk = Arc::new(desk);
+    let app_state = AppState { settings, events: Arc::new(Fixed(sample_events())) };
+    let app = gleaner_server::router_with_desk(
+        app_state,
+        ServerOptions { operator_token: Some(OPERATOR.into()) },
+        Arc::clone(&desk),
+    );
+    Fixture { _dir: dir, store, desk, gate, app }
+}
+
+/// The operator token of the fixtures.
+pub const OPERATOR: &str = "operator-token-0123456789";
+
+/// A resolver that knows nothing.
+pub struct NoDns;
+
+impl TxtResolver for NoDns {
+    fn txt<'a>(
+        &'a self,
+        _: &'a str,
+    ) -> gleaner_policy::state::BoxFuture<'a, Result<Vec<String>, String>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+}
+
+/// A response: status, headers, body.
+pub type Answer = (StatusCode, axum::http::HeaderMap, String);
+
+/// Sends one request to `app`.
+pub async fn send(app: &Router, request: Request<Body>) -> Answer {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
+}
+
+/// A browser's form state: its cookie and the page's token.
+#[derive(Clone)]
+pub struct Session {
+    /// `gleaner_form=…` (and the dashboard session when signed in).
+    pub cookie: String,
+    /// The CSRF token of the page.
+    pub token: String,
+}
+
+/// The value of the first `name="csrf"` field of a page.
+pub fn token_in(html: &str) -> String {
+    let at = html.find("name=\"csrf\" value=\"").expect("a CSRF field") + 19;
+    html[at..].split('"').next().unwrap().to_owned()
+}
+
+/// Opens `path` (a page with forms) and keeps its cookie and token.
+pub async fn open(app: &Router, path: &str) -> Session {
+    let (status, headers, body) = send(app, Request::get(path).body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let cookie = headers
+        .get(header::SET_COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .expect("a form cookie")
+        .to_owned();
+    Session { cookie, token: token_in(&body) }
+}
+
+/// POSTs a form with the session's cookie (the token is added unless `fields` has one).
+pub async fn post(app: &Router, session: &Session, path: &str, fields: &[(&str, &str)]) -> Answer {
+    let mut form = url::form_urlencoded::Serializer::new(String::new());
+    if !fields.iter().any(|(k, _)| *k == "csrf") {
+        form.append_pair("csrf", &session.token);
+    }
+    for (k, v) in fields {
+        form.append_pair(k, v);
+    }
+    let request = Request::post(path)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(header::COOKIE, &session.cookie)
+        .body(Body::from(form.finish()))
+        .unwrap();
+    send(app, request).await
+}
+
+/// The text of the element with this id (first match, no nesting).
+pub fn by_id(html: &str, id: &str) -> String {
+    let at = html.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("#{id} in {html}"));
+    let rest = &html[at..];
+    let start = rest.find('>').unwrap() + 1;
+    rest[start..].split('<').next().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn each_form_takes_effect_in_the_registry_with_a_receipt() {
+    let f = fixture("", Arc::new(NoDns)).await;
+    let session = open(&f.app, "/owners").await;
+    let page = send(&f.app, Request::get("/owners").body(Body::empty()).unwrap()).await;
+    for form in ["opt-out", "slow-down", "facts-only", "removal"] {
+        assert!(page.2.contains(&format!("<form id=\"{form}\" method=\"post\" action=\"/owners/{form}\"")), "{form}");
+    }
+    assert!(!page.2.contains("<script"), "no script on the page");
+
+    let (status, _, body) = post(&f.app, &session, "/owners/opt-out", &[("scope", "https://salle.example/agenda/")]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let reference = by_id(&body, "reference");
+    assert!(reference.starts_with("OWN-"), "{reference}");
+    assert_eq!(by_id(&body, "status"), "applied");
+    let agenda = Url::parse("https://salle.example/agenda/2.html").unwrap();
+    let other = Url::parse("https://salle.example/news/").unwrap();
+    assert_eq!(f.store.owner_rules(&agenda).await.unwrap().opted_out, Some(reference.clone()));
+    assert_eq!(f.store.owner_rules(&other).await.unwrap().opted_out, None, "only the prefix");
+
+    let (status, _, body) = post(&f.app, &session, "/owners/slow-down", &[("scope", "Salle.Example"), ("factor", "5")]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(f.store.owner_rules(&other).await.unwrap().slowdown, 5);
+
+    let (status, _, _) = post(&f.app, &session, "/owners/facts-only", &[("scope", "www.salle.example")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(f.store.owner_rules(&Url::parse("https://www.salle.example/").unwrap()).await.unwrap().facts_only);
+    assert!(!f.store.owner_rules(&other).await.unwrap().facts_only, "the subdomain only");
+
+    // The receipt stays readable at its address.
+    let (status, _, body) = send(&f.app, Request::get(format!("/owners/receipt/{reference}")).body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(by_id(&body, "scope"), "https://salle.example/agenda/");
+    assert_eq!(f.store.submissions(10).await.unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn an_opt_out_stops_the_next_request_to_the_site() {
+    let web = gleaner_testweb::TestWeb::start(gleaner_testweb::Manifest::uniform(1, Default::default())).await.unwrap();
+    let f = fixture("", Arc::new(NoDns)).await;
+    let page = Url::parse(&web.url(0, "/about.html")).unwrap();
+    // Positive control: before the opt-out, the gate sends the request.
+    let before = f.gate.fetch(&GateRequest::new(page.clone(), Purpose::ManualCheck)).await;
+    assert!(matches!(before, GateOutcome::Fetched(ref r) if r.status == 200), "{before:?}");
+    assert_eq!(web.ledger().count(0, "/about.html"), 1);
+
+    let session = open(&f.app, "/owners").await;
+    let host = page.host_str().unwrap().to_owned();
+    let (status, _, body) = post(&f.app, &session, "/owners/opt-out", &[("scope", &host)]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let reference = by_id(&body, "reference");
+
+    let after = f.gate.fetch(&GateRequest::new(page, Purpose::ManualCheck)).await;
+    assert!(matches!(after, GateOutcome::Refused(Refusal::OptedOut(ref r)) if *r == reference), "{after:?}");
+    assert_eq!(web.ledger().count(0, "/about.html"), 1, "no request after the opt-out");
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn forms_are_validated_escaped_size_capped_and_csrf_protected() {
+    let f = fixture("max_form_bytes = \"1KiB\"", Arc::new(NoDns)).await;
+    let session = open(&f.app, "/owners").await;
+    let cases: [(&str, &[(&str, &str)], &str); 5] = [
+        ("/owners/opt-out", &[("scope", "")], "give the domain"),
+        ("/owners/opt-out", &[("scope", "javascript:alert(1)//x")], "a domain is a host name"),
+        ("/owners/opt-out", &[("scope", "ftp://salle.example/")], "full http:// or https://"),
+        ("/owners/slow-down", &[("scope", "salle.example"), ("factor", "1000")], "from 2 to 100"),
+        ("/owners/opt-out", &[("scope", "salle.example"), ("contact", "not an address")], "name@example.org"),
+    ];
+    for (path, fields, problem) in cases {
+        let (status, _, body) = post(&f.app, &session, path, fields).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{fields:?}");
+        assert!(body.contains(problem), "{fields:?}: {body}");
+    }
+    // Text an owner typed comes back escaped.
+    let (status, _, body) = post(
+        &f.app,
+        &session,
+        "/owners/removal",
+        &[("scope", "salle.example"), ("message", "<script>alert(1)</script> & <b>"), ("stop", "no")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;"), "{body}");
+    assert!(!body.contains("<script>"), "{body}");
+    // Too big.
+    let big = "x".repeat(2000);
+    let (status, _, _) = post(&f.app, &session, "/owners/opt-out", &[("scope", "salle.example"), ("message", &big)]).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    // A forged or missing token, or no cookie: refused, nothing recorded.
+    let forged = Session { cookie: session.cookie.clone(), token: "0".repeat(64) };
+    let (status, _, _) = post(&f.app, &forged, "/owners/opt-out", &[("scope", "salle.example")]).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let no_cookie = Session { cookie: String::new(), token: session.token.clone() };
+    let (status, _, _) = post(&f.app, &no_cookie, "/owners/opt-out", &[("scope", "salle.example")]).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let url = Url::parse("https://salle.example/").unwrap();
+    assert_eq!(f.store.owner_rules(&url).await.unwrap().opted_out, None);
+    // Positive control: the same form with the page's token is accepted.
+    let (status, _, _) = post(&f.app, &session, "/owners/opt-out", &[("scope", "salle.example")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(f.store.owner_rules(&url).await.unwrap().opted_out.is_some());
+}
+
+#[tokio::test]
+async fn submissions_are_rate_limited_per_address() {
+    let f = fixture("submissions_per_hour = 3", Arc::new(NoDns)).await;
+    let session = open(&f.app, "/owners").await;
+    for i in 0..3 {
+        let scope = format!("site{i}.example");
+        let (status, _, _) = post(&f.app, &session, "/owners/opt-out", &[("scope", &scope)]).await;
+        assert_eq!(status, StatusCode::OK, "submission {i}");
+    }
+    let (status, headers, body) = post(&f.app, &session, "/owners/opt-out", &[("scope", "site9.example")]).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    assert_eq!(headers.get(header::RETRY_AFTER).unwrap(), "3600");
+    assert_eq!(f.store.submissions(10).await.unwrap().len(), 3);
+}
+
+/// A local webhook receiver: every JSON body POSTed to `/hook`.
+async fn webhook() -> (SocketAddr, Arc<Mutex<Vec<serde_json::Value>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let keep = Arc::clone(&seen);
+    let app = Router::new().route(
+        "/hook",
+        axum::routing::post(move |body: axum::body::Bytes| {
+            let keep = Arc::clone(&keep);
+            async move {
+                keep.lock().unwrap().push(serde_json::from_slice(&body).unwrap_or_default());
+                StatusCode::NO_CONTENT
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (addr, seen)
+}
+
+/// Waits (at most 5 s, 100 polls) until `seen` holds `n` notices.
+async fn wait_for(seen: &Mutex<Vec<serde_json::Value>>, n: usize) -> Vec<serde_json::Value> {
+    for _ in 0..100 {
+        if seen.lock().unwrap().len() >= n {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    seen.lock().unwrap().clone()
+}
+
+#[tokio::test]
+async fn the_operator_is_notified_by_webhook() {
+    let (addr, seen) = webhook().await;
+    let f = fixture(&format!("webhook_url = \"http://{addr}/hook\""), Arc::new(NoDns)).await;
+    let session = open(&f.app, "/owners").await;
+    let (_, _, body) = post(&f.app, &session, "/owners/slow-down", &[("scope", "salle.example"), ("factor", "3"), ("contact", "owner@salle.example")]).await;
+    let reference = by_id(&body, "reference");
+    let notices = wait_for(&seen, 1).await;
+    assert_eq!(notices.len(), 1, "one notice");
+    let n = &notices[0];
+    assert_eq!(n["reference"], reference.as_str());
+    assert_eq!(n["kind"], "slow-down");
+    assert_eq!(n["scope"], "salle.example");
+    assert_eq!(n["status"], "applied");
+    assert_eq!(n["contact"], "owner@salle.example");
+    assert_eq!(f.desk.notifier.counts(), (1, 0));
+}
+
+/// A tiny nameserver on 127.0.0.1 answering TXT queries from `records` (name without the
+/// final dot → value), with hickory's own message types.
+pub async fn nameserver(records: Arc<Mutex<HashMap<String, String>>>) -> SocketAddr {
+    use hickory_resolver::proto::op::{Message, OpCode};
+    use hickory_resolver::proto::rr::rdata::TXT;
+    use hickory_resolver::proto::rr::{RData, Record, RecordType};
+    let socket = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    let addr = socket.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut buf = vec![0u8; 1500];
+        while let Ok((n, peer)) = socket.recv_from(&mut buf).await {
+            let Ok(query) = Message::from_vec(&buf[..n]) else { continue };
+            let mut answer = Message::response(query.metadata.id, OpCode::Query);
+            answer.metadata.recursion_available = true;
+            answer.metadata.recursion_desired = query.metadata.recursion_desired;
+            for q in &query.queries {
+                answer.add_query(q.clone());
+                let name = q.name().to_ascii().trim_end_matches('.').to_ascii_lowercase();
+                if q.query_type() == RecordType::TXT
+                    && let Some(value) = records.lock().unwrap().get(&name)
+                {
+                    answer.add_answer(Record::from_rdata(q.name().clone(), 0, RData::TXT(TXT::new(vec![value.clone()]))));
+                }
+            }
+            if let Ok(bytes) = answer.to_vec() {
+                let _ = socket.send_to(&bytes, peer).await;
+            }
+        }
+    });
+    addr
+}
+
+#[tokio::test]
+async fn a_removal_is_carried_out_on_a_dns_proof_and_queued_without_one() {
+    let records = Arc::new(Mutex::new(HashMap::new()));
+    let dns = nameserver(Arc::clone(&records)).await;
+    let resolver = Arc::new(HickoryTxt::new(Some(dns)).unwrap());
+    let (addr, seen) = webhook().await;
+    let f = fixture(&format!("webhook_url = \"http://{addr}/hook\""), resolver).await;
+    // Positive control: something from the site is stored.
+    let stored = owners_events_impl::store_event(&f.store, "https://salle.example/e/1").await;
+    assert!(f.store.event(stored).await.unwrap().is_some());
+
+    let session = open(&f.app, "/owners").await;
+    let (status, _, body) = post(&f.app, &session, "/owners/removal", &[("scope", "salle.example"), ("stop", "no")]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let reference = by_id(&body, "reference");
+    assert_eq!(by_id(&body, "status"), "pending");
+    let token = by_id(&body, "proof-token");
+    assert!(by_id(&body, "txt-record").contains(&format!("_gleaner-verification.salle.example TXT \"gleaner-verification={token}\"")), "{body}");
+
+    // No record yet: stays queued, nothing removed.
+    let (_, _, body) = post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "dns")]).await;
+    assert!(by_id(&body, "note").starts_with("Not proven yet: no TXT record"), "{body}");
+    assert!(f.store.event(stored).await.unwrap().is_some());
+    assert_eq!(f.store.submission(&reference).await.unwrap().unwrap().status, "pending");
+
+    // A wrong token is not a proof either.
+    records.lock().unwrap().insert("_gleaner-verification.salle.example".into(), "gleaner-verification=nope".into());
+    let (_, _, body) = post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "dns")]).await;
+    assert!(by_id(&body, "note").contains("none with this token"), "{body}");
+
+    records.lock().unwrap().insert("_gleaner-verification.salle.example".into(), format!("gleaner-verification={token}"));
+    let (_, _, body) = post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "dns")]).await;
+    assert!(by_id(&body, "note").starts_with("Control proven."), "{body}");
+    assert_eq!(by_id(&body, "status"), "removed");
+    assert!(f.store.event(stored).await.unwrap().is_none(), "the event is gone");
+    let url = Url::parse("https://www.salle.example/").unwrap();
+    assert!(f.store.owner_rules(&url).await.unwrap().opted_out.is_some(), "and the site is opted out");
+    let notices = wait_for(&seen, 2).await;
+    assert_eq!(notices.iter().map(|n| n["kind"].as_str().unwrap().to_owned()).collect::<Vec<_>>(), ["removal", "removal-verified"]);
+}
+
+/// A loopback site serving robots.txt and the proof file, counting requests per path.
+async fn proof_site(token: Arc<Mutex<String>>) -> (SocketAddr, Arc<Mutex<Vec<String>>>) {
+    let hits = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&hits);
+    let app = Router::new().fallback(move |uri: axum::http::Uri| {
+        let log = Arc::clone(&log);
+        let token = Arc::clone(&token);
+        async move {
+            log.lock().unwrap().push(uri.path().to_owned());
+            match uri.path() {
+                "/robots.txt" => (StatusCode::OK, "User-agent: *\nAllow: /\n".to_owned()),
+                "/.well-known/gleaner-verification.txt" => (StatusCode::OK, format!("{}\n", token.lock().unwrap())),
+                _ => (StatusCode::NOT_FOUND, String::new()),
+            }
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (addr, hits)
+}
+
+#[tokio::test]
+async fn a_proof_file_is_fetched_once_through_the_gate_and_audited() {
+    let token = Arc::new(Mutex::new(String::from("not-yet")));
+    let (site, hits) = proof_site(Arc::clone(&token)).await;
+    let f = fixture("", Arc::new(NoDns)).await;
+    // The site is known to gleaner (its origin says http and the port).
+    let first = f.gate.fetch(&GateRequest::new(Url::parse(&format!("http://{site}/robots.txt")).unwrap(), Purpose::ManualCheck)).await;
+    assert!(matches!(first, GateOutcome::Fetched(_)), "{first:?}");
+    let stored = owners_events_impl::store_event(&f.store, &format!("http://{site}/e/1")).await;
+
+    let session = open(&f.app, "/owners").await;
+    let (_, _, body) = post(&f.app, &session, "/owners/removal", &[("scope", "127.0.0.1"), ("stop", "no")]).await;
+    let reference = by_id(&body, "reference");
+    let proof = by_id(&body, "proof-token");
+
+    // The file does not hold the token: one request, still queued.
+    let (_, _, body) = post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "file")]).await;
+    assert!(by_id(&body, "note").contains("does not hold the token"), "{body}");
+    let count = |hits: &Mutex<Vec<String>>| hits.lock().unwrap().iter().filter(|p| p.contains("gleaner-verification")).count();
+    assert_eq!(count(&hits), 1, "fetched once");
+    assert!(f.store.event(stored).await.unwrap().is_some());
+
+    *token.lock().unwrap() = proof;
+    let (_, _, body) = post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "file")]).await;
+    assert!(by_id(&body, "note").starts_with("Control proven."), "{body}");
+    assert_eq!(count(&hits), 2, "once per owner request");
+    assert!(f.store.event(stored).await.unwrap().is_none(), "removed");
+    assert_eq!(hits.lock().unwrap()[0], "/robots.txt", "robots.txt first");
+    f.store.flush_audit().await.unwrap();
+    let scope = gleaner_policy::registry::Scope::domain("127.0.0.1").unwrap();
+    let audit = f.store.audit_for(&scope, 100).await.unwrap();
+    let proofs: Vec<_> = audit.iter().filter(|a| a.url.ends_with("/.well-known/gleaner-verification.txt")).collect();
+    assert_eq!(proofs.len(), 2);
+    assert!(proofs.iter().all(|a| a.purpose == Some(Purpose::OwnerVerification)), "{proofs:?}");
+}
+
+#[tokio::test]
+async fn the_site_page_summarises_and_shows_urls_only_to_the_owner_or_operator() {
+    let records = Arc::new(Mutex::new(HashMap::new()));
+    let dns = nameserver(Arc::clone(&records)).await;
+    let f = fixture("", Arc::new(HickoryTxt::new(Some(dns)).unwrap())).await;
+    let now = SystemTime::now();
+    let row = |path: &str, purpose, status: Option<u16>, error: Option<&str>, reason: &str| AuditRecord {
+        time: now,
+        site: "https://salle.example".into(),
+        url: format!("https://salle.example{path}"),
+        purpose,
+        source: Some("salle".into()),
+        status,
+        error: error.map(str::to_owned),
+        bytes: 10,
+        duration: Duration::from_millis(5),
+        reason: reason.into(),
+    };
+    f.store.record(row("/robots.txt", Purpose::Robots, Some(200), None, "robots"));
+    f.store.record(row("/agenda/", Purpose::Listing, Some(200), None, "allowed"));
+    f.store.record(row("/agenda/1.html", Purpose::EventPage, Some(404), None, "allowed"));
+    f.store.record(row("/private/x.html", Purpose::EventPage, None, Some("not sent"), "robots.txt: disallowed"));
+    f.store.flush_audit().await.unwrap();
+    f.store.archive_document("https://salle.example", DocumentKind::Robots, "https://salle.example/robots.txt", b"User-agent: *\nDisallow: /private/\n".to_vec(), now).await.unwrap();
+
+    let (status, _, body) = send(&f.app, Request::get("/site/salle.example").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(by_id(&body, "totals").starts_with("3 requests sent and 1 refused"), "{body}");
+    assert!(body.contains("<tr><th>event-page</th><td>1</td></tr>"), "{body}");
+    assert!(body.contains("<tr><th>404</th><td>1</td></tr>"), "{body}");
+    assert!(body.contains("<tr><th>robots.txt: disallowed</th><td>1</td></tr>"), "{body}");
+    let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
+    assert!(body.contains(&format!("<tr><td>{today}</td><td>3</td><td>1</td></tr>")), "{body}");
+    assert!(body.contains("id=\"robots\"") && body.contains("<td>https://salle.example</td><td>"), "{body}");
+    assert!(!body.contains("/agenda/1.html"), "no URL list for strangers");
+
+    let operator = Request::get("/site/salle.example").header(header::AUTHORIZATION, format!("Bearer {OPERATOR}")).body(Body::empty()).unwrap();
+    let (_, _, body) = send(&f.app, operator).await;
+    assert!(body.contains("https://salle.example/agenda/1.html"), "the operator sees the URLs");
+
+    let session = open(&f.app, "/site/salle.example").await;
+    let (_, _, body) = post(&f.app, &session, "/site/salle.example/urls", &[]).await;
+    assert!(!body.contains("/agenda/1.html") && body.contains("Not shown"), "{body}");
+    let token = f.desk.proof_token("salle.example");
+    records.lock().unwrap().insert("_gleaner-verification.salle.example".into(), format!("gleaner-verification={token}"));
+    let (_, _, body) = post(&f.app, &session, "/site/salle.example/urls", &[]).await;
+    assert!(body.contains("https://salle.example/agenda/1.html"), "the verified owner sees the URLs: {body}");
+}
+
+/// Stored events for the removal tests.
+pub mod owners_events_impl {
+    use std::time::SystemTime;
+
+    use gleaner_event::time::EventTime;
+    use gleaner_event::{Category, Event, EventStatus, Price, Venue};
+    use gleaner_store::{EventWrite, Keep, Store};
+    use url::Url;
+
+    /// Stores one event read from `page`; returns its id.
+    pub async fn store_event(store: &Store, page: &str) -> i64 {
+        let url = Url::parse(page).unwrap();
+        let event = Event {
+            title: Some(format!("Concert at {page}")),
+            start: Some(EventTime::Date(chrono::NaiveDate::from_ymd_opt(2030, 5, 1).unwrap())),
+            end: None,
+            previous_start: None,
+            venue: Venue { name: Some("Salle".into()), ..Venue::default() },
+            price: Price::default(),
+            ticket_url: None,
+            image_url: None,
+            description: Some("A description".into()),
+            status: EventStatus::Scheduled,
+            status_stated: false,
+            attendance: None,
+            category: Category::Concert,
+            url: Some(url.clone()),
+        };
+        let write = EventWrite {
+            event: &event,
+            source: Some("salle"),
+            fetched_url: &url,
+            fetched_at: SystemTime::now(),
+            keep: Keep::Full,
+        };
+        store.upsert_event(&write).await.unwrap().id()
+    }
+}
