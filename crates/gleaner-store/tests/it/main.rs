@@ -7,6 +7,7 @@
 mod crash;
 mod events;
 mod frontier;
+mod llm;
 mod owners;
 mod relay;
 mod removal;
