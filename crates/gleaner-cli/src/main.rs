@@ -8,6 +8,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod cmd;
+mod llm_store;
 mod wiring;
 
 use std::path::PathBuf;

@@ -62,7 +62,8 @@ pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
         Arc::new(store.clone()),
         Arc::clone(&clock),
     );
-    let sink = Arc::new(StoreSink { store: store.clone(), settings: Arc::clone(&settings) });
+    let llm = crate::llm_store::connect(&settings, &store).await?;
+    let sink = Arc::new(StoreSink { store: store.clone(), settings: Arc::clone(&settings), llm });
     Ok(Crawler {
         store,
         context: PassContext { gate: Arc::new(gate), sink, clock, settings, stop: Arc::default() },
@@ -73,6 +74,8 @@ pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
 pub struct StoreSink {
     store: Store,
     settings: Arc<Settings>,
+    /// The language-model step, when `[llm]` is configured (issue 18).
+    llm: Option<Arc<gleaner_llm::Llm>>,
 }
 
 impl StoreSink {
@@ -105,6 +108,10 @@ impl EventSink for StoreSink {
                 }
             }
         })
+    }
+
+    fn language_model(&self) -> Option<Arc<gleaner_llm::Llm>> {
+        self.llm.clone()
     }
 
     fn checked_unchanged<'a>(&'a self, page: &'a Url, at: SystemTime) -> BoxFuture<'a, ()> {

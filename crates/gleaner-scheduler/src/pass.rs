@@ -252,6 +252,7 @@ async fn store_events(
         return;
     }
     let now = ctx.clock.now();
+    let llm = ctx.sink.language_model();
     for mut event in events {
         if source.keep == Keep::Facts || !signals.keep_description {
             event.description = None;
@@ -270,10 +271,16 @@ async fn store_events(
             page: document.clone(),
             checked_at: now,
         };
-        match ctx.sink.upsert(found).await {
+        // The language model's part (issue 18): its provenance, and translation.
+        let stored = llm.as_ref().map(|_| found.event.clone());
+        let upserted = ctx.sink.upsert(found).await;
+        match upserted {
             Upsert::New => report.events_new += 1,
             Upsert::Updated => report.events_updated += 1,
             Upsert::Unchanged => report.events_unchanged += 1,
+        }
+        if let (Some(llm), Some(event)) = (&llm, stored) {
+            llm.stored(source, document, identity, &event, upserted != Upsert::Unchanged).await;
         }
     }
 }
@@ -556,8 +563,28 @@ pub async fn run_pass(
             let links = ListingLinks { events: links, next_page: extracted.next_page.take() };
             enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
         }
-        store_events(ctx, source, &signals, &fetched.url, step, extracted.events, &mut report)
-            .await;
+        // Pages where structured data and site rules found nothing may be read by the
+        // language model (`llm = "fallback"`, or every page under `"always"`).
+        let events = match ctx.sink.language_model() {
+            Some(llm) => {
+                llm.read_page(
+                    source,
+                    &fetched.url,
+                    &fetched.headers,
+                    &body,
+                    zone,
+                    step == Step::Event,
+                    extracted.events,
+                )
+                .await
+            }
+            None => extracted.events,
+        };
+        store_events(ctx, source, &signals, &fetched.url, step, events, &mut report).await;
+    }
+    // Translations that failed earlier are tried again (issue 18).
+    if let Some(llm) = ctx.sink.language_model() {
+        llm.retry_translations(source).await;
     }
     report
 }

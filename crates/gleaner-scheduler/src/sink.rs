@@ -85,6 +85,12 @@ pub trait EventSink: Send + Sync {
         found.checked_at = at;
         self.upsert(found)
     }
+
+    /// The language-model step (issue 18) for sources with `llm` or `translate`: the
+    /// store-backed sink carries it, beside the storage it writes to. The default has none.
+    fn language_model(&self) -> Option<std::sync::Arc<gleaner_llm::Llm>> {
+        None
+    }
 }
 
 /// An instant for an event time, for coarse windows: fixed times exactly, dates and
