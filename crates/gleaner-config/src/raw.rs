@@ -62,8 +62,6 @@ pub struct RawConfig {
     /// Checks that keep stored events true (cancellation and link checks).
     #[serde(default)]
     pub checks: RawChecks,
-}
-
     /// The image relay (`[relay]`).
     #[serde(default)]
     pub relay: crate::relay::RawRelay,
@@ -73,6 +71,8 @@ pub struct RawConfig {
     /// The operator dashboard (`[dashboard]`).
     #[serde(default)]
     pub dashboard: crate::owners::RawDashboard,
+}
+
 /// `[checks]` (SPEC §4).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -187,10 +187,10 @@ pub struct RawRights {
     pub on_reservation: Option<String>,
     /// Whether rights signals are read at all.
     pub honour_signals: Option<bool>,
-}
-
     /// How long a site's rights files (tdmrep.json, ai.txt) are trusted before re-reading.
     pub files_ttl: Option<String>,
+}
+
 /// `[purposes]`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

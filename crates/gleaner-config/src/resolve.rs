@@ -317,6 +317,9 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
         llm,
         sources,
         site_rules,
+        relay,
+        owners,
+        dashboard,
         checks,
     })
 }
@@ -330,9 +333,6 @@ fn resolve_checks(r: &mut Resolver, raw: &RawConfig, purposes: &Purposes) -> Che
     );
     let horizon_days = if !horizon.as_secs().is_multiple_of(86_400) || horizon.subsec_nanos() != 0 {
         r.problem(
-        relay,
-        owners,
-        dashboard,
             Problem::at("checks.horizon", "must be a whole number of days")
                 .hint("the check covers calendar days from today, e.g. `7d`"),
         );

@@ -53,14 +53,14 @@ pub struct Settings {
     pub site_rules: gleaner_extract::rules::RuleBook,
     /// Checks that keep stored events true (SPEC §4).
     pub checks: Checks,
-}
-
     /// The image relay (SPEC §5).
     pub relay: crate::relay::RelaySettings,
     /// The owners' forms (`[owners]`).
     pub owners: crate::owners::OwnersSettings,
     /// The operator dashboard (`[dashboard]`).
     pub dashboard: crate::owners::DashboardSettings,
+}
+
 /// The cancellation and link checks (SPEC §4). Whether each runs at all is decided by
 /// its purpose (`cancellation-check`, `link-check`) being enabled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -201,10 +201,10 @@ pub struct Rights {
     pub on_reservation: OnReservation,
     /// Whether TDMRep, ai.txt and noai signals are read.
     pub honour_signals: bool,
-}
-
     /// How long a site's rights files (tdmrep.json, ai.txt) are trusted before re-reading.
     pub files_ttl: Duration,
+}
+
 /// Enabled purposes and methods.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Purposes {

@@ -349,6 +349,11 @@ pub fn resolve_sources(
         }
         let terms_url = optional_url(problems, &key("terms_url"), s.terms_url.as_ref());
         let press_url = optional_url(problems, &key("press_url"), s.press_url.as_ref());
+        let press_image_terms = crate::relay::ImageTerms::resolve(
+            &key("press_image_terms"),
+            s.press_image_terms.as_deref(),
+            problems,
+        );
         if problems.len() > before {
             continue;
         }
@@ -374,14 +379,9 @@ pub fn resolve_sources(
             category: s.category.clone(),
             terms_url,
             press_url,
+            press_image_terms,
             api: s.api.clone(),
         });
     }
     sources
 }
-        let press_image_terms = crate::relay::ImageTerms::resolve(
-            &key("press_image_terms"),
-            s.press_image_terms.as_deref(),
-            problems,
-        );
-            press_image_terms,

@@ -98,9 +98,6 @@ macro_rules! dispatch {
 mod relay;
 pub use relay::{RelayImage, SiteRightsFiles, Takedown};
 
-mod relay;
-pub use relay::{RelayImage, SiteRightsFiles, Takedown};
-
 mod llm;
 pub use llm::{LlmUsage, ModelStep, PendingTranslation, TranslationPart};
 
