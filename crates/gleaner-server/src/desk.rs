@@ -172,6 +172,12 @@ impl OwnerDesk {
     }
 }
 
+/// A random token of 36 hex digits (the demo's per-run operator token).
+pub fn random_token() -> String {
+    let bytes: [u8; 18] = rand::random();
+    hex(&bytes)
+}
+
 /// Lower-case hex.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
