@@ -134,9 +134,21 @@ fn is_uk_postcode(p: &str) -> bool {
         && i[1..].iter().all(u8::is_ascii_uppercase)
 }
 
+/// A Canadian postal code: `V2N 1B2`.
+fn is_ca_postcode(p: &str) -> bool {
+    let b = p.as_bytes();
+    b.len() == 7
+        && b[3] == b' '
+        && [0, 2, 5].iter().all(|&i| b[i].is_ascii_uppercase())
+        && [1, 4, 6].iter().all(|&i| b[i].is_ascii_digit())
+}
+
+const CA_PROVINCES: &[&str] =
+    &["BC", "AB", "SK", "MB", "ON", "QC", "NB", "NS", "PE", "NL", "YT", "NT", "NU"];
+
 fn is_postal(part: &str) -> bool {
     let p = part.trim();
-    if is_uk_postcode(p) {
+    if is_uk_postcode(p) || is_ca_postcode(p) {
         return true;
     }
     let digits = p.chars().filter(char::is_ascii_digit).count();
@@ -246,6 +258,13 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
     if !parts.is_empty() {
         out.street = Some(parts.join(", "));
     }
+    // A Canadian postal code with a province code says the country.
+    if out.country.is_none()
+        && out.postal_code.as_deref().is_some_and(is_ca_postcode)
+        && out.region.as_deref().is_some_and(|r| CA_PROVINCES.contains(&r))
+    {
+        out.country = Some("CA".to_owned());
+    }
     out
 }
 
@@ -292,7 +311,11 @@ mod tests {
         );
         assert_eq!(
             split("4520 Papineau Avenue, Montréal QC H2H 1V4"),
-            [o("4520 Papineau Avenue"), o("Montréal"), o("QC"), o("H2H 1V4"), None]
+            [o("4520 Papineau Avenue"), o("Montréal"), o("QC"), o("H2H 1V4"), o("CA")]
+        );
+        assert_eq!(
+            split("2187 Ospika Blvd S, Prince George, BC, V2N 1B2"),
+            [o("2187 Ospika Blvd S"), o("Prince George"), o("BC"), o("V2N 1B2"), o("CA")]
         );
         assert_eq!(
             split("12 Call Lane, Leeds, LS1 6DN, UK"),

@@ -14,7 +14,8 @@
 //! dates are past (a news item's publication date looks just like an event's date). What it finds is marked low confidence in the diagnostics.
 
 use chrono::NaiveDate;
-use gleaner_event::datetext::{DateOrder, parse_text_date};
+use gleaner_event::EventTime;
+use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
 use gleaner_event::text::clean_line;
 use gleaner_event::time::parse_event_time;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
@@ -23,7 +24,7 @@ use scraper::{ElementRef, Html, Selector};
 use crate::{Candidate, Diagnostic, Format, Severity};
 
 /// How many text blocks after the title are searched for a written date.
-const NEAR_TITLE_BLOCKS: usize = 40;
+const NEAR_TITLE_BLOCKS: usize = 80;
 
 fn sel(s: &str) -> Selector {
     Selector::parse(s).expect("a constant selector parses")
@@ -99,7 +100,10 @@ pub fn read(
     {
         diagnostics.push(note(
             Severity::Info,
-            format!("the only date found ({}) is past: a publication date? no event", start.to_iso()),
+            format!(
+                "the only date found ({}) is past: a publication date? no event",
+                start.to_iso()
+            ),
         ));
         return;
     }
@@ -118,14 +122,15 @@ pub fn read(
             Label::Address if raw.address_text.is_none() => raw.address_text = Some(value),
             Label::Price if raw.offers.is_empty() => {
                 if let Some(p) = parse_price_text(&value) {
-                    raw.offers.push(RawOffer {
-                        low_price: Some(p.min.to_string()),
-                        high_price: p.max.map(|m| m.to_string()),
-                        currency: p.currency.map(str::to_owned),
-                        ..RawOffer::default()
-                    });
                     if p.is_free {
                         raw.is_accessible_for_free = Some("true".into());
+                    } else {
+                        raw.offers.push(RawOffer {
+                            low_price: Some(p.min.to_string()),
+                            high_price: p.max.map(|m| m.to_string()),
+                            currency: p.currency.map(str::to_owned),
+                            ..RawOffer::default()
+                        });
                     }
                 }
             }
@@ -157,6 +162,9 @@ fn written_date(
     let title_id = h1.id();
     let mut after = false;
     let mut seen = 0;
+    let mut found: Option<gleaner_event::datetext::TextDate> = None;
+    let mut found_at = 0;
+    let mut last_text = String::new();
     for el in doc.select(&blocks).chain(std::iter::empty()) {
         if !after {
             // Document order: the first block that follows the title's position.
@@ -165,8 +173,8 @@ fn written_date(
                 continue;
             }
         }
-        // Leaves only (a block with a child block is read through its children).
-        if el.select(&blocks).nth(1).is_some() {
+        // Small blocks only: a date and its time may sit in nested spans.
+        if el.select(&blocks).nth(8).is_some() {
             continue;
         }
         seen += 1;
@@ -174,14 +182,48 @@ fn written_date(
             break;
         }
         let text = text_of(el);
-        if text.len() > 300 || is_publication_line(&text) {
+        // Wrappers repeat their only child's text: one block, not several.
+        if text.len() > 200 || is_publication_line(&text) || text == last_text {
+            seen -= 1;
+            continue;
+        }
+        last_text.clone_from(&text);
+        if let Some(mut d) = found.take() {
+            // A date without a time: the time may be in the next small blocks
+            // (`Happening July 27, 2025`, then `10:00am`, then `- 4:00pm`).
+            match (d.start, parse_text_time(&text)) {
+                (EventTime::Date(day), Some((t1, t2))) => {
+                    d.start = EventTime::Floating(day.and_time(t1));
+                    if let Some(t2) = t2.filter(|t2| *t2 > t1) {
+                        d.end = Some(EventTime::Floating(day.and_time(t2)));
+                        return Some(d);
+                    }
+                    found = Some(d);
+                    found_at = seen;
+                }
+                (EventTime::Floating(start), Some((t2, None)))
+                    if text.trim_start().starts_with(['-', '–', '—']) && t2 > start.time() =>
+                {
+                    d.end = Some(EventTime::Floating(start.date().and_time(t2)));
+                    return Some(d);
+                }
+                _ => found = Some(d),
+            }
+            if seen >= found_at + 3 {
+                return found;
+            }
             continue;
         }
         if let Some(d) = parse_text_date(&text, reference, order) {
+            if d.end.is_none() {
+                found = Some(d);
+                found_at = seen;
+                continue;
+            }
             return Some(d);
         }
     }
-    None
+    found
 }
 
 fn is_publication_line(text: &str) -> bool {

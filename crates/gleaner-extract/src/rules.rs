@@ -76,6 +76,9 @@ pub struct SiteRules {
     pub description: Option<FieldRule>,
     /// Status in words (`Annulé`, `Abgesagt`, `Postponed`, …).
     pub status: Option<FieldRule>,
+    /// Selector of the day headings of a listing grouped by day (`<h3>Monday November
+    /// 10</h3>` then the day's items): the last one before an item is read with its date.
+    pub date_heading: Option<String>,
     /// Selector of the "next page" link of a listing.
     pub next_page: Option<String>,
     /// Language of the pages (`en`, `en-US`, `fr`…): how `05/12/2026` is read.
@@ -95,6 +98,8 @@ pub struct FieldRule {
     pub attr: Option<String>,
     /// Keep the first capture group (or the whole match) of this regex; no match, no value.
     pub regex: Option<String>,
+    /// Read every match, joined with `, ` (an address spread over several elements).
+    pub all: bool,
 }
 
 #[derive(Deserialize)]
@@ -103,6 +108,8 @@ struct FieldTable {
     selector: String,
     attr: Option<String>,
     regex: Option<String>,
+    #[serde(default)]
+    all: bool,
 }
 
 impl<'de> Deserialize<'de> for FieldRule {
@@ -118,7 +125,7 @@ impl<'de> Deserialize<'de> for FieldRule {
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<FieldRule, A::Error> {
                 let t = FieldTable::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                Ok(FieldRule { selector: t.selector, attr: t.attr, regex: t.regex })
+                Ok(FieldRule { selector: t.selector, attr: t.attr, regex: t.regex, all: t.all })
             }
         }
         d.deserialize_any(V)
@@ -141,6 +148,7 @@ struct CompiledField {
     selector: Selector,
     attr: Option<String>,
     regex: Option<Regex>,
+    all: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,6 +167,7 @@ pub struct CompiledRules {
     item: Option<Selector>,
     fields: Vec<(Field, CompiledField)>,
     next_page: Option<Selector>,
+    date_heading: Option<Selector>,
     zone: Option<Tz>,
     order: DateOrder,
 }
@@ -236,6 +245,8 @@ impl SiteRules {
         };
         let item = self.item.as_deref().and_then(|s| selector("item".into(), s));
         let next_page = self.next_page.as_deref().and_then(|s| selector("next_page".into(), s));
+        let date_heading =
+            self.date_heading.as_deref().and_then(|s| selector("date_heading".into(), s));
         let mut fields = Vec::new();
         let mut regex_problems = Vec::new();
         for (field, name, rule) in self.fields() {
@@ -260,11 +271,14 @@ impl SiteRules {
                 }
             };
             if let Some(selector) = sel {
-                fields.push((field, CompiledField { selector, attr: rule.attr.clone(), regex }));
+                fields.push((
+                    field,
+                    CompiledField { selector, attr: rule.attr.clone(), regex, all: rule.all },
+                ));
             }
         }
         problems.extend(regex_problems);
-        if self.date.is_none() {
+        if self.date.is_none() && self.date_heading.is_none() {
             problems.push(RuleProblem {
                 key: "date".into(),
                 message: "missing: an event needs a date".into(),
@@ -303,6 +317,7 @@ impl SiteRules {
             item,
             fields,
             next_page,
+            date_heading,
             zone,
             order: self.language.as_deref().map(DateOrder::for_language).unwrap_or_default(),
         })
@@ -376,6 +391,14 @@ impl CompiledRules {
             None => Vec::new(),
         };
         let listing = !items.is_empty();
+        let headings: Vec<_> = match &self.date_heading {
+            Some(sel) if listing => doc
+                .select(sel)
+                .take(MAX_ITEMS)
+                .map(|h| (h.id(), clean_line(&h.text().collect::<Vec<_>>().join(" "))))
+                .collect(),
+            _ => Vec::new(),
+        };
         let scopes = if listing { items } else { vec![root] };
         for (n, scope) in scopes.into_iter().enumerate() {
             let location = if listing { format!("item #{}", n + 1) } else { "page".to_owned() };
@@ -391,7 +414,12 @@ impl CompiledRules {
             {
                 out.links.push(url);
             }
-            let date_text = value(Field::Date);
+            let heading = headings.iter().rev().find(|(id, _)| *id < scope.id()).map(|(_, t)| t);
+            let date_text = match (heading, value(Field::Date)) {
+                (Some(h), Some(d)) => Some(format!("{h} {d}")),
+                (Some(h), None) => Some(h.clone()),
+                (None, d) => d,
+            };
             let time_text = value(Field::Time);
             let combined = match (&date_text, &time_text) {
                 (Some(d), Some(t)) => Some(format!("{d} {t}")),
@@ -445,14 +473,16 @@ impl CompiledRules {
                     }
                     (_, parsed) => parsed.map(str::to_owned),
                 };
-                raw.offers.push(RawOffer {
-                    low_price: Some(price.min.to_string()),
-                    high_price: price.max.map(|m| m.to_string()),
-                    currency,
-                    ..RawOffer::default()
-                });
+                // Free entry states no price range, only that it is free.
                 if price.is_free {
                     raw.is_accessible_for_free = Some("true".into());
+                } else {
+                    raw.offers.push(RawOffer {
+                        low_price: Some(price.min.to_string()),
+                        high_price: price.max.map(|m| m.to_string()),
+                        currency,
+                        ..RawOffer::default()
+                    });
                 }
             }
             out.candidates.push(Candidate { format: Format::Rules, location, raw });
@@ -498,8 +528,17 @@ fn resolve(base: &Url, href: &str) -> Option<Url> {
 }
 
 fn read_field(scope: ElementRef<'_>, f: &CompiledField, field: Field) -> Option<String> {
+    if f.all {
+        let parts: Vec<String> =
+            scope.select(&f.selector).take(50).filter_map(|el| read_one(el, f, field)).collect();
+        return (!parts.is_empty()).then(|| parts.join(", "));
+    }
     // An item that is itself the match (`link = "a"` on `a.card` items) counts too.
     let el = if f.selector.matches(&scope) { scope } else { scope.select(&f.selector).next()? };
+    read_one(el, f, field)
+}
+
+fn read_one(el: ElementRef<'_>, f: &CompiledField, field: Field) -> Option<String> {
     let default_attr = match field {
         Field::Link => Some("href"),
         Field::Image => Some("src"),
