@@ -9,6 +9,7 @@
 
 mod cmd;
 mod llm_store;
+mod relay_wiring;
 mod wiring;
 
 use std::path::PathBuf;
@@ -63,6 +64,8 @@ enum Command {
     Audit(cmd::audit::AuditArgs),
     /// Print the about page generated from the configuration (en, tr, fr, es, de).
     Page(cmd::page::PageArgs),
+    /// Stop the image relay from delivering an image, in every process, for good.
+    Takedown(cmd::takedown::TakedownArgs),
 }
 
 /// An error that means "the input was wrong" (exit 2), as opposed to a failure (exit 1).
@@ -105,6 +108,7 @@ fn main() -> ExitCode {
         Command::Purge(args) => cmd::purge::run(&args, &cli.config),
         Command::Audit(args) => cmd::audit::run(&args, &cli.config),
         Command::Page(args) => cmd::page::run(&args, &cli.config),
+        Command::Takedown(args) => cmd::takedown::run(&args, &cli.config),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

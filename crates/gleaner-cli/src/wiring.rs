@@ -98,7 +98,9 @@ impl EventSink for StoreSink {
                 fetched_at: found.checked_at,
                 keep,
             };
-            match self.store.upsert_event(&write).await {
+            let stored = self.store.upsert_event(&write).await;
+            crate::relay_wiring::register_image(&self.store, &self.settings, &found).await;
+            match stored {
                 Ok(Upserted::Inserted(_)) => Upsert::New,
                 Ok(Upserted::Updated { .. }) => Upsert::Updated,
                 Ok(Upserted::Unchanged(_)) => Upsert::Unchanged,
@@ -112,6 +114,21 @@ impl EventSink for StoreSink {
 
     fn language_model(&self) -> Option<Arc<gleaner_llm::Llm>> {
         self.llm.clone()
+    }
+
+    fn site_rights<'a>(
+        &'a self,
+        site: &'a str,
+    ) -> BoxFuture<'a, Option<gleaner_scheduler::rights::RightsFiles>> {
+        Box::pin(crate::relay_wiring::site_rights(&self.store, site))
+    }
+
+    fn put_site_rights<'a>(
+        &'a self,
+        site: &'a str,
+        files: gleaner_scheduler::rights::RightsFiles,
+    ) -> BoxFuture<'a, ()> {
+        Box::pin(crate::relay_wiring::put_site_rights(&self.store, site, files))
     }
 
     fn checked_unchanged<'a>(&'a self, page: &'a Url, at: SystemTime) -> BoxFuture<'a, ()> {

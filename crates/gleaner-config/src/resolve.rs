@@ -234,6 +234,11 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
             raw.rights.files_ttl.as_ref(),
             Duration::from_secs(24 * 3600),
         ),
+        // A profile that lists the `rights-signal` purpose reads the files; the
+        // every-purpose default of a config without `[purposes]` does not.
+        read_files: raw.rights.read_files.unwrap_or_else(|| {
+            raw.purposes.enabled.as_ref().is_some_and(|l| l.iter().any(|p| p == "rights-signal"))
+        }),
     };
     let relay = crate::relay::resolve(&raw.relay, &mut r.problems);
     let owners = crate::owners::resolve_owners(&raw.owners, &mut r.problems);

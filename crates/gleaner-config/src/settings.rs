@@ -203,6 +203,8 @@ pub struct Rights {
     pub honour_signals: bool,
     /// How long a site's rights files (tdmrep.json, ai.txt) are trusted before re-reading.
     pub files_ttl: Duration,
+    /// Whether each site's rights files are read (through the gate) before its pages.
+    pub read_files: bool,
 }
 
 /// Enabled purposes and methods.

@@ -8,6 +8,8 @@
 //! - [`sink`]: the [`EventSink`] trait the store implements, and an in-memory one;
 //! - [`checks`]: the checks that keep stored events true (SPEC §4): the cancellation
 //!   check and the link check.
+//! - [`rights`]: site rights files (TDMRep, ai.txt) read through the gate, and the
+//!   query "may this page be used for purpose X?" ([`rights::RightsBook`]);
 //! - [`worker`]: the worker loop of `gleaner worker` (claims from a shared queue, a
 //!   lease fence on the gate's state).
 //!
@@ -17,6 +19,7 @@
 pub mod checks;
 pub mod links;
 pub mod pass;
+pub mod rights;
 pub mod schedule;
 pub mod sink;
 pub mod worker;

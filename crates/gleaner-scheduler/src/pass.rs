@@ -369,6 +369,16 @@ pub async fn run_pass(
             break;
         }
         let site = gleaner_fetch::site_key(&url);
+        // The site's rights files first (after robots.txt): a reservation under
+        // `stop-site` stops the whole site before any page is read.
+        if !started_sites.contains(&site)
+            && let Some(reason) = crate::rights::stop_before_site(ctx, source, &url, deadline).await
+        {
+            let before = frontier.len();
+            frontier.retain(|(u, _)| gleaner_fetch::site_key(u) != site);
+            *report.refusals.entry(reason).or_default() += 1 + (before - frontier.len()) as u32;
+            continue;
+        }
         let purpose = step.purpose();
         let mut request = GateRequest::new(url.clone(), purpose);
         request.source = Some(source.id.clone());

@@ -7,6 +7,7 @@
 //!   `/events/{id}`; modules [`feeds`] and [`html`]);
 //! - the newsroom pool (`/api/news`) behind the operator token;
 //! - `/metrics` (Prometheus text, module [`metrics`]) and `/healthz`;
+//! - the image relay, `/relay/{id}` (module [`relay`], when the profile enables it);
 //! - the site owners' forms (`/owners`, module [`owners`]), `/site/{domain}` ([`site_page`]),
 //!   and the operator dashboard on its own listener ([`dashboard`]), around an
 //!   [`desk::OwnerDesk`] (the store, the gate for proof files, DNS, the webhook).
@@ -26,6 +27,7 @@ pub mod feeds;
 pub mod html;
 pub mod i18n;
 pub mod metrics;
+pub mod relay;
 pub mod notify;
 pub mod owners;
 pub mod site_page;
@@ -134,6 +136,12 @@ pub trait EventSource: Send + Sync {
     fn metrics(&self) -> BoxFuture<'_, Result<CrawlMetrics, String>> {
         Box::pin(async { Ok(CrawlMetrics::default()) })
     }
+
+    /// The image relay behind `/relay/{id}` (SPEC §5, module [`relay`]), when the
+    /// profile enables it. The default has none: the route then answers 404.
+    fn relay(&self) -> Option<Arc<gleaner_relay::Relay>> {
+        None
+    }
 }
 
 /// What the handlers share.
@@ -172,12 +180,13 @@ pub fn router(state: AppState) -> Router {
 
 /// The routes with explicit options (tests).
 pub fn router_with(state: AppState, options: ServerOptions) -> Router {
+    let relay = state.events.relay();
     let shared = api::Shared {
         app: state,
         options: Arc::new(options),
         counters: Arc::new(metrics::ServerCounters::default()),
     };
-    Router::new()
+    let router = Router::new()
         .route("/bot", get(api::about_page))
         .route("/bot.json", get(api::about_json))
         .route("/bot/{lang}", get(api::about_page_lang))
@@ -192,7 +201,11 @@ pub fn router_with(state: AppState, options: ServerOptions) -> Router {
         .route("/healthz", get(|| async { "ok\n" }))
         .fallback(api::not_found)
         .layer(axum::middleware::from_fn_with_state(shared.clone(), api::count_responses))
-        .with_state(shared)
+        .with_state(shared);
+    match relay {
+        Some(relay) => router.merge(relay::routes(relay)),
+        None => router,
+    }
 }
 
 /// The public routes with the owners' desk merged in (`/owners`, `/site/{domain}`;

@@ -151,7 +151,12 @@ async fn demo(args: &DemoArgs) -> Result<()> {
     }
     let state = AppState {
         settings: Arc::clone(&settings),
-        events: Arc::new(StoreEvents { store, settings: Arc::clone(&settings) }),
+        events: crate::relay_wiring::relayed(
+            StoreEvents { store: store.clone(), settings: Arc::clone(&settings) },
+            &store,
+            &settings,
+        )
+        .await?,
     };
     {
         let mut out = std::io::stdout().lock();

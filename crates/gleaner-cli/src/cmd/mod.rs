@@ -13,3 +13,4 @@ pub mod purge;
 pub mod remove;
 pub mod robots;
 pub mod run;
+pub mod takedown;

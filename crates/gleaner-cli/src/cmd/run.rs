@@ -68,7 +68,12 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
         let (stop_tx, stop_rx) = watch::channel(false);
         let state = AppState {
             settings: Arc::clone(&settings),
-            events: Arc::new(StoreEvents { store: store.clone(), settings: Arc::clone(&settings) }),
+            events: crate::relay_wiring::relayed(
+                StoreEvents { store: store.clone(), settings: Arc::clone(&settings) },
+                &store,
+                &settings,
+            )
+            .await?,
         };
         let mut server_stop = stop_rx.clone();
         let server = tokio::spawn(gleaner_server::serve(listener, state, async move {

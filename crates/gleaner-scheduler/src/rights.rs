@@ -1,0 +1,267 @@
+//! Site-level rights signals (issue 16; SPEC §1 "Rights signals"): a site's TDMRep file
+//! (`/.well-known/tdmrep.json`) and `/ai.txt`, read through the gate (purpose
+//! `rights-signal`: robots.txt first, so a site whose robots.txt disallows everything is
+//! asked for nothing else), kept per site for `[rights] files_ttl`, archived like terms
+//! pages, and applied per `[rights] on_reservation`.
+//!
+//! Fetching stays in `gleaner-fetch` (the gate) and decisions in `gleaner-policy`
+//! ([`gleaner_policy::signals::reservation`]); this module puts them together, and is the
+//! query other code asks: "may this page or site be used for purpose X?"
+//! ([`RightsBook::may_use`], or the pure [`decide`] when the caller holds the response's
+//! headers and meta tags).
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use gleaner_config::Settings;
+use gleaner_config::relay::ImageTerms;
+use gleaner_config::settings::OnReservation as ConfigOnReservation;
+use gleaner_config::sources::{Keep, Source};
+use gleaner_fetch::{Gate, GateOutcome, GateRequest};
+use gleaner_policy::Purpose;
+use gleaner_policy::signals::reservation::{self, OnReservation, Reservation, RightsDecision};
+use gleaner_policy::signals::{AiTxt, RightsSignals, RightsUse, TdmRepFile};
+use url::Url;
+
+use crate::sink::EventSink;
+
+/// A site's rights files as read (`None`: missing, refused or unreadable), with when
+/// they were read and how long they are trusted. Stored through
+/// [`EventSink::put_site_rights`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RightsFiles {
+    /// When they were read.
+    pub read_at: SystemTime,
+    /// Trusted until then.
+    pub valid_until: SystemTime,
+    /// The bytes of `/.well-known/tdmrep.json`.
+    pub tdmrep: Option<Vec<u8>>,
+    /// The bytes of `/ai.txt`.
+    pub ai_txt: Option<Vec<u8>>,
+}
+
+/// A site's rights files, parsed.
+#[derive(Debug, Clone, Default)]
+pub struct SiteRights {
+    /// The TDMRep file, when the site has a valid one.
+    pub tdmrep: Option<TdmRepFile>,
+    /// The ai.txt file, when the site has one.
+    pub ai_txt: Option<AiTxt>,
+}
+
+impl SiteRights {
+    /// Parses stored files; a file that does not parse counts as absent (TDMRep) or as
+    /// what could be read of it (ai.txt never fails).
+    pub fn parse(files: &RightsFiles) -> SiteRights {
+        SiteRights {
+            tdmrep: files.tdmrep.as_deref().and_then(|b| TdmRepFile::parse(b).ok()),
+            ai_txt: files.ai_txt.as_deref().map(AiTxt::parse_bytes),
+        }
+    }
+
+    fn signals<'a>(&'a self, token: &'a str) -> RightsSignals<'a> {
+        RightsSignals { token, tdmrep: self.tdmrep.as_ref(), ai_txt: self.ai_txt.as_ref() }
+    }
+
+    /// The reservations the site files make anywhere on the site.
+    pub fn site_wide(&self, token: &str) -> Vec<Reservation> {
+        self.signals(token).site_wide()
+    }
+}
+
+fn on_reservation(settings: &Settings) -> OnReservation {
+    match settings.rights.on_reservation {
+        ConfigOnReservation::StopSite => OnReservation::StopSite,
+        ConfigOnReservation::PerPurpose => OnReservation::PerPurpose,
+    }
+}
+
+fn path_and_query(url: &Url) -> String {
+    match url.query() {
+        Some(q) => format!("{}?{q}", url.path()),
+        None => url.path().to_owned(),
+    }
+}
+
+/// May `url` be used for `use_`? The pure decision: the site's files (`rights`, `None`
+/// when unknown), and, when the caller fetched `url`, its response `headers` and HTML
+/// `meta` pairs (empty slices otherwise). Under `stop-site` any reservation on the site
+/// decides; under `per-purpose` only one covering `url` that names `use_`. With
+/// `[rights] honour_signals = false` everything is allowed.
+pub fn decide(
+    settings: &Settings,
+    rights: Option<&SiteRights>,
+    url: &Url,
+    use_: RightsUse,
+    headers: &[(&str, &str)],
+    meta: &[(&str, &str)],
+) -> RightsDecision {
+    if !settings.rights.honour_signals {
+        return RightsDecision::Allowed;
+    }
+    let none = SiteRights::default();
+    let rights = rights.unwrap_or(&none);
+    let token = settings.bot.token.as_str();
+    let on = on_reservation(settings);
+    let mut found = rights.signals(token).for_url(&path_and_query(url), headers, meta);
+    if on == OnReservation::StopSite {
+        found.extend(rights.site_wide(token));
+    }
+    reservation::decide_use(on, &found, use_)
+}
+
+/// May the image at `image` be relayed for an event of `source`? Returns the answer and
+/// the reason stored with the image (and shown by `gleaner explain`): the purpose must
+/// be enabled, the source must keep images (`keep = "full"`), the operator must have
+/// recorded `press_image_terms = "relay"`, and the image's site must not reserve relay.
+pub fn may_relay(
+    settings: &Settings,
+    source: Option<&Source>,
+    rights: Option<&SiteRights>,
+    image: &Url,
+) -> (bool, String) {
+    if !settings.purposes.enabled.contains(&Purpose::ImageRelay) {
+        return (false, "purpose image-relay is not enabled".to_owned());
+    }
+    let Some(source) = source else {
+        return (false, "no configured source names this image".to_owned());
+    };
+    if source.keep != Keep::Full {
+        return (false, format!("source `{}` keeps facts only", source.id));
+    }
+    if source.press_image_terms != ImageTerms::Relay {
+        return (
+            false,
+            format!(
+                "source `{}`: press_image_terms = \"{}\"",
+                source.id,
+                source.press_image_terms.as_str()
+            ),
+        );
+    }
+    match decide(settings, rights, image, RightsUse::RelayImage, &[], &[]) {
+        RightsDecision::Allowed => (
+            true,
+            format!("source `{}`: press_image_terms = \"relay\"; no reservation", source.id),
+        ),
+        other => (false, other.to_string()),
+    }
+}
+
+/// The query API over stored rights files: what other code (the language model,
+/// translation, the relay's link check) asks before using a page.
+#[derive(Clone)]
+pub struct RightsBook {
+    settings: Arc<Settings>,
+    sink: Arc<dyn EventSink>,
+}
+
+impl RightsBook {
+    /// A book reading the rights files `sink` stored.
+    pub fn new(settings: Arc<Settings>, sink: Arc<dyn EventSink>) -> RightsBook {
+        RightsBook { settings, sink }
+    }
+
+    /// The stored, parsed rights files of `url`'s site (`None` when never read).
+    pub async fn site_rights(&self, url: &Url) -> Option<SiteRights> {
+        let site = gleaner_fetch::site_key(url);
+        self.sink.site_rights(&site).await.map(|f| SiteRights::parse(&f))
+    }
+
+    /// May `url` (a page or a whole site) be used for `use_` (language model,
+    /// translation, relay, keeping descriptions or images)? Decided from the site's
+    /// stored rights files; pass a page's own headers and meta tags to [`decide`] when
+    /// you hold them. A site whose files were never read is judged on nothing, so read
+    /// them first ([`read_site_rights`], which every pass does).
+    pub async fn may_use(&self, url: &Url, use_: RightsUse) -> RightsDecision {
+        let rights = self.site_rights(url).await;
+        decide(&self.settings, rights.as_ref(), url, use_, &[], &[])
+    }
+}
+
+/// Reads `site_url`'s rights files through the gate when the stored ones are missing or
+/// expired (both files, purpose `rights-signal`, conditional on nothing: they are small),
+/// archives a changed version, stores them, and returns them parsed. `deadline` bounds
+/// the wait for the site's budget; a deferred read keeps the stored files, if any.
+pub async fn read_site_rights(
+    gate: &Gate,
+    sink: &dyn EventSink,
+    settings: &Settings,
+    site_url: &Url,
+    now: SystemTime,
+    deadline: Option<SystemTime>,
+) -> Option<SiteRights> {
+    if !settings.rights.honour_signals || !settings.rights.read_files {
+        return None;
+    }
+    let site = gleaner_fetch::site_key(site_url);
+    let stored = sink.site_rights(&site).await;
+    if let Some(files) = stored.as_ref().filter(|f| f.valid_until > now) {
+        return Some(SiteRights::parse(files));
+    }
+    if !settings.purposes.enabled.contains(&Purpose::RightsSignal) {
+        return stored.map(|f| SiteRights::parse(&f));
+    }
+    let mut bodies = [None, None];
+    for (slot, path) in bodies.iter_mut().zip(["/.well-known/tdmrep.json", "/ai.txt"]) {
+        let Ok(url) = site_url.join(path) else { continue };
+        let mut request = GateRequest::new(url.clone(), Purpose::RightsSignal);
+        request.wait_until_at_most = deadline;
+        match gate.fetch(&request).await {
+            GateOutcome::Fetched(f) if f.status == 200 => {
+                sink.archive_terms(&url, f.body.to_vec(), now).await;
+                *slot = Some(f.body.to_vec());
+            }
+            // Missing (4xx), or refused by robots.txt: no file.
+            GateOutcome::Fetched(_) | GateOutcome::Refused(_) => {}
+            // Not now: keep what we had, read again next time.
+            GateOutcome::Deferred { .. } | GateOutcome::Failed(_) => {
+                return stored.map(|f| SiteRights::parse(&f));
+            }
+        }
+    }
+    let files = RightsFiles {
+        read_at: now,
+        valid_until: now + settings.rights.files_ttl,
+        tdmrep: bodies[0].take(),
+        ai_txt: bodies[1].take(),
+    };
+    sink.put_site_rights(&site, files.clone()).await;
+    Some(SiteRights::parse(&files))
+}
+
+/// Under `stop-site`, the reservation that stops the site of `url`, if any, after
+/// reading its rights files ([`read_site_rights`]); `None` under `per-purpose` or when
+/// nothing is reserved.
+pub async fn site_stopped(
+    gate: &Gate,
+    sink: &dyn EventSink,
+    settings: &Settings,
+    url: &Url,
+    now: SystemTime,
+    deadline: Option<SystemTime>,
+) -> Option<Reservation> {
+    if settings.rights.on_reservation != ConfigOnReservation::StopSite {
+        return None;
+    }
+    let rights = read_site_rights(gate, sink, settings, url, now, deadline).await?;
+    rights.site_wide(&settings.bot.token).into_iter().next()
+}
+
+/// Before a pass's first request to a site: reads its rights files and, when a
+/// reservation stops the site (`stop-site`), records the refusal in the audit log with
+/// the signal that decided and returns the pass report's key for it.
+pub(crate) async fn stop_before_site(
+    ctx: &crate::PassContext,
+    source: &Source,
+    url: &Url,
+    deadline: SystemTime,
+) -> Option<String> {
+    let now = ctx.clock.now();
+    let stop = site_stopped(&ctx.gate, ctx.sink.as_ref(), &ctx.settings, url, now, Some(deadline))
+        .await?;
+    let mut request = GateRequest::new(url.clone(), Purpose::Listing);
+    request.source = Some(source.id.clone());
+    ctx.gate.record_refusal(&request, format!("site stopped on reservation: {stop}"));
+    Some("rights reserved (site rights files): site stopped".to_owned())
+}

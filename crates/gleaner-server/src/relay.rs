@@ -1,0 +1,60 @@
+//! `/relay/{id}`: the image relay's public route (SPEC §5). The id is opaque (issued by
+//! the store); the relay ([`gleaner_relay::Relay`]) decides everything else. Responses
+//! carry the sniffed type, `X-Content-Type-Options: nosniff`, a sandboxing
+//! Content-Security-Policy, no cookies, and a `Cache-Control` no longer than the relay
+//! keeps the image itself (`no-store` for what it may not keep).
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use gleaner_relay::{Delivery, Relay};
+
+/// The relay's route, to merge into the public router.
+pub fn routes(relay: Arc<Relay>) -> Router {
+    Router::new().route("/relay/{id}", get(relay_image)).with_state(relay)
+}
+
+fn text(status: StatusCode, body: &'static str) -> Response {
+    (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body).into_response()
+}
+
+async fn relay_image(State(relay): State<Arc<Relay>>, Path(id): Path<String>) -> Response {
+    let mut response = match relay.deliver(&id).await {
+        Delivery::Image { bytes, kind, max_age } => {
+            let cache = if max_age.is_zero() {
+                "no-store".to_owned()
+            } else {
+                format!("private, max-age={}", max_age.as_secs())
+            };
+            let mut r = (StatusCode::OK, bytes).into_response();
+            r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(kind.mime()));
+            if let Ok(v) = HeaderValue::from_str(&cache) {
+                r.headers_mut().insert(header::CACHE_CONTROL, v);
+            }
+            r
+        }
+        Delivery::NotFound => text(StatusCode::NOT_FOUND, "no such image\n"),
+        Delivery::Busy { retry_after } => {
+            let mut r = text(StatusCode::SERVICE_UNAVAILABLE, "busy; try again shortly\n");
+            r.headers_mut().insert(header::RETRY_AFTER, retry_after.as_secs().max(1).into());
+            r
+        }
+        Delivery::Unavailable { retry_after, .. } => {
+            let mut r = text(StatusCode::BAD_GATEWAY, "the image could not be fetched\n");
+            r.headers_mut().insert(header::RETRY_AFTER, retry_after.as_secs().max(1).into());
+            r
+        }
+    };
+    let h = response.headers_mut();
+    h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'none'; sandbox"),
+    );
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response
+}
