@@ -79,6 +79,11 @@ pub struct StoreSink {
 }
 
 impl StoreSink {
+    /// The store as a pass's sink, keeping what each source's `keep` allows.
+    pub fn new(store: Store, settings: Arc<Settings>) -> StoreSink {
+        StoreSink { store, settings, llm: None }
+    }
+
     fn keep_of(&self, source: &str) -> gleaner_store::Keep {
         match self.settings.sources.iter().find(|s| s.id == source).map(|s| s.keep) {
             Some(Keep::Full) => gleaner_store::Keep::Full,
@@ -121,6 +126,16 @@ impl EventSink for StoreSink {
         site: &'a str,
     ) -> BoxFuture<'a, Option<gleaner_scheduler::rights::RightsFiles>> {
         Box::pin(crate::relay_wiring::site_rights(&self.store, site))
+    }
+
+    fn set_relay_allowed<'a>(
+        &'a self,
+        image: &'a Url,
+        source: Option<&'a str>,
+        allowed: bool,
+        reason: String,
+    ) -> BoxFuture<'a, ()> {
+        Box::pin(crate::relay_wiring::set_relay_allowed(&self.store, image, source, allowed, reason))
     }
 
     fn put_site_rights<'a>(
@@ -182,6 +197,32 @@ impl EventSink for StoreSink {
                 Ok(stored) => stored,
                 Err(error) => {
                     eprintln!("warning: failed to archive `{page}`: {error}");
+                    false
+                }
+            }
+        })
+    }
+
+    fn upsert_news<'a>(
+        &'a self,
+        news: gleaner_scheduler::News,
+        keep_summary: bool,
+    ) -> BoxFuture<'a, bool> {
+        Box::pin(async move {
+            let url = news.url.clone();
+            let item = gleaner_store::NewsItem {
+                url: news.url,
+                source: Some(news.source),
+                title: news.title,
+                published: news.published,
+                summary: news.summary,
+            };
+            let keep =
+                if keep_summary { gleaner_store::Keep::Full } else { gleaner_store::Keep::Facts };
+            match self.store.upsert_news(item, keep, SystemTime::now()).await {
+                Ok(_) => true,
+                Err(error) => {
+                    eprintln!("warning: failed to store news item `{url}`: {error}");
                     false
                 }
             }
@@ -260,6 +301,26 @@ impl StoreEvents {
     }
 }
 
+/// A news item in the newsroom's shape: its title and link, its date as `start`, the
+/// category `news`.
+fn news_item(n: &gleaner_store::StoredNews) -> ApiEvent {
+    ApiEvent {
+        id: n.id,
+        facts: PublicEvent {
+            title: n.item.title.clone(),
+            start: n.item.published.map(rfc3339),
+            description: n.item.summary.clone(),
+            url: Some(n.item.url.to_string()),
+            ..PublicEvent::default()
+        },
+        source: n.item.source.clone().unwrap_or_default(),
+        source_url: n.item.url.to_string(),
+        category: "news".to_owned(),
+        first_seen: rfc3339(n.first_seen),
+        last_checked: rfc3339(n.first_seen),
+    }
+}
+
 fn api_event(e: &gleaner_store::StoredEvent) -> ApiEvent {
     ApiEvent {
         id: e.id,
@@ -293,12 +354,17 @@ impl EventSource for StoreEvents {
     fn newsroom(&self, limit: usize) -> BoxFuture<'_, Result<Vec<ApiEvent>, String>> {
         Box::pin(async move {
             let stored = self.upcoming().await?;
-            Ok(stored
+            let mut items: Vec<ApiEvent> = stored
                 .iter()
                 .filter(|e| !self.publishes(&e.source))
                 .take(limit)
                 .map(api_event)
-                .collect())
+                .collect();
+            // News items (open-data records, town-hall news) are the pool's other half.
+            let news = self.store.news(limit).await.map_err(|e| e.to_string())?;
+            items.extend(news.iter().map(news_item));
+            items.truncate(limit);
+            Ok(items)
         })
     }
 

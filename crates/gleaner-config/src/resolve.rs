@@ -286,6 +286,13 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
         .find(|s| s.translate || s.llm != crate::llm::LlmMode::Off)
         .map(|s| s.id.as_str());
     let llm = crate::llm::resolve(raw.llm.as_ref(), &infrastructure, llm_user, &mut r.problems);
+    // A licensed API's key parameter is a secret wherever a URL is printed.
+    let mut network = network;
+    for licensed in sources.iter().filter_map(|s| s.licensed.as_ref()) {
+        if !network.secret_query_params.contains(&licensed.key_param) {
+            network.secret_query_params.push(licensed.key_param.clone());
+        }
+    }
     // A source's site class applies to the sites it starts on, unless `[[sites]]` says
     // otherwise.
     let mut sites = sites;

@@ -329,6 +329,33 @@ pub struct Infrastructure {
 }
 
 impl Settings {
+    /// The licensed-API terms under which source `source` may read `url`: only on the
+    /// sites of the source's start URLs, and only for a `licensed-api` source. The gate
+    /// skips robots.txt for exactly these requests.
+    pub fn licensed_api_for(&self, source: &str, url: &Url) -> Option<&crate::sources::LicensedApi> {
+        self.sources
+            .iter()
+            .find(|s| s.id == source && s.starts_on_site_of(url))
+            .and_then(|s| s.licensed.as_ref())
+    }
+
+    /// Reads each licensed API's key with `lookup` (the binary passes the environment;
+    /// this crate reads none) and returns the names of the variables that were unset or
+    /// empty, for a clear error before any request.
+    pub fn load_api_keys(&mut self, lookup: impl Fn(&str) -> Option<String>) -> Vec<String> {
+        let mut missing = Vec::new();
+        for licensed in self.sources.iter_mut().filter_map(|s| s.licensed.as_mut()) {
+            match lookup(&licensed.key_env).filter(|k| !k.trim().is_empty()) {
+                Some(key) => licensed.key = Some(crate::Secret::new(key.trim())),
+                None => {
+                    licensed.key = None;
+                    missing.push(licensed.key_env.clone());
+                }
+            }
+        }
+        missing
+    }
+
     /// The class of a site (by lower-case host), `default` when unassigned.
     pub fn class_of(&self, host: &str) -> &SiteClass {
         self.sites

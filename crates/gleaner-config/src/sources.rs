@@ -58,16 +58,25 @@ pub struct RawSource {
     pub terms_url: Option<String>,
     /// The site's press page, archived on change.
     pub press_url: Option<String>,
-    /// Licensed APIs: the environment variable holding the key.
-    pub api_key_env: Option<String>,
     /// What the press page says about images: `relay` or `link-only` (the default).
     pub press_image_terms: Option<String>,
+    /// Licensed APIs: the environment variable holding the key.
+    pub api_key_env: Option<String>,
     /// Licensed APIs: the query parameter the key goes in.
     pub api_key_param: Option<String>,
     /// Licensed APIs: their own limit, as a gap between requests (`200ms`).
     pub api_gap: Option<String>,
     /// JSON APIs: where each field is, as JSON pointers (`[sources.api]`).
     pub api: Option<gleaner_extract::api::ApiMapping>,
+    /// JSON and licensed APIs: the query parameter that selects a page (`page`).
+    pub page_param: Option<String>,
+    /// JSON and licensed APIs: the number of the first page (0 unless the API counts from 1).
+    pub first_page: Option<u32>,
+    /// JSON and licensed APIs: JSON pointer to the number of pages (`/page/totalPages`);
+    /// without it, pages are read until one holds no event.
+    pub total_pages: Option<String>,
+    /// Open data: where each record and its title, date and link are (`[sources.records]`).
+    pub records: Option<gleaner_extract::opendata::RecordMapping>,
 }
 
 /// How a source is read.
@@ -120,16 +129,48 @@ impl SourceKind {
     /// Whether this build can read the kind yet. Kinds that cannot are refused by
     /// `gleaner config check` rather than silently skipped.
     pub fn is_supported(self) -> bool {
-        matches!(
-            self,
-            SourceKind::Listing
-                | SourceKind::Sitemap
-                | SourceKind::Feed
-                | SourceKind::Ical
-                | SourceKind::JsonApi
-        )
+        true
+    }
+
+    /// Whether sources of this kind read JSON documents through an [`ApiMapping`]
+    /// (`json-api`, `licensed-api`).
+    ///
+    /// [`ApiMapping`]: gleaner_extract::api::ApiMapping
+    pub fn is_api(self) -> bool {
+        matches!(self, SourceKind::JsonApi | SourceKind::LicensedApi)
     }
 }
+
+/// A licensed API's terms: robots.txt is not consulted for its own site (the licence
+/// governs), its key comes from the environment, and its own rate limit sets the gap.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LicensedApi {
+    /// The environment variable holding the key (read by the binary, never by this crate).
+    pub key_env: String,
+    /// The query parameter the key is sent in (also redacted everywhere).
+    pub key_param: String,
+    /// The smallest gap between two requests to the API, from its rate limit.
+    pub gap: Duration,
+    /// The key, once the binary has read it ([`Settings::load_api_keys`]); `None` until then
+    /// or when the variable is unset.
+    ///
+    /// [`Settings::load_api_keys`]: crate::Settings::load_api_keys
+    pub key: Option<crate::Secret>,
+}
+
+/// How an API's pages are walked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paging {
+    /// The query parameter that selects a page.
+    pub param: String,
+    /// The first page's number.
+    pub first: u32,
+    /// JSON pointer to the number of pages, when the API says it.
+    pub total_pointer: Option<String>,
+}
+
+/// The default gap between requests to a licensed API when `api_gap` is not given.
+pub const DEFAULT_LICENSED_API_GAP: Duration = Duration::from_secs(1);
 
 /// When a source's passes run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -193,6 +234,20 @@ pub struct Source {
     pub press_image_terms: crate::relay::ImageTerms,
     /// JSON and licensed APIs: the field mapping.
     pub api: Option<gleaner_extract::api::ApiMapping>,
+    /// JSON and licensed APIs: how pages are walked (`None`: one document per start URL).
+    pub paging: Option<Paging>,
+    /// Licensed APIs: key, key parameter and rate limit.
+    pub licensed: Option<LicensedApi>,
+    /// Open data: the record mapping.
+    pub records: Option<gleaner_extract::opendata::RecordMapping>,
+}
+
+impl Source {
+    /// Whether `url` is on one of this source's start sites (scheme, host and port).
+    pub fn starts_on_site_of(&self, url: &Url) -> bool {
+        let origin = url.origin();
+        self.start_urls.iter().any(|u| u.origin() == origin)
+    }
 }
 
 /// The smallest interval between two passes of a source unless configured (SPEC: 1 h).
@@ -251,13 +306,6 @@ pub fn resolve_sources(
             None => problems.push(
                 Problem::at(key("kind"), format!("`{}` is not a source kind", s.kind))
                     .hint("use listing, sitemap, feed, ical, json-api, licensed-api or open-data"),
-            ),
-            Some(k) if !k.is_supported() => problems.push(
-                Problem::at(
-                    key("kind"),
-                    format!("`{}` sources are not supported by this version yet", s.kind),
-                )
-                .hint("this version reads `listing`, `sitemap`, `feed`, `ical` and `json-api` sources"),
             ),
             Some(_) => {}
         }
@@ -341,12 +389,15 @@ pub fn resolve_sources(
         {
             problems.push(Problem::at(key("event_selector"), "is empty"));
         }
-        if kind == Some(SourceKind::JsonApi) && s.api.is_none() {
+        if kind.is_some_and(SourceKind::is_api) && s.api.is_none() {
             problems.push(
-                Problem::at(key("kind"), "a `json-api` source needs its field mapping")
+                Problem::at(key("kind"), format!("a `{}` source needs its field mapping", s.kind))
                     .hint("add `[sources.api]` with JSON pointers, e.g. `events = \"/events\"`, `title = \"/title\"`, `start = \"/start\"`"),
             );
         }
+        let paging = api_paging(problems, &key, s, kind);
+        let licensed = licensed_api(problems, &key, s, kind);
+        let records = open_data_records(problems, &key, s, kind);
         let terms_url = optional_url(problems, &key("terms_url"), s.terms_url.as_ref());
         let press_url = optional_url(problems, &key("press_url"), s.press_url.as_ref());
         let press_image_terms = crate::relay::ImageTerms::resolve(
@@ -381,7 +432,153 @@ pub fn resolve_sources(
             press_url,
             press_image_terms,
             api: s.api.clone(),
+            paging,
+            licensed,
+            records,
         });
     }
     sources
+}
+
+/// Whether `name` looks like an environment variable name (`TICKETS_API_KEY`).
+fn is_env_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Validates a JSON pointer written in config (`""` or starting with `/`).
+fn check_pointer(problems: &mut Vec<Problem>, key: String, pointer: &str) {
+    if !pointer.is_empty() && !pointer.starts_with('/') {
+        problems.push(
+            Problem::at(key, format!("`{pointer}` is not a JSON pointer"))
+                .hint("JSON pointers start with `/`, e.g. `/page/totalPages`"),
+        );
+    }
+}
+
+fn api_paging(
+    problems: &mut Vec<Problem>,
+    key: &dyn Fn(&str) -> String,
+    s: &RawSource,
+    kind: Option<SourceKind>,
+) -> Option<Paging> {
+    let api = kind.is_some_and(SourceKind::is_api);
+    let Some(param) = &s.page_param else {
+        for (name, given) in [("first_page", s.first_page.is_some()), ("total_pages", s.total_pages.is_some())] {
+            if given {
+                problems.push(
+                    Problem::at(key(name), "has no effect without `page_param`")
+                        .hint("name the query parameter that selects a page, e.g. `page_param = \"page\"`"),
+                );
+            }
+        }
+        return None;
+    };
+    if !api {
+        problems.push(
+            Problem::at(key("page_param"), "only `json-api` and `licensed-api` sources have pages")
+                .hint("listings follow their next-page link (`next_page_selector`) instead"),
+        );
+        return None;
+    }
+    if param.is_empty() || !param.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+        problems.push(Problem::at(key("page_param"), format!("`{param}` is not a query parameter name")));
+    }
+    if let Some(pointer) = &s.total_pages {
+        check_pointer(problems, key("total_pages"), pointer);
+    }
+    Some(Paging {
+        param: param.clone(),
+        first: s.first_page.unwrap_or(0),
+        total_pointer: s.total_pages.clone(),
+    })
+}
+
+fn licensed_api(
+    problems: &mut Vec<Problem>,
+    key: &dyn Fn(&str) -> String,
+    s: &RawSource,
+    kind: Option<SourceKind>,
+) -> Option<LicensedApi> {
+    if kind != Some(SourceKind::LicensedApi) {
+        for (name, given) in [
+            ("api_key_env", s.api_key_env.is_some()),
+            ("api_key_param", s.api_key_param.is_some()),
+            ("api_gap", s.api_gap.is_some()),
+        ] {
+            if given {
+                problems.push(
+                    Problem::at(key(name), "only `licensed-api` sources have a key and their own rate limit")
+                        .hint("set `kind = \"licensed-api\"` for an API used under a licence, or remove the key"),
+                );
+            }
+        }
+        return None;
+    }
+    let key_env = match &s.api_key_env {
+        Some(name) if is_env_name(name) => Some(name.clone()),
+        Some(name) => {
+            problems.push(
+                Problem::at(key("api_key_env"), format!("`{name}` is not an environment variable name"))
+                    .hint("name the variable, not the key: e.g. `api_key_env = \"TICKETS_API_KEY\"`"),
+            );
+            None
+        }
+        None => {
+            problems.push(
+                Problem::at(key("kind"), "a `licensed-api` source needs `api_key_env`")
+                    .hint("name the environment variable holding the key, e.g. `api_key_env = \"TICKETS_API_KEY\"`; keys never go in the config file"),
+            );
+            None
+        }
+    };
+    let key_param = s.api_key_param.clone().unwrap_or_else(|| "apikey".to_owned());
+    if key_param.is_empty() || !key_param.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+        problems.push(Problem::at(key("api_key_param"), format!("`{key_param}` is not a query parameter name")));
+    }
+    let gap = match s.api_gap.as_deref().map(parse_duration) {
+        None => DEFAULT_LICENSED_API_GAP,
+        Some(Ok(gap)) => gap,
+        Some(Err(e)) => {
+            problems.push(Problem::at(key("api_gap"), e).hint("write the API's limit as a gap, e.g. `6s` for 10 calls a minute"));
+            DEFAULT_LICENSED_API_GAP
+        }
+    };
+    Some(LicensedApi { key_env: key_env?, key_param: key_param.to_ascii_lowercase(), gap, key: None })
+}
+
+fn open_data_records(
+    problems: &mut Vec<Problem>,
+    key: &dyn Fn(&str) -> String,
+    s: &RawSource,
+    kind: Option<SourceKind>,
+) -> Option<gleaner_extract::opendata::RecordMapping> {
+    match (&s.records, kind) {
+        (Some(records), Some(SourceKind::OpenData)) => {
+            check_pointer(problems, key("records.records"), &records.records);
+            if records.title.is_empty() {
+                problems.push(
+                    Problem::at(key("records.title"), "names no field")
+                        .hint("list the fields that make a record's title, e.g. `title = [\"phenomenon\", \"level\"]`"),
+                );
+            }
+            Some(records.clone())
+        }
+        (None, Some(SourceKind::OpenData)) => {
+            problems.push(
+                Problem::at(key("kind"), "an `open-data` source needs its record mapping")
+                    .hint("add `[sources.records]` with `records` (JSON pointer to the array, `\"\"` for CSV), `title = [fields]`, `date` and `link`"),
+            );
+            None
+        }
+        (Some(_), _) => {
+            problems.push(
+                Problem::at(key("records"), "only `open-data` sources have a record mapping")
+                    .hint("use `[sources.api]` for event APIs"),
+            );
+            None
+        }
+        (None, _) => None,
+    }
 }

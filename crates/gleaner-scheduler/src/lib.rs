@@ -16,6 +16,7 @@
 //! Every request goes through `gleaner_fetch::Gate`; nothing here opens a socket or
 //! writes SQL.
 
+mod api_pages;
 pub mod checks;
 pub mod links;
 pub mod pass;
@@ -25,4 +26,4 @@ pub mod sink;
 pub mod worker;
 
 pub use pass::{PassContext, PassReport, Progress, run_pass};
-pub use sink::{EventSink, Found, MemorySink, Upsert};
+pub use sink::{EventSink, Found, MemorySink, News, Upsert};

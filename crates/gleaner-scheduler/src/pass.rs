@@ -25,6 +25,7 @@ use gleaner_policy::Purpose;
 use gleaner_policy::budget::{DenyReason, PassMark};
 use url::Url;
 
+use crate::api_pages;
 use crate::links::{ListingLinks, listing_links, meta_tags, selector};
 use crate::sink::{EventSink, Found, Upsert};
 
@@ -55,6 +56,8 @@ pub struct PassReport {
     pub requeued: u32,
     /// Requests that got no response (timeouts, connection errors).
     pub failed: u32,
+    /// News items stored (open-data records).
+    pub news: u32,
     /// Configuration problems met during the pass (a bad selector, say).
     pub errors: Vec<String>,
 }
@@ -112,6 +115,8 @@ enum Step {
     Sitemap(u32),
     /// A JSON API document, read through the source's field mapping.
     Api,
+    /// An open-data document (JSON or CSV), read into newsroom items.
+    Records,
 }
 
 impl Step {
@@ -121,7 +126,7 @@ impl Step {
             Step::Event => Purpose::EventPage,
             Step::Feed => Purpose::Feed,
             Step::Sitemap(_) => Purpose::Sitemap,
-            Step::Api => Purpose::Api,
+            Step::Api | Step::Records => Purpose::Api,
         }
     }
 
@@ -130,8 +135,9 @@ impl Step {
         match kind {
             SourceKind::Feed | SourceKind::Ical => Step::Feed,
             SourceKind::Sitemap => Step::Sitemap(0),
-            SourceKind::JsonApi => Step::Api,
-            _ => Step::Listing,
+            SourceKind::JsonApi | SourceKind::LicensedApi => Step::Api,
+            SourceKind::OpenData => Step::Records,
+            SourceKind::Listing => Step::Listing,
         }
     }
 }
@@ -297,6 +303,10 @@ async fn archive_terms(
         if !ctx.settings.purposes.enabled.contains(&Purpose::TermsPage) {
             return;
         }
+        if let Some(reason) = crate::rights::stop_before_site(ctx, source, page, deadline).await {
+            *report.refusals.entry(reason).or_default() += 1;
+            continue;
+        }
         let mut request = GateRequest::new(page.clone(), Purpose::TermsPage);
         request.source = Some(source.id.clone());
         request.wait_until_at_most = Some(deadline);
@@ -356,9 +366,30 @@ pub async fn run_pass(
             return report;
         }
     };
+    // A licensed API's key: checked before any request, added to each API request only.
+    let api_key = match &source.licensed {
+        Some(licensed) => match &licensed.key {
+            Some(key) => Some((licensed.key_param.clone(), key.clone())),
+            None => {
+                report.errors.push(format!(
+                    "source `{}`: the licensed API's key is not set: export {}=<key> before starting gleaner (keys never go in the config file)",
+                    source.id, licensed.key_env
+                ));
+                return report;
+            }
+        },
+        None => None,
+    };
     archive_terms(ctx, source, deadline, &mut report).await;
-    let mut frontier: VecDeque<(Url, Step)> =
-        source.start_urls.iter().map(|u| (u.clone(), Step::start(source.kind))).collect();
+    let mut frontier: VecDeque<(Url, Step)> = source
+        .start_urls
+        .iter()
+        .map(|u| match &source.paging {
+            Some(paging) if source.kind.is_api() => api_pages::first_page(u, paging),
+            _ => u.clone(),
+        })
+        .map(|u| (u, Step::start(source.kind)))
+        .collect();
     let mut seen: HashSet<Url> = frontier.iter().map(|(u, _)| u.clone()).collect();
     let mut started_sites: HashSet<String> = HashSet::new();
     let (mut listings, mut events_queued) = (0u32, 0u32);
@@ -393,6 +424,9 @@ pub async fn run_pass(
             } else {
                 ctx.sink.validators(&url).await
             };
+        if let (Step::Api, Some((param, key))) = (step, &api_key) {
+            request.url = api_pages::with_param(&url, param, key.expose());
+        }
         let (outcome, _hops) = ctx.gate.fetch_following(&request).await;
         done += 1;
         progress(Progress {
@@ -439,11 +473,20 @@ pub async fn run_pass(
                 continue;
             }
             200..=299 => {}
+            401 | 403 if api_key.is_some() => {
+                report.errors.push(format!(
+                    "source `{}`: the licensed API refused the key ({}): check the key in ${}",
+                    source.id,
+                    fetched.status,
+                    source.licensed.as_ref().map_or("", |l| l.key_env.as_str())
+                ));
+                continue;
+            }
             _ => continue,
         }
         ctx.sink.set_validators(&url, fetched.validators.clone()).await;
         match step {
-            Step::Event | Step::Feed | Step::Api => report.event_pages += 1,
+            Step::Event | Step::Feed | Step::Api | Step::Records => report.event_pages += 1,
             Step::Listing | Step::Sitemap(_) => report.listing_pages += 1,
         }
         let body = String::from_utf8_lossy(&fetched.body);
@@ -529,17 +572,49 @@ pub async fn run_pass(
             Some(ctx.settings.time_zone_of(&host))
         });
         let content_type = fetched.content_type().unwrap_or("text/html").to_owned();
+        if step == Step::Records {
+            let dataset = match &api_key {
+                Some((param, _)) => api_pages::without_param(&fetched.url, param),
+                None => fetched.url.clone(),
+            };
+            let (items, problems) = api_pages::records_to_news(
+                source,
+                &dataset,
+                fetched.content_type(),
+                &fetched.body,
+            );
+            report.errors.extend(problems.into_iter().map(|p| format!("source `{}`: {p}", source.id)));
+            for item in items {
+                report.news += 1;
+                ctx.sink.upsert_news(item, source.keep == Keep::Full).await;
+            }
+            continue;
+        }
         if step == Step::Api {
             let Some(mapping) = &source.api else { continue };
+            // What is kept and linked never carries the key.
+            let page_url = match &api_key {
+                Some((param, _)) => api_pages::without_param(&fetched.url, param),
+                None => fetched.url.clone(),
+            };
             let read = gleaner_extract::api::read(&fetched.body, mapping);
-            let ctx_n = NormaliseContext { base_url: &fetched.url, default_tz: zone };
+            if let Some(paging) = &source.paging
+                && listings < source.max_listing_pages.saturating_sub(1)
+                && let Some(next) =
+                    api_pages::next_page(&url, &fetched.body, paging, read.events.len())
+                && seen.insert(next.clone())
+            {
+                listings += 1;
+                frontier.push_back((next, Step::Api));
+            }
+            let ctx_n = NormaliseContext { base_url: &page_url, default_tz: zone };
             let mut events = Vec::new();
             for item in read.events {
                 if let Ok(normalised) = gleaner_event::normalise(&item.raw, &ctx_n) {
                     events.push(normalised.event);
                 }
             }
-            store_events(ctx, source, &signals, &fetched.url, step, events, &mut report).await;
+            store_events(ctx, source, &signals, &page_url, step, events, &mut report).await;
             continue;
         }
         let options = ExtractOptions {
@@ -555,10 +630,11 @@ pub async fn run_pass(
             file_name: Some(fetched.url.path().to_owned()),
             default_tz: zone,
             // Site rules when config has some for this page's site (issue 10); else the
-            // generic fallback on event pages.
+            // generic fallback on event pages, unless a language model reads them.
             rules: ctx.settings.site_rules.for_url(&fetched.url),
-            fallback: step == Step::Event,
+            fallback: step == Step::Event && ctx.sink.language_model().is_none(),
             reference_date: Some(chrono::DateTime::<chrono::Utc>::from(now).date_naive()),
+            ..ExtractOptions::default()
         };
         let mut extracted = gleaner_extract::extract_events_with(
             &fetched.body,

@@ -38,6 +38,23 @@ pub struct Found {
     pub checked_at: SystemTime,
 }
 
+/// A news item for the newsroom pool: an open-data record (a weather warning, a fuel
+/// price) or a feed item that is not an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct News {
+    /// Its link (unique: records without their own link get the dataset URL with the
+    /// record's id as fragment).
+    pub url: Url,
+    /// The source that found it.
+    pub source: String,
+    /// Its title.
+    pub title: Option<String>,
+    /// When it was published or is dated.
+    pub published: Option<SystemTime>,
+    /// A summary (the record's fields), kept only for `keep = "full"`.
+    pub summary: Option<String>,
+}
+
 /// Storage for a pass: events, and validators for conditional requests.
 pub trait EventSink: Send + Sync {
     /// Stores an event (new, updated or unchanged).
@@ -68,6 +85,20 @@ pub trait EventSink: Send + Sync {
         Box::pin(async { None })
     }
 
+    /// Records whether an image may be relayed now and why (the link check re-deciding
+    /// from terms and signals); `source` names the event's source when known. The
+    /// default keeps nothing.
+    fn set_relay_allowed<'a>(
+        &'a self,
+        image: &'a Url,
+        source: Option<&'a str>,
+        allowed: bool,
+        reason: String,
+    ) -> BoxFuture<'a, ()> {
+        let _ = (image, source, allowed, reason);
+        Box::pin(async {})
+    }
+
     /// Stores a site's rights files as just read. The default keeps nothing.
     fn put_site_rights<'a>(
         &'a self,
@@ -88,6 +119,13 @@ pub trait EventSink: Send + Sync {
         at: SystemTime,
     ) -> BoxFuture<'a, bool> {
         let _ = (page, body, at);
+        Box::pin(async { false })
+    }
+
+    /// Stores a news item (by URL; a second sighting updates it). Returns whether it was
+    /// stored. The default keeps nothing.
+    fn upsert_news<'a>(&'a self, news: News, keep_summary: bool) -> BoxFuture<'a, bool> {
+        let _ = (news, keep_summary);
         Box::pin(async { false })
     }
 
@@ -127,9 +165,15 @@ pub struct MemorySink {
     history: Mutex<Vec<(EventIdentity, EventStatus, SystemTime)>>,
     validators: Mutex<HashMap<String, Validators>>,
     listings: Mutex<HashMap<String, ListingLinks>>,
+    news: Mutex<Vec<News>>,
 }
 
 impl MemorySink {
+    /// The news items stored so far, in order.
+    pub fn news(&self) -> Vec<News> {
+        self.news.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
     /// The events stored so far.
     pub fn events(&self) -> Vec<Found> {
         self.events.lock().unwrap_or_else(|p| p.into_inner()).values().cloned().collect()
@@ -143,6 +187,16 @@ impl MemorySink {
 }
 
 impl EventSink for MemorySink {
+    fn upsert_news<'a>(&'a self, news: News, keep_summary: bool) -> BoxFuture<'a, bool> {
+        let mut stored = self.news.lock().unwrap_or_else(|p| p.into_inner());
+        let news = News { summary: news.summary.filter(|_| keep_summary), ..news };
+        match stored.iter_mut().find(|n| n.url == news.url) {
+            Some(old) => *old = news,
+            None => stored.push(news),
+        }
+        Box::pin(async { true })
+    }
+
     fn upsert<'a>(&'a self, found: Found) -> BoxFuture<'a, Upsert> {
         let mut events = self.events.lock().unwrap_or_else(|p| p.into_inner());
         let outcome = match events.get(&found.identity) {

@@ -63,6 +63,7 @@ use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError}
 use url::Url;
 
 pub use error::StoreError;
+pub use model::StoredNews;
 pub use owners::{OwnerSubmission, SourceControl};
 pub use model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
@@ -438,6 +439,11 @@ impl Store {
         now: SystemTime,
     ) -> Result<i64, StoreError> {
         dispatch!(self, db => db.upsert_news(item, keep, now).await)
+    }
+
+    /// The newest news items (by publication, else first seen), at most `limit`.
+    pub async fn news(&self, limit: usize) -> Result<Vec<StoredNews>, StoreError> {
+        dispatch!(self, db => db.news(limit).await)
     }
 
     /// Stores the validators (`ETag`, `Last-Modified`) of a URL.

@@ -140,6 +140,17 @@ pub struct NewsItem {
     pub summary: Option<String>,
 }
 
+/// A stored news item, for the newsroom pool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredNews {
+    /// Its row id.
+    pub id: i64,
+    /// The item.
+    pub item: NewsItem,
+    /// When it was first stored.
+    pub first_seen: SystemTime,
+}
+
 /// A stored audit row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditEntry {

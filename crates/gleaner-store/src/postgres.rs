@@ -42,6 +42,7 @@ use url::Url;
 
 use crate::codec::{self, SiteRow};
 use crate::error::StoreError;
+use crate::model::StoredNews;
 use crate::model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
     Provenance, PurgeReport, RemovalReport, RetentionPolicy, SiteLease, SourceRecord, StatusChange,
@@ -59,11 +60,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (7, include_str!("../migrations/postgres/0007_llm.sql")),
 ];
 
+mod owners;
 mod llm;
 mod relay;
 mod workers;
-
-mod owners;
 
 /// Connections per process. A worker's gate holds one for a few statements per request;
 /// the rest serve the scheduler, the server and retention.
@@ -1462,6 +1462,35 @@ impl Postgres {
         )
         .await
         .map(|_| ())
+    }
+
+    pub(crate) async fn news(&self, limit: usize) -> Result<Vec<StoredNews>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .rows(
+                "SELECT id, url, source, title, published_ms, summary, first_seen_ms FROM news_items
+                 ORDER BY COALESCE(published_ms, first_seen_ms) DESC, id DESC LIMIT $1",
+                &[&limit],
+                || "reading news items".to_owned(),
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let url = Url::parse(&r.get::<_, String>(1)).ok()?;
+                Some(StoredNews {
+                    id: r.get(0),
+                    item: NewsItem {
+                        url,
+                        source: r.get(2),
+                        title: r.get(3),
+                        published: r.get::<_, Option<i64>>(4).map(codec::from_ms),
+                        summary: r.get(5),
+                    },
+                    first_seen: codec::from_ms(r.get(6)),
+                })
+            })
+            .collect())
     }
 
     pub(crate) async fn listing_links(&self, url: &Url) -> Result<Option<String>, StoreError> {

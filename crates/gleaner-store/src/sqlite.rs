@@ -29,6 +29,7 @@ use url::Url;
 
 use crate::codec::{self, SiteRow};
 use crate::error::{Doing, StoreError};
+use crate::model::StoredNews;
 use crate::model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
     Provenance, PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange,
@@ -49,8 +50,8 @@ const MIGRATIONS: &[(i64, &str)] = &[
 ];
 
 mod frontier;
-mod owners;
 mod llm;
+mod owners;
 mod relay;
 mod runs;
 mod workers;
@@ -1132,6 +1133,44 @@ impl Sqlite {
                 .doing(|| format!("storing the links of `{url}`"))
             },
         )
+        .await
+    }
+
+    pub(crate) async fn news(&self, limit: usize) -> Result<Vec<StoredNews>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.read(move |conn| {
+            let mut stmt = conn
+                .prepare(
+                    "SELECT id, url, source, title, published_ms, summary, first_seen_ms FROM news_items
+                     ORDER BY COALESCE(published_ms, first_seen_ms) DESC, id DESC LIMIT ?1",
+                )
+                .doing(|| "reading news items".to_owned())?;
+            let rows = stmt
+                .query_map([limit], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, Option<String>>(2)?,
+                        r.get::<_, Option<String>>(3)?,
+                        r.get::<_, Option<i64>>(4)?,
+                        r.get::<_, Option<String>>(5)?,
+                        r.get::<_, i64>(6)?,
+                    ))
+                })
+                .doing(|| "reading news items".to_owned())?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (id, url, source, title, published, summary, first_seen) =
+                    row.doing(|| "reading news items".to_owned())?;
+                let Ok(url) = Url::parse(&url) else { continue };
+                out.push(StoredNews {
+                    id,
+                    item: NewsItem { url, source, title, published: published.map(codec::from_ms), summary },
+                    first_seen: codec::from_ms(first_seen),
+                });
+            }
+            Ok(out)
+        })
         .await
     }
 

@@ -28,8 +28,12 @@ pub fn load(path: &Path) -> Result<Settings> {
             path.display()
         ))
     })?;
-    gleaner_config::parse(&text, &path.display().to_string())
-        .map_err(|e| BadInput(e.to_string()).into())
+    let mut settings = gleaner_config::parse(&text, &path.display().to_string())
+        .map_err(|e| BadInput(e.to_string()))?;
+    // Licensed APIs' keys come from the environment, never from the file; a missing one
+    // stops that source's passes with the variable's name (and `config check` warns).
+    settings.load_api_keys(|name| std::env::var(name).ok());
+    Ok(settings)
 }
 
 /// Runs a `config` subcommand.
@@ -37,8 +41,13 @@ pub fn run(command: ConfigCommand, global_config: &Path) -> Result<()> {
     match command {
         ConfigCommand::Check { file } => {
             let path = file.as_deref().unwrap_or(global_config);
-            let settings = load(path)?;
+            let mut settings = load(path)?;
             print_summary(path, &settings).context("failed to write to stdout")?;
+            for name in settings.load_api_keys(|name| std::env::var(name).ok()) {
+                eprintln!(
+                    "warning: the environment variable `{name}` (a licensed API's key) is not set: that source's passes will stop until it is"
+                );
+            }
             print_budget(&settings).context("failed to write to stdout")
         }
     }

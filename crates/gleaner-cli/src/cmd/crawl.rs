@@ -10,7 +10,7 @@ use std::time::{Instant, SystemTime};
 use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_config::Settings;
-use gleaner_config::sources::Source;
+use gleaner_config::sources::{Source, SourceKind};
 use gleaner_fetch::GateRequest;
 use gleaner_fetch::gate::ExplainVerdict;
 use gleaner_policy::Purpose;
@@ -150,6 +150,9 @@ pub fn print_summary(reports: &[PassReport], elapsed: std::time::Duration) -> st
             refused,
             r.requeued
         )?;
+        if r.news > 0 {
+            writeln!(out, "{:<27}   news items stored: {}", "", r.news)?;
+        }
         for (reason, count) in &r.refusals {
             writeln!(out, "{:<27}   refused {count}: {reason}", "")?;
         }
@@ -165,12 +168,16 @@ async fn dry_run(crawler: &Crawler, sources: &[Source]) -> Result<()> {
     let mut out = std::io::stdout().lock();
     for source in sources {
         writeln!(out, "source `{}` ({}):", source.id, source.kind.name())?;
+        let purpose = match source.kind {
+            SourceKind::Listing => Purpose::Listing,
+            SourceKind::Sitemap => Purpose::Sitemap,
+            SourceKind::Feed | SourceKind::Ical => Purpose::Feed,
+            SourceKind::JsonApi | SourceKind::LicensedApi | SourceKind::OpenData => Purpose::Api,
+        };
         for url in &source.start_urls {
-            let explanation = crawler
-                .context
-                .gate
-                .explain(&GateRequest::new(url.clone(), Purpose::Listing))
-                .await;
+            let mut request = GateRequest::new(url.clone(), purpose);
+            request.source = Some(source.id.clone());
+            let explanation = crawler.context.gate.explain(&request).await;
             let verdict = match explanation.verdict {
                 ExplainVerdict::Now => "would request now".to_owned(),
                 ExplainVerdict::NotBefore(t) => format!(
@@ -180,12 +187,21 @@ async fn dry_run(crawler: &Crawler, sources: &[Source]) -> Result<()> {
                 ExplainVerdict::WhenARequestEnds => "would wait for a request to end".to_owned(),
                 ExplainVerdict::Refused => "would not request it".to_owned(),
             };
-            writeln!(out, "  GET {url} (listing): {verdict}")?;
+            writeln!(out, "  GET {url} ({purpose}): {verdict}")?;
             for step in &explanation.steps {
                 writeln!(out, "    - {step}")?;
             }
         }
-        writeln!(out, "  then the event pages its listings link to, each through the same checks")?;
+        let then = match source.kind {
+            SourceKind::Listing | SourceKind::Sitemap | SourceKind::Feed => {
+                "then the event pages it links to, each through the same checks"
+            }
+            SourceKind::JsonApi | SourceKind::LicensedApi if source.paging.is_some() => {
+                "then its further pages, each through the same checks"
+            }
+            _ => "its events or records are read from the document itself",
+        };
+        writeln!(out, "  {then}")?;
     }
     Ok(())
 }

@@ -36,6 +36,10 @@ pub struct DemoArgs {
     no_serve: bool,
 }
 
+/// The environment variable the demo's licensed-API source names; the demo supplies the
+/// sample city's key itself when it is unset.
+const DEMO_KEY_ENV: &str = "GLEANER_DEMO_TICKETING_KEY";
+
 /// The demo's configuration: the sample city's listings as sources, loopback allowed.
 fn demo_config(
     city: &City,
@@ -64,6 +68,34 @@ fn demo_config(
              url = \"/url\"\nimage = \"/image\"\nstatus = \"/status\"\nvenue = \"/venue\"\nvenue_name = \"/name\"\n\
              street = \"/address\"\npostal_code = \"/postal_code\"\nlocality = \"/city\"\ncountry = \"/country\"\n",
             key = site.key,
+            url = seed.url,
+        ));
+    }
+    for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::LicensedApi) {
+        // The ticketing API's licence: its key (from the environment, the demo sets its
+        // own) and its rate limit of 10 calls a minute, as a 6 s gap.
+        text.push_str(&format!(
+            "\n[[sources]]\nid = \"ticketing\"\nkind = \"licensed-api\"\nstart_urls = [\"{url}\"]\nkeep = \"full\"\n\
+             api_key_env = \"{DEMO_KEY_ENV}\"\napi_key_param = \"apikey\"\napi_gap = \"6s\"\n\
+             page_param = \"page\"\ntotal_pages = \"/page/totalPages\"\n\
+             [sources.api]\nevents = \"/_embedded/events\"\nid = \"/id\"\ntitle = \"/name\"\nurl = \"/url\"\n\
+             start = \"/dates/start/dateTime\"\nstatus = \"/dates/status/code\"\nvenue = \"/_embedded/venues/0\"\n\
+             venue_name = \"/name\"\nstreet = \"/address/line1\"\nlocality = \"/city/name\"\npostal_code = \"/postalCode\"\n\
+             country = \"/country/countryCode\"\nprice_min = \"/priceRanges/0/min\"\nprice_max = \"/priceRanges/0/max\"\n\
+             currency = \"/priceRanges/0/currency\"\n",
+            url = seed.url,
+        ));
+    }
+    for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::OpenDataJson) {
+        // Open data for the newsroom: weather warnings (one per phenomenon) and fuel prices.
+        let (id, mapping) = if seed.url.ends_with("vigilance.json") {
+            ("vigilance", "records = \"/warnings\"\nid = \"phenomenon\"\ntitle = [\"phenomenon\", \"level\"]\ndate = \"start\"\n")
+        } else {
+            ("fuel-prices", "records = \"/prices\"\ntitle = [\"name\", \"fuel\", \"price_eur_per_litre\"]\ndate = \"updated\"\n")
+        };
+        text.push_str(&format!(
+            "\n[[sources]]\nid = \"{id}\"\nkind = \"open-data\"\nstart_urls = [\"{url}\"]\nkeep = \"full\"\npublish = false\n\
+             [sources.records]\n{mapping}",
             url = seed.url,
         ));
     }
@@ -119,10 +151,14 @@ async fn demo(args: &DemoArgs) -> Result<()> {
     let config_path = args.dir.join("gleaner.toml");
     std::fs::write(&config_path, &config_text)
         .with_context(|| format!("failed to write `{}`", config_path.display()))?;
-    let settings = Arc::new(
-        gleaner_config::parse(&config_text, &config_path.display().to_string())
-            .map_err(|e| anyhow::anyhow!("{e}"))?,
-    );
+    let mut settings = gleaner_config::parse(&config_text, &config_path.display().to_string())
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    settings.load_api_keys(|name| {
+        std::env::var(name)
+            .ok()
+            .or_else(|| (name == DEMO_KEY_ENV).then(|| gleaner_samplecity::DEFAULT_API_KEY.to_owned()))
+    });
+    let settings = Arc::new(settings);
     let city = Arc::new(city);
     let (stop_city, city_stopped) = tokio::sync::oneshot::channel::<()>();
     let city_task =
@@ -158,9 +194,14 @@ async fn demo(args: &DemoArgs) -> Result<()> {
         )
         .await?,
     };
+    let (desk, desk_lines, stop_dashboard) =
+        crate::owner_desk::demo(&settings, &store, &state, listen).await?;
     {
         let mut out = std::io::stdout().lock();
         writeln!(out, "about page:  http://{listen}/bot")?;
+        for line in &desk_lines {
+            writeln!(out, "{line}")?;
+        }
         writeln!(out, "events page: http://{listen}/events")?;
         writeln!(out, "calendar:    http://{listen}/events.ics")?;
         writeln!(out, "metrics:     http://{listen}/metrics")?;
@@ -172,7 +213,10 @@ async fn demo(args: &DemoArgs) -> Result<()> {
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    gleaner_server::serve(server_listener, state, shutdown).await.context("the server stopped")?;
+    crate::owner_desk::serve_public(server_listener, state, desk, shutdown)
+        .await
+        .context("the server stopped")?;
+    let _ = stop_dashboard.send(true);
     let _ = stop_city.send(());
     let _ = city_task.await;
     println!("stopped");

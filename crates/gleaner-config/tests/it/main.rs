@@ -162,3 +162,35 @@ fn error_json_api_mapping_typo() {
     );
     insta::assert_snapshot!(errors(&text));
 }
+
+#[test]
+fn error_licensed_and_open_data_sources_without_what_they_need() {
+    let text = format!(
+        "{MINIMAL}\n[[sources]]\nid = \"tickets\"\nkind = \"licensed-api\"\nstart_urls = [\"https://api.x.example/v1/events\"]\n\
+         api_gap = \"soon\"\n[sources.api]\nevents = \"/events\"\n\n\
+         [[sources]]\nid = \"data\"\nkind = \"open-data\"\nstart_urls = [\"https://data.x.example/a.csv\"]\n\n\
+         [[sources]]\nid = \"agenda\"\nkind = \"listing\"\nstart_urls = [\"https://x.example/agenda/\"]\npage_param = \"page\"\napi_key_env = \"KEY\"\n"
+    );
+    insta::assert_snapshot!(errors(&text));
+}
+
+#[test]
+fn a_licensed_api_key_parameter_is_a_secret_and_its_key_comes_from_the_lookup() {
+    let text = format!(
+        "{MINIMAL}\n[[sources]]\nid = \"tickets\"\nkind = \"licensed-api\"\nstart_urls = [\"https://api.x.example/v1/events\"]\n\
+         api_key_env = \"TICKETS_KEY\"\napi_key_param = \"token\"\napi_gap = \"6s\"\npage_param = \"p\"\nfirst_page = 1\n[sources.api]\nevents = \"/events\"\n"
+    );
+    let mut s = gleaner_config::parse(&text, "t.toml").unwrap();
+    assert!(s.network.secret_query_params.contains(&"token".to_owned()));
+    let url = url::Url::parse("https://api.x.example/v1/events?p=2").unwrap();
+    let other = url::Url::parse("https://elsewhere.example/v1/events").unwrap();
+    let licensed = s.licensed_api_for("tickets", &url).expect("the API's own site");
+    assert_eq!(licensed.gap, std::time::Duration::from_secs(6));
+    assert!(s.licensed_api_for("tickets", &other).is_none(), "only the API's own site");
+    assert!(s.licensed_api_for("someone-else", &url).is_none(), "only that source");
+    assert_eq!(s.load_api_keys(|_| None), vec!["TICKETS_KEY".to_owned()]);
+    assert!(s.load_api_keys(|name| (name == "TICKETS_KEY").then(|| "k".into())).is_empty());
+    let key = s.sources[0].licensed.as_ref().unwrap().key.as_ref().unwrap();
+    assert_eq!(key.expose(), "k");
+    assert_eq!(format!("{:?}", s.sources[0].licensed), format!("{:?}", s.sources[0].licensed).replace("\"k\"", "REDACTED"));
+}

@@ -1,6 +1,7 @@
 //! One pass over listing sources of the loopback test web, checked from the sites' side
 //! and from what was stored.
 
+mod apis;
 mod checks;
 mod city;
 
@@ -16,7 +17,17 @@ use gleaner_scheduler::{MemorySink, PassContext, run_pass};
 use gleaner_testweb::{Manifest, SiteSpec, TestWeb};
 
 pub(crate) fn context(config: &str) -> (PassContext, Arc<MemorySink>) {
-    let settings = Arc::new(gleaner_config::parse(config, "test.toml").unwrap());
+    context_with_keys(config, |_| None)
+}
+
+/// A context whose licensed APIs' keys come from `keys` (variable name → key).
+pub(crate) fn context_with_keys(
+    config: &str,
+    keys: impl Fn(&str) -> Option<String>,
+) -> (PassContext, Arc<MemorySink>) {
+    let mut settings = gleaner_config::parse(config, "test.toml").unwrap();
+    settings.load_api_keys(keys);
+    let settings = Arc::new(settings);
     let client = Client::new(ClientSettings::from_settings(&settings)).unwrap();
     let gate = Gate::new(
         client,
