@@ -274,7 +274,7 @@ async fn sources_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) ->
             h = hidden(&token),
         );
     }
-    body.push_str("</table>\n<p class=\"meta\">\"Run now\" asks the scheduler for a pass (within seconds); every request still goes through the gate.</p>\n");
+    body.push_str("</table>\n<p class=\"meta\">\"Run now\" asks the scheduler for a pass of a running source (it starts within a minute); every request still goes through the gate. A paused source runs only once resumed.</p>\n");
     let (sent, failed) = desk.notifier.counts();
     let _ = writeln!(
         body,

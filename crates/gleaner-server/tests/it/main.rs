@@ -5,6 +5,7 @@ mod about;
 mod browser;
 mod events;
 mod owners;
+mod owners_browser;
 mod webdriver;
 
 use std::sync::Arc;
