@@ -49,6 +49,8 @@ pub struct Llm {
     made: Mutex<HashMap<String, Vec<String>>>,
     /// Pages whose rights reserve AI use (their events are not translated).
     reserved: Mutex<HashMap<String, String>>,
+    /// The language each page declares (`<html lang>`), a hint for short titles.
+    langs: Mutex<HashMap<String, String>>,
     log: Log,
 }
 
@@ -90,6 +92,7 @@ impl Llm {
             store,
             made: Mutex::default(),
             reserved: Mutex::default(),
+            langs: Mutex::default(),
             log: Box::new(|_| {}),
         }
     }
@@ -132,6 +135,15 @@ impl Llm {
             };
         if !wants_model && !source.translate {
             return extracted;
+        }
+        if source.translate
+            && let Some(lang) = text::declared_lang(body)
+        {
+            let mut langs = lock(&self.langs);
+            if langs.len() > MEMORY_CAP {
+                langs.clear();
+            }
+            langs.insert(page.to_string(), lang);
         }
         let reservation = match rights::page_reservation(&self.token, headers, body) {
             Some(r) => Some(r),
@@ -314,7 +326,8 @@ impl Llm {
             .flatten()
             .collect::<Vec<_>>()
             .join("\n");
-        let Some(detected) = translate::detect(&sample) else {
+        let declared = event.page.as_ref().and_then(|p| lock(&self.langs).get(p.as_str()).cloned());
+        let Some(detected) = translate::language_of(&sample, declared.as_deref()) else {
             self.store.record_step(id, STEP_TRANSLATION, "none", "language unknown").await;
             return true;
         };

@@ -83,6 +83,18 @@ pub fn without_instructions(text: &str) -> (String, usize) {
     (out, removed)
 }
 
+/// The language a page declares on its `<html lang="…">` element (primary subtag, lower
+/// case), read from its first few kilobytes.
+pub fn declared_lang(html: &str) -> Option<String> {
+    let head: String = html.chars().take(4096).collect::<String>().to_ascii_lowercase();
+    let tag_start = head.find("<html")?;
+    let tag = &head[tag_start..tag_start + head[tag_start..].find('>')?];
+    let at = tag.find(" lang=")? + " lang=".len();
+    let value = tag[at..].trim_start_matches(['"', '\'']);
+    let primary: String = value.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    (2..=3).contains(&primary.len()).then_some(primary)
+}
+
 /// `text` cut to at most `max` characters, at a line end when one is near.
 pub fn cap(text: &str, max: usize) -> &str {
     match text.char_indices().nth(max) {
@@ -291,14 +303,28 @@ impl Evidence {
             if *t != Tok::Num(day, 1) && *t != Tok::Num(day, 2) {
                 continue;
             }
-            let lo = i.saturating_sub(3);
-            let hi = (i + 4).min(toks.len());
-            // A month name near the day.
-            if let Some(j) = (lo..hi).find(|&j| toks[j] == Tok::Month(month)) {
-                let after = i.max(j) + 1;
-                let conflicting =
-                    (after..(after + 3).min(toks.len())).any(|k| other_year(&toks[k]));
-                if !conflicting {
+            // A month name right next to the day: `5 December`, `5. Dezember` (the dot is
+            // dropped), `5 de diciembre`, `December 5`, `December 5th`.
+            let month_at = |k: usize| toks.get(k) == Some(&Tok::Month(month));
+            let after_month = if month_at(i + 1) {
+                Some(i + 2)
+            } else if toks.get(i + 1) == Some(&Tok::Word("de")) && month_at(i + 2) {
+                Some(i + 3)
+            } else if i >= 1 && month_at(i - 1) {
+                let mut k = i + 1;
+                if matches!(toks.get(k), Some(Tok::Word("st" | "nd" | "rd" | "th"))) {
+                    k += 1;
+                }
+                Some(k)
+            } else {
+                None
+            };
+            if let Some(mut k) = after_month {
+                // A year written just after must be this one (`de 2026` too).
+                if toks.get(k) == Some(&Tok::Word("de")) {
+                    k += 1;
+                }
+                if !toks.get(k).is_some_and(other_year) {
                     return true;
                 }
             }
@@ -482,6 +508,9 @@ mod tests {
             ("05/12/2026", 2026, 12, 5, true),
             ("2026-12-05", 2026, 12, 5, true),
             ("5 December 2025", 2026, 12, 5, false),
+            ("samedi 27 décembre 2026 à 11h00", 2026, 12, 11, false),
+            ("samedi 27 décembre 2026 à 11h00", 2026, 12, 27, true),
+            ("December 5th, 2026", 2026, 12, 5, true),
             ("6 December 2026", 2026, 12, 5, false),
             ("Tickets 12 €, doors 5", 2026, 12, 5, false),
         ];
@@ -528,5 +557,10 @@ mod tests {
         assert!(t.contains("T\n") && t.contains("Hello") && t.contains("world"));
         assert!(!t.contains("hidden") && !t.contains(".a{}"));
         assert_eq!(cap("abcdef", 3), "abc");
+        assert_eq!(
+            declared_lang("<!doctype html><html lang=\"tr-TR\"><head>").as_deref(),
+            Some("tr")
+        );
+        assert_eq!(declared_lang("<html><body lang=fr>"), None);
     }
 }

@@ -50,6 +50,22 @@ impl Detected {
     }
 }
 
+/// The language to translate from: English when the detector says so or the page
+/// declares English; the detector's language when it is confident; else the page's
+/// declared language; else the detector's guess only for longer texts.
+pub fn language_of(text: &str, declared: Option<&str>) -> Option<Detected> {
+    let detected = detect(text);
+    if detected.as_ref().is_some_and(Detected::is_english) || declared == Some("en") {
+        return Some(Detected { lang: "en".to_owned(), reliable: true });
+    }
+    match (detected, declared) {
+        (Some(d), _) if d.reliable => Some(d),
+        (_, Some(page)) => Some(Detected { lang: page.to_owned(), reliable: false }),
+        (Some(d), None) if text.chars().count() >= 40 => Some(d),
+        _ => None,
+    }
+}
+
 /// Detects the language of `text` (`None` when there is too little text to tell).
 pub fn detect(text: &str) -> Option<Detected> {
     let info = whatlang::detect(text)?;
@@ -140,5 +156,8 @@ mod tests {
         assert!(validate(r#"{"translation": ""}"#, "Caz gecesi").is_err());
         assert!(validate(&format!(r#"{{"translation": "{}"}}"#, "x".repeat(500)), "kısa").is_err());
         assert_eq!(text_hash("a").len(), 64);
+        assert!(language_of("Indie Folk Showcase", Some("en")).unwrap().is_english());
+        assert_eq!(language_of("Caz", Some("tr")).unwrap().lang, "tr");
+        assert_eq!(language_of("Caz", None), None);
     }
 }

@@ -207,7 +207,8 @@ pub(crate) fn fuel_csv(now: DateTime<Utc>, pass: u32) -> String {
 /// The scripted answer of the mock language model to a chat-completions request.
 ///
 /// The answer's content is JSON: `{"events": [...]}` with the facts of every event of the
-/// city whose title appears in the last user message (at any pass), else an empty list.
+/// city whose title appears in the last user message (at any pass), else an empty list;
+/// for a request with the `translation` schema, `{"translation": "(English) TEXT"}`.
 pub(crate) fn chat_completion(
     city: &City,
     origins: &Origins,
@@ -224,6 +225,18 @@ pub(crate) fn chat_completion(
         .and_then(|m| m.get("content"))
         .and_then(Value::as_str)
         .ok_or("no user message")?;
+    // A translation request (a `translation` JSON schema): a marked, scripted English.
+    if req.pointer("/response_format/json_schema/name").and_then(Value::as_str)
+        == Some("translation")
+    {
+        let text = prompt
+            .split("<<<TEXT>>>\n")
+            .nth(1)
+            .and_then(|t| t.split("\n<<<END OF TEXT>>>").next())
+            .unwrap_or(prompt);
+        let content = json!({ "translation": format!("(English) {text}") }).to_string();
+        return Ok(completion(city, &model, prompt, content));
+    }
     let mut found = Vec::new();
     for pass in [0, 1, 2] {
         for e in city.all_venue_events(pass) {
@@ -251,7 +264,12 @@ pub(crate) fn chat_completion(
         })
         .collect();
     let content = json!({ "events": events }).to_string();
-    Ok(json!({
+    Ok(completion(city, &model, prompt, content))
+}
+
+/// A chat completion carrying `content`, with token counts.
+fn completion(city: &City, model: &str, prompt: &str, content: String) -> Value {
+    json!({
         "id": format!("chatcmpl-sample-{}", content.len()),
         "object": "chat.completion",
         "created": city.now().timestamp(),
@@ -263,7 +281,7 @@ pub(crate) fn chat_completion(
         }],
         "usage": { "prompt_tokens": prompt.len() / 4, "completion_tokens": content.len() / 4,
                    "total_tokens": (prompt.len() + content.len()) / 4 },
-    }))
+    })
 }
 
 /// `/v1/models` of the mock language model.

@@ -27,7 +27,10 @@ async fn titles_are_translated_once_and_the_cache_serves_the_same_text() {
     assert_eq!(mock.requests().len(), 2, "title and description");
     let user = mock.requests()[0]["messages"][1]["content"].as_str().unwrap().to_owned();
     assert!(user.contains("`tr`") && user.contains("<<<TEXT>>>\nBüyük caz gecesi\n"), "{user}");
-    // A second event with the same title: from the cache, no request.
+    // A second event with the same title, on a page declaring Turkish (a short title
+    // alone is too little for the detector): from the cache, no request.
+    let turkish_page = r#"<html lang="tr"><body><h1>Büyük caz gecesi</h1></body></html>"#;
+    llm.read_page(source, &page(2), &[], turkish_page, None, true, Vec::new()).await;
     let b = event("Büyük caz gecesi", None);
     llm.stored(source, &page(2), EventIdentity(2), &b, true).await;
     assert_eq!(mock.requests().len(), 2);
@@ -89,6 +92,8 @@ async fn events_of_a_page_reserving_ai_use_are_not_translated() {
     assert!(store.translations.lock().unwrap().is_empty());
     assert!(store.audit.lock().unwrap()[0].1.contains("not translated"));
     // Positive control: another page's event is translated.
+    let turkish_page = r#"<html lang="tr"><body><h1>Büyük caz gecesi</h1></body></html>"#;
+    llm.read_page(source, &page(2), &[], turkish_page, None, true, Vec::new()).await;
     llm.stored(source, &page(2), EventIdentity(2), &event("Büyük caz gecesi", None), true).await;
     assert_eq!(mock.requests().len(), 1);
 }

@@ -1,0 +1,224 @@
+//! The language model end to end through the real `gleaner crawl` (issue 18), against the
+//! sample city's mock provider on loopback: the plain venues' pages (no structured data)
+//! read with `llm = "fallback"`, every stored fact checked against the ground truth,
+//! the model and prompt version in each event's provenance, titles translated into
+//! English beside the originals, tokens counted, and `gleaner remove` taking the
+//! translation cache rows with the site's events.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use gleaner_samplecity::{Lang, Markup, Role, SeedKind};
+use gleaner_testweb::{Manifest, TestWeb};
+
+use crate::util::{Run, gleaner};
+
+async fn run(args: Vec<String>) -> Run {
+    tokio::time::timeout(
+        Duration::from_secs(180),
+        tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            gleaner(&args, "")
+        }),
+    )
+    .await
+    .expect("bounded")
+    .unwrap()
+}
+
+/// Every text cell of every table of a SQLite file that contains `needle`, as
+/// `table: value`.
+fn cells_containing(db: &Path, needle: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let mut found = Vec::new();
+    for table in tables {
+        let mut st = conn.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+        let columns = st.column_count();
+        let mut rows = st.query([]).unwrap();
+        while let Some(row) = rows.next().unwrap() {
+            for c in 0..columns {
+                if let Ok(Some(text)) = row.get::<_, Option<String>>(c)
+                    && text.contains(needle)
+                {
+                    found.push(format!("{table}: {text}"));
+                }
+            }
+        }
+    }
+    found
+}
+
+fn count(db: &Path, sql: &str) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn crawl_reads_plain_pages_with_the_model_translates_and_removal_takes_the_cache() {
+    let web =
+        TestWeb::start(Manifest::city(7, chrono::Utc::now()).with_token("TestBot")).await.unwrap();
+    let city = web.city().expect("a city web");
+    let plain = city.city.venues_with(Markup::Plain);
+    let model_site = (0..city.city.sites().len())
+        .find(|&i| city.city.site(i).role == Role::LanguageModel)
+        .expect("the city has a mock language model");
+    let truth = web.ground_truth().unwrap();
+    let wanted: Vec<_> = truth.events.iter().filter(|t| plain.contains(&t.site)).cloned().collect();
+    assert!(wanted.len() >= 10, "the plain venues keep events: {}", wanted.len());
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let mut config = format!(
+        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
+         [politeness]\ngap = \"40ms\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n[store]\nurl = \"sqlite://{}\"\n\n\
+         [[infrastructure]]\nname = \"city-llm\"\nurl = \"{}/v1/\"\nallow = [\"127.0.0.0/8\"]\ntimeout = \"20s\"\n\n\
+         [llm]\nendpoint = \"city-llm\"\nmodel = \"sample-city-mock\"\nrequests_per_minute = 6000\n",
+        db.display(),
+        city.origins.origin(model_site)
+    );
+    for seed in city.city.seeds(&city.origins) {
+        if seed.kind != SeedKind::Listing || !plain.contains(&seed.site) {
+            continue;
+        }
+        let s = city.city.site(seed.site);
+        let prefix = url::Url::parse(&seed.url).unwrap().path().to_owned();
+        config.push_str(&format!(
+            "\n[[sources]]\nid = \"{}\"\nkind = \"listing\"\nstart_urls = [\"{}\"]\nevent_url_prefix = \"{prefix}\"\n\
+             keep = \"full\"\nmax_event_pages = 30\nllm = \"fallback\"\ntranslate = true\ntime_zone = \"{}\"\n",
+            s.key,
+            seed.url,
+            s.zone.name()
+        ));
+    }
+    let config_path = dir.path().join("gleaner.toml");
+    std::fs::write(&config_path, &config).unwrap();
+    let config_arg = config_path.to_str().unwrap().to_owned();
+
+    let crawl = run(vec!["--config".into(), config_arg.clone(), "crawl".into()]).await;
+    assert_eq!(crawl.code, Some(0), "{}\n{}", crawl.stdout, crawl.stderr);
+
+    // Positive control: the model was asked, on its own host, with POSTs only; the
+    // provider is infrastructure, so no robots.txt was read there.
+    let ledger = web.ledger();
+    let asked: Vec<_> = ledger.site(model_site).collect();
+    assert!(!asked.is_empty(), "the mock model got no request\n{}", crawl.stderr);
+    assert!(asked.iter().all(|e| e.method == "POST" && e.path == "/v1/chat/completions"));
+
+    let store = gleaner_store::Store::open(&format!("sqlite://{}", db.display())).unwrap();
+    let year = Duration::from_secs(366 * 24 * 3600);
+    let now = SystemTime::now();
+    let events = store.events_between(now - 2 * year, now + 2 * year).await.unwrap();
+    // Every stored fact is the page's: no invented event, date, place or price.
+    for e in &events {
+        let url = e.event.url.as_ref().map(url::Url::as_str).unwrap_or_default();
+        let t = wanted
+            .iter()
+            .find(|t| t.url == url)
+            .unwrap_or_else(|| panic!("an event not on any plain venue's page: `{url}`"));
+        assert_eq!(e.event.title.as_deref(), Some(t.title.as_str()), "{url}");
+        let start = e.event.start.expect("a start");
+        assert_eq!(start.date(), t.start.date_naive(), "{url}: wrong date");
+        if let gleaner_event::EventTime::Fixed(dt) = start {
+            assert_eq!(dt, t.start, "{url}: a stated time is the page's");
+        }
+        if let Some(venue) = &e.event.venue.name {
+            assert_eq!(venue, &t.venue, "{url}");
+        }
+        if e.event.price.min.is_some() {
+            let dec = |v: &Option<String>| v.as_deref().map(|s| s.parse().unwrap());
+            assert_eq!(e.event.price.min, dec(&t.price_min), "{url}");
+            assert_eq!(e.event.price.currency.as_deref(), t.currency.as_deref(), "{url}");
+        }
+    }
+    // Most of the plain venues' events were found by the model (the rest are listed).
+    assert!(
+        events.len() * 2 >= wanted.len(),
+        "{} of {} events stored\n{}",
+        events.len(),
+        wanted.len(),
+        crawl.stderr
+    );
+
+    // Provenance, translation side by side with the original.
+    let mut translated = 0;
+    for e in &events {
+        let steps = store.model_steps(e.id).await.unwrap();
+        let extraction = steps.iter().find(|s| s.step == "extraction").expect("model provenance");
+        assert_eq!(
+            (extraction.model.as_str(), extraction.prompt_version.as_str()),
+            ("sample-city-mock", "extract-v1")
+        );
+        let translation =
+            steps.iter().find(|s| s.step == "translation").expect("a translation step");
+        let site = wanted
+            .iter()
+            .find(|t| Some(t.url.as_str()) == e.event.url.as_ref().map(url::Url::as_str))
+            .unwrap()
+            .site;
+        let title = e.event.title.clone().unwrap();
+        match store.translation(e.id, "en").await.unwrap() {
+            Some((Some(english), _)) => {
+                assert_ne!(city.city.site(site).lang, Lang::En, "{title}");
+                assert_eq!(english, format!("(English) {title}"));
+                assert_eq!(translation.prompt_version, "translate-v1");
+                translated += 1;
+            }
+            _ => assert_eq!(translation.model, "none", "{title}: {translation:?}"),
+        }
+    }
+    assert!(translated > 0, "some titles were translated");
+    let usage = store.llm_usage().await.unwrap();
+    let extraction = usage.iter().find(|u| u.step == "extraction").unwrap();
+    assert!(
+        extraction.requests > 0 && extraction.prompt_tokens > 0 && extraction.completion_tokens > 0
+    );
+    assert!(usage.iter().any(|u| u.step == "translation" && u.requests > 0));
+
+    // `gleaner remove` of one translated venue: no row anywhere holds its translations,
+    // and the cache rows of the other venues stay (positive control).
+    let mut removed_site = None;
+    for e in &events {
+        if store.translation(e.id, "en").await.unwrap().is_some() {
+            let url = e.event.url.as_ref().map(url::Url::as_str);
+            removed_site = wanted.iter().find(|t| Some(t.url.as_str()) == url).map(|t| t.site);
+            break;
+        }
+    }
+    let removed_site = removed_site.expect("a translated venue");
+    let origin = city.origins.origin(removed_site).to_owned();
+    let removed_titles: Vec<String> = events
+        .iter()
+        .filter(|e| e.event.url.as_ref().is_some_and(|u| u.as_str().starts_with(&origin)))
+        .filter_map(|e| e.event.title.clone())
+        .collect();
+    for title in &removed_titles {
+        assert!(
+            !cells_containing(&db, &format!("(English) {title}")).is_empty(),
+            "{title} translated before"
+        );
+    }
+    drop(store);
+    let remove =
+        run(vec!["--config".into(), config_arg.clone(), "remove".into(), format!("{origin}/")])
+            .await;
+    assert_eq!(remove.code, Some(0), "{}\n{}", remove.stdout, remove.stderr);
+    for title in &removed_titles {
+        assert_eq!(
+            cells_containing(&db, &format!("(English) {title}")),
+            Vec::<String>::new(),
+            "{title}"
+        );
+    }
+    let kept = count(&db, "SELECT count(*) FROM translation_cache");
+    assert!(kept > 0, "other venues keep their translations");
+    let unused = "SELECT count(*) FROM translation_cache WHERE id NOT IN (SELECT cache_id FROM translation_uses)";
+    assert_eq!(count(&db, unused), 0, "no unused cache row");
+    web.shutdown().await;
+}
