@@ -83,8 +83,19 @@ impl OwnerDesk {
             .await
             .map_err(|e| format!("failed to read the server secret from the store: {e}"))?;
         let notifier = Notifier::new(settings.owners.webhook_url.clone());
-        let limiter = RateLimiter::new(settings.owners.submissions_per_hour, Duration::from_secs(3600));
-        Ok(OwnerDesk { store, settings, gate, resolver, notifier, events: None, operator_token: None, secret, limiter })
+        let limiter =
+            RateLimiter::new(settings.owners.submissions_per_hour, Duration::from_secs(3600));
+        Ok(OwnerDesk {
+            store,
+            settings,
+            gate,
+            resolver,
+            notifier,
+            events: None,
+            operator_token: None,
+            secret,
+            limiter,
+        })
     }
 
     /// Adds the event source (the dashboard counts events per source with it).

@@ -52,12 +52,7 @@ impl Notifier {
                 .build()
                 .ok()
         });
-        Notifier {
-            webhook,
-            client,
-            sent: Arc::default(),
-            failed: Arc::default(),
-        }
+        Notifier { webhook, client, sent: Arc::default(), failed: Arc::default() }
     }
 
     /// Sends `notice` in the background.

@@ -67,9 +67,15 @@ pub fn about_link(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "Site owners: opt out, slow the bot down, keep facts only, or ask for removal",
         Lang::Tr => "Site sahipleri: çıkış, yavaşlatma, yalnızca olgular veya kaldırma talebi",
-        Lang::Fr => "Propriétaires de sites : refuser, ralentir le robot, garder les faits seuls ou demander la suppression",
-        Lang::Es => "Propietarios de sitios: excluirse, ralentizar el robot, solo datos o pedir la eliminación",
-        Lang::De => "Website-Betreiber: widersprechen, den Bot bremsen, nur Fakten behalten oder Löschung verlangen",
+        Lang::Fr => {
+            "Propriétaires de sites : refuser, ralentir le robot, garder les faits seuls ou demander la suppression"
+        }
+        Lang::Es => {
+            "Propietarios de sitios: excluirse, ralentizar el robot, solo datos o pedir la eliminación"
+        }
+        Lang::De => {
+            "Website-Betreiber: widersprechen, den Bot bremsen, nur Fakten behalten oder Löschung verlangen"
+        }
     }
 }
 
@@ -92,9 +98,9 @@ const FOOT: &str = "</body></html>\n";
 /// The CSRF token for a page's forms, and the cookie to set when the browser has none.
 pub fn csrf_for(desk: &OwnerDesk, headers: &HeaderMap) -> (String, Option<HeaderValue>) {
     // Keep the nonce the browser already has, so two open tabs both work.
-    if let Some(nonce) = cookie(headers, FORM_COOKIE).filter(|n| {
-        n.len() == 32 && n.bytes().all(|b| b.is_ascii_hexdigit())
-    }) {
+    if let Some(nonce) = cookie(headers, FORM_COOKIE)
+        .filter(|n| n.len() == 32 && n.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
         let token = desk.csrf_token_for(nonce);
         return (token, None);
     }
@@ -116,12 +122,12 @@ pub async fn forms_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) 
     let (token, set) = csrf_for(&desk, &headers);
     let bot = &desk.settings.bot;
     let mut html = head(&format!("Site owners: tell {} what you want", bot.token));
-    let _ = write!(
+    let _ = writeln!(
         html,
         "<p id=\"intro\">Each request below takes effect before {token}'s next request to your site: \
          the registry is read before every request. You get a receipt with a reference; the operator \
          ({operator}) is told at once. Nothing here needs JavaScript or an account. You can also see \
-         what {token} fetched from a site at <code>/site/&lt;domain&gt;</code>.</p>\n",
+         what {token} fetched from a site at <code>/site/&lt;domain&gt;</code>.</p>",
         token = escape(&bot.token),
         operator = escape(&bot.operator)
     );
@@ -130,7 +136,7 @@ pub async fn forms_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) 
                  <input type=\"text\" name=\"scope\" required maxlength=\"2000\" placeholder=\"example.org or https://example.org/agenda/\"></label><br>";
     let contact = "<label>Your e-mail (optional, for the operator's reply)<br>\
                    <input type=\"email\" name=\"contact\" maxlength=\"200\"></label><br>";
-    let _ = write!(
+    let _ = writeln!(
         html,
         "<form id=\"opt-out\" method=\"post\" action=\"/owners/opt-out\"><fieldset><legend>Opt out: never fetch here again</legend>\
          {hidden}{scope}{contact}<button type=\"submit\">Opt out</button></fieldset></form>\n\
@@ -142,7 +148,7 @@ pub async fn forms_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) 
          <form id=\"removal\" method=\"post\" action=\"/owners/removal\"><fieldset><legend>Removal: delete what was collected from your site</legend>\
          {hidden}{scope}{contact}<label>Message (optional)<br><textarea name=\"message\" maxlength=\"2000\" rows=\"3\"></textarea></label><br>\
          <label><input type=\"checkbox\" name=\"stop\" value=\"yes\" checked> Also opt out now (then the proof must be a DNS record: an opted-out site is not fetched, not even for the proof file)</label><br>\
-         <button type=\"submit\">Ask for removal</button></fieldset></form>\n",
+         <button type=\"submit\">Ask for removal</button></fieldset></form>",
     );
     html.push_str(FOOT);
     with_cookie(html, set)
@@ -168,7 +174,12 @@ pub fn problem_page(status: StatusCode, title: &str, problems: &[String], back: 
     (status, Html(html)).into_response()
 }
 
-fn clean_text(name: &str, value: Option<&String>, max: usize, problems: &mut Vec<String>) -> Option<String> {
+fn clean_text(
+    name: &str,
+    value: Option<&String>,
+    max: usize,
+    problems: &mut Vec<String>,
+) -> Option<String> {
     let value = value.map(|v| v.trim()).filter(|v| !v.is_empty())?;
     if value.chars().count() > max {
         problems.push(format!("{name} is longer than {max} characters"));
@@ -199,9 +210,7 @@ pub fn read_scope(value: Option<&String>, problems: &mut Vec<String>) -> Option<
             problems.push("a URL prefix must be a full http:// or https:// address".into());
             return None;
         }
-    } else if text.len() > 253
-        || text.chars().any(|c| c.is_whitespace() || "/?#@:".contains(c))
-    {
+    } else if text.len() > 253 || text.chars().any(|c| c.is_whitespace() || "/?#@:".contains(c)) {
         problems.push("a domain is a host name like example.org (no path, port or spaces)".into());
         return None;
     }
@@ -228,14 +237,19 @@ fn rfc3339(t: SystemTime) -> String {
 
 /// Checks the CSRF token and the rate limit shared by every public form; `Err` is the
 /// page to send.
-pub fn admit_form(desk: &OwnerDesk, headers: &HeaderMap, form: &HashMap<String, String>, ip: ClientIp) -> Result<(), Response> {
+pub fn admit_form(
+    desk: &OwnerDesk,
+    headers: &HeaderMap,
+    form: &HashMap<String, String>,
+    ip: ClientIp,
+) -> Result<(), Box<Response>> {
     if !desk.csrf_ok(headers, form.get("csrf").map(String::as_str)) {
-        return Err(problem_page(
+        return Err(Box::new(problem_page(
             StatusCode::FORBIDDEN,
             "This form has expired",
             &["the form was not sent from this site's own page, or its token expired; open the form again and resend it".into()],
             "/owners",
-        ));
+        )));
     }
     if !desk.allow(ip.0) {
         let mut page = problem_page(
@@ -243,12 +257,13 @@ pub fn admit_form(desk: &OwnerDesk, headers: &HeaderMap, form: &HashMap<String, 
             "Too many requests from your address",
             &[format!(
                 "at most {} requests an hour are accepted from one address; try again later, or write to {}",
-                desk.settings.owners.submissions_per_hour, operator_contact(desk)
+                desk.settings.owners.submissions_per_hour,
+                operator_contact(desk)
             )],
             "/owners",
         );
         page.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("3600"));
-        return Err(page);
+        return Err(Box::new(page));
     }
     Ok(())
 }
@@ -264,12 +279,17 @@ pub async fn submit(
     let kind = match form_name.as_str() {
         "opt-out" | "slow-down" | "facts-only" | "removal" => form_name.clone(),
         _ => {
-            return problem_page(StatusCode::NOT_FOUND, "No such form", &["see /owners for the forms".into()], "/owners");
+            return problem_page(
+                StatusCode::NOT_FOUND,
+                "No such form",
+                &["see /owners for the forms".into()],
+                "/owners",
+            );
         }
     };
     let form = fields(&body);
     if let Err(page) = admit_form(&desk, &headers, &form, ip) {
-        return page;
+        return *page;
     }
     let mut problems = Vec::new();
     let scope = read_scope(form.get("scope"), &mut problems);
@@ -292,7 +312,12 @@ pub async fn submit(
         None
     };
     let (Some(scope), true) = (scope, problems.is_empty()) else {
-        return problem_page(StatusCode::BAD_REQUEST, "Please correct the form", &problems, "/owners");
+        return problem_page(
+            StatusCode::BAD_REQUEST,
+            "Please correct the form",
+            &problems,
+            "/owners",
+        );
     };
     let now = SystemTime::now();
     let reference = desk.new_reference();
@@ -320,7 +345,10 @@ pub async fn submit(
     };
     if let Some(request) = request {
         let entry = RegistryEntry { scope: scope.clone(), request, reference: reference.clone() };
-        let note = Some(format!("owner form ({kind}){}", contact.as_deref().map(|c| format!(", {c}")).unwrap_or_default()));
+        let note = Some(format!(
+            "owner form ({kind}){}",
+            contact.as_deref().map(|c| format!(", {c}")).unwrap_or_default()
+        ));
         if let Err(error) = desk.store.add_owner_request(entry, note, now).await {
             return store_failed(&desk, &error.to_string());
         }
@@ -375,15 +403,29 @@ fn store_failed(desk: &OwnerDesk, cause: &str) -> Response {
 
 /// The receipt: the reference, what was asked, its status; for a pending removal of a
 /// domain, how to prove control (and the buttons to check the proof).
-fn receipt_html(desk: &OwnerDesk, s: &OwnerSubmission, token: Option<&str>, note: Option<(&str, bool)>) -> String {
+fn receipt_html(
+    desk: &OwnerDesk,
+    s: &OwnerSubmission,
+    token: Option<&str>,
+    note: Option<(&str, bool)>,
+) -> String {
     let mut html = head("Receipt");
     if let Some((text, ok)) = note {
-        let _ = writeln!(html, "<p id=\"note\" class=\"{}\">{}</p>", if ok { "ok" } else { "err" }, escape(text));
+        let _ = writeln!(
+            html,
+            "<p id=\"note\" class=\"{}\">{}</p>",
+            if ok { "ok" } else { "err" },
+            escape(text)
+        );
     }
     let effect = match s.status.as_str() {
         "applied" => "In the registry now: the next request to this site obeys it.",
-        "pending" => "Waiting: carried out at once when you prove you control the site (below), otherwise reviewed by the operator.",
-        "removed" => "Done: everything collected from this site was deleted, and the site is opted out.",
+        "pending" => {
+            "Waiting: carried out at once when you prove you control the site (below), otherwise reviewed by the operator."
+        }
+        "removed" => {
+            "Done: everything collected from this site was deleted, and the site is opted out."
+        }
         "rejected" => "The operator declined this request; write to the operator for details.",
         _ => "",
     };
@@ -411,7 +453,7 @@ fn receipt_html(desk: &OwnerDesk, s: &OwnerSubmission, token: Option<&str>, note
         match (gleaner_store::parse_scope(&s.scope), token) {
             (Ok(Scope::Domain(domain)), Some(token)) => {
                 let proof = desk.proof_token(&domain);
-                let _ = write!(
+                let _ = writeln!(
                     html,
                     "<section id=\"proof\"><h2>Prove you control {d}</h2>\
                      <p>Either add this DNS TXT record:</p><pre id=\"txt-record\">{name} TXT \"{value}\"</pre>\
@@ -422,7 +464,7 @@ fn receipt_html(desk: &OwnerDesk, s: &OwnerSubmission, token: Option<&str>, note
                      <button type=\"submit\">Check the DNS record</button></form>\
                      <form id=\"verify-file\" method=\"post\" action=\"/owners/verify\"><input type=\"hidden\" name=\"csrf\" value=\"{t}\">\
                      <input type=\"hidden\" name=\"reference\" value=\"{r}\"><input type=\"hidden\" name=\"method\" value=\"file\">\
-                     <button type=\"submit\">Fetch the file once</button></form></section>\n",
+                     <button type=\"submit\">Fetch the file once</button></form></section>",
                     d = escape(&domain),
                     name = escape(&txt_name(&domain)),
                     value = escape(&txt_value(&proof)),
@@ -434,10 +476,16 @@ fn receipt_html(desk: &OwnerDesk, s: &OwnerSubmission, token: Option<&str>, note
                 );
             }
             (Ok(Scope::UrlPrefix(_)), _) => {
-                html.push_str("<p id=\"proof\">Removal of a URL prefix is reviewed by the operator.</p>\n");
+                html.push_str(
+                    "<p id=\"proof\">Removal of a URL prefix is reviewed by the operator.</p>\n",
+                );
             }
             _ => {
-                let _ = write!(html, "<p id=\"proof\"><a href=\"/owners/receipt/{}\">Open the receipt</a> to prove control.</p>\n", escape(&s.reference));
+                let _ = writeln!(
+                    html,
+                    "<p id=\"proof\"><a href=\"/owners/receipt/{}\">Open the receipt</a> to prove control.</p>",
+                    escape(&s.reference)
+                );
             }
         }
     }
@@ -452,14 +500,24 @@ pub async fn receipt_page(
     headers: HeaderMap,
 ) -> Response {
     if reference.len() > 40 {
-        return problem_page(StatusCode::NOT_FOUND, "No such receipt", &["check the reference".into()], "/owners");
+        return problem_page(
+            StatusCode::NOT_FOUND,
+            "No such receipt",
+            &["check the reference".into()],
+            "/owners",
+        );
     }
     match desk.store.submission(&reference).await {
         Ok(Some(s)) => {
             let (token, set) = csrf_for(&desk, &headers);
             with_cookie(receipt_html(&desk, &s, Some(&token), None), set)
         }
-        Ok(None) => problem_page(StatusCode::NOT_FOUND, "No such receipt", &["check the reference".into()], "/owners"),
+        Ok(None) => problem_page(
+            StatusCode::NOT_FOUND,
+            "No such receipt",
+            &["check the reference".into()],
+            "/owners",
+        ),
         Err(error) => store_failed(&desk, &error.to_string()),
     }
 }
@@ -474,12 +532,19 @@ pub async fn verify(
 ) -> Response {
     let form = fields(&body);
     if let Err(page) = admit_form(&desk, &headers, &form, ip) {
-        return page;
+        return *page;
     }
     let reference = form.get("reference").map(|r| r.trim()).unwrap_or_default();
     let submission = match desk.store.submission(reference).await {
         Ok(Some(s)) if s.kind == "removal" => s,
-        Ok(_) => return problem_page(StatusCode::NOT_FOUND, "No such removal request", &["check the reference on your receipt".into()], "/owners"),
+        Ok(_) => {
+            return problem_page(
+                StatusCode::NOT_FOUND,
+                "No such removal request",
+                &["check the reference on your receipt".into()],
+                "/owners",
+            );
+        }
         Err(error) => return store_failed(&desk, &error.to_string()),
     };
     let (token, set) = csrf_for(&desk, &headers);
@@ -503,7 +568,10 @@ pub async fn verify(
             let scope = Scope::Domain(domain.clone());
             match desk.store.remove_site(scope, &submission.reference, now).await {
                 Ok(report) => {
-                    let _ = desk.store.set_submission_status(&submission.reference, "removed", now).await;
+                    let _ = desk
+                        .store
+                        .set_submission_status(&submission.reference, "removed", now)
+                        .await;
                     let deleted: u64 = report.deleted.iter().map(|(_, n)| n).sum();
                     let method = form.get("method").cloned().unwrap_or_default();
                     desk.notifier.notify(Notice {
@@ -518,12 +586,26 @@ pub async fn verify(
                     });
                     let mut done = submission.clone();
                     done.status = "removed".into();
-                    back(&format!("Control proven. Removed: {deleted} stored rows; the site is opted out."), true, &done)
+                    back(
+                        &format!(
+                            "Control proven. Removed: {deleted} stored rows; the site is opted out."
+                        ),
+                        true,
+                        &done,
+                    )
                 }
                 Err(error) => store_failed(&desk, &error.to_string()),
             }
         }
-        Proof::Missing(why) => back(&format!("Not proven yet: {why}. Your request stays queued for the operator."), false, &submission),
-        Proof::Unavailable(why) => back(&format!("Could not check: {why}. Your request stays queued for the operator."), false, &submission),
+        Proof::Missing(why) => back(
+            &format!("Not proven yet: {why}. Your request stays queued for the operator."),
+            false,
+            &submission,
+        ),
+        Proof::Unavailable(why) => back(
+            &format!("Could not check: {why}. Your request stays queued for the operator."),
+            false,
+            &submission,
+        ),
     }
 }

@@ -97,20 +97,45 @@ fn table(html: &mut String, id: &str, heading: &str, rows: &BTreeMap<String, u64
     html.push_str("</table>\n");
 }
 
-async fn render(desk: &OwnerDesk, domain: &str, show_urls: bool, note: Option<(String, bool)>, token: &str) -> Response {
-    let Some(scope) = Scope::domain(domain).filter(|_| domain.len() <= 253 && !domain.contains('/')) else {
-        return problem_page(StatusCode::NOT_FOUND, "No such site", &["give a domain like example.org".into()], "/owners");
+async fn render(
+    desk: &OwnerDesk,
+    domain: &str,
+    show_urls: bool,
+    note: Option<(String, bool)>,
+    token: &str,
+) -> Response {
+    let Some(scope) =
+        Scope::domain(domain).filter(|_| domain.len() <= 253 && !domain.contains('/'))
+    else {
+        return problem_page(
+            StatusCode::NOT_FOUND,
+            "No such site",
+            &["give a domain like example.org".into()],
+            "/owners",
+        );
     };
     let Scope::Domain(host) = &scope else { unreachable!("a domain scope") };
     let rows = match desk.store.audit_for(&scope, AUDIT_ROWS).await {
         Ok(rows) => rows,
-        Err(_) => return problem_page(StatusCode::SERVICE_UNAVAILABLE, "The log could not be read", &["try again in a minute".into()], "/owners"),
+        Err(_) => {
+            return problem_page(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The log could not be read",
+                &["try again in a minute".into()],
+                "/owners",
+            );
+        }
     };
     let robots = desk.store.archive_history(&scope, DocumentKind::Robots).await.unwrap_or_default();
     let summary = summarise(&rows);
     let mut html = head(&format!("What {} did on {host}", desk.settings.bot.token));
     if let Some((text, ok)) = note {
-        let _ = writeln!(html, "<p id=\"note\" class=\"{}\">{}</p>", if ok { "ok" } else { "err" }, escape(&text));
+        let _ = writeln!(
+            html,
+            "<p id=\"note\" class=\"{}\">{}</p>",
+            if ok { "ok" } else { "err" },
+            escape(&text)
+        );
     }
     let sent: u64 = summary.per_day.values().map(|d| d.0).sum();
     let refusals: u64 = summary.per_day.values().map(|d| d.1).sum();
@@ -156,12 +181,12 @@ async fn render(desk: &OwnerDesk, domain: &str, show_urls: bool, note: Option<(S
         html.push_str("</table>\n");
     } else {
         let proof = desk.proof_token(host);
-        let _ = write!(
+        let _ = writeln!(
             html,
             "<section id=\"owner-urls\"><h2>The URLs fetched</h2><p>Shown to the site's owner: add the DNS TXT record \
              <code>{name}</code> with the value <code>{value}</code>, then press the button.</p>\
              <form method=\"post\" action=\"/site/{d}/urls\"><input type=\"hidden\" name=\"csrf\" value=\"{t}\">\
-             <button type=\"submit\">Show the URLs</button></form></section>\n",
+             <button type=\"submit\">Show the URLs</button></form></section>",
             name = escape(&txt_name(host)),
             value = escape(&txt_value(&proof)),
             d = escape(host),
@@ -199,14 +224,21 @@ pub async fn urls(
     let form: std::collections::HashMap<String, String> =
         url::form_urlencoded::parse(&body).into_owned().collect();
     if let Err(page) = crate::owners::admit_form(&desk, &headers, &form, ip) {
-        return page;
+        return *page;
     }
     let Some(Scope::Domain(host)) = Scope::domain(&domain) else {
-        return problem_page(StatusCode::NOT_FOUND, "No such site", &["give a domain like example.org".into()], "/owners");
+        return problem_page(
+            StatusCode::NOT_FOUND,
+            "No such site",
+            &["give a domain like example.org".into()],
+            "/owners",
+        );
     };
     let (token, _) = crate::owners::csrf_for(&desk, &headers);
     match check_dns(&desk, &host).await {
-        Proof::Proven => render(&desk, &host, true, Some(("Control proven by DNS.".into(), true)), &token).await,
+        Proof::Proven => {
+            render(&desk, &host, true, Some(("Control proven by DNS.".into(), true)), &token).await
+        }
         Proof::Missing(why) | Proof::Unavailable(why) => {
             render(&desk, &host, false, Some((format!("Not shown: {why}."), false)), &token).await
         }

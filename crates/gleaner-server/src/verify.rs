@@ -185,6 +185,8 @@ pub async fn check_file(desk: &OwnerDesk, domain: &str) -> Proof {
         GateOutcome::Deferred { why, .. } => {
             Proof::Unavailable(format!("gleaner may not fetch {url} now: {why}"))
         }
-        GateOutcome::Failed(error) => Proof::Unavailable(format!("{url} could not be read: {error}")),
+        GateOutcome::Failed(error) => {
+            Proof::Unavailable(format!("{url} could not be read: {error}"))
+        }
     }
 }

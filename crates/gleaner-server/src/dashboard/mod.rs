@@ -105,7 +105,14 @@ async fn require_session(
     if request.method() == axum::http::Method::GET {
         Redirect::to("/login").into_response()
     } else {
-        (StatusCode::UNAUTHORIZED, Html(page_shell("Sign in again", "<p>Your session ended. <a href=\"/login\">Sign in</a>.</p>"))).into_response()
+        (
+            StatusCode::UNAUTHORIZED,
+            Html(page_shell(
+                "Sign in again",
+                "<p>Your session ended. <a href=\"/login\">Sign in</a>.</p>",
+            )),
+        )
+            .into_response()
     }
 }
 
@@ -198,7 +205,14 @@ async fn logout(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap, body: By
 }
 
 fn csrf_failed() -> Response {
-    (StatusCode::FORBIDDEN, Html(page_shell("Form expired", "<p class=\"err\">The form's token did not match; reload the page and try again.</p>"))).into_response()
+    (
+        StatusCode::FORBIDDEN,
+        Html(page_shell(
+            "Form expired",
+            "<p class=\"err\">The form's token did not match; reload the page and try again.</p>",
+        )),
+    )
+        .into_response()
 }
 
 async fn all_audit(desk: &OwnerDesk) -> Vec<AuditEntry> {
@@ -280,7 +294,11 @@ async fn sources_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) ->
         body,
         "<p class=\"meta\">Operator notifications: {} ({sent} delivered, {failed} failed).</p>\
          <form method=\"post\" action=\"/logout\">{}<button type=\"submit\">Sign out</button></form>",
-        if desk.notifier.configured() { "webhook configured" } else { "no webhook; submissions are listed here" },
+        if desk.notifier.configured() {
+            "webhook configured"
+        } else {
+            "no webhook; submissions are listed here"
+        },
         hidden(&token)
     );
     with_cookie(Html(page_shell("Sources", &body)).into_response(), set)
@@ -296,14 +314,24 @@ async fn source_action(
         return csrf_failed();
     }
     if !desk.settings.sources.iter().any(|s| s.id == id) {
-        return (StatusCode::NOT_FOUND, Html(page_shell("No such source", "<p>Check the configuration.</p>"))).into_response();
+        return (
+            StatusCode::NOT_FOUND,
+            Html(page_shell("No such source", "<p>Check the configuration.</p>")),
+        )
+            .into_response();
     }
     let now = SystemTime::now();
     let result = match action.as_str() {
         "pause" => desk.store.set_source_paused(&id, true, now).await,
         "resume" => desk.store.set_source_paused(&id, false, now).await,
         "run" => desk.store.request_run(&id, Some(now), now).await,
-        _ => return (StatusCode::NOT_FOUND, Html(page_shell("No such action", "<p>pause, resume or run.</p>"))).into_response(),
+        _ => {
+            return (
+                StatusCode::NOT_FOUND,
+                Html(page_shell("No such action", "<p>pause, resume or run.</p>")),
+            )
+                .into_response();
+        }
     };
     match result {
         Ok(()) => Redirect::to("/").into_response(),
@@ -339,14 +367,18 @@ async fn sites_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) -> R
     for site in sites.iter().take(1000) {
         let state = desk.store.site_state(site).await.ok().flatten();
         let until = |v: &Option<(SystemTime, String)>| match v {
-            Some((t, why)) if *t > now => format!("<span class=\"err\">until {} ({})</span>", when(Some(*t)), escape(why)),
+            Some((t, why)) if *t > now => {
+                format!("<span class=\"err\">until {} ({})</span>", when(Some(*t)), escape(why))
+            }
             _ => "no".to_owned(),
         };
         let (suspended, blocked, robots, today) = match &state {
             Some(s) => (
                 until(&s.budget.suspended_until),
                 until(&s.budget.blocked_until),
-                s.robots.as_ref().map_or("not read yet".to_owned(), |r| format!("{} (until {})", robots_state(&r.state), when(Some(r.valid_until)))),
+                s.robots.as_ref().map_or("not read yet".to_owned(), |r| {
+                    format!("{} (until {})", robots_state(&r.state), when(Some(r.valid_until)))
+                }),
                 s.budget.day_requests,
             ),
             None => ("no".into(), "no".into(), "not read yet".into(), 0),
@@ -407,10 +439,20 @@ async fn record_action(
     }
     let mut problems = Vec::new();
     let scope = read_scope(f.get("scope"), &mut problems);
-    let note = f.get("note").map(|n| n.trim().chars().take(500).collect::<String>()).filter(|n| !n.is_empty());
+    let note = f
+        .get("note")
+        .map(|n| n.trim().chars().take(500).collect::<String>())
+        .filter(|n| !n.is_empty());
     let Some(scope) = scope else {
         let list: String = problems.iter().map(|p| format!("<li>{}</li>", escape(p))).collect();
-        return (StatusCode::BAD_REQUEST, Html(page_shell("Not recorded", &format!("<ul class=\"err\">{list}</ul><p><a href=\"/sites\">Back</a></p>")))).into_response();
+        return (
+            StatusCode::BAD_REQUEST,
+            Html(page_shell(
+                "Not recorded",
+                &format!("<ul class=\"err\">{list}</ul><p><a href=\"/sites\">Back</a></p>"),
+            )),
+        )
+            .into_response();
     };
     let now = SystemTime::now();
     let reference = desk.new_reference().replacen("OWN-", "OPS-", 1);
@@ -431,30 +473,73 @@ async fn record_action(
             let request = match f.get("kind").map(String::as_str) {
                 Some("opt-out") => OwnerRequest::OptOut,
                 Some("facts-only") => OwnerRequest::FactsOnly,
-                Some("slow-down") => match f.get("factor").and_then(|v| v.trim().parse::<u32>().ok()) {
-                    Some(x) if (2..=100).contains(&x) => OwnerRequest::SlowDown(x),
-                    _ => return (StatusCode::BAD_REQUEST, Html(page_shell("Not recorded", "<p class=\"err\">The factor is a whole number from 2 to 100.</p>"))).into_response(),
-                },
+                Some("slow-down") => {
+                    match f.get("factor").and_then(|v| v.trim().parse::<u32>().ok()) {
+                        Some(x) if (2..=100).contains(&x) => OwnerRequest::SlowDown(x),
+                        _ => return (
+                            StatusCode::BAD_REQUEST,
+                            Html(page_shell(
+                                "Not recorded",
+                                "<p class=\"err\">The factor is a whole number from 2 to 100.</p>",
+                            )),
+                        )
+                            .into_response(),
+                    }
+                }
                 Some("pause") => match f.get("hours").and_then(|v| v.trim().parse::<u64>().ok()) {
-                    Some(h) if (1..=8760).contains(&h) => OwnerRequest::PauseUntil(now + Duration::from_secs(h * 3600)),
-                    _ => return (StatusCode::BAD_REQUEST, Html(page_shell("Not recorded", "<p class=\"err\">Pause for 1 to 8760 hours.</p>"))).into_response(),
+                    Some(h) if (1..=8760).contains(&h) => {
+                        OwnerRequest::PauseUntil(now + Duration::from_secs(h * 3600))
+                    }
+                    _ => {
+                        return (
+                            StatusCode::BAD_REQUEST,
+                            Html(page_shell(
+                                "Not recorded",
+                                "<p class=\"err\">Pause for 1 to 8760 hours.</p>",
+                            )),
+                        )
+                            .into_response();
+                    }
                 },
-                _ => return (StatusCode::BAD_REQUEST, Html(page_shell("Not recorded", "<p class=\"err\">Choose an override.</p>"))).into_response(),
+                _ => {
+                    return (
+                        StatusCode::BAD_REQUEST,
+                        Html(page_shell(
+                            "Not recorded",
+                            "<p class=\"err\">Choose an override.</p>",
+                        )),
+                    )
+                        .into_response();
+                }
             };
             let detail = format!("operator override: {}", request_text(&request));
-            let entry = RegistryEntry { scope: scope.clone(), request, reference: reference.clone() };
-            if let Err(e) = desk.store.add_owner_request(entry, note.clone().or(Some("dashboard".into())), now).await {
+            let entry =
+                RegistryEntry { scope: scope.clone(), request, reference: reference.clone() };
+            if let Err(e) = desk
+                .store
+                .add_owner_request(entry, note.clone().or(Some("dashboard".into())), now)
+                .await
+            {
                 return failed(&e.to_string());
             }
             ("override".to_owned(), detail)
         }
-        _ => return (StatusCode::NOT_FOUND, Html(page_shell("No such action", "<p>removal, takedown or override.</p>"))).into_response(),
+        _ => {
+            return (
+                StatusCode::NOT_FOUND,
+                Html(page_shell("No such action", "<p>removal, takedown or override.</p>")),
+            )
+                .into_response();
+        }
     };
     let submission = OwnerSubmission {
         reference,
         kind,
         scope: scope_text(&scope).to_owned(),
-        detail: match &note { Some(n) => format!("{detail}; {n}"), None => detail },
+        detail: match &note {
+            Some(n) => format!("{detail}; {n}"),
+            None => detail,
+        },
         contact: None,
         status: if action == "override" { "applied".into() } else { "removed".into() },
         created: now,
@@ -468,7 +553,9 @@ async fn record_action(
 
 async fn requests_page(State(desk): State<Arc<OwnerDesk>>) -> Response {
     let audit = all_audit(&desk).await;
-    let mut body = String::from("<table id=\"requests\"><tr><th>When</th><th>Site</th><th>Purpose</th><th>Source</th><th>Status</th><th>Why</th><th>URL</th></tr>\n");
+    let mut body = String::from(
+        "<table id=\"requests\"><tr><th>When</th><th>Site</th><th>Purpose</th><th>Source</th><th>Status</th><th>Why</th><th>URL</th></tr>\n",
+    );
     for row in audit.iter().rev().take(200) {
         let status = if refused(row) {
             "refused".to_owned()
@@ -550,7 +637,11 @@ async fn submission_action(
         return csrf_failed();
     }
     let Ok(Some(s)) = desk.store.submission(&reference).await else {
-        return (StatusCode::NOT_FOUND, Html(page_shell("No such request", "<p><a href=\"/submissions\">Back</a></p>"))).into_response();
+        return (
+            StatusCode::NOT_FOUND,
+            Html(page_shell("No such request", "<p><a href=\"/submissions\">Back</a></p>")),
+        )
+            .into_response();
     };
     if s.status != "pending" {
         return Redirect::to("/submissions").into_response();
@@ -569,7 +660,13 @@ async fn submission_action(
         "reject" => {
             let _ = desk.store.set_submission_status(&s.reference, "rejected", now).await;
         }
-        _ => return (StatusCode::NOT_FOUND, Html(page_shell("No such action", "<p>approve or reject.</p>"))).into_response(),
+        _ => {
+            return (
+                StatusCode::NOT_FOUND,
+                Html(page_shell("No such action", "<p>approve or reject.</p>")),
+            )
+                .into_response();
+        }
     }
     Redirect::to("/submissions").into_response()
 }

@@ -84,10 +84,15 @@ pub async fn fixture(owners: &str, resolver: Arc<dyn TxtResolver>) -> Fixture {
         Arc::new(store.clone()),
         Arc::new(SystemClock),
     ));
-    let desk = OwnerDesk::with_resolver(store.clone(), Arc::clone(&settings), Some(Arc::clone(&gate)), resolver)
-        .await
-        .unwrap()
-        .with_operator_token(Some(OPERATOR.into()));
+    let desk = OwnerDesk::with_resolver(
+        store.clone(),
+        Arc::clone(&settings),
+        Some(Arc::clone(&gate)),
+        resolver,
+    )
+    .await
+    .unwrap()
+    .with_operator_token(Some(OPERATOR.into()));
     let desk = Arc::new(desk);
     let app_state = AppState { settings, events: Arc::new(Fixed(sample_events())) };
     let app = gleaner_server::router_with_desk(
@@ -184,11 +189,18 @@ async fn each_form_takes_effect_in_the_registry_with_a_receipt() {
     let session = open(&f.app, "/owners").await;
     let page = send(&f.app, Request::get("/owners").body(Body::empty()).unwrap()).await;
     for form in ["opt-out", "slow-down", "facts-only", "removal"] {
-        assert!(page.2.contains(&format!("<form id=\"{form}\" method=\"post\" action=\"/owners/{form}\"")), "{form}");
+        assert!(
+            page.2.contains(&format!(
+                "<form id=\"{form}\" method=\"post\" action=\"/owners/{form}\""
+            )),
+            "{form}"
+        );
     }
     assert!(!page.2.contains("<script"), "no script on the page");
 
-    let (status, _, body) = post(&f.app, &session, "/owners/opt-out", &[("scope", "https://salle.example/agenda/")]).await;
+    let (status, _, body) =
+        post(&f.app, &session, "/owners/opt-out", &[("scope", "https://salle.example/agenda/")])
+            .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let reference = by_id(&body, "reference");
     assert!(reference.starts_with("OWN-"), "{reference}");
@@ -198,17 +210,30 @@ async fn each_form_takes_effect_in_the_registry_with_a_receipt() {
     assert_eq!(f.store.owner_rules(&agenda).await.unwrap().opted_out, Some(reference.clone()));
     assert_eq!(f.store.owner_rules(&other).await.unwrap().opted_out, None, "only the prefix");
 
-    let (status, _, body) = post(&f.app, &session, "/owners/slow-down", &[("scope", "Salle.Example"), ("factor", "5")]).await;
+    let (status, _, body) =
+        post(&f.app, &session, "/owners/slow-down", &[("scope", "Salle.Example"), ("factor", "5")])
+            .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(f.store.owner_rules(&other).await.unwrap().slowdown, 5);
 
-    let (status, _, _) = post(&f.app, &session, "/owners/facts-only", &[("scope", "www.salle.example")]).await;
+    let (status, _, _) =
+        post(&f.app, &session, "/owners/facts-only", &[("scope", "www.salle.example")]).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(f.store.owner_rules(&Url::parse("https://www.salle.example/").unwrap()).await.unwrap().facts_only);
+    assert!(
+        f.store
+            .owner_rules(&Url::parse("https://www.salle.example/").unwrap())
+            .await
+            .unwrap()
+            .facts_only
+    );
     assert!(!f.store.owner_rules(&other).await.unwrap().facts_only, "the subdomain only");
 
     // The receipt stays readable at its address.
-    let (status, _, body) = send(&f.app, Request::get(format!("/owners/receipt/{reference}")).body(Body::empty()).unwrap()).await;
+    let (status, _, body) = send(
+        &f.app,
+        Request::get(format!("/owners/receipt/{reference}")).body(Body::empty()).unwrap(),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(by_id(&body, "scope"), "https://salle.example/agenda/");
     assert_eq!(f.store.submissions(10).await.unwrap().len(), 3);
@@ -216,7 +241,10 @@ async fn each_form_takes_effect_in_the_registry_with_a_receipt() {
 
 #[tokio::test]
 async fn an_opt_out_stops_the_next_request_to_the_site() {
-    let web = gleaner_testweb::TestWeb::start(gleaner_testweb::Manifest::uniform(1, Default::default())).await.unwrap();
+    let web =
+        gleaner_testweb::TestWeb::start(gleaner_testweb::Manifest::uniform(1, Default::default()))
+            .await
+            .unwrap();
     let f = fixture("", Arc::new(NoDns)).await;
     let page = Url::parse(&web.url(0, "/about.html")).unwrap();
     // Positive control: before the opt-out, the gate sends the request.
@@ -231,7 +259,10 @@ async fn an_opt_out_stops_the_next_request_to_the_site() {
     let reference = by_id(&body, "reference");
 
     let after = f.gate.fetch(&GateRequest::new(page, Purpose::ManualCheck)).await;
-    assert!(matches!(after, GateOutcome::Refused(Refusal::OptedOut(ref r)) if *r == reference), "{after:?}");
+    assert!(
+        matches!(after, GateOutcome::Refused(Refusal::OptedOut(ref r)) if *r == reference),
+        "{after:?}"
+    );
     assert_eq!(web.ledger().count(0, "/about.html"), 1, "no request after the opt-out");
     web.shutdown().await;
 }
@@ -240,12 +271,17 @@ async fn an_opt_out_stops_the_next_request_to_the_site() {
 async fn forms_are_validated_escaped_size_capped_and_csrf_protected() {
     let f = fixture("max_form_bytes = \"1KiB\"", Arc::new(NoDns)).await;
     let session = open(&f.app, "/owners").await;
-    let cases: [(&str, &[(&str, &str)], &str); 5] = [
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 5] = [
         ("/owners/opt-out", &[("scope", "")], "give the domain"),
         ("/owners/opt-out", &[("scope", "javascript:alert(1)//x")], "a domain is a host name"),
         ("/owners/opt-out", &[("scope", "ftp://salle.example/")], "full http:// or https://"),
         ("/owners/slow-down", &[("scope", "salle.example"), ("factor", "1000")], "from 2 to 100"),
-        ("/owners/opt-out", &[("scope", "salle.example"), ("contact", "not an address")], "name@example.org"),
+        (
+            "/owners/opt-out",
+            &[("scope", "salle.example"), ("contact", "not an address")],
+            "name@example.org",
+        ),
     ];
     for (path, fields, problem) in cases {
         let (status, _, body) = post(&f.app, &session, path, fields).await;
@@ -257,7 +293,11 @@ async fn forms_are_validated_escaped_size_capped_and_csrf_protected() {
         &f.app,
         &session,
         "/owners/removal",
-        &[("scope", "salle.example"), ("message", "<script>alert(1)</script> & <b>"), ("stop", "no")],
+        &[
+            ("scope", "salle.example"),
+            ("message", "<script>alert(1)</script> & <b>"),
+            ("stop", "no"),
+        ],
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -265,19 +305,24 @@ async fn forms_are_validated_escaped_size_capped_and_csrf_protected() {
     assert!(!body.contains("<script>"), "{body}");
     // Too big.
     let big = "x".repeat(2000);
-    let (status, _, _) = post(&f.app, &session, "/owners/opt-out", &[("scope", "salle.example"), ("message", &big)]).await;
+    let (status, _, _) =
+        post(&f.app, &session, "/owners/opt-out", &[("scope", "salle.example"), ("message", &big)])
+            .await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     // A forged or missing token, or no cookie: refused, nothing recorded.
     let forged = Session { cookie: session.cookie.clone(), token: "0".repeat(64) };
-    let (status, _, _) = post(&f.app, &forged, "/owners/opt-out", &[("scope", "salle.example")]).await;
+    let (status, _, _) =
+        post(&f.app, &forged, "/owners/opt-out", &[("scope", "salle.example")]).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let no_cookie = Session { cookie: String::new(), token: session.token.clone() };
-    let (status, _, _) = post(&f.app, &no_cookie, "/owners/opt-out", &[("scope", "salle.example")]).await;
+    let (status, _, _) =
+        post(&f.app, &no_cookie, "/owners/opt-out", &[("scope", "salle.example")]).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let url = Url::parse("https://salle.example/").unwrap();
     assert_eq!(f.store.owner_rules(&url).await.unwrap().opted_out, None);
     // Positive control: the same form with the page's token is accepted.
-    let (status, _, _) = post(&f.app, &session, "/owners/opt-out", &[("scope", "salle.example")]).await;
+    let (status, _, _) =
+        post(&f.app, &session, "/owners/opt-out", &[("scope", "salle.example")]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(f.store.owner_rules(&url).await.unwrap().opted_out.is_some());
 }
@@ -291,7 +336,8 @@ async fn submissions_are_rate_limited_per_address() {
         let (status, _, _) = post(&f.app, &session, "/owners/opt-out", &[("scope", &scope)]).await;
         assert_eq!(status, StatusCode::OK, "submission {i}");
     }
-    let (status, headers, body) = post(&f.app, &session, "/owners/opt-out", &[("scope", "site9.example")]).await;
+    let (status, headers, body) =
+        post(&f.app, &session, "/owners/opt-out", &[("scope", "site9.example")]).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
     assert_eq!(headers.get(header::RETRY_AFTER).unwrap(), "3600");
     assert_eq!(f.store.submissions(10).await.unwrap().len(), 3);
@@ -333,7 +379,13 @@ async fn the_operator_is_notified_by_webhook() {
     let (addr, seen) = webhook().await;
     let f = fixture(&format!("webhook_url = \"http://{addr}/hook\""), Arc::new(NoDns)).await;
     let session = open(&f.app, "/owners").await;
-    let (_, _, body) = post(&f.app, &session, "/owners/slow-down", &[("scope", "salle.example"), ("factor", "3"), ("contact", "owner@salle.example")]).await;
+    let (_, _, body) = post(
+        &f.app,
+        &session,
+        "/owners/slow-down",
+        &[("scope", "salle.example"), ("factor", "3"), ("contact", "owner@salle.example")],
+    )
+    .await;
     let reference = by_id(&body, "reference");
     let notices = wait_for(&seen, 1).await;
     assert_eq!(notices.len(), 1, "one notice");
@@ -367,7 +419,11 @@ pub async fn nameserver(records: Arc<Mutex<HashMap<String, String>>>) -> SocketA
                 if q.query_type() == RecordType::TXT
                     && let Some(value) = records.lock().unwrap().get(&name)
                 {
-                    answer.add_answer(Record::from_rdata(q.name().clone(), 0, RData::TXT(TXT::new(vec![value.clone()]))));
+                    answer.add_answer(Record::from_rdata(
+                        q.name().clone(),
+                        0,
+                        RData::TXT(TXT::new(vec![value.clone()])),
+                    ));
                 }
             }
             if let Ok(bytes) = answer.to_vec() {
@@ -390,33 +446,58 @@ async fn a_removal_is_carried_out_on_a_dns_proof_and_queued_without_one() {
     assert!(f.store.event(stored).await.unwrap().is_some());
 
     let session = open(&f.app, "/owners").await;
-    let (status, _, body) = post(&f.app, &session, "/owners/removal", &[("scope", "salle.example"), ("stop", "no")]).await;
+    let (status, _, body) =
+        post(&f.app, &session, "/owners/removal", &[("scope", "salle.example"), ("stop", "no")])
+            .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let reference = by_id(&body, "reference");
     assert_eq!(by_id(&body, "status"), "pending");
     let token = by_id(&body, "proof-token");
-    assert!(by_id(&body, "txt-record").contains(&format!("_gleaner-verification.salle.example TXT \"gleaner-verification={token}\"")), "{body}");
+    assert!(
+        by_id(&body, "txt-record").contains(&format!(
+            "_gleaner-verification.salle.example TXT \"gleaner-verification={token}\""
+        )),
+        "{body}"
+    );
 
     // No record yet: stays queued, nothing removed.
-    let (_, _, body) = post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "dns")]).await;
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "dns")])
+            .await;
     assert!(by_id(&body, "note").starts_with("Not proven yet: no TXT record"), "{body}");
     assert!(f.store.event(stored).await.unwrap().is_some());
     assert_eq!(f.store.submission(&reference).await.unwrap().unwrap().status, "pending");
 
     // A wrong token is not a proof either.
-    records.lock().unwrap().insert("_gleaner-verification.salle.example".into(), "gleaner-verification=nope".into());
-    let (_, _, body) = post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "dns")]).await;
+    records
+        .lock()
+        .unwrap()
+        .insert("_gleaner-verification.salle.example".into(), "gleaner-verification=nope".into());
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "dns")])
+            .await;
     assert!(by_id(&body, "note").contains("none with this token"), "{body}");
 
-    records.lock().unwrap().insert("_gleaner-verification.salle.example".into(), format!("gleaner-verification={token}"));
-    let (_, _, body) = post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "dns")]).await;
+    records.lock().unwrap().insert(
+        "_gleaner-verification.salle.example".into(),
+        format!("gleaner-verification={token}"),
+    );
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "dns")])
+            .await;
     assert!(by_id(&body, "note").starts_with("Control proven."), "{body}");
     assert_eq!(by_id(&body, "status"), "removed");
     assert!(f.store.event(stored).await.unwrap().is_none(), "the event is gone");
     let url = Url::parse("https://www.salle.example/").unwrap();
-    assert!(f.store.owner_rules(&url).await.unwrap().opted_out.is_some(), "and the site is opted out");
+    assert!(
+        f.store.owner_rules(&url).await.unwrap().opted_out.is_some(),
+        "and the site is opted out"
+    );
     let notices = wait_for(&seen, 2).await;
-    assert_eq!(notices.iter().map(|n| n["kind"].as_str().unwrap().to_owned()).collect::<Vec<_>>(), ["removal", "removal-verified"]);
+    assert_eq!(
+        notices.iter().map(|n| n["kind"].as_str().unwrap().to_owned()).collect::<Vec<_>>(),
+        ["removal", "removal-verified"]
+    );
 }
 
 /// A loopback site serving robots.txt and the proof file, counting requests per path.
@@ -430,7 +511,9 @@ async fn proof_site(token: Arc<Mutex<String>>) -> (SocketAddr, Arc<Mutex<Vec<Str
             log.lock().unwrap().push(uri.path().to_owned());
             match uri.path() {
                 "/robots.txt" => (StatusCode::OK, "User-agent: *\nAllow: /\n".to_owned()),
-                "/.well-known/gleaner-verification.txt" => (StatusCode::OK, format!("{}\n", token.lock().unwrap())),
+                "/.well-known/gleaner-verification.txt" => {
+                    (StatusCode::OK, format!("{}\n", token.lock().unwrap()))
+                }
                 _ => (StatusCode::NOT_FOUND, String::new()),
             }
         }
@@ -447,24 +530,37 @@ async fn a_proof_file_is_fetched_once_through_the_gate_and_audited() {
     let (site, hits) = proof_site(Arc::clone(&token)).await;
     let f = fixture("", Arc::new(NoDns)).await;
     // The site is known to gleaner (its origin says http and the port).
-    let first = f.gate.fetch(&GateRequest::new(Url::parse(&format!("http://{site}/robots.txt")).unwrap(), Purpose::ManualCheck)).await;
+    let first = f
+        .gate
+        .fetch(&GateRequest::new(
+            Url::parse(&format!("http://{site}/robots.txt")).unwrap(),
+            Purpose::ManualCheck,
+        ))
+        .await;
     assert!(matches!(first, GateOutcome::Fetched(_)), "{first:?}");
     let stored = owners_events_impl::store_event(&f.store, &format!("http://{site}/e/1")).await;
 
     let session = open(&f.app, "/owners").await;
-    let (_, _, body) = post(&f.app, &session, "/owners/removal", &[("scope", "127.0.0.1"), ("stop", "no")]).await;
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/removal", &[("scope", "127.0.0.1"), ("stop", "no")]).await;
     let reference = by_id(&body, "reference");
     let proof = by_id(&body, "proof-token");
 
     // The file does not hold the token: one request, still queued.
-    let (_, _, body) = post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "file")]).await;
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "file")])
+            .await;
     assert!(by_id(&body, "note").contains("does not hold the token"), "{body}");
-    let count = |hits: &Mutex<Vec<String>>| hits.lock().unwrap().iter().filter(|p| p.contains("gleaner-verification")).count();
+    let count = |hits: &Mutex<Vec<String>>| {
+        hits.lock().unwrap().iter().filter(|p| p.contains("gleaner-verification")).count()
+    };
     assert_eq!(count(&hits), 1, "fetched once");
     assert!(f.store.event(stored).await.unwrap().is_some());
 
     *token.lock().unwrap() = proof;
-    let (_, _, body) = post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "file")]).await;
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "file")])
+            .await;
     assert!(by_id(&body, "note").starts_with("Control proven."), "{body}");
     assert_eq!(count(&hits), 2, "once per owner request");
     assert!(f.store.event(stored).await.unwrap().is_none(), "removed");
@@ -472,7 +568,8 @@ async fn a_proof_file_is_fetched_once_through_the_gate_and_audited() {
     f.store.flush_audit().await.unwrap();
     let scope = gleaner_policy::registry::Scope::domain("127.0.0.1").unwrap();
     let audit = f.store.audit_for(&scope, 100).await.unwrap();
-    let proofs: Vec<_> = audit.iter().filter(|a| a.url.ends_with("/.well-known/gleaner-verification.txt")).collect();
+    let proofs: Vec<_> =
+        audit.iter().filter(|a| a.url.ends_with("/.well-known/gleaner-verification.txt")).collect();
     assert_eq!(proofs.len(), 2);
     assert!(proofs.iter().all(|a| a.purpose == Some(Purpose::OwnerVerification)), "{proofs:?}");
 }
@@ -483,26 +580,43 @@ async fn the_site_page_summarises_and_shows_urls_only_to_the_owner_or_operator()
     let dns = nameserver(Arc::clone(&records)).await;
     let f = fixture("", Arc::new(HickoryTxt::new(Some(dns)).unwrap())).await;
     let now = SystemTime::now();
-    let row = |path: &str, purpose, status: Option<u16>, error: Option<&str>, reason: &str| AuditRecord {
-        time: now,
-        site: "https://salle.example".into(),
-        url: format!("https://salle.example{path}"),
-        purpose,
-        source: Some("salle".into()),
-        status,
-        error: error.map(str::to_owned),
-        bytes: 10,
-        duration: Duration::from_millis(5),
-        reason: reason.into(),
-    };
+    let row =
+        |path: &str, purpose, status: Option<u16>, error: Option<&str>, reason: &str| AuditRecord {
+            time: now,
+            site: "https://salle.example".into(),
+            url: format!("https://salle.example{path}"),
+            purpose,
+            source: Some("salle".into()),
+            status,
+            error: error.map(str::to_owned),
+            bytes: 10,
+            duration: Duration::from_millis(5),
+            reason: reason.into(),
+        };
     f.store.record(row("/robots.txt", Purpose::Robots, Some(200), None, "robots"));
     f.store.record(row("/agenda/", Purpose::Listing, Some(200), None, "allowed"));
     f.store.record(row("/agenda/1.html", Purpose::EventPage, Some(404), None, "allowed"));
-    f.store.record(row("/private/x.html", Purpose::EventPage, None, Some("not sent"), "robots.txt: disallowed"));
+    f.store.record(row(
+        "/private/x.html",
+        Purpose::EventPage,
+        None,
+        Some("not sent"),
+        "robots.txt: disallowed",
+    ));
     f.store.flush_audit().await.unwrap();
-    f.store.archive_document("https://salle.example", DocumentKind::Robots, "https://salle.example/robots.txt", b"User-agent: *\nDisallow: /private/\n".to_vec(), now).await.unwrap();
+    f.store
+        .archive_document(
+            "https://salle.example",
+            DocumentKind::Robots,
+            "https://salle.example/robots.txt",
+            b"User-agent: *\nDisallow: /private/\n".to_vec(),
+            now,
+        )
+        .await
+        .unwrap();
 
-    let (status, _, body) = send(&f.app, Request::get("/site/salle.example").body(Body::empty()).unwrap()).await;
+    let (status, _, body) =
+        send(&f.app, Request::get("/site/salle.example").body(Body::empty()).unwrap()).await;
     assert_eq!(status, StatusCode::OK);
     assert!(by_id(&body, "totals").starts_with("3 requests sent and 1 refused"), "{body}");
     assert!(body.contains("<tr><th>event-page</th><td>1</td></tr>"), "{body}");
@@ -510,10 +624,16 @@ async fn the_site_page_summarises_and_shows_urls_only_to_the_owner_or_operator()
     assert!(body.contains("<tr><th>robots.txt: disallowed</th><td>1</td></tr>"), "{body}");
     let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
     assert!(body.contains(&format!("<tr><td>{today}</td><td>3</td><td>1</td></tr>")), "{body}");
-    assert!(body.contains("id=\"robots\"") && body.contains("<td>https://salle.example</td><td>"), "{body}");
+    assert!(
+        body.contains("id=\"robots\"") && body.contains("<td>https://salle.example</td><td>"),
+        "{body}"
+    );
     assert!(!body.contains("/agenda/1.html"), "no URL list for strangers");
 
-    let operator = Request::get("/site/salle.example").header(header::AUTHORIZATION, format!("Bearer {OPERATOR}")).body(Body::empty()).unwrap();
+    let operator = Request::get("/site/salle.example")
+        .header(header::AUTHORIZATION, format!("Bearer {OPERATOR}"))
+        .body(Body::empty())
+        .unwrap();
     let (_, _, body) = send(&f.app, operator).await;
     assert!(body.contains("https://salle.example/agenda/1.html"), "the operator sees the URLs");
 
@@ -521,9 +641,15 @@ async fn the_site_page_summarises_and_shows_urls_only_to_the_owner_or_operator()
     let (_, _, body) = post(&f.app, &session, "/site/salle.example/urls", &[]).await;
     assert!(!body.contains("/agenda/1.html") && body.contains("Not shown"), "{body}");
     let token = f.desk.proof_token("salle.example");
-    records.lock().unwrap().insert("_gleaner-verification.salle.example".into(), format!("gleaner-verification={token}"));
+    records.lock().unwrap().insert(
+        "_gleaner-verification.salle.example".into(),
+        format!("gleaner-verification={token}"),
+    );
     let (_, _, body) = post(&f.app, &session, "/site/salle.example/urls", &[]).await;
-    assert!(body.contains("https://salle.example/agenda/1.html"), "the verified owner sees the URLs: {body}");
+    assert!(
+        body.contains("https://salle.example/agenda/1.html"),
+        "the verified owner sees the URLs: {body}"
+    );
 }
 
 /// Stored events for the removal tests.

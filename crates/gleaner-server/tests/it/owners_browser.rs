@@ -22,7 +22,8 @@ use crate::{Fixed, sample_events};
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 fn find(browser: &Browser, css: &str) -> String {
-    let found = browser.call("POST", "/element", Some(json!({ "using": "css selector", "value": css })));
+    let found =
+        browser.call("POST", "/element", Some(json!({ "using": "css selector", "value": css })));
     found[ELEMENT].as_str().unwrap_or_else(|| panic!("no element {css}: {found}")).to_owned()
 }
 
@@ -59,7 +60,11 @@ fn wait_until(browser: &Browser, condition: &str) {
 
 fn text(browser: &Browser, css: &str) -> String {
     let id = find(browser, css);
-    browser.call("GET", &format!("/element/{id}/text"), None).as_str().unwrap_or_default().to_owned()
+    browser
+        .call("GET", &format!("/element/{id}/text"), None)
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 fn scripts(browser: &Browser) -> Value {
@@ -69,12 +74,21 @@ fn scripts(browser: &Browser) -> Value {
 #[test]
 fn browser_owner_forms_and_their_visible_effect() {
     let Some((chromium, chromedriver)) = browser_paths() else { return };
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let web = runtime.block_on(gleaner_testweb::TestWeb::start(gleaner_testweb::Manifest::uniform(1, Default::default()))).unwrap();
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let web = runtime
+        .block_on(gleaner_testweb::TestWeb::start(gleaner_testweb::Manifest::uniform(
+            1,
+            Default::default(),
+        )))
+        .unwrap();
     let f = runtime.block_on(fixture("", Arc::new(NoDns)));
     let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
     let server = listener.local_addr().unwrap();
-    let state = AppState { settings: Arc::clone(&f.desk.settings), events: Arc::new(Fixed(sample_events())) };
+    let state = AppState {
+        settings: Arc::clone(&f.desk.settings),
+        events: Arc::new(Fixed(sample_events())),
+    };
     let desk = Arc::clone(&f.desk);
     runtime.spawn(gleaner_server::serve_with_desk(
         listener,
@@ -86,7 +100,8 @@ fn browser_owner_forms_and_their_visible_effect() {
     let page = Url::parse(&web.url(0, "/about.html")).unwrap();
     let host = page.host_str().unwrap().to_owned();
     // Positive control: the gate reaches the site before any opt-out.
-    let before = runtime.block_on(f.gate.fetch(&GateRequest::new(page.clone(), Purpose::ManualCheck)));
+    let before =
+        runtime.block_on(f.gate.fetch(&GateRequest::new(page.clone(), Purpose::ManualCheck)));
     assert!(matches!(before, GateOutcome::Fetched(ref r) if r.status == 200), "{before:?}");
     assert_eq!(web.ledger().count(0, "/about.html"), 1);
 
@@ -110,7 +125,10 @@ fn browser_owner_forms_and_their_visible_effect() {
     assert_eq!(text(&browser, "#scope"), host);
     browser.screenshot("owners-opt-out-receipt");
     let after = runtime.block_on(f.gate.fetch(&GateRequest::new(page, Purpose::ManualCheck)));
-    assert!(matches!(after, GateOutcome::Refused(Refusal::OptedOut(ref r)) if *r == reference), "{after:?}");
+    assert!(
+        matches!(after, GateOutcome::Refused(Refusal::OptedOut(ref r)) if *r == reference),
+        "{after:?}"
+    );
     assert_eq!(web.ledger().count(0, "/about.html"), 1, "the opt-out stopped the next request");
 
     // Slow down, with a bad factor first (the error page, escaped), then a good one.
@@ -143,14 +161,24 @@ fn browser_owner_forms_and_their_visible_effect() {
     browser.screenshot("owners-removal-pending");
     click(&browser, "#verify-dns button");
     wait_for(&browser, "#note");
-    assert!(text(&browser, "#note").starts_with("Not proven yet: no TXT record"), "the DNS check ran");
+    assert!(
+        text(&browser, "#note").starts_with("Not proven yet: no TXT record"),
+        "the DNS check ran"
+    );
     assert_eq!(text(&browser, "#status"), "pending");
     browser.screenshot("owners-removal-not-proven");
-    assert!(runtime.block_on(f.store.owner_rules(&salle)).unwrap().opted_out.is_some(), "the removal opted out at once (box ticked)");
+    assert!(
+        runtime.block_on(f.store.owner_rules(&salle)).unwrap().opted_out.is_some(),
+        "the removal opted out at once (box ticked)"
+    );
 
     // The site page, public view.
     browser.open(&format!("http://{server}/site/{host}"));
-    assert!(text(&browser, "#totals").starts_with("2 requests sent and 1 refused"), "{}", text(&browser, "#totals"));
+    assert!(
+        text(&browser, "#totals").starts_with("2 requests sent and 1 refused"),
+        "{}",
+        text(&browser, "#totals")
+    );
     assert_eq!(scripts(&browser), 0);
     browser.screenshot("owners-site-page");
     drop(browser);
@@ -160,11 +188,15 @@ fn browser_owner_forms_and_their_visible_effect() {
 #[test]
 fn browser_dashboard_login_pages_and_a_pause() {
     let Some((chromium, chromedriver)) = browser_paths() else { return };
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let f = runtime.block_on(fixture("", Arc::new(NoDns)));
     // Requests to chart: two days of an event-page and listing mix on one site, one refusal.
     let now = SystemTime::now();
-    for (i, purpose) in [Purpose::Listing, Purpose::EventPage, Purpose::EventPage, Purpose::Robots].into_iter().enumerate() {
+    for (i, purpose) in [Purpose::Listing, Purpose::EventPage, Purpose::EventPage, Purpose::Robots]
+        .into_iter()
+        .enumerate()
+    {
         for day in 0..2u64 {
             f.store.record(AuditRecord {
                 time: now - Duration::from_secs(day * 86_400 + i as u64),
@@ -183,7 +215,11 @@ fn browser_dashboard_login_pages_and_a_pause() {
     runtime.block_on(f.store.flush_audit()).unwrap();
     let listener = runtime.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
     let dash = listener.local_addr().unwrap();
-    runtime.spawn(gleaner_server::dashboard::serve(listener, Arc::clone(&f.desk), std::future::pending()));
+    runtime.spawn(gleaner_server::dashboard::serve(
+        listener,
+        Arc::clone(&f.desk),
+        std::future::pending(),
+    ));
 
     let browser = Browser::start(&chromium, &chromedriver);
     browser.open(&format!("http://{dash}/"));
@@ -211,7 +247,10 @@ fn browser_dashboard_login_pages_and_a_pause() {
     wait_for(&browser, "tr.source[data-source=salle] button[value=pause]");
     assert!(!runtime.block_on(f.store.source_control("salle")).unwrap().paused, "resumed");
     click(&browser, "tr.source[data-source=salle] button[value=run]");
-    wait_until(&browser, "document.querySelector('tr.source td.next').textContent === 'now (requested)'");
+    wait_until(
+        &browser,
+        "document.querySelector('tr.source td.next').textContent === 'now (requested)'",
+    );
     assert!(runtime.block_on(f.store.source_control("salle")).unwrap().run_requested.is_some());
 
     browser.open(&format!("http://{dash}/chart"));

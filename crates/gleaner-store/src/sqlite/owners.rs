@@ -96,9 +96,11 @@ impl Sqlite {
                     params![name, candidate],
                 )
                 .doing(|| "storing the server's secret".to_owned())?;
-                tx.query_row("SELECT value FROM server_secrets WHERE name = ?1", params![name], |r| {
-                    r.get(0)
-                })
+                tx.query_row(
+                    "SELECT value FROM server_secrets WHERE name = ?1",
+                    params![name],
+                    |r| r.get(0),
+                )
                 .doing(|| "reading the server's secret".to_owned())
             },
         )
