@@ -186,3 +186,24 @@ impl EventSource for RelayedEvents {
         Some(Arc::clone(&self.relay))
     }
 }
+
+/// Records the link check's verdict on an image (registering it when its source is
+/// known, so an image first seen before the relay was enabled gets an id too).
+pub async fn set_relay_allowed(
+    store: &Store,
+    image: &Url,
+    source: Option<&str>,
+    allowed: bool,
+    reason: String,
+) {
+    let now = SystemTime::now();
+    let result = match source {
+        Some(source) => {
+            store.register_relay_image(image, Some(source), allowed, &reason, now).await.map(|_| ())
+        }
+        None => store.set_relay_allowed(image.as_str(), allowed, &reason, now).await,
+    };
+    if let Err(error) = result {
+        eprintln!("warning: failed to record the relay verdict on `{image}`: {error}");
+    }
+}

@@ -73,6 +73,9 @@ pub struct CheckReport {
     pub capped: u32,
     /// Requests that got no response, or an error status.
     pub failed: u32,
+    /// Images the relay stopped relaying: their terms or signals no longer allow it
+    /// (link check).
+    pub relay_stopped: u32,
 }
 
 impl CheckReport {
@@ -259,15 +262,20 @@ pub async fn run_link_check(
     report.events = stored.len() as u32;
     let mut pages: BTreeMap<Url, Vec<Found>> = BTreeMap::new();
     let mut images: BTreeSet<Url> = BTreeSet::new();
+    let mut image_sources: BTreeMap<Url, String> = BTreeMap::new();
     for found in stored {
         if let Some(image) = &found.event.image_url {
             images.insert(image.clone());
+            image_sources.insert(image.clone(), found.source.clone());
         }
         pages.entry(found.page.clone()).or_default().push(found);
     }
     let mut items: Vec<Item> =
         pages.into_iter().map(|(url, found)| Item { url, target: Target::Page(found) }).collect();
     items.extend(images.into_iter().map(|url| Item { url, target: Target::Image }));
+    // Rights-aware: the image terms and the sites' rights files again, before the
+    // requests (the answers' own headers are read below).
+    report.relay_stopped += crate::rights::recheck_relay(ctx, &image_sources, deadline).await;
     run_by_site(ctx, items, Purpose::LinkCheck, deadline, Some(cap), &mut report).await;
     report
 }
@@ -446,7 +454,11 @@ async fn handle_answer(
                 }
             }
             Target::Listing(_) => report.pages_gone += 1,
-            Target::Image => report.images_gone += 1,
+            Target::Image => {
+                report.images_gone += 1;
+                let why = format!("the image answered {} to the link check", fetched.status);
+                report.relay_stopped += crate::rights::stop_relay(ctx, &item.url, &why).await;
+            }
         },
         200..=299 if unchanged_head => {
             report.not_modified += 1;
@@ -456,6 +468,9 @@ async fn handle_answer(
         }
         200..=299 => {
             if matches!(item.target, Target::Image) {
+                if let Some(why) = crate::rights::image_answer_forbids_relay(&ctx.settings, &fetched) {
+                    report.relay_stopped += crate::rights::stop_relay(ctx, &item.url, &why).await;
+                }
                 return;
             }
             ctx.sink.set_validators(&item.url, fetched.validators.clone()).await;

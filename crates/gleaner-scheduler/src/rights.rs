@@ -265,3 +265,67 @@ pub(crate) async fn stop_before_site(
     ctx.gate.record_refusal(&request, format!("site stopped on reservation: {stop}"));
     Some("rights reserved (site rights files): site stopped".to_owned())
 }
+
+/// The link check's re-decision for every stored image: the sites' rights files again
+/// (re-read once expired) and the sources' image terms. Returns how many images are not
+/// allowed now.
+pub(crate) async fn recheck_relay(
+    ctx: &crate::PassContext,
+    images: &std::collections::BTreeMap<Url, String>,
+    deadline: SystemTime,
+) -> u32 {
+    if !ctx.settings.purposes.enabled.contains(&Purpose::ImageRelay) {
+        return 0;
+    }
+    let mut stopped = 0;
+    let mut sites: std::collections::HashMap<String, Option<SiteRights>> = Default::default();
+    for (image, source_id) in images {
+        let site = gleaner_fetch::site_key(image);
+        if !sites.contains_key(&site) {
+            let now = ctx.clock.now();
+            let read = read_site_rights(
+                &ctx.gate,
+                ctx.sink.as_ref(),
+                &ctx.settings,
+                image,
+                now,
+                Some(deadline),
+            )
+            .await;
+            sites.insert(site.clone(), read);
+        }
+        let rights = sites.get(&site).and_then(Option::as_ref);
+        let source = ctx.settings.sources.iter().find(|s| &s.id == source_id);
+        let (allowed, reason) = may_relay(&ctx.settings, source, rights, image);
+        if !allowed {
+            stopped += 1;
+        }
+        ctx.sink.set_relay_allowed(image, Some(source_id), allowed, reason).await;
+    }
+    stopped
+}
+
+/// What an image's own answer says against relaying it: `noimageindex`, `noimageai`,
+/// `noai` or a TDM reservation in its headers (X-Robots-Tag, tdm-reservation).
+pub fn image_answer_forbids_relay(
+    settings: &Settings,
+    fetched: &gleaner_fetch::Fetched,
+) -> Option<String> {
+    use gleaner_policy::signals::robots_meta::{PageAction, PageRestrictions};
+    let headers: Vec<(&str, &str)> =
+        fetched.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let page = PageRestrictions::from_signals(&settings.bot.token, &headers, &[]);
+    if let Some(reason) = Some(page.decide(PageAction::KeepImage)).filter(|d| !d.is_allowed()) {
+        return Some(format!("the image's headers: {reason}"));
+    }
+    match decide(settings, None, &fetched.url, RightsUse::RelayImage, &headers, &[]) {
+        RightsDecision::Allowed => None,
+        other => Some(format!("the image's headers: {other}")),
+    }
+}
+
+/// Stops relaying `image` (the link check found it gone or forbidden). Returns 1.
+pub(crate) async fn stop_relay(ctx: &crate::PassContext, image: &Url, why: &str) -> u32 {
+    ctx.sink.set_relay_allowed(image, None, false, why.to_owned()).await;
+    1
+}

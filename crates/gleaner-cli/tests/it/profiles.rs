@@ -533,3 +533,61 @@ fn seed_aubeactu_config_check_warns_of_a_four_hourly_check_on_a_site_capped_at_6
         run.stdout
     );
 }
+
+#[tokio::test]
+async fn seed_cixtra_a_tdmrep_reservation_or_noai_stops_the_site() {
+    use gleaner_samplecity::{Extra, Refusal, Role};
+    let web = TestWeb::start(Manifest::city(7, Utc::now()).with_token("CIXTRA-Bot")).await.unwrap();
+    let city = &web.city().unwrap().city;
+    let pick = |want: &dyn Fn(&gleaner_samplecity::Site) -> bool| {
+        let j = city.sites().iter().position(|s| s.role == Role::Venue && want(s)).unwrap();
+        (web.city_site(j).unwrap(), city.site(j).lang.listing_path())
+    };
+    let (tdm, tdm_listing) = pick(&|s| s.refusal == Some(Refusal::TdmReservation));
+    let (noai, noai_listing) = pick(&|s| s.has(Extra::NoAi) && s.refusal.is_none());
+    let (open, open_listing) = pick(&|s| {
+        s.refusal.is_none() && s.extras.is_empty() && s.markup == gleaner_samplecity::Markup::JsonLd
+    });
+    let mut text = profile(
+        "cixtra-bot.toml",
+        &[
+            ("https://venue.example/programm/", web.url(tdm, tdm_listing)),
+            ("https://venue.example/presse/", web.url(tdm, "/terms.html")),
+        ],
+    )
+    .replace("gap = \"2s\"", "gap = \"50ms\"");
+    for (id, site, listing) in [("noai", noai, noai_listing), ("open", open, open_listing)] {
+        text.push_str(&format!(
+            "\n[[sources]]\nid = \"{id}\"\nkind = \"listing\"\nstart_urls = [\"{}\"]\nevent_url_prefix = \"{listing}\"\nkeep = \"full\"\nmax_event_pages = 2\n",
+            web.url(site, listing)
+        ));
+    }
+    let clock: Arc<dyn WallClock> = Arc::new(ShiftedClock::starting_at(SystemTime::now()));
+    let (ctx, sink) = context(&text, clock);
+    let far = SystemTime::now() + Duration::from_secs(3600);
+    let mut reports = Vec::new();
+    for source in ctx.settings.sources.clone() {
+        reports.push(bounded(run_pass(&ctx, &source, far, &|_| {})).await);
+    }
+    // Positive control: the open venue was read and its events kept.
+    assert!(reports[2].event_pages >= 1, "{:?}", reports[2]);
+    assert!(sink.events().iter().any(|f| f.source == "open"), "{:?} {:?}", reports[2], web.ledger().site(open).map(|e| (&e.path, e.status)).collect::<Vec<_>>());
+    let ledger = web.ledger();
+    assert!(ledger.fetched(open, "/.well-known/tdmrep.json"), "rights files read first");
+    for (site, report) in [(tdm, &reports[0]), (noai, &reports[1])] {
+        assert!(ledger.fetched(site, "/.well-known/tdmrep.json") && ledger.fetched(site, "/ai.txt"));
+        let asked: Vec<&str> = ledger.site(site).map(|e| e.path.as_str()).collect();
+        assert!(
+            asked.iter().all(|p| ["/robots.txt", "/.well-known/tdmrep.json", "/ai.txt"].contains(p)),
+            "a reserved site is asked for robots.txt and its rights files only: {asked:?}"
+        );
+        assert!(
+            report.refusals.keys().any(|k| k.contains("rights reserved")),
+            "the pass says why: {report:?}"
+        );
+        assert_eq!(report.event_pages + report.listing_pages, 0);
+    }
+    assert!(!sink.events().iter().any(|f| f.source == "noai" || f.source == "venue-programme"));
+    ledger.check_robots_first().unwrap();
+    web.shutdown().await;
+}
