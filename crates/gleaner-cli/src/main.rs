@@ -9,6 +9,7 @@
 
 mod cmd;
 mod llm_store;
+mod owner_desk;
 mod relay_wiring;
 mod wiring;
 
