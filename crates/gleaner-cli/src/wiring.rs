@@ -146,21 +146,6 @@ impl EventSink for StoreSink {
         Box::pin(crate::relay_wiring::put_site_rights(&self.store, site, files))
     }
 
-    fn site_rights<'a>(
-        &'a self,
-        site: &'a str,
-    ) -> BoxFuture<'a, Option<gleaner_scheduler::rights::RightsFiles>> {
-        Box::pin(crate::relay_wiring::site_rights(&self.store, site))
-    }
-
-    fn put_site_rights<'a>(
-        &'a self,
-        site: &'a str,
-        files: gleaner_scheduler::rights::RightsFiles,
-    ) -> BoxFuture<'a, ()> {
-        Box::pin(crate::relay_wiring::put_site_rights(&self.store, site, files))
-    }
-
     fn checked_unchanged<'a>(&'a self, page: &'a Url, at: SystemTime) -> BoxFuture<'a, ()> {
         Box::pin(async move {
             if let Err(error) = self.store.touch_page(page, at).await {

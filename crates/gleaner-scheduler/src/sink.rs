@@ -109,22 +109,6 @@ pub trait EventSink: Send + Sync {
         Box::pin(async {})
     }
 
-    /// A site's rights files as last stored ([`crate::rights`]). The default knows none.
-    fn site_rights<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<crate::rights::RightsFiles>> {
-        let _ = site;
-        Box::pin(async { None })
-    }
-
-    /// Stores a site's rights files as just read. The default keeps nothing.
-    fn put_site_rights<'a>(
-        &'a self,
-        site: &'a str,
-        files: crate::rights::RightsFiles,
-    ) -> BoxFuture<'a, ()> {
-        let _ = (site, files);
-        Box::pin(async {})
-    }
-
     /// Archives a site's public terms or press page when it changed (FestroBot: "a
     /// document, not a memory"). Returns whether a new version was stored. The default
     /// keeps nothing.
