@@ -75,10 +75,19 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
             )
             .await?,
         };
+        let token = crate::owner_desk::operator_token(&settings);
+        let desk = crate::owner_desk::desk(&settings, &store, &state, token).await?;
+        let dashboard =
+            crate::owner_desk::start_dashboard(Arc::clone(&desk), None, false, stop_rx.clone())
+                .await?;
+        if let Some((addr, _)) = &dashboard {
+            eprintln!("gleaner: operator dashboard on http://{addr}/");
+        }
         let mut server_stop = stop_rx.clone();
-        let server = tokio::spawn(gleaner_server::serve(listener, state, async move {
-            let _ = server_stop.changed().await;
-        }));
+        let server =
+            tokio::spawn(crate::owner_desk::serve_public(listener, state, desk, async move {
+                let _ = server_stop.changed().await;
+            }));
         let stop_passes = Arc::clone(&crawler.context.stop);
         let scheduler = tokio::spawn(schedule_loop(crawler, stop_rx));
         shutdown_signal().await;
@@ -87,6 +96,9 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
         stop_passes.store(true, std::sync::atomic::Ordering::Relaxed);
         let _ = scheduler.await;
         let _ = server.await;
+        if let Some((_, task)) = dashboard {
+            let _ = task.await;
+        }
         store
             .flush_audit()
             .await
@@ -141,6 +153,11 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
                 streak,
                 settings.politeness.failure_streak_limit,
             );
+            let Some(due) =
+                crate::owner_desk::controlled_due(&crawler.store, &source.id, due, now).await
+            else {
+                continue;
+            };
             if due > now {
                 next_wake = next_wake.min(due);
                 continue;
