@@ -459,6 +459,10 @@ impl EventSource for StoreEvents {
                 }
             }
             metrics.queue_depth = Some(due);
+            for u in self.store.llm_usage().await.map_err(|e| e.to_string())? {
+                let counts = [u.requests, u.failures, u.prompt_tokens, u.completion_tokens];
+                metrics.llm.insert((u.model, u.step), counts);
+            }
             let mut sites: Vec<String> = self
                 .settings
                 .sources

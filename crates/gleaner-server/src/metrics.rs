@@ -32,6 +32,9 @@ pub struct CrawlMetrics {
     /// Work waiting, when known (the store-backed source counts the sources whose pass
     /// is due now).
     pub queue_depth: Option<u64>,
+    /// Language-model use by (model, step): requests, failed requests, prompt tokens and
+    /// answer tokens (issue 18).
+    pub llm: BTreeMap<(String, String), [u64; 4]>,
 }
 
 /// Responses served by this process, by route and status.
@@ -169,6 +172,7 @@ pub fn render(
             "# HELP gleaner_queue_depth Sources whose pass is due now.\n# TYPE gleaner_queue_depth gauge\ngleaner_queue_depth {depth}"
         );
     }
+    render_llm(&mut out, &c.llm);
     let _ = writeln!(
         out,
         "# HELP gleaner_http_responses_total Responses this server sent, by route and status.\n# TYPE gleaner_http_responses_total counter"
@@ -180,4 +184,67 @@ pub fn render(
         );
     }
     out
+}
+
+/// The language model's requests and tokens (issue 18), when a model was used.
+fn render_llm(out: &mut String, llm: &BTreeMap<(String, String), [u64; 4]>) {
+    if llm.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "# HELP gleaner_llm_requests_total Requests to the language model, by model, step and outcome.\n# TYPE gleaner_llm_requests_total counter"
+    );
+    for ((model, step), [requests, failures, _, _]) in llm {
+        let (m, s) = (label(model), label(step));
+        let ok = requests.saturating_sub(*failures);
+        let _ = writeln!(
+            out,
+            "gleaner_llm_requests_total{{model=\"{m}\",step=\"{s}\",outcome=\"ok\"}} {ok}"
+        );
+        let _ = writeln!(
+            out,
+            "gleaner_llm_requests_total{{model=\"{m}\",step=\"{s}\",outcome=\"failed\"}} {failures}"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "# HELP gleaner_llm_tokens_total Tokens the language model reported, by model, step and kind.\n# TYPE gleaner_llm_tokens_total counter"
+    );
+    for ((model, step), [_, _, prompt, completion]) in llm {
+        let (m, s) = (label(model), label(step));
+        let _ = writeln!(
+            out,
+            "gleaner_llm_tokens_total{{model=\"{m}\",step=\"{s}\",kind=\"prompt\"}} {prompt}"
+        );
+        let _ = writeln!(
+            out,
+            "gleaner_llm_tokens_total{{model=\"{m}\",step=\"{s}\",kind=\"completion\"}} {completion}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod llm_tests {
+    use super::*;
+
+    #[test]
+    fn language_model_requests_and_tokens_are_counters_by_model_and_step() {
+        let mut out = String::new();
+        render_llm(&mut out, &BTreeMap::new());
+        assert!(out.is_empty(), "nothing without a model");
+        let mut llm = BTreeMap::new();
+        llm.insert(("qwen".to_owned(), "extraction".to_owned()), [5, 1, 4000, 300]);
+        render_llm(&mut out, &llm);
+        for line in [
+            "# TYPE gleaner_llm_requests_total counter",
+            "gleaner_llm_requests_total{model=\"qwen\",step=\"extraction\",outcome=\"ok\"} 4",
+            "gleaner_llm_requests_total{model=\"qwen\",step=\"extraction\",outcome=\"failed\"} 1",
+            "# TYPE gleaner_llm_tokens_total counter",
+            "gleaner_llm_tokens_total{model=\"qwen\",step=\"extraction\",kind=\"prompt\"} 4000",
+            "gleaner_llm_tokens_total{model=\"qwen\",step=\"extraction\",kind=\"completion\"} 300",
+        ] {
+            assert!(out.lines().any(|l| l == line), "missing `{line}` in\n{out}");
+        }
+    }
 }
