@@ -141,3 +141,65 @@ fn plain_venues_are_read_by_their_rules_and_never_misdated_by_the_fallback() {
     // Positive control: the fallback does read these pages (their `<time>` and `<h1>`).
     assert!(fallback_read * 2 >= read, "the fallback read {fallback_read} of {read} pages");
 }
+
+mod props {
+    use gleaner_event::NormaliseContext;
+    use gleaner_extract::ExtractOptions;
+    use gleaner_extract::rules::{FieldRule, SiteRules};
+    use proptest::prelude::*;
+    use url::Url;
+
+    fn fragment() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("<article>".to_owned()),
+            Just("</article>".to_owned()),
+            Just("<tr><td>".to_owned()),
+            Just("<h1>".to_owned()),
+            Just("<h3>Monday November 10</h3>".to_owned()),
+            Just("<time datetime=\"2026-12-05T20:00\">".to_owned()),
+            Just("</time>".to_owned()),
+            Just("<p class=\"date\">5 décembre 2026 à 20h</p>".to_owned()),
+            Just("<span class=\"price\">12,50 €</span>".to_owned()),
+            Just("<a href=\"/e/1\">".to_owned()),
+            Just("<a rel=next href=\"?page=2\">".to_owned()),
+            Just("<address>1 rue X, 75001 Paris</address>".to_owned()),
+            Just("<p>Lieu : Salle</p>".to_owned()),
+            "[ -~]{0,12}",
+            "\\PC{0,6}",
+        ]
+    }
+
+    proptest! {
+        /// Rules and the fallback never panic on any page, and never date an event from a
+        /// page without a digit.
+        #[test]
+        fn rules_and_fallback_never_panic(parts in proptest::collection::vec(fragment(), 0..40)) {
+            let page = parts.concat();
+            let field = |s: &str| Some(FieldRule { selector: s.to_owned(), ..FieldRule::default() });
+            let rules = SiteRules {
+                site: "fuzz.example".into(),
+                item: Some("article, tr".into()),
+                title: field("h1, a"),
+                date: field("time, .date, td"),
+                time: Some(FieldRule { selector: "p".into(), regex: Some("(\\d+[:h]\\d*)".into()), ..FieldRule::default() }),
+                price: field(".price"),
+                link: field("a"),
+                date_heading: Some("h3".into()),
+                next_page: Some("a[rel=next]".into()),
+                ..SiteRules::default()
+            }
+            .compile()
+            .unwrap();
+            let base = Url::parse("https://fuzz.example/agenda/").unwrap();
+            let ctx = NormaliseContext { base_url: &base, default_tz: None };
+            let reference = chrono::NaiveDate::from_ymd_opt(2026, 11, 30);
+            let opts = ExtractOptions { rules: Some(std::sync::Arc::new(rules)), reference_date: reference, ..ExtractOptions::default() };
+            let out = gleaner_extract::extract_events_with(page.as_bytes(), "text/html", &ctx, &opts);
+            let fb = ExtractOptions { fallback: true, reference_date: reference, ..ExtractOptions::default() };
+            let fallback = gleaner_extract::extract_events_with(page.as_bytes(), "text/html", &ctx, &fb);
+            if !page.bytes().any(|b| b.is_ascii_digit()) {
+                prop_assert!(out.events.iter().chain(&fallback.events).all(|e| e.start.is_none()));
+            }
+        }
+    }
+}
