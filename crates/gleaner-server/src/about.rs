@@ -448,6 +448,7 @@ pub fn page(settings: &Settings, lang: Lang) -> Page {
 
     // Language models and translation.
     let translated = source_ids(settings, |s| s.translate);
+    let model_read = source_ids(settings, |s| s.llm != gleaner_config::llm::LlmMode::Off);
     let endpoints: Vec<String> = settings.infrastructure.iter().map(|i| i.name.clone()).collect();
     sections.push(Section {
         id: "models",
@@ -463,7 +464,13 @@ pub fn page(settings: &Settings, lang: Lang) -> Page {
             } else {
                 fill(m.models_some, &[("endpoints", &list(lang, &endpoints))])
             }),
-        ],
+        ]
+        .into_iter()
+        .chain(
+            (!model_read.is_empty())
+                .then(|| p(fill(m.models_sources, &[("sources", &list(lang, &model_read))]))),
+        )
+        .collect(),
     });
 
     // How to block it.
@@ -687,6 +694,7 @@ pub fn json(settings: &Settings, lang: Lang) -> serde_json::Value {
                 "keep": match s.keep { Keep::Facts => "facts", Keep::Full => "full" },
                 "publish": s.publish,
                 "translate": s.translate,
+                "llm": s.llm.as_str(),
             })
         })
         .collect();

@@ -209,6 +209,8 @@ pub struct Messages {
     pub models_some: &'static str,
     /// No model.
     pub models_none: &'static str,
+    /// `{sources}` whose pages a language model may read; rights reservations honoured.
+    pub models_sources: &'static str,
     /// Heading: block.
     pub h_block: &'static str,
     /// Whole site.
@@ -515,6 +517,7 @@ static EN: Messages = Messages {
     translate_none: "Nothing is translated.",
     models_some: "A language model is used through these services: {endpoints}.",
     models_none: "No language model reads your pages.",
+    models_sources: "A language model reads the pages of these sources when they carry no structured data, and only facts it can point to in the page are kept: {sources}. A page or site that reserves AI use (noai, TDMRep, ai.txt) is never sent to a model.",
     h_block: "How to block it",
     block_site: "To keep it off your whole site, add these lines to your robots.txt:",
     block_path: "To keep it out of one part of your site only:",
@@ -630,6 +633,7 @@ static TR: Messages = Messages {
     translate_none: "Hiçbir şey çevrilmez.",
     models_some: "Şu hizmetler üzerinden bir dil modeli kullanılır: {endpoints}.",
     models_none: "Sayfalarınızı hiçbir dil modeli okumaz.",
+    models_sources: "Şu kaynakların sayfaları yapılandırılmış veri içermediğinde bir dil modeli tarafından okunur ve yalnızca sayfada gösterilebilen bilgiler saklanır: {sources}. Yapay zekâ kullanımını saklı tutan (noai, TDMRep, ai.txt) bir sayfa ya da site hiçbir zaman bir modele gönderilmez.",
     h_block: "Nasıl engellersiniz",
     block_site: "Botu sitenizin tamamından uzak tutmak için robots.txt dosyanıza şu satırları ekleyin:",
     block_path: "Yalnızca sitenizin bir bölümünden uzak tutmak için:",
@@ -745,6 +749,7 @@ static FR: Messages = Messages {
     translate_none: "Rien n'est traduit.",
     models_some: "Un modèle de langage est utilisé via ces services : {endpoints}.",
     models_none: "Aucun modèle de langage ne lit vos pages.",
+    models_sources: "Un modèle de langage lit les pages de ces sources lorsqu'elles n'ont pas de données structurées, et seuls les faits qu'il peut situer dans la page sont conservés : {sources}. Une page ou un site qui réserve l'usage par l'IA (noai, TDMRep, ai.txt) n'est jamais envoyé à un modèle.",
     h_block: "Comment le bloquer",
     block_site: "Pour l'écarter de tout votre site, ajoutez ces lignes à votre robots.txt :",
     block_path: "Pour l'écarter d'une partie de votre site seulement :",
@@ -860,6 +865,7 @@ static ES: Messages = Messages {
     translate_none: "No se traduce nada.",
     models_some: "Se usa un modelo de lenguaje a través de estos servicios: {endpoints}.",
     models_none: "Ningún modelo de lenguaje lee sus páginas.",
+    models_sources: "Un modelo de lenguaje lee las páginas de estas fuentes cuando no tienen datos estructurados, y solo se guardan los datos que puede señalar en la página: {sources}. Una página o un sitio que reserva el uso por IA (noai, TDMRep, ai.txt) nunca se envía a un modelo.",
     h_block: "Cómo bloquearlo",
     block_site: "Para mantenerlo fuera de todo su sitio, añada estas líneas a su robots.txt:",
     block_path: "Para mantenerlo fuera solo de una parte de su sitio:",
@@ -975,6 +981,7 @@ static DE: Messages = Messages {
     translate_none: "Nichts wird übersetzt.",
     models_some: "Über diese Dienste wird ein Sprachmodell genutzt: {endpoints}.",
     models_none: "Kein Sprachmodell liest Ihre Seiten.",
+    models_sources: "Ein Sprachmodell liest die Seiten dieser Quellen, wenn sie keine strukturierten Daten enthalten; gespeichert werden nur Angaben, die es in der Seite belegen kann: {sources}. Eine Seite oder Website, die die KI-Nutzung vorbehält (noai, TDMRep, ai.txt), wird nie an ein Modell geschickt.",
     h_block: "Wie Sie ihn sperren",
     block_site: "Um ihn von Ihrer ganzen Website fernzuhalten, fügen Sie diese Zeilen in Ihre robots.txt ein:",
     block_path: "Um ihn nur von einem Teil Ihrer Website fernzuhalten:",

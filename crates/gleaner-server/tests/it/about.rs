@@ -271,3 +271,39 @@ fn markdown_states_the_same_rows() {
     assert!(md.contains("| Requêtes par jour, tous sites confondus | 1500 |"), "{md}");
     assert!(md.contains("```\nUser-agent: AubeActuBot\nDisallow: /\n```"));
 }
+
+#[test]
+fn sources_read_by_a_language_model_and_translated_ones_are_named_in_every_language() {
+    let with_model = format!(
+        "{CONFIG}\n[[infrastructure]]\nname = \"local-llm\"\nurl = \"http://127.0.0.1:8080/v1/\"\n\
+         allow = [\"127.0.0.1/32\"]\n\n[llm]\nendpoint = \"local-llm\"\nmodel = \"qwen2.5-7b-instruct\"\n\n\
+         [[sources]]\nid = \"plainvenue\"\nkind = \"listing\"\nstart_urls = [\"https://venue.example/agenda/\"]\n\
+         llm = \"fallback\"\ntranslate = true\n"
+    );
+    let s = gleaner_config::parse(&with_model, "t.toml").unwrap();
+    let plain = gleaner_config::parse(CONFIG, "t.toml").unwrap();
+    for (lang, marker) in [
+        (Lang::En, "A language model reads the pages of these sources"),
+        (Lang::Tr, "bir dil modeli tarafından okunur"),
+        (Lang::Fr, "Un modèle de langage lit les pages de ces sources"),
+        (Lang::Es, "Un modelo de lenguaje lee las páginas de estas fuentes"),
+        (Lang::De, "Ein Sprachmodell liest die Seiten dieser Quellen"),
+    ] {
+        let html = about::render_html(&s, lang);
+        let models = &html[html.find("<section id=\"models\">").unwrap()..];
+        let models = &models[..models.find("</section>").unwrap()];
+        assert!(models.contains(marker) && models.contains("plainvenue"), "{lang:?}: {models}");
+        assert!(models.contains("local-llm"), "{lang:?}: the endpoint is named");
+        assert!(models.contains("noai, TDMRep, ai.txt"), "{lang:?}");
+        // Positive control: without a model, the sentence is absent.
+        let html = about::render_html(&plain, lang);
+        assert!(!html.contains(marker), "{lang:?}");
+    }
+    let json = about::json(&s, Lang::En);
+    let source =
+        json["sources"].as_array().unwrap().iter().find(|v| v["id"] == "plainvenue").unwrap();
+    assert_eq!(
+        (source["llm"].as_str(), source["translate"].as_bool()),
+        (Some("fallback"), Some(true))
+    );
+}
