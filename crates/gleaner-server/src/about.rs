@@ -432,6 +432,8 @@ pub fn page(settings: &Settings, lang: Lang) -> Page {
     } else {
         vec![p(m.rights_off.to_owned())]
     };
+    let mut rights = rights;
+    rights.extend(crate::relay::about_paragraphs(settings, lang).into_iter().map(p));
     sections.push(Section { id: "rights", heading: m.h_rights.to_owned(), blocks: rights });
 
     // Licensed APIs.

@@ -193,6 +193,11 @@ pub struct Messages {
     pub rights_per_purpose: &'static str,
     /// Not read.
     pub rights_off: &'static str,
+    /// Rights files read per site, with `{ttl}`.
+    pub rights_files: &'static str,
+    /// The image relay's cache rules: `{max_age}`, `{cap}`, `{image_cap}`, `{gap}`,
+    /// `{queue}`, `{backoff}`.
+    pub relay_rules: &'static str,
     /// Heading: licensed APIs.
     pub h_licensed: &'static str,
     /// `{sources}`.
@@ -509,6 +514,8 @@ static EN: Messages = Messages {
     rights_stop_site: "Any of these reservations stops it reading your site.",
     rights_per_purpose: "A reservation stops the uses it names: keeping descriptions, images, language-model use, translation.",
     rights_off: "This deployment does not read rights signals beyond robots.txt and the robots meta tags.",
+    rights_files: "It reads /.well-known/tdmrep.json and /ai.txt after robots.txt (never when robots.txt disallows them) and rereads them every {ttl}.",
+    relay_rules: "Images of events are shown to visitors through gleaner's image relay, only where the source's terms and your signals allow it: fetched when a visitor asks, one request at a time per host and at least {gap} apart (at most {queue} visitors wait, the others are told to come back), kept in memory only, for at most {max_age} and less when your Cache-Control says so (nothing for no-store or private), revalidated with a conditional request, never more than {cap} in all and {image_cap} per image; a failed fetch is not retried for {backoff}; PNG, JPEG, GIF and WebP only. A takedown stops it at once.",
     h_licensed: "Licensed APIs",
     licensed_some: "These sources are licensed APIs, read under a contract with their provider: {sources}. They do not go through robots.txt, but keep their own rate limits and our spacing.",
     licensed_none: "It uses no licensed API: every source obeys robots.txt.",
@@ -625,6 +632,8 @@ static TR: Messages = Messages {
     rights_stop_site: "Bu çekincelerden herhangi biri, sitenizi okumasını durdurur.",
     rights_per_purpose: "Bir çekince, adını verdiği kullanımları durdurur: açıklama saklama, görsel, dil modeli kullanımı, çeviri.",
     rights_off: "Bu kurulum, robots.txt ve robots meta etiketleri dışında hak sinyallerini okumaz.",
+    rights_files: "robots.txt'den sonra /.well-known/tdmrep.json ve /ai.txt dosyalarını okur (robots.txt yasaklıyorsa asla) ve her {ttl} bir yeniden okur.",
+    relay_rules: "Etkinlik görselleri ziyaretçilere gleaner'ın görsel aktarıcısı üzerinden, yalnızca kaynağın koşulları ve sinyalleriniz izin verdiğinde gösterilir: bir ziyaretçi istediğinde alınır, her sunucuya aynı anda tek istek ve en az {gap} arayla (en fazla {queue} ziyaretçi bekler, diğerlerine sonra gelmeleri söylenir), yalnızca bellekte, en fazla {max_age} ve Cache-Control daha kısa diyorsa daha az tutulur (no-store veya private için hiç), koşullu istekle doğrulanır, toplamda {cap}, görsel başına {image_cap} sınırı aşılmaz; başarısız bir istek {backoff} boyunca yinelenmez; yalnızca PNG, JPEG, GIF ve WebP. Kaldırma talebi onu hemen durdurur.",
     h_licensed: "Lisanslı API'ler",
     licensed_some: "Şu kaynaklar, sağlayıcısıyla yapılan bir sözleşmeyle okunan lisanslı API'lerdir: {sources}. robots.txt üzerinden geçmezler, ama kendi hız sınırlarına ve bizim istek aralığımıza uyarlar.",
     licensed_none: "Hiçbir lisanslı API kullanmaz: her kaynak robots.txt kurallarına uyar.",
@@ -741,6 +750,8 @@ static FR: Messages = Messages {
     rights_stop_site: "N'importe laquelle de ces réserves l'empêche de lire votre site.",
     rights_per_purpose: "Une réserve arrête les usages qu'elle nomme : conservation des descriptions, images, usage par un modèle de langage, traduction.",
     rights_off: "Cette installation ne lit pas d'autres signaux de droits que robots.txt et les balises meta robots.",
+    rights_files: "Il lit /.well-known/tdmrep.json et /ai.txt après robots.txt (jamais si robots.txt les interdit) et les relit toutes les {ttl}.",
+    relay_rules: "Les images des événements sont montrées aux visiteurs par le relais d'images de gleaner, seulement si les conditions de la source et vos signaux le permettent : récupérées à la demande d'un visiteur, une requête à la fois par hôte et à au moins {gap} d'intervalle (au plus {queue} visiteurs attendent, les autres sont priés de revenir), gardées en mémoire seulement, au plus {max_age} et moins si votre Cache-Control le dit (rien pour no-store ou private), revalidées par une requête conditionnelle, jamais plus de {cap} au total ni {image_cap} par image ; un échec n'est pas retenté avant {backoff} ; PNG, JPEG, GIF et WebP uniquement. Un retrait l'arrête immédiatement.",
     h_licensed: "API sous licence",
     licensed_some: "Ces sources sont des API sous licence, lues en vertu d'un contrat avec leur fournisseur : {sources}. Elles ne passent pas par robots.txt, mais respectent leurs propres limites de débit et notre espacement.",
     licensed_none: "Il n'utilise aucune API sous licence : chaque source respecte robots.txt.",
@@ -857,6 +868,8 @@ static ES: Messages = Messages {
     rights_stop_site: "Cualquiera de estas reservas hace que deje de leer su sitio.",
     rights_per_purpose: "Una reserva detiene los usos que nombra: guardar descripciones, imágenes, uso por un modelo de lenguaje, traducción.",
     rights_off: "Esta instalación no lee más señales de derechos que robots.txt y las etiquetas meta robots.",
+    rights_files: "Lee /.well-known/tdmrep.json y /ai.txt después de robots.txt (nunca si robots.txt los prohíbe) y los vuelve a leer cada {ttl}.",
+    relay_rules: "Las imágenes de los eventos se muestran a los visitantes a través del relé de imágenes de gleaner, solo donde las condiciones de la fuente y sus señales lo permiten: se piden cuando un visitante las pide, una petición a la vez por servidor y al menos con {gap} de separación (esperan como mucho {queue} visitantes; a los demás se les pide volver), se guardan solo en memoria, como mucho {max_age} y menos si su Cache-Control lo indica (nada con no-store o private), se revalidan con una petición condicional, nunca más de {cap} en total ni {image_cap} por imagen; un fallo no se reintenta durante {backoff}; solo PNG, JPEG, GIF y WebP. Una retirada lo detiene al instante.",
     h_licensed: "API con licencia",
     licensed_some: "Estas fuentes son API con licencia, leídas en virtud de un contrato con su proveedor: {sources}. No pasan por robots.txt, pero respetan sus propios límites de frecuencia y nuestro espaciado.",
     licensed_none: "No usa ninguna API con licencia: todas las fuentes respetan robots.txt.",
@@ -973,6 +986,8 @@ static DE: Messages = Messages {
     rights_stop_site: "Jeder dieser Vorbehalte hält ihn davon ab, Ihre Website zu lesen.",
     rights_per_purpose: "Ein Vorbehalt stoppt die Nutzungen, die er nennt: Beschreibungen speichern, Bilder, Nutzung durch ein Sprachmodell, Übersetzung.",
     rights_off: "Diese Installation liest keine Rechtesignale außer robots.txt und robots-Meta-Tags.",
+    rights_files: "Er liest /.well-known/tdmrep.json und /ai.txt nach robots.txt (nie, wenn robots.txt sie verbietet) und liest sie alle {ttl} neu.",
+    relay_rules: "Bilder von Veranstaltungen werden Besuchern über gleaners Bild-Relay gezeigt, nur wo die Bedingungen der Quelle und Ihre Signale es erlauben: abgerufen, wenn ein Besucher fragt, eine Anfrage zur Zeit pro Host und mindestens {gap} Abstand (höchstens {queue} Besucher warten, die anderen werden gebeten, wiederzukommen), nur im Arbeitsspeicher gehalten, höchstens {max_age} und kürzer, wenn Ihr Cache-Control es sagt (nichts bei no-store oder private), mit einer bedingten Anfrage neu geprüft, nie mehr als {cap} insgesamt und {image_cap} pro Bild; ein fehlgeschlagener Abruf wird {backoff} lang nicht wiederholt; nur PNG, JPEG, GIF und WebP. Eine Entfernung stoppt es sofort.",
     h_licensed: "Lizenzierte APIs",
     licensed_some: "Diese Quellen sind lizenzierte APIs, die aufgrund eines Vertrags mit ihrem Anbieter gelesen werden: {sources}. Für sie gilt nicht die robots.txt, wohl aber ihre eigenen Ratenlimits und unser Abstand.",
     licensed_none: "Er nutzt keine lizenzierte API: Jede Quelle befolgt die robots.txt.",

@@ -58,3 +58,30 @@ async fn relay_image(State(relay): State<Arc<Relay>>, Path(id): Path<String>) ->
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     response
 }
+
+/// The about page's words on rights files and the image relay, from the settings
+/// (`[rights] files_ttl`, `[relay]`), in `lang`: empty when neither is in use.
+pub fn about_paragraphs(
+    settings: &gleaner_config::Settings,
+    lang: crate::i18n::Lang,
+) -> Vec<String> {
+    use crate::about::{size, words_in};
+    let m = lang.messages();
+    let mut out = Vec::new();
+    if settings.rights.honour_signals && settings.rights.read_files {
+        out.push(m.rights_files.replace("{ttl}", &words_in(lang, settings.rights.files_ttl)));
+    }
+    if settings.purposes.enabled.contains(&gleaner_policy::Purpose::ImageRelay) {
+        let r = &settings.relay;
+        out.push(
+            m.relay_rules
+                .replace("{max_age}", &words_in(lang, r.max_age))
+                .replace("{cap}", &size(r.memory_cap))
+                .replace("{image_cap}", &size(r.max_image_bytes))
+                .replace("{gap}", &words_in(lang, r.min_gap))
+                .replace("{queue}", &r.queue_per_host.to_string())
+                .replace("{backoff}", &words_in(lang, r.failure_backoff)),
+        );
+    }
+    out
+}

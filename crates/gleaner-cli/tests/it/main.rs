@@ -9,6 +9,7 @@ mod extract;
 mod fetch;
 mod llm;
 mod profiles;
+mod relay;
 mod robots;
 mod run;
 mod server;
