@@ -410,7 +410,26 @@ impl EventSource for StoreEvents {
                     at: rfc3339(h.at),
                 })
                 .collect();
-            Ok(Some(EventDetail { event: api_event(&e), provenance, history }))
+            // Issue 18: the English translation beside the original, and the model's part.
+            let translation = match self.store.translation(id, "en").await {
+                Ok(Some((title, description))) => {
+                    Some(gleaner_server::Translation { lang: "en".to_owned(), title, description })
+                }
+                _ => None,
+            };
+            let models = self
+                .store
+                .model_steps(id)
+                .await
+                .unwrap_or_default()
+                .into_iter()
+                .map(|m| gleaner_server::ModelRecord {
+                    step: m.step,
+                    model: m.model,
+                    prompt_version: m.prompt_version,
+                })
+                .collect();
+            Ok(Some(EventDetail { event: api_event(&e), provenance, history, translation, models }))
         })
     }
 

@@ -176,6 +176,23 @@ pub fn view(settings: &Settings, detail: &EventDetail) -> String {
         "<p>The facts above were read from {}; that page is the reference.</p>",
         link(&event.source_url, "the organiser's page")
     );
+    if let Some(t) = &detail.translation {
+        // The original is above; the machine translation beside it, marked as such.
+        let _ = writeln!(
+            html,
+            "<section id=\"translation\" lang=\"{}\"><h2>Machine translation ({})</h2>",
+            escape(&t.lang),
+            escape(&t.lang)
+        );
+        if let Some(title) = &t.title {
+            let _ = writeln!(html, "<p class=\"translated-title\">{}</p>", escape(title));
+        }
+        if let Some(description) = &t.description {
+            let _ =
+                writeln!(html, "<p class=\"translated-description\">{}</p>", escape(description));
+        }
+        html.push_str("</section>\n");
+    }
     html.push_str("<section id=\"provenance\"><h2>How this event got here</h2>\n");
     let _ = writeln!(
         html,
@@ -206,6 +223,19 @@ pub fn view(settings: &Settings, detail: &EventDetail) -> String {
             );
         }
         html.push_str("</table>\n");
+    }
+    if !detail.models.is_empty() {
+        html.push_str("<h3>Language model</h3><ul>\n");
+        for m in &detail.models {
+            let _ = writeln!(
+                html,
+                "<li>{}: {} (prompt {})</li>",
+                escape(&m.step),
+                escape(&m.model),
+                escape(&m.prompt_version)
+            );
+        }
+        html.push_str("</ul>\n");
     }
     if !detail.history.is_empty() {
         html.push_str("<h3>Status history</h3><ul>\n");

@@ -105,6 +105,35 @@ pub struct EventDetail {
     pub provenance: Vec<FetchRecord>,
     /// Status history, oldest first.
     pub history: Vec<StatusRecord>,
+    /// The English translation of the title and description, beside the originals in
+    /// `event` (issue 18).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub translation: Option<Translation>,
+    /// What a language model did to the event, with the model and prompt version.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<ModelRecord>,
+}
+
+/// A machine translation of an event's text; the original stays in the event.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, Default)]
+pub struct Translation {
+    /// The translation's language (`en`).
+    pub lang: String,
+    /// The translated title.
+    pub title: Option<String>,
+    /// The translated description.
+    pub description: Option<String>,
+}
+
+/// One step a language model took for an event.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, Default)]
+pub struct ModelRecord {
+    /// `extraction` or `translation`.
+    pub step: String,
+    /// The model (`none` when the step was decided without one).
+    pub model: String,
+    /// The prompt version (or why no model was used).
+    pub prompt_version: String,
 }
 
 /// Where the server reads events from. Only `published_events` is required; the other

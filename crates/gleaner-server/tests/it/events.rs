@@ -237,3 +237,40 @@ fn refusal_reasons_map_to_a_fixed_label_set() {
         assert_eq!(refusal_reason(text), label, "{text}");
     }
 }
+
+/// Issue 18: the event view and its JSON keep the original and show the English
+/// translation beside it, marked as a machine translation, with the model's part.
+#[test]
+fn the_event_view_shows_the_translation_beside_the_original_and_the_models_part() {
+    use gleaner_server::{EventDetail, ModelRecord, Translation};
+    let settings = gleaner_config::parse(CONFIG, "t.toml").unwrap();
+    let mut detail = EventDetail {
+        event: event(7, "Büyük caz gecesi", "2026-12-05T20:30:00+03:00", "venue", "İzmir"),
+        ..EventDetail::default()
+    };
+    let plain = gleaner_server::html::view(&settings, &detail);
+    assert!(!plain.contains("Machine translation"), "positive control: no translation, no section");
+    detail.translation = Some(Translation {
+        lang: "en".into(),
+        title: Some("Great <jazz> night".into()),
+        description: None,
+    });
+    detail.models = vec![ModelRecord {
+        step: "translation".into(),
+        model: "qwen2.5-7b-instruct".into(),
+        prompt_version: "translate-v1".into(),
+    }];
+    let html = gleaner_server::html::view(&settings, &detail);
+    assert!(html.contains("Büyük caz gecesi"), "the original stays");
+    assert!(
+        html.contains("<section id=\"translation\" lang=\"en\"><h2>Machine translation (en)</h2>")
+    );
+    assert!(html.contains("Great &lt;jazz&gt; night"), "escaped");
+    assert!(html.contains("translation: qwen2.5-7b-instruct (prompt translate-v1)"));
+    let json = serde_json::to_value(&detail).unwrap();
+    assert_eq!(json["title"], "Büyük caz gecesi");
+    assert_eq!(json["translation"]["title"], "Great <jazz> night");
+    assert_eq!(json["models"][0]["model"], "qwen2.5-7b-instruct");
+    let without = serde_json::to_value(EventDetail::default()).unwrap();
+    assert!(without.get("translation").is_none() && without.get("models").is_none());
+}
