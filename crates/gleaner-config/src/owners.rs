@@ -127,3 +127,42 @@ pub fn resolve_dashboard(raw: &RawDashboard, problems: &mut Vec<Problem>) -> Das
     }
     DashboardSettings { enabled: raw.enabled.unwrap_or(false), token }
 }
+
+#[cfg(test)]
+mod tests {
+    fn problems(text: &str) -> String {
+        match crate::parse(text, "t.toml") {
+            Ok(_) => String::new(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    const BOT: &str = "[bot]\ntoken = \"TestBot\"\nversion = \"1\"\ninfo_url = \"https://t.example/bot\"\noperator = \"T\"\n";
+
+    #[test]
+    fn owners_and_dashboard_keys_are_validated_with_hints() {
+        let ok = crate::parse(
+            &format!("{BOT}[owners]\nwebhook_url = \"http://127.0.0.1:9/h\"\ndns_nameserver = \"127.0.0.1:53\"\nmax_form_bytes = \"4KiB\"\nsubmissions_per_hour = 3\n[dashboard]\nenabled = true\ntoken = \"0123456789abcdef0123\"\n"),
+            "t.toml",
+        )
+        .unwrap();
+        assert_eq!(ok.owners.max_form_bytes, 4096);
+        assert_eq!(ok.owners.submissions_per_hour, 3);
+        assert_eq!(ok.owners.dns_nameserver, Some("127.0.0.1:53".parse().unwrap()));
+        assert!(ok.dashboard.enabled);
+        let defaults = crate::parse(BOT, "t.toml").unwrap();
+        assert!(!defaults.dashboard.enabled, "off unless asked for");
+        assert_eq!(defaults.dashboard.token, None, "no default token");
+        for (text, expected) in [
+            ("[owners]\nwebhook_url = \"ftp://x\"", "owners.webhook_url"),
+            ("[owners]\ndns_nameserver = \"nowhere\"", "owners.dns_nameserver"),
+            ("[owners]\nmax_form_bytes = \"10MiB\"", "owners.max_form_bytes"),
+            ("[owners]\nsubmissions_per_hour = 0", "owners must always be able to say no"),
+            ("[dashboard]\ntoken = \"short\"", "openssl rand"),
+            ("[owners]\nsmtp = \"x\"", "smtp"),
+        ] {
+            let found = problems(&format!("{BOT}{text}\n"));
+            assert!(found.contains(expected), "{text}: {found}");
+        }
+    }
+}
