@@ -194,3 +194,65 @@ fn a_licensed_api_key_parameter_is_a_secret_and_its_key_comes_from_the_lookup() 
     assert_eq!(key.expose(), "k");
     assert_eq!(format!("{:?}", s.sources[0].licensed), format!("{:?}", s.sources[0].licensed).replace("\"k\"", "REDACTED"));
 }
+
+/// `[llm]` and a source's `llm` (issue 18): the model server is an `[[infrastructure]]`
+/// entry; sources that use a model need `[llm]`; every mistake names its key.
+#[test]
+fn llm_settings_resolve_and_their_mistakes_name_the_key() {
+    let infra = "\n[[infrastructure]]\nname = \"local-llm\"\nurl = \"http://127.0.0.1:8080/v1/\"\nallow = [\"127.0.0.1/32\"]\n";
+    let source = |llm: &str, translate: bool| {
+        format!(
+            "\n[[sources]]\nid = \"venue\"\nkind = \"listing\"\nstart_urls = [\"https://venue.example/\"]\nllm = \"{llm}\"\ntranslate = {translate}\n"
+        )
+    };
+    let ok = format!(
+        "{MINIMAL}{infra}\n[llm]\nendpoint = \"local-llm\"\nmodel = \"qwen\"\n{}",
+        source("fallback", true)
+    );
+    let s = gleaner_config::parse(&ok, "gleaner.toml").unwrap();
+    let llm = s.llm.as_ref().unwrap();
+    assert_eq!((llm.endpoint.name.as_str(), llm.model.as_str()), ("local-llm", "qwen"));
+    assert_eq!((llm.requests_per_minute, llm.max_retries, llm.max_page_chars), (30, 3, 12_000));
+    assert_eq!(llm.max_retry_wait, Duration::from_secs(60));
+    assert_eq!(s.sources[0].llm, gleaner_config::llm::LlmMode::Fallback);
+    // Off by default, and no [llm] needed then.
+    let plain = format!(
+        "{MINIMAL}\n[[sources]]\nid = \"v\"\nkind = \"listing\"\nstart_urls = [\"https://v.example/\"]\n"
+    );
+    let s = gleaner_config::parse(&plain, "gleaner.toml").unwrap();
+    assert_eq!(s.sources[0].llm, gleaner_config::llm::LlmMode::Off);
+    assert!(s.llm.is_none());
+
+    let cases = [
+        (format!("{MINIMAL}{}", source("always", false)), "there is no `[llm]` table"),
+        (format!("{MINIMAL}{}", source("off", true)), "there is no `[llm]` table"),
+        (
+            format!(
+                "{MINIMAL}{infra}\n[llm]\nendpoint = \"local-llm\"\nmodel = \"q\"\n{}",
+                source("sometimes", false)
+            ),
+            "sources[0].llm",
+        ),
+        (
+            format!("{MINIMAL}{infra}\n[llm]\nendpoint = \"gpu-box\"\nmodel = \"q\"\n"),
+            "no `[[infrastructure]]` entry is named `gpu-box`",
+        ),
+        (format!("{MINIMAL}{infra}\n[llm]\nendpoint = \"local-llm\"\n"), "llm.model"),
+        (
+            format!(
+                "{MINIMAL}{infra}\n[llm]\nendpoint = \"local-llm\"\nmodel = \"q\"\nrequests_per_minute = 0\n"
+            ),
+            "llm.requests_per_minute",
+        ),
+        (
+            format!(
+                "{MINIMAL}{infra}\n[llm]\nendpoint = \"local-llm\"\nmodel = \"q\"\ntemperature = 1\n"
+            ),
+            "temperature",
+        ),
+    ];
+    for (text, wanted) in cases {
+        let e = errors(&text);
+        assert!(e.contains(wanted), "`{wanted}` not in\n{e}");
+    }
+}
