@@ -102,7 +102,7 @@ fn main() -> ExitCode {
         Command::Explain(args) => cmd::explain::run(&args, &cli.config),
         Command::Robots(command) => cmd::robots::run(command),
         Command::Config(command) => cmd::config::run(command, &cli.config),
-        Command::Extract(args) => cmd::extract::run(&args),
+        Command::Extract(args) => cmd::extract::run(&args, &cli.config),
         Command::Fetch(args) => cmd::fetch::run(&args, &cli.config),
         Command::Optout(command) => cmd::optout::run(command, &cli.config),
         Command::Remove(args) => cmd::remove::run(&args, &cli.config),

@@ -16,6 +16,11 @@
 //! A feed prints the items that carry an event date; `--as events` reads every item as an
 //! event, `--as news` none.
 //!
+//! The page may also be an http(s) URL: it is fetched once through the gate as a manual
+//! check (the config's bot, robots.txt, the site's budget and the daily cap of manual
+//! checks apply; a refusal is exit 3), then read with `--rules` or else the config's
+//! `[[site_rules]]` for its site.
+//!
 //! `--rules FILE` reads a TOML file of `[[site_rules]]` tables (the same tables as in
 //! `gleaner.toml`, issue 10) and applies the rules of the base URL's site; `--fallback`
 //! reads a page with neither structured data nor rules with the generic fallback (low
@@ -36,9 +41,10 @@ use crate::BadInput;
 /// Arguments of `gleaner extract`.
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
-    /// The URL the page was read from; relative links resolve against it.
+    /// The URL the page was read from; relative links resolve against it. Required for a
+    /// saved file; for a URL, the address it was finally read from.
     #[arg(long, value_name = "BASE_URL")]
-    url: String,
+    url: Option<String>,
     /// The source's IANA time zone (e.g. `Europe/Istanbul`), applied to times the page gives
     /// without one. Without it, such times are printed without an offset.
     #[arg(long, value_name = "ZONE")]
@@ -67,12 +73,41 @@ pub struct ExtractArgs {
 }
 
 /// Runs `gleaner extract`.
-pub fn run(args: &ExtractArgs) -> Result<()> {
-    let base = parse_base_url(&args.url)?;
-    let default_tz = args.source_tz.as_deref().map(parse_zone).transpose()?;
-    let bytes = std::fs::read(&args.file).map_err(|e| {
-        BadInput(format!("failed to read page file `{}`: {e}", args.file.display()))
-    })?;
+pub fn run(args: &ExtractArgs, config: &Path) -> Result<()> {
+    let as_url =
+        args.file.to_str().filter(|s| s.starts_with("http://") || s.starts_with("https://"));
+    let (bytes, base, fetched_type, settings) = match as_url {
+        Some(url) => {
+            let url = parse_base_url(url)?;
+            let page = crate::cmd::extract_fetch::fetch_page(url, config)?;
+            let base = match &args.url {
+                Some(u) => parse_base_url(u)?,
+                None => page.url,
+            };
+            (page.body, base, Some(page.content_type), Some(page.settings))
+        }
+        None => {
+            let Some(url) = &args.url else {
+                return Err(BadInput(format!(
+                    "`--url BASE_URL` is needed with a saved page (`{}`)\nhint: give the address the page was read from, e.g. `--url https://venue.example/agenda/`",
+                    args.file.display()
+                ))
+                .into());
+            };
+            let base = parse_base_url(url)?;
+            let bytes = std::fs::read(&args.file).map_err(|e| {
+                BadInput(format!("failed to read page file `{}`: {e}", args.file.display()))
+            })?;
+            (bytes, base, None, None)
+        }
+    };
+    let default_tz = match args.source_tz.as_deref().map(parse_zone).transpose()? {
+        Some(z) => Some(z),
+        None => settings.as_ref().and_then(|s| {
+            let host = base.host_str()?.to_ascii_lowercase();
+            Some(s.time_zone_of(&host))
+        }),
+    };
     let expand = args.expand.as_deref().map(|w| parse_window(w, default_tz)).transpose()?;
     let feed_mode = match args.as_kind.as_deref() {
         Some("events") => FeedMode::Events,
@@ -80,7 +115,11 @@ pub fn run(args: &ExtractArgs) -> Result<()> {
         _ => FeedMode::Auto,
     };
     let ctx = NormaliseContext { base_url: &base, default_tz };
-    let rules = args.rules.as_deref().map(|path| load_rules(path, &base)).transpose()?;
+    // Rules from `--rules`; for a fetched URL, else the config's rules for its site.
+    let rules = match args.rules.as_deref() {
+        Some(path) => Some(load_rules(path, &base)?),
+        None => settings.as_ref().and_then(|s| s.site_rules.for_url(&base)),
+    };
     let reference_date = match args.today.as_deref() {
         Some(day) => NaiveDate::parse_from_str(day.trim(), "%Y-%m-%d").map_err(|_| {
             BadInput(format!("`{day}` is not a date\nhint: write `--today 2026-11-30`"))
@@ -96,7 +135,8 @@ pub fn run(args: &ExtractArgs) -> Result<()> {
         fallback: args.fallback,
         reference_date: Some(reference_date),
     };
-    let out = gleaner_extract::extract_events_with(&bytes, content_type(&args.file), &ctx, &opts);
+    let content_type = fetched_type.as_deref().unwrap_or_else(|| content_type(&args.file));
+    let out = gleaner_extract::extract_events_with(&bytes, content_type, &ctx, &opts);
 
     let mut stderr = std::io::stderr().lock();
     for d in &out.diagnostics {

@@ -6,6 +6,7 @@ pub mod crawl;
 pub mod demo;
 pub mod explain;
 pub mod extract;
+pub mod extract_fetch;
 pub mod fetch;
 pub mod optout;
 pub mod page;

@@ -363,7 +363,10 @@ async fn crawl_stores_the_plain_venues_events_with_rules_and_no_wrong_date_witho
         assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
         let events = stored(db).await;
         let by_url = |u: &str| -> Vec<&gleaner_store::StoredEvent> {
-            events.iter().filter(|e| e.event.url.as_ref().is_some_and(|x| x.as_str() == u)).collect()
+            events
+                .iter()
+                .filter(|e| e.event.url.as_ref().is_some_and(|x| x.as_str() == u))
+                .collect()
         };
         if with_rules {
             for t in &wanted {
@@ -413,5 +416,76 @@ async fn crawl_stores_the_plain_venues_events_with_rules_and_no_wrong_date_witho
         }
     }
     web.ledger().check_robots_first().unwrap();
+    web.shutdown().await;
+}
+
+/// `gleaner extract URL`: the page is fetched once through the gate (robots.txt first) and
+/// read with the config's `[[site_rules]]` for its site; a site that says no is exit 3.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_url_is_fetched_politely_and_read_with_the_configs_rules() {
+    use gleaner_samplecity::{Markup, Refusal};
+    use gleaner_testweb::{Manifest, TestWeb};
+    let web =
+        TestWeb::start(Manifest::city(7, chrono::Utc::now()).with_token("TestBot")).await.unwrap();
+    let city = web.city().expect("a city web");
+    let truth = web.ground_truth().unwrap();
+    let site = city.city.venues_with(Markup::Plain)[1];
+    let s = city.city.site(site);
+    let t = truth.of_site(site).next().expect("a kept event").clone();
+    let refusing = (0..city.city.len())
+        .find(|&i| city.city.site(i).refusal == Some(Refusal::RobotsDisallowAll))
+        .expect("a venue that disallows the bot");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("gleaner.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
+             [network]\nallow = [\"127.0.0.0/8\"]\n\n[store]\nurl = \"sqlite://{}\"\n\n{}",
+            dir.path().join("g.db").display(),
+            sample_rules(city.origins.origin(site), s.lang.code(), s.zone.name(), s.currency)
+        ),
+    )
+    .unwrap();
+    let config = config.to_str().unwrap().to_owned();
+    let run_blocking = |args: Vec<String>| {
+        tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            gleaner(&args, "")
+        })
+    };
+    let run = tokio::time::timeout(
+        Duration::from_secs(60),
+        run_blocking(vec!["--config".into(), config.clone(), "extract".into(), t.url.clone()]),
+    )
+    .await
+    .expect("bounded")
+    .unwrap();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let got = events(&run.stdout);
+    assert_eq!(got.len(), 1, "{}\n{}", run.stdout, run.stderr);
+    assert_eq!(got[0]["title"], t.title.as_str());
+    let start = gleaner_event::time::parse_event_time(got[0]["start"].as_str().unwrap()).unwrap();
+    assert_eq!(start, gleaner_event::EventTime::Fixed(t.start));
+    let ledger = web.ledger();
+    ledger.check_robots_first().unwrap();
+    let path = t.url.strip_prefix(city.origins.origin(site)).unwrap();
+    assert_eq!(ledger.count(site, path), 1, "the page is fetched once");
+
+    // A site whose robots.txt says no: exit 3, the page never requested.
+    let page = city.origins.url(refusing, "/");
+    let run = tokio::time::timeout(
+        Duration::from_secs(60),
+        run_blocking(vec!["--config".into(), config, "extract".into(), page]),
+    )
+    .await
+    .expect("bounded")
+    .unwrap();
+    assert_eq!(run.code, Some(3), "{}", run.stderr);
+    assert_eq!(web.ledger().count(refusing, "/"), 0, "{}", run.stderr);
+    assert!(
+        web.ledger().count(refusing, "/robots.txt") >= 1,
+        "positive control: robots.txt was asked"
+    );
     web.shutdown().await;
 }
