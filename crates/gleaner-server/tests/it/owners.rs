@@ -690,3 +690,88 @@ pub mod owners_events_impl {
         store.upsert_event(&write).await.unwrap().id()
     }
 }
+
+#[tokio::test]
+async fn the_dashboard_needs_a_token_shows_suspensions_and_carries_out_queued_removals() {
+    use gleaner_policy::state::GateState;
+    // No token: the dashboard is not built, and the message says what to set.
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(&dir.path().join("g.db")).unwrap();
+    let settings = Arc::new(gleaner_config::parse(&config(""), "test.toml").unwrap());
+    let bare = OwnerDesk::with_resolver(store, settings, None, Arc::new(NoDns)).await.unwrap();
+    let error = gleaner_server::dashboard::router(Arc::new(bare)).err().expect("refused");
+    assert!(error.contains("needs an operator token"), "{error}");
+    assert!(error.contains("GLEANER_DASHBOARD_TOKEN"), "names the variable to set: {error}");
+
+    let f = fixture("", Arc::new(NoDns)).await;
+    let dash = gleaner_server::dashboard::router(Arc::clone(&f.desk)).unwrap();
+    let (status, headers, _) =
+        send(&dash, Request::get("/sites").body(Body::empty()).unwrap()).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "signed out");
+    assert_eq!(headers.get(header::LOCATION).unwrap(), "/login");
+    // A site suspended by a 429 and one blocked by a 403, as the gate records them.
+    let state = f.store.occasional_state().await.unwrap();
+    let until = SystemTime::now() + Duration::from_secs(3600);
+    state
+        .update(
+            "https://salle.example",
+            Box::new(move |s, _| {
+                s.budget.suspended_until = Some((until, "429 with Retry-After".into()))
+            }),
+        )
+        .await
+        .unwrap();
+    state
+        .update(
+            "https://mairie.example",
+            Box::new(move |s, _| s.budget.blocked_until = Some((until, "403 Forbidden".into()))),
+        )
+        .await
+        .unwrap();
+    let bearer = format!("Bearer {OPERATOR}");
+    let get = |path: &str| {
+        Request::get(path).header(header::AUTHORIZATION, &bearer).body(Body::empty()).unwrap()
+    };
+    let (status, _, body) = send(&dash, get("/sites")).await;
+    assert_eq!(status, StatusCode::OK);
+    let row = |site: &str| {
+        body.split(&format!("data-site=\"{site}\""))
+            .nth(1)
+            .unwrap()
+            .split("</tr>")
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(row("https://salle.example").contains("429 with Retry-After"), "{body}");
+    assert!(row("https://mairie.example").contains("403 Forbidden"), "{body}");
+    assert!(
+        !body.to_lowercase().contains("action=\"/actions/clear"),
+        "no way to clear a suspension"
+    );
+
+    // A queued removal, carried out by the operator.
+    let stored = owners_events_impl::store_event(&f.store, "https://salle.example/e/9").await;
+    let session = open(&f.app, "/owners").await;
+    let (_, _, receipt) =
+        post(&f.app, &session, "/owners/removal", &[("scope", "salle.example"), ("stop", "no")])
+            .await;
+    let reference = by_id(&receipt, "reference");
+    let (_, cookies, page) = send(&dash, get("/submissions")).await;
+    assert!(page.contains(&format!("data-reference=\"{reference}\"")), "{page}");
+    let cookie = cookies
+        .get(header::SET_COOKIE)
+        .map(|c| c.to_str().unwrap().split(';').next().unwrap().to_owned())
+        .unwrap_or(session.cookie.clone());
+    let token = token_in(&page);
+    let request = Request::post(format!("/submissions/{reference}/approve"))
+        .header(header::AUTHORIZATION, &bearer)
+        .header(header::COOKIE, cookie)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(format!("csrf={token}")))
+        .unwrap();
+    let (status, _, _) = send(&dash, request).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(f.store.submission(&reference).await.unwrap().unwrap().status, "removed");
+    assert!(f.store.event(stored).await.unwrap().is_none(), "the operator's removal deleted it");
+}
