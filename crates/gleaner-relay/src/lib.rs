@@ -196,7 +196,7 @@ impl Relay {
             self.evict(key);
             return Delivery::NotFound;
         }
-        if let Some(d) = self.from_memory(key) {
+        if let Some(d) = self.cached_answer(key) {
             return d;
         }
         let host = self.host(&target.url);
@@ -210,7 +210,7 @@ impl Relay {
             return self.busy(self.settings.min_gap * ahead.max(1));
         };
         // Whoever held the slot may have fetched this very image.
-        if let Some(d) = self.from_memory(key) {
+        if let Some(d) = self.cached_answer(key) {
             return d;
         }
         if let Some(last) = *slot {
@@ -248,7 +248,7 @@ impl Relay {
     }
 
     /// A fresh image from memory, or a failure not to be retried yet.
-    fn from_memory(&self, key: &str) -> Option<Delivery> {
+    fn cached_answer(&self, key: &str) -> Option<Delivery> {
         let now = self.clock.now();
         let mut cache = self.cache();
         if let Some(e) = cache.get(key, now).filter(|e| e.fresh_until > now) {

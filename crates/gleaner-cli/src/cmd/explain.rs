@@ -95,8 +95,11 @@ pub fn run(args: &ExplainArgs, config: &Path) -> Result<()> {
             }
             ExplainVerdict::Refused => "no".to_owned(),
         };
+        let (stopped, rights) =
+            crate::relay_wiring::explain_rights(&store, &settings, &url, purpose).await;
+        let verdict = if stopped { "no".to_owned() } else { verdict };
         writeln!(out, "{verdict}\t{url}")?;
-        for step in &explanation.steps {
+        for step in explanation.steps.iter().chain(&rights) {
             writeln!(out, "  - {step}")?;
         }
         Ok(())

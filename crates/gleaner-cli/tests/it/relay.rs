@@ -184,6 +184,13 @@ async fn relay_end_to_end_one_request_per_image_and_takedown_stops_it() {
     };
     assert!(asked(&ledger) >= 1, "positive control: it was fetched before the takedown");
     assert_eq!(asked(&web.ledger()), asked(&ledger), "no request for it after the takedown");
+    // `gleaner explain` says which signal and which record decide.
+    let explain = gleaner(
+        &["--config", &config_arg, "explain", taken.as_str(), "--purpose", "image-relay"],
+        "",
+    );
+    assert!(explain.stdout.contains("rights: tdmrep.json present"), "{}", explain.stdout);
+    assert!(explain.stdout.contains("not relayed") && explain.stdout.contains("owner asked"), "{}", explain.stdout);
     let list = gleaner(&["--config", &config_arg, "takedown", "--list"], "");
     assert!(list.stdout.contains("owner asked"), "{}", list.stdout);
     let bad = gleaner(&["--config", &config_arg, "takedown", "not a url"], "");
