@@ -7,6 +7,7 @@ mod crawl;
 mod demo;
 mod extract;
 mod fetch;
+mod owners;
 mod llm;
 mod profiles;
 mod relay;
