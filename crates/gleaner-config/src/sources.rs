@@ -302,12 +302,11 @@ pub fn resolve_sources(
             problems.push(Problem::at(key("id"), format!("`{}` is used by two sources", s.id)));
         }
         let kind = SourceKind::from_name(&s.kind);
-        match kind {
-            None => problems.push(
+        if kind.is_none() {
+            problems.push(
                 Problem::at(key("kind"), format!("`{}` is not a source kind", s.kind))
                     .hint("use listing, sitemap, feed, ical, json-api, licensed-api or open-data"),
-            ),
-            Some(_) => {}
+            );
         }
         let start_urls = url_list(problems, &key("start_urls"), &s.start_urls);
         if s.start_urls.is_empty() {
@@ -465,12 +464,13 @@ fn api_paging(
 ) -> Option<Paging> {
     let api = kind.is_some_and(SourceKind::is_api);
     let Some(param) = &s.page_param else {
-        for (name, given) in [("first_page", s.first_page.is_some()), ("total_pages", s.total_pages.is_some())] {
+        for (name, given) in
+            [("first_page", s.first_page.is_some()), ("total_pages", s.total_pages.is_some())]
+        {
             if given {
-                problems.push(
-                    Problem::at(key(name), "has no effect without `page_param`")
-                        .hint("name the query parameter that selects a page, e.g. `page_param = \"page\"`"),
-                );
+                problems.push(Problem::at(key(name), "has no effect without `page_param`").hint(
+                    "name the query parameter that selects a page, e.g. `page_param = \"page\"`",
+                ));
             }
         }
         return None;
@@ -483,7 +483,10 @@ fn api_paging(
         return None;
     }
     if param.is_empty() || !param.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
-        problems.push(Problem::at(key("page_param"), format!("`{param}` is not a query parameter name")));
+        problems.push(Problem::at(
+            key("page_param"),
+            format!("`{param}` is not a query parameter name"),
+        ));
     }
     if let Some(pointer) = &s.total_pages {
         check_pointer(problems, key("total_pages"), pointer);
@@ -520,8 +523,11 @@ fn licensed_api(
         Some(name) if is_env_name(name) => Some(name.clone()),
         Some(name) => {
             problems.push(
-                Problem::at(key("api_key_env"), format!("`{name}` is not an environment variable name"))
-                    .hint("name the variable, not the key: e.g. `api_key_env = \"TICKETS_API_KEY\"`"),
+                Problem::at(
+                    key("api_key_env"),
+                    format!("`{name}` is not an environment variable name"),
+                )
+                .hint("name the variable, not the key: e.g. `api_key_env = \"TICKETS_API_KEY\"`"),
             );
             None
         }
@@ -534,18 +540,31 @@ fn licensed_api(
         }
     };
     let key_param = s.api_key_param.clone().unwrap_or_else(|| "apikey".to_owned());
-    if key_param.is_empty() || !key_param.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
-        problems.push(Problem::at(key("api_key_param"), format!("`{key_param}` is not a query parameter name")));
+    if key_param.is_empty()
+        || !key_param.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        problems.push(Problem::at(
+            key("api_key_param"),
+            format!("`{key_param}` is not a query parameter name"),
+        ));
     }
     let gap = match s.api_gap.as_deref().map(parse_duration) {
         None => DEFAULT_LICENSED_API_GAP,
         Some(Ok(gap)) => gap,
         Some(Err(e)) => {
-            problems.push(Problem::at(key("api_gap"), e).hint("write the API's limit as a gap, e.g. `6s` for 10 calls a minute"));
+            problems.push(
+                Problem::at(key("api_gap"), e)
+                    .hint("write the API's limit as a gap, e.g. `6s` for 10 calls a minute"),
+            );
             DEFAULT_LICENSED_API_GAP
         }
     };
-    Some(LicensedApi { key_env: key_env?, key_param: key_param.to_ascii_lowercase(), gap, key: None })
+    Some(LicensedApi {
+        key_env: key_env?,
+        key_param: key_param.to_ascii_lowercase(),
+        gap,
+        key: None,
+    })
 }
 
 fn open_data_records(

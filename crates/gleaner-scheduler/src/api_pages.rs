@@ -59,7 +59,12 @@ pub(crate) fn first_page(url: &Url, paging: &Paging) -> Url {
 
 /// The next page's URL after reading `url`, or `None` at the end: past the page count
 /// the API states (`total_pages`), or after a page without events when it states none.
-pub(crate) fn next_page(url: &Url, body: &[u8], paging: &Paging, events_on_page: usize) -> Option<Url> {
+pub(crate) fn next_page(
+    url: &Url,
+    body: &[u8],
+    paging: &Paging,
+    events_on_page: usize,
+) -> Option<Url> {
     let current: u64 = url
         .query_pairs()
         .find(|(k, _)| k == paging.param.as_str())
@@ -73,7 +78,8 @@ pub(crate) fn next_page(url: &Url, body: &[u8], paging: &Paging, events_on_page:
                 v.as_u64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
             })?;
             // Pages are numbered first..first+total.
-            (next < u64::from(paging.first) + total).then(|| with_param(url, &paging.param, &next.to_string()))
+            (next < u64::from(paging.first) + total)
+                .then(|| with_param(url, &paging.param, &next.to_string()))
         }
         None => (events_on_page > 0).then(|| with_param(url, &paging.param, &next.to_string())),
     }
@@ -126,12 +132,8 @@ fn news_of(source: &Source, dataset: &Url, row: usize, record: &Record) -> News 
         let fragment = record.id.clone().unwrap_or_else(|| format!("row-{}", row + 1));
         url.set_fragment(Some(&fragment));
     }
-    let summary = record
-        .fields
-        .iter()
-        .map(|(k, v)| format!("{k}: {v}"))
-        .collect::<Vec<_>>()
-        .join("; ");
+    let summary =
+        record.fields.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("; ");
     News {
         url,
         source: source.id.clone(),

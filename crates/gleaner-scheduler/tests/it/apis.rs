@@ -48,9 +48,8 @@ async fn a_licensed_api_is_read_with_its_key_and_own_limit_and_open_data_feeds_t
     let web = TestWeb::start(manifest).await.unwrap();
     let key = web.city().unwrap().city.api_key().to_owned();
     let (text, licensed_site, open_data_site) = config(&web);
-    let (ctx, sink) = context_with_keys(&text, |name| {
-        (name == "TEST_TICKETING_KEY").then(|| key.clone())
-    });
+    let (ctx, sink) =
+        context_with_keys(&text, |name| (name == "TEST_TICKETING_KEY").then(|| key.clone()));
     let deadline = SystemTime::now() + Duration::from_secs(30);
     let mut reports = Vec::new();
     for source in ctx.settings.sources.clone() {
@@ -91,11 +90,7 @@ async fn a_licensed_api_is_read_with_its_key_and_own_limit_and_open_data_feeds_t
     // Without its key, a licensed source asks nothing and says which variable to set.
     let missing = report("ticketing-without-key");
     assert_eq!(missing.responses, 0);
-    assert!(
-        missing.errors.iter().any(|e| e.contains("TEST_UNSET_KEY")),
-        "{:?}",
-        missing.errors
-    );
+    assert!(missing.errors.iter().any(|e| e.contains("TEST_UNSET_KEY")), "{:?}", missing.errors);
 
     // Open data: records become newsroom items, robots.txt read first as everywhere else.
     let news = sink.news();
