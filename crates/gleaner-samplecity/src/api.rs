@@ -209,6 +209,8 @@ pub(crate) fn fuel_csv(now: DateTime<Utc>, pass: u32) -> String {
 /// The answer's content is JSON: `{"events": [...]}` with the facts of every event of the
 /// city whose title appears in the last user message (at any pass), else an empty list;
 /// for a request with the `translation` schema, `{"translation": "(English) TEXT"}`.
+/// The model name scripts misbehaviour: `mock-malformed` answers text that is not JSON,
+/// `mock-inventive` moves every date a day on and prices every ticket at 999 EUR.
 pub(crate) fn chat_completion(
     city: &City,
     origins: &Origins,
@@ -263,8 +265,23 @@ pub(crate) fn chat_completion(
             })
         })
         .collect();
-    let content = json!({ "events": events }).to_string();
+    let content = match model.as_str() {
+        // Scripted misbehaviour, chosen by the model name the client sends.
+        "mock-malformed" => "Sure! Here are the events: {\"events\": [".to_owned(),
+        "mock-inventive" => json!({ "events": events.into_iter().map(invent).collect::<Vec<_>>() })
+            .to_string(),
+        _ => json!({ "events": events }).to_string(),
+    };
     Ok(completion(city, &model, prompt, content))
+}
+
+/// An event as a model that makes facts up would give it: a day later, another price.
+fn invent(mut e: Value) -> Value {
+    if let Some(start) = e["start"].as_str().and_then(|s| DateTime::parse_from_rfc3339(s).ok()) {
+        e["start"] = json!((start + Duration::days(1)).to_rfc3339());
+    }
+    e["price"] = json!({ "free": false, "min": "999.00", "max": "999.00", "currency": "EUR" });
+    e
 }
 
 /// A chat completion carrying `content`, with token counts.

@@ -222,3 +222,70 @@ async fn crawl_reads_plain_pages_with_the_model_translates_and_removal_takes_the
     assert_eq!(count(&db, unused), 0, "no unused cache row");
     web.shutdown().await;
 }
+
+/// Scripted misbehaviour of the city's mock model, chosen by the configured model name,
+/// end to end: an answer that is not JSON stores nothing; an answer with every date a day
+/// late and every price at 999 EUR stores only what the page states (a shifted date that
+/// lands on another occurrence the page lists is the page's own date); the crawl says
+/// why without failing; the honest mock (the positive control) stores the page's events.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_malformed_answer_stores_nothing_and_an_inventive_one_only_what_the_page_states() {
+    let web =
+        TestWeb::start(Manifest::city(7, chrono::Utc::now()).with_token("TestBot")).await.unwrap();
+    let city = web.city().expect("a city web");
+    let plain = city.city.venues_with(Markup::Plain);
+    let model_site = (0..city.city.sites().len())
+        .find(|&i| city.city.site(i).role == Role::LanguageModel)
+        .unwrap();
+    let seed = city
+        .city
+        .seeds(&city.origins)
+        .into_iter()
+        .find(|s| s.kind == SeedKind::Listing && plain.contains(&s.site))
+        .unwrap();
+    let site = city.city.site(seed.site);
+    let prefix = url::Url::parse(&seed.url).unwrap().path().to_owned();
+    let truth = web.ground_truth().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (model, stores, says) in [
+        ("mock-malformed", false, "does not fit the event schema"),
+        ("mock-inventive", true, "is not in the page text"),
+        ("sample-city-mock", true, ""),
+    ] {
+        let db = dir.path().join(format!("{model}.db"));
+        let config = format!(
+            "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
+             [politeness]\ngap = \"40ms\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n[store]\nurl = \"sqlite://{}\"\n\n\
+             [[infrastructure]]\nname = \"city-llm\"\nurl = \"{}/v1/\"\nallow = [\"127.0.0.0/8\"]\n\n\
+             [llm]\nendpoint = \"city-llm\"\nmodel = \"{model}\"\nrequests_per_minute = 6000\n\n\
+             [[sources]]\nid = \"{}\"\nkind = \"listing\"\nstart_urls = [\"{}\"]\nevent_url_prefix = \"{prefix}\"\n\
+             max_event_pages = 4\nllm = \"fallback\"\ntime_zone = \"{}\"\n",
+            db.display(),
+            city.origins.origin(model_site),
+            site.key,
+            seed.url,
+            site.zone.name()
+        );
+        let path = dir.path().join(format!("{model}.toml"));
+        std::fs::write(&path, config).unwrap();
+        web.clear_ledger();
+        let crawl =
+            run(vec!["--config".into(), path.to_str().unwrap().into(), "crawl".into()]).await;
+        assert_eq!(crawl.code, Some(0), "{model}: {}\n{}", crawl.stdout, crawl.stderr);
+        assert!(web.ledger().site(model_site).count() > 0, "{model}: the model was asked");
+        let store = gleaner_store::Store::open(&format!("sqlite://{}", db.display())).unwrap();
+        let year = Duration::from_secs(366 * 24 * 3600);
+        let now = SystemTime::now();
+        let events = store.events_between(now - 2 * year, now + 2 * year).await.unwrap();
+        assert_eq!(!events.is_empty(), stores, "{model}: {events:?}\n{}", crawl.stderr);
+        assert!(crawl.stderr.contains(says), "{model}: `{says}` not in\n{}", crawl.stderr);
+        for e in &events {
+            let url = e.event.url.as_ref().map(url::Url::as_str).unwrap_or_default();
+            let t = truth.events.iter().find(|t| t.url == url).expect("an event of the page");
+            assert_eq!(e.event.start.unwrap().date(), t.start.date_naive(), "{model}: {url}");
+            assert!(e.event.venue.name.as_ref().is_none_or(|v| *v == t.venue), "{model}: {url}");
+            assert_ne!(e.event.price.currency.as_deref(), Some("EUR"), "{model}: {url}");
+        }
+    }
+    web.shutdown().await;
+}
