@@ -453,6 +453,13 @@ impl City {
 
     fn language_model(&self, origins: &Origins, req: &Request<'_>) -> Reply {
         match (req.method, req.path) {
+            // `mock-busy` always answers 429 with a one-second Retry-After.
+            ("POST", "/v1/chat/completions")
+                if serde_json::from_slice::<serde_json::Value>(req.body)
+                    .is_ok_and(|v| v["model"] == "mock-busy") =>
+            {
+                throttled(Duration::from_secs(1))
+            }
             ("POST", "/v1/chat/completions") => match api::chat_completion(self, origins, req.body) {
                 Ok(v) => Reply::json(&v),
                 Err(msg) => Reply::new(

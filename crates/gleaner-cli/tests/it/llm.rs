@@ -227,9 +227,11 @@ async fn crawl_reads_plain_pages_with_the_model_translates_and_removal_takes_the
 /// end to end: an answer that is not JSON stores nothing; an answer with every date a day
 /// late and every price at 999 EUR stores only what the page states (a shifted date that
 /// lands on another occurrence the page lists is the page's own date); the crawl says
-/// why without failing; the honest mock (the positive control) stores the page's events.
+/// why without failing; a model that always answers 429 is retried once after its
+/// Retry-After and then left for a later pass; the honest mock (the positive control)
+/// stores the page's events.
 #[tokio::test(flavor = "multi_thread")]
-async fn a_malformed_answer_stores_nothing_and_an_inventive_one_only_what_the_page_states() {
+async fn a_malformed_inventive_or_busy_model_stores_nothing_the_page_does_not_state() {
     let web =
         TestWeb::start(Manifest::city(7, chrono::Utc::now()).with_token("TestBot")).await.unwrap();
     let city = web.city().expect("a city web");
@@ -250,6 +252,7 @@ async fn a_malformed_answer_stores_nothing_and_an_inventive_one_only_what_the_pa
     for (model, stores, says) in [
         ("mock-malformed", false, "does not fit the event schema"),
         ("mock-inventive", true, "is not in the page text"),
+        ("mock-busy", false, "answered HTTP 429"),
         ("sample-city-mock", true, ""),
     ] {
         let db = dir.path().join(format!("{model}.db"));
@@ -257,7 +260,7 @@ async fn a_malformed_answer_stores_nothing_and_an_inventive_one_only_what_the_pa
             "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
              [politeness]\ngap = \"40ms\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n[store]\nurl = \"sqlite://{}\"\n\n\
              [[infrastructure]]\nname = \"city-llm\"\nurl = \"{}/v1/\"\nallow = [\"127.0.0.0/8\"]\n\n\
-             [llm]\nendpoint = \"city-llm\"\nmodel = \"{model}\"\nrequests_per_minute = 6000\n\n\
+             [llm]\nendpoint = \"city-llm\"\nmodel = \"{model}\"\nrequests_per_minute = 6000\nmax_retries = 1\n\n\
              [[sources]]\nid = \"{}\"\nkind = \"listing\"\nstart_urls = [\"{}\"]\nevent_url_prefix = \"{prefix}\"\n\
              max_event_pages = 4\nllm = \"fallback\"\ntime_zone = \"{}\"\n",
             db.display(),
@@ -272,7 +275,17 @@ async fn a_malformed_answer_stores_nothing_and_an_inventive_one_only_what_the_pa
         let crawl =
             run(vec!["--config".into(), path.to_str().unwrap().into(), "crawl".into()]).await;
         assert_eq!(crawl.code, Some(0), "{model}: {}\n{}", crawl.stdout, crawl.stderr);
-        assert!(web.ledger().site(model_site).count() > 0, "{model}: the model was asked");
+        let ledger = web.ledger();
+        let asked = ledger.site(model_site).count();
+        assert!(asked > 0, "{model}: the model was asked");
+        if model == "mock-busy" {
+            // Each page: the request and one retry after the Retry-After, then given up.
+            let pages = ledger
+                .site(seed.site)
+                .filter(|e| e.path.starts_with(&prefix) && e.path.ends_with(".html"))
+                .count();
+            assert_eq!(asked, 2 * pages, "{model}");
+        }
         let store = gleaner_store::Store::open(&format!("sqlite://{}", db.display())).unwrap();
         let year = Duration::from_secs(366 * 24 * 3600);
         let now = SystemTime::now();
