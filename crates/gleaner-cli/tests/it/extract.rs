@@ -489,3 +489,37 @@ async fn a_url_is_fetched_politely_and_read_with_the_configs_rules() {
     );
     web.shutdown().await;
 }
+
+#[test]
+fn config_check_names_the_line_key_and_fix_of_bad_site_rules() {
+    let bot = "[bot]\ntoken = \"X\"\ninfo_url = \"https://x.example/bot\"\noperator = \"X\"\n";
+    let good =
+        format!("{bot}\n{}", sample_rules("https://venue.example", "fr", "Europe/Paris", "EUR"));
+    let file = temp_file(good.as_bytes());
+    let run = gleaner(&["config", "check", file.path().to_str().unwrap()], "");
+    assert_eq!(run.code, Some(0), "positive control: the demo's rules are valid: {}", run.stderr);
+    let bad = format!(
+        "{bot}\n[[site_rules]]\nsite = \"venue.example\"\nitem = \"div[\"\ndate = {{ selector = \"time\", regex = \"(\" }}\n"
+    );
+    let file = temp_file(bad.as_bytes());
+    let run = gleaner(&["config", "check", file.path().to_str().unwrap()], "");
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(":8:8: `site_rules[0].item`: `div[` is not a CSS selector"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("`site_rules[0].date.regex`"), "{}", run.stderr);
+    assert!(run.stderr.contains("hint:"), "{}", run.stderr);
+    let typo = format!(
+        "{bot}\n[[site_rules]]\nsite = \"venue.example\"\ndate = \"time\"\nvenu = \".venue\"\n"
+    );
+    let file = temp_file(typo.as_bytes());
+    let run = gleaner(&["config", "check", file.path().to_str().unwrap()], "");
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(":9:") && run.stderr.contains("unknown field `venu`"),
+        "{}",
+        run.stderr
+    );
+}
