@@ -261,7 +261,8 @@ fn label_of(word: &str) -> Option<Label> {
         | "mekan" | "yer" | "lugar" | "sala" => Label::Place,
         "address" | "adresse" | "direccion" | "adres" | "anschrift" => Label::Address,
         "price" | "prix" | "tarif" | "tarifs" | "preis" | "eintritt" | "precio" | "fiyat"
-        | "admission" | "cost" | "entree" | "entrada" | "tickets" => Label::Price,
+        | "admission" | "cost" | "fee" | "entree" | "entrada" | "tickets" | "registration"
+        | "eintrittspreis" | "ucret" | "giris" => Label::Price,
         _ => return None,
     })
 }
