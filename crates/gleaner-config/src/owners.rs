@@ -24,6 +24,12 @@ pub struct RawOwners {
     pub max_form_bytes: Option<String>,
     /// Submissions accepted per client address per hour.
     pub submissions_per_hour: Option<u32>,
+    /// The operator's SMTP relay (`HOST:PORT`, plain SMTP, no login) for e-mail notices.
+    pub smtp_server: Option<String>,
+    /// Where e-mail notices go.
+    pub email_to: Option<String>,
+    /// The sender of e-mail notices (default: `[bot] contact`).
+    pub email_from: Option<String>,
 }
 
 /// `[dashboard]` as written.
@@ -48,6 +54,21 @@ pub struct OwnersSettings {
     pub max_form_bytes: usize,
     /// Submissions accepted per client address per hour.
     pub submissions_per_hour: u32,
+    /// E-mail notices: the SMTP relay (`host`, `port`), recipient and sender.
+    pub email: Option<EmailSettings>,
+}
+
+/// Where e-mail notices of owner submissions go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmailSettings {
+    /// The relay's host name or address.
+    pub host: String,
+    /// The relay's port.
+    pub port: u16,
+    /// The recipient.
+    pub to: String,
+    /// The sender.
+    pub from: String,
 }
 
 impl Default for OwnersSettings {
@@ -57,6 +78,7 @@ impl Default for OwnersSettings {
             dns_nameserver: None,
             max_form_bytes: 8 * 1024,
             submissions_per_hour: 10,
+            email: None,
         }
     }
 }
@@ -70,9 +92,43 @@ pub struct DashboardSettings {
     pub token: Option<String>,
 }
 
-/// Resolves `[owners]`, reporting bad values.
-pub fn resolve_owners(raw: &RawOwners, problems: &mut Vec<Problem>) -> OwnersSettings {
+/// Resolves `[owners]`, reporting bad values; `contact` is `[bot] contact` (the default
+/// sender of e-mail notices).
+pub fn resolve_owners(
+    raw: &RawOwners,
+    contact: Option<&str>,
+    problems: &mut Vec<Problem>,
+) -> OwnersSettings {
     let mut owners = OwnersSettings::default();
+    match (&raw.smtp_server, &raw.email_to) {
+        (None, None) => {}
+        (Some(server), Some(to)) => {
+            let parsed = server
+                .rsplit_once(':')
+                .and_then(|(h, p)| {
+                    Some((h.trim_matches(['[', ']']).to_owned(), p.parse::<u16>().ok()?))
+                })
+                .filter(|(h, _)| !h.is_empty());
+            let from = raw.email_from.clone().or_else(|| contact.map(str::to_owned));
+            match (parsed, from) {
+                (Some((host, port)), Some(from)) if to.contains('@') && from.contains('@') => {
+                    owners.email = Some(EmailSettings { host, port, to: to.clone(), from });
+                }
+                (None, _) => problems.push(
+                    Problem::at("owners.smtp_server", format!("`{server}` is not HOST:PORT"))
+                        .hint("write the operator's SMTP relay, e.g. `127.0.0.1:25`"),
+                ),
+                _ => problems.push(
+                    Problem::at("owners.email_to", "e-mail notices need a recipient and a sender address")
+                        .hint("set `email_to`, and `email_from` or `[bot] contact`, to addresses like ops@example.org"),
+                ),
+            }
+        }
+        _ => problems.push(
+            Problem::at("owners.smtp_server", "`smtp_server` and `email_to` go together")
+                .hint("set both to send e-mail notices, or neither"),
+        ),
+    }
     if let Some(text) = &raw.webhook_url {
         match Url::parse(text) {
             Ok(url) if matches!(url.scheme(), "http" | "https") => owners.webhook_url = Some(url),
@@ -150,6 +206,16 @@ mod tests {
         assert_eq!(ok.owners.submissions_per_hour, 3);
         assert_eq!(ok.owners.dns_nameserver, Some("127.0.0.1:53".parse().unwrap()));
         assert!(ok.dashboard.enabled);
+        let mail = crate::parse(
+            &format!("{BOT}contact = \"bot@t.example\"\n[owners]\nsmtp_server = \"127.0.0.1:2525\"\nemail_to = \"ops@t.example\"\n"),
+            "t.toml",
+        )
+        .unwrap();
+        let email = mail.owners.email.expect("e-mail notices");
+        assert_eq!(
+            (email.host.as_str(), email.port, email.from.as_str()),
+            ("127.0.0.1", 2525, "bot@t.example")
+        );
         let defaults = crate::parse(BOT, "t.toml").unwrap();
         assert!(!defaults.dashboard.enabled, "off unless asked for");
         assert_eq!(defaults.dashboard.token, None, "no default token");
@@ -160,6 +226,8 @@ mod tests {
             ("[owners]\nsubmissions_per_hour = 0", "owners must always be able to say no"),
             ("[dashboard]\ntoken = \"short\"", "openssl rand"),
             ("[owners]\nsmtp = \"x\"", "smtp"),
+            ("[owners]\nsmtp_server = \"127.0.0.1:25\"", "go together"),
+            ("[owners]\nsmtp_server = \"nowhere\"\nemail_to = \"ops@t.example\"", "HOST:PORT"),
         ] {
             let found = problems(&format!("{BOT}{text}\n"));
             assert!(found.contains(expected), "{text}: {found}");

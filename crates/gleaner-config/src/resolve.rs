@@ -241,7 +241,8 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
         }),
     };
     let relay = crate::relay::resolve(&raw.relay, &mut r.problems);
-    let owners = crate::owners::resolve_owners(&raw.owners, &mut r.problems);
+    let contact = raw.bot.as_ref().and_then(|b| b.contact.as_deref());
+    let owners = crate::owners::resolve_owners(&raw.owners, contact, &mut r.problems);
     let dashboard = crate::owners::resolve_dashboard(&raw.dashboard, &mut r.problems);
     let purposes = resolve_purposes(&mut r, &raw);
     let site_classes =

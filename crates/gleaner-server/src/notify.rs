@@ -1,6 +1,6 @@
 //! Telling the operator: every owner submission is POSTed as JSON to `[owners]
-//! webhook_url` (the operator's own endpoint, not a crawled site, so it does not go
-//! through the gate). The owner's receipt never waits for it: the POST runs in its own
+//! webhook_url` and/or e-mailed through `[owners] smtp_server` to `email_to` (the
+//! operator's own endpoints, not crawled sites, so they do not go through the gate). The owner's receipt never waits for it: the POST runs in its own
 //! task with a 10 s limit, no redirects, and failures are counted and logged. The
 //! submission is in the store whatever happens, and the dashboard lists it.
 
@@ -8,6 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use gleaner_config::owners::EmailSettings;
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use serde::Serialize;
 use url::Url;
 
@@ -37,13 +39,14 @@ pub struct Notice {
 pub struct Notifier {
     webhook: Option<Url>,
     client: Option<reqwest::Client>,
+    email: Option<EmailSettings>,
     sent: Arc<AtomicU64>,
     failed: Arc<AtomicU64>,
 }
 
 impl Notifier {
-    /// A notifier for `webhook` (`None`: notices only reach the dashboard).
-    pub fn new(webhook: Option<Url>) -> Notifier {
+    /// A notifier for `webhook` and `email` (neither: notices only reach the dashboard).
+    pub fn new(webhook: Option<Url>, email: Option<EmailSettings>) -> Notifier {
         let client = webhook.as_ref().and_then(|_| {
             reqwest::Client::builder()
                 .timeout(Duration::from_secs(10))
@@ -52,11 +55,14 @@ impl Notifier {
                 .build()
                 .ok()
         });
-        Notifier { webhook, client, sent: Arc::default(), failed: Arc::default() }
+        Notifier { webhook, client, email, sent: Arc::default(), failed: Arc::default() }
     }
 
-    /// Sends `notice` in the background.
+    /// Sends `notice` in the background, by webhook and by e-mail as configured.
     pub fn notify(&self, notice: Notice) {
+        if let Some(email) = self.email.clone() {
+            self.mail(email, notice.clone());
+        }
         let (Some(url), Some(client)) = (self.webhook.clone(), self.client.clone()) else {
             return;
         };
@@ -91,13 +97,61 @@ impl Notifier {
         });
     }
 
+    fn mail(&self, email: EmailSettings, notice: Notice) {
+        let (sent, failed) = (Arc::clone(&self.sent), Arc::clone(&self.failed));
+        tokio::spawn(async move {
+            let result = async {
+                let message = Message::builder()
+                    .from(email.from.parse().map_err(|e| format!("sender: {e}"))?)
+                    .to(email.to.parse().map_err(|e| format!("recipient: {e}"))?)
+                    .subject(format!(
+                        "gleaner: {} for {} ({})",
+                        notice.kind, notice.scope, notice.reference
+                    ))
+                    .body(format!(
+                        "A site owner's request reached gleaner.\n\nReference: {}\nRequest: {}\nApplies to: {}\nWhat: {}\nStatus: {}\nContact: {}\nAt: {}\n\nIt is listed on the dashboard under Owners' requests.\n",
+                        notice.reference,
+                        notice.kind,
+                        notice.scope,
+                        notice.detail,
+                        notice.status,
+                        notice.contact.as_deref().unwrap_or("none given"),
+                        notice.at
+                    ))
+                    .map_err(|e| e.to_string())?;
+                let transport =
+                    AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(email.host.as_str())
+                        .port(email.port)
+                        .timeout(Some(Duration::from_secs(10)))
+                        .build();
+                transport.send(message).await.map(|_| ()).map_err(|e| e.to_string())
+            }
+            .await;
+            match result {
+                Ok(()) => {
+                    sent.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(why) => {
+                    failed.fetch_add(1, Ordering::Relaxed);
+                    #[allow(clippy::print_stderr)] // stderr is the server's log
+                    {
+                        eprintln!(
+                            "gleaner-server: failed to e-mail the operator about submission `{}`: {why}; it is listed on the dashboard",
+                            notice.reference
+                        );
+                    }
+                }
+            }
+        });
+    }
+
     /// Notices delivered and failed so far (for the dashboard).
     pub fn counts(&self) -> (u64, u64) {
         (self.sent.load(Ordering::Relaxed), self.failed.load(Ordering::Relaxed))
     }
 
-    /// Whether a webhook is configured.
+    /// Whether a webhook or e-mail is configured.
     pub fn configured(&self) -> bool {
-        self.webhook.is_some()
+        self.webhook.is_some() || self.email.is_some()
     }
 }

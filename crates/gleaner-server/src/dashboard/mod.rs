@@ -295,9 +295,9 @@ async fn sources_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) ->
         "<p class=\"meta\">Operator notifications: {} ({sent} delivered, {failed} failed).</p>\
          <form method=\"post\" action=\"/logout\">{}<button type=\"submit\">Sign out</button></form>",
         if desk.notifier.configured() {
-            "webhook configured"
+            "webhook or e-mail configured"
         } else {
-            "no webhook; submissions are listed here"
+            "no webhook or e-mail; submissions are listed here"
         },
         hidden(&token)
     );

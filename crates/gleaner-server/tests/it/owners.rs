@@ -778,3 +778,82 @@ async fn the_dashboard_needs_a_token_shows_suspensions_and_carries_out_queued_re
     assert_eq!(f.store.submission(&reference).await.unwrap().unwrap().status, "removed");
     assert!(f.store.event(stored).await.unwrap().is_none(), "the operator's removal deleted it");
 }
+
+/// A minimal SMTP receiver on loopback: accepts every message and keeps its DATA.
+async fn smtp_receiver() -> (SocketAddr, Arc<Mutex<Vec<String>>>) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mail = Arc::new(Mutex::new(Vec::new()));
+    let keep = Arc::clone(&mail);
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let keep = Arc::clone(&keep);
+            tokio::spawn(async move {
+                let (read, mut write) = stream.into_split();
+                let mut lines = BufReader::new(read).lines();
+                let _ = write.write_all(b"220 test ESMTP\r\n").await;
+                let (mut data, mut body) = (false, String::new());
+                // Bounded: a session ends with QUIT, a closed connection or 1000 lines.
+                for _ in 0..1000 {
+                    let Ok(Some(line)) = lines.next_line().await else { break };
+                    let reply: &[u8] = if data {
+                        if line == "." {
+                            data = false;
+                            keep.lock().unwrap().push(std::mem::take(&mut body));
+                            b"250 OK\r\n"
+                        } else {
+                            body.push_str(&line);
+                            body.push('\n');
+                            continue;
+                        }
+                    } else {
+                        let upper = line.to_ascii_uppercase();
+                        if upper.starts_with("EHLO") || upper.starts_with("HELO") {
+                            b"250 test\r\n"
+                        } else if upper.starts_with("DATA") {
+                            data = true;
+                            b"354 go on\r\n"
+                        } else if upper.starts_with("QUIT") {
+                            let _ = write.write_all(b"221 bye\r\n").await;
+                            break;
+                        } else {
+                            b"250 OK\r\n"
+                        }
+                    };
+                    let _ = write.write_all(reply).await;
+                }
+            });
+        }
+    });
+    (addr, mail)
+}
+
+#[tokio::test]
+async fn the_operator_is_notified_by_email() {
+    let (smtp, mail) = smtp_receiver().await;
+    let f = fixture(
+        &format!("smtp_server = \"{smtp}\"\nemail_to = \"ops@aube.example\""),
+        Arc::new(NoDns),
+    )
+    .await;
+    let session = open(&f.app, "/owners").await;
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/opt-out", &[("scope", "salle.example")]).await;
+    let reference = by_id(&body, "reference");
+    let mut seen = Vec::new();
+    for _ in 0..100 {
+        seen = mail.lock().unwrap().clone();
+        if !seen.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(seen.len(), 1, "one message");
+    let message = &seen[0];
+    assert!(message.contains("To: ops@aube.example"), "{message}");
+    assert!(message.contains("From: robot@aube.example"), "the bot's contact sends: {message}");
+    assert!(message.contains(&format!("Reference: {reference}")), "{message}");
+    assert!(message.contains("Applies to: salle.example"), "{message}");
+    assert_eq!(f.desk.notifier.counts(), (1, 0));
+}
