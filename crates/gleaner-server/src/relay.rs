@@ -85,3 +85,32 @@ pub fn about_paragraphs(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn the_about_page_states_the_relay_rules_from_the_settings_in_every_language() {
+        let text = "[bot]\ntoken = \"CIXTRA-Bot\"\nversion = \"1\"\ninfo_url = \"https://bot.example/\"\noperator = \"T\"\n\
+                    [purposes]\nenabled = [\"robots\", \"image-relay\", \"rights-signal\"]\n\
+                    [rights]\nfiles_ttl = \"12h\"\n[relay]\nmax_age = \"30m\"\nmemory_cap = \"32MiB\"\nqueue_per_host = 3\n";
+        let settings = gleaner_config::parse(text, "t.toml").unwrap();
+        for lang in [Lang::En, Lang::Tr, Lang::Fr, Lang::Es, Lang::De] {
+            let words = about_paragraphs(&settings, lang);
+            assert_eq!(words.len(), 2, "{lang:?}");
+            assert!(words[0].contains("12 h") && words[0].contains("tdmrep.json"), "{lang:?}: {}", words[0]);
+            for number in ["30 min", "32 MiB", "5 MiB", "3", "1 min", "1 s"] {
+                assert!(words[1].contains(number), "{lang:?} says {number}: {}", words[1]);
+            }
+            assert!(!words[1].contains('{'), "every placeholder filled: {}", words[1]);
+        }
+        let off = gleaner_config::parse(
+            "[bot]\ntoken = \"B\"\nversion = \"1\"\ninfo_url = \"https://bot.example/\"\noperator = \"T\"\n[purposes]\nenabled = [\"robots\", \"listing\"]\n",
+            "t.toml",
+        )
+        .unwrap();
+        assert!(about_paragraphs(&off, Lang::En).is_empty(), "no relay, no rights files: nothing said");
+    }
+}
