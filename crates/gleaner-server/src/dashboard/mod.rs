@@ -407,7 +407,7 @@ async fn sites_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) -> R
         "<h2>Record an action</h2>\
          <form id=\"record-removal\" method=\"post\" action=\"/actions/removal\">{h}<fieldset><legend>Removal: delete everything from a domain or URL prefix, and opt it out</legend>\
          <input type=\"text\" name=\"scope\" required placeholder=\"example.org\"> <input type=\"text\" name=\"note\" placeholder=\"who asked, how\"> <button type=\"submit\">Remove</button></fieldset></form>\
-         <form id=\"record-takedown\" method=\"post\" action=\"/actions/takedown\">{h}<fieldset><legend>Takedown: delete what was collected under a URL prefix, and opt it out</legend>\
+         <form id=\"record-takedown\" method=\"post\" action=\"/actions/takedown\">{h}<fieldset><legend>Takedown: delete what was collected under a URL prefix (an event page, an image address), never relay it, and opt it out</legend>\
          <input type=\"text\" name=\"scope\" required placeholder=\"https://example.org/agenda/42\"> <input type=\"text\" name=\"note\" placeholder=\"who asked, how\"> <button type=\"submit\">Take down</button></fieldset></form>\
          <form id=\"record-override\" method=\"post\" action=\"/actions/override\">{h}<fieldset><legend>Override, as an owner asked by other means</legend>\
          <input type=\"text\" name=\"scope\" required placeholder=\"example.org\"> \
@@ -460,6 +460,13 @@ async fn record_action(
         "removal" | "takedown" => {
             if action == "takedown" && !matches!(scope, Scope::UrlPrefix(_)) {
                 return (StatusCode::BAD_REQUEST, Html(page_shell("Not recorded", "<p class=\"err\">A takedown is for a URL prefix; use a removal for a whole domain.</p><p><a href=\"/sites\">Back</a></p>"))).into_response();
+            }
+            if action == "takedown" {
+                // An image address is also never relayed again (the relay reads this).
+                let why = note.clone().unwrap_or_else(|| format!("dashboard takedown {reference}"));
+                if let Err(e) = desk.store.take_down(scope_text(&scope), &why, now).await {
+                    return failed(&e.to_string());
+                }
             }
             match desk.store.remove_site(scope.clone(), &reference, now).await {
                 Ok(report) => {

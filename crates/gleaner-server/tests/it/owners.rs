@@ -857,3 +857,47 @@ async fn the_operator_is_notified_by_email() {
     assert!(message.contains("Applies to: salle.example"), "{message}");
     assert_eq!(f.desk.notifier.counts(), (1, 0));
 }
+
+#[tokio::test]
+async fn a_dashboard_takedown_deletes_the_page_opts_it_out_and_stops_relaying_it() {
+    let f = fixture("", Arc::new(NoDns)).await;
+    let page = "https://salle.example/e/7";
+    let kept = owners_events_impl::store_event(&f.store, "https://salle.example/e/8").await;
+    let gone = owners_events_impl::store_event(&f.store, page).await;
+    let dash = gleaner_server::dashboard::router(Arc::clone(&f.desk)).unwrap();
+    let bearer = format!("Bearer {OPERATOR}");
+    let (_, headers, html) = send(
+        &dash,
+        Request::get("/sites").header(header::AUTHORIZATION, &bearer).body(Body::empty()).unwrap(),
+    )
+    .await;
+    let cookie = headers
+        .get(header::SET_COOKIE)
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let mut form = url::form_urlencoded::Serializer::new(String::new());
+    form.append_pair("csrf", &token_in(&html))
+        .append_pair("scope", page)
+        .append_pair("note", "a court order");
+    let request = Request::post("/actions/takedown")
+        .header(header::AUTHORIZATION, &bearer)
+        .header(header::COOKIE, cookie)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(form.finish()))
+        .unwrap();
+    let (status, _, _) = send(&dash, request).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert!(f.store.event(gone).await.unwrap().is_none(), "the page's event is deleted");
+    assert!(f.store.event(kept).await.unwrap().is_some(), "the rest of the site stays");
+    let url = Url::parse(page).unwrap();
+    assert!(f.store.owner_rules(&url).await.unwrap().opted_out.is_some(), "and opted out");
+    assert!(f.store.takedowns().await.unwrap().iter().any(|t| t.url == page), "never relayed");
+    let log = f.store.submissions(10).await.unwrap();
+    assert_eq!((log[0].kind.as_str(), log[0].status.as_str()), ("takedown", "removed"));
+    assert!(log[0].detail.contains("a court order"));
+}
