@@ -348,8 +348,7 @@ async fn crawl_stores_the_plain_venues_events_with_rules_and_no_wrong_date_witho
         let db = dir.path().join(format!("rules-{with_rules}.db"));
         let path = dir.path().join(format!("rules-{with_rules}.toml"));
         std::fs::write(&path, config(&db, with_rules)).unwrap();
-        let args =
-            vec!["--config".to_owned(), path.to_str().unwrap().to_owned(), "crawl".to_owned()];
+        let args = ["--config".to_owned(), path.to_str().unwrap().to_owned(), "crawl".to_owned()];
         let run = tokio::time::timeout(
             Duration::from_secs(120),
             tokio::task::spawn_blocking(move || {
