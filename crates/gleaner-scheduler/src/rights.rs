@@ -329,3 +329,75 @@ pub(crate) async fn stop_relay(ctx: &crate::PassContext, image: &Url, why: &str)
     ctx.sink.set_relay_allowed(image, None, false, why.to_owned()).await;
     1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(rights: &str, terms: &str) -> Settings {
+        gleaner_config::parse(
+            &format!(
+                "[bot]\ntoken = \"CIXTRA-Bot\"\nversion = \"1\"\ninfo_url = \"https://bot.example/\"\noperator = \"T\"\n\
+                 [rights]\n{rights}\n\
+                 [[sources]]\nid = \"s\"\nkind = \"listing\"\nstart_urls = [\"https://venue.example/\"]\nkeep = \"full\"\n{terms}\n"
+            ),
+            "t.toml",
+        )
+        .unwrap()
+    }
+
+    fn files(tdmrep: Option<&str>, ai: Option<&str>) -> SiteRights {
+        SiteRights::parse(&RightsFiles {
+            read_at: SystemTime::UNIX_EPOCH,
+            valid_until: SystemTime::UNIX_EPOCH,
+            tdmrep: tdmrep.map(|t| t.as_bytes().to_vec()),
+            ai_txt: ai.map(|t| t.as_bytes().to_vec()),
+        })
+    }
+
+    #[test]
+    fn cixtra_any_reservation_anywhere_stops_every_use() {
+        let s = settings("on_reservation = \"stop-site\"", "press_image_terms = \"relay\"");
+        let archives = files(Some(r#"[{"location":"/archives/*","tdm-reservation":1}]"#), None);
+        let page = Url::parse("https://venue.example/events/1.html").unwrap();
+        for use_ in [RightsUse::KeepFacts, RightsUse::LanguageModel, RightsUse::RelayImage] {
+            let d = decide(&s, Some(&archives), &page, use_, &[], &[]);
+            assert!(matches!(d, RightsDecision::SiteStopped(_)), "{use_}: {d}");
+            assert!(d.to_string().contains("tdmrep.json rule 1"), "the signal is named: {d}");
+        }
+        let noai = files(None, Some("User-Agent: *\nDisallow: /\n"));
+        assert!(!decide(&s, Some(&noai), &page, RightsUse::KeepFacts, &[], &[]).is_allowed());
+        assert!(decide(&s, Some(&files(None, None)), &page, RightsUse::RelayImage, &[], &[]).is_allowed());
+        let header = [("tdm-reservation", "1")];
+        assert!(!decide(&s, None, &page, RightsUse::KeepFacts, &header, &[]).is_allowed());
+    }
+
+    #[test]
+    fn per_purpose_stops_only_the_named_uses_where_they_apply() {
+        let s = settings("on_reservation = \"per-purpose\"", "press_image_terms = \"relay\"");
+        let archives = files(Some(r#"[{"location":"/archives/*","tdm-reservation":1}]"#), None);
+        let inside = Url::parse("https://venue.example/archives/photo.jpg").unwrap();
+        let outside = Url::parse("https://venue.example/img/poster-3.jpg").unwrap();
+        assert!(!decide(&s, Some(&archives), &inside, RightsUse::LanguageModel, &[], &[]).is_allowed());
+        assert!(decide(&s, Some(&archives), &inside, RightsUse::KeepFacts, &[], &[]).is_allowed());
+        assert!(decide(&s, Some(&archives), &outside, RightsUse::LanguageModel, &[], &[]).is_allowed());
+        let source = s.sources.first();
+        assert!(may_relay(&s, source, Some(&archives), &outside).0);
+        let (allowed, why) = may_relay(&s, source, Some(&archives), &inside);
+        assert!(!allowed && why.contains("tdmrep.json"), "{why}");
+    }
+
+    #[test]
+    fn relay_needs_the_terms_the_operator_recorded() {
+        let image = Url::parse("https://venue.example/img/poster-3.jpg").unwrap();
+        let link_only = settings("", "");
+        let (allowed, why) = may_relay(&link_only, link_only.sources.first(), None, &image);
+        assert!(!allowed && why.contains("link-only"), "{why}");
+        let relay = settings("", "press_image_terms = \"relay\"");
+        assert!(may_relay(&relay, relay.sources.first(), None, &image).0);
+        assert!(!may_relay(&relay, None, None, &image).0, "no source, no relay");
+        let off = settings("honour_signals = false", "press_image_terms = \"relay\"");
+        let noai = files(None, Some("User-Agent: *\nDisallow: /\n"));
+        assert!(may_relay(&off, off.sources.first(), Some(&noai), &image).0);
+    }
+}

@@ -166,6 +166,7 @@ pub struct MemorySink {
     validators: Mutex<HashMap<String, Validators>>,
     listings: Mutex<HashMap<String, ListingLinks>>,
     news: Mutex<Vec<News>>,
+    rights: Mutex<HashMap<String, crate::rights::RightsFiles>>,
 }
 
 impl MemorySink {
@@ -187,6 +188,20 @@ impl MemorySink {
 }
 
 impl EventSink for MemorySink {
+    fn site_rights<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<crate::rights::RightsFiles>> {
+        let files = self.rights.lock().unwrap_or_else(|p| p.into_inner()).get(site).cloned();
+        Box::pin(async move { files })
+    }
+
+    fn put_site_rights<'a>(
+        &'a self,
+        site: &'a str,
+        files: crate::rights::RightsFiles,
+    ) -> BoxFuture<'a, ()> {
+        self.rights.lock().unwrap_or_else(|p| p.into_inner()).insert(site.to_owned(), files);
+        Box::pin(async {})
+    }
+
     fn upsert_news<'a>(&'a self, news: News, keep_summary: bool) -> BoxFuture<'a, bool> {
         let mut stored = self.news.lock().unwrap_or_else(|p| p.into_inner());
         let news = News { summary: news.summary.filter(|_| keep_summary), ..news };

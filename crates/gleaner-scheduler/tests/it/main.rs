@@ -4,6 +4,7 @@
 mod apis;
 mod checks;
 mod city;
+mod rights;
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
