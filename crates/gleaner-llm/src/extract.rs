@@ -13,7 +13,8 @@
 //! - a status other than scheduled that the page does not state in words → the status;
 //! - a description that is not the page's own text → the description;
 //! - a link to another site → the link;
-//! - more than [`MAX_EVENTS`] events → the rest.
+//! - more than [`MAX_EVENTS`] events → the rest;
+//! - the same event (title and day) given twice → the less precise copy.
 
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike};
 use gleaner_event::{RawEvent, RawOffer};
@@ -348,5 +349,28 @@ pub fn validate(answer: &str, page_text: &str, page: &Url) -> Validated {
         }
         out.events.push(raw);
     }
+    // The same event twice (a repeated or less precise copy): the most precise one stays.
+    let mut kept: Vec<RawEvent> = Vec::with_capacity(out.events.len());
+    for e in std::mem::take(&mut out.events) {
+        let key = |r: &RawEvent| {
+            let title = fold_words(r.name.as_deref().unwrap_or_default());
+            (title, r.start.as_deref().unwrap_or_default().chars().take(10).collect::<String>())
+        };
+        match kept.iter_mut().find(|k| key(k) == key(&e)) {
+            Some(existing) => {
+                let precise = |r: &RawEvent| r.start.as_deref().map_or(0, str::len);
+                out.diagnostics.push(format!(
+                    "event `{}` on {} given twice: the more precise one kept",
+                    key(&e).0,
+                    key(&e).1
+                ));
+                if precise(&e) > precise(existing) {
+                    *existing = e;
+                }
+            }
+            None => kept.push(e),
+        }
+    }
+    out.events = kept;
     out
 }

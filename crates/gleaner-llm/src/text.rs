@@ -408,6 +408,9 @@ impl Evidence {
             "USD" => &["$", "usd", "dollar"],
             "GBP" => &["£", "gbp", "pound"],
             "CHF" => &["chf", "fr."],
+            "CAD" => &["$", "cad", "ca$"],
+            "AUD" => &["$", "aud", "a$"],
+            "MXN" => &["$", "mxn"],
             _ => &[],
         };
         let lower = code.to_ascii_lowercase();
@@ -544,6 +547,7 @@ mod tests {
         assert!(!e.has_amount(1500));
         assert!(!e.has_currency("USD"));
         assert!(Evidence::new("Giriş 150 TL").has_currency("TRY"));
+        assert!(Evidence::new("Tickets $70–$160").has_currency("CAD"));
         assert!(Evidence::new("Eintritt frei").says_free());
         assert!(!Evidence::new("Freitag").says_free());
     }

@@ -137,6 +137,11 @@ async fn crawl_reads_plain_pages_with_the_model_translates_and_removal_takes_the
             assert_eq!(e.event.price.currency.as_deref(), t.currency.as_deref(), "{url}");
         }
     }
+    // One event per page: a less precise copy the model gave too is not stored.
+    for e in &events {
+        let url = e.event.url.as_ref();
+        assert_eq!(events.iter().filter(|o| o.event.url.as_ref() == url).count(), 1, "{url:?}");
+    }
     // Most of the plain venues' events were found by the model (the rest are listed).
     assert!(
         events.len() * 2 >= wanted.len(),

@@ -213,3 +213,17 @@ async fn a_page_telling_the_model_what_to_do_changes_nothing_stored() {
     assert!(!format!("{:?}", a.price).to_lowercase().contains("free: true"), "{:?}", a.price);
     assert_eq!(a.venue, c.venue);
 }
+
+#[tokio::test]
+async fn the_same_event_given_twice_is_kept_once_with_its_time() {
+    let mut twice = honest();
+    let mut copy = twice[0].clone();
+    copy["start"] = json!("2026-12-05");
+    copy["venue"] = json!("Somewhere Else");
+    twice.as_array_mut().unwrap().insert(0, copy);
+    let mock = Mock::start(vec![Scripted::events(twice)]).await;
+    let (events, _, _) = read(&mock, PAGE, "fallback").await;
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(matches!(events[0].start, Some(EventTime::Fixed(_))), "{:?}", events[0].start);
+    assert_eq!(events[0].venue.name.as_deref(), Some("Kordon Sahnesi"));
+}
