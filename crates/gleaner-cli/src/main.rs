@@ -39,6 +39,8 @@ enum Command {
     Demo(cmd::demo::DemoArgs),
     /// Run the daemon: every source on its schedule, and the server.
     Run(cmd::run::RunArgs),
+    /// Claim queued work from a shared PostgreSQL store and run it (= `run --role worker`).
+    Worker(cmd::worker::WorkerArgs),
     /// One pass over the configured sources now, with progress and a summary.
     Crawl(cmd::crawl::CrawlArgs),
     /// Would gleaner fetch this URL now? If not, why and until when (sends nothing).
@@ -98,6 +100,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo(args) => cmd::demo::run(&args),
         Command::Run(args) => cmd::run::run(&args, &cli.config),
+        Command::Worker(args) => cmd::worker::run(&args, &cli.config),
         Command::Crawl(args) => cmd::crawl::run(&args, &cli.config),
         Command::Explain(args) => cmd::explain::run(&args, &cli.config),
         Command::Robots(command) => cmd::robots::run(command),

@@ -14,4 +14,5 @@ pub mod purge;
 pub mod remove;
 pub mod robots;
 pub mod run;
+pub mod worker;
 pub mod takedown;

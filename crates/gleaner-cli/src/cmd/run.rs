@@ -3,6 +3,12 @@
 //! restarts) and the cancellation and link checks on their `[checks]` intervals, and the server answers `/bot`, `/api/events` and `/healthz`. SIGINT or
 //! SIGTERM: no new pass starts, passes in flight finish their current request, the audit
 //! log is flushed.
+//!
+//! Roles (`--role`, SPEC §7): `all` (the default) does everything in one process — on
+//! SQLite exactly as above, on PostgreSQL through the shared queue; `scheduler` decides
+//! what is due and queues it in the store (and applies retention); `worker` (also
+//! `gleaner worker`) claims queued work and runs it through the gate; `server` serves.
+//! `scheduler` and `worker` need PostgreSQL.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -18,7 +24,9 @@ use gleaner_scheduler::checks::{
 };
 use gleaner_scheduler::schedule::next_due;
 use gleaner_server::AppState;
+use gleaner_store::WorkItem;
 use tokio::sync::watch;
+use url::Url;
 
 use crate::wiring::{StoreEvents, crawler, open_store};
 
@@ -28,9 +36,33 @@ pub struct RunArgs {
     /// Listen here instead of `[server] address`.
     #[arg(long, value_name = "ADDR")]
     listen: Option<std::net::SocketAddr>,
+    /// What this process does: everything (`all`), queue due work (`scheduler`), run
+    /// queued work (`worker`), or serve (`server`). `scheduler` and `worker` need a
+    /// PostgreSQL store.
+    #[arg(long, value_enum, default_value_t = Role::All)]
+    role: Role,
+    /// With `--role scheduler`: queue what is due now, then exit.
+    #[arg(long)]
+    once: bool,
+    #[command(flatten)]
+    worker: crate::cmd::worker::WorkerArgs,
 }
 
-async fn shutdown_signal() {
+/// What one `gleaner run` process does (SPEC §7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Role {
+    /// Scheduler, worker and server in one process.
+    All,
+    /// Decides what is due and queues it in the store; applies retention.
+    Scheduler,
+    /// Claims queued work and runs it through the gate.
+    Worker,
+    /// Serves `/bot`, `/api/events` and the rest.
+    Server,
+}
+
+/// Resolves when the process is asked to stop (SIGINT, SIGTERM).
+pub async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
@@ -57,46 +89,103 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("failed to start the async runtime")?;
     runtime.block_on(async {
         let store = open_store(&settings)?;
-        let crawler = crawler(Arc::clone(&settings), store.clone()).await?;
-        let address = args.listen.unwrap_or(settings.server.address);
-        let listener = tokio::net::TcpListener::bind(address).await.with_context(|| {
-            format!(
-                "failed to listen on `{address}`\nhint: set `[server] address` or pass --listen"
-            )
-        })?;
-        eprintln!("gleaner: serving http://{}/bot and /api/events", listener.local_addr()?);
-        let (stop_tx, stop_rx) = watch::channel(false);
-        let state = AppState {
-            settings: Arc::clone(&settings),
-            events: crate::relay_wiring::relayed(
-                StoreEvents { store: store.clone(), settings: Arc::clone(&settings) },
-                &store,
-                &settings,
-            )
-            .await?,
-        };
-        let token = crate::owner_desk::operator_token(&settings);
-        let desk = crate::owner_desk::desk(&settings, &store, &state, token).await?;
-        let dashboard =
-            crate::owner_desk::start_dashboard(Arc::clone(&desk), None, false, stop_rx.clone())
-                .await?;
-        if let Some((addr, _)) = &dashboard {
-            eprintln!("gleaner: operator dashboard on http://{addr}/");
+        let queued = store.kind() == gleaner_store::BackendKind::Postgres;
+        match args.role {
+            Role::Scheduler | Role::Worker => {
+                let role = if args.role == Role::Worker { "worker" } else { "scheduler" };
+                crate::cmd::worker::require_postgres(&store, role)?;
+            }
+            Role::All | Role::Server => {}
         }
-        let mut server_stop = stop_rx.clone();
-        let server =
-            tokio::spawn(crate::owner_desk::serve_public(listener, state, desk, async move {
-                let _ = server_stop.changed().await;
+        if args.role == Role::Scheduler && args.once {
+            let (_tx, rx) = watch::channel(false);
+            enqueue_loop(Arc::clone(&settings), store.clone(), rx, true).await;
+            return Ok(());
+        }
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let stop_work = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut tasks = Vec::new();
+        if matches!(args.role, Role::All | Role::Server) {
+            let address = args.listen.unwrap_or(settings.server.address);
+            let listener = tokio::net::TcpListener::bind(address).await.with_context(|| {
+                format!(
+                    "failed to listen on `{address}`\nhint: set `[server] address` or pass --listen"
+                )
+            })?;
+            eprintln!("gleaner: serving http://{}/bot and /api/events", listener.local_addr()?);
+            let state = AppState {
+                settings: Arc::clone(&settings),
+                events: crate::relay_wiring::relayed(
+                    StoreEvents { store: store.clone(), settings: Arc::clone(&settings) },
+                    &store,
+                    &settings,
+                )
+                .await?,
+            };
+            let token = crate::owner_desk::operator_token(&settings);
+            let desk = crate::owner_desk::desk(&settings, &store, &state, token).await?;
+            if let Some((addr, task)) =
+                crate::owner_desk::start_dashboard(Arc::clone(&desk), None, false, stop_rx.clone())
+                    .await?
+            {
+                eprintln!("gleaner: operator dashboard on http://{addr}/");
+                tasks.push(task);
+            }
+            let mut server_stop = stop_rx.clone();
+            tasks.push(tokio::spawn(async move {
+                if let Err(error) =
+                    crate::owner_desk::serve_public(listener, state, desk, async move {
+                        let _ = server_stop.changed().await;
+                    })
+                    .await
+                {
+                    eprintln!("warning: the server stopped: {error}");
+                }
             }));
-        let stop_passes = Arc::clone(&crawler.context.stop);
-        let scheduler = tokio::spawn(schedule_loop(crawler, stop_rx));
-        shutdown_signal().await;
-        eprintln!("gleaner: stopping; passes in flight finish their current request");
+        }
+        let mut stop_passes = None;
+        if args.role == Role::All && !queued {
+            // One process on SQLite: passes run here, scheduled as they fall due.
+            let crawler = crawler(Arc::clone(&settings), store.clone()).await?;
+            stop_passes = Some(Arc::clone(&crawler.context.stop));
+            tasks.push(tokio::spawn(schedule_loop(crawler, stop_rx.clone())));
+        }
+        if matches!(args.role, Role::All | Role::Scheduler) && queued {
+            tasks.push(tokio::spawn(enqueue_loop(
+                Arc::clone(&settings),
+                store.clone(),
+                stop_rx.clone(),
+                false,
+            )));
+        }
+        let mut worker = None;
+        if matches!(args.role, Role::All | Role::Worker) && queued {
+            worker = Some(tokio::spawn(crate::cmd::worker::work(
+                Arc::clone(&settings),
+                store.clone(),
+                args.worker.clone(),
+                Arc::clone(&stop_work),
+            )));
+        }
+        match &mut worker {
+            Some(handle) if args.worker.exit_when_idle => {
+                tokio::select! {
+                    () = shutdown_signal() => {}
+                    _ = handle => { worker = None; }
+                }
+            }
+            _ => shutdown_signal().await,
+        }
+        eprintln!("gleaner: stopping; work in flight finishes its current request");
         let _ = stop_tx.send(true);
-        stop_passes.store(true, std::sync::atomic::Ordering::Relaxed);
-        let _ = scheduler.await;
-        let _ = server.await;
-        if let Some((_, task)) = dashboard {
+        stop_work.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(stop) = stop_passes {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        if let Some(worker) = worker {
+            worker.await.context("the worker stopped")??;
+        }
+        for task in tasks {
             let _ = task.await;
         }
         store
@@ -106,6 +195,139 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
             .context("failed to flush the audit log")?;
         Ok(())
     })
+}
+
+/// A failed visit: the pass tried and got no successful response (SPEC §1, "Errors").
+pub fn failed_visit(report: &gleaner_scheduler::PassReport) -> bool {
+    let succeeded = report.listing_pages + report.event_pages + report.not_modified;
+    let unreachable = report.refusals.contains_key("robots.txt unreadable or refused");
+    succeeded == 0 && (report.failed > 0 || report.responses > 0 || unreachable)
+}
+
+/// The one-line summary of a pass.
+pub fn log_pass(report: &gleaner_scheduler::PassReport) {
+    eprintln!(
+        "gleaner: source `{}`: {} pages, {} new, {} updated, {} not modified, {} refused, {} re-queued",
+        report.source,
+        report.listing_pages + report.event_pages,
+        report.events_new,
+        report.events_updated,
+        report.not_modified,
+        report.refusals.values().sum::<u32>(),
+        report.requeued
+    );
+}
+
+/// The queue item of a source's pass: one per source (the URL names the source, so two
+/// sources with the same start page are still two items).
+fn pass_item(source: &gleaner_config::sources::Source) -> Option<WorkItem> {
+    let url = Url::parse(&format!("gleaner:pass/{}", source.id)).ok()?;
+    let site = source.start_urls.first().map_or_else(|| "~".to_owned(), gleaner_fetch::site_key);
+    Some(WorkItem { site, url, purpose: Purpose::Listing, source: Some(source.id.clone()) })
+}
+
+/// The queue item of one cycle of a check.
+fn check_item(purpose: Purpose) -> Option<WorkItem> {
+    let url = Url::parse(&format!("gleaner:check/{purpose}")).ok()?;
+    Some(WorkItem { site: "~checks".to_owned(), url, purpose, source: None })
+}
+
+/// The scheduler role (SPEC §7): queues each source's pass and each check in the
+/// store's frontier when due, once at a time (an item still queued or claimed is not
+/// queued again), and records the run when it queues it, so the schedule is the
+/// scheduler's alone; applies retention daily. Workers claim the items. With `once`,
+/// one round then return.
+async fn enqueue_loop(
+    settings: Arc<gleaner_config::Settings>,
+    store: gleaner_store::Store,
+    mut stop: watch::Receiver<bool>,
+    once: bool,
+) {
+    loop {
+        if *stop.borrow() {
+            break;
+        }
+        let now = SystemTime::now();
+        let mut next_wake = now + Duration::from_secs(60);
+        let mut due_items = Vec::new();
+        for source in &settings.sources {
+            let last = store.last_run(&source.id).await.ok().flatten();
+            let zone = source.time_zone.unwrap_or(chrono_tz::UTC);
+            let streak = store.failure_streak(&source.id).await.unwrap_or(0);
+            let due = due_with_failures(
+                next_due(&source.schedule, last, now, zone),
+                last,
+                streak,
+                settings.politeness.failure_streak_limit,
+            );
+            let Some(due) = crate::owner_desk::controlled_due(&store, &source.id, due, now).await
+            else {
+                continue;
+            };
+            if due > now {
+                next_wake = next_wake.min(due);
+            } else if let Some(item) = pass_item(source) {
+                due_items.push((source.id.clone(), item));
+            }
+        }
+        let checks = [
+            (CANCELLATION_RUN, settings.checks.cancellation_every, Purpose::CancellationCheck),
+            (LINK_CHECK_RUN, settings.checks.link_check_every, Purpose::LinkCheck),
+        ];
+        for (run, every, purpose) in checks {
+            if !settings.purposes.enabled.contains(&purpose) {
+                continue;
+            }
+            let last = store.last_run(run).await.ok().flatten();
+            let due = next_due(&Schedule::Every(every), last, now, chrono_tz::UTC);
+            if due > now {
+                next_wake = next_wake.min(due);
+            } else if let Some(item) = check_item(purpose) {
+                due_items.push((run.to_owned(), item));
+            }
+        }
+        for (run, item) in due_items {
+            match store.enqueue_work(&item, now).await {
+                Ok(true) => {
+                    if let Err(error) = store.record_run(&run, now).await {
+                        eprintln!("warning: failed to record the run of `{run}`: {error}");
+                    }
+                    eprintln!("gleaner: queued `{run}`");
+                }
+                Ok(false) => {} // still queued or running: once at a time
+                Err(error) => eprintln!("warning: failed to queue `{run}`: {error}"),
+            }
+        }
+        // Retention (SPEC §3), once a day, by the scheduler itself (no request is sent).
+        let last = store.last_run(RETENTION_RUN).await.ok().flatten();
+        let due =
+            next_due(&Schedule::Every(Duration::from_secs(24 * 3600)), last, now, chrono_tz::UTC);
+        if due <= now && !once {
+            if let Err(error) = store.record_run(RETENTION_RUN, now).await {
+                eprintln!("warning: failed to record the retention run: {error}");
+            }
+            let policy = gleaner_store::RetentionPolicy::from_settings(&settings);
+            match store.purge(policy, now).await {
+                Ok(report) => eprintln!("gleaner: retention applied: {report:?}"),
+                Err(error) => eprintln!("warning: retention failed: {error}"),
+            }
+        } else {
+            next_wake = next_wake.min(due);
+        }
+        if once {
+            break;
+        }
+        // Wake at least every few seconds: a failed pass's quick restart depends on the
+        // outcome a worker records after the pass.
+        let wait = next_wake
+            .duration_since(SystemTime::now())
+            .unwrap_or(Duration::from_secs(1))
+            .clamp(Duration::from_secs(1), Duration::from_secs(5));
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => {}
+            _ = stop.changed() => break,
+        }
+    }
 }
 
 /// A failed run is restarted twice within minutes; after that the schedule applies, and
@@ -173,26 +395,21 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
                     if let Err(error) = store.record_run(&source.id, now).await {
                         eprintln!("warning: failed to record the run of `{}`: {error}", source.id);
                     }
-                    let report = gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {}).await;
-                    // A failed visit: it tried and got no successful response.
-                    let succeeded = report.listing_pages + report.event_pages + report.not_modified;
-                    let unreachable = report.refusals.contains_key("robots.txt unreadable or refused");
-                    let failed = succeeded == 0 && (report.failed > 0 || report.responses > 0 || unreachable);
+                    let report =
+                        gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {}).await;
+                    let failed = failed_visit(&report);
                     match store.record_outcome(&source.id, failed).await {
-                        Ok(streak) if failed => eprintln!("gleaner: source `{}`: failed visit ({streak} in a row)", source.id),
+                        Ok(streak) if failed => eprintln!(
+                            "gleaner: source `{}`: failed visit ({streak} in a row)",
+                            source.id
+                        ),
                         Ok(_) => {}
-                        Err(error) => eprintln!("warning: failed to record the outcome of `{}`: {error}", source.id),
+                        Err(error) => eprintln!(
+                            "warning: failed to record the outcome of `{}`: {error}",
+                            source.id
+                        ),
                     }
-                    eprintln!(
-                        "gleaner: source `{}`: {} pages, {} new, {} updated, {} not modified, {} refused, {} re-queued",
-                        report.source,
-                        report.listing_pages + report.event_pages,
-                        report.events_new,
-                        report.events_updated,
-                        report.not_modified,
-                        report.refusals.values().sum::<u32>(),
-                        report.requeued
-                    );
+                    log_pass(&report);
                 }),
             );
         }

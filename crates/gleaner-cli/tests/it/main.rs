@@ -16,3 +16,4 @@ mod run;
 mod server;
 mod store;
 mod util;
+mod workers;
