@@ -225,7 +225,12 @@ async fn sources_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) ->
     let now = SystemTime::now();
     let audit = all_audit(&desk).await;
     let mut errors: HashMap<&str, (u64, String)> = HashMap::new();
+    let mut last_request: HashMap<&str, SystemTime> = HashMap::new();
     for row in audit.iter().filter(|r| !refused(r)) {
+        if let Some(source) = row.source.as_deref() {
+            let latest = last_request.entry(source).or_insert(row.time);
+            *latest = (*latest).max(row.time);
+        }
         let failed = row.error.is_some() || row.status.is_some_and(|s| s >= 400);
         if let (true, Some(source)) = (failed, row.source.as_deref()) {
             let entry = errors.entry(source).or_default();
@@ -282,7 +287,13 @@ async fn sources_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) ->
              <form class=\"inline\" method=\"post\" action=\"/sources/{id}/{toggle}\">{h}<button type=\"submit\" name=\"do\" value=\"{toggle}\">{toggle}</button></form> \
              <form class=\"inline\" method=\"post\" action=\"/sources/{id}/run\">{h}<button type=\"submit\" name=\"do\" value=\"run\">run now</button></form></td></tr>",
             kind = source.kind,
-            last = when(last),
+            last = match (last, last_request.get(source.id.as_str())) {
+                (Some(t), _) => when(Some(t)),
+                // A pass outside the scheduler (`gleaner crawl`, the demo) leaves no run
+                // record; its requests are in the log.
+                (None, Some(t)) => format!("{} (last request)", when(Some(*t))),
+                (None, None) => when(None),
+            },
             ev = events.get(&source.id).copied().unwrap_or(0),
             le = escape(&last_error),
             h = hidden(&token),

@@ -235,6 +235,8 @@ fn browser_dashboard_login_pages_and_a_pause() {
     wait_for(&browser, "#sources");
     assert_eq!(text(&browser, "h1"), "Sources");
     assert_eq!(text(&browser, "tr.source td"), "salle");
+    let last = text(&browser, "tr.source td:nth-child(3)");
+    assert!(last.ends_with("UTC (last request)"), "no run record: the log's last request: {last}");
     assert_eq!(scripts(&browser), 0);
     browser.screenshot("dashboard-sources");
 
