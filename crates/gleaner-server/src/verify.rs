@@ -97,9 +97,26 @@ impl TxtResolver for HickoryTxt {
     }
 }
 
-/// The resolver the settings name.
+/// The resolver the settings name. A nameserver written in the config must work (an
+/// error otherwise); without one, a system whose DNS configuration cannot be read gets a
+/// resolver that answers "unavailable", so DNS proofs wait for the operator instead of
+/// keeping the server from starting.
 pub fn resolver_from_settings(settings: &Settings) -> Result<Arc<dyn TxtResolver>, String> {
-    Ok(Arc::new(HickoryTxt::new(settings.owners.dns_nameserver)?))
+    match (HickoryTxt::new(settings.owners.dns_nameserver), settings.owners.dns_nameserver) {
+        (Ok(resolver), _) => Ok(Arc::new(resolver)),
+        (Err(error), Some(_)) => Err(error),
+        (Err(error), None) => Ok(Arc::new(NoResolver(error))),
+    }
+}
+
+/// A resolver that cannot resolve (why, in words).
+#[derive(Debug, Clone)]
+pub struct NoResolver(pub String);
+
+impl TxtResolver for NoResolver {
+    fn txt<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Vec<String>, String>> {
+        Box::pin(async move { Err(self.0.clone()) })
+    }
 }
 
 /// What a proof check found.
