@@ -48,6 +48,7 @@ enabled = ["robots", "image-relay"]
 
 [relay]
 memory_cap = "1MiB"
+max_image_bytes = "64KiB"
 "#;
 
 async fn relay_route(State(relay): State<Arc<Relay>>, Path(id): Path<String>) -> Response {
