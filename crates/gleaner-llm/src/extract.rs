@@ -170,8 +170,13 @@ fn amount_minor(v: &Value) -> Option<u64> {
     Some(int.checked_mul(100)? + frac.parse::<u64>().ok()?)
 }
 
+/// Minor units as the page would write the amount: `12`, `12.50`.
 fn decimal(minor: u64) -> String {
-    format!("{}.{:02}", minor / 100, minor % 100)
+    if minor % 100 == 0 {
+        (minor / 100).to_string()
+    } else {
+        format!("{}.{:02}", minor / 100, minor % 100)
+    }
 }
 
 const STATUS_WORDS: &[(&str, &str, &[&str])] = &[
