@@ -307,3 +307,83 @@ async fn a_malformed_inventive_or_busy_model_stores_nothing_the_page_does_not_st
     }
     web.shutdown().await;
 }
+
+/// A site reserving AI use (`tdm-reservation: 1` on every page) read under
+/// `on_reservation = "per-purpose"`: its pages are read for facts but never sent to the
+/// model, and `gleaner audit` says why; a plain venue in the same crawl is (positive
+/// control).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_page_reserving_ai_use_is_never_sent_and_the_audit_log_says_why() {
+    use gleaner_samplecity::Refusal;
+    let web =
+        TestWeb::start(Manifest::city(7, chrono::Utc::now()).with_token("TestBot")).await.unwrap();
+    let city = web.city().expect("a city web");
+    let n = city.city.sites().len();
+    let model_site = (0..n).find(|&i| city.city.site(i).role == Role::LanguageModel).unwrap();
+    let reserved = (0..n)
+        .find(|&i| city.city.site(i).refusal == Some(Refusal::TdmReservation))
+        .expect("a venue reserving TDM");
+    let plain = city.city.venues_with(Markup::Plain)[0];
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let mut config = format!(
+        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
+         [politeness]\ngap = \"40ms\"\n\n[rights]\non_reservation = \"per-purpose\"\n\n\
+         [network]\nallow = [\"127.0.0.0/8\"]\n\n[store]\nurl = \"sqlite://{}\"\n\n\
+         [[infrastructure]]\nname = \"city-llm\"\nurl = \"{}/v1/\"\nallow = [\"127.0.0.0/8\"]\n\n\
+         [llm]\nendpoint = \"city-llm\"\nmodel = \"sample-city-mock\"\nrequests_per_minute = 6000\n",
+        db.display(),
+        city.origins.origin(model_site)
+    );
+    for seed in city.city.seeds(&city.origins) {
+        if seed.kind != SeedKind::Listing || (seed.site != reserved && seed.site != plain) {
+            continue;
+        }
+        let s = city.city.site(seed.site);
+        let prefix = url::Url::parse(&seed.url).unwrap().path().to_owned();
+        config.push_str(&format!(
+            "\n[[sources]]\nid = \"{}\"\nkind = \"listing\"\nstart_urls = [\"{}\"]\nevent_url_prefix = \"{prefix}\"\n\
+             max_event_pages = 3\nllm = \"always\"\ntranslate = true\ntime_zone = \"{}\"\n",
+            s.key,
+            seed.url,
+            s.zone.name()
+        ));
+    }
+    let path = dir.path().join("gleaner.toml");
+    std::fs::write(&path, &config).unwrap();
+    let config_arg = path.to_str().unwrap().to_owned();
+    let crawl = run(vec!["--config".into(), config_arg.clone(), "crawl".into()]).await;
+    assert_eq!(crawl.code, Some(0), "{}\n{}", crawl.stdout, crawl.stderr);
+    let ledger = web.ledger();
+    let reserved_pages = ledger.site(reserved).filter(|e| e.path.ends_with(".html")).count();
+    assert!(reserved_pages > 0, "the reserved site's pages were read for facts");
+    assert!(ledger.site(model_site).count() > 0, "positive control: the model was asked");
+
+    let store = gleaner_store::Store::open(&format!("sqlite://{}", db.display())).unwrap();
+    let year = Duration::from_secs(366 * 24 * 3600);
+    let now = SystemTime::now();
+    let origin = city.origins.origin(reserved).to_owned();
+    let mut reserved_events = 0;
+    for e in store.events_between(now - 2 * year, now + 2 * year).await.unwrap() {
+        let on_reserved = e.event.url.as_ref().is_some_and(|u| u.as_str().starts_with(&origin));
+        let steps = store.model_steps(e.id).await.unwrap();
+        if on_reserved {
+            reserved_events += 1;
+            assert!(steps.iter().all(|s| s.model == "none"), "{steps:?}");
+            assert!(store.translation(e.id, "en").await.unwrap().is_none());
+        } else {
+            assert!(steps.iter().any(|s| s.model == "sample-city-mock"), "positive control");
+        }
+    }
+    assert!(reserved_events > 0, "the reserved site's events are kept (facts)");
+    drop(store);
+    let audit = run(vec!["--config".into(), config_arg, "audit".into(), origin.clone()]).await;
+    assert_eq!(audit.code, Some(0), "{}", audit.stderr);
+    assert!(
+        audit.stdout.contains("TDMRep reservation on the page")
+            && audit.stdout.contains("not sent to the language model"),
+        "{}",
+        audit.stdout
+    );
+    web.shutdown().await;
+}
