@@ -10,6 +10,7 @@ use gleaner_event::EventIdentity;
 use gleaner_llm::{Llm, LlmStore, ProviderError, TranslatedField, Untranslated, Usage};
 use gleaner_policy::Purpose;
 use gleaner_policy::audit::{AuditRecord, AuditSink};
+use gleaner_policy::signals::reservation::RightsUse;
 use gleaner_policy::state::BoxFuture;
 use gleaner_store::{Store, TranslationPart};
 use url::Url;
@@ -19,6 +20,7 @@ use crate::BadInput;
 /// The store as the language-model step's storage.
 pub struct StoreLlm {
     store: Store,
+    settings: Arc<Settings>,
 }
 
 fn warn<T>(what: &str, r: Result<T, gleaner_store::StoreError>) -> Option<T> {
@@ -166,12 +168,31 @@ impl LlmStore for StoreLlm {
             });
         })
     }
+
+    fn site_reservation<'a>(&'a self, page: &'a Url) -> BoxFuture<'a, Option<String>> {
+        Box::pin(async move {
+            // The site's rights files (TDMRep, ai.txt) as the pass stored them (issue 16).
+            let site = gleaner_fetch::site_key(page);
+            let files = crate::relay_wiring::site_rights(&self.store, &site).await?;
+            let rights = gleaner_scheduler::rights::SiteRights::parse(&files);
+            let decision = gleaner_scheduler::rights::decide(
+                &self.settings,
+                Some(&rights),
+                page,
+                RightsUse::LanguageModel,
+                &[],
+                &[],
+            );
+            (!decision.is_allowed()).then(|| decision.to_string())
+        })
+    }
 }
 
 /// The language-model step from `[llm]`, or `None` without it. An endpoint outside its
 /// allow-list, or a missing API key variable, is bad input (exit 2).
-pub async fn connect(settings: &Settings, store: &Store) -> Result<Option<Arc<Llm>>> {
-    let storage: Arc<dyn LlmStore> = Arc::new(StoreLlm { store: store.clone() });
+pub async fn connect(settings: &Arc<Settings>, store: &Store) -> Result<Option<Arc<Llm>>> {
+    let storage: Arc<dyn LlmStore> =
+        Arc::new(StoreLlm { store: store.clone(), settings: Arc::clone(settings) });
     match Llm::connect(settings, storage, &|var| std::env::var(var).ok()).await {
         Ok(llm) => Ok(llm.map(|l| Arc::new(l.with_log(|line| eprintln!("{line}"))))),
         Err(e @ (ProviderError::NotAllowed { .. } | ProviderError::MissingKey(_))) => {
