@@ -245,7 +245,8 @@ pub async fn explain_rights(
         Purpose::ImageRelay => RightsUse::RelayImage,
         _ => RightsUse::KeepFacts,
     };
-    let decision = gleaner_scheduler::rights::decide(settings, rights.as_ref(), url, use_, &[], &[]);
+    let decision =
+        gleaner_scheduler::rights::decide(settings, rights.as_ref(), url, use_, &[], &[]);
     let stops = match &decision {
         RightsDecision::SiteStopped(_) => !survives_site_stop(purpose),
         RightsDecision::Reserved(_) => true,

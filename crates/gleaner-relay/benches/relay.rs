@@ -127,6 +127,7 @@ fn rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+#[allow(clippy::print_stdout, reason = "a bench reports on stdout")]
 fn main() {
     let total: usize = std::env::var("RELAY_BENCH_REQUESTS")
         .ok()

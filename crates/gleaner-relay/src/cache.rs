@@ -171,7 +171,9 @@ mod tests {
         assert!(c.get("a", now).is_some(), "a used again: b is now the oldest");
         c.put("d", entry(99, now));
         assert!(c.get("b", now).is_none(), "b evicted");
-        assert!(c.get("a", now).is_some() && c.get("c", now).is_some() && c.get("d", now).is_some());
+        assert!(
+            c.get("a", now).is_some() && c.get("c", now).is_some() && c.get("d", now).is_some()
+        );
         assert!(c.held() <= 300);
         c.put("huge", entry(1000, now));
         assert!(c.get("huge", now).is_none(), "larger than the cap: not kept");

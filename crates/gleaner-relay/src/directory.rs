@@ -49,7 +49,8 @@ impl RelayDirectory for Store {
         Box::pin(async move {
             let mut out = HashSet::new();
             for url in urls {
-                if let Some(image) = self.relay_image_by_url(url).await.map_err(|e| e.to_string())?
+                if let Some(image) =
+                    self.relay_image_by_url(url).await.map_err(|e| e.to_string())?
                     && image.deliverable()
                 {
                     out.insert(url.clone());

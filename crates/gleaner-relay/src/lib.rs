@@ -125,7 +125,8 @@ impl Relay {
         settings: RelaySettings,
         clock: Arc<dyn WallClock>,
     ) -> Relay {
-        let signals = SignalSettings { freshness_cap: settings.max_age, ..SignalSettings::default() };
+        let signals =
+            SignalSettings { freshness_cap: settings.max_age, ..SignalSettings::default() };
         Relay {
             gate,
             directory,
@@ -288,7 +289,10 @@ impl Relay {
                 if fetched.body.len() as u64 > self.settings.max_image_bytes {
                     return self.failed(
                         key,
-                        format!("larger than [relay] max_image_bytes ({} bytes)", fetched.body.len()),
+                        format!(
+                            "larger than [relay] max_image_bytes ({} bytes)",
+                            fetched.body.len()
+                        ),
                     );
                 }
                 let Some(kind) = sniff(&fetched.body) else {

@@ -140,10 +140,9 @@ pub fn may_relay(
         );
     }
     match decide(settings, rights, image, RightsUse::RelayImage, &[], &[]) {
-        RightsDecision::Allowed => (
-            true,
-            format!("source `{}`: press_image_terms = \"relay\"; no reservation", source.id),
-        ),
+        RightsDecision::Allowed => {
+            (true, format!("source `{}`: press_image_terms = \"relay\"; no reservation", source.id))
+        }
         other => (false, other.to_string()),
     }
 }
@@ -258,8 +257,8 @@ pub(crate) async fn stop_before_site(
     deadline: SystemTime,
 ) -> Option<String> {
     let now = ctx.clock.now();
-    let stop = site_stopped(&ctx.gate, ctx.sink.as_ref(), &ctx.settings, url, now, Some(deadline))
-        .await?;
+    let stop =
+        site_stopped(&ctx.gate, ctx.sink.as_ref(), &ctx.settings, url, now, Some(deadline)).await?;
     let mut request = GateRequest::new(url.clone(), Purpose::Listing);
     request.source = Some(source.id.clone());
     ctx.gate.record_refusal(&request, format!("site stopped on reservation: {stop}"));
@@ -367,7 +366,10 @@ mod tests {
         }
         let noai = files(None, Some("User-Agent: *\nDisallow: /\n"));
         assert!(!decide(&s, Some(&noai), &page, RightsUse::KeepFacts, &[], &[]).is_allowed());
-        assert!(decide(&s, Some(&files(None, None)), &page, RightsUse::RelayImage, &[], &[]).is_allowed());
+        assert!(
+            decide(&s, Some(&files(None, None)), &page, RightsUse::RelayImage, &[], &[])
+                .is_allowed()
+        );
         let header = [("tdm-reservation", "1")];
         assert!(!decide(&s, None, &page, RightsUse::KeepFacts, &header, &[]).is_allowed());
     }
@@ -378,9 +380,13 @@ mod tests {
         let archives = files(Some(r#"[{"location":"/archives/*","tdm-reservation":1}]"#), None);
         let inside = Url::parse("https://venue.example/archives/photo.jpg").unwrap();
         let outside = Url::parse("https://venue.example/img/poster-3.jpg").unwrap();
-        assert!(!decide(&s, Some(&archives), &inside, RightsUse::LanguageModel, &[], &[]).is_allowed());
+        assert!(
+            !decide(&s, Some(&archives), &inside, RightsUse::LanguageModel, &[], &[]).is_allowed()
+        );
         assert!(decide(&s, Some(&archives), &inside, RightsUse::KeepFacts, &[], &[]).is_allowed());
-        assert!(decide(&s, Some(&archives), &outside, RightsUse::LanguageModel, &[], &[]).is_allowed());
+        assert!(
+            decide(&s, Some(&archives), &outside, RightsUse::LanguageModel, &[], &[]).is_allowed()
+        );
         let source = s.sources.first();
         assert!(may_relay(&s, source, Some(&archives), &outside).0);
         let (allowed, why) = may_relay(&s, source, Some(&archives), &inside);

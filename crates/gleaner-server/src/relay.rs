@@ -100,7 +100,11 @@ mod tests {
         for lang in [Lang::En, Lang::Tr, Lang::Fr, Lang::Es, Lang::De] {
             let words = about_paragraphs(&settings, lang);
             assert_eq!(words.len(), 2, "{lang:?}");
-            assert!(words[0].contains("12 h") && words[0].contains("tdmrep.json"), "{lang:?}: {}", words[0]);
+            assert!(
+                words[0].contains("12 h") && words[0].contains("tdmrep.json"),
+                "{lang:?}: {}",
+                words[0]
+            );
             for number in ["30 min", "32 MiB", "5 MiB", "3", "1 min", "1 s"] {
                 assert!(words[1].contains(number), "{lang:?} says {number}: {}", words[1]);
             }
@@ -111,6 +115,9 @@ mod tests {
             "t.toml",
         )
         .unwrap();
-        assert!(about_paragraphs(&off, Lang::En).is_empty(), "no relay, no rights files: nothing said");
+        assert!(
+            about_paragraphs(&off, Lang::En).is_empty(),
+            "no relay, no rights files: nothing said"
+        );
     }
 }

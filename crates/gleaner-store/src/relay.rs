@@ -73,9 +73,8 @@ pub(crate) fn new_relay_id(url: &str) -> String {
     static KEYS: OnceLock<(RandomState, RandomState)> = OnceLock::new();
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let (a, b) = KEYS.get_or_init(|| (RandomState::new(), RandomState::new()));
-    let nanos = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
+    let nanos =
+        SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let hash = |s: &RandomState| {
         let mut h = s.build_hasher();

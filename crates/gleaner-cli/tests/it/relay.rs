@@ -48,9 +48,8 @@ fn relay_ids(addr: &str) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn relay_end_to_end_one_request_per_image_and_takedown_stops_it() {
-    let web = TestWeb::start(Manifest::city(7, chrono::Utc::now()).with_token("RelayBot"))
-        .await
-        .unwrap();
+    let web =
+        TestWeb::start(Manifest::city(7, chrono::Utc::now()).with_token("RelayBot")).await.unwrap();
     let city = &web.city().unwrap().city;
     let j = city
         .sites()
@@ -132,7 +131,10 @@ async fn relay_end_to_end_one_request_per_image_and_takedown_stops_it() {
     .unwrap();
     for (status, head, body) in &answers {
         assert_eq!(*status, 200, "{head}");
-        assert!(head.contains("content-type: image/jpeg") || head.contains("content-type: image/png"), "{head}");
+        assert!(
+            head.contains("content-type: image/jpeg") || head.contains("content-type: image/png"),
+            "{head}"
+        );
         assert!(head.contains("x-content-type-options: nosniff"), "{head}");
         assert!(!head.contains("set-cookie"), "{head}");
         assert!(body.starts_with(&[0xFF, 0xD8, 0xFF]) || body.starts_with(b"\x89PNG"));
@@ -152,7 +154,7 @@ async fn relay_end_to_end_one_request_per_image_and_takedown_stops_it() {
             .and_then(|n| n.parse().ok())
             .unwrap();
         let count = images.iter().filter(|e| e.path == path).count();
-        if n % 3 == 0 {
+        if n.is_multiple_of(3) {
             assert_eq!(count, 1, "{path} (max-age=3600): one request for three visitors");
         } else {
             assert_eq!(count, 3, "{path} (no-store or private): nothing kept, one per visitor");
@@ -163,7 +165,14 @@ async fn relay_end_to_end_one_request_per_image_and_takedown_stops_it() {
     // A takedown through the binary, by relay address.
     let target = &ids[0];
     let run = gleaner(
-        &["--config", &config_arg, "takedown", &format!("https://bot.example/relay/{target}"), "--reason", "owner asked"],
+        &[
+            "--config",
+            &config_arg,
+            "takedown",
+            &format!("https://bot.example/relay/{target}"),
+            "--reason",
+            "owner asked",
+        ],
         "",
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
@@ -178,7 +187,8 @@ async fn relay_end_to_end_one_request_per_image_and_takedown_stops_it() {
     assert_eq!(after, vec![404, 404, 404], "delivery stops at once");
     let (status, _, _) = get(&addr, &format!("/relay/{}", ids[1]));
     assert_eq!(status, 200, "positive control: another image still relayed");
-    let taken: url::Url = run.stdout.lines().find_map(|l| l.strip_prefix("taken down: ")).unwrap().parse().unwrap();
+    let taken: url::Url =
+        run.stdout.lines().find_map(|l| l.strip_prefix("taken down: ")).unwrap().parse().unwrap();
     let asked = |ledger: &gleaner_testweb::Ledger| {
         ledger.site(venue).filter(|e| e.path == taken.path()).count()
     };
@@ -190,7 +200,11 @@ async fn relay_end_to_end_one_request_per_image_and_takedown_stops_it() {
         "",
     );
     assert!(explain.stdout.contains("rights: tdmrep.json present"), "{}", explain.stdout);
-    assert!(explain.stdout.contains("not relayed") && explain.stdout.contains("owner asked"), "{}", explain.stdout);
+    assert!(
+        explain.stdout.contains("not relayed") && explain.stdout.contains("owner asked"),
+        "{}",
+        explain.stdout
+    );
     let list = gleaner(&["--config", &config_arg, "takedown", "--list"], "");
     assert!(list.stdout.contains("owner asked"), "{}", list.stdout);
     let bad = gleaner(&["--config", &config_arg, "takedown", "not a url"], "");

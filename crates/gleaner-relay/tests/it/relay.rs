@@ -115,7 +115,8 @@ fn city_site(web: &TestWeb, role: Role) -> usize {
 
 async fn register(s: &Setup, site: usize, path: &str) -> String {
     let url = Url::parse(&s.web.url(site, path)).unwrap();
-    s.store.register_relay_image(&url, Some("test"), true, "terms: relay", SystemTime::now())
+    s.store
+        .register_relay_image(&url, Some("test"), true, "terms: relay", SystemTime::now())
         .await
         .unwrap()
         .id
@@ -201,7 +202,11 @@ async fn no_store_and_private_are_not_kept_and_svg_is_refused() {
     let private = register(&s, venue, "/img/poster-5.png").await; // private, max-age=600
     let svg = register(&s, venue, "/img/logo.svg").await;
     for id in [&no_store, &private] {
-        assert_eq!(image(&s.relay.deliver(id).await).2, Duration::ZERO, "the visitor may not keep it");
+        assert_eq!(
+            image(&s.relay.deliver(id).await).2,
+            Duration::ZERO,
+            "the visitor may not keep it"
+        );
         image(&s.relay.deliver(id).await);
     }
     let ledger = s.web.ledger();
@@ -211,7 +216,11 @@ async fn no_store_and_private_are_not_kept_and_svg_is_refused() {
 
     assert!(matches!(s.relay.deliver(&svg).await, Delivery::Unavailable { .. }), "no SVG");
     assert!(matches!(s.relay.deliver(&svg).await, Delivery::Unavailable { .. }));
-    assert_eq!(s.web.ledger().count(venue, "/img/logo.svg"), 1, "a failure is not retried for a minute");
+    assert_eq!(
+        s.web.ledger().count(venue, "/img/logo.svg"),
+        1,
+        "a failure is not retried for a minute"
+    );
     s.clock.advance(Duration::from_secs(61));
     assert!(matches!(s.relay.deliver(&svg).await, Delivery::Unavailable { .. }));
     assert_eq!(s.web.ledger().count(venue, "/img/logo.svg"), 2, "retried after the minute");
@@ -235,7 +244,11 @@ async fn a_takedown_stops_delivery_and_evicts_at_once() {
     }
     assert_eq!(s.web.ledger().count(venue, "/img/poster-9.jpg"), 1, "none after the takedown");
     assert_eq!(s.relay.deliver("not-an-id").await, Delivery::NotFound);
-    assert_eq!(s.relay.deliver(&s.web.url(venue, "/img/poster-3.jpg")).await, Delivery::NotFound, "never a URL");
+    assert_eq!(
+        s.relay.deliver(&s.web.url(venue, "/img/poster-3.jpg")).await,
+        Delivery::NotFound,
+        "never a URL"
+    );
     s.web.shutdown().await;
 }
 

@@ -69,9 +69,12 @@ async fn rights_files_are_read_once_per_ttl_and_never_past_a_disallow_all() {
         let (ctx, sources) = (ctx.clone(), settings.sources.clone());
         async move {
             for source in &sources {
-                tokio::time::timeout(Duration::from_secs(30), run_pass(&ctx, source, far(), &|_| {}))
-                    .await
-                    .unwrap();
+                tokio::time::timeout(
+                    Duration::from_secs(30),
+                    run_pass(&ctx, source, far(), &|_| {}),
+                )
+                .await
+                .unwrap();
             }
         }
     };
@@ -86,7 +89,11 @@ async fn rights_files_are_read_once_per_ttl_and_never_past_a_disallow_all() {
     assert!(rights_at < first_page, "rights files before the first page");
     ledger.check_robots_first().unwrap();
     assert!(ledger.fetched(1, "/robots.txt"));
-    assert_eq!(ledger.site(1).filter(|e| !e.is_robots()).count(), 0, "disallow-all: robots.txt only");
+    assert_eq!(
+        ledger.site(1).filter(|e| !e.is_robots()).count(),
+        0,
+        "disallow-all: robots.txt only"
+    );
 
     *clock.0.lock().unwrap() += Duration::from_secs(3601);
     pass(&ctx).await;

@@ -139,18 +139,20 @@ impl Sqlite {
 
     pub(crate) async fn takedowns(&self) -> Result<Vec<Takedown>, StoreError> {
         self.read(move |conn| {
-            conn.prepare_cached("SELECT url, reason, at_ms FROM relay_takedowns ORDER BY at_ms, url")
-                .and_then(|mut st| {
-                    st.query_map([], |r| {
-                        Ok(Takedown {
-                            url: r.get(0)?,
-                            reason: r.get(1)?,
-                            at: codec::from_ms(r.get(2)?),
-                        })
-                    })?
-                    .collect()
-                })
-                .doing(|| "reading the takedowns".to_owned())
+            conn.prepare_cached(
+                "SELECT url, reason, at_ms FROM relay_takedowns ORDER BY at_ms, url",
+            )
+            .and_then(|mut st| {
+                st.query_map([], |r| {
+                    Ok(Takedown {
+                        url: r.get(0)?,
+                        reason: r.get(1)?,
+                        at: codec::from_ms(r.get(2)?),
+                    })
+                })?
+                .collect()
+            })
+            .doing(|| "reading the takedowns".to_owned())
         })
         .await
     }
