@@ -172,7 +172,7 @@ fn amount_minor(v: &Value) -> Option<u64> {
 
 /// Minor units as the page would write the amount: `12`, `12.50`.
 fn decimal(minor: u64) -> String {
-    if minor % 100 == 0 {
+    if minor.is_multiple_of(100) {
         (minor / 100).to_string()
     } else {
         format!("{}.{:02}", minor / 100, minor % 100)
