@@ -1,5 +1,6 @@
 //! `gleaner extract --url BASE_URL [--source-tz ZONE] [--as events|news] [--expand FROM..TO]
-//! FILE`: the events of one saved page, feed or calendar.
+//! [--rules RULES_FILE] [--fallback] [--today DATE] FILE_OR_URL`: the events of one saved
+//! page, feed or calendar (or of a URL, fetched politely).
 //!
 //! A stable contract (SPEC §6): stdout is a JSON array of events with exactly the keys
 //! `title, start, end, venue_name, street, locality, country, price_min, price_max,
@@ -67,8 +68,9 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "DATE")]
     today: Option<String>,
     /// The saved page: HTML, JSON-LD (`.json`, `.jsonld`), a feed (`.rss`, `.atom`, `.xml`)
-    /// or a calendar (`.ics`).
-    #[arg(value_name = "FILE")]
+    /// or a calendar (`.ics`); or an http(s) URL, fetched once through the gate as a manual
+    /// check under the config.
+    #[arg(value_name = "FILE_OR_URL")]
     file: PathBuf,
 }
 
