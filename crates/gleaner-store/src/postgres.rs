@@ -517,8 +517,15 @@ impl Postgres {
     /// Renews a worker's lease (re-registering it if another worker cleared it).
     pub(crate) async fn heartbeat(&self, worker: &str, lease: Duration) -> Result<(), StoreError> {
         let secs = lease.as_secs_f64();
+        // A worker whose lease lapsed (stopped, cut off) and comes back: its requests
+        // stopped counting when the lease ran out, so they are over for everyone; drop
+        // their rows rather than count them again (they would hold the in-flight cap
+        // of their sites for as long as the worker lives, its own requests included).
         self.exec(
-            "INSERT INTO workers (id, lease_until) VALUES ($1, now() + make_interval(secs => $2))
+            "WITH lapsed AS (
+                 DELETE FROM site_in_flight WHERE worker = $1 AND NOT EXISTS
+                     (SELECT 1 FROM workers WHERE id = $1 AND lease_until > now()))
+             INSERT INTO workers (id, lease_until) VALUES ($1, now() + make_interval(secs => $2))
              ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until",
             &[&worker, &secs],
             || format!("renewing the lease of worker `{worker}`"),

@@ -164,3 +164,46 @@ mod fencing {
         }
     }
 }
+
+/// A worker whose lease lapsed (stopped past its lease) and comes back does not bring
+/// its old requests back into the in-flight count: they stopped counting when the lease
+/// ran out, and counting them again would hold the site's cap while the worker lives.
+#[tokio::test]
+async fn a_worker_back_from_a_lapsed_lease_does_not_revive_its_requests() {
+    use gleaner_policy::Purpose;
+    use gleaner_policy::state::GateState;
+    let Some(db) = crate::util::postgres_db() else { return };
+    let site = "http://a.test";
+    let worker = db.store.claim_worker(Duration::from_secs(30)).await.unwrap();
+    worker
+        .update(
+            site,
+            Box::new(|s, _| *s.budget.in_flight.entry(Purpose::EventPage).or_default() += 1),
+        )
+        .await
+        .unwrap();
+    let in_flight =
+        || async { db.store.site_state(site).await.unwrap().unwrap().budget.total_in_flight() };
+    assert_eq!(in_flight().await, 1, "positive control: counted while the lease holds");
+    db.query_i64(
+        "WITH w AS (UPDATE workers SET lease_until = now() - interval '1 second' RETURNING 1)
+         SELECT count(*) FROM w",
+    )
+    .await;
+    assert_eq!(in_flight().await, 0, "not counted once the lease lapsed");
+    // The worker wakes up and renews its lease (as it does before every claim).
+    let claims = worker
+        .claim_work_alive(1, Duration::from_secs(5), Duration::from_secs(30), SystemTime::now())
+        .await
+        .unwrap();
+    assert!(claims.is_empty());
+    assert_eq!(in_flight().await, 0, "its old request is not counted again");
+    worker
+        .update(
+            site,
+            Box::new(|s, _| *s.budget.in_flight.entry(Purpose::EventPage).or_default() += 1),
+        )
+        .await
+        .unwrap();
+    assert_eq!(in_flight().await, 1, "a new request counts");
+}
