@@ -321,3 +321,44 @@ enum Outcome {
     Pass(PassReport),
     Check(CheckReport),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gleaner_fetch::gate::state::MemoryState;
+
+    fn reserve(s: &mut SiteState, _: &mut gleaner_policy::budget::GlobalBudget) {
+        *s.budget.in_flight.entry(Purpose::EventPage).or_default() += 1;
+    }
+
+    fn finish(s: &mut SiteState, _: &mut gleaner_policy::budget::GlobalBudget) {
+        *s.budget.in_flight.entry(Purpose::EventPage).or_default() -= 1;
+    }
+
+    async fn in_flight(fence: &LeaseFence) -> u32 {
+        fence.site("http://a.test").await.map_or(0, |s| s.budget.total_in_flight())
+    }
+
+    #[tokio::test]
+    async fn spec7_no_reservation_after_the_lease_but_requests_still_finish() {
+        let fence = LeaseFence::new(Arc::new(MemoryState::default()));
+        let site = "http://a.test";
+        assert!(fence.update(site, Box::new(reserve)).await.is_err(), "no claim, no request");
+        assert_eq!(in_flight(&fence).await, 0, "a refused reservation changes nothing");
+
+        fence.allow_until(Some(Instant::now() + Duration::from_secs(60)));
+        fence.update(site, Box::new(reserve)).await.unwrap();
+        assert_eq!(in_flight(&fence).await, 1, "positive control: reserved under the claim");
+
+        fence.allow_until(Instant::now().checked_sub(Duration::from_millis(1)));
+        let refused = fence.update(site, Box::new(reserve)).await.unwrap_err();
+        assert!(refused.to_string().contains("lease"), "{refused}");
+        assert_eq!(in_flight(&fence).await, 1);
+        fence.update(site, Box::new(finish)).await.unwrap();
+        assert_eq!(in_flight(&fence).await, 0, "a request under way still finishes");
+        fence
+            .update(site, Box::new(|s, _| s.failure_streak += 1))
+            .await
+            .expect("other updates pass");
+    }
+}

@@ -422,3 +422,25 @@ async fn an_opt_out_added_mid_crawl_stops_every_worker_at_once() {
     ledger.check_min_gap(GAP).unwrap();
     web.shutdown().await;
 }
+
+#[test]
+fn multi_process_roles_on_sqlite_are_refused_with_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gleaner.toml");
+    let text = format!(
+        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n[store]\nurl = \"sqlite://{}\"\n",
+        dir.path().join("g.db").display()
+    );
+    std::fs::write(&path, text).unwrap();
+    let config = path.to_str().unwrap();
+    for args in [
+        vec!["--config", config, "worker"],
+        vec!["--config", config, "run", "--role", "worker"],
+        vec!["--config", config, "run", "--role", "scheduler", "--once"],
+    ] {
+        let run = gleaner(&args, "");
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains("needs a PostgreSQL store"), "{}", run.stderr);
+        assert!(run.stderr.contains("hint:"), "{}", run.stderr);
+    }
+}
