@@ -3,11 +3,16 @@
 //!
 //! - title: the first `<h1>`, else `og:title`;
 //! - dates: `<time datetime>` elements (one or two: a start and maybe an end; more mean a
-//!   listing, read as nothing), else the first date written in words near the title
+//!   listing, read below), else the first date written in words near the title
 //!   (`gleaner_event::datetext`), skipping "posted on" and "updated" lines;
 //! - place: `<address>`, and blocks labelled Venue / Location / Where / Lieu / Ort / Mekan
 //!   / Lugar (and Address / Adresse / Dirección / Adres);
 //! - price: a block labelled Price / Tarif / Prix / Preis / Precio / Fiyat / Admission.
+//!
+//! When that reading finds no date, or more than two `<time>` dates, the page may be a
+//! listing: `read_listing` looks for one repeated item structure (sibling rows, list
+//! items, cards sharing a tag and first class) where most items carry their own date and
+//! a title, and gives one event per such item (see there for its limits).
 //!
 //! It never invents: a field it cannot find stays empty, and a page without a date gives
 //! no event; with a reference day (the crawl's today), neither does a page whose only
@@ -78,6 +83,9 @@ pub fn read(
             (Some(times[0]), Some(times[1]))
         }
         n => {
+            if listing(doc, reference, order, candidates, diagnostics) {
+                return;
+            }
             diagnostics.push(note(
                 Severity::Info,
                 format!("{n} different dates in `<time>` elements: a listing, not one event; no event (write site rules for it)"),
@@ -86,6 +94,9 @@ pub fn read(
         }
     };
     let Some(start) = start else {
+        if listing(doc, reference, order, candidates, diagnostics) {
+            return;
+        }
         diagnostics.push(note(
             Severity::Info,
             "no structured data, no site rules and no date found: no event".to_owned(),
@@ -113,10 +124,21 @@ pub fn read(
         end: end.filter(|e| *e != start).map(|e| e.to_iso()),
         ..RawEvent::default()
     };
-    if let Some(address) = doc.select(&sel("address")).map(text_of).find(|t| !t.is_empty()) {
+    place_and_price(doc.root_element(), &mut raw);
+    diagnostics.push(note(
+        Severity::Info,
+        "low confidence: read by the generic fallback (no structured data, no site rules)"
+            .to_owned(),
+    ));
+    candidates.push(Candidate { format: Format::Fallback, location: "page".into(), raw });
+}
+
+/// The place, address and price a root (the page, or one listing item) labels.
+fn place_and_price(root: ElementRef<'_>, raw: &mut RawEvent) {
+    if let Some(address) = root.select(&sel("address")).map(text_of).find(|t| !t.is_empty()) {
         raw.address_text = Some(address);
     }
-    for (label, value) in labelled(doc) {
+    for (label, value) in labelled(root) {
         match label {
             Label::Place if raw.location_text.is_none() => raw.location_text = Some(value),
             Label::Address if raw.address_text.is_none() => raw.address_text = Some(value),
@@ -137,12 +159,6 @@ pub fn read(
             _ => {}
         }
     }
-    diagnostics.push(note(
-        Severity::Info,
-        "low confidence: read by the generic fallback (no structured data, no site rules)"
-            .to_owned(),
-    ));
-    candidates.push(Candidate { format: Format::Fallback, location: "page".into(), raw });
 }
 
 fn text_of(el: ElementRef<'_>) -> String {
@@ -269,9 +285,9 @@ fn label_of(word: &str) -> Option<Label> {
 
 /// `Label: value` blocks (in one element, or a label element followed by its value:
 /// `<dt>`/`<dd>`, `<th>`/`<td>`, `<strong>Lieu</strong> text`).
-fn labelled(doc: &Html) -> Vec<(Label, String)> {
+fn labelled(root: ElementRef<'_>) -> Vec<(Label, String)> {
     let mut out = Vec::new();
-    for el in doc.select(&sel("p, li, div, dt, th, strong, b, span, label, h3, h4")).take(5000) {
+    for el in root.select(&sel("p, li, div, dt, th, strong, b, span, label, h3, h4")).take(5000) {
         if el.select(&sel("p, li, div")).next().is_some() {
             continue;
         }
@@ -303,4 +319,292 @@ fn labelled(doc: &Html) -> Vec<(Label, String)> {
         }
     }
     out
+}
+
+/// Fewest items a listing must give (after past and duplicate items are dropped).
+const MIN_ITEMS: usize = 3;
+
+/// Elements never taken for listing items.
+const NOT_ITEMS: [&str; 14] = [
+    "script", "style", "br", "hr", "img", "input", "option", "meta", "link", "head", "svg",
+    "noscript", "template", "iframe",
+];
+
+/// Block elements: a text unit of an item holds none of them.
+const BLOCKS: &str =
+    "div, p, li, td, th, tr, table, ul, ol, dl, section, article, h1, h2, h3, h4, h5, h6";
+
+/// Words that mark an item as called off: such items give no event (the fallback reads
+/// no status, and a called-off event read as scheduled would be wrong).
+const CALLED_OFF: [&str; 16] = [
+    "cancelled",
+    "canceled",
+    "postponed",
+    "annulé",
+    "annule",
+    "reporté",
+    "abgesagt",
+    "verschoben",
+    "entfällt",
+    "iptal",
+    "ertelendi",
+    "cancelado",
+    "cancelada",
+    "aplazado",
+    "suspendido",
+    "suspendu",
+];
+
+/// Link texts that are not titles.
+const NOT_TITLES: [&str; 16] = [
+    "more",
+    "read more",
+    "more info",
+    "details",
+    "info",
+    "tickets",
+    "register",
+    "book",
+    "en savoir plus",
+    "plus",
+    "mehr",
+    "weiterlesen",
+    "devamı",
+    "detaylar",
+    "leer más",
+    "ver más",
+];
+
+/// One listing item read: its event and its dates.
+struct Item {
+    raw: RawEvent,
+    start: EventTime,
+    end: Option<EventTime>,
+    called_off: bool,
+}
+
+/// Reads the page as a listing; pushes its events and a diagnostic and returns `true`
+/// when it is one.
+fn listing(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let Some((what, events)) = read_listing(doc, reference, order) else {
+        return false;
+    };
+    diagnostics.push(Diagnostic {
+        severity: Severity::Info,
+        format: Format::Fallback,
+        message: format!(
+            "low confidence: {} events read by the generic fallback from a listing ({what}; no structured data, no site rules)",
+            events.len()
+        ),
+        location: String::new(),
+    });
+    for (i, raw) in events.into_iter().enumerate() {
+        candidates.push(Candidate {
+            format: Format::Fallback,
+            location: format!("listing item {}", i + 1),
+            raw,
+        });
+    }
+    true
+}
+
+/// A careful listing reader: the page repeats one item structure (children of one parent
+/// sharing a tag and first class: table rows, list items, cards), most of those items
+/// carry their own date (a `<time datetime>`, or a date written in one small text block
+/// of the item) and a title (a heading, else a link's text, else the words before the
+/// date in that block). One event per such item: its title, dates, the title's link,
+/// and a place or price only when the item labels one. An item without its own date, or
+/// called off, gives nothing; with a reference day past items are dropped; fewer than
+/// [`MIN_ITEMS`] events, or all on one day, and the page gives nothing.
+pub(crate) fn read_listing(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<(String, Vec<RawEvent>)> {
+    let mut best: Option<(String, Vec<RawEvent>)> = None;
+    for parent in doc.root_element().descendants().filter_map(ElementRef::wrap).take(20_000) {
+        let mut groups: Vec<(String, Vec<ElementRef<'_>>)> = Vec::new();
+        for child in parent.children().filter_map(ElementRef::wrap) {
+            let name = child.value().name();
+            if NOT_ITEMS.contains(&name) {
+                continue;
+            }
+            let sig = match child.value().classes().next() {
+                Some(c) => format!("{name}.{c}"),
+                None => name.to_owned(),
+            };
+            match groups.iter_mut().find(|(s, _)| *s == sig) {
+                Some((_, items)) => items.push(child),
+                None => groups.push((sig, vec![child])),
+            }
+        }
+        for (sig, items) in groups {
+            if items.len() < MIN_ITEMS || items.len() > 500 {
+                continue;
+            }
+            let read: Vec<Item> =
+                items.iter().filter_map(|i| read_item(*i, reference, order)).collect();
+            // Most items carry their own date and title.
+            if read.len() < MIN_ITEMS || read.len() * 2 <= items.len() {
+                continue;
+            }
+            let mut events: Vec<RawEvent> = Vec::new();
+            let mut days = Vec::new();
+            for item in read {
+                if item.called_off {
+                    continue;
+                }
+                if let Some(day) = reference
+                    && item.start.date() < day
+                    && item.end.is_none_or(|e| e.date() < day)
+                {
+                    continue;
+                }
+                if events.iter().any(|e| {
+                    e.name == item.raw.name && e.start == item.raw.start && e.url == item.raw.url
+                }) {
+                    continue;
+                }
+                if !days.contains(&item.start.date()) {
+                    days.push(item.start.date());
+                }
+                events.push(item.raw);
+            }
+            if events.len() < MIN_ITEMS || days.len() < 2 {
+                continue;
+            }
+            if best.as_ref().is_none_or(|(_, b)| events.len() > b.len()) {
+                let what =
+                    format!("{} repeated `{sig}` items, each with its own date", events.len());
+                best = Some((what, events));
+            }
+        }
+    }
+    best
+}
+
+/// One item's event: `None` without its own date or a title.
+fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrder) -> Option<Item> {
+    let all = text_of(item);
+    if all.is_empty() || all.len() > 2000 {
+        return None;
+    }
+    // Dates: `<time datetime>` (one, or a start and an end), else one small text block.
+    let mut times = Vec::new();
+    for t in item.select(&sel("time[datetime]")) {
+        if let Some(v) = t.value().attr("datetime").and_then(parse_event_time)
+            && !times.contains(&v)
+        {
+            times.push(v);
+        }
+    }
+    let mut date_text = None;
+    let (start, end) = match times.as_slice() {
+        [] => {
+            let blocks = sel(BLOCKS);
+            let (text, d) = item
+                .descendants()
+                .filter_map(ElementRef::wrap)
+                .filter(|el| el.select(&blocks).all(|b| b.id() == el.id()))
+                .map(text_of)
+                .filter(|t| !t.is_empty() && t.len() <= 300 && !is_publication_line(t))
+                .find_map(|t| parse_text_date(&t, reference, order).map(|d| (t, d)))?;
+            date_text = Some(text);
+            (d.start, d.end)
+        }
+        [one] => (*one, None),
+        [a, b] if b.date() >= a.date() && (b.date() - a.date()).num_days() <= 31 => (*a, Some(*b)),
+        _ => return None,
+    };
+    // Title: a heading, else a link's text, else the words before the date.
+    let usable = |t: &str| {
+        let n = t.chars().count();
+        (3..=300).contains(&n)
+            && !NOT_TITLES.contains(&t.to_lowercase().as_str())
+            && parse_text_date(t, reference, order).is_none()
+            && parse_event_time(t).is_none()
+    };
+    let link_of = |a: ElementRef<'_>| {
+        a.value()
+            .attr("href")
+            .map(str::trim)
+            .filter(|h| {
+                !h.is_empty()
+                    && !h.starts_with('#')
+                    && !["javascript:", "mailto:", "tel:"]
+                        .iter()
+                        .any(|p| h.to_ascii_lowercase().starts_with(p))
+            })
+            .map(str::to_owned)
+    };
+    let heading = item
+        .select(&sel("h1, h2, h3, h4, h5, h6"))
+        .map(|h| (text_of(h), h))
+        .find(|(t, _)| usable(t))
+        .map(|(t, h)| {
+            let link = h
+                .select(&sel("a[href]"))
+                .next()
+                .or_else(|| {
+                    h.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "a")
+                })
+                .and_then(link_of);
+            (t, link)
+        });
+    let (title, url) = match heading {
+        Some(h) => h,
+        None => {
+            match item.select(&sel("a[href]")).map(|a| (text_of(a), a)).find(|(t, _)| usable(t)) {
+                Some((t, a)) => (t, link_of(a)),
+                None => (text_before_date(date_text.as_deref()?, reference, order)?, None),
+            }
+        }
+    };
+    let folded = gleaner_event::datetext::fold_diacritics(&all);
+    let called_off =
+        CALLED_OFF.iter().any(|w| folded.contains(&gleaner_event::datetext::fold_diacritics(w)));
+    let mut raw = RawEvent {
+        name: Some(title),
+        url,
+        start: Some(start.to_iso()),
+        end: end.filter(|e| *e != start).map(|e| e.to_iso()),
+        ..RawEvent::default()
+    };
+    place_and_price(item, &mut raw);
+    Some(Item { raw, start, end, called_off })
+}
+
+/// The words before a date in one line (`Finance Committee on 2018-06-21 - (8:30 a.m.)`
+/// → `Finance Committee`), without a connecting word or punctuation at their end.
+fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() > 40 {
+        return None;
+    }
+    let reads = |w: &[&str]| parse_text_date(&w.join(" "), reference, order).is_some();
+    // The date ends at the shortest prefix that reads one, and starts where the latest
+    // start still reads it.
+    let end = (1..=words.len()).find(|&k| reads(&words[..k]))?;
+    let start = (0..end).rev().find(|&j| reads(&words[j..end]))?;
+    let mut head = &words[..start];
+    while let Some((last, rest)) = head.split_last() {
+        let w = last.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+        if w.is_empty()
+            || ["on", "at", "le", "am", "el", "the", "vom", "du", "from", "dates", "date"]
+                .contains(&w.as_str())
+        {
+            head = rest;
+        } else {
+            break;
+        }
+    }
+    let title = clean_line(&head.join(" "));
+    let title = title.trim_end_matches([',', ':', ';', '-', '–', '—', '|', '(', '@', '·']).trim();
+    (title.chars().count() >= 3).then(|| title.to_owned())
 }

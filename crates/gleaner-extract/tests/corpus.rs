@@ -490,10 +490,11 @@ fn corpus_f1() {
         "corpus F1 with rules {:.3}\n{report}",
         total(&with_rules).f1()
     );
-    // Issue 10 asks for 0.90 without rules; the fallback deliberately reads no listing
-    // (27, 35: 20 labelled events), so this floor sits just under today's score.
+    // Issue 10 asks for 0.90 without rules (0.905 today, 0.879 before the fallback read
+    // listings): the fallback's listing reader reads 27 (each row dates itself); 35 stays
+    // unread, its items take their (year-less) dates from day headings.
     assert!(
-        total(&without_rules).f1() >= 0.87,
+        total(&without_rules).f1() >= 0.90,
         "corpus F1 without rules {:.3}\n{report}",
         total(&without_rules).f1()
     );

@@ -1,7 +1,8 @@
 //! Site rules and the fallback on the sample city's five venues without structured data
 //! (one per language): with rules every event of the ground truth is read from its page
 //! with the truth's start, venue, locality and price, and the listings give the event
-//! links and the next page; without rules the fallback never gives a wrong date.
+//! links and the next page; without rules the fallback never gives a wrong date, and reads
+//! a listing's items only as the ground truth has them.
 
 use std::sync::Arc;
 
@@ -40,7 +41,7 @@ fn plain_venues_are_read_by_their_rules_and_never_misdated_by_the_fallback() {
     let reference = Some(now.date_naive());
     let plain = city.venues_with(Markup::Plain);
     assert_eq!(plain.len(), 5, "five plain venues, one per language");
-    let (mut read, mut fallback_read) = (0, 0);
+    let (mut read, mut fallback_read, mut listing_read) = (0, 0, 0);
     for &site in &plain {
         let s = city.site(site);
         let text = rules_for(origins.origin(site), s.lang.code(), s.zone.name(), s.currency);
@@ -117,7 +118,9 @@ fn plain_venues_are_read_by_their_rules_and_never_misdated_by_the_fallback() {
                 out.diagnostics
             );
         }
-        // The listing is not one event to the fallback.
+        // The listing is not one event to the fallback; its listing reader may read the
+        // items, and then each exactly as the ground truth has it (its page, title and
+        // start), never a called-off one as scheduled.
         let fb = ExtractOptions {
             fallback: true,
             reference_date: reference,
@@ -130,16 +133,35 @@ fn plain_venues_are_read_by_their_rules_and_never_misdated_by_the_fallback() {
             &ctx,
             &fb,
         );
-        assert!(
-            out.events.is_empty(),
-            "{}: the fallback read a listing as an event: {:?}",
-            s.key,
-            out.events
-        );
+        for ev in &out.events {
+            let url = ev.url.as_ref().map(Url::as_str);
+            let t = truth
+                .of_site(site)
+                .find(|t| Some(t.url.as_str()) == url)
+                .unwrap_or_else(|| panic!("{}: the fallback read {ev:?} from the listing", s.key));
+            assert_eq!(ev.title.as_deref(), Some(t.title.as_str()), "{}: listing title", t.url);
+            assert_eq!(
+                ev.start,
+                Some(gleaner_event::EventTime::Fixed(t.start)),
+                "{}: listing start",
+                t.url
+            );
+            assert!(
+                !matches!(
+                    t.status,
+                    gleaner_samplecity::Status::Cancelled | gleaner_samplecity::Status::Postponed
+                ),
+                "{}: called off, read as scheduled",
+                t.url
+            );
+            listing_read += 1;
+        }
     }
     assert!(read >= 10, "events read with rules: {read}");
     // Positive control: the fallback does read these pages (their `<time>` and `<h1>`).
     assert!(fallback_read * 2 >= read, "the fallback read {fallback_read} of {read} pages");
+    // And its listing reader reads the listings' items (their `<time>` and title links).
+    assert!(listing_read >= 5, "the fallback read {listing_read} listing items");
 }
 
 mod props {

@@ -1,0 +1,160 @@
+//! The generic fallback's listing reader (issue 10): one event per repeated item that
+//! carries its own date and a title; nothing when the items share one date, are too few,
+//! take their date from elsewhere, or are past.
+
+use chrono::NaiveDate;
+use gleaner_event::{Event, EventTime, NormaliseContext};
+use gleaner_extract::{ExtractOptions, Format, extract_events_with};
+use url::Url;
+
+const BASE: &str = "https://venue.example/agenda/";
+
+fn read(page: &str, reference: Option<NaiveDate>) -> (Vec<Event>, Vec<String>) {
+    let base = Url::parse(BASE).unwrap();
+    let ctx = NormaliseContext { base_url: &base, default_tz: None };
+    let opts = ExtractOptions { fallback: true, reference_date: reference, ..Default::default() };
+    let out = extract_events_with(page.as_bytes(), "text/html", &ctx, &opts);
+    let notes = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.format == Format::Fallback)
+        .map(|d| d.message.clone())
+        .collect();
+    (out.events, notes)
+}
+
+fn day(y: i32, m: u32, d: u32) -> Option<NaiveDate> {
+    NaiveDate::from_ymd_opt(y, m, d)
+}
+
+fn start(e: &Event) -> String {
+    e.start.unwrap().to_iso()
+}
+
+#[test]
+fn table_rows_with_time_elements_give_one_event_each() {
+    let page = r#"<html lang="en"><body><h1>What's on</h1><table><tbody>
+      <tr class="ev"><td><time datetime="2026-03-05T20:00">5 March</time></td><td><a href="/e/jazz">Jazz night</a></td><td><span>Price: 12 €</span></td></tr>
+      <tr class="ev"><td><time datetime="2026-03-07T19:30">7 March</time></td><td><a href="/e/choir">Choir concert</a></td><td>12 €</td></tr>
+      <tr class="ev"><td><time datetime="2026-03-09">9 March</time></td><td><a href="e/fair">Book fair</a></td><td></td></tr>
+    </tbody></table></body></html>"#;
+    let (events, notes) = read(page, day(2026, 3, 1));
+    assert_eq!(events.len(), 3, "{notes:?}");
+    let titles: Vec<_> = events.iter().map(|e| e.title.clone().unwrap()).collect();
+    assert_eq!(titles, ["Jazz night", "Choir concert", "Book fair"]);
+    assert_eq!(start(&events[0]), "2026-03-05T20:00:00");
+    assert_eq!(start(&events[2]), "2026-03-09");
+    assert_eq!(events[0].url.as_ref().unwrap().as_str(), "https://venue.example/e/jazz");
+    assert_eq!(events[2].url.as_ref().unwrap().as_str(), "https://venue.example/agenda/e/fair");
+    // A price only where the item labels one.
+    assert_eq!(events[0].price.min.map(|p| p.to_string()).as_deref(), Some("12"));
+    assert!(events[1].price.min.is_none());
+    assert!(
+        notes.iter().any(|n| n.contains("low confidence") && n.contains("listing")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn written_dates_and_the_words_before_them() {
+    // The Granicus shape (corpus 27): no link text, no heading, the title before the date.
+    let page = r#"<div id="upcoming">
+      <div class="row"><span class="c">Board of Directors on 2018-06-21 - (following Committee meetings)</span><a href="/agenda?id=1"><img src="a.png" alt="Agenda"></a></div>
+      <div class="row"><span class="c">Finance Committee on 2018-06-21 - (8:30 a.m.)</span></div>
+      <div class="row"><span class="c">Board of Directors on 2018-07-19 - (following Committee meetings)</span></div>
+      <div class="row"><span class="c">Board of Directors on 2018-07-19 - (following Committee meetings)</span></div>
+    </div>"#;
+    let (events, notes) = read(page, None);
+    let got: Vec<_> = events.iter().map(|e| (e.title.clone().unwrap(), start(e))).collect();
+    assert_eq!(
+        got,
+        [
+            ("Board of Directors".to_owned(), "2018-06-21".to_owned()),
+            ("Finance Committee".to_owned(), "2018-06-21T08:30:00".to_owned()),
+            ("Board of Directors".to_owned(), "2018-07-19".to_owned()),
+        ],
+        "{notes:?}"
+    );
+    // The agenda link is not the event's page.
+    assert!(events.iter().all(|e| e.url.is_none()));
+    // The same page read after those days: past items give nothing.
+    let (events, _) = read(page, day(2025, 11, 1));
+    assert!(events.is_empty(), "{events:?}");
+}
+
+#[test]
+fn a_news_listing_read_after_its_dates_gives_nothing() {
+    let page = r#"<html lang="en"><body><h1>News</h1>
+      <article class="post"><h2><a href="/n/1">Council approves budget</a></h2><time datetime="2026-01-10">10 January</time></article>
+      <article class="post"><h2><a href="/n/2">New library hours</a></h2><time datetime="2026-01-17">17 January</time></article>
+      <article class="post"><h2><a href="/n/3">Road works on Main Street</a></h2><time datetime="2026-01-24">24 January</time></article>
+    </body></html>"#;
+    let (events, notes) = read(page, day(2026, 2, 1));
+    assert!(events.is_empty(), "{events:?}");
+    assert!(notes.iter().any(|n| n.contains("no event")), "{notes:?}");
+}
+
+#[test]
+fn listings_it_refuses() {
+    let item = |date: &str, title: &str| {
+        format!(r#"<li class="e"><a href="/{title}">{title}</a> <span>{date}</span></li>"#)
+    };
+    let page = |items: &[String]| format!("<ul>{}</ul>", items.concat());
+    let reference = day(2026, 1, 1);
+    // The control: three items on three days are read.
+    let three = page(&[
+        item("5 March 2026", "Jazz"),
+        item("6 March 2026", "Choir"),
+        item("7 March 2026", "Fair"),
+    ]);
+    assert_eq!(read(&three, reference).0.len(), 3);
+    // Two items are too few.
+    let two = page(&[item("5 March 2026", "Jazz"), item("6 March 2026", "Choir")]);
+    assert!(read(&two, reference).0.is_empty());
+    // Items sharing one date: the page's date, not each item's.
+    let one_day = page(&[
+        item("5 March 2026", "Jazz"),
+        item("5 March 2026", "Choir"),
+        item("5 March 2026", "Fair"),
+    ]);
+    assert!(read(&one_day, reference).0.is_empty());
+    // Most items without their own date.
+    let few_dated = format!(
+        "<ul>{}{}{}{}</ul>",
+        item("5 March 2026", "Jazz"),
+        item("6 March 2026", "Choir"),
+        item("7 March 2026", "Fair"),
+        r#"<li class="e"><a href="/a">A</a></li><li class="e"><a href="/b">Bee</a></li>
+           <li class="e"><a href="/c">Sea</a></li><li class="e"><a href="/d">Dee</a></li>"#
+    );
+    assert!(read(&few_dated, reference).0.is_empty());
+    // Dates in day headings, times in the items (corpus 35): the items carry no date.
+    let headings = r#"<div class="list"><h3>Monday 9 March 2026</h3>
+      <div class="r"><a href="/a">Chess club</a> 5:00 pm to 7:00 pm</div>
+      <div class="r"><a href="/b">Lego time</a> 3:00 pm to 5:00 pm</div>
+      <h3>Tuesday 10 March 2026</h3>
+      <div class="r"><a href="/c">Story time</a> 10:00 am to 11:00 am</div></div>"#;
+    assert!(read(headings, reference).0.is_empty());
+}
+
+#[test]
+fn called_off_items_give_no_event() {
+    let page = r#"<div class="cards">
+      <article class="card"><h2><a href="/a">Jazz night</a></h2><p>5 mars 2026 à 20h</p></article>
+      <article class="card"><h2><a href="/b">Chorale</a></h2><p>6 mars 2026 à 20h</p><p>Annulé</p></article>
+      <article class="card"><h2><a href="/c">Salon du livre</a></h2><p>7 mars 2026 à 10h</p></article>
+      <article class="card"><h2><a href="/d">Bal</a></h2><p>8 mars 2026 à 21h</p></article>
+    </div>"#;
+    let (events, notes) = read(&format!(r#"<html lang="fr">{page}</html>"#), day(2026, 3, 1));
+    let got: Vec<_> = events.iter().map(|e| (e.title.clone().unwrap(), start(e))).collect();
+    assert_eq!(
+        got,
+        [
+            ("Jazz night".to_owned(), "2026-03-05T20:00:00".to_owned()),
+            ("Salon du livre".to_owned(), "2026-03-07T10:00:00".to_owned()),
+            ("Bal".to_owned(), "2026-03-08T21:00:00".to_owned()),
+        ],
+        "{notes:?}"
+    );
+    assert!(events.iter().all(|e| e.start.is_some_and(|s| matches!(s, EventTime::Floating(_)))));
+}
