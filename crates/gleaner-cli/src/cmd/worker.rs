@@ -61,12 +61,20 @@ pub fn run(args: &WorkerArgs, config: &Path) -> Result<()> {
         let store = open_store(&settings)?;
         require_postgres(&store, "worker")?;
         let stop = Arc::new(AtomicBool::new(false));
-        let work = tokio::spawn(work(Arc::clone(&settings), store.clone(), args.clone(), Arc::clone(&stop)));
+        let mut work = tokio::spawn(work(
+            Arc::clone(&settings),
+            store.clone(),
+            args.clone(),
+            Arc::clone(&stop),
+        ));
         tokio::select! {
-            result = work => result.context("the worker stopped")??,
+            result = &mut work => result.context("the worker stopped")??,
             () = crate::cmd::run::shutdown_signal() => {
-                eprintln!("gleaner: stopping; items in flight finish their current request and are given back");
+                eprintln!(
+                    "gleaner: stopping; items in flight finish their current request and are given back"
+                );
                 stop.store(true, Ordering::Relaxed);
+                work.await.context("the worker stopped")??;
             }
         }
         store.flush_audit().await.map_err(|e| anyhow::anyhow!("{e}")).context("failed to flush the audit log")
@@ -152,6 +160,7 @@ pub async fn work(
             state: Arc::clone(&state),
             store: store.clone(),
             held,
+            sink: StoreSink::new(store.clone(), Arc::clone(&settings)),
             worker_lease: args.lease + WORKER_LEASE_SLACK,
         };
         let (options, stop, link_cap) = (options.clone(), Arc::clone(&stop), Arc::clone(&link_cap));
@@ -181,8 +190,21 @@ pub async fn work(
     Ok(())
 }
 
-/// The claim a slot's results are fenced with.
-type Held = Arc<Mutex<Option<WorkLease>>>;
+/// What a slot's sink and queue share: the claim its results are fenced with, and the
+/// validators of pages whose events may not all be stored yet.
+#[derive(Default)]
+struct Slot {
+    lease: Option<WorkLease>,
+    /// Set when an event write was refused: this claim's results are over.
+    fenced_out: bool,
+    /// A page's validators are written only once its events are (at the next page, or
+    /// when the item completes): stored first, a crash or a takeover between the two
+    /// would make the next holder's request conditional, answered 304, and its events
+    /// would never be stored.
+    pending: Vec<(Url, Validators)>,
+}
+
+type Held = Arc<Mutex<Slot>>;
 
 /// A store claim as the worker loop sees it.
 pub struct StoreClaim(WorkLease);
@@ -202,6 +224,8 @@ struct StoreQueue {
     state: Arc<CrawlerState>,
     store: Store,
     held: Held,
+    /// For the last page's pending validators.
+    sink: StoreSink,
     worker_lease: Duration,
 }
 
@@ -236,6 +260,7 @@ impl WorkQueue for StoreQueue {
 
     fn complete<'a>(&'a self, claim: &'a StoreClaim) -> BoxFuture<'a, Result<bool, String>> {
         Box::pin(async move {
+            flush_validators(&self.sink, &self.held, None).await;
             self.state.complete_work(&claim.0, SystemTime::now()).await.map_err(|e| e.to_string())
         })
     }
@@ -245,7 +270,16 @@ impl WorkQueue for StoreQueue {
     }
 
     fn hold(&self, claim: Option<&StoreClaim>) {
-        *self.held.lock().unwrap_or_else(|p| p.into_inner()) = claim.map(|c| c.0.clone());
+        let mut slot = self.held.lock().unwrap_or_else(|p| p.into_inner());
+        let fresh = match (&slot.lease, claim) {
+            (Some(old), Some(new)) => old.token != new.0.token,
+            _ => true,
+        };
+        if fresh {
+            slot.fenced_out = false;
+            slot.pending.clear();
+        }
+        slot.lease = claim.map(|c| c.0.clone());
     }
 
     fn pending(&self) -> BoxFuture<'_, Result<u64, String>> {
@@ -271,6 +305,25 @@ impl WorkQueue for StoreQueue {
     }
 }
 
+/// Writes the pending validators of pages other than `except` (all with `None`), unless
+/// the claim's results were refused.
+async fn flush_validators(sink: &StoreSink, held: &Held, except: Option<&Url>) {
+    let due: Vec<(Url, Validators)> = {
+        let mut slot = held.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.fenced_out {
+            slot.pending.clear();
+            return;
+        }
+        let (keep, due) =
+            std::mem::take(&mut slot.pending).into_iter().partition(|(u, _)| Some(u) == except);
+        slot.pending = keep;
+        due
+    };
+    for (url, validators) in due {
+        sink.set_validators(&url, validators).await;
+    }
+}
+
 /// The store as a worker slot's [`EventSink`]: event writes are committed only under
 /// the slot's current claim (a stale worker's results are refused); everything else is
 /// [`StoreSink`]'s.
@@ -284,7 +337,7 @@ struct FencedSink {
 impl EventSink for FencedSink {
     fn upsert<'a>(&'a self, found: Found) -> BoxFuture<'a, Upsert> {
         Box::pin(async move {
-            let held = self.held.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            let held = self.held.lock().unwrap_or_else(|p| p.into_inner()).lease.clone();
             let Some(lease) = held else {
                 eprintln!("warning: not storing events from `{}`: no current claim", found.page);
                 return Upsert::Unchanged;
@@ -305,6 +358,9 @@ impl EventSink for FencedSink {
                 Ok(Upserted::Updated { .. }) => Upsert::Updated,
                 Ok(Upserted::Unchanged(_)) => Upsert::Unchanged,
                 Err(error @ StoreError::FencedOut { .. }) => {
+                    let mut slot = self.held.lock().unwrap_or_else(|p| p.into_inner());
+                    slot.fenced_out = true;
+                    slot.pending.clear();
                     eprintln!("gleaner: {error}");
                     Upsert::Unchanged
                 }
@@ -321,15 +377,29 @@ impl EventSink for FencedSink {
     }
 
     fn validators<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Validators> {
-        self.inner.validators(url)
+        Box::pin(async move {
+            // The pass asks before its next request: the previous page is done.
+            flush_validators(&self.inner, &self.held, Some(url)).await;
+            self.inner.validators(url).await
+        })
     }
 
     fn set_validators<'a>(&'a self, url: &'a Url, validators: Validators) -> BoxFuture<'a, ()> {
-        self.inner.set_validators(url, validators)
+        Box::pin(async move {
+            flush_validators(&self.inner, &self.held, Some(url)).await;
+            let mut slot = self.held.lock().unwrap_or_else(|p| p.into_inner());
+            if !slot.fenced_out {
+                slot.pending.retain(|(u, _)| u != url);
+                slot.pending.push((url.clone(), validators));
+            }
+        })
     }
 
     fn listing_links<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Option<ListingLinks>> {
-        self.inner.listing_links(url)
+        Box::pin(async move {
+            flush_validators(&self.inner, &self.held, Some(url)).await;
+            self.inner.listing_links(url).await
+        })
     }
 
     fn set_listing_links<'a>(&'a self, url: &'a Url, links: ListingLinks) -> BoxFuture<'a, ()> {

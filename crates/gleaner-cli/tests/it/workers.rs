@@ -444,3 +444,31 @@ fn multi_process_roles_on_sqlite_are_refused_with_a_hint() {
         assert!(run.stderr.contains("hint:"), "{}", run.stderr);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_stopped_with_sigterm_gives_its_item_back() {
+    let Some(db) = PgDb::create() else { return };
+    let web = TestWeb::start(
+        Manifest::uniform(1, SiteSpec { events: 14, ..SiteSpec::default() }).with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gleaner.toml");
+    std::fs::write(&path, config(&web, &db.url, &[("only", 0)], "")).unwrap();
+    schedule(&path);
+    let mut worker = Worker::start(&path, dir.path(), 0, false);
+    wait_for("the worker to crawl", Duration::from_secs(20), || event_pages(&web, 0) >= 2).await;
+    worker.signal("TERM");
+    worker.finish(Duration::from_secs(20));
+    let log = worker.log();
+    assert!(log.contains("1 given back"), "{log}");
+    // Positive control and the point: stopped mid-pass, and the item is due again at once
+    // for the next worker instead of waiting out the lease.
+    assert!(event_pages(&web, 0) < 14, "stopped mid-pass");
+    assert_eq!(
+        db.query_i64("SELECT count(*) FROM frontier WHERE done_ms IS NULL AND lease_until IS NULL"),
+        1
+    );
+    web.shutdown().await;
+}
