@@ -15,6 +15,16 @@ use crate::model::{EventWrite, Keep, Upserted, WorkLease};
 use crate::{Backend, CrawlerState, Store, StoreError};
 
 impl Store {
+    /// Deletes queue items finished before `before` (the scheduler calls it with its
+    /// daily retention; one row per pass would otherwise pile up). Returns how many.
+    pub async fn prune_work(&self, before: SystemTime) -> Result<u64, StoreError> {
+        let before = crate::codec::to_ms(before);
+        match &*self.backend {
+            Backend::Sqlite(db) => db.prune_work(before).await,
+            Backend::Postgres(db) => db.prune_work(before).await,
+        }
+    }
+
     /// Queued items not done yet: due later, due now, or claimed by a worker.
     pub async fn pending_work(&self) -> Result<u64, StoreError> {
         match &*self.backend {
@@ -67,8 +77,7 @@ impl CrawlerState {
         lease: &WorkLease,
     ) -> Result<Upserted, StoreError> {
         let mut write = *write;
-        if write.keep == Keep::Full && self.store.owner_rules(write.fetched_url).await?.facts_only
-        {
+        if write.keep == Keep::Full && self.store.owner_rules(write.fetched_url).await?.facts_only {
             write.keep = Keep::Facts;
         }
         match &*self.store.backend {

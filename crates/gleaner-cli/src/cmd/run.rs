@@ -311,6 +311,10 @@ async fn enqueue_loop(
                 Ok(report) => eprintln!("gleaner: retention applied: {report:?}"),
                 Err(error) => eprintln!("warning: retention failed: {error}"),
             }
+            let day_ago = now - Duration::from_secs(24 * 3600);
+            if let Err(error) = store.prune_work(day_ago).await {
+                eprintln!("warning: failed to delete finished work items: {error}");
+            }
         } else {
             next_wake = next_wake.min(due);
         }

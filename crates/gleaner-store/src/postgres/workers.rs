@@ -70,6 +70,16 @@ impl Postgres {
         self.heartbeat(worker, worker_lease).await
     }
 
+    /// Deletes items done before `before` (milliseconds since the epoch).
+    pub(crate) async fn prune_work(&self, before: i64) -> Result<u64, StoreError> {
+        self.exec(
+            "DELETE FROM frontier WHERE done_ms IS NOT NULL AND done_ms < $1",
+            &[&before],
+            || "deleting finished work".to_owned(),
+        )
+        .await
+    }
+
     /// Items not done yet (due later, due now, or claimed).
     pub(crate) async fn pending_work(&self) -> Result<u64, StoreError> {
         let row = self

@@ -63,6 +63,22 @@ impl Sqlite {
         Ok(renewed.then(|| WorkLease { valid_for: extend, claimed_at: sent, ..lease.clone() }))
     }
 
+    /// Deletes items done before `before` (milliseconds since the epoch).
+    pub(crate) async fn prune_work(&self, before: i64) -> Result<u64, StoreError> {
+        self.write(
+            || "deleting finished work".to_owned(),
+            move |tx| {
+                tx.execute(
+                    "DELETE FROM frontier WHERE done_ms IS NOT NULL AND done_ms < ?1",
+                    params![before],
+                )
+                .map(|n| n as u64)
+                .doing(|| "deleting finished work".to_owned())
+            },
+        )
+        .await
+    }
+
     /// Items not done yet (due later, due now, or claimed).
     pub(crate) async fn pending_work(&self) -> Result<u64, StoreError> {
         let count: i64 = self

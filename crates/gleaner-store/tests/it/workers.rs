@@ -161,6 +161,10 @@ mod fencing {
             // A completed item fences everybody out.
             let after = b.upsert_event_fenced(&write(&first), new).await.unwrap_err();
             assert!(matches!(after, StoreError::FencedOut { .. }), "{after}");
+            // Finished items are deleted by the scheduler's daily retention.
+            let pruned = db.store.prune_work(SystemTime::now() + Duration::from_secs(1)).await;
+            assert_eq!(pruned.unwrap(), 1);
+            assert_eq!(db.query_i64("SELECT count(*) FROM frontier").await, Some(0));
         }
     }
 }
