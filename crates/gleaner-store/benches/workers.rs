@@ -38,7 +38,7 @@ use tokio::net::{TcpListener, TcpStream};
 use url::Url;
 
 const SITES: usize = 24;
-const PAGES_PER_SITE: u32 = 12;
+const PAGES_PER_SITE: u32 = 40;
 const LEASE: Duration = Duration::from_secs(60);
 
 fn settings() -> gleaner_config::Settings {
@@ -73,6 +73,9 @@ async fn proxy(listener: TcpListener, upstream: String, trips: Arc<AtomicU64>) {
         let trips = Arc::clone(&trips);
         tokio::spawn(async move {
             let Ok(server) = TcpStream::connect(&upstream).await else { return };
+            // Small messages both ways: without this, Nagle's algorithm and delayed
+            // acknowledgements add tens of milliseconds to round trips.
+            let _ = (client.set_nodelay(true), server.set_nodelay(true));
             let (mut cr, mut cw) = client.into_split();
             let (mut sr, mut sw) = server.into_split();
             let up = async move {
