@@ -484,191 +484,199 @@ pub async fn run_pass(
             }
             _ => continue,
         }
-        ctx.sink.set_validators(&url, fetched.validators.clone()).await;
-        match step {
-            Step::Event | Step::Feed | Step::Api | Step::Records => report.event_pages += 1,
-            Step::Listing | Step::Sitemap(_) => report.listing_pages += 1,
-        }
-        let body = String::from_utf8_lossy(&fetched.body);
-        let signals = page_signals(ctx, &fetched, &body);
-        if let Some(reason) = &signals.stop_site {
-            // A rights reservation under `on_reservation = "stop-site"`: nothing more from
-            // this site in this pass, and nothing kept from this page.
-            *report.refusals.entry(reason.clone()).or_default() += 1;
-            let site = gleaner_fetch::site_key(&url);
-            let before = frontier.len();
-            frontier.retain(|(u, _)| gleaner_fetch::site_key(u) != site);
-            *report.refusals.entry(reason.clone()).or_default() += (before - frontier.len()) as u32;
-            continue;
-        }
-        if step == Step::Listing && signals.follow_links {
-            listings += 1;
-            let links = listing_links(
-                &body,
-                &fetched.url,
-                event_selector.as_ref(),
-                source.event_url_prefix.as_deref(),
-                &next_selector,
-            );
-            ctx.sink.set_listing_links(&url, links.clone()).await;
-            enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
-        }
-        if let Step::Sitemap(depth) = step {
-            let caps = SitemapCaps { depth, ..SitemapCaps::default() };
-            let map = gleaner_extract::sitemap::read(&fetched.body, &fetched.url, &caps);
-            for child in map.children {
-                if seen.insert(child.loc.clone()) {
-                    frontier.push_back((child.loc, Step::Sitemap(depth + 1)));
-                }
+        // Validators are stored only after the page's events: a crash in between must
+        // not leave a 304 in front of events that were never stored.
+        let validators = fetched.validators.clone();
+        'page: {
+            match step {
+                Step::Event | Step::Feed | Step::Api | Step::Records => report.event_pages += 1,
+                Step::Listing | Step::Sitemap(_) => report.listing_pages += 1,
             }
-            let prefix = source
-                .event_url_prefix
-                .as_deref()
-                .and_then(|p| fetched.url.join(p).ok())
-                .map(|u| u.to_string());
-            for entry in map.urls {
-                let wanted =
-                    prefix.as_ref().is_none_or(|p| entry.loc.as_str().starts_with(p.as_str()));
-                if wanted
-                    && events_queued < source.max_event_pages
-                    && seen.insert(entry.loc.clone())
-                {
-                    events_queued += 1;
-                    frontier.push_back((entry.loc, Step::Event));
-                }
+            let body = String::from_utf8_lossy(&fetched.body);
+            let signals = page_signals(ctx, &fetched, &body);
+            if let Some(reason) = &signals.stop_site {
+                // A rights reservation under `on_reservation = "stop-site"`: nothing more from
+                // this site in this pass, and nothing kept from this page.
+                *report.refusals.entry(reason.clone()).or_default() += 1;
+                let site = gleaner_fetch::site_key(&url);
+                let before = frontier.len();
+                frontier.retain(|(u, _)| gleaner_fetch::site_key(u) != site);
+                *report.refusals.entry(reason.clone()).or_default() +=
+                    (before - frontier.len()) as u32;
+                break 'page;
             }
-            continue;
-        }
-        if step == Step::Feed
-            && gleaner_extract::kind_of(
-                &fetched.body,
-                fetched.content_type().unwrap_or(""),
-                Some(fetched.url.path()),
-            ) == gleaner_extract::DocumentKind::Feed
-            && signals.follow_links
-        {
-            // Items that are not events themselves usually link to the event's page.
-            let items = gleaner_extract::feeds::read(&fetched.body, &fetched.url, FeedMode::Auto);
-            for link in items.news.into_iter().filter_map(|n| n.url) {
-                let same_site =
-                    gleaner_fetch::site_key(&link) == gleaner_fetch::site_key(&fetched.url);
-                let wanted = source
+            if step == Step::Listing && signals.follow_links {
+                listings += 1;
+                let links = listing_links(
+                    &body,
+                    &fetched.url,
+                    event_selector.as_ref(),
+                    source.event_url_prefix.as_deref(),
+                    &next_selector,
+                );
+                ctx.sink.set_listing_links(&url, links.clone()).await;
+                enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
+            }
+            if let Step::Sitemap(depth) = step {
+                let caps = SitemapCaps { depth, ..SitemapCaps::default() };
+                let map = gleaner_extract::sitemap::read(&fetched.body, &fetched.url, &caps);
+                for child in map.children {
+                    if seen.insert(child.loc.clone()) {
+                        frontier.push_back((child.loc, Step::Sitemap(depth + 1)));
+                    }
+                }
+                let prefix = source
                     .event_url_prefix
                     .as_deref()
                     .and_then(|p| fetched.url.join(p).ok())
-                    .is_none_or(|p| link.as_str().starts_with(p.as_str()));
-                if same_site
-                    && wanted
-                    && events_queued < source.max_event_pages
-                    && seen.insert(link.clone())
-                {
-                    events_queued += 1;
-                    frontier.push_back((link, Step::Event));
+                    .map(|u| u.to_string());
+                for entry in map.urls {
+                    let wanted =
+                        prefix.as_ref().is_none_or(|p| entry.loc.as_str().starts_with(p.as_str()));
+                    if wanted
+                        && events_queued < source.max_event_pages
+                        && seen.insert(entry.loc.clone())
+                    {
+                        events_queued += 1;
+                        frontier.push_back((entry.loc, Step::Event));
+                    }
                 }
+                break 'page;
             }
-        }
-        let zone = source.time_zone.or_else(|| {
-            let host = fetched.url.host_str().unwrap_or_default().to_ascii_lowercase();
-            Some(ctx.settings.time_zone_of(&host))
-        });
-        let content_type = fetched.content_type().unwrap_or("text/html").to_owned();
-        if step == Step::Records {
-            let dataset = match &api_key {
-                Some((param, _)) => api_pages::without_param(&fetched.url, param),
-                None => fetched.url.clone(),
-            };
-            let (items, problems) = api_pages::records_to_news(
-                source,
-                &dataset,
-                fetched.content_type(),
-                &fetched.body,
-            );
-            report.errors.extend(problems.into_iter().map(|p| format!("source `{}`: {p}", source.id)));
-            for item in items {
-                report.news += 1;
-                ctx.sink.upsert_news(item, source.keep == Keep::Full).await;
-            }
-            continue;
-        }
-        if step == Step::Api {
-            let Some(mapping) = &source.api else { continue };
-            // What is kept and linked never carries the key.
-            let page_url = match &api_key {
-                Some((param, _)) => api_pages::without_param(&fetched.url, param),
-                None => fetched.url.clone(),
-            };
-            let read = gleaner_extract::api::read(&fetched.body, mapping);
-            if let Some(paging) = &source.paging
-                && listings < source.max_listing_pages.saturating_sub(1)
-                && let Some(next) =
-                    api_pages::next_page(&url, &fetched.body, paging, read.events.len())
-                && seen.insert(next.clone())
+            if step == Step::Feed
+                && gleaner_extract::kind_of(
+                    &fetched.body,
+                    fetched.content_type().unwrap_or(""),
+                    Some(fetched.url.path()),
+                ) == gleaner_extract::DocumentKind::Feed
+                && signals.follow_links
             {
-                listings += 1;
-                frontier.push_back((next, Step::Api));
-            }
-            let ctx_n = NormaliseContext { base_url: &page_url, default_tz: zone };
-            let mut events = Vec::new();
-            for item in read.events {
-                if let Ok(normalised) = gleaner_event::normalise(&item.raw, &ctx_n) {
-                    events.push(normalised.event);
+                // Items that are not events themselves usually link to the event's page.
+                let items =
+                    gleaner_extract::feeds::read(&fetched.body, &fetched.url, FeedMode::Auto);
+                for link in items.news.into_iter().filter_map(|n| n.url) {
+                    let same_site =
+                        gleaner_fetch::site_key(&link) == gleaner_fetch::site_key(&fetched.url);
+                    let wanted = source
+                        .event_url_prefix
+                        .as_deref()
+                        .and_then(|p| fetched.url.join(p).ok())
+                        .is_none_or(|p| link.as_str().starts_with(p.as_str()));
+                    if same_site
+                        && wanted
+                        && events_queued < source.max_event_pages
+                        && seen.insert(link.clone())
+                    {
+                        events_queued += 1;
+                        frontier.push_back((link, Step::Event));
+                    }
                 }
             }
-            store_events(ctx, source, &signals, &page_url, step, events, &mut report).await;
-            continue;
-        }
-        let options = ExtractOptions {
-            feed_mode: FeedMode::Auto,
-            // Calendars: the occurrences within the horizon, each its own event.
-            expand: (step == Step::Feed).then(|| {
-                let now = chrono::DateTime::<chrono::Utc>::from(ctx.clock.now());
-                (
-                    now - chrono::Duration::days(1),
-                    now + chrono::Duration::from_std(CALENDAR_HORIZON).unwrap_or_default(),
-                )
-            }),
-            file_name: Some(fetched.url.path().to_owned()),
-            default_tz: zone,
-            // Site rules when config has some for this page's site (issue 10); else the
-            // generic fallback on event pages, unless a language model reads them.
-            rules: ctx.settings.site_rules.for_url(&fetched.url),
-            fallback: step == Step::Event
-                && (source.llm == gleaner_config::llm::LlmMode::Off
-                    || ctx.sink.language_model().is_none()),
-            reference_date: Some(chrono::DateTime::<chrono::Utc>::from(now).date_naive()),
-            ..ExtractOptions::default()
-        };
-        let mut extracted = gleaner_extract::extract_events_with(
-            &fetched.body,
-            &content_type,
-            &NormaliseContext { base_url: &fetched.url, default_tz: zone },
-            &options,
-        );
-        if step == Step::Listing && signals.follow_links && options.rules.is_some() {
-            // A listing item that links to its own page is read there; the item gives the link.
-            let links = std::mem::take(&mut extracted.links);
-            extracted.events.retain(|e| e.url.as_ref().is_none_or(|u| !links.contains(u)));
-            let links = ListingLinks { events: links, next_page: extracted.next_page.take() };
-            enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
-        }
-        // Pages where structured data and site rules found nothing may be read by the
-        // language model (`llm = "fallback"`, or every page under `"always"`).
-        let events = match ctx.sink.language_model() {
-            Some(llm) => {
-                llm.read_page(
+            let zone = source.time_zone.or_else(|| {
+                let host = fetched.url.host_str().unwrap_or_default().to_ascii_lowercase();
+                Some(ctx.settings.time_zone_of(&host))
+            });
+            let content_type = fetched.content_type().unwrap_or("text/html").to_owned();
+            if step == Step::Records {
+                let dataset = match &api_key {
+                    Some((param, _)) => api_pages::without_param(&fetched.url, param),
+                    None => fetched.url.clone(),
+                };
+                let (items, problems) = api_pages::records_to_news(
                     source,
-                    &fetched.url,
-                    &fetched.headers,
-                    &body,
-                    zone,
-                    step == Step::Event,
-                    extracted.events,
-                )
-                .await
+                    &dataset,
+                    fetched.content_type(),
+                    &fetched.body,
+                );
+                report
+                    .errors
+                    .extend(problems.into_iter().map(|p| format!("source `{}`: {p}", source.id)));
+                for item in items {
+                    report.news += 1;
+                    ctx.sink.upsert_news(item, source.keep == Keep::Full).await;
+                }
+                break 'page;
             }
-            None => extracted.events,
-        };
-        store_events(ctx, source, &signals, &fetched.url, step, events, &mut report).await;
+            if step == Step::Api {
+                let Some(mapping) = &source.api else { break 'page };
+                // What is kept and linked never carries the key.
+                let page_url = match &api_key {
+                    Some((param, _)) => api_pages::without_param(&fetched.url, param),
+                    None => fetched.url.clone(),
+                };
+                let read = gleaner_extract::api::read(&fetched.body, mapping);
+                if let Some(paging) = &source.paging
+                    && listings < source.max_listing_pages.saturating_sub(1)
+                    && let Some(next) =
+                        api_pages::next_page(&url, &fetched.body, paging, read.events.len())
+                    && seen.insert(next.clone())
+                {
+                    listings += 1;
+                    frontier.push_back((next, Step::Api));
+                }
+                let ctx_n = NormaliseContext { base_url: &page_url, default_tz: zone };
+                let mut events = Vec::new();
+                for item in read.events {
+                    if let Ok(normalised) = gleaner_event::normalise(&item.raw, &ctx_n) {
+                        events.push(normalised.event);
+                    }
+                }
+                store_events(ctx, source, &signals, &page_url, step, events, &mut report).await;
+                break 'page;
+            }
+            let options = ExtractOptions {
+                feed_mode: FeedMode::Auto,
+                // Calendars: the occurrences within the horizon, each its own event.
+                expand: (step == Step::Feed).then(|| {
+                    let now = chrono::DateTime::<chrono::Utc>::from(ctx.clock.now());
+                    (
+                        now - chrono::Duration::days(1),
+                        now + chrono::Duration::from_std(CALENDAR_HORIZON).unwrap_or_default(),
+                    )
+                }),
+                file_name: Some(fetched.url.path().to_owned()),
+                default_tz: zone,
+                // Site rules when config has some for this page's site (issue 10); else the
+                // generic fallback on event pages, unless a language model reads them.
+                rules: ctx.settings.site_rules.for_url(&fetched.url),
+                fallback: step == Step::Event
+                    && (source.llm == gleaner_config::llm::LlmMode::Off
+                        || ctx.sink.language_model().is_none()),
+                reference_date: Some(chrono::DateTime::<chrono::Utc>::from(now).date_naive()),
+            };
+            let mut extracted = gleaner_extract::extract_events_with(
+                &fetched.body,
+                &content_type,
+                &NormaliseContext { base_url: &fetched.url, default_tz: zone },
+                &options,
+            );
+            if step == Step::Listing && signals.follow_links && options.rules.is_some() {
+                // A listing item that links to its own page is read there; the item gives the link.
+                let links = std::mem::take(&mut extracted.links);
+                extracted.events.retain(|e| e.url.as_ref().is_none_or(|u| !links.contains(u)));
+                let links = ListingLinks { events: links, next_page: extracted.next_page.take() };
+                enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
+            }
+            // Pages where structured data and site rules found nothing may be read by the
+            // language model (`llm = "fallback"`, or every page under `"always"`).
+            let events = match ctx.sink.language_model() {
+                Some(llm) => {
+                    llm.read_page(
+                        source,
+                        &fetched.url,
+                        &fetched.headers,
+                        &body,
+                        zone,
+                        step == Step::Event,
+                        extracted.events,
+                    )
+                    .await
+                }
+                None => extracted.events,
+            };
+            store_events(ctx, source, &signals, &fetched.url, step, events, &mut report).await;
+        }
+        ctx.sink.set_validators(&url, validators).await;
     }
     // Translations that failed earlier are tried again (issue 18).
     if let Some(llm) = ctx.sink.language_model() {

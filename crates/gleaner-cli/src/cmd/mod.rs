@@ -14,5 +14,5 @@ pub mod purge;
 pub mod remove;
 pub mod robots;
 pub mod run;
-pub mod worker;
 pub mod takedown;
+pub mod worker;
