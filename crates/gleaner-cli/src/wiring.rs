@@ -135,7 +135,13 @@ impl EventSink for StoreSink {
         allowed: bool,
         reason: String,
     ) -> BoxFuture<'a, ()> {
-        Box::pin(crate::relay_wiring::set_relay_allowed(&self.store, image, source, allowed, reason))
+        Box::pin(crate::relay_wiring::set_relay_allowed(
+            &self.store,
+            image,
+            source,
+            allowed,
+            reason,
+        ))
     }
 
     fn put_site_rights<'a>(

@@ -332,7 +332,11 @@ impl Settings {
     /// The licensed-API terms under which source `source` may read `url`: only on the
     /// sites of the source's start URLs, and only for a `licensed-api` source. The gate
     /// skips robots.txt for exactly these requests.
-    pub fn licensed_api_for(&self, source: &str, url: &Url) -> Option<&crate::sources::LicensedApi> {
+    pub fn licensed_api_for(
+        &self,
+        source: &str,
+        url: &Url,
+    ) -> Option<&crate::sources::LicensedApi> {
         self.sources
             .iter()
             .find(|s| s.id == source && s.starts_on_site_of(url))

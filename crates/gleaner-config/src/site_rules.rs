@@ -15,8 +15,11 @@ pub fn resolve(raw: &[SiteRules], problems: &mut Vec<Problem>) -> RuleBook {
     for (i, r) in raw.iter().enumerate() {
         if seen.contains(&r.site.as_str()) {
             problems.push(
-                Problem::at(format!("site_rules[{i}].site"), format!("`{}` has rules twice", r.site))
-                    .hint("merge the two `[[site_rules]]` tables: one site, one set of rules"),
+                Problem::at(
+                    format!("site_rules[{i}].site"),
+                    format!("`{}` has rules twice", r.site),
+                )
+                .hint("merge the two `[[site_rules]]` tables: one site, one set of rules"),
             );
         }
         seen.push(r.site.as_str());
@@ -67,7 +70,9 @@ mod tests {
         assert!(shown.contains("`site_rules[0].date.regex`"), "{shown}");
         assert!(shown.contains("hint: use Rust regex syntax"), "{shown}");
         assert!(shown.contains("`site_rules[0].time_zone`"), "{shown}");
-        let unknown = format!("{BOT}\n[[site_rules]]\nsite = \"venue.example\"\ndate = \"time\"\ntitel = \"h1\"\n");
+        let unknown = format!(
+            "{BOT}\n[[site_rules]]\nsite = \"venue.example\"\ndate = \"time\"\ntitel = \"h1\"\n"
+        );
         let shown = crate::parse(&unknown, "gleaner.toml").unwrap_err().to_string();
         assert!(shown.contains("unknown field `titel`"), "{shown}");
         assert!(shown.contains("gleaner.toml:10"), "the line of the typo: {shown}");

@@ -80,8 +80,11 @@ pub trait GateState: Send + Sync + std::fmt::Debug {
     /// persistent implementation commits before the future completes: the gate sends a
     /// request only after the update that reserved its budget has completed. An error
     /// means nothing was changed (the transaction was rolled back or never began).
-    fn update<'a>(&'a self, site: &'a str, change: Change<'a>)
-    -> BoxFuture<'a, Result<(), StateError>>;
+    fn update<'a>(
+        &'a self,
+        site: &'a str,
+        change: Change<'a>,
+    ) -> BoxFuture<'a, Result<(), StateError>>;
 
     /// A copy of a site's state, for `explain` and the dashboard.
     fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<SiteState>>;

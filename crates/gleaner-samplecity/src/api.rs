@@ -268,8 +268,9 @@ pub(crate) fn chat_completion(
     let content = match model.as_str() {
         // Scripted misbehaviour, chosen by the model name the client sends.
         "mock-malformed" => "Sure! Here are the events: {\"events\": [".to_owned(),
-        "mock-inventive" => json!({ "events": events.into_iter().map(invent).collect::<Vec<_>>() })
-            .to_string(),
+        "mock-inventive" => {
+            json!({ "events": events.into_iter().map(invent).collect::<Vec<_>>() }).to_string()
+        }
         _ => json!({ "events": events }).to_string(),
     };
     Ok(completion(city, &model, prompt, content))

@@ -468,7 +468,9 @@ async fn handle_answer(
         }
         200..=299 => {
             if matches!(item.target, Target::Image) {
-                if let Some(why) = crate::rights::image_answer_forbids_relay(&ctx.settings, &fetched) {
+                if let Some(why) =
+                    crate::rights::image_answer_forbids_relay(&ctx.settings, &fetched)
+                {
                     report.relay_stopped += crate::rights::stop_relay(ctx, &item.url, &why).await;
                 }
                 return;

@@ -80,7 +80,10 @@ pub trait EventSink: Send + Sync {
     }
 
     /// A site's rights files as last stored ([`crate::rights`]). The default knows none.
-    fn site_rights<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<crate::rights::RightsFiles>> {
+    fn site_rights<'a>(
+        &'a self,
+        site: &'a str,
+    ) -> BoxFuture<'a, Option<crate::rights::RightsFiles>> {
         let _ = site;
         Box::pin(async { None })
     }
@@ -188,7 +191,10 @@ impl MemorySink {
 }
 
 impl EventSink for MemorySink {
-    fn site_rights<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<crate::rights::RightsFiles>> {
+    fn site_rights<'a>(
+        &'a self,
+        site: &'a str,
+    ) -> BoxFuture<'a, Option<crate::rights::RightsFiles>> {
         let files = self.rights.lock().unwrap_or_else(|p| p.into_inner()).get(site).cloned();
         Box::pin(async move { files })
     }

@@ -82,7 +82,8 @@ impl OwnerDesk {
             .secret_or_insert(SECRET_NAME, candidate)
             .await
             .map_err(|e| format!("failed to read the server secret from the store: {e}"))?;
-        let notifier = Notifier::new(settings.owners.webhook_url.clone(), settings.owners.email.clone());
+        let notifier =
+            Notifier::new(settings.owners.webhook_url.clone(), settings.owners.email.clone());
         let limiter =
             RateLimiter::new(settings.owners.submissions_per_hour, Duration::from_secs(3600));
         Ok(OwnerDesk {

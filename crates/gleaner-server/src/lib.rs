@@ -27,9 +27,9 @@ pub mod feeds;
 pub mod html;
 pub mod i18n;
 pub mod metrics;
-pub mod relay;
 pub mod notify;
 pub mod owners;
+pub mod relay;
 pub mod site_page;
 pub mod verify;
 

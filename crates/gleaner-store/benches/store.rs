@@ -137,7 +137,8 @@ fn bench_store(c: &mut Criterion, name: &str, store: &Store, rt: &tokio::runtime
                     );
                     budget::release(&mut s.budget, Purpose::EventPage);
                 }),
-            )).unwrap();
+            ))
+            .unwrap();
         })
     });
 

@@ -64,12 +64,12 @@ use url::Url;
 
 pub use error::StoreError;
 pub use model::StoredNews;
-pub use owners::{OwnerSubmission, SourceControl};
 pub use model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
     Provenance, PurgeReport, RemovalReport, RetentionPolicy, SiteLease, SourceRecord, StatusChange,
     StoredEvent, Upserted, WorkItem, WorkLease,
 };
+pub use owners::{OwnerSubmission, SourceControl};
 
 #[derive(Debug)]
 enum Backend {

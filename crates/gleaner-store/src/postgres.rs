@@ -60,8 +60,8 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (7, include_str!("../migrations/postgres/0007_llm.sql")),
 ];
 
-mod owners;
 mod llm;
+mod owners;
 mod relay;
 mod workers;
 

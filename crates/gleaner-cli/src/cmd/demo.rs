@@ -89,9 +89,15 @@ fn demo_config(
     for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::OpenDataJson) {
         // Open data for the newsroom: weather warnings (one per phenomenon) and fuel prices.
         let (id, mapping) = if seed.url.ends_with("vigilance.json") {
-            ("vigilance", "records = \"/warnings\"\nid = \"phenomenon\"\ntitle = [\"phenomenon\", \"level\"]\ndate = \"start\"\n")
+            (
+                "vigilance",
+                "records = \"/warnings\"\nid = \"phenomenon\"\ntitle = [\"phenomenon\", \"level\"]\ndate = \"start\"\n",
+            )
         } else {
-            ("fuel-prices", "records = \"/prices\"\ntitle = [\"name\", \"fuel\", \"price_eur_per_litre\"]\ndate = \"updated\"\n")
+            (
+                "fuel-prices",
+                "records = \"/prices\"\ntitle = [\"name\", \"fuel\", \"price_eur_per_litre\"]\ndate = \"updated\"\n",
+            )
         };
         text.push_str(&format!(
             "\n[[sources]]\nid = \"{id}\"\nkind = \"open-data\"\nstart_urls = [\"{url}\"]\nkeep = \"full\"\npublish = false\n\
@@ -154,9 +160,9 @@ async fn demo(args: &DemoArgs) -> Result<()> {
     let mut settings = gleaner_config::parse(&config_text, &config_path.display().to_string())
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     settings.load_api_keys(|name| {
-        std::env::var(name)
-            .ok()
-            .or_else(|| (name == DEMO_KEY_ENV).then(|| gleaner_samplecity::DEFAULT_API_KEY.to_owned()))
+        std::env::var(name).ok().or_else(|| {
+            (name == DEMO_KEY_ENV).then(|| gleaner_samplecity::DEFAULT_API_KEY.to_owned())
+        })
     });
     let settings = Arc::new(settings);
     let city = Arc::new(city);

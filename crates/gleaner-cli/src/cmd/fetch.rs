@@ -69,7 +69,11 @@ pub fn run(args: &FetchArgs, config: &Path) -> Result<()> {
 }
 
 /// Manual checks of `url`'s site recorded today (in the site's zone).
-pub(crate) async fn checks_today(store: &gleaner_store::Store, settings: &Settings, url: &Url) -> u32 {
+pub(crate) async fn checks_today(
+    store: &gleaner_store::Store,
+    settings: &Settings,
+    url: &Url,
+) -> u32 {
     let Some(host) = url.host_str() else { return 0 };
     let Ok(scope) = gleaner_store::parse_scope(host) else { return 0 };
     let zone = settings.time_zone_of(&host.to_ascii_lowercase());

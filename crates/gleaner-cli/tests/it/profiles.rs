@@ -571,14 +571,23 @@ async fn seed_cixtra_a_tdmrep_reservation_or_noai_stops_the_site() {
     }
     // Positive control: the open venue was read and its events kept.
     assert!(reports[2].event_pages >= 1, "{:?}", reports[2]);
-    assert!(sink.events().iter().any(|f| f.source == "open"), "{:?} {:?}", reports[2], web.ledger().site(open).map(|e| (&e.path, e.status)).collect::<Vec<_>>());
+    assert!(
+        sink.events().iter().any(|f| f.source == "open"),
+        "{:?} {:?}",
+        reports[2],
+        web.ledger().site(open).map(|e| (&e.path, e.status)).collect::<Vec<_>>()
+    );
     let ledger = web.ledger();
     assert!(ledger.fetched(open, "/.well-known/tdmrep.json"), "rights files read first");
     for (site, report) in [(tdm, &reports[0]), (noai, &reports[1])] {
-        assert!(ledger.fetched(site, "/.well-known/tdmrep.json") && ledger.fetched(site, "/ai.txt"));
+        assert!(
+            ledger.fetched(site, "/.well-known/tdmrep.json") && ledger.fetched(site, "/ai.txt")
+        );
         let asked: Vec<&str> = ledger.site(site).map(|e| e.path.as_str()).collect();
         assert!(
-            asked.iter().all(|p| ["/robots.txt", "/.well-known/tdmrep.json", "/ai.txt"].contains(p)),
+            asked
+                .iter()
+                .all(|p| ["/robots.txt", "/.well-known/tdmrep.json", "/ai.txt"].contains(p)),
             "a reserved site is asked for robots.txt and its rights files only: {asked:?}"
         );
         assert!(

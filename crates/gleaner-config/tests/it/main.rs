@@ -192,7 +192,10 @@ fn a_licensed_api_key_parameter_is_a_secret_and_its_key_comes_from_the_lookup() 
     assert!(s.load_api_keys(|name| (name == "TICKETS_KEY").then(|| "k".into())).is_empty());
     let key = s.sources[0].licensed.as_ref().unwrap().key.as_ref().unwrap();
     assert_eq!(key.expose(), "k");
-    assert_eq!(format!("{:?}", s.sources[0].licensed), format!("{:?}", s.sources[0].licensed).replace("\"k\"", "REDACTED"));
+    assert_eq!(
+        format!("{:?}", s.sources[0].licensed),
+        format!("{:?}", s.sources[0].licensed).replace("\"k\"", "REDACTED")
+    );
 }
 
 /// `[llm]` and a source's `llm` (issue 18): the model server is an `[[infrastructure]]`

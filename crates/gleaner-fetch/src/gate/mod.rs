@@ -452,7 +452,9 @@ impl Gate {
             ("robots.txt itself is always allowed".to_owned(), None)
         } else if let Some((source, _)) = &licensed {
             (
-                format!("licensed API (source `{source}`): robots.txt is not consulted, the licence governs"),
+                format!(
+                    "licensed API (source `{source}`): robots.txt is not consulted, the licence governs"
+                ),
                 None,
             )
         } else {

@@ -125,7 +125,8 @@ async fn workers_share_one_budget_and_see_each_others_in_flight() {
             s.budget.in_flight.insert(Purpose::EventPage, 1);
         }),
     )
-    .await.unwrap();
+    .await
+    .unwrap();
     b.update(
         SITE,
         Box::new(|s, _| {
@@ -133,7 +134,8 @@ async fn workers_share_one_budget_and_see_each_others_in_flight() {
             *s.budget.in_flight.entry(Purpose::EventPage).or_default() += 1;
         }),
     )
-    .await.unwrap();
+    .await
+    .unwrap();
     assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 2);
     // b's request ends: only b's share moves.
     b.update(
@@ -142,7 +144,8 @@ async fn workers_share_one_budget_and_see_each_others_in_flight() {
             *s.budget.in_flight.entry(Purpose::EventPage).or_default() -= 1;
         }),
     )
-    .await.unwrap();
+    .await
+    .unwrap();
     assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 1);
     // b takes another and stops (clean shutdown releases its lease at once).
     b.update(
@@ -151,7 +154,8 @@ async fn workers_share_one_budget_and_see_each_others_in_flight() {
             *s.budget.in_flight.entry(Purpose::Listing).or_default() += 1;
         }),
     )
-    .await.unwrap();
+    .await
+    .unwrap();
     assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 2);
     drop(b);
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
