@@ -107,8 +107,9 @@ fn without_fragment(url: &Url) -> String {
     url.to_string()
 }
 
-/// Removes the named query parameters (case-insensitive).
-fn strip_params(url: &mut Url, names: &[String]) {
+/// Removes the named query parameters (case-insensitive): secrets that must not cross
+/// hosts, and a licensed API's key from what the pass keeps.
+pub fn strip_params(url: &mut Url, names: &[String]) {
     if url.query().is_none() || names.is_empty() {
         return;
     }

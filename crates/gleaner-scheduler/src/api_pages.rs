@@ -26,24 +26,8 @@ pub(crate) fn with_param(url: &Url, name: &str, value: &str) -> Url {
 
 /// `url` without query parameter `name` (case-insensitive), e.g. a licensed API's key.
 pub(crate) fn without_param(url: &Url, name: &str) -> Url {
-    if !url.query_pairs().any(|(k, _)| k.eq_ignore_ascii_case(name)) {
-        return url.clone();
-    }
-    let kept: Vec<(String, String)> = url
-        .query_pairs()
-        .filter(|(k, _)| !k.eq_ignore_ascii_case(name))
-        .map(|(k, v)| (k.into(), v.into()))
-        .collect();
     let mut out = url.clone();
-    if kept.is_empty() {
-        out.set_query(None);
-    } else {
-        let mut query = out.query_pairs_mut();
-        query.clear();
-        for (k, v) in &kept {
-            query.append_pair(k, v);
-        }
-    }
+    gleaner_fetch::redirect::strip_params(&mut out, &[name.to_owned()]);
     out
 }
 

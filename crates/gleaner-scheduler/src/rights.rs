@@ -256,6 +256,11 @@ pub(crate) async fn stop_before_site(
     url: &Url,
     deadline: SystemTime,
 ) -> Option<String> {
+    // A licensed API's own site is read under its licence: no robots.txt, so no rights
+    // files either (reading them would ask for robots.txt first).
+    if ctx.settings.licensed_api_for(&source.id, url).is_some() {
+        return None;
+    }
     let now = ctx.clock.now();
     let stop =
         site_stopped(&ctx.gate, ctx.sink.as_ref(), &ctx.settings, url, now, Some(deadline)).await?;

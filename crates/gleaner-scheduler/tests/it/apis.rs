@@ -22,7 +22,7 @@ fn config(web: &TestWeb) -> (String, usize, usize) {
     let fuel = seeds.iter().find(|s| s.kind == SeedKind::OpenDataCsv).expect("fuel prices");
     let text = format!(
         "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
-         [politeness]\ngap = \"40ms\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n\
+         [politeness]\ngap = \"40ms\"\n\n[rights]\nread_files = true\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n\
          [[sources]]\nid = \"ticketing\"\nkind = \"licensed-api\"\nstart_urls = [\"{licensed}\"]\nkeep = \"full\"\n\
          api_key_env = \"TEST_TICKETING_KEY\"\napi_gap = \"{gap}ms\"\npage_param = \"page\"\ntotal_pages = \"/page/totalPages\"\n\
          [sources.api]\nevents = \"/_embedded/events\"\nid = \"/id\"\ntitle = \"/name\"\nurl = \"/url\"\n\
