@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use gleaner_config::Settings;
-use gleaner_fetch::gate::clock::SystemClock;
 use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_server::desk::OwnerDesk;
 use gleaner_server::{AppState, ServerOptions};
@@ -47,7 +46,7 @@ pub async fn desk(
         Arc::new(gate_state),
         Arc::new(store.clone()),
         Arc::new(store.clone()),
-        Arc::new(SystemClock),
+        crate::db_clock::gate_clock(store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
     );
     let desk = OwnerDesk::new(store.clone(), Arc::clone(settings), Some(Arc::new(gate)))
         .await

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
 use gleaner_config::Settings;
-use gleaner_fetch::gate::clock::{SystemClock, WallClock};
+use gleaner_fetch::gate::clock::WallClock;
 use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_policy::Purpose;
 use gleaner_policy::state::BoxFuture;
@@ -114,7 +114,8 @@ pub async fn relayed(
         .context("failed to start the image relay")?;
     let client = Client::new(ClientSettings::from_settings(settings))
         .context("failed to start the image relay's HTTP client")?;
-    let clock: Arc<dyn WallClock> = Arc::new(SystemClock);
+    let clock: Arc<dyn WallClock> =
+        crate::db_clock::gate_clock(store).await.map_err(|e| anyhow::anyhow!("{e}"))?;
     let gate = Gate::new(
         client,
         Arc::clone(settings),

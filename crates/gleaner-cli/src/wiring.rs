@@ -9,7 +9,6 @@ use anyhow::{Context, Result};
 use gleaner_config::Settings;
 use gleaner_config::sources::Keep;
 use gleaner_event::PublicEvent;
-use gleaner_fetch::gate::clock::{SystemClock, WallClock};
 use gleaner_fetch::{Client, ClientSettings, Gate, Validators};
 use gleaner_policy::registry::Scope;
 use gleaner_policy::state::BoxFuture;
@@ -17,7 +16,7 @@ use gleaner_scheduler::links::ListingLinks;
 use gleaner_scheduler::{EventSink, Found, PassContext, Upsert};
 use gleaner_server::{ApiEvent, CrawlMetrics, EventDetail, EventSource, FetchRecord, StatusRecord};
 use gleaner_store::DocumentKind;
-use gleaner_store::{EventWrite, Store, Upserted};
+use gleaner_store::{EventWrite, PgSchemas, Store, Upserted};
 use url::Url;
 
 use crate::BadInput;
@@ -33,7 +32,12 @@ pub fn open_store(settings: &Settings) -> Result<Store> {
             format!("failed to create the folder `{}` for the store", parent.display())
         })?;
     }
-    Store::open(url).map_err(|e| BadInput(format!("failed to open the store `{url}`: {e}")).into())
+    let schemas = PgSchemas {
+        copy: settings.store.schema.clone(),
+        politeness: settings.store.politeness_namespace.clone(),
+    };
+    Store::open_in(url, &schemas)
+        .map_err(|e| BadInput(format!("failed to open the store `{url}`: {e}")).into())
 }
 
 /// The crawler's parts: the gate over the store's state, and the pipeline's context.
@@ -53,7 +57,7 @@ pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
         .context("failed to start crawling")?;
     let client = Client::new(ClientSettings::from_settings(&settings))
         .context("failed to start the HTTP client")?;
-    let clock: Arc<dyn WallClock> = Arc::new(SystemClock);
+    let clock = crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?;
     let gate = Gate::new(
         client,
         Arc::clone(&settings),

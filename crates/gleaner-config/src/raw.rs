@@ -276,6 +276,10 @@ pub struct RawRetention {
 pub struct RawStore {
     /// `sqlite://PATH` or `postgres://…`.
     pub url: Option<String>,
+    /// PostgreSQL: the schema holding this deployment's own tables.
+    pub schema: Option<String>,
+    /// PostgreSQL: the schema whose budgets this deployment shares with other copies.
+    pub politeness_namespace: Option<String>,
 }
 
 /// `[server]`.

@@ -259,17 +259,7 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
         samples: raw.retention.samples.unwrap_or(false),
         sample_exclusions: raw.retention.sample_exclusions.clone().unwrap_or_default(),
     };
-    let store = StoreSettings {
-        url: raw.store.url.clone().unwrap_or_else(|| "sqlite://gleaner.db".to_owned()),
-    };
-    if !(store.url.starts_with("sqlite:")
-        || store.url.starts_with("postgres://")
-        || store.url.starts_with("postgresql://"))
-    {
-        r.problem(Problem::at("store.url", format!("`{}` is not a store URL", store.url)).hint(
-            "use `sqlite://PATH` (the default, `sqlite://gleaner.db`) or `postgres://USER@HOST/DB`",
-        ));
-    }
+    let store = resolve_store(&mut r, &raw);
     let server = resolve_server(&mut r, &raw);
     let network = resolve_network(&mut r, &raw);
     let infrastructure = resolve_infrastructure(&mut r, &raw);
@@ -866,4 +856,45 @@ fn resolve_infrastructure(r: &mut Resolver, raw: &RawConfig) -> Vec<Infrastructu
         }
     }
     out
+}
+
+/// `[store]`: the URL, and on PostgreSQL the copy's schema and its politeness namespace.
+fn resolve_store(r: &mut Resolver, raw: &RawConfig) -> StoreSettings {
+    let url = raw.store.url.clone().unwrap_or_else(|| "sqlite://gleaner.db".to_owned());
+    let postgres = url.starts_with("postgres://") || url.starts_with("postgresql://");
+    if !(url.starts_with("sqlite:") || postgres) {
+        r.problem(Problem::at("store.url", format!("`{url}` is not a store URL")).hint(
+            "use `sqlite://PATH` (the default, `sqlite://gleaner.db`) or `postgres://USER@HOST/DB`",
+        ));
+    }
+    let schema = raw.store.schema.clone().unwrap_or_else(|| "public".to_owned());
+    let politeness_namespace =
+        raw.store.politeness_namespace.clone().unwrap_or_else(|| schema.clone());
+    for (key, name, set) in [
+        ("store.schema", &schema, raw.store.schema.is_some()),
+        (
+            "store.politeness_namespace",
+            &politeness_namespace,
+            raw.store.politeness_namespace.is_some(),
+        ),
+    ] {
+        if !set {
+            continue;
+        }
+        if !postgres {
+            r.problem(Problem::at(key, "copies and politeness namespaces need PostgreSQL").hint(
+                "set `store.url = \"postgres://USER@HOST/DB\"`, or remove this key: a SQLite store is one whole store",
+            ));
+        }
+        let plain = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+            && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            && name.len() <= 63
+            && !name.starts_with("pg_");
+        if !plain {
+            r.problem(Problem::at(key, format!("`{name}` cannot be a schema name")).hint(
+                "use lower-case letters, digits and `_`, starting with a letter (for example `staging`)",
+            ));
+        }
+    }
+    StoreSettings { url, schema, politeness_namespace }
 }

@@ -288,6 +288,14 @@ pub struct Retention {
 pub struct StoreSettings {
     /// `sqlite://PATH` or `postgres://…`.
     pub url: String,
+    /// PostgreSQL: the schema of this deployment's own tables (events, queue,
+    /// validators); `public` by default.
+    pub schema: String,
+    /// PostgreSQL: the schema of the politeness tables (budgets, in flight, workers,
+    /// registry, audit log), shared by every copy naming it; the same as `schema` (one
+    /// whole store) by default. A live and a staging copy naming one namespace share
+    /// every site's budget and keep their own events.
+    pub politeness_namespace: String,
 }
 
 /// Server addresses.

@@ -92,6 +92,36 @@ pub enum StoreError {
         /// The newest this build knows.
         known: i64,
     },
+    /// A configured schema name is not a plain SQL identifier.
+    #[error(
+        "`{name}` cannot be a schema name\nhint: use lower-case letters, digits and `_`, starting with a letter (for example `staging`)"
+    )]
+    BadSchema {
+        /// The name.
+        name: String,
+    },
+    /// A schema is already used for something else (a whole store, a namespace, a copy).
+    #[error(
+        "the schema `{schema}` of `{location}` holds a {found} store, and this configuration uses it as a {wanted} store\nhint: give this deployment a new `store.schema` (a copy) and name the schema whose budgets it shares in `store.politeness_namespace`; a whole store (`all`) can be the namespace of copies"
+    )]
+    SchemaRole {
+        /// The database.
+        location: String,
+        /// The schema.
+        schema: String,
+        /// What it holds.
+        found: String,
+        /// What this configuration wants it to hold.
+        wanted: &'static str,
+    },
+    /// Schemas (copies, namespaces) were asked of a SQLite store.
+    #[error(
+        "`{url}` is a SQLite store, which is always one whole store\nhint: copies sharing a politeness namespace need PostgreSQL: set `store.url = \"postgres://…\"`, or remove `store.schema` and `store.politeness_namespace`"
+    )]
+    SchemasNeedPostgres {
+        /// The store URL.
+        url: String,
+    },
     /// No pooled connection could be had in time.
     #[error(
         "no connection to the store `{location}`: {detail}\nhint: check that PostgreSQL is running and accepts more connections"

@@ -70,6 +70,7 @@ pub use model::{
     StoredEvent, Upserted, WorkItem, WorkLease,
 };
 pub use owners::{OwnerSubmission, SourceControl};
+pub use postgres::layout::{PgSchemas, is_identifier as is_schema_name};
 
 #[derive(Debug)]
 enum Backend {
@@ -113,8 +114,19 @@ impl Store {
     /// or `postgres://USER[:PASSWORD]@HOST:PORT/DATABASE` (also `postgresql://`; the
     /// database must exist).
     pub fn open(url: &str) -> Result<Store, StoreError> {
+        Store::open_in(url, &PgSchemas::default())
+    }
+
+    /// Opens the store at `url` as [`Store::open`] does; on PostgreSQL, in the schemas
+    /// `schemas` names (a copy sharing a politeness namespace with other copies). A
+    /// SQLite store is always one whole store: other schemas are an error.
+    pub fn open_in(url: &str, schemas: &PgSchemas) -> Result<Store, StoreError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            return Store::open_postgres(url);
+            let db = postgres::Postgres::open(url, schemas)?;
+            return Ok(Store { backend: Arc::new(Backend::Postgres(db)) });
+        }
+        if *schemas != PgSchemas::default() {
+            return Err(StoreError::SchemasNeedPostgres { url: url.to_owned() });
         }
         match url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
             Some(path) if !path.is_empty() => Store::open_sqlite(Path::new(path)),
@@ -126,8 +138,7 @@ impl Store {
     /// the connection and the migrations; connections of the pool are then made on the
     /// runtime of whoever uses the store.
     pub fn open_postgres(url: &str) -> Result<Store, StoreError> {
-        let db = postgres::Postgres::open(url)?;
-        Ok(Store { backend: Arc::new(Backend::Postgres(db)) })
+        Store::open_in(url, &PgSchemas::default())
     }
 
     /// Which database this store uses.
@@ -285,6 +296,15 @@ impl Store {
     /// [`CrawlerState::claim_work`].
     pub async fn enqueue_work(&self, item: &WorkItem, due: SystemTime) -> Result<bool, StoreError> {
         dispatch!(self, db => db.enqueue_work(item, due).await)
+    }
+
+    /// The clock every process of a deployment agrees on: on PostgreSQL the database
+    /// server's, on SQLite (one process) this machine's.
+    pub async fn database_time(&self) -> Result<SystemTime, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(_) => Ok(SystemTime::now()),
+            Backend::Postgres(db) => db.database_time().await,
+        }
     }
 
     /// A copy of a site's gate state (for `explain` and the dashboard).

@@ -49,17 +49,7 @@ use crate::model::{
     StoredEvent, Upserted, WorkItem, WorkLease,
 };
 
-/// Schema migrations, applied in order; `schema_migrations` records each one.
-const MIGRATIONS: &[(i64, &str)] = &[
-    (1, include_str!("../migrations/postgres/0001_init.sql")),
-    (2, include_str!("../migrations/postgres/0002_frontier.sql")),
-    (3, include_str!("../migrations/postgres/0003_site_leases.sql")),
-    (4, include_str!("../migrations/postgres/0004_source_failures.sql")),
-    (5, include_str!("../migrations/postgres/0005_owner_desk.sql")),
-    (6, include_str!("../migrations/postgres/0006_relay.sql")),
-    (7, include_str!("../migrations/postgres/0007_llm.sql")),
-];
-
+pub(crate) mod layout;
 mod llm;
 mod owners;
 mod relay;
@@ -99,6 +89,7 @@ enum AuditMsg {
 /// The PostgreSQL backend.
 pub(crate) struct Postgres {
     location: String,
+    schemas: layout::PgSchemas,
     pool: Pool,
     audit: tokio::sync::mpsc::UnboundedSender<AuditMsg>,
     registry: Mutex<Option<(i64, Arc<Vec<RegistryEntry>>)>>,
@@ -128,8 +119,9 @@ impl<T> PgDoing<T> for Result<T, tokio_postgres::Error> {
     }
 }
 
-/// `postgres://user@host:port/db`, without the password, for messages.
-pub(crate) fn describe(config: &Config) -> String {
+/// `postgres://user@host:port/db`, without the password, for messages, with the copy's
+/// schema and namespace when they are not the default.
+pub(crate) fn describe(config: &Config, schemas: &layout::PgSchemas) -> String {
     let host = config
         .get_hosts()
         .first()
@@ -141,7 +133,14 @@ pub(crate) fn describe(config: &Config) -> String {
     let port = config.get_ports().first().copied().unwrap_or(5432);
     let user = config.get_user().map(|u| format!("{u}@")).unwrap_or_default();
     let db = config.get_dbname().unwrap_or("");
-    format!("postgres://{user}{host}:{port}/{db}")
+    let place = if schemas.is_split() {
+        format!(" (copy `{}`, politeness namespace `{}`)", schemas.copy, schemas.politeness)
+    } else if schemas.copy != "public" {
+        format!(" (schema `{}`)", schemas.copy)
+    } else {
+        String::new()
+    };
+    format!("postgres://{user}{host}:{port}/{db}{place}")
 }
 
 /// The SQL condition "column `col` is the host `$n` or one of its subdomains".
@@ -191,38 +190,15 @@ async fn connect(config: &Config, location: &str) -> Result<tokio_postgres::Clie
     Ok(client)
 }
 
-async fn migrate(client: &mut tokio_postgres::Client, location: &str) -> Result<(), StoreError> {
+async fn migrate(
+    client: &mut tokio_postgres::Client,
+    location: &str,
+    schemas: &layout::PgSchemas,
+) -> Result<(), StoreError> {
     let open = |source| StoreError::PostgresConnect { location: location.to_owned(), source };
     let tx = client.transaction().await.map_err(open)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).await.map_err(open)?;
-    tx.batch_execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (
-             version BIGINT PRIMARY KEY,
-             applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
-         )",
-    )
-    .await
-    .map_err(open)?;
-    let found: i64 = tx
-        .query_one("SELECT coalesce(max(version), 0) FROM schema_migrations", &[])
-        .await
-        .map_err(open)?
-        .get(0);
-    let known = MIGRATIONS.last().map_or(0, |m| m.0);
-    if found > known {
-        return Err(StoreError::TooNewPostgres { location: location.to_owned(), found, known });
-    }
-    for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > found) {
-        let err = |source| StoreError::PostgresMigrate {
-            location: location.to_owned(),
-            version: *version,
-            source,
-        };
-        tx.batch_execute(sql).await.map_err(err)?;
-        tx.execute("INSERT INTO schema_migrations (version) VALUES ($1)", &[version])
-            .await
-            .map_err(err)?;
-    }
+    layout::migrate(&tx, location, schemas).await?;
     tx.commit().await.map_err(open)
 }
 
@@ -381,22 +357,27 @@ const IN_FLIGHT: &str = "SELECT f.purpose, sum(f.count)::bigint,
 type Conn = deadpool_postgres::Object;
 
 impl Postgres {
-    /// Connects to the database at `url`, migrating it, and starts the audit writer.
-    pub(crate) fn open(url: &str) -> Result<Postgres, StoreError> {
+    /// Connects to the database at `url`, migrating the schemas of `schemas`, and starts
+    /// the audit writer. Every connection's search path is the copy, then its namespace.
+    pub(crate) fn open(url: &str, schemas: &layout::PgSchemas) -> Result<Postgres, StoreError> {
+        schemas.check()?;
         let mut config = Config::from_str(url)
             .map_err(|source| StoreError::PostgresUrl { detail: source.to_string() })?;
-        if config.get_options().is_none() {
-            // A worker frozen mid-transaction (stopped, swapped out) must not hold a
-            // site's row lock for ever: the server ends such a session, which rolls back.
-            config.options(IDLE_IN_TRANSACTION);
-        }
-        let location = describe(&config);
+        // A worker frozen mid-transaction (stopped, swapped out) must not hold a site's
+        // row lock for ever: the server ends such a session, which rolls back. Options
+        // the URL sets come first, so its own timeout is kept; the search path is ours.
+        let options = match config.get_options() {
+            Some(own) => format!("{own} {}", schemas.search_path_option()),
+            None => format!("{IDLE_IN_TRANSACTION} {}", schemas.search_path_option()),
+        };
+        config.options(&options);
+        let location = describe(&config, schemas);
         {
-            let (config, location) = (config.clone(), location.clone());
+            let (config, location, schemas) = (config.clone(), location.clone(), schemas.clone());
             on_own_runtime(move || {
                 Box::pin(async move {
                     let mut client = connect(&config, &location).await?;
-                    migrate(&mut client, &location).await
+                    migrate(&mut client, &location, &schemas).await
                 })
             })?;
         }
@@ -427,6 +408,7 @@ impl Postgres {
         }
         Ok(Postgres {
             location,
+            schemas: schemas.clone(),
             pool,
             audit: tx,
             registry: Mutex::new(None),
@@ -696,6 +678,19 @@ impl Postgres {
         tx.commit().await.doing(loc, || format!("committing the state of `{site}`"))
     }
 
+    /// The database server's clock (`clock_timestamp()`, which moves within a
+    /// transaction, unlike `now()`).
+    pub(crate) async fn database_time(&self) -> Result<SystemTime, StoreError> {
+        let row = self
+            .row("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint", &[], || {
+                "reading the database clock".to_owned()
+            })
+            .await?
+            .ok_or_else(|| StoreError::Worker("the database clock gave no row".into()))?;
+        let micros: i64 = row.get(0);
+        Ok(SystemTime::UNIX_EPOCH + Duration::from_micros(micros.max(0) as u64))
+    }
+
     pub(crate) async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
         let doing = || format!("reading the state of `{site}`");
         let Some(row) = self
@@ -830,7 +825,7 @@ impl Postgres {
         let row = self
             .row(
                 "INSERT INTO site_leases (site, worker, token, lease_until)
-                 VALUES ($1, $2, nextval('work_fence'), now() + make_interval(secs => $3))
+                 VALUES ($1, $2, nextval('site_lease_fence'), now() + make_interval(secs => $3))
                  ON CONFLICT (site) DO UPDATE SET
                      token = CASE WHEN site_leases.worker = excluded.worker
                          AND site_leases.lease_until > now()
@@ -1658,44 +1653,20 @@ impl Postgres {
             .await
             .doing(loc, doing)?
             .get(0);
+        // Every copy sharing this namespace keeps its own content: delete it from each
+        // (its tables first on the search path), this copy's under plain table names.
         let mut deleted = Vec::new();
-        let (events_cond, param) = scope_condition(&scope, "host", "url", 1);
-        let (url_host_cond, _) = scope_condition(&scope, "url_host", "url", 1);
-        let events_where = format!("({events_cond} OR {url_host_cond})");
-        let plain = |table: &str| {
-            format!("DELETE FROM {table} WHERE {}", scope_condition(&scope, "host", "url", 1).0)
-        };
-        for (table, sql) in [
-            (
-                "translations",
-                format!(
-                    "DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
-                ),
-            ),
-            (
-                "event_status",
-                format!(
-                    "DELETE FROM event_status WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
-                ),
-            ),
-            (
-                "event_provenance",
-                format!(
-                    "DELETE FROM event_provenance WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
-                ),
-            ),
-            ("events", format!("DELETE FROM events WHERE {events_where}")),
-            ("news_items", plain("news_items")),
-            ("bodies", plain("bodies")),
-            ("samples", plain("samples")),
-            ("validators", plain("validators")),
-            ("listing_links", plain("listing_links")),
-            ("frontier", plain("frontier")),
-            ("relay_images", plain("relay_images")),
-        ] {
-            let n = tx.execute(&sql, &[&param]).await.doing(loc, doing)?;
-            deleted.push((table.to_owned(), n));
+        let copies = layout::copies(&tx).await.doing(loc, doing)?;
+        for copy in copies.iter().filter(|c| **c != self.schemas.copy) {
+            let path = format!("SET LOCAL search_path TO {copy}, {}", self.schemas.politeness);
+            tx.batch_execute(&path).await.doing(loc, doing)?;
+            for (table, n) in delete_site_content(&tx, &scope).await.doing(loc, doing)? {
+                deleted.push((format!("{copy}.{table}"), n));
+            }
         }
+        let own = format!("SET LOCAL search_path TO {}", layout::search_list(&self.schemas));
+        tx.batch_execute(&own).await.doing(loc, doing)?;
+        deleted.splice(0..0, delete_site_content(&tx, &scope).await.doing(loc, doing)?);
         let opt_out = format!("removal-{request_id}");
         let entry = RegistryEntry {
             scope: scope.clone(),
@@ -1724,21 +1695,82 @@ impl Postgres {
     }
 
     /// PostgreSQL keeps its own files consistent; this checks that the database answers
-    /// and carries the schema this build knows (`ok` when so).
+    /// and that the copy's schema and its namespace carry every migration this build
+    /// knows for their role (`ok` when so).
     pub(crate) async fn integrity_check(&self) -> Result<String, StoreError> {
-        let version: i64 = self
-            .row("SELECT coalesce(max(version), 0) FROM schema_migrations", &[], || {
-                "checking the database".to_owned()
-            })
-            .await?
-            .map_or(0, |r| r.get(0));
-        let known = MIGRATIONS.last().map_or(0, |m| m.0);
-        Ok(if version == known {
-            "ok".to_owned()
+        let mut problems = Vec::new();
+        let places = if self.schemas.is_split() {
+            vec![
+                (&self.schemas.copy, layout::Role::Copy),
+                (&self.schemas.politeness, layout::Role::Politeness),
+            ]
         } else {
-            format!("schema version {version}, expected {known}")
-        })
+            vec![(&self.schemas.copy, layout::Role::All)]
+        };
+        for (schema, role) in places {
+            let sql = format!("SELECT version FROM {schema}.schema_migrations");
+            let found: std::collections::BTreeSet<i64> = self
+                .rows(&sql, &[], || "checking the database".to_owned())
+                .await?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            let expected = role.expected();
+            if found != expected {
+                problems.push(format!(
+                    "schema `{schema}` has migrations {found:?}, expected {expected:?}"
+                ));
+            }
+        }
+        Ok(if problems.is_empty() { "ok".to_owned() } else { problems.join("; ") })
     }
+}
+
+/// Deletes a removed site's content from the copy first on the search path, returning
+/// the rows deleted per table.
+async fn delete_site_content(
+    tx: &tokio_postgres::Transaction<'_>,
+    scope: &Scope,
+) -> Result<Vec<(String, u64)>, tokio_postgres::Error> {
+    let mut deleted = Vec::new();
+    let (events_cond, param) = scope_condition(scope, "host", "url", 1);
+    let (url_host_cond, _) = scope_condition(scope, "url_host", "url", 1);
+    let events_where = format!("({events_cond} OR {url_host_cond})");
+    let plain = |table: &str| {
+        format!("DELETE FROM {table} WHERE {}", scope_condition(scope, "host", "url", 1).0)
+    };
+    for (table, sql) in [
+        (
+            "translations",
+            format!(
+                "DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
+            ),
+        ),
+        (
+            "event_status",
+            format!(
+                "DELETE FROM event_status WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
+            ),
+        ),
+        (
+            "event_provenance",
+            format!(
+                "DELETE FROM event_provenance WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
+            ),
+        ),
+        ("events", format!("DELETE FROM events WHERE {events_where}")),
+        ("news_items", plain("news_items")),
+        ("bodies", plain("bodies")),
+        ("samples", plain("samples")),
+        ("validators", plain("validators")),
+        ("listing_links", plain("listing_links")),
+        ("frontier", plain("frontier")),
+        ("relay_images", plain("relay_images")),
+    ] {
+        let n = tx.execute(&sql, &[&param]).await?;
+        deleted.push((table.to_owned(), n));
+    }
+    Ok(deleted)
 }
 
 /// Stores a document version when it differs from the latest one archived for the site,

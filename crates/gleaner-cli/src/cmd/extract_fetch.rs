@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use gleaner_config::{Settings, redact_url};
-use gleaner_fetch::gate::clock::SystemClock;
 use gleaner_fetch::{Client, ClientSettings, Gate, GateOutcome, GateRequest};
 use gleaner_policy::Purpose;
 use url::Url;
@@ -57,7 +56,7 @@ async fn fetch(settings: Arc<Settings>, url: Url) -> Result<FetchedPage> {
         Arc::new(state),
         Arc::new(store.clone()),
         Arc::new(store.clone()),
-        Arc::new(SystemClock),
+        crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
     );
     let (outcome, _hops) =
         gate.fetch_following(&GateRequest::new(url.clone(), Purpose::ManualCheck)).await;

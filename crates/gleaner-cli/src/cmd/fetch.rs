@@ -18,7 +18,6 @@ use std::time::SystemTime;
 use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_config::{Settings, redact_url};
-use gleaner_fetch::gate::clock::SystemClock;
 use gleaner_fetch::{
     Client, ClientSettings, Gate, GateOutcome, GateRequest, RedirectChain, site_key,
 };
@@ -103,7 +102,7 @@ async fn check(settings: Arc<Settings>, url: Url, show_body: bool) -> Result<()>
         Arc::new(state),
         Arc::new(store.clone()),
         Arc::new(store.clone()),
-        Arc::new(SystemClock),
+        crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
     );
     let show = |u: &Url| redact_url(u, &settings.network.secret_query_params, &[]);
     let cap = settings.purposes.manual_checks_per_site_per_day;

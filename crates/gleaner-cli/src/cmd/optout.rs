@@ -40,13 +40,8 @@ pub enum OptoutCommand {
 /// Reads the configuration and opens the store it names.
 pub fn open_store(config: &Path) -> Result<(Settings, Store)> {
     let settings = crate::cmd::config::load(config)?;
-    let store = Store::open(&settings.store.url).with_context(|| {
-        format!(
-            "failed to open the store `{}` configured in `{}`\nhint: check `store.url` (`sqlite://PATH`) and that its folder is writable",
-            settings.store.url,
-            config.display()
-        )
-    })?;
+    let store = crate::wiring::open_store(&settings)
+        .with_context(|| format!("the store is configured in `{}`", config.display()))?;
     Ok((settings, store))
 }
 

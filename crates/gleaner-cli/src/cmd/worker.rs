@@ -12,7 +12,6 @@ use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_config::Settings;
 use gleaner_config::sources::Keep;
-use gleaner_fetch::gate::clock::{SystemClock, WallClock};
 use gleaner_fetch::{Client, ClientSettings, Gate, Validators};
 use gleaner_policy::state::{BoxFuture, GateState};
 use gleaner_scheduler::checks::DailyCap;
@@ -127,11 +126,15 @@ pub async fn work(
         idle_poll: Duration::from_millis(500),
         exit_when_idle: args.exit_when_idle,
     };
+    let clock = crate::db_clock::gate_clock(&store)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .context("failed to read the database clock")?;
     let mut slots = Vec::new();
     for _ in 0..args.slots {
         let client = Client::new(ClientSettings::from_settings(&settings))
             .context("failed to start the HTTP client")?;
-        let clock: Arc<dyn WallClock> = Arc::new(SystemClock);
+        let clock = Arc::clone(&clock);
         let inner: Arc<dyn GateState> = Arc::clone(&state) as Arc<dyn GateState>;
         let fence = Arc::new(LeaseFence::new(inner));
         let gate = Gate::new(

@@ -2,6 +2,7 @@
 //! through the real executable.
 
 mod config;
+mod copies;
 mod crash;
 mod crawl;
 mod demo;

@@ -18,16 +18,16 @@ use crate::util::gleaner;
 
 const POSTGRES_ENV: &str = "GLEANER_TEST_POSTGRES_URL";
 /// The spacing the tests configure (scaled down from 1 s).
-const GAP: Duration = Duration::from_millis(150);
+pub(crate) const GAP: Duration = Duration::from_millis(150);
 /// Claims last this long (the margin is connect timeout + response deadline = 2 s).
-const LEASE: &str = "4s";
+pub(crate) const LEASE: &str = "4s";
 const LEASE_DURATION: Duration = Duration::from_secs(4);
 
 /// A database of its own for one test, dropped at the end.
-struct PgDb {
+pub(crate) struct PgDb {
     admin: String,
     name: String,
-    url: String,
+    pub(crate) url: String,
 }
 
 fn pg_admin() -> Option<String> {
@@ -46,7 +46,7 @@ fn pg_admin() -> Option<String> {
     }
 }
 
-fn block_on<R: Send>(f: impl std::future::Future<Output = R> + Send) -> R {
+pub(crate) fn block_on<R: Send>(f: impl std::future::Future<Output = R> + Send) -> R {
     std::thread::scope(|s| {
         s.spawn(|| {
             tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(f)
@@ -56,7 +56,7 @@ fn block_on<R: Send>(f: impl std::future::Future<Output = R> + Send) -> R {
     })
 }
 
-async fn sql(url: &str, statement: &str) -> Vec<tokio_postgres::Row> {
+pub(crate) async fn sql(url: &str, statement: &str) -> Vec<tokio_postgres::Row> {
     let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
         .await
         .unwrap_or_else(|e| panic!("PostgreSQL at {url} is unreachable: {e}"));
@@ -67,7 +67,7 @@ async fn sql(url: &str, statement: &str) -> Vec<tokio_postgres::Row> {
 }
 
 impl PgDb {
-    fn create() -> Option<PgDb> {
+    pub(crate) fn create() -> Option<PgDb> {
         let admin = pg_admin()?;
         let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().subsec_nanos();
         let name = format!("gleaner_workers_{}_{nanos}", std::process::id());
@@ -77,7 +77,7 @@ impl PgDb {
         Some(PgDb { admin, name, url: url.to_string() })
     }
 
-    fn query_i64(&self, statement: &str) -> i64 {
+    pub(crate) fn query_i64(&self, statement: &str) -> i64 {
         block_on(sql(&self.url, statement)).first().map_or(0, |r| r.get(0))
     }
 }
@@ -91,7 +91,7 @@ impl Drop for PgDb {
 
 /// A config crawling `sources` (id, site index, event pages) with test-scale spacing and
 /// limits, on `db`.
-fn config(web: &TestWeb, db: &str, sources: &[(&str, usize)], extra: &str) -> String {
+pub(crate) fn config(web: &TestWeb, db: &str, sources: &[(&str, usize)], extra: &str) -> String {
     let mut text = format!(
         "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
          [politeness]\ngap = \"{}ms\"\nmax_in_flight = 1\nretry_after_default = \"2s\"\n\n\
@@ -111,13 +111,13 @@ fn config(web: &TestWeb, db: &str, sources: &[(&str, usize)], extra: &str) -> St
     text
 }
 
-struct Worker {
+pub(crate) struct Worker {
     child: Child,
     log: PathBuf,
 }
 
 impl Worker {
-    fn start(config: &Path, dir: &Path, n: usize, exit_when_idle: bool) -> Worker {
+    pub(crate) fn start(config: &Path, dir: &Path, n: usize, exit_when_idle: bool) -> Worker {
         let log = dir.join(format!("worker-{n}.log"));
         let mut args = vec!["--config", config.to_str().unwrap(), "worker", "--lease", LEASE];
         if exit_when_idle {
@@ -133,12 +133,12 @@ impl Worker {
         Worker { child, log }
     }
 
-    fn log(&self) -> String {
+    pub(crate) fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
     /// Waits (bounded) for the worker to exit by itself, successfully.
-    fn finish(&mut self, within: Duration) {
+    pub(crate) fn finish(&mut self, within: Duration) {
         let deadline = Instant::now() + within;
         let status = loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -168,7 +168,7 @@ impl Drop for Worker {
 }
 
 /// `gleaner run --role scheduler --once`: queues every due source.
-fn schedule(config: &Path) {
+pub(crate) fn schedule(config: &Path) {
     let run = gleaner(
         &["--config", config.to_str().unwrap(), "run", "--role", "scheduler", "--once"],
         "",
@@ -177,7 +177,7 @@ fn schedule(config: &Path) {
 }
 
 /// Waits (bounded) until `ready` holds.
-async fn wait_for(what: &str, within: Duration, ready: impl Fn() -> bool) {
+pub(crate) async fn wait_for(what: &str, within: Duration, ready: impl Fn() -> bool) {
     let deadline = Instant::now() + within;
     while !ready() {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
@@ -185,7 +185,7 @@ async fn wait_for(what: &str, within: Duration, ready: impl Fn() -> bool) {
     }
 }
 
-fn event_pages(web: &TestWeb, site: usize) -> usize {
+pub(crate) fn event_pages(web: &TestWeb, site: usize) -> usize {
     web.ledger()
         .site(site)
         .filter(|e| e.path.starts_with("/events/") && e.path.ends_with(".html"))

@@ -593,7 +593,21 @@ impl Gate {
             hop.wait_until_at_most = parent.wait_until_at_most;
             let rules =
                 self.budget_rules(&next, None, self.registry.lookup(&next).await.slowdown.max(1));
-            let permit = self.acquire(&hop_site, &rules, &hop).await?;
+            // Another process may read this site's robots.txt while this one waits for
+            // the budget: then its reading is used, and nothing is sent twice.
+            let known_robots_ends_it = hop_site == site;
+            let Some(permit) = self
+                .acquire_unless_robots_known(&hop_site, &rules, &hop, known_robots_ends_it)
+                .await?
+            else {
+                return match self.fresh_robots(site).await {
+                    Some(memory) => Ok(memory),
+                    None => Err(GateOutcome::Deferred {
+                        until: None,
+                        why: "robots.txt was being read by another process".into(),
+                    }),
+                };
+            };
             match self.send(&hop_site, &hop, permit.reason).await {
                 GateOutcome::Fetched(fetched) => {
                     let signals = self.settings.signal_settings();
@@ -635,6 +649,21 @@ impl Gate {
         rules: &BudgetRules,
         request: &GateRequest,
     ) -> Result<Permit, GateOutcome> {
+        self.acquire_unless_robots_known(site, rules, request, false)
+            .await?
+            .ok_or_else(|| GateOutcome::Deferred { until: None, why: "nothing reserved".into() })
+    }
+
+    /// [`Gate::acquire`]; with `unless_robots_known`, reserves nothing and returns `None`
+    /// when, at the moment of reserving, the site's robots.txt is already known and fresh
+    /// (another process read it while this request waited).
+    async fn acquire_unless_robots_known(
+        &self,
+        site: &str,
+        rules: &BudgetRules,
+        request: &GateRequest,
+        unless_robots_known: bool,
+    ) -> Result<Option<Permit>, GateOutcome> {
         let local = self.local(site);
         let ticket = (priority(request.purpose), self.tickets.fetch_add(1, Ordering::Relaxed));
         local.waiting.lock().unwrap_or_else(|p| p.into_inner()).insert(ticket);
@@ -658,13 +687,20 @@ impl Gate {
             }
             let now = self.clock.now();
             let mut decision = BudgetDecision::Go;
+            let mut robots_known = false;
             let (purpose, pass) = (request.purpose, request.pass);
-            let decided = &mut decision;
+            let (decided, known) = (&mut decision, &mut robots_known);
             let updated = self
                 .state
                 .update(
                     site,
                     Box::new(move |s, global| {
+                        if unless_robots_known
+                            && s.robots.as_ref().is_some_and(|m| m.valid_until > now)
+                        {
+                            *known = true;
+                            return;
+                        }
                         *decided =
                             budget::decide(&s.budget, global, rules, purpose, pass, now, jitter);
                         if *decided == BudgetDecision::Go {
@@ -681,14 +717,17 @@ impl Gate {
                     why: format!("budget not reserved: {error}"),
                 });
             }
+            if robots_known {
+                break Ok(None);
+            }
             match decision {
                 BudgetDecision::Go => {
-                    break Ok(Permit {
+                    break Ok(Some(Permit {
                         reason: format!(
                             "budget: gap {} ms kept",
                             (rules.gap_for(request.purpose) + jitter).as_millis()
                         ),
-                    });
+                    }));
                 }
                 BudgetDecision::Deny(reason) => {
                     break Err(GateOutcome::Refused(Refusal::Budget(reason)));

@@ -104,6 +104,12 @@ pub fn postgres_db() -> Option<TestDb> {
     Some(TestDb { store, url: db.url.clone(), place: Place::Postgres(db) })
 }
 
+/// A fresh, empty PostgreSQL database (no store opened in it), or `None` when no server
+/// is configured (outside CI).
+pub fn postgres_database() -> Option<PgDatabase> {
+    Some(PgDatabase::create(&postgres_url()?))
+}
+
 /// The configured PostgreSQL URL. Fails in CI when it is missing; prints a notice
 /// locally.
 pub fn postgres_url() -> Option<String> {
@@ -218,7 +224,8 @@ impl PgDatabase {
         PgDatabase { admin, name, url: url.to_string() }
     }
 
-    async fn connect(&self) -> tokio_postgres::Client {
+    /// A plain client on this database.
+    pub async fn connect(&self) -> tokio_postgres::Client {
         pg_connect(&self.url).await
     }
 
