@@ -40,6 +40,20 @@ pub fn open_store(settings: &Settings) -> Result<Store> {
         .map_err(|e| BadInput(format!("failed to open the store `{url}`: {e}")).into())
 }
 
+/// Wakes the waiting requests of `gates` whenever another process changes the owners'
+/// registry (PostgreSQL `LISTEN`), so an opt-out stops a request waiting out a long gap
+/// at once. Nothing to do on SQLite. The task ends when the store's listener does.
+pub fn wake_on_registry_changes(store: &Store, gates: Vec<Arc<Gate>>) {
+    let Some(mut changes) = store.registry_changes() else { return };
+    tokio::spawn(async move {
+        while changes.changed().await.is_ok() {
+            for gate in &gates {
+                gate.wake_all();
+            }
+        }
+    });
+}
+
 /// The crawler's parts: the gate over the store's state, and the pipeline's context.
 pub struct Crawler {
     /// The store.
@@ -67,10 +81,12 @@ pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
         Arc::clone(&clock),
     );
     let llm = crate::llm_store::connect(&settings, &store).await?;
-    let sink = Arc::new(StoreSink { store: store.clone(), settings: Arc::clone(&settings), llm });
+    let sink = Arc::new(StoreSink::with_model(store.clone(), Arc::clone(&settings), llm));
+    let gate = Arc::new(gate);
+    wake_on_registry_changes(&store, vec![Arc::clone(&gate)]);
     Ok(Crawler {
         store,
-        context: PassContext { gate: Arc::new(gate), sink, clock, settings, stop: Arc::default() },
+        context: PassContext { gate, sink, clock, settings, stop: Arc::default() },
     })
 }
 
@@ -85,7 +101,16 @@ pub struct StoreSink {
 impl StoreSink {
     /// The store as a pass's sink, keeping what each source's `keep` allows.
     pub fn new(store: Store, settings: Arc<Settings>) -> StoreSink {
-        StoreSink { store, settings, llm: None }
+        StoreSink::with_model(store, settings, None)
+    }
+
+    /// [`StoreSink::new`] with the language-model step for sources that use it.
+    pub fn with_model(
+        store: Store,
+        settings: Arc<Settings>,
+        llm: Option<Arc<gleaner_llm::Llm>>,
+    ) -> StoreSink {
+        StoreSink { store, settings, llm }
     }
 
     fn keep_of(&self, source: &str) -> gleaner_store::Keep {

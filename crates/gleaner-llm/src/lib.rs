@@ -70,7 +70,7 @@ impl Llm {
     pub async fn connect(
         settings: &Settings,
         store: Arc<dyn LlmStore>,
-        env: &dyn Fn(&str) -> Option<String>,
+        env: &(dyn Fn(&str) -> Option<String> + Sync),
     ) -> Result<Option<Llm>, ProviderError> {
         let Some(llm) = &settings.llm else { return Ok(None) };
         let provider = Provider::connect(llm, env).await?;

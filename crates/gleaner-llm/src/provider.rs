@@ -125,7 +125,7 @@ impl Provider {
     /// the checked addresses, so a later DNS answer cannot move it).
     pub async fn connect(
         settings: &LlmSettings,
-        env: &dyn Fn(&str) -> Option<String>,
+        env: &(dyn Fn(&str) -> Option<String> + Sync),
     ) -> Result<Provider, ProviderError> {
         let infra = &settings.endpoint;
         let mut base = infra.url.clone();

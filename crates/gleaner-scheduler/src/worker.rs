@@ -240,7 +240,7 @@ pub async fn run_worker<Q: WorkQueue>(
         };
         queue.hold(Some(&claim));
         fence.allow_until(start_before(claim.expires_at(), options.margin));
-        let deadline = SystemTime::now() + ctx.settings.politeness.run_time_limit;
+        let deadline = ctx.clock.now() + ctx.settings.politeness.run_time_limit;
         let work = async {
             match (&job, &source) {
                 (Job::Pass(_), Some(source)) => {

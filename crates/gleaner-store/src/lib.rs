@@ -307,6 +307,18 @@ impl Store {
         }
     }
 
+    /// Moves whenever the owners' registry may have changed in another process: on
+    /// PostgreSQL, `LISTEN gleaner_registry` (the listener starts with the first call, on
+    /// the caller's runtime); `None` on SQLite, where one process owns the file and the
+    /// version check before each request sees every change. The check stays the
+    /// guarantee; this only wakes waiting requests sooner.
+    pub fn registry_changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        match &*self.backend {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(db) => Some(db.registry_changes()),
+        }
+    }
+
     /// A copy of a site's gate state (for `explain` and the dashboard).
     pub async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
         dispatch!(self, db => db.site_state(site).await)

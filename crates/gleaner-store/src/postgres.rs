@@ -50,6 +50,7 @@ use crate::model::{
 };
 
 pub(crate) mod layout;
+mod listen;
 mod llm;
 mod owners;
 mod relay;
@@ -90,6 +91,10 @@ enum AuditMsg {
 pub(crate) struct Postgres {
     location: String,
     schemas: layout::PgSchemas,
+    /// The connection settings (search path included), for the registry listener.
+    config: Config,
+    /// Counts `NOTIFY gleaner_registry` messages once someone listens.
+    registry_changes: Mutex<Option<tokio::sync::watch::Sender<u64>>>,
     pool: Pool,
     audit: tokio::sync::mpsc::UnboundedSender<AuditMsg>,
     registry: Mutex<Option<(i64, Arc<Vec<RegistryEntry>>)>>,
@@ -398,7 +403,7 @@ impl Postgres {
             })?;
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         {
-            let location = location.clone();
+            let (config, location) = (config.clone(), location.clone());
             std::thread::Builder::new()
                 .name("gleaner-store-audit".into())
                 .spawn(move || audit_thread(config, location, rx))
@@ -409,6 +414,8 @@ impl Postgres {
         Ok(Postgres {
             location,
             schemas: schemas.clone(),
+            config: config.clone(),
+            registry_changes: Mutex::new(None),
             pool,
             audit: tx,
             registry: Mutex::new(None),

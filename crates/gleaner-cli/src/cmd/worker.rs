@@ -130,7 +130,9 @@ pub async fn work(
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("failed to read the database clock")?;
+    let llm = crate::llm_store::connect(&settings, &store).await?;
     let mut slots = Vec::new();
+    let mut gates = Vec::new();
     for _ in 0..args.slots {
         let client = Client::new(ClientSettings::from_settings(&settings))
             .context("failed to start the HTTP client")?;
@@ -147,13 +149,15 @@ pub async fn work(
         );
         let held: Held = Arc::default();
         let sink = Arc::new(FencedSink {
-            inner: StoreSink::new(store.clone(), Arc::clone(&settings)),
+            inner: StoreSink::with_model(store.clone(), Arc::clone(&settings), llm.clone()),
             state: Arc::clone(&state),
             held: Arc::clone(&held),
             settings: Arc::clone(&settings),
         });
+        let gate = Arc::new(gate);
+        gates.push(Arc::clone(&gate));
         let ctx = PassContext {
-            gate: Arc::new(gate),
+            gate,
             sink,
             clock,
             settings: Arc::clone(&settings),
@@ -174,6 +178,7 @@ pub async fn work(
             .await
         }));
     }
+    crate::wiring::wake_on_registry_changes(&store, gates);
     let mut done = gleaner_scheduler::worker::WorkerReport::default();
     for slot in slots {
         let report = slot.await.context("a worker slot panicked")?;
@@ -428,5 +433,34 @@ impl EventSink for FencedSink {
         keep_summary: bool,
     ) -> BoxFuture<'a, bool> {
         self.inner.upsert_news(news, keep_summary)
+    }
+
+    fn site_rights<'a>(
+        &'a self,
+        site: &'a str,
+    ) -> BoxFuture<'a, Option<gleaner_scheduler::rights::RightsFiles>> {
+        self.inner.site_rights(site)
+    }
+
+    fn set_relay_allowed<'a>(
+        &'a self,
+        image: &'a Url,
+        source: Option<&'a str>,
+        allowed: bool,
+        reason: String,
+    ) -> BoxFuture<'a, ()> {
+        self.inner.set_relay_allowed(image, source, allowed, reason)
+    }
+
+    fn put_site_rights<'a>(
+        &'a self,
+        site: &'a str,
+        files: gleaner_scheduler::rights::RightsFiles,
+    ) -> BoxFuture<'a, ()> {
+        self.inner.put_site_rights(site, files)
+    }
+
+    fn language_model(&self) -> Option<Arc<gleaner_llm::Llm>> {
+        self.inner.language_model()
     }
 }

@@ -44,6 +44,7 @@ async fn live_and_staging_copies_share_every_sites_budget_and_keep_their_own_eve
     }
 
     let ledger = web.ledger();
+    let logs: Vec<String> = workers.iter().map(Worker::log).collect();
     // Positive control: both copies fetched every event page of the sites they share
     // (their validators are their own), live alone the third site's.
     for site in 0..SITES {
@@ -51,7 +52,12 @@ async fn live_and_staging_copies_share_every_sites_budget_and_keep_their_own_eve
         for n in 1..=EVENTS {
             let path = format!("/events/{n}.html");
             let fetched = ledger.site(site).filter(|e| e.path == path).count();
-            assert_eq!(fetched, copies, "site {site} {path} fetched once per copy reading it");
+            assert_eq!(
+                fetched,
+                copies,
+                "site {site} {path} fetched once per copy reading it; workers:\n{}",
+                logs.join("\n---\n")
+            );
         }
         // One robots.txt per site for both copies: its state is in the namespace.
         let robots = ledger.site(site).filter(|e| e.path == "/robots.txt").count();

@@ -118,6 +118,17 @@ pub(crate) struct Worker {
 
 impl Worker {
     pub(crate) fn start(config: &Path, dir: &Path, n: usize, exit_when_idle: bool) -> Worker {
+        Worker::start_with_env(config, dir, n, exit_when_idle, &[])
+    }
+
+    /// [`Worker::start`] with extra environment variables.
+    fn start_with_env(
+        config: &Path,
+        dir: &Path,
+        n: usize,
+        exit_when_idle: bool,
+        env: &[(&str, &str)],
+    ) -> Worker {
         let log = dir.join(format!("worker-{n}.log"));
         let mut args = vec!["--config", config.to_str().unwrap(), "worker", "--lease", LEASE];
         if exit_when_idle {
@@ -125,6 +136,7 @@ impl Worker {
         }
         let child = Command::new(env!("CARGO_BIN_EXE_gleaner"))
             .args(&args)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
@@ -417,9 +429,98 @@ async fn an_opt_out_added_mid_crawl_stops_every_worker_at_once() {
         ledger.site(0).filter(|e| e.path.starts_with("/events/")).map(|e| e.path.clone()).collect();
     assert!(pages.len() >= 2 && pages.len() < 12, "stopped mid-crawl: {pages:?}");
     for n in 1..=12 {
-        ledger.expect_fetched(1, &format!("/events/{n}.html")).unwrap();
+        if let Err(missing) = ledger.expect_fetched(1, &format!("/events/{n}.html")) {
+            let logs: Vec<String> = workers.iter().map(Worker::log).collect();
+            panic!("{missing:?}\nworkers:\n{}", logs.join("\n---\n"));
+        }
     }
     ledger.check_min_gap(GAP).unwrap();
+    web.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_opt_out_wakes_a_worker_waiting_out_a_long_gap_at_once() {
+    let Some(db) = PgDb::create() else { return };
+    let web = TestWeb::start(
+        Manifest::uniform(1, SiteSpec { events: 6, ..SiteSpec::default() }).with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gleaner.toml");
+    // A long gap, as a site's Crawl-delay would ask: after the listing, the next request
+    // waits 6 s.
+    const LONG_GAP: Duration = Duration::from_secs(6);
+    let text = config(&web, &db.url, &[("only", 0)], "")
+        .replace(&format!("\"{}ms\"", GAP.as_millis()), &format!("\"{}s\"", LONG_GAP.as_secs()));
+    std::fs::write(&path, text).unwrap();
+    schedule(&path);
+    let mut worker = Worker::start(&path, dir.path(), 0, true);
+    wait_for("the listing page", Duration::from_secs(20), || {
+        web.ledger().site(0).any(|e| e.path == "/events/")
+    })
+    .await;
+    let listing_at = Instant::now();
+    let (prefix, config_arg) = (web.url(0, "/"), path.to_str().unwrap().to_owned());
+    let added = tokio::task::spawn_blocking(move || {
+        gleaner(&["--config", &config_arg, "optout", "add", &prefix, "--reference", "OPT-W"], "")
+    })
+    .await
+    .unwrap();
+    assert_eq!(added.code, Some(0), "{}", added.stderr);
+    let committed = Instant::now();
+    assert!(committed - listing_at < LONG_GAP / 2, "the opt-out came early in the wait");
+    // `NOTIFY gleaner_registry` wakes the waiting request, which finds the opt-out and
+    // ends the pass; without it the worker would sleep out the rest of the gap.
+    worker.finish(LONG_GAP / 3);
+    let ledger = web.ledger();
+    // Positive control: robots.txt and the listing were read; nothing after.
+    assert!(ledger.fetched(0, "/robots.txt") && ledger.fetched(0, "/events/"));
+    assert_eq!(event_pages(&web, 0), 0, "no event page after the opt-out");
+    let log = worker.log();
+    assert!(log.contains(" refused") && !log.contains(" 0 refused"), "{log}");
+    web.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_whose_own_clock_is_seconds_off_still_keeps_every_gap() {
+    let Some(db) = PgDb::create() else { return };
+    const EVENTS: u32 = 8;
+    let web = TestWeb::start(
+        Manifest::uniform(1, SiteSpec { events: EVENTS, ..SiteSpec::default() })
+            .with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gleaner.toml");
+    // Two sources on one site: the two workers take turns on one budget.
+    std::fs::write(&path, config(&web, &db.url, &[("a", 0), ("b", 0)], "")).unwrap();
+    schedule(&path);
+    // One worker's wall clock is 3 s fast: with budget times from its own clock it would
+    // start right after the other's requests. Gates on PostgreSQL read the database clock.
+    let mut workers = vec![
+        Worker::start(&path, dir.path(), 0, true),
+        Worker::start_with_env(
+            &path,
+            dir.path(),
+            1,
+            true,
+            &[("GLEANER_TEST_WALL_CLOCK_SKEW_MS", "3000")],
+        ),
+    ];
+    for worker in &mut workers {
+        worker.finish(Duration::from_secs(40));
+    }
+    let ledger = web.ledger();
+    // Positive control: both passes read every event page (each source its own pass).
+    for n in 1..=EVENTS {
+        assert_eq!(ledger.count(0, &format!("/events/{n}.html")), 2, "page {n}, once per source");
+    }
+    assert!(!workers[1].log().contains(" 0 completed"), "the skewed worker crawled too");
+    ledger.check_min_gap(GAP).unwrap();
+    ledger.check_max_in_flight(1).unwrap();
+    assert_eq!(db.query_i64("SELECT count(*) FROM events"), i64::from(EVENTS));
     web.shutdown().await;
 }
 

@@ -243,6 +243,17 @@ impl Gate {
         &self.state
     }
 
+    /// Wakes every request of this gate waiting for a site's budget, so each checks the
+    /// registry and the site's state again now rather than when its wait ends (called
+    /// when another process changed the registry: an opt-out stops a request waiting
+    /// out a long gap at once).
+    pub fn wake_all(&self) {
+        let map = self.local.lock().unwrap_or_else(|p| p.into_inner());
+        for local in map.values() {
+            local.changed.notify_waiters();
+        }
+    }
+
     fn local(&self, site: &str) -> Arc<SiteLocal> {
         let mut map = self.local.lock().unwrap_or_else(|p| p.into_inner());
         Arc::clone(map.entry(site.to_owned()).or_default())
