@@ -189,8 +189,8 @@ pub struct RawRights {
     pub honour_signals: Option<bool>,
     /// How long a site's rights files (tdmrep.json, ai.txt) are trusted before re-reading.
     pub files_ttl: Option<String>,
-    /// Whether each site's rights files are read before its pages (default: when
-    /// `rights-signal` is listed in `[purposes] enabled`).
+    /// Whether each site's rights files are read before its pages (default: whenever the
+    /// `rights-signal` purpose is enabled, which a config without `[purposes]` does).
     pub read_files: Option<bool>,
 }
 

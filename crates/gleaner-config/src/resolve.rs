@@ -222,6 +222,8 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
                 .hint("RFC 9309 section 2.4: crawlers should not use a cached robots.txt for more than 24 hours"),
         );
     }
+    // Before `[rights]`: whether the rights files are read follows the enabled purposes.
+    let purposes = resolve_purposes(&mut r, &raw);
     let rights = Rights {
         on_reservation: r.on_reservation(
             "rights.on_reservation",
@@ -234,17 +236,19 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
             raw.rights.files_ttl.as_ref(),
             Duration::from_secs(24 * 3600),
         ),
-        // A profile that lists the `rights-signal` purpose reads the files; the
-        // every-purpose default of a config without `[purposes]` does not.
-        read_files: raw.rights.read_files.unwrap_or_else(|| {
-            raw.purposes.enabled.as_ref().is_some_and(|l| l.iter().any(|p| p == "rights-signal"))
-        }),
+        // The files are read whenever the `rights-signal` purpose is enabled — listed in
+        // `[purposes] enabled`, or by the every-purpose default of a config without
+        // `[purposes]` — so a site reserving its rights in them is honoured;
+        // `[rights] read_files = false` switches them off.
+        read_files: raw
+            .rights
+            .read_files
+            .unwrap_or_else(|| purposes.enabled.contains(&Purpose::RightsSignal)),
     };
     let relay = crate::relay::resolve(&raw.relay, &mut r.problems);
     let contact = raw.bot.as_ref().and_then(|b| b.contact.as_deref());
     let owners = crate::owners::resolve_owners(&raw.owners, contact, &mut r.problems);
     let dashboard = crate::owners::resolve_dashboard(&raw.dashboard, &mut r.problems);
-    let purposes = resolve_purposes(&mut r, &raw);
     let site_classes =
         resolve_classes(&mut r, &raw, &politeness, &limits, &robots, rights.on_reservation);
     let sites = resolve_sites(&mut r, &raw, &site_classes);

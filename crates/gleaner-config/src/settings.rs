@@ -203,7 +203,9 @@ pub struct Rights {
     pub honour_signals: bool,
     /// How long a site's rights files (tdmrep.json, ai.txt) are trusted before re-reading.
     pub files_ttl: Duration,
-    /// Whether each site's rights files are read (through the gate) before its pages.
+    /// Whether each site's rights files are read (through the gate) before its pages: by
+    /// default whenever the `rights-signal` purpose is enabled (also the every-purpose
+    /// default of a config without `[purposes]`); `[rights] read_files = false` turns it off.
     pub read_files: bool,
 }
 

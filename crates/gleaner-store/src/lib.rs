@@ -17,7 +17,9 @@
 //!   [`Store`] itself is the gate's [`Registry`] and [`AuditSink`];
 //! - [`model`]: the values going in and out;
 //! - `codec`: policy and event values as columns, shared by backends;
-//! - `sqlite`: the SQLite backend and its migrations (`migrations/sqlite`);
+//! - `sqlite`: the SQLite backend and its migrations (`migrations/sqlite`; every applied
+//!   one is a row of `schema_migrations`, and every known one without a row is applied
+//!   on open, so a migration numbered below one already applied still arrives);
 //! - `postgres`: the PostgreSQL backend and its migrations (`migrations/postgres`).
 //!
 //! # Why rusqlite and tokio-postgres behind an enum, not sqlx

@@ -36,18 +36,99 @@ use crate::model::{
     StoredEvent, Upserted,
 };
 
-/// Schema migrations, applied in order; `PRAGMA user_version` records the last one.
-const MIGRATIONS: &[(i64, &str)] = &[
-    (1, include_str!("../migrations/sqlite/0001_init.sql")),
-    (2, include_str!("../migrations/sqlite/0002_source_runs.sql")),
-    (3, include_str!("../migrations/sqlite/0003_listing_links.sql")),
-    (4, include_str!("../migrations/sqlite/0004_frontier.sql")),
-    (5, include_str!("../migrations/sqlite/0005_site_leases.sql")),
-    (6, include_str!("../migrations/sqlite/0006_source_failures.sql")),
-    (7, include_str!("../migrations/sqlite/0007_owner_desk.sql")),
-    (8, include_str!("../migrations/sqlite/0008_relay.sql")),
-    (9, include_str!("../migrations/sqlite/0009_llm.sql")),
+/// Schema migrations. Every applied one is a row of `schema_migrations`; on open, every
+/// migration here without a row is applied, in order, each in its own transaction with
+/// its row — so a migration that landed in the code after later ones had already been
+/// applied to a database (7 after 8 and 9, on development files) is still applied.
+/// `PRAGMA user_version` is kept at the highest applied version, so that a gleaner from
+/// before `schema_migrations` still refuses a file newer than it knows.
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        sql: include_str!("../migrations/sqlite/0001_init.sql"),
+        probe: Probe::Table("meta"),
+    },
+    Migration {
+        version: 2,
+        sql: include_str!("../migrations/sqlite/0002_source_runs.sql"),
+        probe: Probe::Table("source_runs"),
+    },
+    Migration {
+        version: 3,
+        sql: include_str!("../migrations/sqlite/0003_listing_links.sql"),
+        probe: Probe::Table("listing_links"),
+    },
+    Migration {
+        version: 4,
+        sql: include_str!("../migrations/sqlite/0004_frontier.sql"),
+        probe: Probe::Table("frontier"),
+    },
+    Migration {
+        version: 5,
+        sql: include_str!("../migrations/sqlite/0005_site_leases.sql"),
+        probe: Probe::Table("site_leases"),
+    },
+    Migration {
+        version: 6,
+        sql: include_str!("../migrations/sqlite/0006_source_failures.sql"),
+        probe: Probe::Column("source_runs", "failures"),
+    },
+    Migration {
+        version: 7,
+        sql: include_str!("../migrations/sqlite/0007_owner_desk.sql"),
+        probe: Probe::Table("owner_submissions"),
+    },
+    Migration {
+        version: 8,
+        sql: include_str!("../migrations/sqlite/0008_relay.sql"),
+        probe: Probe::Table("relay_images"),
+    },
+    Migration {
+        version: 9,
+        sql: include_str!("../migrations/sqlite/0009_llm.sql"),
+        probe: Probe::Table("translation_cache"),
+    },
 ];
+
+/// One schema migration.
+struct Migration {
+    version: i64,
+    sql: &'static str,
+    /// Something the migration creates, present exactly when it was applied. Only read
+    /// for a file from before `schema_migrations`, to tell which versions up to its
+    /// `user_version` it really has (a migration always ran whole, in one transaction,
+    /// so one object tells). A new migration needs one too.
+    probe: Probe,
+}
+
+/// What tells that a migration was applied to a file from before `schema_migrations`.
+enum Probe {
+    /// This table exists.
+    Table(&'static str),
+    /// This table has this column.
+    Column(&'static str, &'static str),
+}
+
+impl Probe {
+    fn holds(&self, conn: &Connection) -> rusqlite::Result<bool> {
+        match self {
+            Probe::Table(table) => table_exists(conn, table),
+            Probe::Column(table, column) => conn.query_row(
+                "SELECT EXISTS (SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2)",
+                params![table, column],
+                |r| r.get(0),
+            ),
+        }
+    }
+}
+
+fn table_exists(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)",
+        [table],
+        |r| r.get(0),
+    )
+}
 
 mod frontier;
 mod llm;
@@ -106,23 +187,77 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
+/// Brings the file to this build's schema: records which migrations it has (filling in
+/// `schema_migrations` from `user_version` and the probes for a file from before it),
+/// refuses a file with a version this build does not know, then applies each missing
+/// migration in its own transaction with its row. Every transaction is `IMMEDIATE` and
+/// re-reads what is recorded, so two processes opening one file at once apply nothing
+/// twice.
 fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
-    let known = MIGRATIONS.last().map_or(0, |m| m.0);
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(|source| StoreError::Open { path: path.to_owned(), source })?;
-    let found: i64 = tx
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(|source| StoreError::Open { path: path.to_owned(), source })?;
-    if found > known {
+    let known = MIGRATIONS.last().map_or(0, |m| m.version);
+    let open = |source| StoreError::Open { path: path.to_owned(), source };
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(open)?;
+    let user_version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(open)?;
+    if !table_exists(&tx, "schema_migrations").map_err(open)? {
+        if user_version > known {
+            return Err(StoreError::TooNew { path: path.to_owned(), found: user_version, known });
+        }
+        tx.execute_batch(
+            "CREATE TABLE schema_migrations (
+                 version    INTEGER PRIMARY KEY,
+                 applied_ms INTEGER NOT NULL
+             ) STRICT;",
+        )
+        .map_err(open)?;
+        // A file from before the table: `user_version` was the highest version applied,
+        // and migrations were applied in number order, so a version at or below it was
+        // applied unless it landed in the code later (7); the probes tell which.
+        let now = codec::to_ms(SystemTime::now());
+        for m in MIGRATIONS.iter().filter(|m| m.version <= user_version) {
+            if m.probe.holds(&tx).map_err(open)? {
+                tx.execute(
+                    "INSERT INTO schema_migrations (version, applied_ms) VALUES (?1, ?2)",
+                    params![m.version, now],
+                )
+                .map_err(open)?;
+            }
+        }
+    }
+    let recorded = recorded_migrations(&tx).map_err(open)?;
+    let unknown = recorded.iter().copied().filter(|v| !MIGRATIONS.iter().any(|m| m.version == *v));
+    if let Some(found) = unknown.chain([user_version].into_iter().filter(|v| *v > known)).max() {
         return Err(StoreError::TooNew { path: path.to_owned(), found, known });
     }
-    for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > found) {
-        let err = |source| StoreError::Migrate { path: path.to_owned(), version: *version, source };
-        tx.execute_batch(sql).map_err(err)?;
-        tx.pragma_update(None, "user_version", version).map_err(err)?;
+    tx.commit().map_err(open)?;
+
+    for m in MIGRATIONS.iter().filter(|m| !recorded.contains(&m.version)) {
+        let err =
+            |source| StoreError::Migrate { path: path.to_owned(), version: m.version, source };
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(open)?;
+        // Another process may have applied it since the set was read.
+        if recorded_migrations(&tx).map_err(err)?.contains(&m.version) {
+            continue;
+        }
+        tx.execute_batch(m.sql).map_err(err)?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, applied_ms) VALUES (?1, ?2)",
+            params![m.version, codec::to_ms(SystemTime::now())],
+        )
+        .map_err(err)?;
+        let highest: i64 = tx
+            .query_row("SELECT max(version) FROM schema_migrations", [], |r| r.get(0))
+            .map_err(err)?;
+        tx.pragma_update(None, "user_version", highest).map_err(err)?;
+        tx.commit().map_err(err)?;
     }
-    tx.commit().map_err(|source| StoreError::Open { path: path.to_owned(), source })
+    Ok(())
+}
+
+/// The versions `schema_migrations` records, in order.
+fn recorded_migrations(conn: &Connection) -> rusqlite::Result<Vec<i64>> {
+    conn.prepare("SELECT version FROM schema_migrations ORDER BY version")?
+        .query_map([], |r| r.get(0))?
+        .collect()
 }
 
 /// The writer with a transaction open between the two halves of an update. If the

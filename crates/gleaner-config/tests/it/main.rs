@@ -61,6 +61,31 @@ fn defaults_are_the_strictest_seeds() {
 }
 
 #[test]
+fn rights_files_are_read_whenever_the_rights_signal_purpose_is_enabled() {
+    // No `[purposes]`: every purpose is enabled, `rights-signal` included, so the files
+    // are read and a site reserving its rights in them is honoured.
+    let s = gleaner_config::parse(MINIMAL, "gleaner.toml").unwrap();
+    assert!(s.purposes.enabled.contains(&Purpose::RightsSignal));
+    assert!(s.rights.read_files, "the every-purpose default reads the rights files");
+
+    let off = format!("{MINIMAL}\n[rights]\nread_files = false\n");
+    let s = gleaner_config::parse(&off, "gleaner.toml").unwrap();
+    assert!(!s.rights.read_files, "`read_files = false` turns them off");
+
+    let listed = format!(
+        "{MINIMAL}\n[purposes]\nenabled = [\"robots\", \"event-page\", \"rights-signal\"]\n"
+    );
+    assert!(gleaner_config::parse(&listed, "gleaner.toml").unwrap().rights.read_files);
+
+    let not_listed = format!("{MINIMAL}\n[purposes]\nenabled = [\"robots\", \"event-page\"]\n");
+    let s = gleaner_config::parse(&not_listed, "gleaner.toml").unwrap();
+    assert!(!s.rights.read_files, "a profile without `rights-signal` does not read them");
+
+    let forced = format!("{not_listed}\n[rights]\nread_files = true\n");
+    assert!(gleaner_config::parse(&forced, "gleaner.toml").unwrap().rights.read_files);
+}
+
+#[test]
 fn festrobot_user_agent_has_no_contact() {
     let text = MINIMAL.replace("contact = \"bot@ugy.example\"\n", "");
     let s = gleaner_config::parse(&text, "gleaner.toml").unwrap();

@@ -143,9 +143,13 @@ async fn spec_cancellation_check_obeys_retry_after_and_robots_txt() {
             1,
             SiteSpec {
                 events: 15,
+                // The first pass makes 19 page requests (robots.txt is not counted): the
+                // site's rights files (`/.well-known/tdmrep.json`, `/ai.txt`, read by
+                // default), two listing pages and 15 event pages. The pause starts with
+                // the next request, during the cancellation check.
                 behaviour: SiteBehaviour::Throttle {
                     status: 429,
-                    after: 17,
+                    after: 19,
                     suspend_for: Duration::from_secs(2),
                     retry_after: gleaner_testweb::RetryAfterForm::Seconds,
                 },

@@ -15,6 +15,7 @@ mod relay;
 mod removal;
 mod retention;
 mod runs;
+mod sqlite_migrations;
 mod state;
 mod util;
 mod workers;
