@@ -12,11 +12,12 @@ use gleaner_event::PublicEvent;
 use gleaner_fetch::{Client, ClientSettings, Gate, Validators};
 use gleaner_policy::registry::Scope;
 use gleaner_policy::state::BoxFuture;
+use gleaner_scheduler::checks::{DailyCap, DayCounter};
 use gleaner_scheduler::links::ListingLinks;
 use gleaner_scheduler::{EventSink, Found, PassContext, Upsert};
 use gleaner_server::{ApiEvent, CrawlMetrics, EventDetail, EventSource, FetchRecord, StatusRecord};
 use gleaner_store::DocumentKind;
-use gleaner_store::{EventWrite, PgSchemas, Store, Upserted};
+use gleaner_store::{BackendKind, EventWrite, PgSchemas, Store, Upserted};
 use url::Url;
 
 use crate::BadInput;
@@ -52,6 +53,49 @@ pub fn wake_on_registry_changes(store: &Store, gates: Vec<Arc<Gate>>) {
             }
         }
     });
+}
+
+/// The link check's daily cap per host: shared by every process through the store on
+/// PostgreSQL, counted in this process on SQLite (one crawling process per file).
+pub fn link_check_cap(settings: &Settings, store: &Store) -> Arc<DailyCap> {
+    let per_host = settings.checks.link_checks_per_host_per_day;
+    match store.kind() {
+        BackendKind::Postgres => {
+            Arc::new(DailyCap::shared(per_host, Arc::new(StoreDayCounter(store.clone()))))
+        }
+        BackendKind::Sqlite => Arc::new(DailyCap::new(per_host)),
+    }
+}
+
+/// The store's shared daily counts as the link check's [`DayCounter`].
+#[derive(Debug)]
+struct StoreDayCounter(Store);
+
+impl DayCounter for StoreDayCounter {
+    fn take<'a>(
+        &'a self,
+        key: &'a str,
+        day: chrono::NaiveDate,
+        cap: u32,
+    ) -> BoxFuture<'a, std::result::Result<bool, String>> {
+        Box::pin(async move {
+            match self.0.take_daily(key, day, cap).await {
+                Ok(taken) => Ok(taken.unwrap_or(false)),
+                Err(error) => {
+                    eprintln!("warning: the shared daily cap could not be read, so no link check is made: {error}");
+                    Err(error.to_string())
+                }
+            }
+        })
+    }
+
+    fn give_back<'a>(&'a self, key: &'a str, day: chrono::NaiveDate) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            if let Err(error) = self.0.give_back_daily(key, day).await {
+                eprintln!("warning: a link check not made could not be given back: {error}");
+            }
+        })
+    }
 }
 
 /// The crawler's parts: the gate over the store's state, and the pipeline's context.

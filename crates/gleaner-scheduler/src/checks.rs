@@ -114,21 +114,49 @@ pub fn in_window(event: &Event, now: SystemTime, zone: Tz, horizon_days: u32) ->
 }
 
 /// A cap on link-check requests per host per local day (CIXTRA-Bot: "with a daily cap
-/// per host"). Kept in memory by the process that runs the checks.
+/// per host"). Kept in memory by the process that runs the checks, or, with
+/// [`DailyCap::shared`], in a counter every process of the deployment shares (the
+/// PostgreSQL store), so several workers together keep one cap per host.
 #[derive(Debug)]
 pub struct DailyCap {
     per_host: u32,
     used: Mutex<HashMap<(String, NaiveDate), u32>>,
+    shared: Option<std::sync::Arc<dyn DayCounter>>,
+}
+
+/// A count per key and day that every process sharing it sees (the PostgreSQL store).
+pub trait DayCounter: Send + Sync + std::fmt::Debug {
+    /// Takes one from `key`'s allowance of `cap` for `day`, atomically; `Ok(false)` when
+    /// it is used up.
+    fn take<'a>(
+        &'a self,
+        key: &'a str,
+        day: NaiveDate,
+        cap: u32,
+    ) -> gleaner_policy::state::BoxFuture<'a, Result<bool, String>>;
+
+    /// Gives one back (a request that was not sent).
+    fn give_back<'a>(&'a self, key: &'a str, day: NaiveDate)
+    -> gleaner_policy::state::BoxFuture<'a, ()>;
 }
 
 impl DailyCap {
-    /// A cap of `per_host` requests per host per day.
+    /// A cap of `per_host` requests per host per day, counted in this process.
     pub fn new(per_host: u32) -> DailyCap {
-        DailyCap { per_host, used: Mutex::default() }
+        DailyCap { per_host, used: Mutex::default(), shared: None }
     }
 
-    /// Takes one request from `host`'s allowance for `day`; false when it is used up.
-    pub fn take(&self, host: &str, day: NaiveDate) -> bool {
+    /// A cap of `per_host` requests per host per day, counted by `counter`.
+    pub fn shared(per_host: u32, counter: std::sync::Arc<dyn DayCounter>) -> DailyCap {
+        DailyCap { per_host, used: Mutex::default(), shared: Some(counter) }
+    }
+
+    /// Takes one request from `host`'s allowance for `day`; false when it is used up,
+    /// and (failing closed) when the shared counter cannot be reached.
+    pub async fn take(&self, host: &str, day: NaiveDate) -> bool {
+        if let Some(counter) = &self.shared {
+            return counter.take(&link_check_key(host), day, self.per_host).await.unwrap_or(false);
+        }
         let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
         used.retain(|(_, d), _| *d >= day.pred_opt().unwrap_or(day));
         let n = used.entry((host.to_owned(), day)).or_default();
@@ -140,18 +168,20 @@ impl DailyCap {
     }
 
     /// Gives back a request that was not sent (refused or deferred by the gate).
-    pub fn give_back(&self, host: &str, day: NaiveDate) {
+    pub async fn give_back(&self, host: &str, day: NaiveDate) {
+        if let Some(counter) = &self.shared {
+            return counter.give_back(&link_check_key(host), day).await;
+        }
         let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(n) = used.get_mut(&(host.to_owned(), day)) {
             *n = n.saturating_sub(1);
         }
     }
+}
 
-    /// Requests used at `host` on `day`.
-    pub fn used(&self, host: &str, day: NaiveDate) -> u32 {
-        let used = self.used.lock().unwrap_or_else(|p| p.into_inner());
-        used.get(&(host.to_owned(), day)).copied().unwrap_or(0)
-    }
+/// The shared counter's key for a host's link checks.
+fn link_check_key(host: &str) -> String {
+    format!("link-check {host}")
 }
 
 /// What a checked URL stands for.
@@ -334,7 +364,7 @@ async fn check_site(
             .with_timezone(&ctx.settings.time_zone_of(&host))
             .date_naive();
         if let Some(cap) = cap
-            && !cap.take(&host, day)
+            && !cap.take(&host, day).await
         {
             report.capped += (total - i) as u32;
             break;
@@ -367,14 +397,14 @@ async fn check_site(
             GateOutcome::Fetched(fetched) => fetched,
             GateOutcome::Deferred { .. } => {
                 if let Some(cap) = cap {
-                    cap.give_back(&host, day);
+                    cap.give_back(&host, day).await;
                 }
                 report.requeued += (total - i) as u32;
                 break;
             }
             refused @ GateOutcome::Refused(_) => {
                 if let Some(cap) = cap {
-                    cap.give_back(&host, day);
+                    cap.give_back(&host, day).await;
                 }
                 *report.refusals.entry(refusal_key(&refused)).or_default() += 1;
                 continue;
@@ -587,17 +617,16 @@ mod tests {
         }
     }
 
-    #[test]
-    fn seed_cixtra_daily_cap_per_host() {
+    #[tokio::test]
+    async fn seed_cixtra_daily_cap_per_host() {
         let cap = DailyCap::new(2);
         let day = NaiveDate::from_ymd_opt(2026, 12, 1).unwrap();
-        assert!(cap.take("a.example", day));
-        assert!(cap.take("a.example", day));
-        assert!(!cap.take("a.example", day), "the third of the day is refused");
-        assert!(cap.take("b.example", day), "another host has its own cap");
-        cap.give_back("a.example", day);
-        assert!(cap.take("a.example", day), "a request not sent is given back");
-        assert!(cap.take("a.example", day.succ_opt().unwrap()), "a new day, a new cap");
-        assert_eq!(cap.used("a.example", day), 2);
+        assert!(cap.take("a.example", day).await);
+        assert!(cap.take("a.example", day).await);
+        assert!(!cap.take("a.example", day).await, "the third of the day is refused");
+        assert!(cap.take("b.example", day).await, "another host has its own cap");
+        cap.give_back("a.example", day).await;
+        assert!(cap.take("a.example", day).await, "a request not sent is given back");
+        assert!(cap.take("a.example", day.succ_opt().unwrap()).await, "a new day, a new cap");
     }
 }

@@ -19,7 +19,7 @@
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use gleaner_policy::Purpose;
 use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError};

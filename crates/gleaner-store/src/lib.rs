@@ -321,6 +321,30 @@ impl Store {
         }
     }
 
+    /// Takes one from `key`'s shared allowance of `cap` for `day` (a link check at a
+    /// host): `Ok(None)` on SQLite, where one process counts in memory; on PostgreSQL
+    /// `Some(false)` when every process together has used it up.
+    pub async fn take_daily(
+        &self,
+        key: &str,
+        day: chrono::NaiveDate,
+        cap: u32,
+    ) -> Result<Option<bool>, StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(_) => Ok(None),
+            Backend::Postgres(db) => db.take_daily(key, day, cap).await.map(Some),
+        }
+    }
+
+    /// Gives one back to `key`'s shared allowance for `day` (PostgreSQL; nothing on
+    /// SQLite).
+    pub async fn give_back_daily(&self, key: &str, day: chrono::NaiveDate) -> Result<(), StoreError> {
+        match &*self.backend {
+            Backend::Sqlite(_) => Ok(()),
+            Backend::Postgres(db) => db.give_back_daily(key, day).await,
+        }
+    }
+
     /// A copy of a site's gate state (for `explain` and the dashboard).
     pub async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
         dispatch!(self, db => db.site_state(site).await)

@@ -20,7 +20,7 @@ use clap::Args;
 use gleaner_config::sources::Schedule;
 use gleaner_policy::Purpose;
 use gleaner_scheduler::checks::{
-    CANCELLATION_RUN, DailyCap, LINK_CHECK_RUN, run_cancellation_check, run_link_check,
+    CANCELLATION_RUN, LINK_CHECK_RUN, run_cancellation_check, run_link_check,
 };
 use gleaner_scheduler::schedule::next_due;
 use gleaner_server::AppState;
@@ -359,7 +359,7 @@ const RETENTION_RUN: &str = "~retention";
 async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receiver<bool>) {
     let settings = Arc::clone(&crawler.context.settings);
     let mut running: HashMap<String, tokio::task::JoinHandle<()>> = HashMap::new();
-    let link_cap = Arc::new(DailyCap::new(settings.checks.link_checks_per_host_per_day));
+    let link_cap = crate::wiring::link_check_cap(&settings, &crawler.store);
     loop {
         if *stop.borrow() {
             break;

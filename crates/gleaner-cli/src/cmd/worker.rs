@@ -14,7 +14,6 @@ use gleaner_config::Settings;
 use gleaner_config::sources::Keep;
 use gleaner_fetch::{Client, ClientSettings, Gate, Validators};
 use gleaner_policy::state::{BoxFuture, GateState};
-use gleaner_scheduler::checks::DailyCap;
 use gleaner_scheduler::links::ListingLinks;
 use gleaner_scheduler::worker::{Claim, Job, LeaseFence, WorkQueue, WorkerOptions, run_worker};
 use gleaner_scheduler::{EventSink, Found, PassContext, PassReport, Upsert};
@@ -110,7 +109,7 @@ pub async fn work(
             .context("failed to register this worker")?,
     );
     eprintln!("gleaner: worker `{}` started ({} slot(s))", state.worker_id(), args.slots);
-    let link_cap = Arc::new(DailyCap::new(settings.checks.link_checks_per_host_per_day));
+    let link_cap = crate::wiring::link_check_cap(&settings, &store);
     let margin = settings.limits.connect_timeout + settings.limits.response_deadline;
     if args.lease <= margin + margin / 4 {
         return Err(BadInput(format!(

@@ -136,6 +136,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         kind: Kind::Politeness,
         sql: include_str!("../../migrations/postgres/0008_copies.sql"),
     },
+    Migration {
+        version: 9,
+        kind: Kind::Politeness,
+        sql: include_str!("../../migrations/postgres/0009_daily_counts.sql"),
+    },
 ];
 
 /// The tables of the politeness namespace; every other table belongs to a copy.
@@ -154,6 +159,7 @@ pub(crate) const POLITENESS_TABLES: &[&str] = &[
     "site_rights",
     "relay_takedowns",
     "copies",
+    "daily_counts",
 ];
 
 /// Functions and sequences of the mixed migrations, by the side that keeps them.

@@ -90,3 +90,53 @@ impl Postgres {
         Ok(row.map_or(0, |r| r.get::<_, i64>(0)).max(0) as u64)
     }
 }
+
+impl Postgres {
+    /// Takes one from `key`'s allowance of `cap` for `day` in one statement (the row's
+    /// lock orders concurrent takers); false when it is used up. Counts of days before
+    /// yesterday are deleted as the first count of a key's day is taken.
+    pub(crate) async fn take_daily(
+        &self,
+        key: &str,
+        day: chrono::NaiveDate,
+        cap: u32,
+    ) -> Result<bool, StoreError> {
+        if cap == 0 {
+            return Ok(false);
+        }
+        let day_text = day.to_string();
+        let taken = self
+            .row(
+                "INSERT INTO daily_counts (key, day, count) VALUES ($1, $2, 1)
+                 ON CONFLICT (key, day) DO UPDATE SET count = daily_counts.count + 1
+                 WHERE daily_counts.count < $3
+                 RETURNING count",
+                &[&key, &day_text, &i64::from(cap)],
+                || format!("counting `{key}` on {day}"),
+            )
+            .await?;
+        if taken.as_ref().is_some_and(|r| r.get::<_, i64>(0) == 1) {
+            let old = (day - chrono::Days::new(1)).to_string();
+            self.exec("DELETE FROM daily_counts WHERE day < $1", &[&old], || {
+                "forgetting old daily counts".to_owned()
+            })
+            .await?;
+        }
+        Ok(taken.is_some())
+    }
+
+    /// Gives one back to `key`'s allowance for `day`.
+    pub(crate) async fn give_back_daily(
+        &self,
+        key: &str,
+        day: chrono::NaiveDate,
+    ) -> Result<(), StoreError> {
+        self.exec(
+            "UPDATE daily_counts SET count = count - 1 WHERE key = $1 AND day = $2 AND count > 0",
+            &[&key, &day.to_string()],
+            || format!("giving back a count of `{key}` on {day}"),
+        )
+        .await
+        .map(|_| ())
+    }
+}

@@ -145,3 +145,30 @@ async fn a_schema_serves_one_role_and_a_whole_store_can_be_a_namespace() {
     let error = open(&db, "Staging; DROP", "public").await.unwrap_err().to_string();
     assert!(error.contains("cannot be a schema name"), "{error}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn processes_and_copies_share_one_daily_cap_per_key() {
+    let Some(db) = postgres_database() else { return };
+    let live = open(&db, "live", "city").await.unwrap();
+    let staging = open(&db, "staging", "city").await.unwrap();
+    let other_process = open(&db, "live", "city").await.unwrap();
+    let day = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap();
+    // Twelve takers at once, three handles, a cap of five: exactly five get one.
+    let mut takers = tokio::task::JoinSet::new();
+    for n in 0..12 {
+        let store = [&live, &staging, &other_process][n % 3].clone();
+        takers.spawn(async move { store.take_daily("link-check a.test", day, 5).await.unwrap() });
+    }
+    let mut taken = 0;
+    while let Some(result) = takers.join_next().await {
+        taken += usize::from(result.unwrap() == Some(true));
+    }
+    assert_eq!(taken, 5, "one cap for every process and copy");
+    // Another key and another day have their own; a give-back frees one.
+    assert_eq!(live.take_daily("link-check b.test", day, 5).await.unwrap(), Some(true));
+    let next = day.succ_opt().unwrap();
+    assert_eq!(staging.take_daily("link-check a.test", next, 5).await.unwrap(), Some(true));
+    assert_eq!(live.take_daily("link-check a.test", day, 5).await.unwrap(), Some(false));
+    staging.give_back_daily("link-check a.test", day).await.unwrap();
+    assert_eq!(live.take_daily("link-check a.test", day, 5).await.unwrap(), Some(true));
+}
