@@ -258,22 +258,34 @@ pub async fn run_worker<Q: WorkQueue>(
         let outcome = loop {
             tokio::select! {
                 outcome = &mut work => break outcome,
-                _ = tokio::time::sleep(renew_every), if !lost => {
-                    match queue.renew(&current, options.lease).await {
-                        Ok(Some(renewed)) => {
-                            fence.allow_until(start_before(renewed.expires_at(), options.margin));
-                            queue.hold(Some(&renewed));
-                            current = renewed;
-                        }
-                        Ok(None) => {
-                            // Lost: no further request starts; the pass winds down.
-                            fence.allow_until(None);
-                            lost = true;
-                        }
-                        // The old claim still holds until it expires; try again.
-                        Err(error) => log(format!("warning: failed to renew a claim: {error}")),
-                    }
+                () = tokio::time::sleep(renew_every), if !lost => {}
+            }
+            // The work keeps running while the renewal is in flight: the renewal waits
+            // for the row lock a fenced event write of this very pass holds, and that
+            // write commits only while the pass is polled (awaiting the renewal alone
+            // stalled the write until the server ended its idle transaction).
+            let renewed = {
+                let renewal = queue.renew(&current, options.lease);
+                tokio::pin!(renewal);
+                tokio::select! {
+                    renewed = &mut renewal => Ok(renewed),
+                    outcome = &mut work => Err(outcome),
                 }
+            };
+            match renewed {
+                Err(outcome) => break outcome,
+                Ok(Ok(Some(renewed))) => {
+                    fence.allow_until(start_before(renewed.expires_at(), options.margin));
+                    queue.hold(Some(&renewed));
+                    current = renewed;
+                }
+                Ok(Ok(None)) => {
+                    // Lost: no further request starts; the pass winds down.
+                    fence.allow_until(None);
+                    lost = true;
+                }
+                // The old claim still holds until it expires; try again.
+                Ok(Err(error)) => log(format!("warning: failed to renew a claim: {error}")),
             }
         };
         fence.allow_until(None);
