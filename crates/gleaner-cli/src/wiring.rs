@@ -82,7 +82,9 @@ impl DayCounter for StoreDayCounter {
             match self.0.take_daily(key, day, cap).await {
                 Ok(taken) => Ok(taken.unwrap_or(false)),
                 Err(error) => {
-                    eprintln!("warning: the shared daily cap could not be read, so no link check is made: {error}");
+                    eprintln!(
+                        "warning: the shared daily cap could not be read, so no link check is made: {error}"
+                    );
                     Err(error.to_string())
                 }
             }

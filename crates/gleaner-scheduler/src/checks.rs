@@ -136,8 +136,11 @@ pub trait DayCounter: Send + Sync + std::fmt::Debug {
     ) -> gleaner_policy::state::BoxFuture<'a, Result<bool, String>>;
 
     /// Gives one back (a request that was not sent).
-    fn give_back<'a>(&'a self, key: &'a str, day: NaiveDate)
-    -> gleaner_policy::state::BoxFuture<'a, ()>;
+    fn give_back<'a>(
+        &'a self,
+        key: &'a str,
+        day: NaiveDate,
+    ) -> gleaner_policy::state::BoxFuture<'a, ()>;
 }
 
 impl DailyCap {

@@ -338,7 +338,11 @@ impl Store {
 
     /// Gives one back to `key`'s shared allowance for `day` (PostgreSQL; nothing on
     /// SQLite).
-    pub async fn give_back_daily(&self, key: &str, day: chrono::NaiveDate) -> Result<(), StoreError> {
+    pub async fn give_back_daily(
+        &self,
+        key: &str,
+        day: chrono::NaiveDate,
+    ) -> Result<(), StoreError> {
         match &*self.backend {
             Backend::Sqlite(_) => Ok(()),
             Backend::Postgres(db) => db.give_back_daily(key, day).await,

@@ -91,8 +91,9 @@ enum AuditMsg {
 pub(crate) struct Postgres {
     location: String,
     schemas: layout::PgSchemas,
-    /// The connection settings (search path included), for the registry listener.
-    config: Config,
+    /// The connection settings (search path included), for the registry listener
+    /// (boxed: it is large, and the backend enum holds this struct inline).
+    config: Box<Config>,
     /// Counts `NOTIFY gleaner_registry` messages once someone listens.
     registry_changes: Mutex<Option<tokio::sync::watch::Sender<u64>>>,
     pool: Pool,
@@ -414,7 +415,7 @@ impl Postgres {
         Ok(Postgres {
             location,
             schemas: schemas.clone(),
-            config: config.clone(),
+            config: Box::new(config.clone()),
             registry_changes: Mutex::new(None),
             pool,
             audit: tx,

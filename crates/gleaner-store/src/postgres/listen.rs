@@ -27,7 +27,7 @@ impl Postgres {
             return sender.subscribe();
         }
         let (sender, receiver) = watch::channel(0);
-        tokio::spawn(listen(self.config.clone(), sender.clone()));
+        tokio::spawn(listen((*self.config).clone(), sender.clone()));
         *guard = Some(sender);
         receiver
     }
