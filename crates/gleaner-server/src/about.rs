@@ -233,6 +233,12 @@ pub fn facts_in(settings: &Settings, lang: Lang) -> Vec<Fact> {
             r.source_interval,
             fill(r.every, &[("duration", &w(pol.min_source_interval))]),
         ),
+        fact(
+            "shared_by",
+            r.shared_by,
+            if shares_with_copies(settings) { r.shared_by_copies } else { r.shared_by_deployment }
+                .to_owned(),
+        ),
     ];
     for (purpose, pp) in &pol.purpose {
         let name = purpose_name(lang, *purpose);
@@ -306,6 +312,12 @@ pub fn facts(settings: &Settings) -> Vec<(String, String)> {
 }
 
 /// Where owners write: the contact address, else the info page.
+/// Does this deployment share its budgets with other copies (a politeness namespace of
+/// its own schema's)?
+fn shares_with_copies(settings: &Settings) -> bool {
+    settings.store.schema != settings.store.politeness_namespace
+}
+
 fn contact_of(settings: &Settings) -> String {
     settings.bot.contact.clone().unwrap_or_else(|| settings.bot.info_url.to_string())
 }
@@ -723,6 +735,7 @@ pub fn json(settings: &Settings, lang: Lang) -> serde_json::Value {
             "run_time_limit_seconds": secs(pol.run_time_limit),
             "block_seconds": secs(pol.block_duration),
             "min_source_interval_seconds": secs(pol.min_source_interval),
+            "shared_by": if shares_with_copies(settings) { "copies" } else { "deployment" },
             "purposes": purposes,
         },
         "limits": {

@@ -295,6 +295,12 @@ pub struct RowLabels {
     pub robots_unreachable_value: &'static str,
     /// Source interval label.
     pub source_interval: &'static str,
+    /// Who shares the budgets label.
+    pub shared_by: &'static str,
+    /// Value for one deployment.
+    pub shared_by_deployment: &'static str,
+    /// Value for a copy sharing a politeness namespace.
+    pub shared_by_copies: &'static str,
     /// `{duration}`.
     pub every: &'static str,
     /// `{purpose}`.
@@ -493,6 +499,9 @@ static EN: Messages = Messages {
         robots_unreachable: "robots.txt answering 429 or 5xx, or unreachable",
         robots_unreachable_value: "nothing else is read from the site until it can be read again",
         source_interval: "Most frequent visit of one source",
+        shared_by: "Who shares these limits",
+        shared_by_deployment: "every process of this deployment: one budget per site, however many workers run",
+        shared_by_copies: "every process of this deployment and of the other copies of this bot that share its politeness namespace (a staging copy, for example): together they keep one budget per site",
         every: "once every {duration}",
         purpose_gap: "Time between requests: {purpose}",
         purpose_jitter: "Random extra wait: {purpose}",
@@ -611,6 +620,9 @@ static TR: Messages = Messages {
         robots_unreachable: "429 ya da 5xx döndüren veya ulaşılamayan robots.txt",
         robots_unreachable_value: "dosya yeniden okunabilene kadar siteden başka hiçbir şey okunmaz",
         source_interval: "Bir kaynağın en sık ziyaret edilme aralığı",
+        shared_by: "Bu sınırları kimler paylaşır",
+        shared_by_deployment: "bu kurulumun tüm süreçleri: kaç işçi çalışırsa çalışsın site başına tek bir sınır",
+        shared_by_copies: "bu kurulumun ve aynı nezaket ad alanını paylaşan diğer kopyalarının (örneğin test kopyası) tüm süreçleri: birlikte site başına tek bir sınır",
         every: "{duration} içinde en fazla bir kez",
         purpose_gap: "İstekler arasındaki süre: {purpose}",
         purpose_jitter: "Rastgele ek bekleme: {purpose}",
@@ -729,6 +741,9 @@ static FR: Messages = Messages {
         robots_unreachable: "robots.txt répondant 429 ou 5xx, ou injoignable",
         robots_unreachable_value: "rien d'autre n'est lu sur le site tant qu'il ne peut pas être relu",
         source_interval: "Visite la plus fréquente d'une source",
+        shared_by: "Qui partage ces limites",
+        shared_by_deployment: "tous les processus de ce déploiement : une seule limite par site, quel que soit le nombre de workers",
+        shared_by_copies: "tous les processus de ce déploiement et des autres copies de ce robot qui partagent son espace de politesse (une copie de préproduction, par exemple) : ensemble, une seule limite par site",
         every: "une fois toutes les {duration}",
         purpose_gap: "Délai entre requêtes : {purpose}",
         purpose_jitter: "Attente aléatoire supplémentaire : {purpose}",
@@ -847,6 +862,9 @@ static ES: Messages = Messages {
         robots_unreachable: "robots.txt que responde 429 o 5xx, o inaccesible",
         robots_unreachable_value: "no se lee nada más del sitio hasta poder leerlo de nuevo",
         source_interval: "Visita más frecuente a una fuente",
+        shared_by: "Quién comparte estos límites",
+        shared_by_deployment: "todos los procesos de este despliegue: un solo límite por sitio, sean cuantos sean los workers",
+        shared_by_copies: "todos los procesos de este despliegue y de las demás copias de este robot que comparten su espacio de cortesía (una copia de pruebas, por ejemplo): juntos, un solo límite por sitio",
         every: "una vez cada {duration}",
         purpose_gap: "Tiempo entre solicitudes: {purpose}",
         purpose_jitter: "Espera adicional aleatoria: {purpose}",
@@ -965,6 +983,9 @@ static DE: Messages = Messages {
         robots_unreachable: "robots.txt antwortet mit 429 oder 5xx oder ist nicht erreichbar",
         robots_unreachable_value: "nichts anderes wird von der Website gelesen, bis sie wieder lesbar ist",
         source_interval: "Häufigster Besuch einer Quelle",
+        shared_by: "Wer sich diese Grenzen teilt",
+        shared_by_deployment: "alle Prozesse dieser Installation: ein Budget pro Site, egal wie viele Worker laufen",
+        shared_by_copies: "alle Prozesse dieser Installation und der anderen Kopien dieses Bots, die ihren Höflichkeits-Namensraum teilen (etwa eine Staging-Kopie): zusammen ein Budget pro Site",
         every: "einmal alle {duration}",
         purpose_gap: "Abstand zwischen Anfragen: {purpose}",
         purpose_jitter: "Zufällige zusätzliche Wartezeit: {purpose}",

@@ -86,6 +86,28 @@ fn rights_files_are_read_whenever_the_rights_signal_purpose_is_enabled() {
 }
 
 #[test]
+fn store_copies_need_postgresql_and_plain_schema_names() {
+    let pg = "[store]\nurl = \"postgres://gleaner@127.0.0.1/gleaner\"\n";
+    let whole = gleaner_config::parse(&format!("{MINIMAL}{pg}"), "g.toml").unwrap();
+    assert_eq!(
+        (whole.store.schema.as_str(), whole.store.politeness_namespace.as_str()),
+        ("public", "public"),
+        "one whole store by default"
+    );
+    let copy = format!("{MINIMAL}{pg}schema = \"staging\"\npoliteness_namespace = \"public\"\n");
+    let copy = gleaner_config::parse(&copy, "g.toml").unwrap();
+    assert_eq!(copy.store.schema, "staging");
+    assert_eq!(copy.store.politeness_namespace, "public");
+    let alone = gleaner_config::parse(&format!("{MINIMAL}{pg}schema = \"live\"\n"), "g.toml");
+    assert_eq!(alone.unwrap().store.politeness_namespace, "live", "the namespace defaults to it");
+
+    let sqlite = errors(&format!("{MINIMAL}[store]\nschema = \"staging\"\n"));
+    assert!(sqlite.contains("store.schema") && sqlite.contains("need PostgreSQL"), "{sqlite}");
+    let bad = errors(&format!("{MINIMAL}{pg}politeness_namespace = \"Live; DROP\"\n"));
+    assert!(bad.contains("cannot be a schema name") && bad.contains("hint"), "{bad}");
+}
+
+#[test]
 fn festrobot_user_agent_has_no_contact() {
     let text = MINIMAL.replace("contact = \"bot@ugy.example\"\n", "");
     let s = gleaner_config::parse(&text, "gleaner.toml").unwrap();

@@ -307,3 +307,21 @@ fn sources_read_by_a_language_model_and_translated_ones_are_named_in_every_langu
         (Some("fallback"), Some(true))
     );
 }
+
+#[tokio::test]
+async fn a_copy_sharing_a_politeness_namespace_says_so_in_every_language() {
+    let store = "[store]\nurl = \"postgres://gleaner@127.0.0.1:5432/gleaner\"\n";
+    let staging =
+        format!("{CONFIG}\n{store}schema = \"staging\"\npoliteness_namespace = \"public\"\n");
+    let whole = format!("{CONFIG}\n{store}");
+    for lang in LANGS {
+        let path = format!("/bot/{lang}");
+        let (_, alone) = get(&whole, &path, vec![]).await;
+        let (_, copy) = get(&staging, &path, vec![]).await;
+        let (alone, copy) = (row(&alone, "shared_by"), row(&copy, "shared_by"));
+        assert!(!alone.is_empty() && !copy.is_empty(), "{lang}");
+        assert_ne!(alone, copy, "{lang}: a copy says more than a lone deployment");
+    }
+    let (_, en) = get(&staging, "/bot/en", vec![]).await;
+    assert!(row(&en, "shared_by").contains("other copies of this bot"));
+}
