@@ -512,3 +512,49 @@ async fn explain_says_why_and_until_when_without_sending() {
     assert_eq!(web.ledger().entries.len(), requests_so_far, "explain sends nothing");
     web.shutdown().await;
 }
+
+/// Two gates on one shared state are two processes on one database: one reads
+/// robots.txt while the other waits for the budget, and the waiting one uses that
+/// reading instead of sending its own.
+#[tokio::test]
+async fn two_processes_on_one_state_read_robots_txt_once() {
+    let web = web(vec![SiteSpec { events: 4, ..SiteSpec::default() }]).await;
+    let settings = Arc::new(
+        gleaner_config::parse(&format!("{BASE}\n[politeness]\ngap = \"200ms\"\n"), "t.toml")
+            .unwrap(),
+    );
+    let state = Arc::new(MemoryState::default());
+    let processes: Vec<Arc<Gate>> = (0..2)
+        .map(|_| {
+            Arc::new(Gate::new(
+                Client::new(ClientSettings::from_settings(&settings)).unwrap(),
+                Arc::clone(&settings),
+                Arc::clone(&state) as Arc<dyn gleaner_policy::state::GateState>,
+                Arc::new(MemoryRegistry::default()),
+                Arc::new(MemoryAudit::default()),
+                Arc::new(SystemClock),
+            ))
+        })
+        .collect();
+    let tasks: Vec<_> = processes
+        .iter()
+        .enumerate()
+        .map(|(n, gate)| {
+            let (gate, page) = (Arc::clone(gate), url(&web, 0, &format!("/events/{}.html", n + 1)));
+            tokio::spawn(
+                async move { gate.fetch(&GateRequest::new(page, Purpose::EventPage)).await },
+            )
+        })
+        .collect();
+    for task in tasks {
+        let outcome = bounded(task).await.unwrap();
+        assert!(outcome.fetched().is_some_and(|f| f.status == 200), "{outcome:?}");
+    }
+    let ledger = web.ledger();
+    // Positive control: both pages were fetched; robots.txt once, first; one gap.
+    assert!(ledger.fetched(0, "/events/1.html") && ledger.fetched(0, "/events/2.html"));
+    assert_eq!(ledger.count(0, "/robots.txt"), 1, "robots.txt read by one process only");
+    ledger.check_robots_first().unwrap();
+    ledger.check_min_gap(Duration::from_millis(200)).unwrap();
+    web.shutdown().await;
+}

@@ -94,53 +94,31 @@ pub(crate) struct Migration {
     pub(crate) sql: &'static str,
 }
 
+impl Migration {
+    const fn new(version: i64, kind: Kind, sql: &'static str) -> Migration {
+        Migration { version, kind, sql }
+    }
+}
+
 /// Schema migrations, applied in order; each schema's `schema_migrations` records which.
 pub(crate) const MIGRATIONS: &[Migration] = &[
-    Migration {
-        version: 1,
-        kind: Kind::Mixed,
-        sql: include_str!("../../migrations/postgres/0001_init.sql"),
-    },
-    Migration {
-        version: 2,
-        kind: Kind::Mixed,
-        sql: include_str!("../../migrations/postgres/0002_frontier.sql"),
-    },
-    Migration {
-        version: 3,
-        kind: Kind::Mixed,
-        sql: include_str!("../../migrations/postgres/0003_site_leases.sql"),
-    },
-    Migration {
-        version: 4,
-        kind: Kind::Mixed,
-        sql: include_str!("../../migrations/postgres/0004_source_failures.sql"),
-    },
-    Migration {
-        version: 5,
-        kind: Kind::Mixed,
-        sql: include_str!("../../migrations/postgres/0005_owner_desk.sql"),
-    },
-    Migration {
-        version: 6,
-        kind: Kind::Mixed,
-        sql: include_str!("../../migrations/postgres/0006_relay.sql"),
-    },
-    Migration {
-        version: 7,
-        kind: Kind::Mixed,
-        sql: include_str!("../../migrations/postgres/0007_llm.sql"),
-    },
-    Migration {
-        version: 8,
-        kind: Kind::Politeness,
-        sql: include_str!("../../migrations/postgres/0008_copies.sql"),
-    },
-    Migration {
-        version: 9,
-        kind: Kind::Politeness,
-        sql: include_str!("../../migrations/postgres/0009_daily_counts.sql"),
-    },
+    Migration::new(1, Kind::Mixed, include_str!("../../migrations/postgres/0001_init.sql")),
+    Migration::new(2, Kind::Mixed, include_str!("../../migrations/postgres/0002_frontier.sql")),
+    Migration::new(3, Kind::Mixed, include_str!("../../migrations/postgres/0003_site_leases.sql")),
+    Migration::new(
+        4,
+        Kind::Mixed,
+        include_str!("../../migrations/postgres/0004_source_failures.sql"),
+    ),
+    Migration::new(5, Kind::Mixed, include_str!("../../migrations/postgres/0005_owner_desk.sql")),
+    Migration::new(6, Kind::Mixed, include_str!("../../migrations/postgres/0006_relay.sql")),
+    Migration::new(7, Kind::Mixed, include_str!("../../migrations/postgres/0007_llm.sql")),
+    Migration::new(8, Kind::Politeness, include_str!("../../migrations/postgres/0008_copies.sql")),
+    Migration::new(
+        9,
+        Kind::Politeness,
+        include_str!("../../migrations/postgres/0009_daily_counts.sql"),
+    ),
 ];
 
 /// The tables of the politeness namespace; every other table belongs to a copy.
