@@ -9,7 +9,6 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_fetch::gate::ExplainVerdict;
-use gleaner_fetch::gate::clock::SystemClock;
 use gleaner_fetch::gate::state::GateState;
 use gleaner_fetch::{Client, ClientSettings, Gate, GateRequest};
 use gleaner_policy::Purpose;
@@ -80,7 +79,7 @@ pub fn run(args: &ExplainArgs, config: &Path) -> Result<()> {
             Arc::new(ReadOnly(store.clone())),
             Arc::new(store.clone()),
             Arc::new(gleaner_fetch::gate::audit::MemoryAudit::default()),
-            Arc::new(SystemClock),
+            crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
         );
         let explanation = gate.explain(&GateRequest::new(url.clone(), purpose)).await;
         let mut out = std::io::stdout().lock();
