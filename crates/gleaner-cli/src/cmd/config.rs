@@ -140,6 +140,7 @@ fn print_budget(s: &Settings) -> std::io::Result<()> {
     };
     writeln!(out, "cancellation check: {cancellation}")?;
     writeln!(out, "link check:        {link}")?;
+    writeln!(out, "store:             {}", store_line(&s.store))?;
     if !report.sites.is_empty() {
         writeln!(out, "per site per day (at most):")?;
     }
@@ -172,4 +173,25 @@ fn print_budget(s: &Settings) -> std::io::Result<()> {
         writeln!(err, "hint: {}", warning.hint)?;
     }
     Ok(())
+}
+
+/// Where the store is and, on PostgreSQL, who shares its budgets (the password left out).
+fn store_line(store: &gleaner_config::settings::StoreSettings) -> String {
+    let url = match url::Url::parse(&store.url) {
+        Ok(mut url) if url.password().is_some() => {
+            let _ = url.set_password(Some("***"));
+            url.to_string()
+        }
+        _ => store.url.clone(),
+    };
+    if store.schema != store.politeness_namespace {
+        format!(
+            "{url}, copy `{}` sharing every site's budget with the copies of namespace `{}`",
+            store.schema, store.politeness_namespace
+        )
+    } else if store.schema != "public" {
+        format!("{url}, schema `{}`", store.schema)
+    } else {
+        url
+    }
 }

@@ -83,3 +83,27 @@ fn seed_profiles_keep_their_pages_numbers() {
     assert!(run.stdout.contains("event-page: jitter 150ms..450ms"), "{}", run.stdout);
     assert!(run.stdout.contains("methods:           GET, HEAD"), "{}", run.stdout);
 }
+
+#[test]
+fn config_check_says_which_copy_shares_the_budgets_and_hides_the_password() {
+    let file = temp_file(
+        b"[bot]\ntoken = \"X\"\ninfo_url = \"https://x.example/bot\"\noperator = \"X\"\n\n[store]\nurl = \"postgres://gleaner:s3cret@db.internal:5432/gleaner\"\nschema = \"staging\"\npoliteness_namespace = \"public\"\n",
+    );
+    let run = gleaner(&["config", "check", file.path().to_str().unwrap()], "");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "copy `staging` sharing every site's budget with the copies of namespace `public`"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("s3cret"), "{}", run.stdout);
+    // The same keys on SQLite are an error with the line and a hint.
+    let sqlite = temp_file(
+        b"[bot]\ntoken = \"X\"\ninfo_url = \"https://x.example/bot\"\noperator = \"X\"\n\n[store]\nschema = \"staging\"\n",
+    );
+    let run = gleaner(&["config", "check", sqlite.path().to_str().unwrap()], "");
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains(":7:") && run.stderr.contains("need PostgreSQL"), "{}", run.stderr);
+}
