@@ -58,8 +58,14 @@ async fn fetch(settings: Arc<Settings>, url: Url) -> Result<FetchedPage> {
         Arc::new(store.clone()),
         crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
     );
-    let (outcome, _hops) =
-        gate.fetch_following(&GateRequest::new(url.clone(), Purpose::ManualCheck)).await;
+    let request = GateRequest::new(url.clone(), Purpose::ManualCheck);
+    if let Some(refusal) =
+        crate::cmd::fetch::stopped_on_reservation(&gate, &store, &settings, &request).await
+    {
+        store.flush_audit().await.ok();
+        return Err(Refused(format!("not fetching `{}`: {refusal}", show(&url))).into());
+    }
+    let (outcome, _hops) = gate.fetch_following(&request).await;
     store
         .flush_audit()
         .await

@@ -92,6 +92,26 @@ pub(crate) async fn checks_today(
         .unwrap_or(0)
 }
 
+/// Under `rights.on_reservation = "stop-site"`, a site whose rights files reserve its
+/// rights is not read by hand either: the files are read (through the gate, kept for
+/// `rights.files_ttl`) as a pass would, and the refusal is audited. The reason, when
+/// stopped.
+pub(crate) async fn stopped_on_reservation(
+    gate: &Gate,
+    store: &gleaner_store::Store,
+    settings: &Arc<Settings>,
+    request: &GateRequest,
+) -> Option<String> {
+    let sink = crate::wiring::StoreSink::new(store.clone(), Arc::clone(settings));
+    let now = gate.clock().now();
+    let stop =
+        gleaner_scheduler::rights::site_stopped(gate, &sink, settings, &request.url, now, None)
+            .await?;
+    let reason = format!("site stopped on reservation: {stop}");
+    gate.record_refusal(request, reason.clone());
+    Some(format!("{reason} (`rights.on_reservation` is `stop-site`)"))
+}
+
 async fn check(settings: Arc<Settings>, url: Url, show_body: bool) -> Result<()> {
     let store = open_store(&settings)?;
     let state = store.occasional_state().await.map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -123,6 +143,9 @@ async fn check(settings: Arc<Settings>, url: Url, show_body: bool) -> Result<()>
             )));
         }
         let request = GateRequest::new(current.clone(), Purpose::ManualCheck);
+        if let Some(refusal) = stopped_on_reservation(&gate, &store, &settings, &request).await {
+            break Err(Refused(format!("not fetching `{}`: {refusal}", show(&current))));
+        }
         for step in gate.explain(&request).await.steps {
             writeln!(out, "decision: {step}")?;
         }

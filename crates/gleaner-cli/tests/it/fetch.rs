@@ -138,3 +138,42 @@ async fn manual_checks_share_the_budget_across_processes_and_stop_at_the_daily_c
     ledger.check_min_gap(Duration::from_millis(300)).unwrap();
     web.shutdown().await;
 }
+
+/// CIXTRA-Bot's promise, by hand too: under `stop-site` (the default), a site whose
+/// `tdmrep.json` reserves its rights is not fetched by `gleaner fetch`; an open site is.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_site_reserving_its_rights_is_not_fetched_by_hand_either() {
+    use gleaner_samplecity::{Refusal, Role};
+    let web =
+        TestWeb::start(Manifest::city(7, chrono::Utc::now()).with_token("TestBot")).await.unwrap();
+    let city = &web.city().unwrap().city;
+    let pick = |reserved: bool| {
+        let j = city
+            .sites()
+            .iter()
+            .position(|s| {
+                s.role == Role::Venue
+                    && if reserved {
+                        s.refusal == Some(Refusal::TdmReservation)
+                    } else {
+                        s.refusal.is_none() && s.extras.is_empty()
+                    }
+            })
+            .unwrap();
+        (web.city_site(j).unwrap(), city.site(j).lang.listing_path())
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (open, open_listing) = pick(false);
+    let run = fetch_in(dir.path(), "", web.url(open, open_listing)).await;
+    assert_eq!(run.code, Some(0), "positive control: {}\n{}", run.stdout, run.stderr);
+    let (reserved, listing) = pick(true);
+    let run = fetch_in(dir.path(), "", web.url(reserved, listing)).await;
+    assert_eq!(run.code, Some(3), "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("site stopped on reservation"), "{}", run.stderr);
+    let ledger = web.ledger();
+    assert!(ledger.fetched(open, open_listing), "the open site's page was fetched");
+    assert!(ledger.fetched(reserved, "/.well-known/tdmrep.json"), "its rights file was read");
+    assert_eq!(ledger.count(reserved, listing), 0, "the reserved site's page was not");
+    ledger.check_robots_first().unwrap();
+    web.shutdown().await;
+}

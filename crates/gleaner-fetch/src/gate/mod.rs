@@ -243,6 +243,11 @@ impl Gate {
         &self.state
     }
 
+    /// The wall clock this gate decides on (the database's, for processes sharing one).
+    pub fn clock(&self) -> &Arc<dyn WallClock> {
+        &self.clock
+    }
+
     /// Wakes every request of this gate waiting for a site's budget, so each checks the
     /// registry and the site's state again now rather than when its wait ends (called
     /// when another process changed the registry: an opt-out stops a request waiting
