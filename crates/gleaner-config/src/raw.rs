@@ -292,6 +292,8 @@ pub struct RawServer {
     pub dashboard_address: Option<String>,
     /// Environment variable holding the dashboard token.
     pub dashboard_token_env: Option<String>,
+    /// Reverse proxies (CIDR ranges) whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Option<Vec<String>>,
 }
 
 /// `[network]`.

@@ -796,6 +796,14 @@ fn resolve_server(r: &mut Resolver, raw: &RawConfig) -> ServerSettings {
             .dashboard_token_env
             .clone()
             .unwrap_or_else(|| "GLEANER_DASHBOARD_TOKEN".to_owned()),
+        trusted_proxies: raw
+            .server
+            .trusted_proxies
+            .iter()
+            .flatten()
+            .enumerate()
+            .filter_map(|(i, text)| r.net(&format!("server.trusted_proxies[{i}]"), text))
+            .collect(),
     }
 }
 

@@ -309,6 +309,11 @@ pub struct ServerSettings {
     pub dashboard_address: SocketAddr,
     /// Environment variable holding the dashboard token.
     pub dashboard_token_env: String,
+    /// Reverse proxies in front of the server: their `X-Forwarded-For` names the client
+    /// (the owners' forms count submissions per client) and their `X-Forwarded-Proto:
+    /// https` marks cookies `Secure`. Empty by default: the connection's peer is the
+    /// client.
+    pub trusted_proxies: Vec<IpNet>,
 }
 
 /// Outbound network safety.

@@ -251,21 +251,65 @@ impl RateLimiter {
     }
 }
 
-/// The client's address (from the connection; `0.0.0.0` when the server was not
-/// started with connection info, so such clients share one budget).
+/// The client's address, for the forms' rate limit: the connection's peer, or, when
+/// the peer is one of `[server] trusted_proxies` (a reverse proxy in front of gleaner),
+/// the address that proxy says it serves (`X-Forwarded-For`, read from the right,
+/// skipping every trusted proxy, so a client cannot choose its own address by sending
+/// the header itself). `0.0.0.0` when the server was not started with connection info,
+/// so such clients share one budget.
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub IpAddr);
+
+/// The reverse proxies whose `X-Forwarded-For` is believed (a request extension).
+#[derive(Debug, Clone, Default)]
+pub struct TrustedProxies(pub Vec<ipnet::IpNet>);
+
+impl TrustedProxies {
+    fn trusts(&self, ip: IpAddr) -> bool {
+        self.0.iter().any(|net| net.contains(&ip))
+    }
+
+    /// The client behind `peer`, given the request's headers.
+    pub fn client(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+        if !self.trusts(peer) {
+            return peer;
+        }
+        let forwarded: Vec<IpAddr> = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|a| a.trim().parse().ok())
+            .collect();
+        // Nearest first: the first address no trusted proxy owns is the client; when
+        // every one is a proxy, the farthest is as close to the client as we know.
+        forwarded
+            .iter()
+            .rev()
+            .copied()
+            .find(|ip| !self.trusts(*ip))
+            .unwrap_or_else(|| forwarded.first().copied().unwrap_or(peer))
+    }
+
+    /// Did the client reach the proxy over HTTPS (`X-Forwarded-Proto` from a trusted
+    /// proxy)? Cookies are then marked `Secure`.
+    pub fn https(&self, peer: Option<IpAddr>, headers: &HeaderMap) -> bool {
+        peer.is_some_and(|p| self.trusts(p))
+            && headers
+                .get("x-forwarded-proto")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
+    }
+}
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(ClientIp(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
-        ))
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        let Some(peer) = peer else { return Ok(ClientIp(IpAddr::V4(Ipv4Addr::UNSPECIFIED))) };
+        let trusted = parts.extensions.get::<TrustedProxies>().cloned().unwrap_or_default();
+        Ok(ClientIp(trusted.client(peer, &parts.headers)))
     }
 }
 
@@ -283,6 +327,32 @@ mod tests {
         assert!(!limiter.allow(a, t), "third in the window");
         assert!(limiter.allow(b, t), "another address has its own count");
         assert!(limiter.allow(a, t + Duration::from_secs(61)), "the window moved on");
+    }
+
+    #[test]
+    fn a_trusted_proxy_names_the_client_and_nobody_else_can() {
+        let proxies = TrustedProxies(vec!["127.0.0.1/32".parse().unwrap()]);
+        let headers = |xff: &str| {
+            let mut h = HeaderMap::new();
+            h.insert("x-forwarded-for", xff.parse().unwrap());
+            h
+        };
+        let (proxy, stranger) = (IpAddr::from([127, 0, 0, 1]), IpAddr::from([203, 0, 113, 9]));
+        let client = IpAddr::from([198, 51, 100, 7]);
+        // Behind the proxy: the address it appended.
+        assert_eq!(proxies.client(proxy, &headers("198.51.100.7")), client);
+        // A client's own forged entry is left of the proxy's: ignored.
+        assert_eq!(proxies.client(proxy, &headers("10.9.9.9, 198.51.100.7")), client);
+        // Not through the proxy: the header is the client's, and not believed.
+        assert_eq!(proxies.client(stranger, &headers("198.51.100.7")), stranger);
+        // No header from the proxy: the proxy itself.
+        assert_eq!(proxies.client(proxy, &HeaderMap::new()), proxy);
+        // No proxies configured: never believed.
+        assert_eq!(TrustedProxies::default().client(proxy, &headers("198.51.100.7")), proxy);
+        let mut https = headers("198.51.100.7");
+        https.insert("x-forwarded-proto", "https".parse().unwrap());
+        assert!(proxies.https(Some(proxy), &https));
+        assert!(!proxies.https(Some(stranger), &https), "only a trusted proxy says so");
     }
 
     #[test]

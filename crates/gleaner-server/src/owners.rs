@@ -26,7 +26,7 @@ use gleaner_policy::registry::{OwnerRequest, RegistryEntry, Scope};
 use gleaner_store::OwnerSubmission;
 
 use crate::about::escape;
-use crate::desk::{ClientIp, FORM_COOKIE, OwnerDesk, cookie};
+use crate::desk::{ClientIp, FORM_COOKIE, OwnerDesk, TrustedProxies, cookie};
 use crate::i18n::Lang;
 use crate::notify::Notice;
 use crate::verify::{FILE_PATH, Proof, check_dns, check_file, txt_name, txt_value};
@@ -47,14 +47,36 @@ pub fn routes(desk: Arc<OwnerDesk>) -> Router {
         .route("/site/{domain}/urls", post(crate::site_page::urls))
         .layer(DefaultBodyLimit::max(cap))
         .layer(axum::middleware::from_fn(security_headers))
+        .layer(axum::Extension(TrustedProxies(desk.settings.server.trusted_proxies.clone())))
         .with_state(desk)
 }
 
 /// The security headers of every owner and dashboard page (the same CSP as the rest of
-/// the server: no script), and no caching of pages that carry tokens.
+/// the server: no script), and no caching of pages that carry tokens. Cookies are
+/// marked `Secure` when a trusted reverse proxy says the client came over HTTPS.
 pub async fn security_headers(request: Request, next: Next) -> Response {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    let proxies = request.extensions().get::<TrustedProxies>().cloned().unwrap_or_default();
+    let https = proxies.https(peer, request.headers());
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
+    if https {
+        let cookies: Vec<HeaderValue> =
+            headers.get_all(header::SET_COOKIE).iter().cloned().collect();
+        headers.remove(header::SET_COOKIE);
+        for cookie in cookies {
+            let text = cookie.to_str().unwrap_or_default();
+            let secure = if text.contains("; Secure") {
+                cookie.clone()
+            } else {
+                HeaderValue::from_str(&format!("{text}; Secure")).unwrap_or(cookie.clone())
+            };
+            headers.append(header::SET_COOKIE, secure);
+        }
+    }
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(crate::api::CSP));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));

@@ -74,6 +74,9 @@ pub fn router(desk: Arc<OwnerDesk>) -> Result<Router, String> {
         .merge(guarded)
         .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
         .layer(axum::middleware::from_fn(crate::owners::security_headers))
+        .layer(axum::Extension(crate::desk::TrustedProxies(
+            desk.settings.server.trusted_proxies.clone(),
+        )))
         .with_state(desk))
 }
 

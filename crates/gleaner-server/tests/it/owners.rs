@@ -343,6 +343,63 @@ async fn submissions_are_rate_limited_per_address() {
     assert_eq!(f.store.submissions(10).await.unwrap().len(), 3);
 }
 
+/// Behind a trusted reverse proxy, each client the proxy names has its own hourly count,
+/// and a client who sends `X-Forwarded-For` itself is not believed; cookies become
+/// `Secure` when the proxy says the client came over HTTPS.
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_client_has_its_own_count() {
+    let owners = "submissions_per_hour = 2\n\n[server]\ntrusted_proxies = [\"127.0.0.1/32\"]";
+    let f = fixture(owners, Arc::new(NoDns)).await;
+    let session = open(&f.app, "/owners").await;
+    let via = |peer: [u8; 4], xff: &str, scope: &str| {
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .append_pair("csrf", &session.token)
+            .append_pair("scope", scope)
+            .finish();
+        let mut request = Request::post("/owners/opt-out")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::COOKIE, &session.cookie)
+            .header("x-forwarded-for", xff)
+            .body(Body::from(body))
+            .unwrap();
+        let peer = SocketAddr::from((peer, 40000));
+        request.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+        request
+    };
+    let proxy = [127, 0, 0, 1];
+    for n in 0..2 {
+        let (status, _, body) =
+            send(&f.app, via(proxy, "198.51.100.7", &format!("a{n}.example"))).await;
+        assert_eq!(status, StatusCode::OK, "client A, submission {n}: {body}");
+    }
+    let (status, _, _) = send(&f.app, via(proxy, "198.51.100.7", "a9.example")).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "client A's third in the hour");
+    // Another client behind the same proxy is not held back by A.
+    let (status, _, _) = send(&f.app, via(proxy, "198.51.100.8", "b0.example")).await;
+    assert_eq!(status, StatusCode::OK, "client B has its own count");
+    // A stranger connecting directly cannot pose as a fresh client with the header.
+    let stranger = [203, 0, 113, 9];
+    for (n, xff) in ["10.0.0.1", "10.0.0.2"].iter().enumerate() {
+        let (status, _, _) = send(&f.app, via(stranger, xff, &format!("s{n}.example"))).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (status, _, _) = send(&f.app, via(stranger, "10.0.0.3", "s9.example")).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "counted by its own address");
+    // Secure cookies over HTTPS at the proxy; not for a direct plain-HTTP client.
+    let page = |peer: [u8; 4], proto: &str| {
+        let mut request =
+            Request::get("/owners").header("x-forwarded-proto", proto).body(Body::empty()).unwrap();
+        request.extensions_mut().insert(axum::extract::ConnectInfo(SocketAddr::from((peer, 1))));
+        request
+    };
+    let (_, headers, _) = send(&f.app, page(proxy, "https")).await;
+    let cookie = headers.get(header::SET_COOKIE).unwrap().to_str().unwrap().to_owned();
+    assert!(cookie.ends_with("; Secure"), "{cookie}");
+    let (_, headers, _) = send(&f.app, page(stranger, "https")).await;
+    let cookie = headers.get(header::SET_COOKIE).unwrap().to_str().unwrap().to_owned();
+    assert!(!cookie.contains("Secure"), "only a trusted proxy's word counts: {cookie}");
+}
+
 /// A local webhook receiver: every JSON body POSTed to `/hook`.
 async fn webhook() -> (SocketAddr, Arc<Mutex<Vec<serde_json::Value>>>) {
     let seen = Arc::new(Mutex::new(Vec::new()));
