@@ -102,7 +102,7 @@ pub enum StoreError {
     },
     /// A schema is already used for something else (a whole store, a namespace, a copy).
     #[error(
-        "the schema `{schema}` of `{location}` holds a {found} store, and this configuration uses it as a {wanted} store\nhint: give this deployment a new `store.schema` (a copy) and name the schema whose budgets it shares in `store.politeness_namespace`; a whole store (`all`) can be the namespace of copies"
+        "the schema `{schema}` of `{location}` holds a {found} store, and this configuration uses it as a {wanted} store\nhint: a copy needs a schema of its own (`store.schema`) and names the whole store whose budgets it shares in `store.politeness_namespace`; a whole store cannot become a copy, nor a copy a whole store"
     )]
     SchemaRole {
         /// The database.

@@ -1710,7 +1710,7 @@ impl Postgres {
         let places = if self.schemas.is_split() {
             vec![
                 (&self.schemas.copy, layout::Role::Copy),
-                (&self.schemas.politeness, layout::Role::Politeness),
+                (&self.schemas.politeness, layout::Role::All),
             ]
         } else {
             vec![(&self.schemas.copy, layout::Role::All)]

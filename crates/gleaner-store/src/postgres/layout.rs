@@ -8,11 +8,13 @@
 //! no query names a schema.
 //!
 //! Each schema records its role (`schema_layout`) and the migrations applied to it
-//! (`schema_migrations`, a set, not a maximum). Migrations 1–7 predate copies and create
-//! both kinds of table, so a fresh namespace or copy runs them and then drops the kind it
-//! does not keep; later migrations say which kind they touch and run only there. A
-//! schema holding a whole store (role `all`, the default `public`) can also serve as the
-//! namespace of other copies, so a live deployment can gain a staging copy unchanged.
+//! (`schema_migrations`, a set, not a maximum). A namespace is a whole store (role `all`,
+//! like the default `public`): a live deployment's own schema can be the namespace of a
+//! staging copy unchanged, and a namespace first created by a copy can later be opened as
+//! a live deployment's whole store, whichever starts first. A copy (role `copy`) holds
+//! only its own tables: migrations 1–7 predate copies and create both kinds, so a fresh
+//! copy runs them and then drops the politeness tables; later migrations say which kind
+//! they touch and run only where it lives.
 
 use std::collections::BTreeSet;
 
@@ -79,7 +81,8 @@ pub fn is_identifier(name: &str) -> bool {
 pub(crate) enum Kind {
     /// Both kinds of table (migrations from before copies existed).
     Mixed,
-    /// Only politeness tables: runs in namespaces and whole stores.
+    /// Only politeness tables: runs in whole stores (every namespace is one), not in
+    /// copies.
     Politeness,
     /// Only a copy's own tables: runs in copies and whole stores (the next migration
     /// of events, queue or validators).
@@ -140,21 +143,17 @@ pub(crate) const POLITENESS_TABLES: &[&str] = &[
     "daily_counts",
 ];
 
-/// Functions and sequences of the mixed migrations, by the side that keeps them.
+/// Functions of the mixed migrations that belong with the politeness tables (dropped
+/// from a copy with them).
 const POLITENESS_ROUTINES: &[&str] = &["FUNCTION gleaner_registry_changed()"];
-const COPY_ROUTINES: &[&str] = &["FUNCTION translation_cache_drop_unused()", "SEQUENCE work_fence"];
-
-/// Bookkeeping tables every schema has.
-const BOOKKEEPING: &[&str] = &["schema_migrations", "schema_layout"];
 
 /// What a schema holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Role {
-    /// A whole store: a copy's tables and its politeness tables.
+    /// A whole store: a copy's tables and the politeness tables, which other copies
+    /// may share (it is then their namespace).
     All,
-    /// Only politeness tables, shared by copies.
-    Politeness,
-    /// Only a copy's own tables.
+    /// Only a copy's own tables; its politeness tables are its namespace's.
     Copy,
 }
 
@@ -162,7 +161,6 @@ impl Role {
     fn as_str(self) -> &'static str {
         match self {
             Role::All => "all",
-            Role::Politeness => "politeness",
             Role::Copy => "copy",
         }
     }
@@ -170,7 +168,6 @@ impl Role {
     fn parse(s: &str) -> Option<Role> {
         Some(match s {
             "all" => Role::All,
-            "politeness" => Role::Politeness,
             "copy" => Role::Copy,
             _ => return None,
         })
@@ -178,9 +175,8 @@ impl Role {
 
     fn runs(self, kind: Kind) -> bool {
         match (self, kind) {
-            (Role::All, _) | (_, Kind::Mixed) => true,
-            (Role::Politeness, Kind::Politeness) | (Role::Copy, Kind::Copy) => true,
-            (Role::Politeness, Kind::Copy) | (Role::Copy, Kind::Politeness) => false,
+            (Role::All, _) | (Role::Copy, Kind::Mixed | Kind::Copy) => true,
+            (Role::Copy, Kind::Politeness) => false,
         }
     }
 
@@ -198,7 +194,7 @@ pub(crate) async fn migrate(
     schemas: &PgSchemas,
 ) -> Result<(), StoreError> {
     if schemas.is_split() {
-        migrate_schema(tx, location, &schemas.politeness, Role::Politeness).await?;
+        migrate_schema(tx, location, &schemas.politeness, Role::All).await?;
         migrate_schema(tx, location, &schemas.copy, Role::Copy).await?;
     } else {
         migrate_schema(tx, location, &schemas.copy, Role::All).await?;
@@ -272,9 +268,7 @@ async fn migrate_schema(
             role
         }
     };
-    // A whole store may serve as the namespace of other copies; nothing else mixes.
-    let fits = role == wanted || (role == Role::All && wanted == Role::Politeness);
-    if !fits {
+    if role != wanted {
         return Err(StoreError::SchemaRole {
             location: location.to_owned(),
             schema: schema.to_owned(),
@@ -303,20 +297,19 @@ async fn migrate_schema(
             .map_err(err)?;
         ran_mixed |= m.kind == Kind::Mixed;
     }
-    if ran_mixed && role != Role::All {
-        // The mixed migrations only ever run on a fresh schema: drop what it does not keep.
-        drop_other_side(tx, location, schema, role).await?;
+    if ran_mixed && role == Role::Copy {
+        // The mixed migrations only ever run on a fresh schema: drop what a copy does
+        // not keep.
+        drop_politeness_tables(tx, location, schema).await?;
     }
     Ok(())
 }
 
-/// Drops the tables, functions and sequences of the other side from a fresh namespace or
-/// copy.
-async fn drop_other_side(
+/// Drops the politeness tables and their functions from a fresh copy.
+async fn drop_politeness_tables(
     tx: &Transaction<'_>,
     location: &str,
     schema: &str,
-    role: Role,
 ) -> Result<(), StoreError> {
     let open = |source| StoreError::PostgresConnect { location: location.to_owned(), source };
     let tables: Vec<String> = tx
@@ -326,20 +319,11 @@ async fn drop_other_side(
         .iter()
         .map(|r| r.get(0))
         .collect();
-    let shared = |t: &str| POLITENESS_TABLES.contains(&t);
     let mut statements = String::new();
-    for table in tables.iter().filter(|t| !BOOKKEEPING.contains(&t.as_str())) {
-        let drop = match role {
-            Role::Politeness => !shared(table),
-            Role::Copy => shared(table),
-            Role::All => false,
-        };
-        if drop {
-            statements.push_str(&format!("DROP TABLE IF EXISTS {schema}.{table} CASCADE;\n"));
-        }
+    for table in tables.iter().filter(|t| POLITENESS_TABLES.contains(&t.as_str())) {
+        statements.push_str(&format!("DROP TABLE IF EXISTS {schema}.{table} CASCADE;\n"));
     }
-    let routines = if role == Role::Copy { POLITENESS_ROUTINES } else { COPY_ROUTINES };
-    for routine in routines {
+    for routine in POLITENESS_ROUTINES {
         let (what, name) = routine.split_once(' ').unwrap_or(("", routine));
         statements.push_str(&format!("DROP {what} IF EXISTS {schema}.{name} CASCADE;\n"));
     }
@@ -376,12 +360,10 @@ mod tests {
     }
 
     #[test]
-    fn roles_run_their_own_kind_of_migration_and_the_mixed_ones() {
-        let all = Role::All.expected();
-        let (polite, copy) = (Role::Politeness.expected(), Role::Copy.expected());
+    fn a_whole_store_runs_every_migration_and_a_copy_none_of_the_namespaces() {
+        let (all, copy) = (Role::All.expected(), Role::Copy.expected());
         assert_eq!(all, MIGRATIONS.iter().map(|m| m.version).collect());
-        assert!(polite.contains(&1) && copy.contains(&1));
-        assert!(polite.contains(&8) && !copy.contains(&8), "copies is a namespace table");
-        assert_eq!(polite.union(&copy).copied().collect::<BTreeSet<_>>(), all);
+        assert!(copy.contains(&1) && copy.contains(&7), "the mixed ones");
+        assert!(!copy.contains(&8) && !copy.contains(&9), "namespace tables only");
     }
 }
