@@ -5,6 +5,7 @@ mod apis;
 mod checks;
 mod city;
 mod rights;
+mod worker_loop;
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
