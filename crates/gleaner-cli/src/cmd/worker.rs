@@ -463,3 +463,38 @@ impl EventSink for FencedSink {
         self.inner.language_model()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fenced sink is the store sink for everything but event writes: the trait's
+    /// defaults (which keep nothing) must never answer for it.
+    #[tokio::test]
+    async fn the_fenced_sink_keeps_rights_files_and_relay_decisions_in_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_sqlite(&dir.path().join("w.db")).unwrap();
+        let text = "[bot]\ntoken = \"T\"\ninfo_url = \"https://t.example/bot\"\noperator = \"T\"\n";
+        let settings = Arc::new(gleaner_config::parse(text, "t.toml").unwrap());
+        let sink = FencedSink {
+            inner: StoreSink::new(store.clone(), Arc::clone(&settings)),
+            state: Arc::new(store.occasional_state().await.unwrap()),
+            held: Arc::default(),
+            settings,
+        };
+        let now = SystemTime::now();
+        let files = gleaner_scheduler::rights::RightsFiles {
+            read_at: now,
+            valid_until: now + Duration::from_secs(3600),
+            tdmrep: Some(b"[]".to_vec()),
+            ai_txt: None,
+        };
+        sink.put_site_rights("https://a.example", files).await;
+        let kept = sink.site_rights("https://a.example").await.expect("stored through the sink");
+        assert_eq!(kept.tdmrep.as_deref(), Some(&b"[]"[..]));
+        let image = Url::parse("https://a.example/poster.jpg").unwrap();
+        sink.set_relay_allowed(&image, Some("s"), false, "test".into()).await;
+        let kept = store.relay_image_by_url(image.as_str()).await.unwrap();
+        assert!(kept.is_some_and(|i| !i.allowed), "the relay decision is in the store");
+    }
+}
