@@ -6,9 +6,7 @@
 
 use std::time::Duration;
 
-use gleaner_testweb::{Manifest, SiteSpec, TestWeb};
-
-use crate::workers::{GAP, PgDb, Worker, config, schedule};
+use crate::workers::{GAP, PgDb, Worker, config, schedule, uniform_web};
 
 const SITES: usize = 3;
 const EVENTS: u32 = 5;
@@ -16,12 +14,7 @@ const EVENTS: u32 = 5;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_and_staging_copies_share_every_sites_budget_and_keep_their_own_events() {
     let Some(db) = PgDb::create() else { return };
-    let web = TestWeb::start(
-        Manifest::uniform(SITES, SiteSpec { events: EVENTS, ..SiteSpec::default() })
-            .with_token("TestBot"),
-    )
-    .await
-    .unwrap();
+    let web = uniform_web(SITES, EVENTS).await;
     let dir = tempfile::tempdir().unwrap();
     // Live reads all three sites; staging reads the first two (the sites they share).
     let live = dir.path().join("live.toml");

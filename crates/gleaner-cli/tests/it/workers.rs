@@ -197,6 +197,24 @@ pub(crate) async fn wait_for(what: &str, within: Duration, ready: impl Fn() -> b
     }
 }
 
+/// The test web with `sites` uniform sites of `events` event pages each.
+pub(crate) async fn uniform_web(sites: usize, events: u32) -> TestWeb {
+    let spec = SiteSpec { events, ..SiteSpec::default() };
+    TestWeb::start(Manifest::uniform(sites, spec).with_token("TestBot")).await.unwrap()
+}
+
+/// `gleaner optout add PREFIX --reference REFERENCE` with `config`, off the runtime;
+/// the opt-out is committed when it returns.
+async fn opt_out(config: &Path, prefix: String, reference: &'static str) {
+    let config = config.to_str().unwrap().to_owned();
+    let added = tokio::task::spawn_blocking(move || {
+        gleaner(&["--config", &config, "optout", "add", &prefix, "--reference", reference], "")
+    })
+    .await
+    .unwrap();
+    assert_eq!(added.code, Some(0), "{}", added.stderr);
+}
+
 pub(crate) fn event_pages(web: &TestWeb, site: usize) -> usize {
     web.ledger()
         .site(site)
@@ -209,12 +227,7 @@ async fn four_workers_share_every_budget_and_a_killed_ones_work_waits_for_its_le
     let Some(db) = PgDb::create() else { return };
     const SITES: usize = 5;
     const EVENTS: u32 = 6;
-    let web = TestWeb::start(
-        Manifest::uniform(SITES, SiteSpec { events: EVENTS, ..SiteSpec::default() })
-            .with_token("TestBot"),
-    )
-    .await
-    .unwrap();
+    let web = uniform_web(SITES, EVENTS).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("gleaner.toml");
     // Two sources read site 0, so two workers crawl it at once through one budget.
@@ -298,11 +311,7 @@ async fn four_workers_share_every_budget_and_a_killed_ones_work_waits_for_its_le
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stalled_worker_starts_nothing_once_its_lease_has_run_out() {
     let Some(db) = PgDb::create() else { return };
-    let web = TestWeb::start(
-        Manifest::uniform(1, SiteSpec { events: 14, ..SiteSpec::default() }).with_token("TestBot"),
-    )
-    .await
-    .unwrap();
+    let web = uniform_web(1, 14).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("gleaner.toml");
     std::fs::write(&path, config(&web, &db.url, &[("only", 0)], "")).unwrap();
@@ -385,11 +394,7 @@ async fn a_retry_after_seen_by_one_worker_stops_them_all() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_opt_out_added_mid_crawl_stops_every_worker_at_once() {
     let Some(db) = PgDb::create() else { return };
-    let web = TestWeb::start(
-        Manifest::uniform(2, SiteSpec { events: 12, ..SiteSpec::default() }).with_token("TestBot"),
-    )
-    .await
-    .unwrap();
+    let web = uniform_web(2, 12).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("gleaner.toml");
     let sources = [("a0", 0), ("b0", 0), ("c0", 0), ("a1", 1)];
@@ -401,16 +406,8 @@ async fn an_opt_out_added_mid_crawl_stops_every_worker_at_once() {
         event_pages(&web, 0) >= 3
     })
     .await;
-    let prefix = web.url(0, "/");
-    let config_arg = path.to_str().unwrap().to_owned();
-    let added = tokio::task::spawn_blocking(move || {
-        gleaner(&["--config", &config_arg, "optout", "add", &prefix, "--reference", "OPT-T"], "")
-    })
-    .await
-    .unwrap();
-    // The opt-out is committed when the command returns.
+    opt_out(&path, web.url(0, "/"), "OPT-T").await;
     let committed = Instant::now() - web.epoch();
-    assert_eq!(added.code, Some(0), "{}", added.stderr);
     for worker in &mut workers {
         worker.finish(Duration::from_secs(50));
     }
@@ -441,11 +438,7 @@ async fn an_opt_out_added_mid_crawl_stops_every_worker_at_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_opt_out_wakes_a_worker_waiting_out_a_long_gap_at_once() {
     let Some(db) = PgDb::create() else { return };
-    let web = TestWeb::start(
-        Manifest::uniform(1, SiteSpec { events: 6, ..SiteSpec::default() }).with_token("TestBot"),
-    )
-    .await
-    .unwrap();
+    let web = uniform_web(1, 6).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("gleaner.toml");
     // A long gap, as a site's Crawl-delay would ask: after the listing, the next request
@@ -461,13 +454,7 @@ async fn an_opt_out_wakes_a_worker_waiting_out_a_long_gap_at_once() {
     })
     .await;
     let listing_at = Instant::now();
-    let (prefix, config_arg) = (web.url(0, "/"), path.to_str().unwrap().to_owned());
-    let added = tokio::task::spawn_blocking(move || {
-        gleaner(&["--config", &config_arg, "optout", "add", &prefix, "--reference", "OPT-W"], "")
-    })
-    .await
-    .unwrap();
-    assert_eq!(added.code, Some(0), "{}", added.stderr);
+    opt_out(&path, web.url(0, "/"), "OPT-W").await;
     let committed = Instant::now();
     assert!(committed - listing_at < LONG_GAP / 2, "the opt-out came early in the wait");
     // `NOTIFY gleaner_registry` wakes the waiting request, which finds the opt-out and
@@ -486,12 +473,7 @@ async fn an_opt_out_wakes_a_worker_waiting_out_a_long_gap_at_once() {
 async fn a_worker_whose_own_clock_is_seconds_off_still_keeps_every_gap() {
     let Some(db) = PgDb::create() else { return };
     const EVENTS: u32 = 8;
-    let web = TestWeb::start(
-        Manifest::uniform(1, SiteSpec { events: EVENTS, ..SiteSpec::default() })
-            .with_token("TestBot"),
-    )
-    .await
-    .unwrap();
+    let web = uniform_web(1, EVENTS).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("gleaner.toml");
     // Two sources on one site: the two workers take turns on one budget.
@@ -549,11 +531,7 @@ fn multi_process_roles_on_sqlite_are_refused_with_a_hint() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_stopped_with_sigterm_gives_its_item_back() {
     let Some(db) = PgDb::create() else { return };
-    let web = TestWeb::start(
-        Manifest::uniform(1, SiteSpec { events: 14, ..SiteSpec::default() }).with_token("TestBot"),
-    )
-    .await
-    .unwrap();
+    let web = uniform_web(1, 14).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("gleaner.toml");
     std::fs::write(&path, config(&web, &db.url, &[("only", 0)], "")).unwrap();
