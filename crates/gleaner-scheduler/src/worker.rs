@@ -5,7 +5,7 @@
 //! A work item is one *source pass* (or one cycle of a check): [`run_pass`] already owns
 //! a pass's state (pagination, the per-pass quota, a listing's stored links), a site's
 //! pages are served one gap apart whoever sends them, and parallelism comes from many
-//! sites. So a claim costs one row per pass, not per page (see ARCHITECTURE.md, "Many
+//! sites. So a claim costs one row per pass, not per page (see docs/workers.md, "Many
 //! workers on one PostgreSQL database").
 //!
 //! The pieces, each independent of the database (the store implements [`WorkQueue`]):

@@ -412,7 +412,7 @@ async fn an_opt_out_added_mid_crawl_stops_every_worker_at_once() {
         worker.finish(Duration::from_secs(50));
     }
     let ledger = web.ledger();
-    // The bound (ARCHITECTURE.md): the registry is read again right before each
+    // The bound (docs/workers.md): the registry is read again right before each
     // reservation, so at most a request reserved just before the commit still starts,
     // a reservation's round trip later (a generous 500 ms here).
     let late: Vec<_> = ledger
