@@ -70,6 +70,9 @@ enum Command {
     Page(cmd::page::PageArgs),
     /// Stop the image relay from delivering an image, in every process, for good.
     Takedown(cmd::takedown::TakedownArgs),
+    /// The keys that sign every request (Web Bot Auth): make one, or show the directory.
+    #[command(subcommand)]
+    Identity(cmd::identity::IdentityCommand),
 }
 
 /// An error that means "the input was wrong" (exit 2), as opposed to a failure (exit 1).
@@ -106,6 +109,7 @@ fn main() -> ExitCode {
         Command::Explain(args) => cmd::explain::run(&args, &cli.config),
         Command::Robots(command) => cmd::robots::run(command),
         Command::Config(command) => cmd::config::run(command, &cli.config),
+        Command::Identity(command) => cmd::identity::run(command, &cli.config),
         Command::Extract(args) => cmd::extract::run(&args, &cli.config),
         Command::Fetch(args) => cmd::fetch::run(&args, &cli.config),
         Command::Optout(command) => cmd::optout::run(command, &cli.config),

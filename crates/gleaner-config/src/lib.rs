@@ -19,6 +19,7 @@
 
 pub mod budget_check;
 pub mod error;
+pub mod identity;
 pub mod llm;
 pub mod locate;
 pub mod owners;

@@ -71,6 +71,8 @@ pub struct RawConfig {
     /// The operator dashboard (`[dashboard]`).
     #[serde(default)]
     pub dashboard: crate::owners::RawDashboard,
+    /// Signed requests (`[identity]`, Web Bot Auth).
+    pub identity: Option<crate::identity::RawIdentity>,
 }
 
 /// `[checks]` (SPEC §4).

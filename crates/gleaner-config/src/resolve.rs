@@ -249,6 +249,10 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
     let contact = raw.bot.as_ref().and_then(|b| b.contact.as_deref());
     let owners = crate::owners::resolve_owners(&raw.owners, contact, &mut r.problems);
     let dashboard = crate::owners::resolve_dashboard(&raw.dashboard, &mut r.problems);
+    let info_url =
+        raw.bot.as_ref().and_then(|b| b.info_url.as_deref()).and_then(|u| Url::parse(u).ok());
+    let identity =
+        crate::identity::resolve(raw.identity.as_ref(), info_url.as_ref(), &mut r.problems);
     let site_classes =
         resolve_classes(&mut r, &raw, &politeness, &limits, &robots, rights.on_reservation);
     let sites = resolve_sites(&mut r, &raw, &site_classes);
@@ -327,6 +331,7 @@ pub fn resolve(raw: RawConfig) -> Result<Settings, Vec<Problem>> {
         relay,
         owners,
         dashboard,
+        identity,
         checks,
     })
 }

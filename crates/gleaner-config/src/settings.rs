@@ -59,6 +59,8 @@ pub struct Settings {
     pub owners: crate::owners::OwnersSettings,
     /// The operator dashboard (`[dashboard]`).
     pub dashboard: crate::owners::DashboardSettings,
+    /// Signed requests, when `[identity]` is configured.
+    pub identity: Option<crate::identity::IdentitySettings>,
 }
 
 /// The cancellation and link checks (SPEC §4). Whether each runs at all is decided by
@@ -373,6 +375,33 @@ impl Settings {
             }
         }
         missing
+    }
+
+    /// Reads each `[identity]` key's PEM text: files with `read_file`, variables with
+    /// `lookup` (the binary passes the file system and the environment; this crate reads
+    /// neither). Returns one message per key that could not be read, naming it.
+    pub fn load_identity_keys(
+        &mut self,
+        read_file: impl Fn(&std::path::Path) -> Result<String, String>,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Vec<String> {
+        use crate::identity::KeySource;
+        let mut problems = Vec::new();
+        for key in self.identity.iter_mut().flat_map(|i| i.keys.iter_mut()) {
+            let text = match &key.source {
+                KeySource::File(path) => read_file(path),
+                KeySource::Env(name) => lookup(name)
+                    .filter(|v| !v.trim().is_empty())
+                    .ok_or_else(|| "it is not set".to_owned()),
+            };
+            match text {
+                Ok(pem) => key.pem = Some(crate::Secret::new(pem)),
+                Err(e) => {
+                    problems.push(format!("cannot read the signing key ({}): {e}", key.source))
+                }
+            }
+        }
+        problems
     }
 
     /// The class of a site (by lower-case host), `default` when unassigned.

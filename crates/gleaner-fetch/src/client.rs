@@ -15,13 +15,14 @@
 //! Retries, spacing and budgets are not here: the gate decides when a request may start.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use bytes::{Bytes, BytesMut};
 use gleaner_config::Settings;
 use reqwest::header::{self, HeaderMap, HeaderValue};
 use url::Url;
 
+use crate::signing::Signer;
 use crate::ssrf::{AddressPolicy, GuardedResolver, SsrfRefusal, check_url_host};
 
 /// What the client needs from the configuration.
@@ -39,6 +40,8 @@ pub struct ClientSettings {
     pub head_allowed: bool,
     /// Which addresses may be connected to.
     pub address_policy: AddressPolicy,
+    /// Signs every request at send time (`[identity]`), when configured.
+    pub signer: Option<Arc<Signer>>,
 }
 
 impl ClientSettings {
@@ -51,8 +54,16 @@ impl ClientSettings {
             max_body_bytes: settings.limits.max_body_bytes,
             head_allowed: settings.purposes.head_allowed,
             address_policy: AddressPolicy::allowing(settings.network.allow.clone()),
+            signer: signer_of(settings),
         }
     }
+}
+
+/// The signer of a configuration's `[identity]`, once its keys are loaded. A key that
+/// cannot be read was already refused when the configuration was loaded
+/// ([`Signer::new`] gives the error there), so here it only means "unsigned".
+pub fn signer_of(settings: &Settings) -> Option<Arc<Signer>> {
+    settings.identity.as_ref().and_then(|i| Signer::new(i).ok()).map(Arc::new)
 }
 
 /// The HTTP method: a polite bot only reads.
@@ -340,6 +351,16 @@ impl Client {
         }
         if let Some(last_modified) = &request.validators.last_modified {
             builder = builder.header(header::IF_MODIFIED_SINCE, last_modified);
+        }
+        // Signed now, as the request leaves: never at reservation time, so a long wait
+        // for the site's gap cannot send an expired signature.
+        if let Some(signed) =
+            self.settings.signer.as_ref().and_then(|s| s.sign_request(url, SystemTime::now()))
+        {
+            builder = builder
+                .header("signature-agent", signed.signature_agent)
+                .header("signature-input", signed.signature_input)
+                .header("signature", signed.signature);
         }
         let mut response = builder.send().await.map_err(|e| classify(url, &e, deadline))?;
         let status = response.status().as_u16();

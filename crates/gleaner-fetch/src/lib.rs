@@ -5,6 +5,7 @@
 //!   follows redirects itself;
 //! - [`ssrf`]: the address guard, checking URL hosts in every form and every resolved
 //!   address, and connecting only to checked addresses;
+//! - [`signing`]: Web Bot Auth request signatures (RFC 9421, Ed25519), made at send time;
 //! - [`redirect`]: [`RedirectChain`], the hop-by-hop redirect rules that do not depend on
 //!   the target site (hop count, loops, schemes, credentials, secrets across hosts).
 //!
@@ -16,6 +17,7 @@ pub mod client;
 pub mod gate;
 pub mod redirect;
 pub mod robots;
+pub mod signing;
 pub mod ssrf;
 
 pub use client::{Client, ClientSettings, FetchError, FetchRequest, Fetched, Method, Validators};

@@ -26,6 +26,7 @@ pub mod desk;
 pub mod feeds;
 pub mod html;
 pub mod i18n;
+pub mod key_directory;
 pub mod metrics;
 pub mod notify;
 pub mod owners;
@@ -210,6 +211,7 @@ pub fn router(state: AppState) -> Router {
 /// The routes with explicit options (tests).
 pub fn router_with(state: AppState, options: ServerOptions) -> Router {
     let relay = state.events.relay();
+    let settings = Arc::clone(&state.settings);
     let shared = api::Shared {
         app: state,
         options: Arc::new(options),
@@ -231,6 +233,10 @@ pub fn router_with(state: AppState, options: ServerOptions) -> Router {
         .fallback(api::not_found)
         .layer(axum::middleware::from_fn_with_state(shared.clone(), api::count_responses))
         .with_state(shared);
+    let router = match gleaner_fetch::client::signer_of(&settings) {
+        Some(signer) => router.merge(key_directory::routes(signer)),
+        None => router,
+    };
     match relay {
         Some(relay) => router.merge(relay::routes(relay)),
         None => router,

@@ -67,6 +67,12 @@ pub struct LedgerEntry {
     pub cookie: Option<String>,
     /// The `Referer` header (a polite bot sends none).
     pub referer: Option<String>,
+    /// The `Signature-Agent` header (Web Bot Auth), as sent.
+    pub signature_agent: Option<String>,
+    /// The `Signature-Input` header, as sent.
+    pub signature_input: Option<String>,
+    /// The `Signature` header, as sent.
+    pub signature: Option<String>,
     /// Requests open at this site when this one arrived, this one included.
     pub in_flight: usize,
     /// Status sent, or 0 while the server has not answered (hang, slow first byte).

@@ -89,6 +89,7 @@ pub mod ledger;
 pub mod load;
 pub mod manifest;
 pub mod server;
+pub mod signatures;
 
 pub use check::{PathKind, Rule, Violation, Violations};
 pub use city::CityWeb;

@@ -33,7 +33,33 @@ pub fn load(path: &Path) -> Result<Settings> {
     // Licensed APIs' keys come from the environment, never from the file; a missing one
     // stops that source's passes with the variable's name (and `config check` warns).
     settings.load_api_keys(|name| std::env::var(name).ok());
+    load_identity(&mut settings, path)?;
     Ok(settings)
+}
+
+/// Reads the `[identity]` signing keys (files relative to the config file's folder, or
+/// environment variables) and checks each is an Ed25519 PKCS#8 key: a key that cannot be
+/// used is bad input, before any request is sent unsigned.
+pub fn load_identity(settings: &mut Settings, config_path: &Path) -> Result<()> {
+    let folder = config_path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let problems = settings.load_identity_keys(
+        |file| {
+            let path = if file.is_absolute() { file.to_path_buf() } else { folder.join(file) };
+            std::fs::read_to_string(&path).map_err(|e| format!("`{}`: {e}", path.display()))
+        },
+        |name| std::env::var(name).ok(),
+    );
+    if !problems.is_empty() {
+        return Err(BadInput(format!(
+            "{}\nhint: `gleaner identity new --out FILE` writes a key; `[identity] key_file` names it",
+            problems.join("\n")
+        ))
+        .into());
+    }
+    if let Some(identity) = &settings.identity {
+        gleaner_fetch::signing::Signer::new(identity).map_err(|e| BadInput(e.to_string()))?;
+    }
+    Ok(())
 }
 
 /// Runs a `config` subcommand.

@@ -55,7 +55,9 @@ fn demo_config(
          [politeness]\ngap = \"{gap}\"\nmax_in_flight = 1\n\n\
          [politeness.purpose.event-page]\njitter = [\"0ms\", \"150ms\"]\n\n\
          [network]\n# The sample city lives on loopback; a real deployment allows no private range.\nallow = [\"127.0.0.0/8\"]\n\n\
-         [store]\nurl = \"sqlite://{db}\"\n",
+         [store]\nurl = \"sqlite://{db}\"\n\n\
+         [identity]\n# Every request is signed (Web Bot Auth); the key directory is served at\n\
+         # http://{listen}/.well-known/http-message-signatures-directory.\nkey_file = \"identity.pem\"\n",
         token = city.token(),
         version = env!("CARGO_PKG_VERSION"),
         db = db.display(),
@@ -155,6 +157,10 @@ async fn demo(args: &DemoArgs) -> Result<()> {
     let db = args.dir.join("gleaner.db");
     let config_text = demo_config(&city, &origins, &db, listen, &args.gap);
     let config_path = args.dir.join("gleaner.toml");
+    let key_path = args.dir.join("identity.pem");
+    if !key_path.exists() {
+        crate::cmd::identity::write_new_key(&key_path)?;
+    }
     std::fs::write(&config_path, &config_text)
         .with_context(|| format!("failed to write `{}`", config_path.display()))?;
     let mut settings = gleaner_config::parse(&config_text, &config_path.display().to_string())
@@ -164,6 +170,7 @@ async fn demo(args: &DemoArgs) -> Result<()> {
             (name == DEMO_KEY_ENV).then(|| gleaner_samplecity::DEFAULT_API_KEY.to_owned())
         })
     });
+    crate::cmd::config::load_identity(&mut settings, &config_path)?;
     let settings = Arc::new(settings);
     let city = Arc::new(city);
     let (stop_city, city_stopped) = tokio::sync::oneshot::channel::<()>();

@@ -8,6 +8,7 @@ pub mod explain;
 pub mod extract;
 pub mod extract_fetch;
 pub mod fetch;
+pub mod identity;
 pub mod optout;
 pub mod page;
 pub mod purge;

@@ -12,6 +12,7 @@ use url::Url;
 
 mod gate;
 mod robots;
+mod signing;
 
 const UA: &str = "TestBot/1.0 (+https://bot.example/about; bot@bot.example)";
 
@@ -23,6 +24,7 @@ fn settings() -> ClientSettings {
         max_body_bytes: 8 * 1024 * 1024,
         head_allowed: false,
         address_policy: AddressPolicy::allowing(vec!["127.0.0.0/8".parse().unwrap()]),
+        signer: None,
     }
 }
 
