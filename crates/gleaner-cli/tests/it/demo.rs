@@ -57,6 +57,11 @@ fn demo_crawls_serves_and_stops_on_sigint() {
     let (status, about) = get(&addr, "/bot");
     assert!(status.contains("200"), "{status}");
     assert!(about.contains("gleaner/"), "the about page shows the User-Agent");
+    // Every request was signed: the demo publishes its key directory on its own host.
+    let (status, directory) = get(&addr, "/.well-known/http-message-signatures-directory");
+    assert!(status.contains("200"), "{status}");
+    let jwks: serde_json::Value = serde_json::from_str(directory.trim()).unwrap();
+    assert_eq!(jwks["keys"][0]["crv"], "Ed25519", "{jwks}");
     let (status, events) = get(&addr, "/api/events");
     assert!(status.contains("200"), "{status}");
     let json: serde_json::Value =

@@ -8,6 +8,7 @@ mod crawl;
 mod demo;
 mod extract;
 mod fetch;
+mod identity;
 mod llm;
 mod owners;
 mod profiles;
