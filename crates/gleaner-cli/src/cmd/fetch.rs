@@ -84,7 +84,9 @@ pub(crate) async fn checks_today(
         .map(|rows| {
             rows.iter()
                 .filter(|r| {
-                    r.purpose == Some(Purpose::ManualCheck) && r.site == site && r.error.is_none()
+                    r.purpose == Some(Purpose::ManualCheck)
+                        && r.site == site
+                        && r.outcome.status().is_some()
                 })
                 .filter(|r| local_date(r.time, zone) == today)
                 .count() as u32
@@ -146,8 +148,13 @@ async fn check(settings: Arc<Settings>, url: Url, show_body: bool) -> Result<()>
         if let Some(refusal) = stopped_on_reservation(&gate, &store, &settings, &request).await {
             break Err(Refused(format!("not fetching `{}`: {refusal}", show(&current))));
         }
-        for step in gate.explain(&request).await.steps {
-            writeln!(out, "decision: {step}")?;
+        match gate.explain(&request).await {
+            Ok(explanation) => {
+                for step in explanation.steps {
+                    writeln!(out, "decision: {step}")?;
+                }
+            }
+            Err(error) => writeln!(out, "decision: unknown: {error}")?,
         }
         let fetched = match gate.fetch(&request).await {
             GateOutcome::Fetched(fetched) => fetched,
