@@ -118,7 +118,7 @@ pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
         .context("failed to start crawling")?;
     let client = Client::new(ClientSettings::from_settings(&settings))
         .context("failed to start the HTTP client")?;
-    let clock = crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let clock = store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?;
     let gate = Gate::new(
         client,
         Arc::clone(&settings),

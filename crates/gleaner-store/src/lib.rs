@@ -47,6 +47,7 @@
 
 pub mod model;
 
+mod clock;
 mod codec;
 mod error;
 mod owners;

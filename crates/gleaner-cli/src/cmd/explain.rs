@@ -83,7 +83,7 @@ pub fn run(args: &ExplainArgs, config: &Path) -> Result<()> {
             Arc::new(ReadOnly(store.clone())),
             Arc::new(store.clone()),
             Arc::new(gleaner_fetch::gate::audit::MemoryAudit::default()),
-            crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
+            store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
         );
         let explanation = gate
             .explain(&GateRequest::new(url.clone(), purpose))

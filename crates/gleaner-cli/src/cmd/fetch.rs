@@ -124,7 +124,7 @@ async fn check(settings: Arc<Settings>, url: Url, show_body: bool) -> Result<()>
         Arc::new(state),
         Arc::new(store.clone()),
         Arc::new(store.clone()),
-        crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
+        store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
     );
     let show = |u: &Url| redact_url(u, &settings.network.secret_query_params, &[]);
     let cap = settings.purposes.manual_checks_per_site_per_day;
