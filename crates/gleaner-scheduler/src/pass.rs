@@ -98,18 +98,14 @@ pub struct PassContext {
 /// Counts one refusal of the gate: by kind, and by its phrase.
 fn count_refusal(report: &mut PassReport, refusal: &Refusal) {
     *report.refused.entry(refusal.kind()).or_default() += 1;
-    *report.refusals.entry(refusal_key(refusal)).or_default() += 1;
+    *report.refusals.entry(refusal_phrase(refusal)).or_default() += 1;
 }
 
-fn refusal_key(refusal: &Refusal) -> String {
+/// The phrase of a refusal for people (the pass report); code reads its kind.
+fn refusal_phrase(refusal: &Refusal) -> String {
     match refusal {
-        Refusal::OptedOut(_) => "opted out".into(),
-        Refusal::Disallowed(_) => "disallowed by robots.txt".into(),
-        Refusal::RobotsUnreadable { .. } => "robots.txt unreadable or refused".into(),
-        Refusal::Budget(DenyReason::Blocked { .. }) => "site blocked us".into(),
         Refusal::Budget(DenyReason::PurposeNotEnabled(p)) => format!("purpose {p} not enabled"),
-        Refusal::Budget(DenyReason::PassQuota { .. }) => "pass quota used".into(),
-        Refusal::Local(_) => "refused locally (address or URL)".into(),
+        other => other.kind().describe().to_owned(),
     }
 }
 

@@ -11,6 +11,7 @@ use gleaner_testweb::{Manifest, SiteSpec, TestWeb, Timings};
 use url::Url;
 
 mod gate;
+mod gate_paused;
 mod robots;
 
 const UA: &str = "TestBot/1.0 (+https://bot.example/about; bot@bot.example)";
