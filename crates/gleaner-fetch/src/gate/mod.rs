@@ -425,6 +425,7 @@ impl Gate {
     /// Asks for one request and, when allowed, sends it. Never follows redirects.
     pub async fn fetch(&self, request: &GateRequest) -> GateOutcome {
         let site = site_key(&request.url);
+        let mut waited_for_pause = false;
         let (rules, allowed_by) = loop {
             let owner = self.registry.lookup(&request.url).await;
             let needs_robots =
@@ -456,11 +457,15 @@ impl Gate {
                     return GateOutcome::Refused(refusal);
                 }
                 Stage::Paused { until, why } => {
-                    if request.wait_until_at_most.is_none_or(|limit| until > limit) {
+                    // Still paused after waiting once (the pause was extended): re-queue.
+                    if waited_for_pause
+                        || request.wait_until_at_most.is_none_or(|limit| until > limit)
+                    {
                         return GateOutcome::Deferred { until: Some(until), why };
                     }
                     // Within what the caller waits: wait the pause out, then decide again.
                     self.sleep_until(until).await;
+                    waited_for_pause = true;
                 }
                 Stage::Budget { rules, allowed_by } => break (rules, allowed_by),
                 Stage::RobotsUnknown(_) => {
