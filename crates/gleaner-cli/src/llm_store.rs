@@ -9,7 +9,7 @@ use gleaner_config::Settings;
 use gleaner_event::EventIdentity;
 use gleaner_llm::{Llm, LlmStore, ProviderError, TranslatedField, Untranslated, Usage};
 use gleaner_policy::Purpose;
-use gleaner_policy::audit::{AuditRecord, AuditSink};
+use gleaner_policy::audit::{AuditRecord, AuditSink, Outcome, RefusalKind};
 use gleaner_policy::signals::reservation::RightsUse;
 use gleaner_policy::state::BoxFuture;
 use gleaner_store::{Store, TranslationPart};
@@ -153,15 +153,15 @@ impl LlmStore for StoreLlm {
         reason: String,
     ) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            // `not sent`: counted by /metrics as a refusal, never as a request.
+            // A refusal: counted by /metrics as one, never as a request.
             self.store.record(AuditRecord {
                 time: SystemTime::now(),
                 site: gleaner_fetch::site_key(page),
                 url: page.to_string(),
                 purpose: Purpose::EventPage,
                 source: Some(source.to_owned()),
-                status: None,
-                error: Some("not sent".to_owned()),
+                outcome: Outcome::Refused(RefusalKind::RightsReserved),
+                error: None,
                 bytes: 0,
                 duration: Duration::ZERO,
                 reason,

@@ -46,7 +46,7 @@ pub async fn desk(
         Arc::new(gate_state),
         Arc::new(store.clone()),
         Arc::new(store.clone()),
-        crate::db_clock::gate_clock(store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
+        store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
     );
     let desk = OwnerDesk::new(store.clone(), Arc::clone(settings), Some(Arc::new(gate)))
         .await

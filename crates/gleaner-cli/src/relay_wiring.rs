@@ -114,8 +114,7 @@ pub async fn relayed(
         .context("failed to start the image relay")?;
     let client = Client::new(ClientSettings::from_settings(settings))
         .context("failed to start the image relay's HTTP client")?;
-    let clock: Arc<dyn WallClock> =
-        crate::db_clock::gate_clock(store).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let clock: Arc<dyn WallClock> = store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?;
     let gate = Gate::new(
         client,
         Arc::clone(settings),

@@ -10,6 +10,7 @@ use gleaner_config::Settings;
 use gleaner_config::sources::Keep;
 use gleaner_event::PublicEvent;
 use gleaner_fetch::{Client, ClientSettings, Gate, Validators};
+use gleaner_policy::outcome::Outcome;
 use gleaner_policy::registry::Scope;
 use gleaner_policy::state::BoxFuture;
 use gleaner_scheduler::checks::{DailyCap, DayCounter};
@@ -117,7 +118,7 @@ pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
         .context("failed to start crawling")?;
     let client = Client::new(ClientSettings::from_settings(&settings))
         .context("failed to start the HTTP client")?;
-    let clock = crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let clock = store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?;
     let gate = Gate::new(
         client,
         Arc::clone(&settings),
@@ -537,14 +538,16 @@ impl EventSource for StoreEvents {
                     self.store.audit_for(&scope, 100_000).await.map_err(|e| e.to_string())?;
                 for row in rows {
                     let purpose = row.purpose.map_or("unknown", |p| p.as_str()).to_owned();
-                    if row.error.as_deref() == Some("not sent") {
-                        // Refused by the gate before sending (see Gate::audit_refusal).
-                        let reason = gleaner_server::metrics::refusal_reason(&row.reason);
-                        *metrics.refusals.entry(reason.to_owned()).or_default() += 1;
-                    } else {
-                        let status =
-                            row.status.map_or_else(|| "error".to_owned(), |s| s.to_string());
-                        *metrics.requests.entry((purpose, status)).or_default() += 1;
+                    match row.outcome {
+                        Outcome::Refused(kind) => *metrics.refusals.entry(kind).or_default() += 1,
+                        Outcome::Sent { status } => {
+                            *metrics.requests.entry((purpose, status.to_string())).or_default() +=
+                                1;
+                        }
+                        Outcome::Failed(_) => {
+                            *metrics.requests.entry((purpose, "error".to_owned())).or_default() +=
+                                1;
+                        }
                     }
                 }
             }

@@ -250,6 +250,21 @@ impl FetchError {
         )
     }
 
+    /// How the request failed, for the audit log (a local refusal is never sent, so it
+    /// is not a failure: it reads as [`FailureKind::Other`]).
+    pub fn failure_kind(&self) -> gleaner_policy::outcome::FailureKind {
+        use gleaner_policy::outcome::FailureKind;
+        match self {
+            FetchError::Timeout { .. } => FailureKind::Timeout,
+            FetchError::Connect { .. } => FailureKind::Connect,
+            FetchError::TooLarge { .. } => FailureKind::TooLarge,
+            FetchError::Body { .. } => FailureKind::Body,
+            FetchError::Refused(_) | FetchError::InvalidUrl { .. } | FetchError::HeadNotAllowed => {
+                FailureKind::Other
+            }
+        }
+    }
+
     /// The robots.txt outcome this error means, when the request was for robots.txt.
     pub fn robots_outcome(&self) -> gleaner_policy::robots::outcome::FetchOutcome {
         use gleaner_policy::robots::outcome::FetchOutcome;

@@ -5,6 +5,7 @@
 use std::time::{Duration, SystemTime};
 
 use crate::Purpose;
+pub use crate::outcome::{FailureKind, Outcome, RefusalKind};
 
 /// One request, sent or refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,9 +20,9 @@ pub struct AuditRecord {
     pub purpose: Purpose,
     /// The configured source that asked for it, if any.
     pub source: Option<String>,
-    /// HTTP status, when a response came.
-    pub status: Option<u16>,
-    /// The error or refusal, when there was one.
+    /// Sent with a status, refused (which rule), or failed (how).
+    pub outcome: Outcome,
+    /// The failure's message, when it failed.
     pub error: Option<String>,
     /// Body bytes received.
     pub bytes: u64,

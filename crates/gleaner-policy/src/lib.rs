@@ -8,6 +8,8 @@
 
 pub mod audit;
 pub mod budget;
+pub mod clock;
+pub mod outcome;
 pub mod purpose;
 pub mod registry;
 pub mod robots;

@@ -86,6 +86,7 @@ pub trait GateState: Send + Sync + std::fmt::Debug {
         change: Change<'a>,
     ) -> BoxFuture<'a, Result<(), StateError>>;
 
-    /// A copy of a site's state, for `explain` and the dashboard.
-    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<SiteState>>;
+    /// A copy of a site's state (`None` when nothing is known of it yet). An error when
+    /// it cannot be read: the gate then defers the request rather than decide blind.
+    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Result<Option<SiteState>, StateError>>;
 }

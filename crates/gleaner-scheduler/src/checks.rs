@@ -30,6 +30,7 @@ use gleaner_event::{Event, EventIdentity, EventStatus, EventTime, NormaliseConte
 use gleaner_fetch::{Fetched, GateOutcome, GateRequest, Method, Validators};
 use gleaner_policy::Purpose;
 use gleaner_policy::budget::PassMark;
+use gleaner_policy::outcome::RefusalKind;
 use tokio::task::JoinSet;
 use url::Url;
 
@@ -65,8 +66,8 @@ pub struct CheckReport {
     pub pages_gone: u32,
     /// Images that answered 404 or 410.
     pub images_gone: u32,
-    /// Requests the gate refused, by reason.
-    pub refusals: BTreeMap<String, u32>,
+    /// Requests the gate refused, by kind.
+    pub refusals: BTreeMap<RefusalKind, u32>,
     /// Requests left for the next cycle (time limit, suspension, used-up pass).
     pub requeued: u32,
     /// Requests not made because the host's daily link-check cap was used.
@@ -336,17 +337,6 @@ async fn run_by_site(
     }
 }
 
-fn refusal_key(outcome: &GateOutcome) -> String {
-    match outcome {
-        GateOutcome::Refused(refusal) => {
-            let text = refusal.to_string();
-            let short: String = text.chars().take(60).collect();
-            short
-        }
-        _ => String::new(),
-    }
-}
-
 async fn check_site(
     ctx: &PassContext,
     items: Vec<Item>,
@@ -405,11 +395,11 @@ async fn check_site(
                 report.requeued += (total - i) as u32;
                 break;
             }
-            refused @ GateOutcome::Refused(_) => {
+            GateOutcome::Refused(refusal) => {
                 if let Some(cap) = cap {
                     cap.give_back(&host, day).await;
                 }
-                *report.refusals.entry(refusal_key(&refused)).or_default() += 1;
+                *report.refusals.entry(refusal.kind()).or_default() += 1;
                 continue;
             }
             GateOutcome::Failed(_) => {
@@ -430,8 +420,8 @@ async fn check_site(
                     report.requeued += 1;
                     continue;
                 }
-                refused @ GateOutcome::Refused(_) => {
-                    *report.refusals.entry(refusal_key(&refused)).or_default() += 1;
+                GateOutcome::Refused(refusal) => {
+                    *report.refusals.entry(refusal.kind()).or_default() += 1;
                     continue;
                 }
                 GateOutcome::Failed(_) => {

@@ -23,6 +23,7 @@ use gleaner_fetch::gate::clock::WallClock;
 use gleaner_fetch::{Gate, GateOutcome, GateRequest, Refusal};
 use gleaner_policy::Purpose;
 use gleaner_policy::budget::{DenyReason, PassMark};
+use gleaner_policy::outcome::RefusalKind;
 use url::Url;
 
 use crate::api_pages;
@@ -50,8 +51,11 @@ pub struct PassReport {
     pub events_unchanged: u32,
     /// Pages that answered 404 or 410 (gone at source).
     pub gone: u32,
-    /// Requests the gate refused, by reason.
+    /// Requests not made, by reason for people: the gate's refusals and the pass's own
+    /// (noindex, rights reservations).
     pub refusals: BTreeMap<String, u32>,
+    /// The gate's refusals by kind (what code reads; `refusals` is what people read).
+    pub refused: BTreeMap<RefusalKind, u32>,
     /// Requests left for the next pass (the time limit, a suspension, a used-up pass).
     pub requeued: u32,
     /// Requests that got no response (timeouts, connection errors).
@@ -91,15 +95,17 @@ pub struct PassContext {
     pub stop: Arc<AtomicBool>,
 }
 
-fn refusal_key(refusal: &Refusal) -> String {
+/// Counts one refusal of the gate: by kind, and by its phrase.
+fn count_refusal(report: &mut PassReport, refusal: &Refusal) {
+    *report.refused.entry(refusal.kind()).or_default() += 1;
+    *report.refusals.entry(refusal_phrase(refusal)).or_default() += 1;
+}
+
+/// The phrase of a refusal for people (the pass report); code reads its kind.
+fn refusal_phrase(refusal: &Refusal) -> String {
     match refusal {
-        Refusal::OptedOut(_) => "opted out".into(),
-        Refusal::Disallowed(_) => "disallowed by robots.txt".into(),
-        Refusal::RobotsUnreadable { .. } => "robots.txt unreadable or refused".into(),
-        Refusal::Budget(DenyReason::Blocked { .. }) => "site blocked us".into(),
         Refusal::Budget(DenyReason::PurposeNotEnabled(p)) => format!("purpose {p} not enabled"),
-        Refusal::Budget(DenyReason::PassQuota { .. }) => "pass quota used".into(),
-        Refusal::Local(_) => "refused locally (address or URL)".into(),
+        other => other.kind().describe().to_owned(),
     }
 }
 
@@ -323,9 +329,7 @@ async fn archive_terms(
                     report.not_modified += 1;
                 }
             }
-            GateOutcome::Refused(refusal) => {
-                *report.refusals.entry(refusal_key(&refusal)).or_default() += 1
-            }
+            GateOutcome::Refused(refusal) => count_refusal(report, &refusal),
             GateOutcome::Deferred { .. } => report.requeued += 1,
             GateOutcome::Failed(_) => report.failed += 1,
         }
@@ -438,7 +442,7 @@ pub async fn run_pass(
         let fetched = match outcome {
             GateOutcome::Fetched(fetched) => fetched,
             GateOutcome::Refused(refusal) => {
-                *report.refusals.entry(refusal_key(&refusal)).or_default() += 1;
+                count_refusal(&mut report, &refusal);
                 continue;
             }
             GateOutcome::Deferred { .. } => {

@@ -91,7 +91,7 @@ impl GateState for LeaseFence {
         })
     }
 
-    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<SiteState>> {
+    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Result<Option<SiteState>, StateError>> {
         self.inner.site(site)
     }
 }
@@ -348,7 +348,7 @@ mod tests {
     }
 
     async fn in_flight(fence: &LeaseFence) -> u32 {
-        fence.site("http://a.test").await.map_or(0, |s| s.budget.total_in_flight())
+        fence.site("http://a.test").await.ok().flatten().map_or(0, |s| s.budget.total_in_flight())
     }
 
     #[tokio::test]

@@ -13,14 +13,16 @@ use std::fmt::Write;
 use std::sync::Mutex;
 
 use gleaner_config::Settings;
+use gleaner_policy::outcome::RefusalKind;
 
 /// The crawl's counters, as the store knows them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CrawlMetrics {
     /// Requests sent, by (purpose, HTTP status or `error`).
     pub requests: BTreeMap<(String, String), u64>,
-    /// Requests refused before sending, by reason (`robots`, `quiet-hours`, …).
-    pub refusals: BTreeMap<String, u64>,
+    /// Requests refused before sending, by kind; the `reason` label is the kind's stable
+    /// code (`opt-out`, `robots-disallowed`, `blocked`, …), a fixed set.
+    pub refusals: BTreeMap<RefusalKind, u64>,
     /// Sites suspended now (429/503 with Retry-After).
     pub suspensions: u64,
     /// Sites blocked now (401/403, challenge pages).
@@ -75,36 +77,6 @@ pub fn route_label(path: &str) -> &'static str {
     }
 }
 
-/// The `reason` label of a refusal, from the audit log's free-text reason: a fixed set,
-/// so the label space stays small (`opt-out`, `robots-disallowed`, `robots-unreadable`,
-/// `blocked`, `suspended`, `quiet-hours`, `purpose-disabled`, `quota`, `address`,
-/// `other`).
-pub fn refusal_reason(text: &str) -> &'static str {
-    let t = text.to_ascii_lowercase();
-    let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
-    if has(&["opted out", "opt-out", "removal"]) {
-        "opt-out"
-    } else if t.starts_with("robots.txt:") || has(&["disallow"]) {
-        "robots-disallowed"
-    } else if has(&["robots.txt"]) {
-        "robots-unreadable"
-    } else if has(&["block", "401", "403", "challenge"]) {
-        "blocked"
-    } else if has(&["suspend", "retry-after", "429", "503"]) {
-        "suspended"
-    } else if has(&["quiet"]) {
-        "quiet-hours"
-    } else if has(&["purpose", "method"]) {
-        "purpose-disabled"
-    } else if has(&["cap", "quota", "per day", "per hour", "per pass", "per visit", "visits"]) {
-        "quota"
-    } else if has(&["address", "loopback", "private", "ssrf", "scheme", "resolve"]) {
-        "address"
-    } else {
-        "other"
-    }
-}
-
 /// Escapes a label value (backslash, quote, newline).
 fn label(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
@@ -148,8 +120,8 @@ pub fn render(
         out,
         "# HELP gleaner_refusals_total Requests the gate refused before sending, by reason.\n# TYPE gleaner_refusals_total counter"
     );
-    for (reason, n) in &c.refusals {
-        let _ = writeln!(out, "gleaner_refusals_total{{reason=\"{}\"}} {n}", label(reason));
+    for (kind, n) in &c.refusals {
+        let _ = writeln!(out, "gleaner_refusals_total{{reason=\"{}\"}} {n}", kind.code());
     }
     let _ = writeln!(
         out,

@@ -44,7 +44,7 @@ pub struct SiteSummary {
 
 /// Whether an audit row is a refusal (not sent).
 pub fn refused(row: &AuditEntry) -> bool {
-    row.status.is_none() && row.error.as_deref() == Some("not sent")
+    row.outcome.refusal().is_some()
 }
 
 /// Adds up audit rows.
@@ -60,7 +60,7 @@ pub fn summarise(rows: &[AuditEntry]) -> SiteSummary {
             entry.0 += 1;
             let purpose = row.purpose.map_or("unknown".to_owned(), |p| p.to_string());
             *s.purposes.entry(purpose).or_default() += 1;
-            let status = row.status.map_or("error".to_owned(), |c| c.to_string());
+            let status = row.outcome.status().map_or("error".to_owned(), |c| c.to_string());
             *s.statuses.entry(status).or_default() += 1;
         }
     }
@@ -174,7 +174,7 @@ async fn render(
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 date(row.time),
                 row.purpose.map(|p| p.to_string()).unwrap_or_default(),
-                row.status.map_or("error".to_owned(), |c| c.to_string()),
+                row.outcome.status().map_or("error".to_owned(), |c| c.to_string()),
                 escape(&row.url)
             );
         }

@@ -51,7 +51,7 @@ fn record(i: u64) -> AuditRecord {
         url: format!("https://site{}.example/events/{i}.html", i % 1000),
         purpose: Purpose::EventPage,
         source: Some("agenda".into()),
-        status: Some(200),
+        outcome: gleaner_policy::audit::Outcome::Sent { status: 200 },
         error: None,
         bytes: 24_000,
         duration: Duration::from_millis(120),

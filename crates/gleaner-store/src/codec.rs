@@ -11,6 +11,7 @@ use gleaner_event::time::{EventTime, parse_event_time};
 use gleaner_event::{AttendanceMode, Category, Event, EventStatus, Price, Venue};
 use gleaner_policy::Purpose;
 use gleaner_policy::budget::{GlobalBudget, SiteBudget};
+use gleaner_policy::outcome::{FailureKind, Outcome};
 use gleaner_policy::robots::RobotsTxt;
 use gleaner_policy::robots::outcome::{RobotsReason, RobotsState};
 use gleaner_policy::state::{RobotsMemory, SiteState};
@@ -42,6 +43,15 @@ pub(crate) fn from_ns(ns: i64) -> SystemTime {
     } else {
         UNIX_EPOCH - Duration::from_nanos(ns.unsigned_abs())
     }
+}
+
+/// The outcome of a stored audit row from its code and status. A code this version does
+/// not know (written by a newer one) reads as sent when a status came, else as failed.
+pub(crate) fn decode_outcome(code: &str, status: Option<u16>) -> Outcome {
+    Outcome::from_code(code, status).unwrap_or(match status {
+        Some(status) => Outcome::Sent { status },
+        None => Outcome::Failed(FailureKind::Other),
+    })
 }
 
 /// Milliseconds since the epoch.

@@ -47,6 +47,7 @@
 
 pub mod model;
 
+mod clock;
 mod codec;
 mod error;
 mod owners;
@@ -794,12 +795,12 @@ impl GateState for CrawlerState {
         })
     }
 
-    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<SiteState>> {
+    /// An error when the database cannot be read: the gate defers the request.
+    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Result<Option<SiteState>, StateError>> {
         Box::pin(async move {
-            match self.store.site_state(site).await {
-                Ok(state) => state,
-                Err(error) => panic!("failed to read the state of `{site}`: {error}"),
-            }
+            self.store.site_state(site).await.map_err(|error| {
+                StateError(format!("failed to read the state of `{site}`: {error}"))
+            })
         })
     }
 }

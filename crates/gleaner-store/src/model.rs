@@ -5,6 +5,7 @@ use std::time::{Duration, SystemTime};
 
 use gleaner_event::{Event, EventIdentity, EventStatus};
 use gleaner_policy::Purpose;
+use gleaner_policy::outcome::Outcome;
 use url::Url;
 
 /// How much of a source's content may be kept (SPEC §3).
@@ -164,9 +165,9 @@ pub struct AuditEntry {
     pub purpose: Option<Purpose>,
     /// The source.
     pub source: Option<String>,
-    /// HTTP status.
-    pub status: Option<u16>,
-    /// Error or refusal.
+    /// Sent with a status, refused (which rule), or failed (how).
+    pub outcome: Outcome,
+    /// The failure's message, when it failed.
     pub error: Option<String>,
     /// Body bytes.
     pub bytes: u64,

@@ -282,12 +282,13 @@ async fn write_audit(
     let st = tx
         .prepare(
             "INSERT INTO audit_log (time_ms, site, host, url, purpose, source, status, error,
-                 bytes, duration_ms, reason)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                 bytes, duration_ms, reason, outcome)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
         )
         .await?;
     for r in batch {
-        let status = r.status.map(i64::from);
+        let status = r.outcome.status().map(i64::from);
+        let outcome = r.outcome.code();
         tx.execute(
             &st,
             &[
@@ -302,6 +303,7 @@ async fn write_audit(
                 &i64::try_from(r.bytes).unwrap_or(i64::MAX),
                 &codec::duration_ms(r.duration),
                 &r.reason,
+                &outcome,
             ],
         )
         .await?;
@@ -963,7 +965,8 @@ impl Postgres {
     ) -> Result<Vec<AuditEntry>, StoreError> {
         let (cond, param) = scope_condition(scope, "host", "url", 1);
         let sql = format!(
-            "SELECT time_ms, site, url, purpose, source, status, error, bytes, duration_ms, reason
+            "SELECT time_ms, site, url, purpose, source, status, error, bytes, duration_ms, reason,
+                 outcome
              FROM (SELECT * FROM audit_log WHERE {cond} ORDER BY time_ms DESC, id DESC LIMIT $2) a
              ORDER BY time_ms, id"
         );
@@ -982,7 +985,10 @@ impl Postgres {
                     url: r.get(2),
                     purpose: Purpose::from_name(&purpose),
                     source: r.get(4),
-                    status: r.get::<_, Option<i64>>(5).and_then(|s| u16::try_from(s).ok()),
+                    outcome: codec::decode_outcome(
+                        r.get(10),
+                        r.get::<_, Option<i64>>(5).and_then(|s| u16::try_from(s).ok()),
+                    ),
                     error: r.get(6),
                     bytes: r.get::<_, i64>(7).max(0) as u64,
                     duration: Duration::from_millis(r.get::<_, i64>(8).max(0) as u64),

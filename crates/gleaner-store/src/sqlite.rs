@@ -88,6 +88,11 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../migrations/sqlite/0009_llm.sql"),
         probe: Probe::Table("translation_cache"),
     },
+    Migration {
+        version: 10,
+        sql: include_str!("../migrations/sqlite/0010_audit_outcome.sql"),
+        probe: Probe::Column("audit_log", "outcome"),
+    },
 ];
 
 /// One schema migration.
@@ -462,8 +467,8 @@ fn write_audit(conn: &mut Connection, batch: &[AuditRecord]) -> rusqlite::Result
     {
         let mut st = tx.prepare_cached(
             "INSERT INTO audit_log (time_ms, site, host, url, purpose, source, status, error,
-                 bytes, duration_ms, reason)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                 bytes, duration_ms, reason, outcome)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         )?;
         for r in batch {
             st.execute(params![
@@ -473,11 +478,12 @@ fn write_audit(conn: &mut Connection, batch: &[AuditRecord]) -> rusqlite::Result
                 r.url,
                 r.purpose.as_str(),
                 r.source,
-                r.status,
+                r.outcome.status(),
                 r.error,
                 i64::try_from(r.bytes).unwrap_or(i64::MAX),
                 codec::duration_ms(r.duration),
                 r.reason,
+                r.outcome.code(),
             ])?;
         }
     }
@@ -795,7 +801,8 @@ impl Sqlite {
         let (cond, param) = scope_condition(scope, "host", "url", 1);
         self.read(move |conn| {
             let sql = format!(
-                "SELECT time_ms, site, url, purpose, source, status, error, bytes, duration_ms, reason
+                "SELECT time_ms, site, url, purpose, source, status, error, bytes, duration_ms, reason,
+                     outcome
                  FROM (SELECT * FROM audit_log WHERE {cond} ORDER BY time_ms DESC, id DESC LIMIT ?2)
                  ORDER BY time_ms, id"
             );
@@ -810,7 +817,7 @@ impl Sqlite {
                         url: r.get(2)?,
                         purpose: Purpose::from_name(&purpose),
                         source: r.get(4)?,
-                        status: r.get(5)?,
+                        outcome: codec::decode_outcome(&r.get::<_, String>(10)?, r.get(5)?),
                         error: r.get(6)?,
                         bytes: r.get::<_, i64>(7)?.max(0) as u64,
                         duration: Duration::from_millis(r.get::<_, i64>(8)?.max(0) as u64),

@@ -177,7 +177,13 @@ async fn dry_run(crawler: &Crawler, sources: &[Source]) -> Result<()> {
         for url in &source.start_urls {
             let mut request = GateRequest::new(url.clone(), purpose);
             request.source = Some(source.id.clone());
-            let explanation = crawler.context.gate.explain(&request).await;
+            let explanation = crawler
+                .context
+                .gate
+                .explain(&request)
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))
+                .context("failed to read the site's state; check that the store is reachable")?;
             let verdict = match explanation.verdict {
                 ExplainVerdict::Now => "would request now".to_owned(),
                 ExplainVerdict::NotBefore(t) => format!(

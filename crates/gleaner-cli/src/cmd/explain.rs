@@ -12,7 +12,7 @@ use gleaner_fetch::gate::ExplainVerdict;
 use gleaner_fetch::gate::state::GateState;
 use gleaner_fetch::{Client, ClientSettings, Gate, GateRequest};
 use gleaner_policy::Purpose;
-use gleaner_policy::state::{BoxFuture, Change, SiteState};
+use gleaner_policy::state::{BoxFuture, Change, SiteState, StateError};
 use url::Url;
 
 use crate::BadInput;
@@ -38,7 +38,7 @@ impl GateState for ReadOnly {
         &'a self,
         site: &'a str,
         change: Change<'a>,
-    ) -> BoxFuture<'a, Result<(), gleaner_policy::state::StateError>> {
+    ) -> BoxFuture<'a, Result<(), StateError>> {
         Box::pin(async move {
             // Apply the change to a copy: explain reads, it never writes.
             let mut state = self.0.site_state(site).await.ok().flatten().unwrap_or_default();
@@ -48,8 +48,12 @@ impl GateState for ReadOnly {
         })
     }
 
-    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<SiteState>> {
-        Box::pin(async move { self.0.site_state(site).await.ok().flatten() })
+    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Result<Option<SiteState>, StateError>> {
+        Box::pin(async move {
+            self.0.site_state(site).await.map_err(|error| {
+                StateError(format!("failed to read the state of `{site}`: {error}"))
+            })
+        })
     }
 }
 
@@ -79,9 +83,13 @@ pub fn run(args: &ExplainArgs, config: &Path) -> Result<()> {
             Arc::new(ReadOnly(store.clone())),
             Arc::new(store.clone()),
             Arc::new(gleaner_fetch::gate::audit::MemoryAudit::default()),
-            crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
+            store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
         );
-        let explanation = gate.explain(&GateRequest::new(url.clone(), purpose)).await;
+        let explanation = gate
+            .explain(&GateRequest::new(url.clone(), purpose))
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .context("failed to read the site's state from the store; check that the database is reachable")?;
         let mut out = std::io::stdout().lock();
         let verdict = match explanation.verdict {
             ExplainVerdict::Now => "yes: it would be requested now".to_owned(),

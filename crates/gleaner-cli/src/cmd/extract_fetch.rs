@@ -56,7 +56,7 @@ async fn fetch(settings: Arc<Settings>, url: Url) -> Result<FetchedPage> {
         Arc::new(state),
         Arc::new(store.clone()),
         Arc::new(store.clone()),
-        crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
+        store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
     );
     let request = GateRequest::new(url.clone(), Purpose::ManualCheck);
     if let Some(refusal) =

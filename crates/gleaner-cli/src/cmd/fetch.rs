@@ -84,7 +84,9 @@ pub(crate) async fn checks_today(
         .map(|rows| {
             rows.iter()
                 .filter(|r| {
-                    r.purpose == Some(Purpose::ManualCheck) && r.site == site && r.error.is_none()
+                    r.purpose == Some(Purpose::ManualCheck)
+                        && r.site == site
+                        && r.outcome.status().is_some()
                 })
                 .filter(|r| local_date(r.time, zone) == today)
                 .count() as u32
@@ -122,7 +124,7 @@ async fn check(settings: Arc<Settings>, url: Url, show_body: bool) -> Result<()>
         Arc::new(state),
         Arc::new(store.clone()),
         Arc::new(store.clone()),
-        crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
+        store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
     );
     let show = |u: &Url| redact_url(u, &settings.network.secret_query_params, &[]);
     let cap = settings.purposes.manual_checks_per_site_per_day;
@@ -146,8 +148,13 @@ async fn check(settings: Arc<Settings>, url: Url, show_body: bool) -> Result<()>
         if let Some(refusal) = stopped_on_reservation(&gate, &store, &settings, &request).await {
             break Err(Refused(format!("not fetching `{}`: {refusal}", show(&current))));
         }
-        for step in gate.explain(&request).await.steps {
-            writeln!(out, "decision: {step}")?;
+        match gate.explain(&request).await {
+            Ok(explanation) => {
+                for step in explanation.steps {
+                    writeln!(out, "decision: {step}")?;
+                }
+            }
+            Err(error) => writeln!(out, "decision: unknown: {error}")?,
         }
         let fetched = match gate.fetch(&request).await {
             GateOutcome::Fetched(fetched) => fetched,

@@ -199,8 +199,9 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
 
 /// A failed visit: the pass tried and got no successful response (SPEC §1, "Errors").
 pub fn failed_visit(report: &gleaner_scheduler::PassReport) -> bool {
+    use gleaner_policy::outcome::RefusalKind;
     let succeeded = report.listing_pages + report.event_pages + report.not_modified;
-    let unreachable = report.refusals.contains_key("robots.txt unreadable or refused");
+    let unreachable = report.refused.contains_key(&RefusalKind::RobotsUnreadable);
     succeeded == 0 && (report.failed > 0 || report.responses > 0 || unreachable)
 }
 

@@ -125,7 +125,8 @@ pub async fn work(
         idle_poll: Duration::from_millis(500),
         exit_when_idle: args.exit_when_idle,
     };
-    let clock = crate::db_clock::gate_clock(&store)
+    let clock = store
+        .clock()
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("failed to read the database clock")?;

@@ -146,7 +146,7 @@ fn audit_shows_requests_with_rules_and_robots_versions_with_dates() {
         url: "https://a.example/events/".into(),
         purpose: Purpose::Listing,
         source: Some("agenda".into()),
-        status: Some(200),
+        outcome: gleaner_policy::audit::Outcome::Sent { status: 200 },
         error: None,
         bytes: 512,
         duration: Duration::from_millis(40),

@@ -1,14 +1,13 @@
 //! The wall clock the gate reads for calendar rules (days, quiet hours, suspensions,
-//! blocks). Tests inject one; spacing is measured on it too, and a test clock advances
-//! with real time, so spacing stays real.
+//! blocks) and spacing. The trait lives in `gleaner_policy::clock`; the database's clock
+//! in `gleaner-store` (`Store::clock`). Tests inject a [`ShiftedClock`], which advances
+//! on Tokio's clock: with real time in tests against real sockets, and with the test's
+//! paused time (`tokio::time::pause`) where nothing outside the process is waited on.
 
-use std::time::{Instant, SystemTime};
+use std::time::SystemTime;
 
-/// A source of wall-clock time.
-pub trait WallClock: Send + Sync + std::fmt::Debug {
-    /// The current wall-clock time.
-    fn now(&self) -> SystemTime;
-}
+pub use gleaner_policy::clock::WallClock;
+use tokio::time::Instant;
 
 /// The system clock.
 #[derive(Debug, Clone, Copy, Default)]
@@ -20,9 +19,9 @@ impl WallClock for SystemClock {
     }
 }
 
-/// A clock that starts at a chosen wall time and advances with real (monotonic) time:
-/// tests pick the date and hour (a quiet-hours window, a day boundary) while spacing
-/// is still measured for real.
+/// A clock that starts at a chosen wall time and advances with Tokio's (monotonic)
+/// time: tests pick the date and hour (a quiet-hours window, a day boundary), and
+/// spacing is measured on it, for real, or on paused time that auto-advances.
 #[derive(Debug, Clone, Copy)]
 pub struct ShiftedClock {
     start_wall: SystemTime,
@@ -33,6 +32,12 @@ impl ShiftedClock {
     /// A clock reading `start_wall` now.
     pub fn starting_at(start_wall: SystemTime) -> ShiftedClock {
         ShiftedClock { start_wall, start: Instant::now() }
+    }
+
+    /// A clock reading the system's wall time now, then advancing on Tokio's clock (the
+    /// clock for a test on paused time).
+    pub fn from_now() -> ShiftedClock {
+        ShiftedClock::starting_at(SystemTime::now())
     }
 }
 

@@ -22,6 +22,7 @@
 
 pub mod audit;
 pub mod clock;
+mod decide;
 pub mod registry;
 pub mod state;
 
@@ -34,19 +35,21 @@ use gleaner_config::Settings;
 use gleaner_config::settings::{PurposePoliteness, SiteClass};
 use gleaner_policy::Purpose;
 use gleaner_policy::budget::{self, BudgetDecision, BudgetRules, DenyReason, PassMark, WaitReason};
+use gleaner_policy::robots::Verdict;
 use gleaner_policy::robots::outcome::{self, FetchOutcome, RobotsState};
-use gleaner_policy::robots::{MatchReason, Verdict};
 use gleaner_policy::signals::{challenge, retry_after};
 use tokio::sync::Notify;
 use url::Url;
 
 use crate::client::{Client, FetchError, FetchRequest, Fetched, Method, Validators};
 use crate::redirect::{RedirectChain, RedirectError};
-use crate::robots::{RobotsStep, path_and_query, robots_step, robots_url};
+use crate::robots::{RobotsStep, robots_step, robots_url};
 use audit::{AuditRecord, AuditSink};
 use clock::WallClock;
+use decide::{Decision, Stage};
+use gleaner_policy::outcome::{Outcome, RefusalKind};
 use registry::Registry;
-use state::{GateState, RobotsMemory};
+use state::{GateState, RobotsMemory, StateError};
 
 /// One request asked of the gate.
 #[derive(Debug, Clone)]
@@ -123,6 +126,19 @@ pub enum Refusal {
     Budget(DenyReason),
     /// gleaner itself would not send it (SSRF guard, URL, method).
     Local(FetchError),
+}
+
+impl Refusal {
+    /// The kind of refusal, for the audit log, `/metrics` and reports.
+    pub fn kind(&self) -> RefusalKind {
+        match self {
+            Refusal::OptedOut(_) => RefusalKind::OptedOut,
+            Refusal::Disallowed(_) => RefusalKind::RobotsDisallowed,
+            Refusal::RobotsUnreadable { .. } => RefusalKind::RobotsUnreadable,
+            Refusal::Budget(reason) => reason.kind(),
+            Refusal::Local(_) => RefusalKind::Address,
+        }
+    }
 }
 
 impl std::fmt::Display for Refusal {
@@ -310,15 +326,19 @@ impl Gate {
         }
     }
 
-    fn audit_refusal(&self, request: &GateRequest, site: &str, reason: String) {
+    fn audit_refusal(&self, request: &GateRequest, site: &str, refusal: &Refusal) {
+        self.audit_refused(request, site, refusal.kind(), refusal.to_string());
+    }
+
+    fn audit_refused(&self, request: &GateRequest, site: &str, kind: RefusalKind, reason: String) {
         self.audit.record(AuditRecord {
             time: self.clock.now(),
             site: site.to_owned(),
             url: self.redact(&request.url),
             purpose: request.purpose,
             source: request.source.clone(),
-            status: None,
-            error: Some("not sent".into()),
+            outcome: Outcome::Refused(kind),
+            error: None,
             bytes: 0,
             duration: Duration::ZERO,
             reason,
@@ -337,80 +357,39 @@ impl Gate {
         Some((source.to_owned(), licensed.gap))
     }
 
-    /// Records in the audit log a request its caller decided not to send, with the
-    /// reason (a rights reservation that stops the site, say), so the log says which
-    /// signal decided.
+    /// Records in the audit log a request its caller decided not to send because the
+    /// site reserved its rights (a reservation that stops the site), with the reason, so
+    /// the log says which signal decided.
     pub fn record_refusal(&self, request: &GateRequest, reason: String) {
-        self.audit_refusal(request, &site_key(&request.url), reason);
+        let site = site_key(&request.url);
+        self.audit_refused(request, &site, RefusalKind::RightsReserved, reason);
     }
 
     fn redact(&self, url: &Url) -> String {
         gleaner_config::redact_url(url, &self.settings.network.secret_query_params, &[])
     }
 
-    /// Would this request be sent now, and if not, why and until when? Reads the same
-    /// state the gate decides from (registry, robots.txt memory, the site's budget) and
-    /// sends nothing: `gleaner explain`.
-    pub async fn explain(&self, request: &GateRequest) -> Explanation {
-        let url = &request.url;
-        let site = site_key(url);
+    /// Would this request be sent now, and if not, why and until when? Takes the same
+    /// decision as [`Gate::fetch`] from the same state (registry, robots.txt memory, the
+    /// site's budget) and sends nothing: `gleaner explain`. An error when the site's
+    /// state cannot be read.
+    pub async fn explain(&self, request: &GateRequest) -> Result<Explanation, StateError> {
+        let site = site_key(&request.url);
         let now = self.clock.now();
-        let mut steps = Vec::new();
-        let owner = self.registry.lookup(url).await;
-        if let Some(reference) = &owner.opted_out {
-            steps.push(format!("registry: the owner opted out (request `{reference}`)"));
-            return Explanation { verdict: ExplainVerdict::Refused, steps };
-        }
-        if let Some((until, reference)) = &owner.paused_until
-            && *until > now
-        {
-            steps.push(format!("registry: the owner paused crawling (request `{reference}`)"));
-            return Explanation { verdict: ExplainVerdict::NotBefore(*until), steps };
-        }
-        steps.push(if owner.slowdown > 1 {
-            format!("registry: no opt-out; the owner asked to slow down {}x", owner.slowdown)
-        } else {
-            "registry: no opt-out, pause or slow-down".to_owned()
-        });
-        let state = self.state.site(&site).await.unwrap_or_default();
-        let mut crawl_delay = None;
-        let licensed = self.licensed(request);
-        if let Some((source, _)) = &licensed {
-            steps.push(format!(
-                "robots.txt: not consulted: a licensed API read by source `{source}` (the licence governs)"
-            ));
-        } else if request.purpose != Purpose::Robots {
-            match state.robots.as_ref().filter(|m| m.valid_until > now) {
-                None => steps.push("robots.txt: not read yet (or expired); it is read first, through the same budget".to_owned()),
-                Some(memory) => match &memory.state {
-                    RobotsState::Rules(robots) => {
-                        let rules = robots.for_agent(&self.settings.bot.token);
-                        let verdict = rules.check(&path_and_query(url));
-                        steps.push(format!("robots.txt: {verdict} ({})", rules.selection()));
-                        if !verdict.allowed {
-                            return Explanation { verdict: ExplainVerdict::Refused, steps };
-                        }
-                        crawl_delay = rules.crawl_delay().map(|(d, _)| Duration::from_secs_f64(d.clamp(0.0, 86_400.0)));
-                    }
-                    RobotsState::AllowAll => steps.push(format!("robots.txt: {}", memory.reason)),
-                    RobotsState::Blocked | RobotsState::FetchNothing => {
-                        steps.push(format!("robots.txt: {}", memory.reason));
-                        return Explanation { verdict: ExplainVerdict::NotBefore(memory.valid_until), steps };
-                    }
-                },
+        let owner = self.registry.lookup(&request.url).await;
+        let state = self.state.site(&site).await?.unwrap_or_default();
+        let robots = state.robots.as_ref().filter(|m| m.valid_until > now);
+        let Decision { mut steps, stage } = self.decide(request, &owner, robots, now);
+        let rules = match stage {
+            Stage::Refused(Refusal::RobotsUnreadable { until, .. })
+            | Stage::Paused { until, .. } => {
+                return Ok(Explanation { verdict: ExplainVerdict::NotBefore(until), steps });
             }
-        }
-        let mut rules = self.budget_rules(url, crawl_delay, owner.slowdown.max(1));
-        if let Some((_, gap)) = licensed {
-            rules.gap = gap;
-            rules.purpose_gaps.clear();
-        }
-        steps.push(format!(
-            "budget: gap {} ms for {}, {} in flight at most",
-            rules.gap_for(request.purpose).as_millis(),
-            request.purpose,
-            rules.max_in_flight
-        ));
+            Stage::Refused(_) => {
+                return Ok(Explanation { verdict: ExplainVerdict::Refused, steps });
+            }
+            Stage::RobotsUnknown(rules) | Stage::Budget { rules, .. } => rules,
+        };
         let mut global = gleaner_policy::budget::GlobalBudget::default();
         let decided = &mut global;
         // Unreadable state explains from an empty global budget; `fetch` would defer.
@@ -440,61 +419,68 @@ impl Gate {
                 ExplainVerdict::Refused
             }
         };
-        Explanation { verdict, steps }
+        Ok(Explanation { verdict, steps })
     }
 
     /// Asks for one request and, when allowed, sends it. Never follows redirects.
     pub async fn fetch(&self, request: &GateRequest) -> GateOutcome {
-        let url = &request.url;
-        let site = site_key(url);
-        let owner = self.registry.lookup(url).await;
-        if let Some(reference) = owner.opted_out {
-            let refusal = Refusal::OptedOut(reference);
-            self.audit_refusal(request, &site, refusal.to_string());
-            return GateOutcome::Refused(refusal);
-        }
-        if let Some((until, reference)) = &owner.paused_until
-            && *until > self.clock.now()
-        {
-            let why = format!("the owner paused crawling (request `{reference}`)");
-            if request.wait_until_at_most.is_none_or(|limit| *until > limit) {
-                return GateOutcome::Deferred { until: Some(*until), why };
-            }
-            self.sleep_until(*until).await;
-        }
-
-        let licensed = self.licensed(request);
-        let (allowed_by, crawl_delay) = if request.purpose == Purpose::Robots {
-            ("robots.txt itself is always allowed".to_owned(), None)
-        } else if let Some((source, _)) = &licensed {
-            (
-                format!(
-                    "licensed API (source `{source}`): robots.txt is not consulted, the licence governs"
-                ),
-                None,
-            )
-        } else {
-            match self.robots_for(url, &site, request).await {
-                Ok(found) => found,
-                Err(outcome) => {
-                    if let GateOutcome::Refused(refusal) = &outcome {
-                        self.audit_refusal(request, &site, refusal.to_string());
+        let site = site_key(&request.url);
+        let mut waited_for_pause = false;
+        let (rules, allowed_by) = loop {
+            let owner = self.registry.lookup(&request.url).await;
+            let needs_robots =
+                request.purpose != Purpose::Robots && self.licensed(request).is_none();
+            let robots = match needs_robots {
+                true => match self.fresh_robots(&site).await {
+                    Ok(robots) => robots,
+                    Err(error) => return state_unreadable(&error),
+                },
+                false => None,
+            };
+            let mut decision = self.decide(request, &owner, robots.as_ref(), self.clock.now());
+            if let Stage::RobotsUnknown(_) = decision.stage {
+                match self.refresh_robots(&site, request).await {
+                    Ok(memory) => {
+                        decision = self.decide(request, &owner, Some(&memory), self.clock.now());
                     }
-                    return outcome;
+                    Err(outcome) => {
+                        if let GateOutcome::Refused(refusal) = &outcome {
+                            self.audit_refusal(request, &site, refusal);
+                        }
+                        return outcome;
+                    }
+                }
+            }
+            match decision.stage {
+                Stage::Refused(refusal) => {
+                    self.audit_refusal(request, &site, &refusal);
+                    return GateOutcome::Refused(refusal);
+                }
+                Stage::Paused { until, why } => {
+                    // Still paused after waiting once (the pause was extended): re-queue.
+                    if waited_for_pause
+                        || request.wait_until_at_most.is_none_or(|limit| until > limit)
+                    {
+                        return GateOutcome::Deferred { until: Some(until), why };
+                    }
+                    // Within what the caller waits: wait the pause out, then decide again.
+                    self.sleep_until(until).await;
+                    waited_for_pause = true;
+                }
+                Stage::Budget { rules, allowed_by } => break (rules, allowed_by),
+                Stage::RobotsUnknown(_) => {
+                    return GateOutcome::Deferred {
+                        until: None,
+                        why: "robots.txt was read but is not known yet".into(),
+                    };
                 }
             }
         };
-        let mut rules = self.budget_rules(url, crawl_delay, owner.slowdown.max(1));
-        if let Some((_, gap)) = licensed {
-            // The API's own rate limit is its spacing, for every purpose.
-            rules.gap = gap;
-            rules.purpose_gaps.clear();
-        }
         let permit = match self.acquire(&site, &rules, request).await {
             Ok(permit) => permit,
             Err(outcome) => {
                 if let GateOutcome::Refused(refusal) = &outcome {
-                    self.audit_refusal(request, &site, refusal.to_string());
+                    self.audit_refusal(request, &site, refusal);
                 }
                 return outcome;
             }
@@ -537,55 +523,26 @@ impl Gate {
         }
     }
 
-    /// The site's robots.txt decision for `url`: allowed (with the rule and any
-    /// Crawl-delay), or the outcome to return instead. Reads robots.txt through the gate
-    /// when it is unknown or expired.
-    async fn robots_for(
+    /// Reads the site's robots.txt through the gate (one reader per site in this
+    /// process; another that finished first is used instead).
+    async fn refresh_robots(
         &self,
-        url: &Url,
         site: &str,
         request: &GateRequest,
-    ) -> Result<(String, Option<Duration>), GateOutcome> {
-        let memory = match self.fresh_robots(site).await {
-            Some(memory) => memory,
-            None => {
-                let local = self.local(site);
-                let _refreshing = local.robots_refresh.lock().await;
-                match self.fresh_robots(site).await {
-                    Some(memory) => memory,
-                    None => self.read_robots(url, site, request).await?,
-                }
-            }
-        };
-        match &memory.state {
-            RobotsState::Rules(robots) => {
-                let rules = robots.for_agent(&self.settings.bot.token);
-                let verdict = rules.check(&path_and_query(url));
-                if !verdict.allowed {
-                    return Err(GateOutcome::Refused(Refusal::Disallowed(verdict)));
-                }
-                let delay = rules
-                    .crawl_delay()
-                    .map(|(d, _)| Duration::from_secs_f64(d.clamp(0.0, 86_400.0)));
-                let why = match &verdict.reason {
-                    MatchReason::Rule { .. } => format!("robots.txt: {verdict}"),
-                    _ => "robots.txt: no rule disallows it".to_owned(),
-                };
-                Ok((why, delay))
-            }
-            RobotsState::AllowAll => Ok((format!("robots.txt: {}", memory.reason), None)),
-            RobotsState::Blocked | RobotsState::FetchNothing => {
-                Err(GateOutcome::Refused(Refusal::RobotsUnreadable {
-                    until: memory.valid_until,
-                    reason: memory.reason.to_string(),
-                }))
-            }
+    ) -> Result<RobotsMemory, GateOutcome> {
+        let local = self.local(site);
+        let _refreshing = local.robots_refresh.lock().await;
+        match self.fresh_robots(site).await {
+            Ok(Some(memory)) => Ok(memory),
+            Ok(None) => self.read_robots(&request.url, site, request).await,
+            Err(error) => Err(state_unreadable(&error)),
         }
     }
 
-    async fn fresh_robots(&self, site: &str) -> Option<RobotsMemory> {
+    /// The site's robots.txt memory, when known and not expired.
+    async fn fresh_robots(&self, site: &str) -> Result<Option<RobotsMemory>, StateError> {
         let now = self.clock.now();
-        self.state.site(site).await.and_then(|s| s.robots).filter(|m| m.valid_until > now)
+        Ok(self.state.site(site).await?.and_then(|s| s.robots).filter(|m| m.valid_until > now))
     }
 
     /// Reads robots.txt hop by hop, each hop through the budget of its own site.
@@ -597,8 +554,10 @@ impl Gate {
     ) -> Result<RobotsMemory, GateOutcome> {
         let class = self.class_of(url);
         let policy = class.robots.clone();
-        let previous_failures =
-            self.state.site(site).await.and_then(|s| s.robots).map_or(0, |m| m.failures);
+        let previous_failures = match self.state.site(site).await {
+            Ok(state) => state.and_then(|s| s.robots).map_or(0, |m| m.failures),
+            Err(error) => return Err(state_unreadable(&error)),
+        };
         let start = robots_url(url);
         let mut chain = RedirectChain::new(start.clone(), policy.max_redirects, Vec::new());
         let mut next = start;
@@ -617,11 +576,12 @@ impl Gate {
                 .await?
             else {
                 return match self.fresh_robots(site).await {
-                    Some(memory) => Ok(memory),
-                    None => Err(GateOutcome::Deferred {
+                    Ok(Some(memory)) => Ok(memory),
+                    Ok(None) => Err(GateOutcome::Deferred {
                         until: None,
                         why: "robots.txt was being read by another process".into(),
                     }),
+                    Err(error) => Err(state_unreadable(&error)),
                 };
             };
             match self.send(&hop_site, &hop, permit.reason).await {
@@ -824,9 +784,12 @@ impl Gate {
             )
             .await;
         self.local(site).changed.notify_waiters();
-        let (status, error, bytes) = match &result {
-            Ok(f) => (Some(f.status), None, f.body.len() as u64),
-            Err(e) => (None, Some(e.to_string()), 0),
+        let (outcome, error, bytes) = match &result {
+            Ok(f) => (Outcome::Sent { status: f.status }, None, f.body.len() as u64),
+            Err(e) if e.is_local_refusal() => {
+                (Outcome::Refused(RefusalKind::Address), Some(e.to_string()), 0)
+            }
+            Err(e) => (Outcome::Failed(e.failure_kind()), Some(e.to_string()), 0),
         };
         self.audit.record(AuditRecord {
             time: started,
@@ -834,7 +797,7 @@ impl Gate {
             url: self.redact(&request.url),
             purpose,
             source: request.source.clone(),
-            status,
+            outcome,
             error,
             bytes,
             duration: now.duration_since(started).unwrap_or_default(),
@@ -904,6 +867,15 @@ fn response_effect(
         effect.failed = true;
     }
     effect
+}
+
+/// The outcome when the site's state cannot be read: nothing is sent; the caller
+/// re-queues the request.
+fn state_unreadable(error: &StateError) -> GateOutcome {
+    GateOutcome::Deferred {
+        until: None,
+        why: format!("the site's state could not be read: {error}"),
+    }
 }
 
 fn redirect_reason(error: &RedirectError) -> String {

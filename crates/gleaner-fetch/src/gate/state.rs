@@ -29,10 +29,10 @@ impl GateState for MemoryState {
         })
     }
 
-    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<SiteState>> {
+    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Result<Option<SiteState>, StateError>> {
         Box::pin(async move {
             let guard = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            guard.0.get(site).cloned()
+            Ok(guard.0.get(site).cloned())
         })
     }
 }

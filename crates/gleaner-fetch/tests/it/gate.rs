@@ -13,6 +13,7 @@ use gleaner_fetch::gate::state::MemoryState;
 use gleaner_fetch::{Client, ClientSettings, Gate, GateOutcome, GateRequest, Refusal};
 use gleaner_policy::Purpose;
 use gleaner_policy::budget::PassMark;
+use gleaner_policy::outcome::{Outcome, RefusalKind};
 use gleaner_testweb::{
     Manifest, RetryAfterForm, RobotsScenario, SiteBehaviour, SiteSpec, TestWeb, check::local_clock,
 };
@@ -166,7 +167,8 @@ async fn disallowed_paths_are_refused_with_the_rule() {
         s.audit
             .records()
             .iter()
-            .any(|r| r.error.as_deref() == Some("not sent") && r.reason.contains("disallowed"))
+            .any(|r| r.outcome == Outcome::Refused(RefusalKind::RobotsDisallowed)
+                && r.reason.contains("disallowed"))
     );
     web.shutdown().await;
 }
@@ -257,7 +259,8 @@ async fn retry_after_suspends_the_whole_site_and_is_remembered() {
     let ledger = web.ledger();
     ledger.expect_fetched(0, "/events/6.html").unwrap();
     ledger.check_suspensions(Duration::from_secs(60)).unwrap();
-    let state = s.gate.state().site(&gleaner_fetch::site_key(&url(&web, 0, "/"))).await.unwrap();
+    let state =
+        s.gate.state().site(&gleaner_fetch::site_key(&url(&web, 0, "/"))).await.unwrap().unwrap();
     assert!(state.budget.suspended_until.is_some(), "the suspension is stored, not just slept on");
     web.shutdown().await;
 }
@@ -486,6 +489,7 @@ async fn explain_says_why_and_until_when_without_sending() {
     let s = gate("[politeness]\ngap = \"50ms\"\n");
     let before =
         s.gate.explain(&GateRequest::new(url(&web, 0, "/events/1.html"), Purpose::EventPage)).await;
+    let before = before.unwrap();
     assert_eq!(before.verdict, ExplainVerdict::Now);
     assert!(before.steps.iter().any(|s| s.contains("not read yet")), "{before:?}");
     bounded(s.gate.fetch(&GateRequest::new(url(&web, 0, "/events/1.html"), Purpose::EventPage)))
@@ -498,6 +502,7 @@ async fn explain_says_why_and_until_when_without_sending() {
     let requests_so_far = web.ledger().entries.len();
     let later =
         s.gate.explain(&GateRequest::new(url(&web, 0, "/events/3.html"), Purpose::EventPage)).await;
+    let later = later.unwrap();
     assert!(
         matches!(later.verdict, ExplainVerdict::NotBefore(t) if t > SystemTime::now() + Duration::from_secs(20)),
         "{later:?}"
@@ -506,7 +511,8 @@ async fn explain_says_why_and_until_when_without_sending() {
     let private = s
         .gate
         .explain(&GateRequest::new(url(&web, 0, "/private/x.html"), Purpose::EventPage))
-        .await;
+        .await
+        .unwrap();
     assert_eq!(private.verdict, ExplainVerdict::Refused);
     assert!(private.steps.iter().any(|s| s.contains("disallowed by line")), "{private:?}");
     assert_eq!(web.ledger().entries.len(), requests_so_far, "explain sends nothing");

@@ -11,6 +11,7 @@ use gleaner_testweb::{Manifest, SiteSpec, TestWeb, Timings};
 use url::Url;
 
 mod gate;
+mod gate_paused;
 mod robots;
 mod signing;
 

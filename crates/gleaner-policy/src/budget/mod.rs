@@ -215,6 +215,18 @@ pub enum DenyReason {
     },
 }
 
+impl DenyReason {
+    /// The kind of refusal this is, for the audit log and `/metrics`.
+    pub fn kind(&self) -> crate::outcome::RefusalKind {
+        use crate::outcome::RefusalKind;
+        match self {
+            DenyReason::PurposeNotEnabled(_) => RefusalKind::PurposeDisabled,
+            DenyReason::Blocked { .. } => RefusalKind::Blocked,
+            DenyReason::PassQuota { .. } => RefusalKind::Quota,
+        }
+    }
+}
+
 impl fmt::Display for DenyReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

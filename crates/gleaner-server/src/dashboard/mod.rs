@@ -234,13 +234,15 @@ async fn sources_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) ->
             let latest = last_request.entry(source).or_insert(row.time);
             *latest = (*latest).max(row.time);
         }
-        let failed = row.error.is_some() || row.status.is_some_and(|s| s >= 400);
+        let failed = row.error.is_some() || row.outcome.status().is_some_and(|s| s >= 400);
         if let (true, Some(source)) = (failed, row.source.as_deref()) {
             let entry = errors.entry(source).or_default();
             entry.0 += 1;
             entry.1 = format!(
                 "{} {}",
-                row.status.map_or_else(|| row.error.clone().unwrap_or_default(), |s| s.to_string()),
+                row.outcome
+                    .status()
+                    .map_or_else(|| row.error.clone().unwrap_or_default(), |s| s.to_string()),
                 row.url
             );
         }
@@ -581,7 +583,9 @@ async fn requests_page(State(desk): State<Arc<OwnerDesk>>) -> Response {
         let status = if refused(row) {
             "refused".to_owned()
         } else {
-            row.status.map_or_else(|| row.error.clone().unwrap_or_default(), |s| s.to_string())
+            row.outcome
+                .status()
+                .map_or_else(|| row.error.clone().unwrap_or_default(), |s| s.to_string())
         };
         let _ = writeln!(
             body,

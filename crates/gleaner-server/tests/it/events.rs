@@ -219,23 +219,23 @@ async fn metrics_and_health() {
     let _ = ApiEvent { facts: PublicEvent::default(), ..ApiEvent::default() };
 }
 
+/// Issue 23: a refusal's `reason` label is its kind's stable code, read from the typed
+/// outcome, never guessed from the reason's prose (the old label for a quota refusal
+/// worded "this pass used its 3 requests" was `other`).
 #[test]
-fn refusal_reasons_map_to_a_fixed_label_set() {
-    use gleaner_server::metrics::refusal_reason;
-    for (text, label) in [
-        ("the owner opted out (request `R-1`)", "opt-out"),
-        ("robots.txt: disallowed by `Disallow: /private`", "robots-disallowed"),
-        ("robots.txt answered 503; nothing else until it can be read", "robots-unreadable"),
-        ("site blocked until 2026-12-01 after a 403", "blocked"),
-        ("suspended by Retry-After until 12:00", "suspended"),
-        ("quiet hours 08:00-09:00 in Europe/Paris", "quiet-hours"),
-        ("purpose `image-relay` is not enabled", "purpose-disabled"),
-        ("60 requests per day used", "quota"),
-        ("the address 10.0.0.1 is private", "address"),
-        ("something new", "other"),
-    ] {
-        assert_eq!(refusal_reason(text), label, "{text}");
-    }
+fn refusals_are_labelled_by_their_kind() {
+    use gleaner_policy::outcome::RefusalKind;
+    use gleaner_server::metrics::{ServerCounters, render};
+    let settings = gleaner_config::parse(CONFIG, "gleaner.toml").unwrap();
+    let mut crawl = gleaner_server::CrawlMetrics::default();
+    crawl.refusals.insert(RefusalKind::RobotsDisallowed, 2);
+    crawl.refusals.insert(RefusalKind::Quota, 1);
+    let body = render(&settings, Some(&crawl), &ServerCounters::default());
+    assert!(body.contains("gleaner_refusals_total{reason=\"robots-disallowed\"} 2"), "{body}");
+    assert!(body.contains("gleaner_refusals_total{reason=\"quota\"} 1"), "{body}");
+    let codes: std::collections::BTreeSet<&str> =
+        RefusalKind::ALL.iter().map(|k| k.code()).collect();
+    assert_eq!(codes.len(), RefusalKind::ALL.len(), "one code per kind");
 }
 
 /// Issue 18: the event view and its JSON keep the original and show the English

@@ -17,6 +17,7 @@ use gleaner_fetch::gate::clock::SystemClock;
 use gleaner_fetch::{Client, ClientSettings, Gate, GateOutcome, GateRequest, Refusal};
 use gleaner_policy::Purpose;
 use gleaner_policy::audit::{AuditRecord, AuditSink};
+use gleaner_policy::audit::{Outcome, RefusalKind};
 use gleaner_server::desk::OwnerDesk;
 use gleaner_server::verify::{HickoryTxt, TxtResolver};
 use gleaner_server::{AppState, ServerOptions};
@@ -637,27 +638,26 @@ async fn the_site_page_summarises_and_shows_urls_only_to_the_owner_or_operator()
     let dns = nameserver(Arc::clone(&records)).await;
     let f = fixture("", Arc::new(HickoryTxt::new(Some(dns)).unwrap())).await;
     let now = SystemTime::now();
-    let row =
-        |path: &str, purpose, status: Option<u16>, error: Option<&str>, reason: &str| AuditRecord {
-            time: now,
-            site: "https://salle.example".into(),
-            url: format!("https://salle.example{path}"),
-            purpose,
-            source: Some("salle".into()),
-            status,
-            error: error.map(str::to_owned),
-            bytes: 10,
-            duration: Duration::from_millis(5),
-            reason: reason.into(),
-        };
-    f.store.record(row("/robots.txt", Purpose::Robots, Some(200), None, "robots"));
-    f.store.record(row("/agenda/", Purpose::Listing, Some(200), None, "allowed"));
-    f.store.record(row("/agenda/1.html", Purpose::EventPage, Some(404), None, "allowed"));
+    let row = |path: &str, purpose, outcome: Outcome, reason: &str| AuditRecord {
+        time: now,
+        site: "https://salle.example".into(),
+        url: format!("https://salle.example{path}"),
+        purpose,
+        source: Some("salle".into()),
+        outcome,
+        error: None,
+        bytes: 10,
+        duration: Duration::from_millis(5),
+        reason: reason.into(),
+    };
+    let sent = |status| Outcome::Sent { status };
+    f.store.record(row("/robots.txt", Purpose::Robots, sent(200), "robots"));
+    f.store.record(row("/agenda/", Purpose::Listing, sent(200), "allowed"));
+    f.store.record(row("/agenda/1.html", Purpose::EventPage, sent(404), "allowed"));
     f.store.record(row(
         "/private/x.html",
         Purpose::EventPage,
-        None,
-        Some("not sent"),
+        Outcome::Refused(RefusalKind::RobotsDisallowed),
         "robots.txt: disallowed",
     ));
     f.store.flush_audit().await.unwrap();

@@ -204,7 +204,7 @@ fn browser_dashboard_login_pages_and_a_pause() {
                 url: format!("https://salle.example/p/{i}/{day}"),
                 purpose,
                 source: Some("salle".into()),
-                status: Some(200),
+                outcome: gleaner_policy::audit::Outcome::Sent { status: 200 },
                 error: None,
                 bytes: 100,
                 duration: Duration::from_millis(20),

@@ -102,7 +102,7 @@ async fn fill(store: &Store, host: &str, marker: &str) {
         url: page.to_string(),
         purpose: Purpose::EventPage,
         source: Some("agenda".into()),
-        status: Some(200),
+        outcome: gleaner_policy::audit::Outcome::Sent { status: 200 },
         error: None,
         bytes: 100,
         duration: Duration::from_millis(5),

@@ -43,7 +43,7 @@ each_backend_test! {
             url: page.to_string(),
             purpose: Purpose::EventPage,
             source: None,
-            status: Some(200),
+            outcome: gleaner_policy::audit::Outcome::Sent { status: 200 },
             error: None,
             bytes: 1,
             duration: Duration::ZERO,

@@ -6,6 +6,8 @@
 use std::path::Path;
 use std::time::{Duration, UNIX_EPOCH};
 
+use gleaner_policy::outcome::{FailureKind, Outcome, RefusalKind};
+use gleaner_policy::registry::Scope;
 use gleaner_store::{Store, StoreError};
 use rusqlite::Connection;
 
@@ -20,10 +22,11 @@ const SQL: &[(i64, &str)] = &[
     (7, include_str!("../../migrations/sqlite/0007_owner_desk.sql")),
     (8, include_str!("../../migrations/sqlite/0008_relay.sql")),
     (9, include_str!("../../migrations/sqlite/0009_llm.sql")),
+    (10, include_str!("../../migrations/sqlite/0010_audit_outcome.sql")),
 ];
 
 /// The newest version this build knows.
-const KNOWN: i64 = 9;
+const KNOWN: i64 = 10;
 
 fn recorded(path: &Path) -> Vec<(i64, i64)> {
     let conn = Connection::open(path).unwrap();
@@ -80,7 +83,7 @@ fn a_fresh_file_gets_every_migration_and_a_second_open_changes_nothing() {
 /// `user_version` 9, without migration 7's tables.
 fn file_without_7(path: &Path) {
     let conn = Connection::open(path).unwrap();
-    for (version, sql) in SQL.iter().filter(|m| m.0 != 7) {
+    for (version, sql) in SQL.iter().filter(|m| m.0 != 7 && m.0 <= 9) {
         conn.execute_batch(sql).unwrap_or_else(|e| panic!("migration {version}: {e}"));
     }
     conn.pragma_update(None, "user_version", 9).unwrap();
@@ -192,4 +195,50 @@ fn a_file_with_a_version_this_build_does_not_know_is_refused() {
     Connection::open(&path).unwrap().pragma_update(None, "user_version", KNOWN + 3).unwrap();
     assert_eq!(too_new(Store::open_sqlite(&path)), (KNOWN + 3, KNOWN));
     assert!(!table_exists(&path, "schema_migrations"), "a refused file is not written to");
+}
+
+/// Issue 23: audit rows written before outcomes had codes (a refusal was the text
+/// `not sent` with a free-text reason) read back as typed outcomes after migration 10,
+/// which codes them once; new rows carry their code.
+#[tokio::test]
+async fn audit_rows_from_before_outcome_codes_read_back_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("at9.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        for (_, sql) in SQL.iter().filter(|m| m.0 <= 9) {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 9).unwrap();
+        let rows: [(i64, Option<i64>, Option<&str>, &str); 5] = [
+            (1, Some(200), None, "robots.txt: no rule disallows it"),
+            (2, None, Some("`http://a.test/x` did not answer in full within 3s"), "budget"),
+            (3, None, Some("not sent"), "robots.txt: disallowed by line 2 `Disallow: /p`"),
+            (4, None, Some("not sent"), "the owner opted out (request `OPT-1`)"),
+            (5, None, Some("not sent"), "this pass used its 3 requests; the rest waits"),
+        ];
+        for (ms, status, error, reason) in rows {
+            conn.execute(
+                "INSERT INTO audit_log (time_ms, site, host, url, purpose, source, status, error,
+                     bytes, duration_ms, reason)
+                 VALUES (?1, 'http://a.test', 'a.test', 'http://a.test/x', 'event-page', NULL,
+                     ?2, ?3, 0, 0, ?4)",
+                rusqlite::params![ms, status, error, reason],
+            )
+            .unwrap();
+        }
+    }
+    let store = Store::open_sqlite(&path).unwrap();
+    let rows = store.audit_for(&Scope::domain("a.test").unwrap(), 10).await.unwrap();
+    let outcomes: Vec<Outcome> = rows.iter().map(|r| r.outcome).collect();
+    assert_eq!(
+        outcomes,
+        [
+            Outcome::Sent { status: 200 },
+            Outcome::Failed(FailureKind::Other),
+            Outcome::Refused(RefusalKind::RobotsDisallowed),
+            Outcome::Refused(RefusalKind::OptedOut),
+            Outcome::Refused(RefusalKind::Quota),
+        ]
+    );
 }

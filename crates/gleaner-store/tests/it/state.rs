@@ -49,7 +49,7 @@ each_backend_test! {
                         }),
                     )
                     .await.unwrap();
-                let seen = crawler.site(SITE).await.unwrap();
+                let seen = crawler.site(SITE).await.unwrap().unwrap();
                 assert_eq!(seen.budget.total_in_flight(), 1, "positive control: in flight");
                 match kind {
                     BackendKind::Postgres => std::mem::forget(crawler),
@@ -75,7 +75,7 @@ each_backend_test! {
         }
         let crawler = store.claim_crawler().await.unwrap();
         assert_eq!(crawler.reset_sites(), 1);
-        let state = crawler.site(SITE).await.unwrap();
+        let state = crawler.site(SITE).await.unwrap().unwrap();
         assert_eq!(state.budget.total_in_flight(), 0, "a dead crawler's requests are over");
         assert_eq!(state.budget.last_start, Some(now), "spacing survives");
         assert!(state.budget.blocked_until.is_some(), "blocks survive");
@@ -136,7 +136,7 @@ async fn workers_share_one_budget_and_see_each_others_in_flight() {
     )
     .await
     .unwrap();
-    assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 2);
+    assert_eq!(a.site(SITE).await.unwrap().unwrap().budget.total_in_flight(), 2);
     // b's request ends: only b's share moves.
     b.update(
         SITE,
@@ -146,7 +146,7 @@ async fn workers_share_one_budget_and_see_each_others_in_flight() {
     )
     .await
     .unwrap();
-    assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 1);
+    assert_eq!(a.site(SITE).await.unwrap().unwrap().budget.total_in_flight(), 1);
     // b takes another and stops (clean shutdown releases its lease at once).
     b.update(
         SITE,
@@ -156,14 +156,18 @@ async fn workers_share_one_budget_and_see_each_others_in_flight() {
     )
     .await
     .unwrap();
-    assert_eq!(a.site(SITE).await.unwrap().budget.total_in_flight(), 2);
+    assert_eq!(a.site(SITE).await.unwrap().unwrap().budget.total_in_flight(), 2);
     drop(b);
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while a.site(SITE).await.unwrap().budget.total_in_flight() != 1 {
+    while a.site(SITE).await.unwrap().unwrap().budget.total_in_flight() != 1 {
         assert!(std::time::Instant::now() < deadline, "b's requests ended with it");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(a.site(SITE).await.unwrap().budget.last_start, Some(now), "spacing is shared");
+    assert_eq!(
+        a.site(SITE).await.unwrap().unwrap().budget.last_start,
+        Some(now),
+        "spacing is shared"
+    );
 }
 
 each_backend_test! {
@@ -203,7 +207,7 @@ each_backend_test! {
         for t in tasks {
             t.await.unwrap();
         }
-        let state = crawler.site(SITE).await.unwrap();
+        let state = crawler.site(SITE).await.unwrap().unwrap();
         assert_eq!(state.budget.day_requests, 40);
     }
 }
@@ -239,7 +243,7 @@ each_backend_test! {
             url: format!("{site}/events/"),
             purpose: Purpose::Listing,
             source: Some("agenda".into()),
-            status: Some(200),
+            outcome: gleaner_policy::audit::Outcome::Sent { status: 200 },
             error: None,
             bytes: 10,
             duration: Duration::from_millis(30),
@@ -302,6 +306,6 @@ each_backend_test! {
     assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
     // And the crawler's own next update works.
     crawler.update(SITE, Box::new(|s, _| s.failure_streak = 1)).await.unwrap();
-    assert_eq!(crawler.site(SITE).await.unwrap().failure_streak, 1);
+    assert_eq!(crawler.site(SITE).await.unwrap().unwrap().failure_streak, 1);
 }
 }

@@ -1,4 +1,5 @@
-//! The wall clock of processes sharing a PostgreSQL store: the database server's clock,
+//! The store's clock ([`Store::clock`]): on SQLite this machine's (one process per file);
+//! on PostgreSQL, for processes sharing the store, the database server's clock,
 //! read once and then carried forward on this process's monotonic clock (SPEC §7,
 //! "clocks drift"). Budget times (a site's last start, its suspension, quota days) are
 //! written by one worker and compared by another; read from the database, a worker whose
@@ -10,13 +11,17 @@
 //! (parts per million) of the database's.
 
 use std::sync::{Arc, Mutex, Weak};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
-use gleaner_fetch::gate::clock::{SystemClock, WallClock};
-use gleaner_store::{BackendKind, Store, StoreError};
+use gleaner_policy::clock::WallClock;
+// Tokio's instant: the real monotonic clock, except under a test's paused time, where
+// the clock moves with the test's time.
+use tokio::time::Instant;
+
+use crate::{BackendKind, Store, StoreError};
 
 /// How often the clock is synced with the database again.
-pub const RESYNC: Duration = Duration::from_secs(60);
+const RESYNC: Duration = Duration::from_secs(60);
 
 /// A test hook: this process's own wall clock is read this many milliseconds off (signed),
 /// to show that workers sharing a database do not depend on it.
@@ -24,7 +29,7 @@ const SKEW_ENV: &str = "GLEANER_TEST_WALL_CLOCK_SKEW_MS";
 
 /// The database's clock carried on the local monotonic clock.
 #[derive(Debug)]
-pub struct DatabaseClock {
+struct DatabaseClock {
     /// A database time and the local instant it was read at (the middle of the trip).
     anchor: Mutex<(Instant, SystemTime)>,
 }
@@ -32,7 +37,7 @@ pub struct DatabaseClock {
 impl DatabaseClock {
     /// Reads the database clock and keeps it synced every [`RESYNC`] while the returned
     /// clock lives (the sync task holds it weakly).
-    pub async fn synced(store: &Store) -> Result<Arc<DatabaseClock>, StoreError> {
+    async fn synced(store: &Store) -> Result<Arc<DatabaseClock>, StoreError> {
         let (at, time) = read(store).await?;
         let clock = Arc::new(DatabaseClock { anchor: Mutex::new((at, time)) });
         let (weak, store) = (Arc::downgrade(&clock), store.clone());
@@ -83,32 +88,34 @@ async fn resync_loop(clock: Weak<DatabaseClock>, store: Store) {
 
 /// This machine's wall clock, read off by the test hook's skew when it is set.
 #[derive(Debug)]
-struct SkewedClock(Duration, bool);
+struct LocalClock {
+    skew: Duration,
+    ahead: bool,
+}
 
-impl WallClock for SkewedClock {
+impl WallClock for LocalClock {
     fn now(&self) -> SystemTime {
         let now = SystemTime::now();
-        if self.1 { now + self.0 } else { now - self.0 }
+        if self.ahead { now + self.skew } else { now - self.skew }
     }
 }
 
 /// This machine's wall clock (with the test hook's skew, if set).
-pub fn local_clock() -> Arc<dyn WallClock> {
-    match std::env::var(SKEW_ENV).ok().and_then(|v| v.parse::<i64>().ok()) {
-        Some(ms) if ms != 0 => {
-            Arc::new(SkewedClock(Duration::from_millis(ms.unsigned_abs()), ms > 0))
-        }
-        _ => Arc::new(SystemClock),
-    }
+fn local_clock() -> Arc<dyn WallClock> {
+    let ms = std::env::var(SKEW_ENV).ok().and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
+    Arc::new(LocalClock { skew: Duration::from_millis(ms.unsigned_abs()), ahead: ms > 0 })
 }
 
-/// The clock a gate on `store` reads: the database's on PostgreSQL (every process of
-/// the deployment agrees on it), this machine's on SQLite (one process per file).
-pub async fn gate_clock(store: &Store) -> Result<Arc<dyn WallClock>, StoreError> {
-    if store.kind() == BackendKind::Postgres {
-        return Ok(DatabaseClock::synced(store).await?);
+impl Store {
+    /// The clock a gate on this store decides on: the database's on PostgreSQL (every
+    /// process of the deployment agrees on it, kept in sync while the clock lives), this
+    /// machine's on SQLite (one process per file). Needs a Tokio runtime on PostgreSQL.
+    pub async fn clock(&self) -> Result<Arc<dyn WallClock>, StoreError> {
+        if self.kind() == BackendKind::Postgres {
+            return Ok(DatabaseClock::synced(self).await?);
+        }
+        Ok(local_clock())
     }
-    Ok(local_clock())
 }
 
 #[cfg(test)]
