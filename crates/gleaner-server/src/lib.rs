@@ -29,6 +29,7 @@ pub mod i18n;
 pub mod metrics;
 pub mod notify;
 pub mod owners;
+pub mod promises;
 pub mod relay;
 pub mod site_page;
 pub mod verify;

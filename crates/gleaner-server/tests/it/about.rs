@@ -259,8 +259,11 @@ fn seed_profiles_state_their_seed_facts_in_every_language() {
 fn sources_that_publish_nothing_are_named_as_the_newsroom_pool() {
     let s = gleaner_config::parse(CONFIG, "t.toml").unwrap();
     let fr = about::render_html(&s, Lang::Fr);
-    assert!(fr.contains("ils alimentent un fonds privé où puise la rédaction : presse."), "{fr}");
-    assert!(fr.contains("Pour ces sources, il conserve aussi la description et l&#39;adresse de l&#39;image : salle."));
+    assert!(
+        fr.contains("ils alimentent un fonds privé où puise la rédaction : presse.example."),
+        "{fr}"
+    );
+    assert!(fr.contains("Pour ces sources, il conserve aussi la description et l&#39;adresse de l&#39;image : salle.example."));
 }
 
 #[test]
