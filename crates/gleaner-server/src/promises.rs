@@ -65,6 +65,22 @@ pub struct Words {
     pub sites: &'static str,
     /// Value when no source is configured.
     pub none: &'static str,
+    /// Label: what the service is.
+    pub service: &'static str,
+    /// Label: the legal entity responsible.
+    pub legal_entity: &'static str,
+    /// Label: the publication director.
+    pub director: &'static str,
+    /// Label: where requests come from.
+    pub origin: &'static str,
+    /// Published ranges: `{ranges}`.
+    pub ranges: &'static str,
+    /// No published range.
+    pub no_ranges: &'static str,
+    /// Label: how soon a removal is carried out.
+    pub removal: &'static str,
+    /// Value: `{duration}`.
+    pub removal_value: &'static str,
 }
 
 const EN: Words = Words {
@@ -87,6 +103,14 @@ const EN: Words = Words {
     licensed_terms: "terms: {terms}",
     sites: "Sites read",
     none: "none",
+    service: "What the service is",
+    legal_entity: "Legally responsible",
+    director: "Publication director",
+    origin: "Where requests come from",
+    ranges: "published address ranges: {ranges}",
+    no_ranges: "no fixed address range is published",
+    removal: "Removal requests",
+    removal_value: "carried out within {duration}",
 };
 
 const TR: Words = Words {
@@ -109,6 +133,14 @@ const TR: Words = Words {
     licensed_terms: "koşullar: {terms}",
     sites: "Okunan siteler",
     none: "yok",
+    service: "Hizmet nedir",
+    legal_entity: "Yasal sorumlu",
+    director: "Yayın yönetmeni",
+    origin: "İstekler nereden gelir",
+    ranges: "yayımlanan adres aralıkları: {ranges}",
+    no_ranges: "sabit bir adres aralığı yayımlanmıyor",
+    removal: "Silme talepleri",
+    removal_value: "{duration} içinde yerine getirilir",
 };
 
 const FR: Words = Words {
@@ -131,6 +163,14 @@ const FR: Words = Words {
     licensed_terms: "conditions : {terms}",
     sites: "Sites lus",
     none: "aucun",
+    service: "Ce qu'est le service",
+    legal_entity: "Responsable légal",
+    director: "Directeur de la publication",
+    origin: "D'où viennent les requêtes",
+    ranges: "plages d'adresses publiées : {ranges}",
+    no_ranges: "aucune plage d'adresses fixe n'est publiée",
+    removal: "Demandes de suppression",
+    removal_value: "exécutées sous {duration}",
 };
 
 const ES: Words = Words {
@@ -153,6 +193,14 @@ const ES: Words = Words {
     licensed_terms: "condiciones: {terms}",
     sites: "Sitios leídos",
     none: "ninguno",
+    service: "Qué es el servicio",
+    legal_entity: "Responsable legal",
+    director: "Director de la publicación",
+    origin: "De dónde vienen las peticiones",
+    ranges: "rangos de direcciones publicados: {ranges}",
+    no_ranges: "no se publica ningún rango de direcciones fijo",
+    removal: "Solicitudes de eliminación",
+    removal_value: "se atienden en {duration} como máximo",
 };
 
 const DE: Words = Words {
@@ -175,6 +223,14 @@ const DE: Words = Words {
     licensed_terms: "Bedingungen: {terms}",
     sites: "Gelesene Websites",
     none: "keine",
+    service: "Was der Dienst ist",
+    legal_entity: "Rechtlich verantwortlich",
+    director: "Verantwortlich für die Veröffentlichung",
+    origin: "Woher die Anfragen kommen",
+    ranges: "veröffentlichte Adressbereiche: {ranges}",
+    no_ranges: "kein fester Adressbereich veröffentlicht",
+    removal: "Löschanträge",
+    removal_value: "werden innerhalb von {duration} ausgeführt",
 };
 
 /// The promises section's words in `lang`.
@@ -331,6 +387,36 @@ pub fn facts_in(settings: &Settings, lang: Lang) -> Vec<Fact> {
         m.licensed,
         if licensed.is_empty() { m.none.to_owned() } else { licensed.join(" · ") },
     ));
+    let bot = &settings.bot;
+    if let Some(service) = &bot.service {
+        rows.insert(0, fact("bot.service", m.service, service.clone()));
+    }
+    if let Some(entity) = &bot.legal_entity {
+        rows.push(fact("bot.legal_entity", m.legal_entity, entity.clone()));
+    }
+    if let Some(director) = &bot.publication_director {
+        rows.push(fact("bot.publication_director", m.director, director.clone()));
+    }
+    if bot.origin.is_some() || !bot.address_ranges.is_empty() {
+        let ranges: Vec<String> = bot.address_ranges.iter().map(ToString::to_string).collect();
+        let ranges = if ranges.is_empty() {
+            m.no_ranges.to_owned()
+        } else {
+            fill(m.ranges, &[("ranges", &ranges.join(", "))])
+        };
+        let value = match &bot.origin {
+            Some(origin) => format!("{origin}; {ranges}"),
+            None => ranges,
+        };
+        rows.push(fact("bot.origin", m.origin, value));
+    }
+    if let Some(within) = settings.owners.removal_within {
+        rows.push(fact(
+            "owners.removal_within",
+            m.removal,
+            fill(m.removal_value, &[("duration", &w(within))]),
+        ));
+    }
     let sites = sites_read(settings);
     rows.push(fact(
         "sources.sites",
@@ -378,6 +464,12 @@ pub fn json(settings: &Settings) -> serde_json::Value {
             "terms": s.terms_url.as_ref().map(|u| u.as_str().to_owned()),
         })).collect::<Vec<_>>(),
         "sites": sites_read(settings),
+        "service": settings.bot.service,
+        "legal_entity": settings.bot.legal_entity,
+        "publication_director": settings.bot.publication_director,
+        "origin": settings.bot.origin,
+        "address_ranges": settings.bot.address_ranges.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "removal_within_seconds": settings.owners.removal_within.map(secs),
     })
 }
 
@@ -535,6 +627,28 @@ pub const LEDGER: &[Promise] = &[
         "sources.sites",
         "sources.*.start_urls",
         "a_pass_reads_listings_and_event_pages_politely_and_stores_events",
+    ),
+    // Statements of who and where: stated as configured, checked on every profile's page.
+    row("bot.service", "bot.service", "seed_profiles_state_every_promise_in_every_language"),
+    row(
+        "bot.legal_entity",
+        "bot.legal_entity",
+        "seed_profiles_state_every_promise_in_every_language",
+    ),
+    row(
+        "bot.publication_director",
+        "bot.publication_director",
+        "seed_profiles_state_every_promise_in_every_language",
+    ),
+    row(
+        "bot.origin",
+        "bot.origin, bot.address_ranges",
+        "seed_profiles_state_every_promise_in_every_language",
+    ),
+    row(
+        "owners.removal_within",
+        "owners.removal_within",
+        "the_dashboard_needs_a_token_shows_suspensions_and_carries_out_queued_removals",
     ),
 ];
 
