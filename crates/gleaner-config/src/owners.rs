@@ -30,6 +30,8 @@ pub struct RawOwners {
     pub email_to: Option<String>,
     /// The sender of e-mail notices (default: `[bot] contact`).
     pub email_from: Option<String>,
+    /// How soon a removal request is carried out, as promised on the about page (`24h`).
+    pub removal_within: Option<String>,
 }
 
 /// `[dashboard]` as written.
@@ -56,6 +58,8 @@ pub struct OwnersSettings {
     pub submissions_per_hour: u32,
     /// E-mail notices: the SMTP relay (`host`, `port`), recipient and sender.
     pub email: Option<EmailSettings>,
+    /// How soon a removal request is carried out, as promised (`None`: not promised).
+    pub removal_within: Option<std::time::Duration>,
 }
 
 /// Where e-mail notices of owner submissions go.
@@ -79,6 +83,7 @@ impl Default for OwnersSettings {
             max_form_bytes: 8 * 1024,
             submissions_per_hour: 10,
             email: None,
+            removal_within: None,
         }
     }
 }
@@ -100,6 +105,15 @@ pub fn resolve_owners(
     problems: &mut Vec<Problem>,
 ) -> OwnersSettings {
     let mut owners = OwnersSettings::default();
+    if let Some(text) = &raw.removal_within {
+        match crate::units::parse_duration(text) {
+            Ok(d) if !d.is_zero() => owners.removal_within = Some(d),
+            _ => problems.push(
+                Problem::at("owners.removal_within", format!("`{text}` is not a duration"))
+                    .hint("write how soon a removal is carried out, e.g. `24h` or `7d`"),
+            ),
+        }
+    }
     match (&raw.smtp_server, &raw.email_to) {
         (None, None) => {}
         (Some(server), Some(to)) => {

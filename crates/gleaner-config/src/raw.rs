@@ -110,6 +110,17 @@ pub struct RawBot {
     pub address: Option<String>,
     /// Languages of the about page.
     pub languages: Option<Vec<String>>,
+    /// The operator's statement of where requests come from (FestroBot: "cloud
+    /// infrastructure in North America").
+    pub origin: Option<String>,
+    /// Published address ranges requests come from (CIDR or single addresses).
+    pub address_ranges: Option<Vec<String>>,
+    /// The legal entity responsible, when it differs from the operator's name.
+    pub legal_entity: Option<String>,
+    /// The publication director (French press law), where the profile has one.
+    pub publication_director: Option<String>,
+    /// What the service is, in a sentence.
+    pub service: Option<String>,
 }
 
 /// `[politeness]`.

@@ -470,6 +470,13 @@ fn resolve_bot(r: &mut Resolver, raw: &RawConfig) -> Option<BotIdentity> {
         r.problem(Problem::at("bot.version", "must be one word, e.g. `1.0`"));
         ok = false;
     }
+    let address_ranges: Vec<IpNet> = bot
+        .address_ranges
+        .iter()
+        .flatten()
+        .enumerate()
+        .filter_map(|(i, text)| r.net(&format!("bot.address_ranges[{i}]"), text))
+        .collect();
     Some(BotIdentity {
         token,
         version,
@@ -478,6 +485,11 @@ fn resolve_bot(r: &mut Resolver, raw: &RawConfig) -> Option<BotIdentity> {
         operator: bot.operator.clone().unwrap_or_default(),
         address: bot.address.clone(),
         languages,
+        origin: bot.origin.clone(),
+        address_ranges,
+        legal_entity: bot.legal_entity.clone(),
+        publication_director: bot.publication_director.clone(),
+        service: bot.service.clone(),
     })
     .filter(|_| ok)
 }

@@ -98,6 +98,16 @@ pub struct BotIdentity {
     pub address: Option<String>,
     /// Languages of the about page.
     pub languages: Vec<String>,
+    /// Where requests come from, as the operator states it (`[bot] origin`).
+    pub origin: Option<String>,
+    /// Published address ranges requests come from (`[bot] address_ranges`).
+    pub address_ranges: Vec<IpNet>,
+    /// The legal entity responsible (`[bot] legal_entity`).
+    pub legal_entity: Option<String>,
+    /// The publication director (`[bot] publication_director`).
+    pub publication_director: Option<String>,
+    /// What the service is (`[bot] service`).
+    pub service: Option<String>,
 }
 
 impl BotIdentity {

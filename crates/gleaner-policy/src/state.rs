@@ -27,6 +27,11 @@ pub struct RobotsMemory {
     /// The robots.txt bytes when it was read (to persist and re-parse the rules, and for
     /// the archive).
     pub body: Option<Vec<u8>>,
+    /// The rights headers its responses carried (`X-Robots-Tag`, `tdm-reservation`,
+    /// `tdm-policy`; see [`crate::signals::is_rights_header`]), as (name, value): a
+    /// reservation stated on robots.txt applies like one on any page (SPEC §1, "Rights
+    /// signals").
+    pub rights_headers: Vec<(String, String)>,
 }
 
 impl RobotsMemory {
@@ -38,6 +43,7 @@ impl RobotsMemory {
             valid_until: decision.valid_until,
             failures: decision.failures,
             body,
+            rights_headers: Vec::new(),
         }
     }
 }

@@ -20,6 +20,7 @@ mod api_pages;
 pub mod checks;
 pub mod links;
 pub mod pass;
+mod retries;
 pub mod rights;
 pub mod schedule;
 pub mod sink;

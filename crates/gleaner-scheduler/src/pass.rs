@@ -28,6 +28,7 @@ use url::Url;
 
 use crate::api_pages;
 use crate::links::{ListingLinks, listing_links, meta_tags, selector};
+use crate::retries::{Retries, Verdict};
 use crate::sink::{EventSink, Found, Upsert};
 
 /// What a pass did, for the summary table and the logs.
@@ -58,8 +59,12 @@ pub struct PassReport {
     pub refused: BTreeMap<RefusalKind, u32>,
     /// Requests left for the next pass (the time limit, a suspension, a used-up pass).
     pub requeued: u32,
-    /// Requests that got no response (timeouts, connection errors).
+    /// Requests that got no response (timeouts, connection errors), every try counted.
     pub failed: u32,
+    /// Requests asked again after a 429, a 5xx or no answer ([`crate::retries`]).
+    pub retried: u32,
+    /// URLs given up in this pass once their retries were spent.
+    pub given_up: u32,
     /// News items stored (open-data records).
     pub news: u32,
     /// Configuration problems met during the pass (a bad selector, say).
@@ -299,25 +304,42 @@ async fn store_events(
 
 /// Reads the source's terms and press pages (purpose `terms-page`, through the gate) and
 /// archives them when they changed; conditional, so an unchanged page costs a 304.
+/// Returns the sites stopped on a rights reservation meanwhile.
 async fn archive_terms(
     ctx: &PassContext,
     source: &Source,
     deadline: SystemTime,
     report: &mut PassReport,
-) {
+) -> HashSet<String> {
+    let mut stopped = HashSet::new();
     for page in [&source.terms_url, &source.press_url].into_iter().flatten() {
         if !ctx.settings.purposes.enabled.contains(&Purpose::TermsPage) {
-            return;
+            break;
+        }
+        let site = gleaner_fetch::site_key(page);
+        if stopped.contains(&site) {
+            continue;
         }
         if let Some(reason) = crate::rights::stop_before_site(ctx, source, page, deadline).await {
             *report.refusals.entry(reason).or_default() += 1;
+            stopped.insert(site);
             continue;
         }
         let mut request = GateRequest::new(page.clone(), Purpose::TermsPage);
         request.source = Some(source.id.clone());
         request.wait_until_at_most = Some(deadline);
         request.validators = ctx.sink.validators(page).await;
-        match ctx.gate.fetch(&request).await {
+        let outcome = ctx.gate.fetch(&request).await;
+        if let Some(fetched) = outcome.fetched()
+            && let Some(stop) = crate::rights::header_reservation(&ctx.settings, &fetched.headers)
+        {
+            report.responses += 1;
+            let reason = record_stop(ctx, &request, &stop);
+            *report.refusals.entry(reason).or_default() += 1;
+            stopped.insert(site);
+            continue;
+        }
+        match outcome {
             GateOutcome::Fetched(fetched) if fetched.status == 200 => {
                 report.responses += 1;
                 ctx.sink.set_validators(page, fetched.validators.clone()).await;
@@ -334,6 +356,30 @@ async fn archive_terms(
             GateOutcome::Failed(_) => report.failed += 1,
         }
     }
+    stopped
+}
+
+/// Records in the audit log that a response's headers stopped the site (`stop-site`), and
+/// returns the pass report's key for it.
+fn record_stop(
+    ctx: &PassContext,
+    request: &GateRequest,
+    stop: &gleaner_policy::signals::Reservation,
+) -> String {
+    let what = request.purpose;
+    ctx.gate
+        .record_refusal(request, format!("site stopped on reservation: a {what} answer: {stop}"));
+    "rights reserved (response headers): site stopped".to_owned()
+}
+
+/// Drops every queued request for `site` (a reservation stopped it), counting them under
+/// `reason`.
+fn drop_site(site: &str, reason: &str, q: &mut Queues<'_>) {
+    let before = q.frontier.len() + q.held.len();
+    q.frontier.retain(|(u, _)| gleaner_fetch::site_key(u) != site);
+    q.held.retain(|(_, u, _)| gleaner_fetch::site_key(u) != site);
+    let dropped = (before - q.frontier.len() - q.held.len()) as u32;
+    *q.report.refusals.entry(reason.to_owned()).or_default() += dropped;
 }
 
 /// An event page answered 404 or 410: its stored events are *gone at source* (internal,
@@ -345,6 +391,71 @@ async fn mark_page_gone(ctx: &PassContext, page: &Url, now: SystemTime) {
         stored.into_iter().filter(|f| f.page == *page || f.event.url.as_ref() == Some(page))
     {
         ctx.sink.mark_gone(found, now).await;
+    }
+}
+
+/// Whether `step` is a page of a walk whose next pages are found on it (a listing, or a
+/// paged API): such a page is asked conditionally only once its links are stored, so a
+/// 304 never ends the walk early.
+fn walks_pages(step: Step, source: &Source) -> bool {
+    step == Step::Listing || (step == Step::Api && source.paging.is_some())
+}
+
+/// Takes the held requests whose time has come, in the order they were held.
+fn take_due(held: &mut Vec<(SystemTime, Url, Step)>, now: SystemTime) -> Vec<(Url, Step)> {
+    let (due, later): (Vec<_>, Vec<_>) = held.drain(..).partition(|(at, _, _)| *at <= now);
+    *held = later;
+    due.into_iter().map(|(_, url, step)| (url, step)).collect()
+}
+
+/// Sleeps until `at` on the pass's clock, in steps of at most a second so a stop is seen;
+/// false when the pass was stopped meanwhile.
+async fn wait_until(ctx: &PassContext, at: SystemTime) -> bool {
+    loop {
+        if ctx.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let Ok(left) = at.duration_since(ctx.clock.now()) else { return true };
+        if left.is_zero() {
+            return true;
+        }
+        tokio::time::sleep(left.min(std::time::Duration::from_secs(1))).await;
+    }
+}
+
+/// Whether the site's robots.txt is unread because it got no answer (a timeout or a
+/// failed connection), as opposed to a status that refuses.
+async fn robots_unanswered(ctx: &PassContext, site: &str) -> bool {
+    use gleaner_policy::robots::outcome::RobotsReason;
+    let state = ctx.gate.state().site(site).await;
+    state
+        .and_then(|s| s.robots)
+        .is_some_and(|m| matches!(m.reason, RobotsReason::Timeout | RobotsReason::ConnectionFailed))
+}
+
+/// The queues a retry decision changes.
+struct Queues<'a> {
+    frontier: &'a mut VecDeque<(Url, Step)>,
+    held: &'a mut Vec<(SystemTime, Url, Step)>,
+    report: &'a mut PassReport,
+}
+
+/// A request to `site` got no answer: hold it for the site's next try, or give the site
+/// up for this pass (its other requests wait for the next pass instead of each being
+/// tried again).
+fn no_answer(verdict: Verdict, site: &str, url: Url, step: Step, q: &mut Queues<'_>) {
+    match verdict {
+        Verdict::Retry(at) => {
+            q.report.retried += 1;
+            q.held.push((at.unwrap_or(SystemTime::UNIX_EPOCH), url, step));
+        }
+        Verdict::GiveUp => {
+            q.report.given_up += 1;
+            let before = q.frontier.len() + q.held.len();
+            q.frontier.retain(|(u, _)| gleaner_fetch::site_key(u) != site);
+            q.held.retain(|(_, u, _)| gleaner_fetch::site_key(u) != site);
+            q.report.requeued += (before - q.frontier.len() - q.held.len()) as u32;
+        }
     }
 }
 
@@ -384,7 +495,7 @@ pub async fn run_pass(
         },
         None => None,
     };
-    archive_terms(ctx, source, deadline, &mut report).await;
+    let stopped = archive_terms(ctx, source, deadline, &mut report).await;
     let mut frontier: VecDeque<(Url, Step)> = source
         .start_urls
         .iter()
@@ -395,35 +506,63 @@ pub async fn run_pass(
         .map(|u| (u, Step::start(source.kind)))
         .collect();
     let mut seen: HashSet<Url> = frontier.iter().map(|(u, _)| u.clone()).collect();
+    let before = frontier.len();
+    frontier.retain(|(u, _)| !stopped.contains(&gleaner_fetch::site_key(u)));
+    if frontier.len() < before {
+        let key = "rights reserved (response headers): site stopped".to_owned();
+        *report.refusals.entry(key).or_default() += (before - frontier.len()) as u32;
+    }
     let mut started_sites: HashSet<String> = HashSet::new();
     let (mut listings, mut events_queued) = (0u32, 0u32);
     let mut done = 0u32;
-    while let Some((url, step)) = frontier.pop_front() {
+    let mut retries = Retries::new(&ctx.settings.politeness);
+    // Requests held back until a time: the tries of a site that did not answer.
+    let mut held: Vec<(SystemTime, Url, Step)> = Vec::new();
+    loop {
+        let now = ctx.clock.now();
+        for (url, step) in take_due(&mut held, now).into_iter().rev() {
+            frontier.push_front((url, step));
+        }
+        let Some((url, step)) = frontier.pop_front() else {
+            let Some(earliest) = held.iter().map(|(at, _, _)| *at).min() else { break };
+            if earliest > deadline || !wait_until(ctx, earliest).await {
+                report.requeued += held.len() as u32;
+                break;
+            }
+            continue;
+        };
         if ctx.stop.load(Ordering::Relaxed) {
-            report.requeued += 1 + frontier.len() as u32;
+            report.requeued += 1 + (frontier.len() + held.len()) as u32;
             break;
         }
         let site = gleaner_fetch::site_key(&url);
+        if let Some(until) = retries.down_until(&site).filter(|t| *t > now) {
+            held.push((until, url, step));
+            continue;
+        }
         // The site's rights files first (after robots.txt): a reservation under
         // `stop-site` stops the whole site before any page is read.
         if !started_sites.contains(&site)
             && let Some(reason) = crate::rights::stop_before_site(ctx, source, &url, deadline).await
         {
-            let before = frontier.len();
-            frontier.retain(|(u, _)| gleaner_fetch::site_key(u) != site);
-            *report.refusals.entry(reason).or_default() += 1 + (before - frontier.len()) as u32;
+            *report.refusals.entry(reason.clone()).or_default() += 1;
+            drop_site(
+                &site,
+                &reason,
+                &mut Queues { frontier: &mut frontier, held: &mut held, report: &mut report },
+            );
             continue;
         }
         let purpose = step.purpose();
         let mut request = GateRequest::new(url.clone(), purpose);
         request.source = Some(source.id.clone());
         request.pass =
-            if started_sites.insert(site) { PassMark::Start } else { PassMark::Continue };
+            if started_sites.insert(site.clone()) { PassMark::Start } else { PassMark::Continue };
         request.wait_until_at_most = Some(deadline);
         // A listing is asked conditionally only when its links are stored: a 304 must
         // never leave the pass without the pages it links to.
         request.validators =
-            if step == Step::Listing && ctx.sink.listing_links(&url).await.is_none() {
+            if walks_pages(step, source) && ctx.sink.listing_links(&url).await.is_none() {
                 gleaner_fetch::Validators::default()
             } else {
                 ctx.sink.validators(&url).await
@@ -441,20 +580,62 @@ pub async fn run_pass(
         });
         let fetched = match outcome {
             GateOutcome::Fetched(fetched) => fetched,
+            GateOutcome::Refused(Refusal::RobotsUnreadable { until, .. })
+                if robots_unanswered(ctx, &site).await =>
+            {
+                // robots.txt itself got no answer: the site is down, not refusing.
+                let verdict = retries.after_robots_unanswered(&site, ctx.clock.now(), until);
+                no_answer(
+                    verdict,
+                    &site,
+                    url,
+                    step,
+                    &mut Queues { frontier: &mut frontier, held: &mut held, report: &mut report },
+                );
+                continue;
+            }
             GateOutcome::Refused(refusal) => {
                 count_refusal(&mut report, &refusal);
                 continue;
             }
             GateOutcome::Deferred { .. } => {
-                report.requeued += 1 + frontier.len() as u32;
+                report.requeued += 1 + (frontier.len() + held.len()) as u32;
                 break;
             }
-            GateOutcome::Failed(_) => {
+            GateOutcome::Failed(error) => {
                 report.failed += 1;
+                if error.is_retryable() {
+                    let verdict = retries.after_no_answer(&site, ctx.clock.now());
+                    no_answer(
+                        verdict,
+                        &site,
+                        url,
+                        step,
+                        &mut Queues {
+                            frontier: &mut frontier,
+                            held: &mut held,
+                            report: &mut report,
+                        },
+                    );
+                } else {
+                    report.given_up += 1;
+                }
                 continue;
             }
         };
         report.responses += 1;
+        retries.answered(&site);
+        // A reservation in any answer's headers (a 304 or a 404 too) stops the site.
+        if let Some(stop) = crate::rights::header_reservation(&ctx.settings, &fetched.headers) {
+            let reason = record_stop(ctx, &request, &stop);
+            *report.refusals.entry(reason.clone()).or_default() += 1;
+            drop_site(
+                &site,
+                &reason,
+                &mut Queues { frontier: &mut frontier, held: &mut held, report: &mut report },
+            );
+            continue;
+        }
         let now = ctx.clock.now();
         match fetched.status {
             304 => {
@@ -466,6 +647,16 @@ pub async fn run_pass(
                     let links = ctx.sink.listing_links(&url).await.unwrap_or_default();
                     listings += 1;
                     enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
+                } else if walks_pages(step, source)
+                    && listings < source.max_listing_pages.saturating_sub(1)
+                    && let Some(next) =
+                        ctx.sink.listing_links(&url).await.and_then(|links| links.next_page)
+                    && seen.insert(next.clone())
+                {
+                    // An unchanged API page: the walk goes on with the page it led to last
+                    // time (stored, or read now when a crash or a limit cut the walk there).
+                    listings += 1;
+                    frontier.push_back((next, Step::Api));
                 }
                 continue;
             }
@@ -484,6 +675,23 @@ pub async fn run_pass(
                     fetched.status,
                     source.licensed.as_ref().map_or("", |l| l.key_env.as_str())
                 ));
+                continue;
+            }
+            429 | 500..=599 => {
+                match retries.after_status(&url) {
+                    // The gate stored the site's suspension: the next request to the site
+                    // waits it out (or is deferred past the time limit), so this URL goes
+                    // first. Another 5xx waits behind the site's other queued pages.
+                    Verdict::Retry(_) if matches!(fetched.status, 429 | 503) => {
+                        report.retried += 1;
+                        frontier.push_front((url, step));
+                    }
+                    Verdict::Retry(_) => {
+                        report.retried += 1;
+                        frontier.push_back((url, step));
+                    }
+                    Verdict::GiveUp => report.given_up += 1,
+                }
                 continue;
             }
             _ => continue,
@@ -609,14 +817,19 @@ pub async fn run_pass(
                     None => fetched.url.clone(),
                 };
                 let read = gleaner_extract::api::read(&fetched.body, mapping);
-                if let Some(paging) = &source.paging
-                    && listings < source.max_listing_pages.saturating_sub(1)
-                    && let Some(next) =
-                        api_pages::next_page(&url, &fetched.body, paging, read.events.len())
-                    && seen.insert(next.clone())
-                {
-                    listings += 1;
-                    frontier.push_back((next, Step::Api));
+                if let Some(paging) = &source.paging {
+                    // Each page keeps its own link to the next, so a 304 on it later still
+                    // leads the walk on (stored before its validators, like a listing's).
+                    let next = api_pages::next_page(&url, &fetched.body, paging, read.events.len());
+                    let links = ListingLinks { events: Vec::new(), next_page: next.clone() };
+                    ctx.sink.set_listing_links(&url, links).await;
+                    if let Some(next) = next
+                        && listings < source.max_listing_pages.saturating_sub(1)
+                        && seen.insert(next.clone())
+                    {
+                        listings += 1;
+                        frontier.push_back((next, Step::Api));
+                    }
                 }
                 let ctx_n = NormaliseContext { base_url: &page_url, default_tz: zone };
                 let mut events = Vec::new();

@@ -110,6 +110,26 @@ pub fn decide(
     reservation::decide_use(on, &found, use_)
 }
 
+/// Under `on_reservation = "stop-site"`, the reservation a response's own headers make
+/// (`X-Robots-Tag: noai`, `noimageai`, `noml`, `tdm-reservation: 1`), whatever the
+/// response was for: robots.txt, a rights file, a terms page, a listing, an event page,
+/// an image, a 304 or a 404. `None` under `per-purpose` (the page's own uses are decided
+/// where it is read) or when nothing is reserved.
+pub fn header_reservation(
+    settings: &Settings,
+    headers: &[(String, String)],
+) -> Option<Reservation> {
+    if !settings.rights.honour_signals
+        || settings.rights.on_reservation != ConfigOnReservation::StopSite
+    {
+        return None;
+    }
+    let headers: Vec<(&str, &str)> =
+        headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    let none = SiteRights::default();
+    none.signals(&settings.bot.token).for_url("/", &headers, &[]).into_iter().next()
+}
+
 /// May the image at `image` be relayed for an event of `source`? Returns the answer and
 /// the reason stored with the image (and shown by `gleaner explain`): the purpose must
 /// be enabled, the source must keep images (`keep = "full"`), the operator must have
@@ -190,6 +210,19 @@ pub async fn read_site_rights(
     now: SystemTime,
     deadline: Option<SystemTime>,
 ) -> Option<SiteRights> {
+    read_site_rights_seen(gate, sink, settings, site_url, now, deadline, &mut Vec::new()).await
+}
+
+/// [`read_site_rights`], adding the rights headers of every answer it got to `seen`.
+async fn read_site_rights_seen(
+    gate: &Gate,
+    sink: &dyn EventSink,
+    settings: &Settings,
+    site_url: &Url,
+    now: SystemTime,
+    deadline: Option<SystemTime>,
+    seen: &mut Vec<(String, String)>,
+) -> Option<SiteRights> {
     if !settings.rights.honour_signals || !settings.rights.read_files {
         return None;
     }
@@ -206,7 +239,13 @@ pub async fn read_site_rights(
         let Ok(url) = site_url.join(path) else { continue };
         let mut request = GateRequest::new(url.clone(), Purpose::RightsSignal);
         request.wait_until_at_most = deadline;
-        match gate.fetch(&request).await {
+        let outcome = gate.fetch(&request).await;
+        if let GateOutcome::Fetched(f) = &outcome {
+            let rights =
+                f.headers.iter().filter(|(n, _)| gleaner_policy::signals::is_rights_header(n));
+            seen.extend(rights.cloned());
+        }
+        match outcome {
             GateOutcome::Fetched(f) if f.status == 200 => {
                 sink.archive_terms(&url, f.body.to_vec(), now).await;
                 *slot = Some(f.body.to_vec());
@@ -261,11 +300,33 @@ pub(crate) async fn stop_before_site(
     if ctx.settings.licensed_api_for(&source.id, url).is_some() {
         return None;
     }
-    let now = ctx.clock.now();
-    let stop =
-        site_stopped(&ctx.gate, ctx.sink.as_ref(), &ctx.settings, url, now, Some(deadline)).await?;
+    if ctx.settings.rights.on_reservation != ConfigOnReservation::StopSite {
+        return None;
+    }
     let mut request = GateRequest::new(url.clone(), Purpose::Listing);
     request.source = Some(source.id.clone());
+    request.wait_until_at_most = Some(deadline);
+    // robots.txt first (read now if need be): a reservation in its headers stops the site
+    // before anything else is asked of it.
+    let robots = ctx.gate.robots_rights_headers(&request).await.unwrap_or_default();
+    if let Some(stop) = header_reservation(&ctx.settings, &robots) {
+        ctx.gate
+            .record_refusal(&request, format!("site stopped on reservation: robots.txt: {stop}"));
+        return Some("rights reserved (robots.txt headers): site stopped".to_owned());
+    }
+    let now = ctx.clock.now();
+    let mut seen = Vec::new();
+    let (gate, sink) = (&ctx.gate, ctx.sink.as_ref());
+    let rights =
+        read_site_rights_seen(gate, sink, &ctx.settings, url, now, Some(deadline), &mut seen).await;
+    if let Some(stop) = header_reservation(&ctx.settings, &seen) {
+        ctx.gate.record_refusal(
+            &request,
+            format!("site stopped on reservation: a rights file's headers: {stop}"),
+        );
+        return Some("rights reserved (rights files' headers): site stopped".to_owned());
+    }
+    let stop = rights?.site_wide(&ctx.settings.bot.token).into_iter().next()?;
     ctx.gate.record_refusal(&request, format!("site stopped on reservation: {stop}"));
     Some("rights reserved (site rights files): site stopped".to_owned())
 }

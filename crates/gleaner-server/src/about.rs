@@ -322,11 +322,21 @@ fn contact_of(settings: &Settings) -> String {
     settings.bot.contact.clone().unwrap_or_else(|| settings.bot.info_url.to_string())
 }
 
+/// The sites (host names, sorted, each once) of the sources `pick` selects: an owner
+/// knows their site, not gleaner's source ids (issue 25).
 fn source_ids(
     settings: &Settings,
     pick: impl Fn(&gleaner_config::sources::Source) -> bool,
 ) -> Vec<String> {
-    settings.sources.iter().filter(|s| pick(s)).map(|s| s.id.clone()).collect()
+    let mut sites: Vec<String> = settings
+        .sources
+        .iter()
+        .filter(|s| pick(s))
+        .flat_map(|s| s.start_urls.iter().filter_map(|u| u.host_str().map(str::to_ascii_lowercase)))
+        .collect();
+    sites.sort();
+    sites.dedup();
+    sites
 }
 
 /// Builds the page in one language.
@@ -430,6 +440,9 @@ pub fn page(settings: &Settings, lang: Lang) -> Page {
             p(m.crawl_delay.to_owned()),
         ],
     });
+
+    // What it checks, how it answers, how often and where it reads (issue 25).
+    sections.push(crate::promises::section(settings, lang));
 
     // Rights signals.
     let rights = if settings.rights.honour_signals {
@@ -769,6 +782,7 @@ pub fn json(settings: &Settings, lang: Lang) -> serde_json::Value {
         },
         "sources": sources,
         "language_model_endpoints": settings.infrastructure.iter().map(|i| i.name.clone()).collect::<Vec<_>>(),
+        "promises": crate::promises::json(settings),
         "page": page(settings, lang),
     })
 }

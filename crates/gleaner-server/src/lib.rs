@@ -30,6 +30,7 @@ pub mod key_directory;
 pub mod metrics;
 pub mod notify;
 pub mod owners;
+pub mod promises;
 pub mod relay;
 pub mod site_page;
 pub mod verify;

@@ -106,6 +106,9 @@ struct RobotsRow {
     reason_value: Option<u16>,
     valid_until_ns: i64,
     failures: u32,
+    /// robots.txt's rights headers (absent in rows written before issue 25).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    rights_headers: Vec<(String, String)>,
 }
 
 /// A site's state as columns: budget JSON, in-flight JSON, robots JSON, robots bytes,
@@ -151,6 +154,7 @@ pub(crate) fn encode_site(state: &SiteState) -> SiteRow {
             reason_value,
             valid_until_ns: to_ns(m.valid_until),
             failures: m.failures,
+            rights_headers: m.rights_headers.clone(),
         };
         serde_json::to_string(&row).unwrap_or_default()
     });
@@ -214,6 +218,7 @@ pub(crate) fn decode_site(
                 valid_until,
                 failures: r.failures,
                 body: row.robots_body.clone(),
+                rights_headers: r.rights_headers,
             })
         }
     };
@@ -450,6 +455,9 @@ mod tests {
             },
             Some(body.clone()),
         ));
+        if let Some(robots) = state.robots.as_mut() {
+            robots.rights_headers = vec![("X-Robots-Tag".into(), "noai".into())];
+        }
         let row = encode_site(&state);
         let back = decode_site(row, |b| Arc::new(RobotsTxt::parse(b))).unwrap();
         assert_eq!(back, state);

@@ -176,7 +176,11 @@ pub(crate) fn route_city(
         if city.city.site(j).is_venue() {
             let _ = writeln!(text, "\nSitemap: {}", city.origins.url(j, "/sitemap_index.xml"));
         }
-        return with_validators(Reply::text(200, Served::Robots, text), world.pass, ask, true);
+        let reply = with_validators(Reply::text(200, Served::Robots, text), world.pass, ask, true);
+        return match &spec.robots_x_robots_tag {
+            Some(tag) => reply.header("x-robots-tag", tag.clone()),
+            None => reply,
+        };
     } else if let Some(reply) = behaviour(spec, state) {
         return reply;
     }
@@ -200,6 +204,14 @@ pub(crate) fn route_city(
 }
 
 fn robots(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) -> Reply {
+    let reply = robots_reply(world, site, spec, ask);
+    match &spec.robots_x_robots_tag {
+        Some(tag) => reply.header("x-robots-tag", tag.clone()),
+        None => reply,
+    }
+}
+
+fn robots_reply(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) -> Reply {
     let token = &world.manifest.token;
     let rules_reply = |text: String| {
         with_validators(

@@ -193,6 +193,10 @@ pub struct SiteSpec {
     /// the sample city (see [`Manifest::with_city`]).
     #[serde(default)]
     pub content: SiteContent,
+    /// An `X-Robots-Tag` value sent on the robots files' answers only (`noai`, say):
+    /// a rights reservation stated nowhere but on robots.txt.
+    #[serde(default)]
+    pub robots_x_robots_tag: Option<String>,
 }
 
 /// What a site serves besides its robots.txt scenario.
@@ -214,6 +218,7 @@ impl Default for SiteSpec {
             behaviour: SiteBehaviour::Normal,
             events: 8,
             content: SiteContent::Synthetic,
+            robots_x_robots_tag: None,
         }
     }
 }
@@ -455,6 +460,7 @@ impl Manifest {
                 behaviour: SiteBehaviour::Normal,
                 events: 0,
                 content: SiteContent::City(j),
+                robots_x_robots_tag: None,
             });
         }
         self.city = Some(config);

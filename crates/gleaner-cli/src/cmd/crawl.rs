@@ -131,14 +131,25 @@ pub fn print_summary(reports: &[PassReport], elapsed: std::time::Duration) -> st
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<27} {:>6} {:>6} {:>5} {:>5} {:>5} {:>6} {:>5} {:>6} {:>6}",
-        "source", "pages", "resp", "304", "new", "upd", "same", "gone", "refused", "later"
+        "{:<27} {:>6} {:>6} {:>5} {:>5} {:>5} {:>6} {:>5} {:>7} {:>7} {:>8} {:>6}",
+        "source",
+        "pages",
+        "resp",
+        "304",
+        "new",
+        "upd",
+        "same",
+        "gone",
+        "refused",
+        "retried",
+        "given up",
+        "later"
     )?;
     for r in reports {
         let refused: u32 = r.refusals.values().sum();
         writeln!(
             out,
-            "{:<27} {:>6} {:>6} {:>5} {:>5} {:>5} {:>6} {:>5} {:>6} {:>6}",
+            "{:<27} {:>6} {:>6} {:>5} {:>5} {:>5} {:>6} {:>5} {:>7} {:>7} {:>8} {:>6}",
             r.source,
             r.listing_pages + r.event_pages,
             r.responses,
@@ -148,6 +159,8 @@ pub fn print_summary(reports: &[PassReport], elapsed: std::time::Duration) -> st
             r.events_unchanged,
             r.gone,
             refused,
+            r.retried,
+            r.given_up,
             r.requeued
         )?;
         if r.news > 0 {

@@ -208,13 +208,15 @@ pub fn failed_visit(report: &gleaner_scheduler::PassReport) -> bool {
 /// The one-line summary of a pass.
 pub fn log_pass(report: &gleaner_scheduler::PassReport) {
     eprintln!(
-        "gleaner: source `{}`: {} pages, {} new, {} updated, {} not modified, {} refused, {} re-queued",
+        "gleaner: source `{}`: {} pages, {} new, {} updated, {} not modified, {} refused, {} retried, {} given up, {} re-queued",
         report.source,
         report.listing_pages + report.event_pages,
         report.events_new,
         report.events_updated,
         report.not_modified,
         report.refusals.values().sum::<u32>(),
+        report.retried,
+        report.given_up,
         report.requeued
     );
 }

@@ -112,3 +112,98 @@ async fn sigkill_mid_crawl_loses_nothing_and_forgets_no_pause() {
     assert!(stored >= 16, "every event of both sites is stored ({stored})");
     web.shutdown().await;
 }
+
+/// Issue 25: a paged API killed between its first and second page. The next crawl asks
+/// page 0 conditionally (304), goes on with the page 0 led to, and stores its events.
+#[tokio::test(flavor = "multi_thread")]
+async fn ledger_a_paged_api_killed_between_pages_resumes_after_a_304_on_page_0() {
+    use gleaner_samplecity::SeedKind;
+    let web =
+        TestWeb::start(Manifest::city(7, chrono::Utc::now()).with_token("TestBot")).await.unwrap();
+    let city = web.city().unwrap();
+    let key = city.city.api_key().to_owned();
+    let seeds = city.city.seeds(&city.origins);
+    let api = seeds.iter().find(|s| s.kind == SeedKind::LicensedApi).unwrap();
+    let (api_url, api_site) = (api.url.clone(), api.site);
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    // Pages of the API 1.5 s apart, so the kill lands between page 0 and page 1.
+    let config = format!(
+        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
+         [politeness]\ngap = \"100ms\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n[store]\nurl = \"sqlite://{db}\"\n\n\
+         [[sources]]\nid = \"ticketing\"\nkind = \"licensed-api\"\nstart_urls = [\"{api_url}\"]\nkeep = \"full\"\n\
+         api_key_env = \"TEST_TICKETING_KEY\"\napi_gap = \"1500ms\"\npage_param = \"page\"\ntotal_pages = \"/page/totalPages\"\n\
+         [sources.api]\nevents = \"/_embedded/events\"\nid = \"/id\"\ntitle = \"/name\"\nurl = \"/url\"\n\
+         start = \"/dates/start/dateTime\"\nvenue = \"/_embedded/venues/0\"\nvenue_name = \"/name\"\nlocality = \"/city/name\"\n",
+        db = db.display()
+    );
+    let config_path = dir.path().join("gleaner.toml");
+    std::fs::write(&config_path, config).unwrap();
+    let crawl = move || {
+        Command::new(env!("CARGO_BIN_EXE_gleaner"))
+            .args(["--config", config_path.to_str().unwrap(), "crawl"])
+            .env("TEST_TICKETING_KEY", &key)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let page_of = |e: &gleaner_testweb::LedgerEntry| {
+        e.query.as_deref().and_then(|q| {
+            q.split('&').find_map(|kv| kv.strip_prefix("page=")).and_then(|n| n.parse::<u32>().ok())
+        })
+    };
+
+    let mut first = crawl();
+    let started = Instant::now();
+    while !web.ledger().site(api_site).any(|e| page_of(e) == Some(0) && e.status == 200) {
+        assert!(started.elapsed() < Duration::from_secs(20), "page 0 answered within 20 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Its events and validators are stored well within the API's gap; then kill -9.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let before: Vec<_> = web.ledger().site(api_site).filter_map(page_of).collect();
+    assert_eq!(before, [0], "killed between page 0 and page 1");
+    let killed_at = web.ledger().entries.len();
+
+    let second = tokio::task::spawn_blocking(move || {
+        let mut child = crawl();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the second crawl finished within 60 s");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    })
+    .await
+    .unwrap();
+    assert!(second.success(), "{second:?}");
+    let ledger = web.ledger();
+    let after: Vec<_> = ledger.entries[killed_at..].iter().filter(|e| e.site == api_site).collect();
+    let first_again = after.first().expect("the second crawl asked the API");
+    assert_eq!(page_of(first_again), Some(0));
+    assert!(first_again.is_conditional(), "page 0 asked conditionally: {first_again:?}");
+    assert_eq!(first_again.status, 304, "{first_again:?}");
+    let page_1 = after.iter().find(|e| page_of(e) == Some(1)).expect("page 1 asked after the 304");
+    assert_eq!(page_1.status, 200, "{page_1:?}");
+
+    let store = gleaner_store::Store::open_sqlite(&db).unwrap();
+    let now = SystemTime::now();
+    let events = store
+        .events_between(
+            now - Duration::from_secs(86_400 * 365),
+            now + Duration::from_secs(86_400 * 800),
+        )
+        .await
+        .unwrap();
+    assert!(
+        events.len() > gleaner_samplecity::api::API_PAGE_SIZE,
+        "the events of page 1 are stored too: {} events",
+        events.len()
+    );
+    web.shutdown().await;
+}

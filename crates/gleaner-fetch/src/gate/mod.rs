@@ -539,6 +539,34 @@ impl Gate {
         }
     }
 
+    /// The rights headers (`X-Robots-Tag`, `tdm-reservation`, `tdm-policy`) the site's
+    /// robots.txt answered with, reading robots.txt first (through the gate, the same
+    /// budget) when it is unknown or expired, so a caller can stop at a reservation stated
+    /// there before asking for any page. `None` when nothing is known now (the owner opted
+    /// out or paused, or robots.txt could not be read before `wait_until_at_most`): the
+    /// page request itself then gets that answer.
+    pub async fn robots_rights_headers(
+        &self,
+        request: &GateRequest,
+    ) -> Option<Vec<(String, String)>> {
+        let site = site_key(&request.url);
+        let owner = self.registry.lookup(&request.url).await;
+        let paused = owner.paused_until.is_some_and(|(until, _)| until > self.clock.now());
+        if owner.opted_out.is_some() || paused {
+            return None;
+        }
+        if let Some(memory) = self.fresh_robots(&site).await.ok().flatten() {
+            return Some(memory.rights_headers);
+        }
+        let local = self.local(&site);
+        let _refreshing = local.robots_refresh.lock().await;
+        let memory = match self.fresh_robots(&site).await.ok().flatten() {
+            Some(memory) => memory,
+            None => self.read_robots(&request.url, &site, request).await.ok()?,
+        };
+        Some(memory.rights_headers)
+    }
+
     /// The site's robots.txt memory, when known and not expired.
     async fn fresh_robots(&self, site: &str) -> Result<Option<RobotsMemory>, StateError> {
         let now = self.clock.now();
@@ -561,6 +589,8 @@ impl Gate {
         let start = robots_url(url);
         let mut chain = RedirectChain::new(start.clone(), policy.max_redirects, Vec::new());
         let mut next = start;
+        // Rights signals on any hop's answer apply to the site (issue 25).
+        let mut rights_headers = Vec::new();
         let (outcome, retry) = loop {
             let hop_site = site_key(&next);
             let mut hop = GateRequest::new(next.clone(), Purpose::Robots);
@@ -586,6 +616,13 @@ impl Gate {
             };
             match self.send(&hop_site, &hop, permit.reason).await {
                 GateOutcome::Fetched(fetched) => {
+                    rights_headers.extend(
+                        fetched
+                            .headers
+                            .iter()
+                            .filter(|(name, _)| gleaner_policy::signals::is_rights_header(name))
+                            .cloned(),
+                    );
                     let signals = self.settings.signal_settings();
                     match robots_step(&mut chain, &fetched, self.clock.now(), &signals) {
                         RobotsStep::Follow(url) => next = url,
@@ -602,7 +639,8 @@ impl Gate {
             (FetchOutcome::Response { body, .. }, RobotsState::Rules(_)) => Some(body.clone()),
             _ => None,
         };
-        let memory = RobotsMemory::new(decision, body);
+        let mut memory = RobotsMemory::new(decision, body);
+        memory.rights_headers = rights_headers;
         let stored = memory.clone();
         if let Err(error) =
             self.state.update(site, Box::new(move |s, _| s.robots = Some(stored))).await

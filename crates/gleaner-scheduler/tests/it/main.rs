@@ -4,6 +4,7 @@
 mod apis;
 mod checks;
 mod city;
+mod promises;
 mod rights;
 mod worker_loop;
 

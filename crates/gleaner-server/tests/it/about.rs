@@ -119,7 +119,11 @@ async fn about_json_has_the_same_facts() {
     assert_eq!(json["site_classes"]["municipal"]["requests_per_day"], 60);
     assert_eq!(json["site_classes"]["municipal"]["quiet_hours"][1], "14:00-15:00");
     assert_eq!(json["robots"]["block_site"], "User-agent: AubeActuBot\nDisallow: /");
-    assert_eq!(json["page"]["sections"].as_array().unwrap().len(), 11);
+    assert_eq!(
+        json["page"]["sections"].as_array().unwrap().len(),
+        12,
+        "a promises section (issue 25)"
+    );
     assert_eq!(json["page"]["title"], "Über AubeActuBot");
     let (status, body) = get(CONFIG, "/bot.json?lang=zz", vec![]).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
@@ -259,8 +263,11 @@ fn seed_profiles_state_their_seed_facts_in_every_language() {
 fn sources_that_publish_nothing_are_named_as_the_newsroom_pool() {
     let s = gleaner_config::parse(CONFIG, "t.toml").unwrap();
     let fr = about::render_html(&s, Lang::Fr);
-    assert!(fr.contains("ils alimentent un fonds privé où puise la rédaction : presse."), "{fr}");
-    assert!(fr.contains("Pour ces sources, il conserve aussi la description et l&#39;adresse de l&#39;image : salle."));
+    assert!(
+        fr.contains("ils alimentent un fonds privé où puise la rédaction : presse.example."),
+        "{fr}"
+    );
+    assert!(fr.contains("Pour ces sources, il conserve aussi la description et l&#39;adresse de l&#39;image : salle.example."));
 }
 
 #[test]
@@ -292,7 +299,7 @@ fn sources_read_by_a_language_model_and_translated_ones_are_named_in_every_langu
         let html = about::render_html(&s, lang);
         let models = &html[html.find("<section id=\"models\">").unwrap()..];
         let models = &models[..models.find("</section>").unwrap()];
-        assert!(models.contains(marker) && models.contains("plainvenue"), "{lang:?}: {models}");
+        assert!(models.contains(marker) && models.contains("venue.example"), "{lang:?}: {models}");
         assert!(models.contains("local-llm"), "{lang:?}: the endpoint is named");
         assert!(models.contains("noai, TDMRep, ai.txt"), "{lang:?}");
         // Positive control: without a model, the sentence is absent.
@@ -324,4 +331,91 @@ async fn a_copy_sharing_a_politeness_namespace_says_so_in_every_language() {
     }
     let (_, en) = get(&staging, "/bot/en", vec![]).await;
     assert!(row(&en, "shared_by").contains("other copies of this bot"));
+}
+
+/// Issue 25: each seed profile's page, in each language, states every behaviour its
+/// config sets beyond the politeness table — the cancellation check (cadence, horizon,
+/// methods, how many at once), 404/410, other 4xx, robots.txt 4xx, how often sources are
+/// read, the sites read (domains, never source ids), who is responsible, where requests
+/// come from and how soon a removal is carried out — read from the rendered Markdown,
+/// with the numbers taken from `Settings`.
+#[test]
+fn seed_profiles_state_every_promise_in_every_language() {
+    use gleaner_server::promises;
+    for name in ["ugybot", "aubeactubot", "cixtra-bot", "festrobot"] {
+        let s = gleaner_config::parse(&profile(name), "p.toml").unwrap();
+        for lang in Lang::ALL {
+            // Markdown escapes its active characters; compare the text as read.
+            let md = about::render_markdown(&s, lang).replace('\\', "");
+            let words = promises::words(lang);
+            let w = |d| about::words_in(lang, d);
+            let rows = promises::facts_in(&s, lang);
+            for row in &rows {
+                let line = format!("| {} | {} |", row.label, row.value);
+                assert!(md.contains(&line), "{name} {lang:?}: `{}` not stated:\n{md}", row.key);
+            }
+            let value = |key: &str| {
+                rows.iter()
+                    .find(|r| r.key == key)
+                    .map(|r| r.value.clone())
+                    .unwrap_or_else(|| panic!("{name} {lang:?}: no `{key}` row"))
+            };
+            let checks = value("checks.cancellation");
+            if s.purposes.enabled.contains(&gleaner_policy::Purpose::CancellationCheck) {
+                assert!(
+                    checks.contains(&w(s.checks.cancellation_every)),
+                    "{name} {lang:?}: {checks}"
+                );
+                assert!(checks.contains(&s.checks.horizon_days.to_string()), "{checks}");
+                assert!(
+                    checks.contains(&promises::checks_in_flight(&s).to_string()),
+                    "{name} {lang:?}: {checks}"
+                );
+                let head = s.checks.cancellation_head && s.purposes.head_allowed;
+                let methods = if head { words.head_then_get } else { words.get_only };
+                assert!(checks.contains(methods), "{name} {lang:?}: {checks}");
+            } else {
+                assert_eq!(checks, words.checks_off);
+            }
+            assert!(md.contains(words.gone_value) && md.contains(words.other_4xx_value));
+            assert!(md.contains(words.robots_4xx_value), "{name} {lang:?}");
+            let (most, _, _, min) = promises::cadence(&s).unwrap();
+            let cadence = value("sources.cadence");
+            assert!(cadence.contains(&w(most)) && cadence.contains(&w(min)), "{cadence}");
+            let sites = value("sources.sites");
+            for source in &s.sources {
+                assert!(!sites.contains(&source.id) || sites.contains('.'), "{sites}");
+                for url in &source.start_urls {
+                    assert!(sites.contains(url.host_str().unwrap()), "{name}: {sites}");
+                }
+            }
+            if let Some(director) = &s.bot.publication_director {
+                assert!(value("bot.publication_director").contains(director.as_str()));
+            }
+            if let Some(entity) = &s.bot.legal_entity {
+                assert!(value("bot.legal_entity").contains(entity.as_str()));
+            }
+            if let Some(origin) = &s.bot.origin {
+                assert!(value("bot.origin").contains(origin.as_str()));
+            }
+            if let Some(within) = s.owners.removal_within {
+                assert!(value("owners.removal_within").contains(&w(within)));
+            }
+        }
+    }
+    // The seeds' own facts: AubeActu's publication director, FestroBot's origin and
+    // same-day removal, UGYBot's seven days.
+    let aube = gleaner_config::parse(&profile("aubeactubot"), "p.toml").unwrap();
+    assert_eq!(aube.bot.publication_director.as_deref(), Some("Adnan TOURAK"));
+    let festro = gleaner_config::parse(&profile("festrobot"), "p.toml").unwrap();
+    let md = about::render_markdown(&festro, Lang::Es);
+    assert!(
+        md.contains("Google Cloud infrastructure in North America; no se publica ningún rango"),
+        "{md}"
+    );
+    assert!(md.contains("se atienden en 24 h como máximo"), "{md}");
+    let ugy = gleaner_config::parse(&profile("ugybot"), "p.toml").unwrap();
+    let md = about::render_markdown(&ugy, Lang::En);
+    assert!(md.contains("carried out within 7 days"), "{md}");
+    assert!(md.contains("most sources every 12 h"), "{md}");
 }

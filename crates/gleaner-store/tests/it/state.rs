@@ -35,6 +35,7 @@ each_backend_test! {
                     valid_until: now + Duration::from_secs(3600),
                     failures: 0,
                     body: Some(robots.clone()),
+                    rights_headers: Vec::new(),
                 };
                 crawler
                     .update(

@@ -1,0 +1,143 @@
+//! Promises of the about page checked from the sites' side (issue 25): retries after a
+//! 429 or a 5xx, and a rights reservation stated only on robots.txt. The names of these
+//! tests are what the promise ledger (`gleaner-server`'s `promises.rs`) points at.
+
+use std::time::{Duration, SystemTime};
+
+use gleaner_testweb::{Manifest, RetryAfterForm, Served, SiteBehaviour, SiteSpec, TestWeb};
+
+use crate::{bounded, context};
+
+const HEAD: &str = "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
+     [politeness]\ngap = \"60ms\"\nmax_retries = 2\n\n[network]\nallow = [\"127.0.0.0/8\"]\n";
+
+fn listing(id: &str, url: &str) -> String {
+    format!(
+        "\n[[sources]]\nid = \"{id}\"\nkind = \"listing\"\nstart_urls = [\"{url}\"]\nevent_url_prefix = \"/events/\"\nkeep = \"full\"\n"
+    )
+}
+
+#[tokio::test]
+async fn ledger_a_429_page_is_asked_again_after_retry_after_and_every_event_is_stored() {
+    const RETRY_AFTER: Duration = Duration::from_secs(2);
+    // Five page requests are served (the two rights files, the two listing pages, the
+    // first event page); the sixth answers 429 with `Retry-After: 2`.
+    let throttle = SiteBehaviour::Throttle {
+        status: 429,
+        after: 5,
+        suspend_for: RETRY_AFTER,
+        retry_after: RetryAfterForm::Seconds,
+    };
+    let web = TestWeb::start(
+        Manifest::new(vec![SiteSpec { events: 6, behaviour: throttle, ..SiteSpec::default() }])
+            .with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let (ctx, sink) = context(&format!("{HEAD}{}", listing("site-0", &web.url(0, "/events/"))));
+    let source = ctx.settings.sources[0].clone();
+    let deadline = SystemTime::now() + Duration::from_secs(30);
+    let report = bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await;
+
+    let ledger = web.ledger();
+    let throttled: Vec<_> = ledger.site(0).filter(|e| e.status == 429).collect();
+    assert_eq!(throttled.len(), 1, "the site asked for one pause: {throttled:?}");
+    let asked = throttled[0];
+    let again: Vec<_> =
+        ledger.site(0).filter(|e| e.target() == asked.target() && e.seq > asked.seq).collect();
+    assert_eq!(again.len(), 1, "{} asked again once: {again:?}", asked.target());
+    assert_eq!(again[0].status, 200, "and answered: {:?}", again[0]);
+    // Never before the pause ended: not this page, not any other.
+    for entry in ledger.site(0).filter(|e| e.seq > asked.seq) {
+        assert!(
+            entry.at >= asked.at + RETRY_AFTER,
+            "{} asked {:?} after the 429, inside its Retry-After of {RETRY_AFTER:?}",
+            entry.target(),
+            entry.at - asked.at
+        );
+    }
+    ledger.check_suspensions(Duration::from_secs(60)).unwrap();
+    ledger.check_min_gap(Duration::from_millis(60)).unwrap();
+    // Every event page answered 200 once (positive control: the pages around the 429).
+    for n in 1..=6 {
+        let path = format!("/events/{n}.html");
+        let ok = ledger.site(0).filter(|e| e.path == path && e.served == Served::Page).count();
+        assert_eq!(ok, 1, "{path} read once");
+        assert!(
+            sink.events().iter().any(|f| f.page.path() == path),
+            "the event of {path} is stored"
+        );
+    }
+    assert_eq!((report.retried, report.given_up), (1, 0), "{report:?}");
+    assert_eq!(report.event_pages, 6, "{report:?}");
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn ledger_a_5xx_is_asked_again_max_retries_times_then_given_up() {
+    let web = TestWeb::start(Manifest::uniform(1, SiteSpec::default()).with_token("TestBot"))
+        .await
+        .unwrap();
+    let text = format!(
+        "{HEAD}{}{}",
+        listing("broken", &web.url(0, "/status/500")),
+        listing("fine", &web.url(0, "/events/"))
+    );
+    let (ctx, _sink) = context(&text);
+    let deadline = SystemTime::now() + Duration::from_secs(30);
+    let mut reports = Vec::new();
+    for source in ctx.settings.sources.clone() {
+        reports.push(bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await);
+    }
+    let ledger = web.ledger();
+    assert_eq!(ledger.count(0, "/status/500"), 3, "one request and max_retries = 2 retries");
+    assert_eq!((reports[0].retried, reports[0].given_up), (2, 1), "{:?}", reports[0]);
+    // Positive control: a page that answers is asked once and never retried.
+    assert_eq!(ledger.count(0, "/events/1.html"), 1);
+    assert_eq!((reports[1].retried, reports[1].given_up), (0, 0), "{:?}", reports[1]);
+    ledger.check_min_gap(Duration::from_millis(60)).unwrap();
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn ledger_a_noai_header_on_robots_txt_alone_stops_the_site_before_any_page() {
+    let web = TestWeb::start(
+        Manifest::new(vec![
+            SiteSpec {
+                events: 3,
+                robots_x_robots_tag: Some("noai".to_owned()),
+                ..SiteSpec::default()
+            },
+            SiteSpec { events: 3, ..SiteSpec::default() },
+        ])
+        .with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let text = format!(
+        "{HEAD}\n[rights]\non_reservation = \"stop-site\"\n{}{}",
+        listing("reserving", &web.url(0, "/events/")),
+        listing("open", &web.url(1, "/events/"))
+    );
+    let (ctx, sink) = context(&text);
+    let deadline = SystemTime::now() + Duration::from_secs(30);
+    let mut reports = Vec::new();
+    for source in ctx.settings.sources.clone() {
+        reports.push(bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await);
+    }
+    let ledger = web.ledger();
+    let asked: Vec<String> = ledger.site(0).map(|e| e.target()).collect();
+    assert_eq!(asked, ["/robots.txt"], "nothing after robots.txt from the reserving site");
+    assert!(
+        reports[0].refusals.keys().any(|k| k.contains("robots.txt headers")),
+        "{:?}",
+        reports[0]
+    );
+    assert!(!sink.events().iter().any(|f| f.source == "reserving"));
+    // Positive control: the same pass over a site without the header reads its pages.
+    assert!(ledger.fetched(1, "/events/"), "the open site's listing");
+    assert!(ledger.fetched(1, "/events/1.html"), "and its event pages");
+    assert!(sink.events().iter().any(|f| f.source == "open"));
+    ledger.check_robots_first().unwrap();
+    web.shutdown().await;
+}
