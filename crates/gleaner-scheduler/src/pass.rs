@@ -427,7 +427,8 @@ async fn wait_until(ctx: &PassContext, at: SystemTime) -> bool {
 /// failed connection), as opposed to a status that refuses.
 async fn robots_unanswered(ctx: &PassContext, site: &str) -> bool {
     use gleaner_policy::robots::outcome::RobotsReason;
-    let state = ctx.gate.state().site(site).await;
+    // A state the store cannot read counts as answered: no retry on a guess.
+    let state = ctx.gate.state().site(site).await.ok().flatten();
     state
         .and_then(|s| s.robots)
         .is_some_and(|m| matches!(m.reason, RobotsReason::Timeout | RobotsReason::ConnectionFailed))
