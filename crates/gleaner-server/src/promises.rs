@@ -81,6 +81,10 @@ pub struct Words {
     pub removal: &'static str,
     /// Value: `{duration}`.
     pub removal_value: &'static str,
+    /// Label: signed requests.
+    pub signed: &'static str,
+    /// Value: `{keyids}`, `{directory}`.
+    pub signed_value: &'static str,
 }
 
 const EN: Words = Words {
@@ -111,6 +115,8 @@ const EN: Words = Words {
     no_ranges: "no fixed address range is published",
     removal: "Removal requests",
     removal_value: "carried out within {duration}",
+    signed: "Signed requests (Web Bot Auth)",
+    signed_value: "every request carries an HTTP Message Signature (RFC 9421, Ed25519) covering @authority and Signature-Agent, valid at most 60 s; key id {keyids}; public keys at {directory}. To verify a request: fetch that directory, take the key whose kid equals the keyid in Signature-Input, and check the Signature over the signature base; a request without a valid signature is not from us",
 };
 
 const TR: Words = Words {
@@ -141,6 +147,8 @@ const TR: Words = Words {
     no_ranges: "sabit bir adres aralığı yayımlanmıyor",
     removal: "Silme talepleri",
     removal_value: "{duration} içinde yerine getirilir",
+    signed: "İmzalı istekler (Web Bot Auth)",
+    signed_value: "her istek @authority ve Signature-Agent alanlarını kapsayan, en fazla 60 sn geçerli bir HTTP Message Signature (RFC 9421, Ed25519) taşır; anahtar kimliği {keyids}; açık anahtarlar {directory} adresinde. Bir isteği doğrulamak için: bu dizini alın, kid değeri Signature-Input içindeki keyid ile aynı olan anahtarı seçin ve Signature alanını imza tabanına göre doğrulayın; geçerli imzası olmayan bir istek bizden değildir",
 };
 
 const FR: Words = Words {
@@ -171,6 +179,8 @@ const FR: Words = Words {
     no_ranges: "aucune plage d'adresses fixe n'est publiée",
     removal: "Demandes de suppression",
     removal_value: "exécutées sous {duration}",
+    signed: "Requêtes signées (Web Bot Auth)",
+    signed_value: "chaque requête porte une signature HTTP (RFC 9421, Ed25519) couvrant @authority et Signature-Agent, valable 60 s au plus ; identifiant de clé {keyids} ; clés publiques à {directory}. Pour vérifier une requête : lisez cet annuaire, prenez la clé dont le kid est le keyid de Signature-Input et vérifiez Signature sur la base de signature ; une requête sans signature valide ne vient pas de nous",
 };
 
 const ES: Words = Words {
@@ -201,6 +211,8 @@ const ES: Words = Words {
     no_ranges: "no se publica ningún rango de direcciones fijo",
     removal: "Solicitudes de eliminación",
     removal_value: "se atienden en {duration} como máximo",
+    signed: "Peticiones firmadas (Web Bot Auth)",
+    signed_value: "cada petición lleva una firma HTTP (RFC 9421, Ed25519) que cubre @authority y Signature-Agent, válida 60 s como máximo; identificador de clave {keyids}; claves públicas en {directory}. Para verificar una petición: lea ese directorio, tome la clave cuyo kid es el keyid de Signature-Input y compruebe Signature sobre la base de firma; una petición sin firma válida no es nuestra",
 };
 
 const DE: Words = Words {
@@ -231,6 +243,8 @@ const DE: Words = Words {
     no_ranges: "kein fester Adressbereich veröffentlicht",
     removal: "Löschanträge",
     removal_value: "werden innerhalb von {duration} ausgeführt",
+    signed: "Signierte Anfragen (Web Bot Auth)",
+    signed_value: "jede Anfrage trägt eine HTTP-Nachrichtensignatur (RFC 9421, Ed25519) über @authority und Signature-Agent, höchstens 60 s gültig; Schlüssel-ID {keyids}; öffentliche Schlüssel unter {directory}. So prüfen Sie eine Anfrage: Verzeichnis abrufen, den Schlüssel nehmen, dessen kid der keyid in Signature-Input entspricht, und Signature über die Signaturbasis prüfen; eine Anfrage ohne gültige Signatur stammt nicht von uns",
 };
 
 /// The promises section's words in `lang`.
@@ -410,6 +424,21 @@ pub fn facts_in(settings: &Settings, lang: Lang) -> Vec<Fact> {
         };
         rows.push(fact("bot.origin", m.origin, value));
     }
+    if let (Some(identity), Some(signer)) =
+        (&settings.identity, gleaner_fetch::client::signer_of(settings))
+    {
+        rows.push(fact(
+            "identity.signed",
+            m.signed,
+            fill(
+                m.signed_value,
+                &[
+                    ("keyids", &signer.thumbprints().join(", ")),
+                    ("directory", identity.directory_url().as_str()),
+                ],
+            ),
+        ));
+    }
     if let Some(within) = settings.owners.removal_within {
         rows.push(fact(
             "owners.removal_within",
@@ -470,6 +499,12 @@ pub fn json(settings: &Settings) -> serde_json::Value {
         "origin": settings.bot.origin,
         "address_ranges": settings.bot.address_ranges.iter().map(ToString::to_string).collect::<Vec<_>>(),
         "removal_within_seconds": settings.owners.removal_within.map(secs),
+        "signed_requests": settings.identity.as_ref().map(|i| serde_json::json!({
+            "scheme": "web-bot-auth (RFC 9421, Ed25519)",
+            "signature_agent": i.agent.as_str(),
+            "key_directory": i.directory_url().as_str(),
+            "keyids": gleaner_fetch::client::signer_of(settings).map(|s| s.thumbprints()).unwrap_or_default(),
+        })),
     })
 }
 
@@ -646,6 +681,11 @@ pub const LEDGER: &[Promise] = &[
         "seed_profiles_state_every_promise_in_every_language",
     ),
     row(
+        "identity.signed",
+        "identity.key_file, identity.key_env, identity.keys, identity.agent",
+        "every_request_the_sites_receive_verifies_robots_txt_and_redirects_included",
+    ),
+    row(
         "owners.removal_within",
         "owners.removal_within",
         "the_dashboard_needs_a_token_shows_suspensions_and_carries_out_queued_removals",
@@ -746,6 +786,33 @@ mod tests {
         assert!(!key_matches("purpose.*.gap", "purpose.event-page.jitter"));
         assert!(key_matches("class.*", "class.municipal"));
         assert!(!key_matches("class.*", "class"));
+    }
+
+    #[test]
+    fn the_page_says_how_to_verify_signed_requests_in_every_language() {
+        let (pem, keyid) = gleaner_fetch::signing::generate_pem().unwrap();
+        let config = "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n";
+        let unsigned = gleaner_config::parse(config, "t.toml").unwrap();
+        let mut signed =
+            gleaner_config::parse(&format!("{config}\n[identity]\nkey_env = \"K\"\n"), "t.toml")
+                .unwrap();
+        assert!(
+            signed.load_identity_keys(|_| Err("none".into()), |_| Some(pem.clone())).is_empty()
+        );
+        let directory = "https://bot.example/.well-known/http-message-signatures-directory";
+        for lang in Lang::ALL {
+            let facts = facts_in(&signed, lang);
+            let fact = facts.iter().find(|f| f.key == "identity.signed").expect("the row");
+            assert!(
+                fact.value.contains(&keyid) && fact.value.contains(directory),
+                "{lang:?}: {fact:?}"
+            );
+            assert!(fact.value.contains("RFC 9421"), "{lang:?}: {fact:?}");
+            assert!(promise_for(&fact.key).is_some());
+            assert!(facts_in(&unsigned, lang).iter().all(|f| f.key != "identity.signed"));
+        }
+        assert_eq!(json(&signed)["signed_requests"]["keyids"][0], keyid.as_str());
+        assert!(json(&unsigned)["signed_requests"].is_null());
     }
 
     #[test]
