@@ -43,8 +43,8 @@ fn link(url: &str, text: &str) -> String {
     }
 }
 
-/// The event's dates in words: `<time datetime>` around the text, `None` without a
-/// readable start.
+/// The event's dates in words inside `<time datetime>`; the text as given (or "date not
+/// given") when the start cannot be read.
 fn when(settings: &Settings, lang: Lang, event: &ApiEvent) -> String {
     let zone = dates::zone_of(settings, event);
     let start = event.facts.start.as_deref();
@@ -98,7 +98,7 @@ pub fn list(settings: &Settings, lang: Lang, query: &EventQuery, page: &EventPag
         value(&query.site),
     );
     let _ = writeln!(html, "<p class=\"meta\" id=\"count\">{} event(s)</p>", page.total);
-    html.push_str("<table id=\"events\"><tr><th>When</th><th>What</th><th>Where</th><th>Site</th><th>Category</th></tr>\n");
+    html.push_str("<table id=\"events\"><tr><th>When</th><th>What</th><th>Where</th><th>Site</th><th>Category</th><th>Last checked</th></tr>\n");
     let mut day: Option<Option<chrono::NaiveDate>> = None;
     for event in &page.events {
         let zone = dates::zone_of(settings, event);
@@ -113,7 +113,7 @@ pub fn list(settings: &Settings, lang: Lang, query: &EventQuery, page: &EventPag
                 }
                 None => escape(dates::no_date(lang)),
             };
-            let _ = writeln!(html, "<tr class=\"day\"><th colspan=\"5\">{heading}</th></tr>");
+            let _ = writeln!(html, "<tr class=\"day\"><th colspan=\"6\">{heading}</th></tr>");
         }
         let when = match (&start, event.facts.start.as_deref()) {
             (Some(shown), Some(machine)) => {
@@ -124,7 +124,7 @@ pub fn list(settings: &Settings, lang: Lang, query: &EventQuery, page: &EventPag
         let title = event.facts.title.as_deref().unwrap_or("(untitled)");
         let _ = writeln!(
             html,
-            "<tr class=\"event\"><td>{when}</td><td><a href=\"/events/{}\">{}</a>{}</td><td>{}</td><td class=\"site\">{}</td><td>{}</td></tr>",
+            "<tr class=\"event\"><td>{when}</td><td><a href=\"/events/{}\">{}</a>{}</td><td>{}</td><td class=\"site\">{}</td><td>{}</td><td>{}</td></tr>",
             event.id,
             escape(title),
             match event.facts.status {
@@ -135,6 +135,7 @@ pub fn list(settings: &Settings, lang: Lang, query: &EventQuery, page: &EventPag
             escape(&place(event)),
             escape(&site_of(event).unwrap_or_default()),
             escape(&event.category),
+            stamp(settings, lang, event, &event.last_checked),
         );
     }
     html.push_str("</table>\n");

@@ -300,9 +300,9 @@ async fn event_pages_show_dates_in_the_events_zone_in_the_visitors_language_by_d
     assert_eq!(
         headings,
         [
-            "<tr class=\"day\"><th colspan=\"5\"><time datetime=\"2026-12-05\">samedi 5 décembre 2026</time></th></tr>",
-            "<tr class=\"day\"><th colspan=\"5\"><time datetime=\"2026-12-12\">samedi 12 décembre 2026</time></th></tr>",
-            "<tr class=\"day\"><th colspan=\"5\"><time datetime=\"2026-12-20\">dimanche 20 décembre 2026</time></th></tr>",
+            "<tr class=\"day\"><th colspan=\"6\"><time datetime=\"2026-12-05\">samedi 5 décembre 2026</time></th></tr>",
+            "<tr class=\"day\"><th colspan=\"6\"><time datetime=\"2026-12-12\">samedi 12 décembre 2026</time></th></tr>",
+            "<tr class=\"day\"><th colspan=\"6\"><time datetime=\"2026-12-20\">dimanche 20 décembre 2026</time></th></tr>",
         ]
     );
     assert!(
@@ -314,6 +314,9 @@ async fn event_pages_show_dates_in_the_events_zone_in_the_visitors_language_by_d
     assert!(list.contains("<td class=\"site\">salle.example</td>"));
     assert!(list.contains("<td class=\"site\">mairie.example</td>"));
     assert!(!list.contains("2026-12-05T20:00:00+01:00<"), "no machine date as text");
+    assert!(list.contains(
+        "<time datetime=\"2026-11-30T12:00:00Z\">lun. 30 nov. 2026, 13:00 (heure de Paris)</time>"
+    ));
 
     for (lang, when) in [
         ("en-GB", "Sat 5 Dec 2026, 20:00 (Paris time)"),
