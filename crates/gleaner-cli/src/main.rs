@@ -43,6 +43,9 @@ enum Command {
     Worker(cmd::worker::WorkerArgs),
     /// One pass over the configured sources now, with progress and a summary.
     Crawl(cmd::crawl::CrawlArgs),
+    /// Write the stored events (or newsroom items) as JSON Lines, JSON, CSV, iCalendar
+    /// or RSS, with the filters of /api/events.
+    Export(cmd::export::ExportArgs),
     /// Would gleaner fetch this URL now? If not, why and until when (sends nothing).
     Explain(cmd::explain::ExplainArgs),
     /// Check URLs against a robots.txt file, exactly as the crawler would (RFC 9309).
@@ -106,6 +109,7 @@ fn main() -> ExitCode {
         Command::Worker(args) => cmd::worker::run(&args, &cli.config),
         Command::Crawl(args) => cmd::crawl::run(&args, &cli.config),
         Command::Explain(args) => cmd::explain::run(&args, &cli.config),
+        Command::Export(args) => cmd::export::run(&args, &cli.config),
         Command::Robots(command) => cmd::robots::run(command),
         Command::Config(command) => cmd::config::run(command, &cli.config),
         Command::Identity(command) => cmd::identity::run(command, &cli.config),

@@ -107,6 +107,37 @@ pub struct Crawler {
     pub store: Store,
     /// The pipeline's context (gate, sink, clock, settings).
     pub context: PassContext,
+    /// What this process's passes wrote (`gleaner crawl -o`, progress lines).
+    pub written: Arc<Written>,
+}
+
+/// What a process's passes wrote through the [`StoreSink`]: the ids of events stored or
+/// updated, and how many events were handed to the store in all.
+#[derive(Debug, Default)]
+pub struct Written {
+    ids: std::sync::Mutex<std::collections::BTreeSet<i64>>,
+    events: std::sync::atomic::AtomicU64,
+}
+
+impl Written {
+    fn record(&self, stored: &Upserted) {
+        self.events.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = match stored {
+            Upserted::Inserted(id) | Upserted::Updated { id, .. } => *id,
+            Upserted::Unchanged(_) => return,
+        };
+        self.ids.lock().unwrap_or_else(|p| p.into_inner()).insert(id);
+    }
+
+    /// Ids of the events stored for the first time or updated, in id order.
+    pub fn ids(&self) -> Vec<i64> {
+        self.ids.lock().unwrap_or_else(|p| p.into_inner()).iter().copied().collect()
+    }
+
+    /// Events handed to the store so far: new, updated and unchanged.
+    pub fn events(&self) -> u64 {
+        self.events.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// Claims the store's crawler lease and builds the gate and the pipeline on it.
@@ -128,12 +159,17 @@ pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
         Arc::clone(&clock),
     );
     let llm = crate::llm_store::connect(&settings, &store).await?;
-    let sink = Arc::new(StoreSink::with_model(store.clone(), Arc::clone(&settings), llm));
+    let written = Arc::new(Written::default());
+    let sink = Arc::new(
+        StoreSink::with_model(store.clone(), Arc::clone(&settings), llm)
+            .recording(Arc::clone(&written)),
+    );
     let gate = Arc::new(gate);
     wake_on_registry_changes(&store, vec![Arc::clone(&gate)]);
     Ok(Crawler {
         store,
         context: PassContext { gate, sink, clock, settings, stop: Arc::default() },
+        written,
     })
 }
 
@@ -143,6 +179,8 @@ pub struct StoreSink {
     settings: Arc<Settings>,
     /// The language-model step, when `[llm]` is configured (issue 18).
     llm: Option<Arc<gleaner_llm::Llm>>,
+    /// Where the writes are counted, when someone asks.
+    written: Option<Arc<Written>>,
 }
 
 impl StoreSink {
@@ -157,7 +195,13 @@ impl StoreSink {
         settings: Arc<Settings>,
         llm: Option<Arc<gleaner_llm::Llm>>,
     ) -> StoreSink {
-        StoreSink { store, settings, llm }
+        StoreSink { store, settings, llm, written: None }
+    }
+
+    /// The same sink, recording what it writes in `written`.
+    pub fn recording(mut self, written: Arc<Written>) -> StoreSink {
+        self.written = Some(written);
+        self
     }
 
     fn keep_of(&self, source: &str) -> gleaner_store::Keep {
@@ -180,6 +224,9 @@ impl EventSink for StoreSink {
                 keep,
             };
             let stored = self.store.upsert_event(&write).await;
+            if let (Some(written), Ok(stored)) = (&self.written, &stored) {
+                written.record(stored);
+            }
             crate::relay_wiring::register_image(&self.store, &self.settings, &found).await;
             match stored {
                 Ok(Upserted::Inserted(_)) => Upsert::New,
@@ -385,7 +432,7 @@ impl StoreEvents {
 
 /// A news item in the newsroom's shape: its title and link, its date as `start`, the
 /// category `news`.
-fn news_item(n: &gleaner_store::StoredNews) -> ApiEvent {
+pub fn news_item(n: &gleaner_store::StoredNews) -> ApiEvent {
     ApiEvent {
         id: n.id,
         facts: PublicEvent {
@@ -403,7 +450,8 @@ fn news_item(n: &gleaner_store::StoredNews) -> ApiEvent {
     }
 }
 
-fn api_event(e: &gleaner_store::StoredEvent) -> ApiEvent {
+/// A stored event in the API's shape.
+pub fn api_event(e: &gleaner_store::StoredEvent) -> ApiEvent {
     ApiEvent {
         id: e.id,
         facts: PublicEvent::from(&e.event),

@@ -13,7 +13,7 @@ use chrono::NaiveDate;
 use gleaner_config::sources::Keep;
 
 use crate::i18n::Lang;
-use crate::{ApiEvent, AppState, ServerOptions, about, feeds, html, metrics};
+use crate::{ApiEvent, AppState, ServerOptions, about, encode, html, metrics};
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -181,6 +181,13 @@ pub struct EventQuery {
     pub locality: Option<String>,
     /// Source id.
     pub source: Option<String>,
+    /// Site: the host of the page the event was read from, or a domain above it.
+    pub site: Option<String>,
+    /// Status (`scheduled`, `cancelled`, `postponed`, `rescheduled`, `moved_online`).
+    pub status: Option<String>,
+    /// Language of the title and description (ISO 639-1, detected as the translation
+    /// step does); events whose language cannot be told do not match.
+    pub lang: Option<String>,
     /// Page, from 1.
     pub page: usize,
     /// Events per page.
@@ -217,6 +224,9 @@ impl EventQuery {
             category: text("category"),
             locality: text("locality"),
             source: text("source"),
+            site: text("site").map(|s| s.trim_end_matches('.').to_ascii_lowercase()),
+            status: text("status"),
+            lang: text("lang").map(|l| l.to_ascii_lowercase()),
             page: number("page", 1)?,
             per_page: number("per_page", DEFAULT_PER_PAGE)?.min(MAX_PER_PAGE),
         })
@@ -255,6 +265,24 @@ impl EventQuery {
         {
             return false;
         }
+        if let Some(site) = &self.site
+            && !site_of(event).is_some_and(|host| {
+                host == *site
+                    || host.strip_suffix(site.as_str()).is_some_and(|rest| rest.ends_with('.'))
+            })
+        {
+            return false;
+        }
+        if let Some(status) = &self.status
+            && event.facts.status != Some(status.as_str())
+        {
+            return false;
+        }
+        if let Some(lang) = &self.lang
+            && language_of(event).as_deref() != Some(lang.as_str())
+        {
+            return false;
+        }
         true
     }
 
@@ -267,9 +295,14 @@ impl EventQuery {
         if let Some(d) = self.to {
             parts.push(format!("to={d}"));
         }
-        for (key, value) in
-            [("category", &self.category), ("locality", &self.locality), ("source", &self.source)]
-        {
+        for (key, value) in [
+            ("category", &self.category),
+            ("locality", &self.locality),
+            ("source", &self.source),
+            ("site", &self.site),
+            ("status", &self.status),
+            ("lang", &self.lang),
+        ] {
             if let Some(v) = value {
                 parts.push(format!("{key}={}", url_encode(v)));
             }
@@ -280,6 +313,21 @@ impl EventQuery {
         }
         parts.join("&")
     }
+}
+
+/// The site an event was read from: the lower-case host of its page.
+pub fn site_of(event: &ApiEvent) -> Option<String> {
+    url::Url::parse(&event.source_url).ok()?.host_str().map(str::to_ascii_lowercase)
+}
+
+/// The language of an event's title and description, as the translation step detects it.
+pub fn language_of(event: &ApiEvent) -> Option<String> {
+    let text = [event.facts.title.as_deref(), event.facts.description.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(". ");
+    gleaner_llm::translate::language_of(&text, None).map(|d| d.lang)
 }
 
 fn url_encode(text: &str) -> String {
@@ -373,23 +421,39 @@ pub async fn event(
     Ok(axum::Json(detail(&shared, &id).await?).into_response())
 }
 
-/// `/events`: the HTML list.
+/// The visitor's language from `Accept-Language`, for the dates on the event pages.
+fn visitor_lang(headers: &HeaderMap) -> Lang {
+    Lang::negotiate(headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()))
+}
+
+/// An HTML page whose dates follow `Accept-Language`.
+fn localised_page(html: String) -> Response {
+    let mut response = Html(html).into_response();
+    response.headers_mut().insert(header::VARY, HeaderValue::from_static("Accept-Language"));
+    response
+}
+
+/// `/events`: the HTML list, grouped by day, dates in the visitor's language.
 pub async fn events_html(
     State(shared): State<Shared>,
+    headers: HeaderMap,
     Query(raw): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
     let query = EventQuery::parse(&raw)?;
     let page = paged(&shared, &query).await?;
-    Ok(Html(html::list(&shared.app.settings, &query, &page)).into_response())
+    let lang = visitor_lang(&headers);
+    Ok(localised_page(html::list(&shared.app.settings, lang, &query, &page)))
 }
 
-/// `/events/{id}`: the HTML event view.
+/// `/events/{id}`: the HTML event view, dates in the visitor's language.
 pub async fn event_html(
     State(shared): State<Shared>,
+    headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let detail = detail(&shared, &id).await?;
-    Ok(Html(html::view(&shared.app.settings, &detail)).into_response())
+    let lang = visitor_lang(&headers);
+    Ok(localised_page(html::view(&shared.app.settings, lang, &detail)))
 }
 
 /// `/events.ics`: every matching event (no paging).
@@ -399,8 +463,8 @@ pub async fn events_ics(
 ) -> Result<Response, ApiError> {
     let query = EventQuery::parse(&raw)?;
     let events = filtered(&shared, &query).await?;
-    let body = feeds::ics(&shared.app.settings, &events);
-    Ok(([(header::CONTENT_TYPE, "text/calendar; charset=utf-8")], body).into_response())
+    let body = encode::encode(encode::Format::Ical, &shared.app.settings, &events);
+    Ok(([(header::CONTENT_TYPE, encode::Format::Ical.media_type())], body).into_response())
 }
 
 /// `/events.rss`: one page of matching events.
@@ -410,8 +474,8 @@ pub async fn events_rss(
 ) -> Result<Response, ApiError> {
     let query = EventQuery::parse(&raw)?;
     let page = paged(&shared, &query).await?;
-    let body = feeds::rss(&shared.app.settings, &page.events);
-    Ok(([(header::CONTENT_TYPE, "application/rss+xml; charset=utf-8")], body).into_response())
+    let body = encode::encode(encode::Format::Rss, &shared.app.settings, &page.events);
+    Ok(([(header::CONTENT_TYPE, encode::Format::Rss.media_type())], body).into_response())
 }
 
 /// Compares two byte strings in time independent of where they differ.

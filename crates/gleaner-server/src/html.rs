@@ -10,9 +10,10 @@ use std::fmt::Write;
 use gleaner_config::Settings;
 
 use crate::about::escape;
-use crate::api::{EventPage, EventQuery};
-use crate::feeds::safe_url;
-use crate::{ApiEvent, EventDetail};
+use crate::api::{EventPage, EventQuery, site_of};
+use crate::encode::safe_url;
+use crate::i18n::Lang;
+use crate::{ApiEvent, EventDetail, dates};
 
 /// The shared style sheet (inline, so pages stand alone).
 pub const CSS: &str = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;line-height:1.45;color:#1b1b1b}\
@@ -42,13 +43,27 @@ fn link(url: &str, text: &str) -> String {
     }
 }
 
-fn when(event: &ApiEvent) -> String {
-    match (&event.facts.start, &event.facts.end) {
-        (Some(start), Some(end)) => {
-            format!("{} – {}", start.replace('T', " "), end.replace('T', " "))
-        }
-        (Some(start), None) => start.replace('T', " "),
-        _ => "date not given".to_owned(),
+/// The event's dates in words inside `<time datetime>`; the text as given (or "date not
+/// given") when the start cannot be read.
+fn when(settings: &Settings, lang: Lang, event: &ApiEvent) -> String {
+    let zone = dates::zone_of(settings, event);
+    let start = event.facts.start.as_deref();
+    let Some(shown) = start.and_then(|s| dates::event_time(s, zone)) else {
+        return escape(start.unwrap_or(dates::no_date(lang)));
+    };
+    let end = event.facts.end.as_deref().and_then(|e| dates::event_time(e, zone));
+    time_element(start.unwrap_or_default(), &dates::span(lang, &shown, end.as_ref()))
+}
+
+fn time_element(machine: &str, text: &str) -> String {
+    format!("<time datetime=\"{}\">{}</time>", escape(machine), escape(text))
+}
+
+/// A stamp (first seen, last checked) in the event's zone, in words.
+fn stamp(settings: &Settings, lang: Lang, event: &ApiEvent, rfc3339: &str) -> String {
+    match dates::instant(rfc3339, dates::zone_of(settings, event)) {
+        Some(shown) => time_element(rfc3339, &dates::full(lang, &shown)),
+        None => escape(rfc3339),
     }
 }
 
@@ -61,8 +76,8 @@ fn place(event: &ApiEvent) -> String {
         .join(", ")
 }
 
-/// The list page.
-pub fn list(settings: &Settings, query: &EventQuery, page: &EventPage) -> String {
+/// The list page, grouped by day (in each event's zone), dates in `lang`.
+pub fn list(settings: &Settings, lang: Lang, query: &EventQuery, page: &EventPage) -> String {
     let mut html = head(&format!("Events — {}", settings.bot.operator));
     let _ = writeln!(html, "<h1>Events</h1>");
     let value = |v: &Option<String>| escape(v.as_deref().unwrap_or(""));
@@ -74,22 +89,42 @@ pub fn list(settings: &Settings, query: &EventQuery, page: &EventPage) -> String
          <label>To <input type=\"date\" name=\"to\" value=\"{}\"></label>\
          <label>Category <input name=\"category\" value=\"{}\"></label>\
          <label>Town <input name=\"locality\" value=\"{}\"></label>\
-         <label>Source <input name=\"source\" value=\"{}\"></label>\
+         <label>Site <input name=\"site\" value=\"{}\"></label>\
          <button>Filter</button></form>",
         date(query.from),
         date(query.to),
         value(&query.category),
         value(&query.locality),
-        value(&query.source),
+        value(&query.site),
     );
     let _ = writeln!(html, "<p class=\"meta\" id=\"count\">{} event(s)</p>", page.total);
-    html.push_str("<table id=\"events\"><tr><th>When</th><th>What</th><th>Where</th><th>Category</th><th>Last checked</th></tr>\n");
+    html.push_str("<table id=\"events\"><tr><th>When</th><th>What</th><th>Where</th><th>Site</th><th>Category</th><th>Last checked</th></tr>\n");
+    let mut day: Option<Option<chrono::NaiveDate>> = None;
     for event in &page.events {
+        let zone = dates::zone_of(settings, event);
+        let start = event.facts.start.as_deref().and_then(|s| dates::event_time(s, zone));
+        let end = event.facts.end.as_deref().and_then(|e| dates::event_time(e, zone));
+        let this_day = start.as_ref().map(dates::Shown::date);
+        if day != Some(this_day) {
+            day = Some(this_day);
+            let heading = match this_day {
+                Some(d) => {
+                    format!("<time datetime=\"{d}\">{}</time>", escape(&dates::date_long(lang, d)))
+                }
+                None => escape(dates::no_date(lang)),
+            };
+            let _ = writeln!(html, "<tr class=\"day\"><th colspan=\"6\">{heading}</th></tr>");
+        }
+        let when = match (&start, event.facts.start.as_deref()) {
+            (Some(shown), Some(machine)) => {
+                time_element(machine, &dates::within_day(lang, shown, end.as_ref()))
+            }
+            _ => String::new(),
+        };
         let title = event.facts.title.as_deref().unwrap_or("(untitled)");
         let _ = writeln!(
             html,
-            "<tr class=\"event\"><td>{}</td><td><a href=\"/events/{}\">{}</a>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&when(event)),
+            "<tr class=\"event\"><td>{when}</td><td><a href=\"/events/{}\">{}</a>{}</td><td>{}</td><td class=\"site\">{}</td><td>{}</td><td>{}</td></tr>",
             event.id,
             escape(title),
             match event.facts.status {
@@ -98,8 +133,9 @@ pub fn list(settings: &Settings, query: &EventQuery, page: &EventPage) -> String
                 _ => String::new(),
             },
             escape(&place(event)),
+            escape(&site_of(event).unwrap_or_default()),
             escape(&event.category),
-            escape(&event.last_checked),
+            stamp(settings, lang, event, &event.last_checked),
         );
     }
     html.push_str("</table>\n");
@@ -121,8 +157,8 @@ pub fn list(settings: &Settings, query: &EventQuery, page: &EventPage) -> String
     html
 }
 
-/// The event view.
-pub fn view(settings: &Settings, detail: &EventDetail) -> String {
+/// The event view, dates in `lang`.
+pub fn view(settings: &Settings, lang: Lang, detail: &EventDetail) -> String {
     let event = &detail.event;
     let f = &event.facts;
     let title = f.title.as_deref().unwrap_or("(untitled)");
@@ -132,7 +168,7 @@ pub fn view(settings: &Settings, detail: &EventDetail) -> String {
     let mut row = |label: &str, value: String| {
         let _ = writeln!(html, "<tr><th>{}</th><td>{value}</td></tr>", escape(label));
     };
-    row("When", escape(&when(event)));
+    row("When", when(settings, lang, event));
     let place = place(event);
     if !place.is_empty() {
         row("Where", escape(&place));
@@ -159,10 +195,16 @@ pub fn view(settings: &Settings, detail: &EventDetail) -> String {
     }
     row("Category", escape(&event.category));
     row("Read at", link(&event.source_url, &event.source_url));
-    row("First seen", escape(&event.first_seen));
+    if let Some(site) = site_of(event) {
+        row("Site", escape(&site));
+    }
+    row("First seen", stamp(settings, lang, event, &event.first_seen));
     row(
         "Last checked",
-        format!("<span id=\"last-checked\">{}</span>", escape(&event.last_checked)),
+        format!(
+            "<span id=\"last-checked\">{}</span>",
+            stamp(settings, lang, event, &event.last_checked)
+        ),
     );
     html.push_str("</table>\n");
     if let Some(description) = &f.description {

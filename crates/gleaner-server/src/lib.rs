@@ -4,7 +4,8 @@
 //!   `/bot.json`; module [`about`], words in [`i18n`]);
 //! - the events: JSON API (`/api/events`, `/api/events/{id}`), iCalendar
 //!   (`/events.ics`), RSS (`/events.rss`), HTML list and event view (`/events`,
-//!   `/events/{id}`; modules [`feeds`] and [`html`]);
+//!   `/events/{id}`; modules [`encode`], shared with `gleaner export`, and [`html`],
+//!   dates in the visitor's language from [`dates`]);
 //! - the newsroom pool (`/api/news`) behind the operator token;
 //! - `/metrics` (Prometheus text, module [`metrics`]) and `/healthz`;
 //! - the image relay, `/relay/{id}` (module [`relay`], when the profile enables it);
@@ -22,8 +23,9 @@
 pub mod about;
 pub mod api;
 pub mod dashboard;
+pub mod dates;
 pub mod desk;
-pub mod feeds;
+pub mod encode;
 pub mod html;
 pub mod i18n;
 pub mod key_directory;

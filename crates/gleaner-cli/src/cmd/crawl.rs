@@ -1,11 +1,14 @@
 //! `gleaner crawl [--source ID]… [--dry-run]`: one pass over the configured sources
 //! now, politely (every request through the gate, robots.txt first, the sites' budgets
-//! in the store), with a progress bar per source and a summary table.
+//! in the store), with progress on stderr (bars on a terminal, else a line every few
+//! seconds) and a summary table; `-o FILE` also writes what the pass stored or updated.
 
-use std::io::Write;
+use std::collections::BTreeSet;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::Arc;
-use std::time::{Instant, SystemTime};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -18,7 +21,9 @@ use gleaner_scheduler::{PassReport, Progress, run_pass};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
 use crate::BadInput;
+use crate::cmd::export::{OutputArgs, stored_events, write_output};
 use crate::wiring::{Crawler, crawler, open_store};
+use gleaner_server::encode::encode;
 
 /// Arguments of `gleaner crawl`.
 #[derive(Debug, Args)]
@@ -29,6 +34,10 @@ pub struct CrawlArgs {
     /// Print what would be requested first and why, and send nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Also write the events this pass stored or updated to FILE (`--format`, else the
+    /// extension: jsonl, json, csv, ics, rss).
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// The sources selected by `--source`, or all; an unknown id is bad input.
@@ -61,6 +70,9 @@ pub fn select_sources(settings: &Settings, wanted: &[String]) -> Result<Vec<Sour
 pub fn run(args: &CrawlArgs, config: &Path) -> Result<()> {
     let settings = Arc::new(crate::cmd::config::load(config)?);
     let sources = select_sources(&settings, &args.sources)?;
+    // A bad format or folder fails before any request is sent.
+    let format = args.output.output.as_ref().map(|_| args.output.format()).transpose()?;
+    args.output.check_writable()?;
     let runtime = tokio::runtime::Runtime::new().context("failed to start the async runtime")?;
     runtime.block_on(async {
         let store = open_store(&settings)?;
@@ -77,38 +89,120 @@ pub fn run(args: &CrawlArgs, config: &Path) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("{e}"))
             .context("failed to write the audit log")?;
         print_summary(&reports, started.elapsed())?;
+        if let (Some(path), Some(format)) = (&args.output.output, format) {
+            let events = stored_events(&crawler.store, &settings, &crawler.written.ids()).await?;
+            write_output(Some(path), &encode(format, &settings, &events))?;
+            eprintln!(
+                "wrote {} event(s) stored or updated by this pass to `{}` ({format})",
+                events.len(),
+                path.display()
+            );
+        }
         Ok(())
     })
 }
 
+/// How often the progress line is written when stderr is not a terminal.
+const PROGRESS_EVERY: Duration = Duration::from_secs(3);
+
+/// What the progress line counts while passes run.
+struct Tally {
+    /// Each source's sites (budget keys of its start URLs).
+    sites_of: Vec<BTreeSet<String>>,
+    /// Which sources' passes are over.
+    done: Mutex<Vec<bool>>,
+    /// Requests the passes handled.
+    requests: AtomicU64,
+    started: Instant,
+}
+
+impl Tally {
+    fn new(sources: &[Source]) -> Tally {
+        let sites_of: Vec<BTreeSet<String>> = sources
+            .iter()
+            .map(|s| s.start_urls.iter().map(gleaner_fetch::site_key).collect())
+            .collect();
+        Tally {
+            done: Mutex::new(vec![false; sites_of.len()]),
+            sites_of,
+            requests: AtomicU64::new(0),
+            started: Instant::now(),
+        }
+    }
+
+    fn finish(&self, source: usize) {
+        if let Some(done) = self.done.lock().unwrap_or_else(|p| p.into_inner()).get_mut(source) {
+            *done = true;
+        }
+    }
+
+    /// Sites whose every source is done, and all sites.
+    fn sites(&self) -> (usize, usize) {
+        let done = self.done.lock().unwrap_or_else(|p| p.into_inner());
+        let all: BTreeSet<&String> = self.sites_of.iter().flatten().collect();
+        let finished = all
+            .iter()
+            .filter(|site| {
+                self.sites_of
+                    .iter()
+                    .zip(done.iter())
+                    .all(|(sites, d)| *d || !sites.contains(**site))
+            })
+            .count();
+        (finished, all.len())
+    }
+
+    /// "3/12 sites done, 141 requests, 96 events, 2 waiting for their site's turn, 12 s".
+    fn line(&self, crawler: &Crawler) -> String {
+        let (done, total) = self.sites();
+        format!(
+            "{done}/{total} sites done, {} requests, {} events, {} waiting for their site's turn, {} s",
+            self.requests.load(Ordering::Relaxed),
+            crawler.written.events(),
+            crawler.context.gate.waiting(),
+            self.started.elapsed().as_secs()
+        )
+    }
+}
+
 /// Runs one pass of each source, in parallel (their sites' budgets keep them polite),
-/// with progress bars on a terminal.
+/// with progress on stderr: bars on a terminal, else one line every few seconds.
 pub async fn crawl_all(
     crawler: &Crawler,
     sources: &[Source],
     show_progress: bool,
 ) -> Vec<PassReport> {
+    let on_terminal = show_progress && std::io::stderr().is_terminal();
     let bars = MultiProgress::new();
-    if !show_progress {
+    if !on_terminal {
         bars.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     let style = ProgressStyle::with_template("{prefix:>18} [{bar:30}] {pos}/{len} {wide_msg}")
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> ");
+    let tally = Arc::new(Tally::new(sources));
+    let overall = bars.add(ProgressBar::no_length());
+    overall.set_style(
+        ProgressStyle::with_template("{spinner} {wide_msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
     let deadline = SystemTime::now() + crawler.context.settings.politeness.run_time_limit;
     let mut handles = Vec::new();
-    for source in sources.iter().cloned() {
+    for (index, source) in sources.iter().cloned().enumerate() {
         let bar = bars.add(ProgressBar::new(1));
         bar.set_style(style.clone());
         bar.set_prefix(source.id.clone());
         let ctx = crawler.context.clone();
+        let tally = Arc::clone(&tally);
         handles.push(tokio::spawn(async move {
             let show = |p: Progress| {
+                tally.requests.fetch_add(1, Ordering::Relaxed);
                 bar.set_length(u64::from(p.known.max(p.done)));
                 bar.set_position(u64::from(p.done));
                 bar.set_message(p.url.path().to_owned());
             };
             let report = run_pass(&ctx, &source, deadline, &show).await;
+            tally.finish(index);
             bar.finish_with_message(format!(
                 "{} events",
                 report.events_new + report.events_updated + report.events_unchanged
@@ -116,12 +210,36 @@ pub async fn crawl_all(
             report
         }));
     }
-    let mut reports = Vec::new();
-    for handle in handles {
-        match handle.await {
-            Ok(report) => reports.push(report),
-            Err(error) => eprintln!("warning: a pass stopped unexpectedly: {error}"),
+    let joined = async {
+        let mut reports = Vec::new();
+        for handle in handles {
+            match handle.await {
+                Ok(report) => reports.push(report),
+                Err(error) => eprintln!("warning: a pass stopped unexpectedly: {error}"),
+            }
         }
+        reports
+    };
+    tokio::pin!(joined);
+    let every = if on_terminal { Duration::from_millis(250) } else { PROGRESS_EVERY };
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    let reports = loop {
+        tokio::select! {
+            reports = &mut joined => break reports,
+            _ = ticks.tick(), if show_progress => {
+                if on_terminal {
+                    overall.set_message(tally.line(crawler));
+                    overall.tick();
+                } else {
+                    eprintln!("progress: {}", tally.line(crawler));
+                }
+            }
+        }
+    };
+    if on_terminal {
+        overall.finish_with_message(tally.line(crawler));
+    } else if show_progress {
+        eprintln!("progress: {}", tally.line(crawler));
     }
     reports
 }

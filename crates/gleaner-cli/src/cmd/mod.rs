@@ -5,6 +5,7 @@ pub mod config;
 pub mod crawl;
 pub mod demo;
 pub mod explain;
+pub mod export;
 pub mod extract;
 pub mod extract_fetch;
 pub mod fetch;

@@ -275,6 +275,15 @@ impl Gate {
         }
     }
 
+    /// Requests of this gate waiting for a site's budget right now (the gap, the
+    /// in-flight cap, a suspension they may wait out), for progress output.
+    pub fn waiting(&self) -> usize {
+        let map = self.local.lock().unwrap_or_else(|p| p.into_inner());
+        map.values()
+            .map(|local| local.waiting.lock().unwrap_or_else(|p| p.into_inner()).len())
+            .sum()
+    }
+
     fn local(&self, site: &str) -> Arc<SiteLocal> {
         let mut map = self.local.lock().unwrap_or_else(|p| p.into_inner());
         Arc::clone(map.entry(site.to_owned()).or_default())

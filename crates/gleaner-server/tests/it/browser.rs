@@ -79,6 +79,24 @@ fn browser_about_pages_event_list_and_view() {
     );
     assert_eq!(list[2], "undefined", "no crawled script ran");
     assert_eq!(list[3], 0, "no script element at all");
+    // Grouped by day, dates in words in the event's zone, the machine form kept.
+    let days = browser.script(
+        "return [Array.from(document.querySelectorAll('tr.day')).map(r => r.textContent), \
+         document.querySelector('tr.day time').getAttribute('datetime'), \
+         document.querySelector('tr.event time').textContent, \
+         document.querySelector('tr.event td.site').textContent];",
+    );
+    assert_eq!(
+        days[0],
+        serde_json::json!([
+            "Saturday 5 December 2026",
+            "Saturday 12 December 2026",
+            "Sunday 20 December 2026"
+        ])
+    );
+    assert_eq!(days[1], "2026-12-05");
+    assert_eq!(days[2], "20:00 (Paris time)");
+    assert_eq!(days[3], "salle.example", "the site, not the source id");
     browser.screenshot("events-list");
 
     browser.open(&format!("http://{server}/events/1"));
@@ -93,9 +111,17 @@ fn browser_about_pages_event_list_and_view() {
     assert!(view[0].as_str().unwrap().contains("<img src=x onerror="), "{view}");
     assert_eq!(view[1], "undefined", "no crawled script ran");
     assert_eq!(view[2], 0, "no javascript: link");
-    assert_eq!(view[3], "2026-11-30T12:00:00Z");
+    assert_eq!(view[3], "Mon 30 Nov 2026, 13:00 (Paris time)");
     assert_eq!(view[4], "How this event got here");
     assert_eq!(view[5], 0, "no injected image");
+    let when = browser.script(
+        "const t = document.querySelector('#event td time'); \
+         return [t.textContent, t.getAttribute('datetime'), \
+         document.querySelector('#last-checked time').getAttribute('datetime')];",
+    );
+    assert_eq!(when[0], "Sat 5 Dec 2026, 20:00 (Paris time)");
+    assert_eq!(when[1], "2026-12-05T20:00:00+01:00");
+    assert_eq!(when[2], "2026-11-30T12:00:00Z");
     browser.screenshot("event-view");
 
     browser.open(&format!("http://{server}/events/3"));

@@ -183,7 +183,10 @@ async fn html_list_and_view_escape_crawled_text_and_show_provenance() {
     assert_eq!(status, StatusCode::OK);
     assert!(!view.contains("<script>window") && !view.contains("href=\"javascript"));
     assert!(view.contains("How this event got here"));
-    assert!(view.contains("<span id=\"last-checked\">2026-11-30T12:00:00Z</span>"));
+    // Last checked in the event's zone, in words, the instant kept for machines.
+    assert!(view.contains(
+        "<span id=\"last-checked\"><time datetime=\"2026-11-30T12:00:00Z\">Mon 30 Nov 2026, 13:00 (Paris time)</time></span>"
+    ));
     let (_, view) = get(CONFIG, "/events/3", sample_events()).await;
     assert!(view.contains("href=\"https://salle.example/e/3\""), "the link back");
     let (_, headers, _) =
@@ -248,7 +251,7 @@ fn the_event_view_shows_the_translation_beside_the_original_and_the_models_part(
         event: event(7, "Büyük caz gecesi", "2026-12-05T20:30:00+03:00", "venue", "İzmir"),
         ..EventDetail::default()
     };
-    let plain = gleaner_server::html::view(&settings, &detail);
+    let plain = gleaner_server::html::view(&settings, gleaner_server::i18n::Lang::En, &detail);
     assert!(!plain.contains("Machine translation"), "positive control: no translation, no section");
     detail.translation = Some(Translation {
         lang: "en".into(),
@@ -260,7 +263,7 @@ fn the_event_view_shows_the_translation_beside_the_original_and_the_models_part(
         model: "qwen2.5-7b-instruct".into(),
         prompt_version: "translate-v1".into(),
     }];
-    let html = gleaner_server::html::view(&settings, &detail);
+    let html = gleaner_server::html::view(&settings, gleaner_server::i18n::Lang::En, &detail);
     assert!(html.contains("Büyük caz gecesi"), "the original stays");
     assert!(
         html.contains("<section id=\"translation\" lang=\"en\"><h2>Machine translation (en)</h2>")
@@ -273,4 +276,92 @@ fn the_event_view_shows_the_translation_beside_the_original_and_the_models_part(
     assert_eq!(json["models"][0]["model"], "qwen2.5-7b-instruct");
     let without = serde_json::to_value(EventDetail::default()).unwrap();
     assert!(without.get("translation").is_none() && without.get("models").is_none());
+}
+
+async fn page_in(path: &str, accept_language: &str) -> (axum::http::HeaderMap, String) {
+    let request =
+        Request::get(path).header(header::ACCEPT_LANGUAGE, accept_language).body(Body::empty());
+    let (status, headers, body) = request_with(request.unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    (headers, body)
+}
+
+async fn request_with(r: Request<Body>) -> (StatusCode, axum::http::HeaderMap, String) {
+    request(CONFIG, r, sample_events()).await
+}
+
+#[tokio::test]
+async fn event_pages_show_dates_in_the_events_zone_in_the_visitors_language_by_day() {
+    let (headers, list) = page_in("/events", "fr-CH, fr;q=0.9, en;q=0.8").await;
+    assert_eq!(headers[header::VARY], "Accept-Language");
+    // One heading per day, in order, the machine date kept in `<time datetime>`.
+    let headings: Vec<&str> =
+        list.lines().filter(|l| l.starts_with("<tr class=\"day\">")).collect();
+    assert_eq!(
+        headings,
+        [
+            "<tr class=\"day\"><th colspan=\"6\"><time datetime=\"2026-12-05\">samedi 5 décembre 2026</time></th></tr>",
+            "<tr class=\"day\"><th colspan=\"6\"><time datetime=\"2026-12-12\">samedi 12 décembre 2026</time></th></tr>",
+            "<tr class=\"day\"><th colspan=\"6\"><time datetime=\"2026-12-20\">dimanche 20 décembre 2026</time></th></tr>",
+        ]
+    );
+    assert!(
+        list.contains("<time datetime=\"2026-12-05T20:00:00+01:00\">20:00 (heure de Paris)</time>")
+    );
+    // A time the source gave without a zone is shown as written, no zone named.
+    assert!(list.contains("<time datetime=\"2026-12-20T18:30:00\">18:30</time>"));
+    // Sites by domain, not the configured source ids.
+    assert!(list.contains("<td class=\"site\">salle.example</td>"));
+    assert!(list.contains("<td class=\"site\">mairie.example</td>"));
+    assert!(!list.contains("2026-12-05T20:00:00+01:00<"), "no machine date as text");
+    assert!(list.contains(
+        "<time datetime=\"2026-11-30T12:00:00Z\">lun. 30 nov. 2026, 13:00 (heure de Paris)</time>"
+    ));
+
+    for (lang, when) in [
+        ("en-GB", "Sat 5 Dec 2026, 20:00 (Paris time)"),
+        ("fr", "sam. 5 déc. 2026, 20:00 (heure de Paris)"),
+        ("es", "sáb, 5 dic 2026, 20:00 (hora de París)"),
+        ("de-AT", "Sa., 5. Dez. 2026, 20:00 (Ortszeit Paris)"),
+        ("tr", "5 Ara 2026 Cmt, 20:00 (Paris saati)"),
+    ] {
+        let (_, view) = page_in("/events/1", lang).await;
+        assert!(
+            view.contains(&format!("<time datetime=\"2026-12-05T20:00:00+01:00\">{when}</time>")),
+            "{lang}: {view}"
+        );
+    }
+    let (_, view) = page_in("/events/2", "de").await;
+    assert!(view.contains("<time datetime=\"2026-12-12\">Sa., 12. Dez. 2026</time>"), "{view}");
+    assert!(view.contains("<tr><th>Site</th><td>mairie.example</td></tr>"), "{view}");
+}
+
+#[tokio::test]
+async fn the_filters_of_the_api_take_site_status_and_language() {
+    let mut events = sample_events();
+    events[1].facts.status = Some("cancelled");
+    events[0].facts.title = Some("Grand concert d'hiver de l'orchestre".into());
+    events[0].facts.description =
+        Some("Un grand concert de musique classique avec l'orchestre de la ville, ce soir.".into());
+    events[2].facts.title = Some("Winter theatre night".into());
+    events[2].facts.description =
+        Some("A long evening of theatre with the town's company, followed by a party.".into());
+    for (query, want) in [
+        ("site=salle.example", vec![1, 3]),
+        ("site=example", vec![1, 2, 3]),
+        ("site=alle.example", vec![]),
+        ("status=cancelled", vec![2]),
+        ("lang=fr", vec![1]),
+        ("lang=en", vec![3]),
+    ] {
+        let (status, body) = get(CONFIG, &format!("/api/events?{query}"), events.clone()).await;
+        assert_eq!(status, StatusCode::OK);
+        let ids: Vec<i64> = json(&body)["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_i64().unwrap())
+            .collect();
+        assert_eq!(ids, want, "{query}");
+    }
 }

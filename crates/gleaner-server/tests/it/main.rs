@@ -63,6 +63,7 @@ kind = "listing"
 start_urls = ["https://salle.example/agenda/"]
 every = "6h"
 keep = "full"
+time_zone = "Europe/Paris"
 
 [[sources]]
 id = "mairie"
