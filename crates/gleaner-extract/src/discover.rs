@@ -842,9 +842,10 @@ pub fn assess_sitemap(
     url: &Url,
     pages: &[Url],
     known_prefix: Option<&str>,
+    declared: Option<Declared>,
     sample: Option<&Sample>,
 ) -> Finding {
-    let mut f = Finding::new(Kind::Sitemap, url.clone(), Some(Declared::RobotsTxt));
+    let mut f = Finding::new(Kind::Sitemap, url.clone(), declared);
     let (prefix, events) = sitemap_event_pages(pages, known_prefix);
     f.event_pages = events.len();
     if f.event_pages == 0 {
