@@ -6,6 +6,7 @@ mod copies;
 mod crash;
 mod crawl;
 mod demo;
+mod discover;
 mod extract;
 mod fetch;
 mod llm;
