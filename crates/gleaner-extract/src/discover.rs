@@ -862,7 +862,7 @@ pub fn assess_sitemap(
 }
 
 /// The best finding: the one that yields events at the lowest rank (see
-/// [`Finding::rank`]); the first found wins a tie.
+/// `Finding::rank`); the first found wins a tie.
 pub fn best(findings: &[Finding]) -> Option<&Finding> {
     findings.iter().filter(|f| f.yields()).min_by_key(|f| f.rank())
 }
