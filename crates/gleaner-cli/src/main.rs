@@ -59,6 +59,9 @@ enum Command {
     /// Check one URL by hand, as the crawler would: robots.txt first, the same
     /// User-Agent, at least 2 s between requests, redirects hop by hop.
     Fetch(cmd::fetch::FetchArgs),
+    /// Find where a site's event data comes from (a few manual-check requests) and
+    /// propose a `[[sources]]` block for it.
+    Discover(cmd::discover::DiscoverArgs),
     /// Manage owners' opt-outs, read by every gleaner process before each request.
     #[command(subcommand)]
     Optout(cmd::optout::OptoutCommand),
@@ -115,6 +118,7 @@ fn main() -> ExitCode {
         Command::Identity(command) => cmd::identity::run(command, &cli.config),
         Command::Extract(args) => cmd::extract::run(&args, &cli.config),
         Command::Fetch(args) => cmd::fetch::run(&args, &cli.config),
+        Command::Discover(args) => cmd::discover::run(&args, &cli.config),
         Command::Optout(command) => cmd::optout::run(command, &cli.config),
         Command::Remove(args) => cmd::remove::run(&args, &cli.config),
         Command::Purge(args) => cmd::purge::run(&args, &cli.config),

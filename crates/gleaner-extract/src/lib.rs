@@ -28,6 +28,7 @@
 
 pub mod api;
 mod decode;
+pub mod discover;
 pub mod fallback;
 pub mod feeds;
 pub mod ical;

@@ -18,6 +18,7 @@
 
 mod api_pages;
 pub mod checks;
+pub mod discover;
 pub mod links;
 pub mod pass;
 mod retries;

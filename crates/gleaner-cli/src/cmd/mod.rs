@@ -4,6 +4,7 @@ pub mod audit;
 pub mod config;
 pub mod crawl;
 pub mod demo;
+pub mod discover;
 pub mod explain;
 pub mod export;
 pub mod extract;

@@ -6,6 +6,7 @@ mod copies;
 mod crash;
 mod crawl;
 mod demo;
+mod discover;
 mod export;
 mod extract;
 mod fetch;
