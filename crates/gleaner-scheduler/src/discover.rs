@@ -176,6 +176,9 @@ impl Discoverer<'_> {
             .state()
             .site(&self.site)
             .await
+            // A state the store cannot read counts as unknown: budget for robots.txt.
+            .ok()
+            .flatten()
             .and_then(|s| s.robots)
             .is_none_or(|r| r.valid_until <= now)
     }
@@ -295,7 +298,8 @@ fn kind_of_fetched(f: &Fetched) -> DocumentKind {
 
 /// The `Sitemap:` URLs of the site's robots.txt, as the gate stored it.
 async fn robots_sitemaps(gate: &Gate, site: &str, base: &Url) -> Vec<Url> {
-    let Some(body) = gate.state().site(site).await.and_then(|s| s.robots).and_then(|r| r.body)
+    let Some(body) =
+        gate.state().site(site).await.ok().flatten().and_then(|s| s.robots).and_then(|r| r.body)
     else {
         return Vec::new();
     };

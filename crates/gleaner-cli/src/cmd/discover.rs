@@ -79,7 +79,7 @@ async fn check(
         Arc::new(state),
         Arc::new(store.clone()),
         Arc::clone(&counter) as _,
-        crate::db_clock::gate_clock(&store).await.map_err(|e| anyhow::anyhow!("{e}"))?,
+        store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
     );
     let sink = crate::wiring::StoreSink::new(store.clone(), Arc::clone(&settings));
     let opts = DiscoverOptions {
