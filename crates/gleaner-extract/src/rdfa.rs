@@ -53,7 +53,12 @@ pub fn items(doc: &Html) -> Vec<Value> {
     while let Some((el, current)) = stack.pop() {
         let e = el.value();
         let mut next = current;
-        let property = e.attr("property").filter(|p| !p.trim().is_empty());
+        // `rel` names a property as `property` does (RDFa 1.1 `rel`/`resource`), inside
+        // a resource only (`rel="stylesheet"` in the head is HTML's).
+        let property = e
+            .attr("property")
+            .or_else(|| current.and(e.attr("rel")))
+            .filter(|p| !p.trim().is_empty());
         if let Some(t) = e.attr("typeof") {
             let idx = items.len();
             items.push(Item {

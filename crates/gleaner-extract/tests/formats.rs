@@ -186,7 +186,8 @@ fn rdfa_lite_with_prefixes() {
                <span property="address">21 New Globe Walk, London, UK</span></div>
              <div property="schema:offers" typeof="schema:Offer"><meta property="schema:price" content="30"><meta property="priceCurrency" content="GBP"></div>
            </div>"##,
-        json!([{"title": "Hamlet", "start": "2026-09-09T19:30:00", "venue_name": "Globe", "street": "21 New Globe Walk",
+        // The venue is in GB, which keeps one clock: the local time gets London's offset.
+        json!([{"title": "Hamlet", "start": "2026-09-09T19:30:00+01:00", "venue_name": "Globe", "street": "21 New Globe Walk",
                 "locality": "London", "country": "GB", "price_min": "30", "currency": "GBP"}]),
     );
 }

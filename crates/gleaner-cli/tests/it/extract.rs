@@ -138,10 +138,8 @@ fn a_calendar_prints_one_event_per_vevent_and_its_occurrences_with_expand() {
     let run = gleaner(&["extract", "--url", "https://calendar.example/", &cal], "");
     assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
     let printed = events(&run.stdout);
-    let shown: Vec<(&str, &str)> = printed
-        .iter()
-        .map(|e| (e["start"].as_str().unwrap(), e["status"].as_str()))
-        .collect();
+    let shown: Vec<(&str, &str)> =
+        printed.iter().map(|e| (e["start"].as_str().unwrap(), e["status"].as_str())).collect();
     assert_eq!(
         shown,
         [("2020-01-28T22:00:00+01:00", None), ("2020-01-29T22:00:00+01:00", Some("cancelled"))]
@@ -160,10 +158,8 @@ fn a_calendar_prints_one_event_per_vevent_and_its_occurrences_with_expand() {
     );
     assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
     let printed = events(&run.stdout);
-    let shown: Vec<(&str, &str)> = printed
-        .iter()
-        .map(|e| (e["start"].as_str().unwrap(), e["status"].as_str()))
-        .collect();
+    let shown: Vec<(&str, &str)> =
+        printed.iter().map(|e| (e["start"].as_str().unwrap(), e["status"].as_str())).collect();
     assert_eq!(
         shown,
         [
