@@ -28,6 +28,7 @@
 
 pub mod api;
 mod decode;
+mod depth;
 pub mod fallback;
 pub mod feeds;
 pub mod ical;
@@ -307,7 +308,7 @@ pub fn extract_with(
     // Site rules first: a site that needed rules is read by them.
     let mut dom: Option<scraper::Html> = None;
     if let Some(rules) = &opts.rules {
-        let doc = dom.get_or_insert_with(|| scraper::Html::parse_document(&text));
+        let doc = dom.get_or_insert_with(|| parse_dom(&text));
         let read = rules.apply(doc, base_url, opts.reference_date);
         out.links = read.links;
         out.next_page = read.next_page;
@@ -329,7 +330,7 @@ pub fn extract_with(
         || memchr::memmem::find(bytes, b"h-event").is_some();
     let mut microformat_candidates = Vec::new();
     if has_microdata || has_rdfa || has_microformats {
-        let doc = dom.get_or_insert_with(|| scraper::Html::parse_document(&text));
+        let doc = dom.get_or_insert_with(|| parse_dom(&text));
         if has_microdata {
             microdata::read(doc, &mut out.candidates, &mut out.diagnostics);
         }
@@ -351,10 +352,15 @@ pub fn extract_with(
         }
     }
     if out.candidates.is_empty() && opts.fallback && opts.rules.is_none() {
-        let doc = dom.get_or_insert_with(|| scraper::Html::parse_document(&text));
+        let doc = dom.get_or_insert_with(|| parse_dom(&text));
         fallback::read(doc, opts.reference_date, &mut out.candidates, &mut out.diagnostics);
     }
     out
+}
+
+/// The page's DOM, its nesting bounded first (see `depth`).
+fn parse_dom(text: &str) -> scraper::Html {
+    scraper::Html::parse_document(&depth::limit_depth(text))
 }
 
 /// Whether some `attr=` attribute in the page names a schema.org event type.
