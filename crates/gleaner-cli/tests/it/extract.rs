@@ -138,7 +138,7 @@ fn a_calendar_prints_one_event_per_vevent_and_its_occurrences_with_expand() {
     let run = gleaner(&["extract", "--url", "https://calendar.example/", &cal], "");
     assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
     let printed = events(&run.stdout);
-    let shown: Vec<(&str, &str)> =
+    let shown: Vec<(&str, Option<&str>)> =
         printed.iter().map(|e| (e["start"].as_str().unwrap(), e["status"].as_str())).collect();
     assert_eq!(
         shown,
@@ -158,7 +158,7 @@ fn a_calendar_prints_one_event_per_vevent_and_its_occurrences_with_expand() {
     );
     assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
     let printed = events(&run.stdout);
-    let shown: Vec<(&str, &str)> =
+    let shown: Vec<(&str, Option<&str>)> =
         printed.iter().map(|e| (e["start"].as_str().unwrap(), e["status"].as_str())).collect();
     assert_eq!(
         shown,
