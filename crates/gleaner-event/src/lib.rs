@@ -23,10 +23,13 @@ mod public;
 mod raw;
 pub mod text;
 pub mod time;
+pub mod zone;
 
 pub use identity::EventIdentity;
 pub use model::{AttendanceMode, Category, Event, EventStatus, Price, Venue};
-pub use normalise::{NormaliseContext, NormaliseError, NormaliseWarning, Normalised, normalise};
+pub use normalise::{
+    NormaliseContext, NormaliseError, NormaliseWarning, Normalised, normalise, same_site,
+};
 pub use price::{PriceText, parse_price_text};
 pub use public::PublicEvent;
 pub use raw::{RawEvent, RawOffer};

@@ -76,14 +76,16 @@ pub enum NormaliseError {
 pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalised, NormaliseError> {
     let mut warnings = Vec::new();
     let title = raw.name.as_deref().map(clean_title).filter(|t| !t.is_empty());
+    let venue = venue(raw);
+    let zone = event_zone(raw, &venue, ctx);
     let mut time = |field: &'static str, value: &Option<String>| -> Option<EventTime> {
         let v = value.as_deref()?.trim();
         if v.is_empty() {
             return None;
         }
         match parse_event_time(v) {
-            Some(t) => Some(match ctx.default_tz {
-                Some(zone) => t.with_default_zone(zone),
+            Some(t) => Some(match zone {
+                Some(zone) => in_zone(t, zone),
                 None => t,
             }),
             None => {
@@ -93,15 +95,16 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
         }
     };
     let start = time("startDate", &raw.start);
-    // An end equal to the start says nothing more.
-    let end = time("endDate", &raw.end).filter(|e| Some(*e) != start);
+    // An end equal to the start says nothing more, except a date-only end: a one-day
+    // event's `endDate` is kept as written (issue 24).
+    let end =
+        time("endDate", &raw.end).filter(|e| matches!(e, EventTime::Date(_)) || Some(*e) != start);
     let previous_start = time("previousStartDate", &raw.previous_start);
     if title.is_none() && start.is_none() {
         return Err(NormaliseError::Empty);
     }
 
     let attendance = raw.attendance_mode.as_deref().and_then(AttendanceMode::from_schema);
-    let venue = venue(raw);
     let (price, ticket) = price(raw, &mut warnings);
     let (status, status_stated) =
         match raw.status.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
@@ -125,7 +128,9 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
         }
         resolved
     };
-    let url = url_of("url", &raw.url);
+    // The event's own `url`, else its `@id` when that names a page of the page's own site
+    // (an `@id` elsewhere is only a name; issue 24).
+    let url = url_of("url", &raw.url).or_else(|| id_url(ctx.base_url, raw.id.as_deref()?));
     // Some plugins fill `image` with the event's own page when there is no picture.
     let image_url = url_of("image", &raw.image).filter(|i| Some(i) != url.as_ref());
     let ticket_url = url_of("offer url", &ticket);
@@ -150,6 +155,32 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
         },
         warnings,
     })
+}
+
+/// The zone of the event's local times (issue 24): the zone the page states, else the
+/// source's configured zone, else the one zone of the venue's country. `None` keeps local
+/// times floating: UTC is never invented.
+fn event_zone(raw: &RawEvent, venue: &Venue, ctx: &NormaliseContext<'_>) -> Option<Tz> {
+    raw.zone.as_deref().and_then(crate::zone::stated_zone).or(ctx.default_tz).or_else(|| {
+        let country = venue.country.as_deref()?;
+        let parts: Vec<&str> = [&venue.locality, &venue.region, &venue.street, &venue.name]
+            .into_iter()
+            .filter_map(|p| p.as_deref())
+            .collect();
+        crate::zone::country_zone(country, &parts)
+    })
+}
+
+/// A time in the event's zone: a floating time gets the zone's offset; a UTC instant (as
+/// APIs give them) is shown on the venue's clock; a date, or a time the page gave with an
+/// offset of its own, is kept as written.
+fn in_zone(t: EventTime, zone: Tz) -> EventTime {
+    match t {
+        EventTime::Fixed(dt) if dt.offset().local_minus_utc() == 0 => {
+            EventTime::Fixed(dt.with_timezone(&zone).fixed_offset())
+        }
+        other => other.with_default_zone(zone),
+    }
 }
 
 /// Cleans a title and drops an unbalanced quote left at either end by sloppy markup.
@@ -276,6 +307,26 @@ fn price(raw: &RawEvent, warnings: &mut Vec<NormaliseWarning>) -> (Price, Option
     });
     let is_free = stated_free.or((any && all_zero).then_some(true));
     (Price { min, max, currency, is_free }, ticket)
+}
+
+/// A node identifier as the event's page: an absolute http(s) URL on the page's site,
+/// without its fragment (`https://site/e/1#event` names the event on `https://site/e/1`).
+fn id_url(base: &Url, id: &str) -> Option<Url> {
+    let mut url = Url::parse(id.trim()).ok()?;
+    if !matches!(url.scheme(), "http" | "https") || !same_site(base, &url) {
+        return None;
+    }
+    url.set_fragment(None);
+    Some(url)
+}
+
+/// Whether two URLs are on one site: the same host, a leading `www.` aside.
+pub fn same_site(a: &Url, b: &Url) -> bool {
+    fn host(u: &Url) -> Option<String> {
+        let h = u.host_str()?.to_ascii_lowercase();
+        Some(h.strip_prefix("www.").map(str::to_owned).unwrap_or(h))
+    }
+    host(a).is_some() && host(a) == host(b)
 }
 
 /// Resolves `value` against `base`, keeping only http(s) URLs and dropping tracking

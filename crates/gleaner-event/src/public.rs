@@ -8,7 +8,8 @@ use crate::model::Event;
 ///
 /// Date-times are ISO 8601 with an offset where one is known; prices are decimal strings
 /// (`"13.00"`), exact as written; `status` is one of `scheduled`, `cancelled`, `postponed`,
-/// `rescheduled`, `moved_online`.
+/// `rescheduled`, `moved_online`, or `null` when the source does not say (issue 24: no
+/// default is ever published as if the page had stated it).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PublicEvent {
     /// The title.
@@ -39,7 +40,8 @@ pub struct PublicEvent {
     pub image_url: Option<String>,
     /// A description.
     pub description: Option<String>,
-    /// The status; `null` only for the internal "gone at source", which extract never yields.
+    /// The status the source states; `null` when it states none (and for the internal "gone
+    /// at source", which is never published).
     pub status: Option<&'static str>,
     /// The event's own page.
     pub url: Option<String>,
@@ -62,7 +64,7 @@ impl From<&Event> for PublicEvent {
             ticket_url: e.ticket_url.as_ref().map(|u| u.to_string()),
             image_url: e.image_url.as_ref().map(|u| u.to_string()),
             description: e.description.clone(),
-            status: e.status.public_name(),
+            status: if e.status_stated { e.status.public_name() } else { None },
             url: e.url.as_ref().map(|u| u.to_string()),
         }
     }

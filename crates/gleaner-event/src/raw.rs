@@ -14,12 +14,18 @@ pub struct RawEvent {
     pub description: Option<String>,
     /// The event's own page (may be relative).
     pub url: Option<String>,
+    /// The node's identifier (JSON-LD `@id`, microdata `itemid`, RDFa `resource`/`about`):
+    /// the event's page when it is an http(s) URL of the page's own site and `url` is absent.
+    pub id: Option<String>,
     /// An image of the event (may be relative).
     pub image: Option<String>,
     /// Start date or date-time.
     pub start: Option<String>,
     /// End date or date-time.
     pub end: Option<String>,
+    /// A zone the page states for its local times (an IANA name or zone words such as
+    /// `TSİ` or `heure de Paris`), when the times themselves carry none.
+    pub zone: Option<String>,
     /// schema.org `previousStartDate`, for rescheduled events.
     pub previous_start: Option<String>,
     /// schema.org `eventStatus` (URL or bare token).

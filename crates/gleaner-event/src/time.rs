@@ -67,6 +67,11 @@ impl EventTime {
 /// read as 10:00 local time). Returns `None` for anything else.
 pub fn parse_event_time(input: &str) -> Option<EventTime> {
     let s = input.trim();
+    // A zone written after the time: `[Europe/Paris]` (RFC 9557), ` Europe/Paris`, ` CET`,
+    // ` TSİ`, ` heure de Paris`. An offset written beside it wins.
+    if let Some((head, zone)) = split_zone(s) {
+        return parse_event_time(head).map(|t| t.with_default_zone(zone));
+    }
     if s.is_empty() || !s.is_ascii() {
         return None;
     }
@@ -84,6 +89,27 @@ pub fn parse_event_time(input: &str) -> Option<EventTime> {
         Some(off) => EventTime::Fixed(off.from_local_datetime(&local).single()?),
         None => EventTime::Floating(local),
     })
+}
+
+/// Splits a trailing zone name or zone words off a date-time.
+fn split_zone(s: &str) -> Option<(&str, Tz)> {
+    if let Some(inner) = s.strip_suffix(']')
+        && let Some((head, zone)) = inner.rsplit_once('[')
+    {
+        return Some((head.trim(), crate::zone::stated_zone(zone)?));
+    }
+    // Up to three words from the end ("heure de Paris"), after a time of day.
+    let mut cut = s.len();
+    for _ in 0..3 {
+        cut = s[..cut].trim_end().rfind(' ')?;
+        let (head, tail) = (s[..cut].trim_end(), &s[cut..]);
+        if head.contains(':')
+            && let Some(tz) = crate::zone::stated_zone(tail)
+        {
+            return Some((head, tz));
+        }
+    }
+    None
 }
 
 fn parse_date(s: &str) -> Option<NaiveDate> {
@@ -191,6 +217,13 @@ mod tests {
             ("2019-9-13T10-10-00-00", Some("2019-09-13T10:00:00")),
             ("2019-9-13T23-23-50-00", Some("2019-09-13T23:50:00")),
             ("2014-04-12 19:30:00.000+01:00", Some("2014-04-12T19:30:00+01:00")),
+            ("2026-07-01T21:00 TSİ", Some("2026-07-01T21:00:00+03:00")),
+            ("2026-01-10T20:30 CET", Some("2026-01-10T20:30:00+01:00")),
+            ("2026-07-10T20:30 CET", Some("2026-07-10T20:30:00+02:00")),
+            ("2026-07-10T20:30 heure de Paris", Some("2026-07-10T20:30:00+02:00")),
+            ("2026-07-10T20:30[Europe/Madrid]", Some("2026-07-10T20:30:00+02:00")),
+            ("2026-07-10T20:30+01:00 CET", Some("2026-07-10T20:30:00+01:00")),
+            ("2026-07-10 soon CET", None),
             ("2014-13-12", None),
             ("tomorrow", None),
             ("", None),

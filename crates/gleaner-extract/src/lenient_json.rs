@@ -25,7 +25,7 @@ pub(crate) struct Parsed {
 
 /// Reads every JSON value in `text`.
 pub(crate) fn parse(text: &str) -> Parsed {
-    let mut p = Parser { s: text.as_bytes(), text, i: 0, repairs: Vec::new() };
+    let mut p = Parser { s: text.as_bytes(), text, i: 0, repairs: Vec::new(), truncated: false };
     let mut out = Parsed::default();
     loop {
         p.skip_ws();
@@ -54,6 +54,9 @@ struct Parser<'a> {
     text: &'a str,
     i: usize,
     repairs: Vec<String>,
+    /// The text ended inside a value: objects and arrays open at the end keep the members
+    /// read whole before it.
+    truncated: bool,
 }
 
 impl Parser<'_> {
@@ -106,6 +109,7 @@ impl Parser<'_> {
         }
         self.skip_ws();
         let Some(&b) = self.s.get(self.i) else {
+            self.truncated = true;
             return Err("unexpected end of input".to_owned());
         };
         match b {
@@ -127,6 +131,29 @@ impl Parser<'_> {
             }
             _ => Err(format!("unexpected `{}` at byte {}", char_at(self.text, self.i), self.i)),
         }
+    }
+
+    /// A value, or `None` when the text ends right after a number or word (`13` may be
+    /// the start of `130`: not read whole).
+    fn whole_value(&mut self, depth: usize) -> Result<Option<Value>, String> {
+        let at = self.s.get(self.i).copied();
+        let v = self.value(depth)?;
+        let scalar = at.is_some_and(|b| !matches!(b, b'{' | b'[' | b'"' | b'\''));
+        if scalar && self.i >= self.s.len() {
+            self.truncated = true;
+            return Ok(None);
+        }
+        Ok(Some(v))
+    }
+
+    /// The text ended inside this object or array: keep what was read whole.
+    fn cut(&mut self, partial: Value) -> Result<Value, String> {
+        self.truncated = true;
+        if !self.repairs.iter().any(|r| r.starts_with("truncated")) {
+            self.i = self.s.len();
+            self.repair("truncated text: kept the values read whole");
+        }
+        Ok(partial)
     }
 
     fn word(&mut self) -> &str {
@@ -159,6 +186,7 @@ impl Parser<'_> {
         let mut run_start = self.i;
         loop {
             let Some(&b) = self.s.get(self.i) else {
+                self.truncated = true;
                 return Err(format!("unterminated string starting at byte {start}"));
             };
             if b == quote {
@@ -188,6 +216,7 @@ impl Parser<'_> {
             out.push_str(&self.text[run_start..self.i]);
             self.i += 1;
             let Some(&e) = self.s.get(self.i) else {
+                self.truncated = true;
                 return Err(format!("unterminated string starting at byte {start}"));
             };
             self.i += 1;
@@ -240,7 +269,7 @@ impl Parser<'_> {
         loop {
             self.skip_ws();
             let Some(&b) = self.s.get(self.i) else {
-                return Err("unterminated object".to_owned());
+                return self.cut(Value::Object(map));
             };
             match b {
                 b'}' => {
@@ -255,7 +284,11 @@ impl Parser<'_> {
                 _ => {}
             }
             let key = match b {
-                b'"' | b'\'' => self.string()?,
+                b'"' | b'\'' => match self.string() {
+                    Ok(k) => k,
+                    Err(_) if self.truncated => return self.cut(Value::Object(map)),
+                    Err(e) => return Err(e),
+                },
                 _ if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'@') => {
                     self.repair("unquoted key");
                     self.word().to_owned()
@@ -271,10 +304,17 @@ impl Parser<'_> {
             self.skip_ws();
             if self.s.get(self.i) == Some(&b':') {
                 self.i += 1;
+            } else if self.i >= self.s.len() {
+                return self.cut(Value::Object(map));
             } else {
                 return Err(format!("expected `:` after key `{key}` at byte {}", self.i));
             }
-            let v = self.value(depth + 1)?;
+            let v = match self.whole_value(depth + 1) {
+                Ok(Some(v)) => v,
+                Ok(None) => return self.cut(Value::Object(map)),
+                Err(_) if self.truncated => return self.cut(Value::Object(map)),
+                Err(e) => return Err(e),
+            };
             match map.get_mut(&key) {
                 None => {
                     map.insert(key, v);
@@ -301,6 +341,7 @@ impl Parser<'_> {
                 }
                 Some(b'}') => {}
                 Some(b'"') => self.repair("missing comma"),
+                None => return self.cut(Value::Object(map)),
                 _ => return Err(format!("expected `,` or `}}` at byte {}", self.i)),
             }
         }
@@ -312,7 +353,7 @@ impl Parser<'_> {
         loop {
             self.skip_ws();
             match self.s.get(self.i) {
-                None => return Err("unterminated array".to_owned()),
+                None => return self.cut(Value::Array(items)),
                 Some(b']') => {
                     self.i += 1;
                     return Ok(Value::Array(items));
@@ -324,7 +365,12 @@ impl Parser<'_> {
                 }
                 _ => {}
             }
-            items.push(self.value(depth + 1)?);
+            match self.whole_value(depth + 1) {
+                Ok(Some(v)) => items.push(v),
+                Ok(None) => return self.cut(Value::Array(items)),
+                Err(_) if self.truncated => return self.cut(Value::Array(items)),
+                Err(e) => return Err(e),
+            }
             self.skip_ws();
             match self.s.get(self.i) {
                 Some(b',') => {
@@ -336,6 +382,7 @@ impl Parser<'_> {
                 }
                 Some(b']') => {}
                 Some(b'{' | b'[' | b'"') => self.repair("missing comma"),
+                None => return self.cut(Value::Array(items)),
                 _ => return Err(format!("expected `,` or `]` at byte {}", self.i)),
             }
         }
@@ -376,8 +423,34 @@ mod tests {
     }
 
     #[test]
+    fn truncation_keeps_the_values_read_whole() {
+        let p = parse(
+            r#"{"@type":"Event","name":"Gig","startDate":"2026-05-01T20:00","offers":{"price":"13"#,
+        );
+        assert_eq!(
+            p.values,
+            vec![json!({"@type":"Event","name":"Gig","startDate":"2026-05-01T20:00","offers":{}})]
+        );
+        assert!(p.repairs.iter().any(|r| r.contains("truncated")), "{:?}", p.repairs);
+        // A number cut at the end may be the start of a longer one: dropped.
+        let p = parse(r#"[{"name":"A","price":13"#);
+        assert_eq!(p.values, vec![json!([{"name":"A"}])]);
+        let p = parse(r#"{"name":"A", "desc"#);
+        assert_eq!(p.values, vec![json!({"name":"A"})]);
+    }
+
+    #[test]
+    fn unquoted_keys_and_trailing_commas() {
+        let p = parse("{name: 'Gig', startDate: \"2026-05-01\", location: {name: \"Hall\",},}");
+        assert_eq!(
+            p.values,
+            vec![json!({"name":"Gig","startDate":"2026-05-01","location":{"name":"Hall"}})]
+        );
+    }
+
+    #[test]
     fn errors_keep_earlier_values_and_depth_is_bounded() {
-        let p = parse(r#"{"a": 1} {"b": "#);
+        let p = parse(r#"{"a": 1} {"b": 2 x"#);
         assert_eq!(p.values.len(), 1);
         assert!(p.error.is_some());
         let deep = "[".repeat(10_000);

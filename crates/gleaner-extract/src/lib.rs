@@ -28,15 +28,18 @@
 
 pub mod api;
 mod decode;
+mod depth;
 pub mod discover;
 pub mod fallback;
 pub mod feeds;
 pub mod ical;
 pub mod jsonld;
 mod lenient_json;
+mod merge;
 pub mod microdata;
 pub mod microformats;
 pub mod opendata;
+mod page;
 pub mod rdfa;
 pub mod rules;
 mod schema;
@@ -49,7 +52,6 @@ pub use sniff::{DocumentKind, kind_of};
 
 use std::fmt;
 
-use gleaner_event::identity_parts::{fold, start_key};
 use gleaner_event::{Event, EventTime, NormaliseContext, RawEvent, normalise};
 use url::Url;
 
@@ -307,7 +309,7 @@ pub fn extract_with(
     // Site rules first: a site that needed rules is read by them.
     let mut dom: Option<scraper::Html> = None;
     if let Some(rules) = &opts.rules {
-        let doc = dom.get_or_insert_with(|| scraper::Html::parse_document(&text));
+        let doc = dom.get_or_insert_with(|| parse_dom(&text));
         let read = rules.apply(doc, base_url, opts.reference_date);
         out.links = read.links;
         out.next_page = read.next_page;
@@ -329,7 +331,7 @@ pub fn extract_with(
         || memchr::memmem::find(bytes, b"h-event").is_some();
     let mut microformat_candidates = Vec::new();
     if has_microdata || has_rdfa || has_microformats {
-        let doc = dom.get_or_insert_with(|| scraper::Html::parse_document(&text));
+        let doc = dom.get_or_insert_with(|| parse_dom(&text));
         if has_microdata {
             microdata::read(doc, &mut out.candidates, &mut out.diagnostics);
         }
@@ -342,11 +344,24 @@ pub fn extract_with(
     }
     out.candidates.extend(jsonld_candidates);
     out.candidates.extend(microformat_candidates);
+    // A zone the page states holds for the local times of its structured data.
+    if !out.candidates.is_empty()
+        && let Some(zone) = page::stated_zone(&text)
+    {
+        for c in &mut out.candidates {
+            c.raw.zone.get_or_insert_with(|| zone.clone());
+        }
+    }
     if out.candidates.is_empty() && opts.fallback && opts.rules.is_none() {
-        let doc = dom.get_or_insert_with(|| scraper::Html::parse_document(&text));
+        let doc = dom.get_or_insert_with(|| parse_dom(&text));
         fallback::read(doc, opts.reference_date, &mut out.candidates, &mut out.diagnostics);
     }
     out
+}
+
+/// The page's DOM, its nesting bounded first (see `depth`).
+fn parse_dom(text: &str) -> scraper::Html {
+    scraper::Html::parse_document(&depth::limit_depth(text))
 }
 
 /// Whether some `attr=` attribute in the page names a schema.org event type.
@@ -388,6 +403,7 @@ pub fn extract_events_with(
         extract_with(bytes, content_type, ctx.base_url, opts);
     let merge = candidates.iter().all(|c| !matches!(c.format, Format::Feed | Format::ICalendar));
     let mut events: Vec<Event> = Vec::new();
+    let mut index = merge::Index::default();
     for c in candidates {
         match normalise(&c.raw, ctx) {
             Ok(n) => {
@@ -399,9 +415,20 @@ pub fn extract_events_with(
                         location: c.location.clone(),
                     });
                 }
-                match events.iter_mut().find(|e| merge && same_event(e, &n.event)) {
-                    Some(existing) => merge_into(existing, n.event),
-                    None => events.push(n.event),
+                match merge.then(|| index.find(&events, &n.event)).flatten() {
+                    Some(i) => {
+                        let had_venue = events[i].venue.name.is_some();
+                        merge_into(&mut events[i], n.event);
+                        if !had_venue {
+                            index.venue_filled(&events, i);
+                        }
+                    }
+                    None => {
+                        if merge {
+                            index.insert(&n.event, events.len());
+                        }
+                        events.push(n.event);
+                    }
                 }
             }
             Err(e) => diagnostics.push(Diagnostic {
@@ -412,6 +439,11 @@ pub fn extract_events_with(
             }),
         }
     }
+    if merge
+        && matches!(kind_of(bytes, content_type, opts.file_name.as_deref()), DocumentKind::Html)
+    {
+        canonical_urls(&mut events, bytes, content_type, ctx.base_url);
+    }
     for e in &mut events {
         // Merging can bring back an `image` that is the event's own page (see normalise).
         if e.image_url.is_some() && e.image_url == e.url {
@@ -421,15 +453,30 @@ pub fn extract_events_with(
     Events { events, diagnostics, links, next_page }
 }
 
-fn same_event(a: &Event, b: &Event) -> bool {
-    let (Some(ta), Some(tb)) = (&a.title, &b.title) else { return false };
-    if fold(ta) != fold(tb) || start_key(a.start.as_ref()) != start_key(b.start.as_ref()) {
-        return false;
+/// The events' canonical URLs (issue 24): an event's own URL on the page's site stands;
+/// the one event of a page takes, in order, the page's `<link rel="canonical">`, its
+/// `og:url`, its own URL on another site, the page's URL. Events of a page of several keep
+/// their own URLs or none: a listing's address is no one event's page (and would make the
+/// store merge them all as one).
+fn canonical_urls(events: &mut [Event], bytes: &[u8], content_type: &str, base: &Url) {
+    let [event] = events else { return };
+    if event.url.as_ref().is_some_and(|u| gleaner_event::same_site(base, u)) {
+        return;
     }
-    match (&a.venue.name, &b.venue.name) {
-        (Some(va), Some(vb)) => fold(va) == fold(vb),
-        _ => true,
-    }
+    let (text, _) = decode::decode(bytes, content_type);
+    let stated = page::page_urls(&text);
+    let resolve = |v: &str| {
+        base.join(&gleaner_event::text::decode_entities(v))
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+    };
+    event.url = stated
+        .canonical
+        .as_deref()
+        .and_then(resolve)
+        .or_else(|| stated.og_url.as_deref().and_then(resolve))
+        .or_else(|| event.url.take())
+        .or_else(|| Some(base.clone()));
 }
 
 fn merge_into(e: &mut Event, other: Event) {

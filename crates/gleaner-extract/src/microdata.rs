@@ -136,10 +136,10 @@ impl<'d> Crawler<'_, 'd> {
                         // `<a itemprop="name" href>` means the link text, whatever the
                         // algorithm says; and a link's text often names what it points to.
                         (Value::String(_), "a") if is_text_prop(name) => {
-                            Value::String(el.text().collect())
+                            Value::String(capped_text(el))
                         }
                         (Value::String(_), "a") if name == "url" => {
-                            push_prop(&mut map, "@linktext", Value::String(el.text().collect()));
+                            push_prop(&mut map, "@linktext", Value::String(capped_text(el)));
                             value.clone()
                         }
                         _ => value.clone(),
@@ -160,6 +160,32 @@ impl<'d> Crawler<'_, 'd> {
         path.pop();
         Value::Object(map)
     }
+}
+
+/// The longest property text read (a description nesting thousands of properties would
+/// otherwise be copied once per level: quadratic).
+const MAX_TEXT: usize = 16 * 1024;
+
+/// An element's text, at most [`MAX_TEXT`] bytes (cut at a character boundary).
+pub(crate) fn capped_text(el: ElementRef<'_>) -> String {
+    let mut out = String::new();
+    for t in el.text() {
+        let room = MAX_TEXT - out.len();
+        if t.len() <= room {
+            out.push_str(t);
+        } else {
+            let mut cut = room;
+            while !t.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.push_str(&t[..cut]);
+            break;
+        }
+        if out.len() >= MAX_TEXT {
+            break;
+        }
+    }
+    out
 }
 
 /// Properties whose value is text even on a link element.
@@ -199,5 +225,5 @@ pub(crate) fn property_value(el: ElementRef<'_>) -> String {
         "time" => attr("datetime"),
         _ => attr("content"),
     };
-    v.unwrap_or_else(|| el.text().collect())
+    v.unwrap_or_else(|| capped_text(el))
 }

@@ -7,7 +7,7 @@
 use scraper::{ElementRef, Html};
 use serde_json::{Map, Value};
 
-use crate::microdata::{is_text_prop, push_prop, short_name};
+use crate::microdata::{capped_text, is_text_prop, push_prop, short_name};
 use crate::schema;
 use crate::{Candidate, Diagnostic, Format, Severity};
 
@@ -53,7 +53,12 @@ pub fn items(doc: &Html) -> Vec<Value> {
     while let Some((el, current)) = stack.pop() {
         let e = el.value();
         let mut next = current;
-        let property = e.attr("property").filter(|p| !p.trim().is_empty());
+        // `rel` names a property as `property` does (RDFa 1.1 `rel`/`resource`), inside
+        // a resource only (`rel="stylesheet"` in the head is HTML's).
+        let property = e
+            .attr("property")
+            .or_else(|| current.and(e.attr("rel")))
+            .filter(|p| !p.trim().is_empty());
         if let Some(t) = e.attr("typeof") {
             let idx = items.len();
             items.push(Item {
@@ -76,12 +81,10 @@ pub fn items(doc: &Html) -> Vec<Value> {
                 let name = short_name(name);
                 let value = if e.name() == "a" && e.attr("content").is_none() && is_text_prop(name)
                 {
-                    el.text().collect()
+                    capped_text(el)
                 } else {
                     if e.name() == "a" && name == "url" {
-                        items[c]
-                            .props
-                            .push(("@linktext".to_owned(), Val::Text(el.text().collect())));
+                        items[c].props.push(("@linktext".to_owned(), Val::Text(capped_text(el))));
                     }
                     value.clone()
                 };
@@ -111,7 +114,7 @@ fn rdfa_value(el: ElementRef<'_>) -> String {
         "time" => e.attr("datetime"),
         _ => e.attr("resource").or_else(|| e.attr("href")),
     };
-    v.map_or_else(|| el.text().collect(), str::to_owned)
+    v.map_or_else(|| capped_text(el), str::to_owned)
 }
 
 fn to_json(items: &[Item], idx: usize, depth: usize) -> Value {

@@ -11,8 +11,21 @@ use std::collections::HashMap;
 use gleaner_event::{RawEvent, RawOffer};
 use serde_json::{Map, Value};
 
-/// schema.org `Event` and all its subtypes (schema.org 29), plus `EventSeries`.
+/// schema.org `Event` and all its subtypes (schema.org 29: the full `Event` tree, with
+/// `EventSeries`, the `PublicationEvent` pair and the `UserInteraction` family), plus the
+/// pending and proposed `PerformingArtsEvent`, which pages write.
 const EVENT_TYPES: &[&str] = &[
+    "PerformingArtsEvent",
+    "UserInteraction",
+    "UserBlocks",
+    "UserCheckins",
+    "UserComments",
+    "UserDownloads",
+    "UserLikes",
+    "UserPageVisits",
+    "UserPlays",
+    "UserPlusOnes",
+    "UserTweets",
     "Event",
     "BusinessEvent",
     "ChildrensEvent",
@@ -207,6 +220,7 @@ impl<'a> Walker<'a> {
         raw.name = text(get(m, "name")).or_else(|| text(get(m, "summary")));
         raw.description = text(get(m, "description"));
         raw.url = url_of(get(m, "url"));
+        raw.id = text(m.get("@id"));
         raw.image = url_of(get(m, "image"));
         raw.start = text(get(m, "startDate"));
         raw.end = text(get(m, "endDate"));
@@ -275,8 +289,12 @@ impl<'a> Walker<'a> {
                     }
                 }
                 other => {
-                    if raw.location_text.is_none() {
-                        raw.location_text = text(Some(other));
+                    let t = text(Some(other));
+                    if t.as_deref().is_some_and(is_online) {
+                        // "Online" is where it happens, not a venue.
+                        raw.has_virtual_location = true;
+                    } else if raw.location_text.is_none() {
+                        raw.location_text = t;
                     }
                 }
             }
@@ -363,6 +381,34 @@ fn inherit(raw: &mut RawEvent, show: RawEvent) {
     }
 }
 
+/// Whether a location written as text says the event is online (five languages).
+fn is_online(t: &str) -> bool {
+    let t = t.trim().trim_end_matches('.').to_lowercase();
+    matches!(
+        t.as_str(),
+        "online"
+            | "online event"
+            | "online only"
+            | "virtual"
+            | "virtual event"
+            | "livestream"
+            | "live stream"
+            | "webinar"
+            | "zoom"
+            | "internet"
+            | "en ligne"
+            | "en línea"
+            | "en linea"
+            | "virtual (en línea)"
+            | "çevrimiçi"
+            | "cevrimici"
+            | "çevrim içi"
+            | "online-veranstaltung"
+            | "digital"
+    ) || t.starts_with("http://")
+        || t.starts_with("https://")
+}
+
 fn read_postal(raw: &mut RawEvent, m: &Map<String, Value>) {
     raw.street = raw.street.take().or_else(|| text(get(m, "streetAddress")));
     raw.locality = raw.locality.take().or_else(|| text(get(m, "addressLocality")));
@@ -374,10 +420,15 @@ fn read_postal(raw: &mut RawEvent, m: &Map<String, Value>) {
     });
 }
 
-/// The short schema.org type names of a node (`http://schema.org/MusicEvent` → `MusicEvent`).
+/// The short schema.org type names of a node (`http://schema.org/MusicEvent` → `MusicEvent`),
+/// from `@type` (one or several) and schema.org names in `additionalType`.
 pub(crate) fn types_of(m: &Map<String, Value>) -> Vec<String> {
+    let additional = values(get(m, "additionalType"))
+        .filter_map(|t| t.as_str())
+        .filter(|t| t.contains("schema.org/") || t.starts_with("schema:"));
     values(m.get("@type").or_else(|| m.get("type")))
         .filter_map(|t| t.as_str())
+        .chain(additional)
         .flat_map(|t| t.split_whitespace())
         .map(|t| t.trim_end_matches('/').rsplit(['/', '#', ':']).next().unwrap_or(t).to_owned())
         .collect()

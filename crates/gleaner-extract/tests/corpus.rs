@@ -1,25 +1,27 @@
-//! Scores extraction against the labelled corpus and snapshots every vendored page.
+//! Scores extraction against the labelled corpus, following `labels.json` "conventions"
+//! exactly (issue 24).
 //!
 //! The corpus is `testdata/corpus/` (vendored, with `SOURCES.md` and `labels.json`); files
 //! left out of the repository for licence reasons are scored too when
 //! `../shared/corpus/events/` exists next to the repository.
 //!
-//! Matching rules (our reading of `labels.json` "conventions"): predicted and labelled
-//! events of one file are paired greedily by the number of agreeing fields (a pair needs the
-//! same title or the same start). Per field: a true positive is a non-null prediction equal
-//! to a non-null label; a non-null prediction that is wrong or labelled null is a false
-//! positive; a non-null label predicted wrong or null is a false negative. Texts compare
-//! after collapsing whitespace, ignoring case; date-times compare as values (`Z` equals
-//! `+00:00`, seconds optional) and a local time never equals one with an offset; prices
-//! compare as decimals; URLs after parsing; countries as ISO codes (a label written as a
-//! country name is read as its code). `status`: the label `movedonline` is our
-//! `moved_online`, and a null label (the page does not say) against our default
-//! `scheduled` counts neither way.
+//! Matching: predicted and labelled events of one file are paired greedily by the number of
+//! agreeing fields (a pair needs the same title or the same start). Per field: a true
+//! positive is a non-null prediction equal to a non-null label; a non-null prediction that
+//! is wrong or labelled null is a false positive (null means "the page does not say", so a
+//! default such as `status: scheduled` on a page that says nothing is a false positive); a
+//! non-null label predicted wrong or null is a false negative. Unpaired predictions and
+//! labels count field by field the same way. Texts compare after collapsing whitespace,
+//! ignoring case; date-times compare as values (`Z` equals `+00:00`, seconds optional) and a
+//! local time never equals one with an offset; prices compare as decimals; URLs after
+//! parsing; status `movedonline` is our `moved_online`; countries as ISO codes (three labels
+//! of 08 write a country name, "Ireland", "France", against the convention: those are read
+//! as their codes, the label's slip, not ours).
 //!
-//! Pages without structured data (`*-nosd.html`) are scored twice (issue 10): with the site
-//! rules of `testdata/corpus-rules.toml` (keyed by site, as in `gleaner.toml`) and with the
-//! generic fallback alone. Dates written without a year are resolved after the day the
-//! fixtures were saved ([`SAVED`]).
+//! Every file is scored in three modes: the fallback off (`gleaner extract --no-fallback`),
+//! the fallback on, and the site rules of `testdata/corpus-rules.toml` (keyed by site, as in
+//! `gleaner.toml`). Dates written without a year are resolved after the day the fixtures
+//! were saved ([`SAVED`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -100,10 +102,6 @@ fn corpus_rules() -> RuleBook {
     RuleBook::compile(&file.site_rules).unwrap()
 }
 
-fn run(path: &Path, base: &str) -> Vec<Value> {
-    run_with(path, base, Mode::Plain)
-}
-
 fn run_with(path: &Path, base: &str, mode: Mode<'_>) -> Vec<Value> {
     let bytes = std::fs::read(path).unwrap();
     let base = Url::parse(base).unwrap();
@@ -116,10 +114,7 @@ fn run_with(path: &Path, base: &str, mode: Mode<'_>) -> Vec<Value> {
             _ => None,
         },
         fallback: mode == Mode::Fallback,
-        reference_date: match mode {
-            Mode::Rules(_) => chrono::NaiveDate::from_ymd_opt(SAVED.0, SAVED.1, SAVED.2),
-            _ => None,
-        },
+        reference_date: chrono::NaiveDate::from_ymd_opt(SAVED.0, SAVED.1, SAVED.2),
         ..ExtractOptions::default()
     };
     let out = gleaner_extract::extract_events_with(&bytes, content_type(name), &ctx, &opts);
@@ -168,15 +163,6 @@ fn country(v: &str) -> String {
     }
 }
 
-/// Whether a predicted value is a claim at all (our default `scheduled` against a null
-/// label is not).
-fn claims(field: &str, pred: &Value, label: Option<&Value>) -> bool {
-    if pred.is_null() {
-        return false;
-    }
-    !(field == "status" && pred == "scheduled" && label.is_none_or(Value::is_null))
-}
-
 #[derive(Default, Clone, Copy)]
 struct Counts {
     tp: u32,
@@ -205,7 +191,7 @@ fn score_pair(
         let p = pred.map_or(&Value::Null, |p| &p[f]);
         let l = label.map(|l| &l[f]);
         let c = per_field.entry(f).or_default();
-        let claimed = claims(f, p, l);
+        let claimed = !p.is_null();
         let labelled = l.is_some_and(|l| !l.is_null());
         if claimed && labelled && equal(f, p, l.unwrap()) {
             c.tp += 1;
@@ -276,28 +262,88 @@ fn merged(
     out
 }
 
-#[derive(PartialEq)]
+/// What kind of document a corpus file is (from its name).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Class {
+    /// HTML with structured data.
     Structured,
+    /// A page that describes no event.
     Negative,
-    NeedsSiteRules,
+    /// HTML without structured data (read by the fallback or site rules).
+    NoStructuredData,
+    /// RSS/Atom feeds and iCalendar files.
     FeedOrCalendar,
 }
 
-fn class_of(name: &str) -> Class {
-    if name.ends_with(".ics") || name.ends_with(".rss") {
-        Class::FeedOrCalendar
-    } else if name.contains("negative") {
-        Class::Negative
-    } else if name.contains("nosd") {
-        Class::NeedsSiteRules
-    } else {
-        Class::Structured
+impl Class {
+    fn of(name: &str) -> Class {
+        if name.ends_with(".ics") || name.ends_with(".rss") {
+            Class::FeedOrCalendar
+        } else if name.contains("negative") {
+            Class::Negative
+        } else if name.contains("nosd") {
+            Class::NoStructuredData
+        } else {
+            Class::Structured
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Class::Structured => "HTML with structured data",
+            Class::Negative => "negative pages",
+            Class::NoStructuredData => "HTML without structured data",
+            Class::FeedOrCalendar => "feeds and calendars",
+        }
     }
 }
 
-#[test]
-fn corpus_f1() {
+type FieldCounts = BTreeMap<&'static str, Counts>;
+
+fn total(m: &FieldCounts) -> Counts {
+    m.values().fold(Counts::default(), |mut a, c| {
+        a.add(*c);
+        a
+    })
+}
+
+fn table(title: &str, m: &FieldCounts) -> String {
+    let mut t = format!("\n{title}\nfield        precision recall  F1     (tp/fp/fn)\n");
+    for f in FIELDS {
+        let c = m.get(f).copied().unwrap_or_default();
+        let p = if c.tp + c.fp == 0 { 1.0 } else { f64::from(c.tp) / f64::from(c.tp + c.fp) };
+        let r = if c.tp + c.fn_ == 0 { 1.0 } else { f64::from(c.tp) / f64::from(c.tp + c.fn_) };
+        t.push_str(&format!(
+            "{f:<12} {p:>9.3} {r:>6.3} {:>6.3}  ({}/{}/{})\n",
+            c.f1(),
+            c.tp,
+            c.fp,
+            c.fn_
+        ));
+    }
+    let c = total(m);
+    t.push_str(&format!("{:<12} {:>23.3}  ({}/{}/{})\n", "overall", c.f1(), c.tp, c.fp, c.fn_));
+    t
+}
+
+/// One scoring mode's counts: per class, per field.
+#[derive(Default)]
+struct Scores {
+    by_class: BTreeMap<Class, FieldCounts>,
+    /// Per-field counts of the vendored files only (the ones CI always has).
+    vendored: FieldCounts,
+}
+
+impl Scores {
+    fn overall(&self) -> FieldCounts {
+        self.by_class.values().fold(BTreeMap::new(), |acc, m| merged(&acc, m))
+    }
+    fn class(&self, c: Class) -> FieldCounts {
+        self.by_class.get(&c).cloned().unwrap_or_default()
+    }
+}
+
+fn labelled_files() -> (BTreeMap<String, (PathBuf, Value)>, Vec<String>) {
     let mut labels = load_labels(&vendored());
     let ext = external();
     if let Some(dir) = &ext {
@@ -305,220 +351,125 @@ fn corpus_f1() {
             labels.entry(k).or_insert(v);
         }
     }
-    let mut per_field: BTreeMap<&'static str, Counts> = BTreeMap::new();
-    let book = corpus_rules();
-    let (mut nosd_rules, mut nosd_fallback): (
-        BTreeMap<&'static str, Counts>,
-        BTreeMap<&'static str, Counts>,
-    ) = (BTreeMap::new(), BTreeMap::new());
-    let mut unreadable: Vec<String> = Vec::new();
-    let mut vendored_only: BTreeMap<&'static str, Counts> = BTreeMap::new();
-    let mut feeds_field: BTreeMap<&'static str, Counts> = BTreeMap::new();
-    let mut calendars_vendored = Counts::default();
-    let mut report = String::new();
-    for (name, entry) in &labels {
-        let local = vendored().join(name);
+    let mut files = BTreeMap::new();
+    let mut missing = Vec::new();
+    for (name, entry) in labels {
+        let local = vendored().join(&name);
         let path = if local.exists() {
             local
-        } else if let Some(p) = ext.as_ref().map(|d| d.join(name)).filter(|p| p.exists()) {
+        } else if let Some(p) = ext.as_ref().map(|d| d.join(&name)).filter(|p| p.exists()) {
             p
         } else {
-            report.push_str(&format!("{name}: not available (left out of the repository)\n"));
+            missing.push(name);
             continue;
         };
+        files.insert(name, (path, entry));
+    }
+    (files, missing)
+}
+
+#[test]
+fn corpus_f1() {
+    let (files, missing) = labelled_files();
+    let book = corpus_rules();
+    let modes: [(&str, Mode<'_>); 3] = [
+        ("fallback off", Mode::Plain),
+        ("fallback on", Mode::Fallback),
+        ("site rules", Mode::Rules(&book)),
+    ];
+    let mut scores: Vec<Scores> = modes.iter().map(|_| Scores::default()).collect();
+    let mut report =
+        String::from("file: F1 with fallback off / on / site rules (predicted, labelled)\n");
+    let debug = std::env::var_os("CORPUS_DEBUG").is_some();
+    for (name, (path, entry)) in &files {
+        let class = Class::of(name);
+        let base = entry["base_url"].as_str().unwrap();
         let label_events: Vec<Value> = entry["events"].as_array().cloned().unwrap_or_default();
-        let preds = run(&path, entry["base_url"].as_str().unwrap());
-        match class_of(name) {
-            Class::Negative => {
-                report.push_str(&format!("{name}: negative, {} events (want 0)\n", preds.len()));
-                assert!(preds.is_empty(), "{name}: negative page yielded events: {preds:#?}");
+        let mut line = format!("{name}:");
+        for ((how, mode), into) in modes.iter().zip(&mut scores) {
+            let preds = run_with(path, base, *mode);
+            if *mode == Mode::Plain {
+                match class {
+                    Class::Negative => assert!(
+                        preds.is_empty(),
+                        "{name}: negative page yielded events: {preds:#?}"
+                    ),
+                    Class::NoStructuredData => assert!(
+                        preds.is_empty(),
+                        "{name}: page without structured data yielded events with the fallback off: {preds:#?}"
+                    ),
+                    _ => {}
+                }
             }
-            Class::NeedsSiteRules => {
-                report.push_str(&format!(
-                    "{name}: no structured data, {} events from structured data (want 0; {} labelled need site rules)\n",
-                    preds.len(),
-                    label_events.len()
-                ));
-                assert!(
-                    preds.is_empty(),
-                    "{name}: page without structured data yielded events: {preds:#?}"
-                );
-                let base = entry["base_url"].as_str().unwrap();
-                for (mode, into) in
-                    [(Mode::Rules(&book), &mut nosd_rules), (Mode::Fallback, &mut nosd_fallback)]
+            if debug {
+                #[allow(clippy::print_stdout, reason = "debug output on request")]
                 {
-                    let preds = run_with(&path, base, mode);
-                    let mut file_counts = BTreeMap::new();
-                    score_file(&preds, &label_events, &mut file_counts);
-                    let mut total = Counts::default();
-                    for (f, c) in &file_counts {
-                        total.add(*c);
-                        into.entry(f).or_default().add(*c);
-                    }
-                    let how = if matches!(mode, Mode::Fallback) { "fallback" } else { "rules" };
-                    report.push_str(&format!(
-                        "  with {how}: F1 {:.3} ({} predicted; tp {} fp {} fn {})\n",
-                        total.f1(),
-                        preds.len(),
-                        total.tp,
-                        total.fp,
-                        total.fn_
-                    ));
-                    if preds.is_empty() {
-                        unreadable.push(format!("{name} ({how})"));
-                    }
+                    println!("{name} ({how})");
                 }
             }
-            class @ (Class::Structured | Class::FeedOrCalendar) => {
-                if std::env::var_os("CORPUS_DEBUG").is_some() {
-                    #[allow(clippy::print_stdout, reason = "debug output on request")]
-                    {
-                        println!("{name}");
-                    }
-                }
-                let mut file_counts = BTreeMap::new();
-                score_file(&preds, &label_events, &mut file_counts);
-                let mut total = Counts::default();
-                for (f, c) in &file_counts {
-                    total.add(*c);
-                    if class == Class::FeedOrCalendar {
-                        feeds_field.entry(f).or_default().add(*c);
-                        if path.starts_with(vendored()) {
-                            calendars_vendored.add(*c);
-                        }
-                        continue;
-                    }
-                    per_field.entry(f).or_default().add(*c);
-                    if path.starts_with(vendored()) {
-                        vendored_only.entry(f).or_default().add(*c);
-                    }
-                }
-                report.push_str(&format!(
-                    "{name}: F1 {:.3} ({} predicted, {} labelled; tp {} fp {} fn {})\n",
-                    total.f1(),
-                    preds.len(),
-                    label_events.len(),
-                    total.tp,
-                    total.fp,
-                    total.fn_
-                ));
+            let mut file_counts = BTreeMap::new();
+            score_file(&preds, &label_events, &mut file_counts);
+            let t = total(&file_counts);
+            line.push_str(&format!(" {:.3} ({})", t.f1(), preds.len()));
+            let cm = into.by_class.entry(class).or_default();
+            *cm = merged(cm, &file_counts);
+            if path.starts_with(vendored()) {
+                into.vendored = merged(&into.vendored, &file_counts);
             }
         }
+        report.push_str(&format!("{line}, {} labelled\n", label_events.len()));
     }
-    let mut overall = Counts::default();
-    report.push_str("\nfield        precision recall  F1     (tp/fp/fn)\n");
-    for (f, c) in &per_field {
-        overall.add(*c);
-        let p = if c.tp + c.fp == 0 { 1.0 } else { f64::from(c.tp) / f64::from(c.tp + c.fp) };
-        let r = if c.tp + c.fn_ == 0 { 1.0 } else { f64::from(c.tp) / f64::from(c.tp + c.fn_) };
-        report.push_str(&format!(
-            "{f:<12} {p:>9.3} {r:>6.3} {:>6.3}  ({}/{}/{})\n",
-            c.f1(),
-            c.tp,
-            c.fp,
-            c.fn_
-        ));
+    for ((how, _), s) in modes.iter().zip(&scores) {
+        report.push_str(&table(&format!("whole corpus, {how}"), &s.overall()));
     }
-    let vendored_total = vendored_only.values().fold(Counts::default(), |mut a, c| {
-        a.add(*c);
-        a
-    });
-    report.push_str(&format!("\nstructured-data F1 (micro, all fields): {:.3}\n", overall.f1()));
-    let mut feeds_total = Counts::default();
-    report.push_str("\nfeeds and calendars\nfield        precision recall  F1     (tp/fp/fn)\n");
-    for (f, c) in &feeds_field {
-        feeds_total.add(*c);
-        let p = if c.tp + c.fp == 0 { 1.0 } else { f64::from(c.tp) / f64::from(c.tp + c.fp) };
-        let r = if c.tp + c.fn_ == 0 { 1.0 } else { f64::from(c.tp) / f64::from(c.tp + c.fn_) };
-        report.push_str(&format!(
-            "{f:<12} {p:>9.3} {r:>6.3} {:>6.3}  ({}/{}/{})\n",
-            c.f1(),
-            c.tp,
-            c.fp,
-            c.fn_
-        ));
-    }
-    report.push_str(&format!(
-        "\nfeeds and calendars F1 (micro, all fields): {:.3}; vendored calendars only: {:.3}\n",
-        feeds_total.f1(),
-        calendars_vendored.f1()
-    ));
-    // Pages without structured data: per field, with rules and with the fallback alone,
-    // and the whole corpus's F1 with each.
-    let table = |title: &str, m: &BTreeMap<&'static str, Counts>| -> String {
-        let mut t = format!("\n{title}\nfield        precision recall  F1     (tp/fp/fn)\n");
-        for (f, c) in m {
-            let p = if c.tp + c.fp == 0 { 1.0 } else { f64::from(c.tp) / f64::from(c.tp + c.fp) };
-            let r = if c.tp + c.fn_ == 0 { 1.0 } else { f64::from(c.tp) / f64::from(c.tp + c.fn_) };
-            t.push_str(&format!(
-                "{f:<12} {p:>9.3} {r:>6.3} {:>6.3}  ({}/{}/{})\n",
-                c.f1(),
-                c.tp,
-                c.fp,
-                c.fn_
+    for class in [Class::Structured, Class::FeedOrCalendar, Class::NoStructuredData] {
+        for ((how, _), s) in modes.iter().zip(&scores) {
+            report.push_str(&format!(
+                "{}, {how}: F1 {:.3}\n",
+                class.label(),
+                total(&s.class(class)).f1()
             ));
         }
-        t
-    };
-    let with_rules = merged(&per_field, &nosd_rules);
-    let without_rules = merged(&per_field, &nosd_fallback);
-    let total = |m: &BTreeMap<&'static str, Counts>| {
-        m.values().fold(Counts::default(), |mut a, c| {
-            a.add(*c);
-            a
-        })
-    };
-    report.push_str(&table("pages without structured data, with site rules", &nosd_rules));
-    report.push_str(&table("pages without structured data, generic fallback only", &nosd_fallback));
-    report.push_str(&table("whole HTML corpus, with site rules", &with_rules));
-    report.push_str(&format!(
-        "\nwithout structured data: F1 {:.3} with rules, {:.3} with the fallback only\n\
-         whole HTML corpus: F1 {:.3} with rules, {:.3} without (fallback only)\n\
-         pages read as no event: {}\n",
-        total(&nosd_rules).f1(),
-        total(&nosd_fallback).f1(),
-        total(&with_rules).f1(),
-        total(&without_rules).f1(),
-        if unreadable.is_empty() { "none".to_owned() } else { unreadable.join(", ") }
+    }
+    report.push_str(&table(
+        "pages without structured data, fallback on",
+        &scores[1].class(Class::NoStructuredData),
     ));
+    report.push_str(&table(
+        "pages without structured data, site rules",
+        &scores[2].class(Class::NoStructuredData),
+    ));
+    report.push_str(&format!(
+        "\nwhole corpus F1: {:.3} fallback off, {:.3} fallback on, {:.3} site rules; vendored files only (fallback off): {:.3}\n",
+        total(&scores[0].overall()).f1(),
+        total(&scores[1].overall()).f1(),
+        total(&scores[2].overall()).f1(),
+        total(&scores[0].vendored).f1(),
+    ));
+    if !missing.is_empty() {
+        report.push_str(&format!(
+            "not available (left out of the repository): {}\n",
+            missing.join(", ")
+        ));
+    }
     #[allow(clippy::print_stdout, reason = "the score report is the point of this test")]
     {
         println!("{report}");
     }
-    assert!(
-        total(&with_rules).f1() >= 0.95,
-        "corpus F1 with rules {:.3}\n{report}",
-        total(&with_rules).f1()
-    );
-    // Issue 10 asks for 0.90 without rules (0.905 today, 0.879 before the fallback read
-    // listings): the fallback's listing reader reads 27 (each row dates itself); 35 stays
-    // unread, its items take their (year-less) dates from day headings.
-    assert!(
-        total(&without_rules).f1() >= 0.90,
-        "corpus F1 without rules {:.3}\n{report}",
-        total(&without_rules).f1()
-    );
-    for (f, c) in &nosd_rules {
-        // Fields with fewer than three labels on these pages are reported, not judged:
-        // locality and country of 34 are labelled from context, not written on the page.
-        if c.tp + c.fn_ >= 3 {
-            assert!(
-                c.f1() >= 0.85,
-                "{f}: F1 {:.3} with rules on pages without structured data\n{report}",
-                c.f1()
-            );
-        }
-    }
-    assert!(
-        calendars_vendored.f1() >= 0.95 && feeds_total.f1() >= 0.95,
-        "feed and calendar F1 fell to {:.3} (vendored calendars {:.3})\n{report}",
-        feeds_total.f1(),
-        calendars_vendored.f1()
-    );
-    // A floor just under the current score, so regressions fail loudly.
-    assert!(
-        vendored_total.f1() >= 0.95,
-        "structured-data F1 fell to {:.3}\n{report}",
-        vendored_total.f1()
-    );
+    check_floors(&scores, &report);
+}
+
+/// Strict-scorer floors (fallback off, fallback on, vendored files with the fallback off).
+const FLOOR_OFF: f64 = 0.92;
+const FLOOR_ON: f64 = 0.92;
+const FLOOR_VENDORED: f64 = 0.93;
+
+/// Floors just under today's scores, so a regression fails loudly (strict scorer).
+fn check_floors(scores: &[Scores], report: &str) {
+    let off = total(&scores[0].overall()).f1();
+    let on = total(&scores[1].overall()).f1();
+    let vendored = total(&scores[0].vendored).f1();
+    assert!(off >= FLOOR_OFF, "corpus F1 with the fallback off fell to {off:.3}\n{report}");
+    assert!(on >= FLOOR_ON, "corpus F1 with the fallback on fell to {on:.3}\n{report}");
+    assert!(vendored >= FLOOR_VENDORED, "vendored corpus F1 fell to {vendored:.3}\n{report}");
 }

@@ -186,7 +186,8 @@ fn rdfa_lite_with_prefixes() {
                <span property="address">21 New Globe Walk, London, UK</span></div>
              <div property="schema:offers" typeof="schema:Offer"><meta property="schema:price" content="30"><meta property="priceCurrency" content="GBP"></div>
            </div>"##,
-        json!([{"title": "Hamlet", "start": "2026-09-09T19:30:00", "venue_name": "Globe", "street": "21 New Globe Walk",
+        // The venue is in GB, which keeps one clock: the local time gets London's offset.
+        json!([{"title": "Hamlet", "start": "2026-09-09T19:30:00+01:00", "venue_name": "Globe", "street": "21 New Globe Walk",
                 "locality": "London", "country": "GB", "price_min": "30", "currency": "GBP"}]),
     );
 }
@@ -231,5 +232,66 @@ fn one_show_with_many_performances() {
             r##"{"@type":"MusicEvent","name":"Two nights","startDate":["2026-03-01T20:00","2026-03-02T20:00"]}"##,
         ),
         json!([{"start": "2026-03-01T20:00:00"}, {"start": "2026-03-02T20:00:00"}]),
+    );
+}
+
+/// Pages as venues in five languages write them (issue 24 conventions): no stated status
+/// is null; a local time takes the zone the page states, else the venue country's one
+/// clock, else stays floating; the one event takes the page's canonical link.
+#[test]
+fn five_language_pages_follow_the_conventions() {
+    // tr: the country's one clock (TR), no status stated.
+    check(
+        &ld(
+            r#"{"@context":"https://schema.org","@type":"MusicEvent","name":"Caz Gecesi","startDate":"2026-03-14T21:00",
+            "location":{"@type":"Place","name":"Zorlu PSM","address":{"@type":"PostalAddress","streetAddress":"Levazım Mah. Koru Sok. No:2","addressLocality":"İstanbul","addressCountry":"TR"}}}"#,
+        ),
+        json!([{"title": "Caz Gecesi", "start": "2026-03-14T21:00:00+03:00", "status": null, "country": "TR"}]),
+    );
+    // fr: "heure de Paris" stated in the text; a date-only end on the start's day is kept.
+    check(
+        &format!(
+            "<p>Tous les horaires sont donnés en heure de Paris.</p>{}",
+            ld(
+                r#"{"@type":"TheaterEvent","name":"Le Misanthrope","startDate":"2026-07-10T20:30","endDate":"2026-07-10","location":"Salle Richelieu","eventStatus":"https://schema.org/EventScheduled"}"#
+            )
+        ),
+        json!([{"start": "2026-07-10T20:30:00+02:00", "end": "2026-07-10", "status": "scheduled", "venue_name": "Salle Richelieu"}]),
+    );
+    // es: Canary Islands keep their own clock; "en línea" is not a venue.
+    check(
+        &ld(
+            r#"[{"@type":"Event","name":"Concierto","startDate":"2026-01-20T20:00","location":{"@type":"Place","name":"Auditorio Alfredo Kraus","address":{"@type":"PostalAddress","addressLocality":"Las Palmas de Gran Canaria","addressCountry":"ES"}}},
+              {"@type":"Event","name":"Charla","startDate":"2026-01-21T19:00","location":"En línea"}]"#,
+        ),
+        json!([
+            {"start": "2026-01-20T20:00:00+00:00", "locality": "Las Palmas de Gran Canaria"},
+            {"start": "2026-01-21T19:00:00", "venue_name": null},
+        ]),
+    );
+    // de: a zone named in the value; additionalType makes a Thing an event.
+    check(
+        &ld(
+            r#"{"@type":"Thing","additionalType":"https://schema.org/Festival","name":"Sommerfest","startDate":"2026-06-20T18:00 Europe/Berlin"}"#,
+        ),
+        json!([{"title": "Sommerfest", "start": "2026-06-20T18:00:00+02:00"}]),
+    );
+    // en: a US venue has several clocks: floating; the page's canonical link is the url.
+    check(
+        &format!(
+            r#"<link rel="canonical" href="https://venue.example/shows/42">{}"#,
+            ld(
+                r#"{"@type":"PerformingArtsEvent","name":"Late Show","startDate":"2026-05-01T22:00","location":{"@type":"Place","name":"The Hall","address":"1 Main St, Denver, CO, USA"}}"#
+            )
+        ),
+        json!([{"title": "Late Show", "start": "2026-05-01T22:00:00", "url": "https://venue.example/shows/42", "status": null}]),
+    );
+}
+
+#[test]
+fn truncated_jsonld_keeps_the_values_read_whole() {
+    check(
+        r#"<script type="application/ld+json">{"@type":"Event","name":"Cut short","startDate":"2026-05-01T20:00","location":{"@type":"Place","name":"Hall","address":{"streetAddress":"1 Ma"#,
+        json!([{"title": "Cut short", "start": "2026-05-01T20:00:00", "venue_name": "Hall", "street": null}]),
     );
 }

@@ -73,7 +73,8 @@ fn source_tz_gives_local_times_an_offset_and_keeps_dates() {
     assert_eq!(e["start"], "2026-07-01T21:00:00+03:00");
     assert_eq!(e["end"], "2026-07-02");
     assert_eq!(e["venue_name"], "Zorlu PSM");
-    assert_eq!(e["status"], "scheduled");
+    // The page states no status: null, not a default (issue 24).
+    assert_eq!(e["status"], Value::Null);
 }
 
 #[test]
@@ -137,13 +138,11 @@ fn a_calendar_prints_one_event_per_vevent_and_its_occurrences_with_expand() {
     let run = gleaner(&["extract", "--url", "https://calendar.example/", &cal], "");
     assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
     let printed = events(&run.stdout);
-    let shown: Vec<(&str, &str)> = printed
-        .iter()
-        .map(|e| (e["start"].as_str().unwrap(), e["status"].as_str().unwrap()))
-        .collect();
+    let shown: Vec<(&str, Option<&str>)> =
+        printed.iter().map(|e| (e["start"].as_str().unwrap(), e["status"].as_str())).collect();
     assert_eq!(
         shown,
-        [("2020-01-28T22:00:00+01:00", "scheduled"), ("2020-01-29T22:00:00+01:00", "cancelled")]
+        [("2020-01-28T22:00:00+01:00", None), ("2020-01-29T22:00:00+01:00", Some("cancelled"))]
     );
 
     let run = gleaner(
@@ -159,16 +158,14 @@ fn a_calendar_prints_one_event_per_vevent_and_its_occurrences_with_expand() {
     );
     assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
     let printed = events(&run.stdout);
-    let shown: Vec<(&str, &str)> = printed
-        .iter()
-        .map(|e| (e["start"].as_str().unwrap(), e["status"].as_str().unwrap()))
-        .collect();
+    let shown: Vec<(&str, Option<&str>)> =
+        printed.iter().map(|e| (e["start"].as_str().unwrap(), e["status"].as_str())).collect();
     assert_eq!(
         shown,
         [
-            ("2020-01-28T22:00:00+01:00", "scheduled"),
-            ("2020-01-29T22:00:00+01:00", "cancelled"),
-            ("2020-01-30T22:00:00+01:00", "scheduled")
+            ("2020-01-28T22:00:00+01:00", None),
+            ("2020-01-29T22:00:00+01:00", Some("cancelled")),
+            ("2020-01-30T22:00:00+01:00", None)
         ]
     );
 }

@@ -121,14 +121,17 @@ pub fn ics(settings: &Settings, events: &[ApiEvent]) -> String {
             lines.push(format!("URL:{url}"));
         }
         lines.push(format!("CATEGORIES:{}", ics_text(&event.category)));
-        lines.push(format!(
-            "STATUS:{}",
-            match f.status {
-                Some("cancelled") => "CANCELLED",
-                Some("postponed") => "TENTATIVE",
-                _ => "CONFIRMED",
-            }
-        ));
+        // No STATUS when the source states none (issue 24): CONFIRMED would be a claim.
+        if let Some(status) = f.status {
+            lines.push(format!(
+                "STATUS:{}",
+                match status {
+                    "cancelled" => "CANCELLED",
+                    "postponed" => "TENTATIVE",
+                    _ => "CONFIRMED",
+                }
+            ));
+        }
         lines.push(format!("LAST-MODIFIED:{}", utc_stamp(&event.last_checked)));
         lines.push("END:VEVENT".to_owned());
         for line in lines {

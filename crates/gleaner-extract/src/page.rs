@@ -1,0 +1,179 @@
+//! What a page says about its own address: `<link rel="canonical">` and `og:url`, read by a
+//! byte scan of its tags (no DOM), for the canonical-URL rule of `crate::extract_events`
+//! (issue 24: the event's own URL on the page's site, else the canonical link, else
+//! `og:url`, else the page's URL).
+
+/// Only the first this many bytes are scanned: these tags sit in the head.
+const SCAN: usize = 1 << 20;
+
+/// The page's own statements of its URL, as written (maybe relative).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct PageUrls {
+    /// `<link rel="canonical" href>`.
+    pub canonical: Option<String>,
+    /// `<meta property="og:url" content>`.
+    pub og_url: Option<String>,
+}
+
+/// Reads the canonical link and `og:url` of an HTML page (the first of each).
+pub(crate) fn page_urls(html: &str) -> PageUrls {
+    let bytes = &html.as_bytes()[..html.len().min(SCAN)];
+    let mut out = PageUrls::default();
+    for lt in memchr::memchr_iter(b'<', bytes) {
+        let rest = &bytes[lt + 1..];
+        let name_len = rest.iter().take(5).take_while(|b| b.is_ascii_alphabetic()).count();
+        let name = &rest[..name_len];
+        let is_link = name.eq_ignore_ascii_case(b"link");
+        let is_meta = name.eq_ignore_ascii_case(b"meta");
+        if !is_link && !is_meta {
+            continue;
+        }
+        let end = memchr::memchr(b'>', rest).unwrap_or(rest.len()).min(4096);
+        let Some(tag) = html.get(lt + 1 + name_len..lt + 1 + end) else { continue };
+        let attrs = attributes(tag);
+        let get = |k: &str| attrs.iter().find(|(n, _)| n.eq_ignore_ascii_case(k)).map(|(_, v)| *v);
+        if is_link
+            && out.canonical.is_none()
+            && get("rel")
+                .is_some_and(|r| r.split_whitespace().any(|t| t.eq_ignore_ascii_case("canonical")))
+            && let Some(href) = get("href").filter(|h| !h.trim().is_empty())
+        {
+            out.canonical = Some(href.trim().to_owned());
+        }
+        if is_meta
+            && out.og_url.is_none()
+            && get("property")
+                .or_else(|| get("name"))
+                .is_some_and(|p| p.trim().eq_ignore_ascii_case("og:url"))
+            && let Some(c) = get("content").filter(|c| !c.trim().is_empty())
+        {
+            out.og_url = Some(c.trim().to_owned());
+        }
+        if out.canonical.is_some() && out.og_url.is_some() {
+            break;
+        }
+    }
+    out
+}
+
+/// The `name=value` pairs of a tag's text (quoted with `"` or `'`, or bare).
+fn attributes(tag: &str) -> Vec<(&str, &str)> {
+    let b = tag.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        while i < b.len() && (b[i].is_ascii_whitespace() || b[i] == b'/') {
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && !b[i].is_ascii_whitespace() && !matches!(b[i], b'=' | b'/') {
+            i += 1;
+        }
+        let name = &tag[start..i];
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'=' {
+            i += 1;
+            while i < b.len() && b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            let (vs, ve) = match b.get(i) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    let vs = i + 1;
+                    let ve = memchr::memchr(q, &b[vs..]).map_or(b.len(), |e| vs + e);
+                    i = (ve + 1).min(b.len());
+                    (vs, ve)
+                }
+                _ => {
+                    let vs = i;
+                    while i < b.len() && !b[i].is_ascii_whitespace() {
+                        i += 1;
+                    }
+                    (vs, i)
+                }
+            };
+            if let Some(v) = tag.get(vs..ve) {
+                out.push((name, v));
+            }
+        } else if name.is_empty() {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_and_og_url_in_any_attribute_order_and_quoting() {
+        let html = r#"<html><head><meta content="https://a.example/og" property="og:url">
+<LINK HREF='/events/1' REL="alternate canonical"><link rel=canonical href=/second></head>"#;
+        assert_eq!(
+            page_urls(html),
+            PageUrls {
+                canonical: Some("/events/1".into()),
+                og_url: Some("https://a.example/og".into())
+            }
+        );
+        assert_eq!(page_urls("<p>no links</p><linked>"), PageUrls::default());
+    }
+}
+
+/// The zone a page states for its times, when it states exactly one: an IANA name
+/// (`Europe/Istanbul`, in a widget's settings or the text) or zone words (`TSİ`, `CET`,
+/// `heure de Paris`, `hora peninsular`, …). Abbreviations must be written in capitals (the
+/// French "cet" is a word); two different zones on one page state none.
+pub(crate) fn stated_zone(html: &str) -> Option<String> {
+    static ZONES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"\b(?:Europe|America|Asia|Africa|Atlantic|Australia|Pacific)/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?\b|\b(?:TSİ|TSI|CEST|CET|MESZ|MEZ|BST|EEST|EET)\b|(?i:\b(?:türkiye saati|heure de paris|heure française|heure de france|hora peninsular|hora de madrid|hora canaria|uk time|london time)\b)",
+        )
+        .expect("the zone pattern is valid")
+    });
+    let mut found: Option<(String, chrono_tz::Tz)> = None;
+    for m in ZONES.find_iter(html).take(1000) {
+        let Some(tz) = gleaner_event::zone::stated_zone(m.as_str()) else { continue };
+        match &found {
+            None => found = Some((m.as_str().to_owned(), tz)),
+            // `CET` and `Europe/Paris` on one page are one clock.
+            Some((_, seen)) if same_clock(*seen, tz) => {}
+            Some(_) => return None,
+        }
+    }
+    found.map(|(words, _)| words)
+}
+
+/// Whether two zones keep the same civil time in 2026 (a winter and a summer instant).
+fn same_clock(a: chrono_tz::Tz, b: chrono_tz::Tz) -> bool {
+    use chrono::{Offset, TimeZone};
+    [1_767_225_600_i64, 1_783_000_000].iter().all(|&t| {
+        let (Some(x), Some(y)) = (
+            a.timestamp_opt(t, 0).single().map(|d| d.offset().fix()),
+            b.timestamp_opt(t, 0).single().map(|d| d.offset().fix()),
+        ) else {
+            return false;
+        };
+        x == y
+    })
+}
+
+#[cfg(test)]
+mod zone_tests {
+    use super::*;
+
+    #[test]
+    fn a_page_states_one_zone_or_none() {
+        assert_eq!(stated_zone("<p>Saat 21:00 (TSİ)</p>").as_deref(), Some("TSİ"));
+        assert_eq!(
+            stated_zone("<p>20h30, heure de Paris</p><script>tz='Europe/Paris'</script>")
+                .as_deref(),
+            Some("heure de Paris")
+        );
+        assert_eq!(stated_zone("<p>cet été, à Lyon</p>"), None);
+        assert_eq!(stated_zone("<p>20:00 CET or 19:00 BST</p>"), None);
+        assert_eq!(stated_zone("<p>no zone here</p>"), None);
+    }
+}

@@ -1,0 +1,135 @@
+//! Large synthetic pages of each shape, for the order-of-growth test (`tests/scale.rs`) and
+//! the 8 MiB benchmark (`benches/scale.rs`). Every event is distinct (own title and date),
+//! so nothing merges away and the in-page merge index is exercised in full.
+
+#![allow(dead_code, reason = "each user takes the shapes it needs")]
+
+use std::fmt::Write as _;
+
+fn day(i: usize) -> String {
+    format!("2026-{:02}-{:02}T{:02}:30", 1 + i % 12, 1 + i % 28, 10 + i % 12)
+}
+
+const DESCRIPTION: &str = "An evening of chamber music with works by Haydn, Mozart and Beethoven; \
+doors open an hour before, the bar serves drinks and small plates, and seats are unnumbered.";
+
+fn jsonld_event(i: usize) -> String {
+    format!(
+        r#"{{"@context":"https://schema.org","@type":"MusicEvent","name":"Concert number {i}","startDate":"{}","eventStatus":"https://schema.org/EventScheduled","url":"https://example.org/events/{i}","location":{{"@type":"Place","name":"Hall {}","address":{{"@type":"PostalAddress","streetAddress":"{} Main Street","addressLocality":"Springfield","addressCountry":"US"}}}},"offers":{{"@type":"Offer","price":"{}.00","priceCurrency":"USD","url":"https://example.org/tickets/{i}"}},"description":"{DESCRIPTION}"}}"#,
+        day(i),
+        i % 97,
+        i % 500,
+        10 + i % 40
+    )
+}
+
+/// One JSON-LD block holding an array of `n` events (about 520 bytes each).
+pub fn jsonld_array(n: usize) -> String {
+    let mut s = String::from("<!doctype html><html><head><script type=\"application/ld+json\">[");
+    for i in 0..n {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&jsonld_event(i));
+    }
+    s.push_str("]</script></head><body><p>Events</p></body></html>");
+    s
+}
+
+/// `n` JSON-LD blocks of one event each.
+pub fn jsonld_blocks(n: usize) -> String {
+    let mut s = String::from("<!doctype html><html><head>");
+    for i in 0..n {
+        let _ = writeln!(s, "<script type=\"application/ld+json\">{}</script>", jsonld_event(i));
+    }
+    s.push_str("</head><body></body></html>");
+    s
+}
+
+/// `n` microdata events (about 560 bytes each).
+pub fn microdata(n: usize) -> String {
+    let mut s = String::from("<!doctype html><html><body>");
+    for i in 0..n {
+        let _ = write!(
+            s,
+            r#"<div itemscope itemtype="https://schema.org/MusicEvent"><a itemprop="url" href="/events/{i}"><span itemprop="name">Concert number {i}</span></a>
+<time itemprop="startDate" datetime="{}">soon</time><div itemprop="location" itemscope itemtype="https://schema.org/Place"><span itemprop="name">Hall {}</span>
+<div itemprop="address" itemscope itemtype="https://schema.org/PostalAddress"><span itemprop="streetAddress">{} Main Street</span> <span itemprop="addressLocality">Springfield</span></div></div>
+<div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><meta itemprop="priceCurrency" content="USD"><span itemprop="price">{}.00</span></div><p itemprop="description">{DESCRIPTION}</p></div>
+"#,
+            day(i),
+            i % 97,
+            i % 500,
+            10 + i % 40
+        );
+    }
+    s.push_str("</body></html>");
+    s
+}
+
+/// `n` RDFa Lite events.
+pub fn rdfa(n: usize) -> String {
+    let mut s = String::from("<!doctype html><html><body vocab=\"https://schema.org/\">");
+    for i in 0..n {
+        let _ = write!(
+            s,
+            r#"<div typeof="MusicEvent"><a property="url" href="/events/{i}"><span property="name">Concert number {i}</span></a>
+<time property="startDate" datetime="{}">soon</time><div property="location" typeof="Place"><span property="name">Hall {}</span>
+<div property="address" typeof="PostalAddress"><span property="streetAddress">{} Main Street</span> <span property="addressLocality">Springfield</span></div></div>
+<div property="offers" typeof="Offer"><meta property="priceCurrency" content="USD"><span property="price">{}.00</span></div><p property="description">{DESCRIPTION}</p></div>
+"#,
+            day(i),
+            i % 97,
+            i % 500,
+            10 + i % 40
+        );
+    }
+    s.push_str("</body></html>");
+    s
+}
+
+/// One event whose description nests `depth` property elements inside each other (each
+/// one's text is its whole subtree), closed properly.
+pub fn nested_properties(depth: usize) -> String {
+    let mut s = String::from(
+        r#"<!doctype html><html><body><div itemscope itemtype="https://schema.org/Event"><span itemprop="name">Deep</span><time itemprop="startDate" datetime="2026-05-01T20:00">x</time>"#,
+    );
+    for _ in 0..depth {
+        s.push_str(r#"<div itemprop="description">text "#);
+    }
+    for _ in 0..depth {
+        s.push_str("</div>");
+    }
+    s.push_str("</div></body></html>");
+    s
+}
+
+/// An event page whose body is `depth` unclosed nested elements.
+pub fn nested_elements(depth: usize) -> String {
+    let mut s = String::from(
+        r#"<!doctype html><html><body><div itemscope itemtype="https://schema.org/Event"><span itemprop="name">Deep</span><time itemprop="startDate" datetime="2026-05-01T20:00">x</time>"#,
+    );
+    for _ in 0..depth {
+        s.push_str("<div><span>");
+    }
+    s.push_str("</body></html>");
+    s
+}
+
+/// A JSON-LD block nesting objects `depth` deep (events inside events).
+pub fn nested_jsonld(depth: usize) -> String {
+    let mut s = String::from("<script type=\"application/ld+json\">");
+    for i in 0..depth {
+        let _ = write!(
+            s,
+            r#"{{"@type":"Event","name":"Level {i}","startDate":"{}","subEvent":"#,
+            day(i)
+        );
+    }
+    s.push_str("null");
+    for _ in 0..depth {
+        s.push('}');
+    }
+    s.push_str("</script>");
+    s
+}
