@@ -174,6 +174,9 @@ pub struct Extraction {
 pub struct Events {
     /// One per distinct event on the page.
     pub events: Vec<Event>,
+    /// The reader of each event (`formats[i]` read `events[i]`; the first reading when
+    /// several merged), for its provenance.
+    pub formats: Vec<Format>,
     /// Notes about the page and about values that could not be read.
     pub diagnostics: Vec<Diagnostic>,
     /// Event pages the site rules' items link to (resolved), in page order.
@@ -387,6 +390,7 @@ pub fn extract_events_with(
         extract_with(bytes, content_type, ctx.base_url, opts);
     let merge = candidates.iter().all(|c| !matches!(c.format, Format::Feed | Format::ICalendar));
     let mut events: Vec<Event> = Vec::new();
+    let mut formats: Vec<Format> = Vec::new();
     for c in candidates {
         match normalise(&c.raw, ctx) {
             Ok(n) => {
@@ -400,7 +404,10 @@ pub fn extract_events_with(
                 }
                 match events.iter_mut().find(|e| merge && same_event(e, &n.event)) {
                     Some(existing) => merge_into(existing, n.event),
-                    None => events.push(n.event),
+                    None => {
+                        events.push(n.event);
+                        formats.push(c.format);
+                    }
                 }
             }
             Err(e) => diagnostics.push(Diagnostic {
@@ -417,7 +424,7 @@ pub fn extract_events_with(
             e.image_url = None;
         }
     }
-    Events { events, diagnostics, links, next_page }
+    Events { events, formats, diagnostics, links, next_page }
 }
 
 fn same_event(a: &Event, b: &Event) -> bool {
