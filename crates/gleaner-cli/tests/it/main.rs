@@ -9,6 +9,7 @@ mod demo;
 mod extract;
 mod fetch;
 mod llm;
+mod merge;
 mod owners;
 mod profiles;
 mod relay;
