@@ -137,7 +137,8 @@ impl Reading {
 /// "The same moment": with offsets on both sides, the same instant (the API's UTC
 /// instant equals the page's `+03:00` time); when one side is floating, the same local
 /// date and time; date-only starts only equal date-only starts, or a timed start on the
-/// same date when both have the same own page.
+/// same date when both have the same own page; two undated readings of one page are one
+/// event only with the same title.
 pub fn same_event(a: &Reading, b: &Reading) -> bool {
     if conflict(a, b) {
         return false;
@@ -146,7 +147,9 @@ pub fn same_event(a: &Reading, b: &Reading) -> bool {
     if !same_moment(a.event.start.as_ref(), b.event.start.as_ref(), same_page) {
         return false;
     }
-    same_page || (same_title(&a.event, &b.event) && same_venue(a, b))
+    let undated = a.event.start.is_none() && b.event.start.is_none();
+    let title = same_title(&a.event, &b.event);
+    (same_page && (title || !undated)) || (title && same_venue(a, b))
 }
 
 /// Whether the readings name different own pages or different ticket addresses.
@@ -593,6 +596,28 @@ mod tests {
                 "two festival dates on one page",
                 date("2026-07-01T18:00:00+02:00"),
                 date("2026-07-02T18:00:00+02:00"),
+                false,
+            ),
+            (
+                "two undated things on one page",
+                reading(
+                    RawEvent {
+                        name: Some("Workshop".into()),
+                        url: Some(PAGE.into()),
+                        ..RawEvent::default()
+                    },
+                    PAGE,
+                    Extractor::JsonLd,
+                ),
+                reading(
+                    RawEvent {
+                        name: Some("Exhibition".into()),
+                        url: Some(PAGE.into()),
+                        ..RawEvent::default()
+                    },
+                    PAGE,
+                    Extractor::JsonLd,
+                ),
                 false,
             ),
             (
