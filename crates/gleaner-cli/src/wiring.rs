@@ -222,6 +222,7 @@ impl EventSink for StoreSink {
                 fetched_url: &found.page,
                 fetched_at: found.checked_at,
                 keep,
+                extractor: found.extractor,
             };
             let stored = self.store.upsert_event(&write).await;
             if let (Some(written), Ok(stored)) = (&self.written, &stored) {
@@ -529,7 +530,8 @@ impl EventSource for StoreEvents {
                     fetched_at: rfc3339(p.fetched_at),
                     robots_version: robots.as_ref().map(|r| rfc3339(r.first_seen)),
                     robots_url: robots.map(|r| r.url),
-                    extractor: None,
+                    extractor: p.extractor.map(|x| x.code().to_owned()),
+                    fields: p.fields.iter().map(|f| f.name().to_owned()).collect(),
                 });
             }
             let history = e

@@ -3,6 +3,8 @@
 //!
 //! The identity is a stable hash (FNV-1a, 64 bits, fixed forever so stored identities stay
 //! valid) of the folded title, the start as wall-clock time and the folded venue name.
+//! It is a lookup key, not the whole rule: the store also finds the same event read
+//! elsewhere by its own page, or by title, venue and instant (`crate::merge`).
 
 use std::fmt;
 
@@ -35,6 +37,17 @@ impl EventIdentity {
         h.write(source.as_bytes());
         h.write(&[0xff]);
         h.write(id.trim().as_bytes());
+        EventIdentity(h.finish())
+    }
+
+    /// Another identity for an event that must stay apart from the one holding this
+    /// identity (another page, ticket address or start written alike): this identity
+    /// with `discriminator` (what differs) hashed in. Stable like the others.
+    pub fn distinct(self, discriminator: &str) -> EventIdentity {
+        let mut h = Fnv::new();
+        h.write(b"distinct\xfe");
+        h.write(&self.0.to_be_bytes());
+        h.write(discriminator.as_bytes());
         EventIdentity(h.finish())
     }
 }

@@ -3,7 +3,8 @@
 //! This crate owns what an event *is* once it has been read: [`Event`] and its parts
 //! ([`Venue`], [`Price`], [`EventStatus`], [`Category`]), the [`normalise`] step that turns
 //! a [`RawEvent`] (strings as found on a page) into an [`Event`], the [`EventIdentity`] used
-//! to merge the same event seen in several places, and the [`PublicEvent`] JSON shape of the
+//! to merge the same event seen in several places ([`merge`]: one event from many sources'
+//! readings), and the [`PublicEvent`] JSON shape of the
 //! `gleaner extract` contract (SPEC §6).
 //!
 //! It leaves reading pages to `gleaner-extract`, storing to `gleaner-store` and publishing to
@@ -12,6 +13,7 @@
 mod address;
 pub mod datetext;
 mod identity;
+pub mod merge;
 /// The pieces the identity is built from, for callers that match events more loosely.
 pub mod identity_parts {
     pub use crate::identity::{fold, start_key};

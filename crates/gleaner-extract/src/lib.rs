@@ -177,6 +177,9 @@ pub struct Extraction {
 pub struct Events {
     /// One per distinct event on the page.
     pub events: Vec<Event>,
+    /// The reader of each event (`formats[i]` read `events[i]`; the first reading when
+    /// several merged), for its provenance.
+    pub formats: Vec<Format>,
     /// Notes about the page and about values that could not be read.
     pub diagnostics: Vec<Diagnostic>,
     /// Event pages the site rules' items link to (resolved), in page order.
@@ -404,6 +407,7 @@ pub fn extract_events_with(
     let merge = candidates.iter().all(|c| !matches!(c.format, Format::Feed | Format::ICalendar));
     let mut events: Vec<Event> = Vec::new();
     let mut index = merge::Index::default();
+    let mut formats: Vec<Format> = Vec::new();
     for c in candidates {
         match normalise(&c.raw, ctx) {
             Ok(n) => {
@@ -428,6 +432,7 @@ pub fn extract_events_with(
                             index.insert(&n.event, events.len());
                         }
                         events.push(n.event);
+                        formats.push(c.format);
                     }
                 }
             }
@@ -450,7 +455,7 @@ pub fn extract_events_with(
             e.image_url = None;
         }
     }
-    Events { events, diagnostics, links, next_page }
+    Events { events, formats, diagnostics, links, next_page }
 }
 
 /// The events' canonical URLs (issue 24): an event's own URL on the page's site stands;

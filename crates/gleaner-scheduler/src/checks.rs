@@ -531,7 +531,8 @@ async fn re_extract(
     );
     let is_listing = config.is_some_and(|s| s.start_urls.contains(page));
     let mut changed = 0;
-    for mut event in extracted.events {
+    let formats = extracted.formats.iter().map(|f| crate::sink::extractor_of(*f));
+    for (mut event, extractor) in extracted.events.into_iter().zip(formats) {
         if config.is_none_or(|s| s.keep == Keep::Facts) {
             event.description = None;
             event.image_url = None;
@@ -546,6 +547,7 @@ async fn re_extract(
             source: source.to_owned(),
             page: if is_listing { fetched.url.clone() } else { page.clone() },
             checked_at: now,
+            extractor,
         };
         if ctx.sink.upsert(found).await != Upsert::Unchanged {
             changed += 1;

@@ -16,6 +16,7 @@ use std::time::SystemTime;
 
 use gleaner_config::Settings;
 use gleaner_config::sources::{Keep, Source, SourceKind};
+use gleaner_event::merge::Extractor;
 use gleaner_event::{EventIdentity, NormaliseContext};
 use gleaner_extract::sitemap::SitemapCaps;
 use gleaner_extract::{ExtractOptions, FeedMode};
@@ -260,7 +261,7 @@ async fn store_events(
     signals: &PageSignals,
     document: &Url,
     step: Step,
-    events: Vec<gleaner_event::Event>,
+    events: Vec<(gleaner_event::Event, Option<Extractor>)>,
     report: &mut PassReport,
 ) {
     if !signals.publish {
@@ -270,7 +271,7 @@ async fn store_events(
     }
     let now = ctx.clock.now();
     let llm = ctx.sink.language_model();
-    for mut event in events {
+    for (mut event, extractor) in events {
         if source.keep == Keep::Facts || !signals.keep_description {
             event.description = None;
         }
@@ -287,6 +288,7 @@ async fn store_events(
             source: source.id.clone(),
             page: document.clone(),
             checked_at: now,
+            extractor,
         };
         // The language model's part (issue 18): its provenance, and translation.
         let stored = llm.as_ref().map(|_| found.event.clone());
@@ -836,7 +838,7 @@ pub async fn run_pass(
                 let mut events = Vec::new();
                 for item in read.events {
                     if let Ok(normalised) = gleaner_event::normalise(&item.raw, &ctx_n) {
-                        events.push(normalised.event);
+                        events.push((normalised.event, Some(Extractor::Api)));
                     }
                 }
                 store_events(ctx, source, &signals, &page_url, step, events, &mut report).await;
@@ -868,10 +870,20 @@ pub async fn run_pass(
                 &NormaliseContext { base_url: &fetched.url, default_tz: zone },
                 &options,
             );
+            let mut formats: Vec<Option<Extractor>> =
+                extracted.formats.iter().map(|f| crate::sink::extractor_of(*f)).collect();
             if step == Step::Listing && signals.follow_links && options.rules.is_some() {
                 // A listing item that links to its own page is read there; the item gives the link.
                 let links = std::mem::take(&mut extracted.links);
-                extracted.events.retain(|e| e.url.as_ref().is_none_or(|u| !links.contains(u)));
+                let keep: Vec<bool> = extracted
+                    .events
+                    .iter()
+                    .map(|e| e.url.as_ref().is_none_or(|u| !links.contains(u)))
+                    .collect();
+                let mut kept = keep.iter();
+                extracted.events.retain(|_| kept.next().copied().unwrap_or(true));
+                let mut kept = keep.iter();
+                formats.retain(|_| kept.next().copied().unwrap_or(true));
                 let links = ListingLinks { events: links, next_page: extracted.next_page.take() };
                 enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
             }
@@ -892,7 +904,15 @@ pub async fn run_pass(
                 }
                 None => extracted.events,
             };
-            store_events(ctx, source, &signals, &fetched.url, step, events, &mut report).await;
+            // The model's events come after the extracted ones.
+            let read: Vec<_> = events
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    (e, formats.get(i).copied().unwrap_or(Some(Extractor::LanguageModel)))
+                })
+                .collect();
+            store_events(ctx, source, &signals, &fetched.url, step, read, &mut report).await;
         }
         ctx.sink.set_validators(&url, validators).await;
     }

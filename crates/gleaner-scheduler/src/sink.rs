@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
+use gleaner_event::merge::Extractor;
 use gleaner_event::{Event, EventIdentity, EventStatus, EventTime};
 use gleaner_fetch::Validators;
 use gleaner_policy::state::BoxFuture;
@@ -36,6 +37,28 @@ pub struct Found {
     pub page: Url,
     /// When it was read.
     pub checked_at: SystemTime,
+    /// The reader that read it, for its provenance (`None` when not known, as for an
+    /// event handed back by [`EventSink::stored_events`]).
+    pub extractor: Option<Extractor>,
+}
+
+/// The extractor recorded for an event an extraction format read (`None` for formats
+/// that read no events: sitemaps, the document itself).
+pub fn extractor_of(format: gleaner_extract::Format) -> Option<Extractor> {
+    use gleaner_extract::Format;
+    Some(match format {
+        Format::Microdata => Extractor::Microdata,
+        Format::Rdfa => Extractor::Rdfa,
+        Format::JsonLd => Extractor::JsonLd,
+        Format::Microformats => Extractor::Microformats,
+        Format::Feed => Extractor::Feed,
+        Format::ICalendar => Extractor::ICalendar,
+        Format::Api => Extractor::Api,
+        Format::OpenData => Extractor::OpenData,
+        Format::Rules => Extractor::Rules,
+        Format::Fallback => Extractor::Fallback,
+        Format::Sitemap | Format::Document => return None,
+    })
 }
 
 /// A news item for the newsroom pool: an open-data record (a weather warning, a fuel

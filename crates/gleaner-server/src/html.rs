@@ -246,7 +246,7 @@ pub fn view(settings: &Settings, lang: Lang, detail: &EventDetail) -> String {
     if detail.provenance.is_empty() {
         html.push_str("<p>No fetch record is available for this event.</p>\n");
     } else {
-        html.push_str("<table><tr><th>Fetched</th><th>Address</th><th>robots.txt that allowed it</th><th>Extractor</th></tr>\n");
+        html.push_str("<table id=\"fetches\"><tr><th>Source</th><th>Fetched</th><th>Address</th><th>robots.txt that allowed it</th><th>Extractor</th><th>Fields it gave</th></tr>\n");
         for fetch in &detail.provenance {
             let robots = match (&fetch.robots_version, &fetch.robots_url) {
                 (Some(version), Some(url)) => {
@@ -255,13 +255,19 @@ pub fn view(settings: &Settings, lang: Lang, detail: &EventDetail) -> String {
                 (Some(version), None) => format!("version first read {}", escape(version)),
                 _ => "no archived version".to_owned(),
             };
+            // Fetches stored before the extractor was recorded say so; new ones name it.
+            let extractor = fetch.extractor.as_deref().unwrap_or("not recorded");
+            let fields =
+                if fetch.fields.is_empty() { "—".to_owned() } else { fetch.fields.join(", ") };
             let _ = writeln!(
                 html,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr class=\"fetch\"><td class=\"source\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"extractor\">{}</td><td class=\"fields\">{}</td></tr>",
+                escape(fetch.source.as_deref().unwrap_or("—")),
                 escape(&fetch.fetched_at),
                 link(&fetch.url, &fetch.url),
                 robots,
-                escape(fetch.extractor.as_deref().unwrap_or("not recorded")),
+                escape(extractor),
+                escape(&fields),
             );
         }
         html.push_str("</table>\n");

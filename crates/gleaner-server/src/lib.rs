@@ -86,8 +86,12 @@ pub struct FetchRecord {
     pub robots_version: Option<String>,
     /// The robots.txt URL of that version.
     pub robots_url: Option<String>,
-    /// The extractor that read the event, when recorded.
+    /// The extractor that read the event (`json-ld`, `microdata`, `ical`, `feed`, `api`,
+    /// `fallback`, `rules`, …), when recorded.
     pub extractor: Option<String>,
+    /// The fields of the event this fetch gave (the most precise reading of each field
+    /// wins when several sources read the event).
+    pub fields: Vec<String>,
 }
 
 /// One status the event had.

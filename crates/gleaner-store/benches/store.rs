@@ -166,6 +166,7 @@ fn bench_store(c: &mut Criterion, name: &str, store: &Store, rt: &tokio::runtime
                 fetched_url: &url,
                 fetched_at: SystemTime::now(),
                 keep: Keep::Full,
+                extractor: None,
             };
             rt.block_on(store.upsert_event(&write)).unwrap();
         })

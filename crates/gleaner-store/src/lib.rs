@@ -50,6 +50,7 @@ pub mod model;
 mod clock;
 mod codec;
 mod error;
+mod merge;
 mod owners;
 mod postgres;
 mod sqlite;
@@ -431,8 +432,12 @@ impl Store {
         dispatch!(self, db => db.archived(scope, kind, Some(at)).await)
     }
 
-    /// Stores an event by identity: inserted, or updated with a status-history row when
-    /// its status changed; the fetch is added to its provenance.
+    /// Stores a source's reading of an event: it joins the stored event it is the same
+    /// event as (same own page, or same venue, folded title and instant; never one whose
+    /// own page or ticket address differs), which becomes the merge of every source's
+    /// reading (`gleaner_event::merge`), or it is a new event. A status-history row is
+    /// added when the status changed; the fetch, with its reading and extractor, is added
+    /// to the event's provenance.
     /// An owner's "facts only" for the page overrides `write.keep`.
     pub async fn upsert_event(&self, write: &EventWrite<'_>) -> Result<Upserted, StoreError> {
         let mut write = *write;

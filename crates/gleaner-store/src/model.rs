@@ -3,6 +3,7 @@
 
 use std::time::{Duration, SystemTime};
 
+use gleaner_event::merge::{Extractor, Field};
 use gleaner_event::{Event, EventIdentity, EventStatus};
 use gleaner_policy::Purpose;
 use gleaner_policy::outcome::Outcome;
@@ -54,6 +55,9 @@ pub struct EventWrite<'a> {
     /// What may be kept; `Keep::Facts` (or an owner's facts-only) drops the description
     /// and image address.
     pub keep: Keep,
+    /// The reader that produced it (recorded in its provenance; `None` when unknown,
+    /// which keeps what an earlier write of the same source and page recorded).
+    pub extractor: Option<Extractor>,
 }
 
 /// What an upsert did.
@@ -101,6 +105,11 @@ pub struct Provenance {
     pub fetch_url: String,
     /// When (the latest such fetch).
     pub fetched_at: SystemTime,
+    /// The reader that read it (`None` for fetches stored before it was recorded).
+    pub extractor: Option<Extractor>,
+    /// The fields of the event this fetch's reading gave (the most precise value of each
+    /// field wins across readings: `gleaner_event::merge`).
+    pub fields: Vec<Field>,
 }
 
 /// An event as stored.

@@ -42,10 +42,11 @@ use url::Url;
 
 use crate::codec::{self, SiteRow};
 use crate::error::StoreError;
+use crate::merge;
 use crate::model::StoredNews;
 use crate::model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
-    Provenance, PurgeReport, RemovalReport, RetentionPolicy, SiteLease, SourceRecord, StatusChange,
+    PurgeReport, RemovalReport, RetentionPolicy, SiteLease, SourceRecord, StatusChange,
     StoredEvent, Upserted, WorkItem, WorkLease,
 };
 
@@ -348,6 +349,30 @@ fn event_from_row(r: &Row) -> Result<StoredEvent, StoreError> {
         history: Vec::new(),
         provenance: Vec::new(),
     })
+}
+
+/// A provenance row (`source, fetch_url, fetched_ms, extractor, facts, description,
+/// image_url`).
+fn stored_reading(r: &Row) -> merge::StoredReading {
+    merge::StoredReading {
+        source: r.get(0),
+        fetch_url: r.get(1),
+        fetched_ms: r.get(2),
+        extractor: r.get(3),
+        facts: r.get(4),
+        description: r.get(5),
+        image_url: r.get(6),
+    }
+}
+
+/// A transaction lock's key for a text (the same in every process: FNV-1a).
+fn lock_key(text: &str) -> i64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in b"gleaner-event\xfe".iter().chain(text.as_bytes()) {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h as i64
 }
 
 const EVENT_COLUMNS: &str = "id, identity, host, source, status, facts, description, image_url, \
@@ -1069,31 +1094,18 @@ impl Postgres {
     }
 
     /// [`Postgres::upsert_event`], committed only while `fence` (a work lease) is
-    /// current: checked and held (`FOR SHARE`) in the same transaction (SPEC §7).
+    /// current: checked and held (`FOR SHARE`) in the same transaction (SPEC §7). The
+    /// reading joins the stored event it is the same event as (`crate::merge`).
     pub(crate) async fn upsert_event_fenced(
         &self,
         write: &EventWrite<'_>,
         fence: Option<&WorkLease>,
     ) -> Result<Upserted, StoreError> {
-        let e = write.event;
-        let identity = EventIdentity::of(e).to_string();
-        let host = codec::host_of(write.fetched_url.as_str());
-        let url_host = e.url.as_ref().map(|u| codec::host_of(u.as_str()));
-        let full = write.keep == Keep::Full;
-        let description = e.description.clone().filter(|_| full);
-        let image = e.image_url.as_ref().map(Url::to_string).filter(|_| full);
-        let facts = codec::encode_facts(e);
-        let status = codec::status_name(e.status);
-        let stated = e.status_stated;
-        let start = e.start.as_ref().map(codec::instant_ms);
-        let end = e.end.as_ref().map(codec::instant_ms);
+        let incoming = merge::incoming(write);
+        let lookup = merge::lookup(&incoming);
+        let reading = merge::reading_columns(&incoming);
+        let identity = lookup.identity.clone();
         let now = codec::to_ms(write.fetched_at);
-        let last_day_end = codec::last_day_end_ms(e, write.fetched_at);
-        let source = write.source.map(str::to_owned);
-        let url = e.url.as_ref().map(Url::to_string);
-        let title = e.title.clone();
-        let category = e.category.name();
-        let fetch_url = write.fetched_url.to_string();
         let loc = self.location.as_str();
         let doing = || format!("storing event `{identity}`");
         let mut conn = self.conn().await?;
@@ -1101,59 +1113,109 @@ impl Postgres {
         if let Some(lease) = fence {
             workers::check_fence(&tx, loc, lease).await?;
         }
-        // Serialise writers of the same identity (two workers storing the same event):
-        // the insert either wins or conflicts, and then the row is locked and updated.
-        let inserted = tx
-            .query_opt(
-                "INSERT INTO events (identity, host, url_host, source, url, title, category,
-                     status, start_ms, end_ms, last_day_end_ms, facts, description,
-                     image_url, first_seen_ms, last_checked_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)
-                 ON CONFLICT (identity) DO NOTHING RETURNING id",
+        // Serialise writers that could store the same event (two workers reading it from
+        // two sources): each takes the transaction locks of its identity, own page and
+        // title, in one order, before looking, so the second one sees the first's row.
+        let mut keys: Vec<i64> =
+            [Some(&lookup.identity), lookup.url.as_ref(), lookup.title_key.as_ref()]
+                .into_iter()
+                .flatten()
+                .map(|k| lock_key(k))
+                .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        for key in &keys {
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[key]).await.doing(loc, doing)?;
+        }
+        let found = tx
+            .query(
+                "SELECT id, identity, facts, description, image_url, status FROM events
+                 WHERE identity = $1
+                    OR ($2::text IS NOT NULL AND url = $2)
+                    OR ($3::text IS NOT NULL AND title_key = $3
+                        AND (($4::bigint IS NULL AND start_ms IS NULL)
+                             OR start_ms BETWEEN $4 - $5 AND $4 + $5))
+                 ORDER BY id LIMIT 64 FOR UPDATE",
                 &[
-                    &identity,
-                    &host,
-                    &url_host,
-                    &source,
-                    &url,
-                    &title,
-                    &category,
-                    &status,
-                    &start,
-                    &end,
-                    &last_day_end,
-                    &facts,
-                    &description,
-                    &image,
-                    &now,
+                    &lookup.identity,
+                    &lookup.url,
+                    &lookup.title_key,
+                    &lookup.start_ms,
+                    &merge::START_WINDOW_MS,
                 ],
             )
             .await
             .doing(loc, doing)?;
-        let (id, outcome) = match inserted {
-            Some(row) => {
-                let id: i64 = row.get(0);
-                (id, Upserted::Inserted(id))
-            }
-            None => {
-                let existing = tx
+        let mut rows = Vec::with_capacity(found.len());
+        for r in &found {
+            let id: i64 = r.get(0);
+            let readings = tx
+                .query(
+                    "SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url
+                     FROM event_provenance WHERE event_id = $1 ORDER BY fetched_ms, id",
+                    &[&id],
+                )
+                .await
+                .doing(loc, doing)?
+                .iter()
+                .map(stored_reading)
+                .collect();
+            rows.push(merge::Row {
+                id,
+                identity: r.get(1),
+                facts: r.get(2),
+                description: r.get(3),
+                image_url: r.get(4),
+                status: r.get(5),
+                readings,
+            });
+        }
+        let plan = merge::plan(&incoming, &identity, &rows)?;
+        let c = merge::columns(&plan, write.fetched_at);
+        let (id, outcome) = match plan.target {
+            merge::Target::New(row_identity) => {
+                let row = tx
                     .query_one(
-                        "SELECT id, status, facts, description, image_url FROM events
-                         WHERE identity = $1 FOR UPDATE",
-                        &[&identity],
+                        "INSERT INTO events (identity, host, url_host, source, url, title, category,
+                             status, start_ms, end_ms, last_day_end_ms, facts, description,
+                             image_url, first_seen_ms, last_checked_ms, title_key)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
+                         RETURNING id",
+                        &[
+                            &row_identity,
+                            &c.host,
+                            &c.url_host,
+                            &c.source,
+                            &c.url,
+                            &c.title,
+                            &c.category,
+                            &c.status,
+                            &c.start,
+                            &c.end,
+                            &c.last_day_end,
+                            &c.facts,
+                            &c.description,
+                            &c.image,
+                            &now,
+                            &c.title_key,
+                        ],
                     )
                     .await
                     .doing(loc, doing)?;
-                let id: i64 = existing.get(0);
-                let old_status: String = existing.get(1);
-                let same = existing.get::<_, String>(2) == facts
-                    && existing.get::<_, Option<String>>(3) == description
-                    && existing.get::<_, Option<String>>(4) == image;
-                if same {
+                let id: i64 = row.get(0);
+                (id, Upserted::Inserted(id))
+            }
+            merge::Target::Existing(i) => {
+                let row = &rows[i];
+                let id = row.id;
+                if row.facts == c.facts
+                    && row.description == c.description
+                    && row.image_url == c.image
+                {
                     tx.execute(
                         "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2),
-                             last_day_end_ms = $3 WHERE id = $1",
-                        &[&id, &now, &last_day_end],
+                             last_day_end_ms = $3, title_key = $4 WHERE id = $1",
+                        &[&id, &now, &c.last_day_end, &c.title_key],
                     )
                     .await
                     .doing(loc, doing)?;
@@ -1163,29 +1225,31 @@ impl Postgres {
                         "UPDATE events SET host = $2, url_host = $3, source = $4, url = $5,
                              title = $6, category = $7, status = $8, start_ms = $9, end_ms = $10,
                              last_day_end_ms = $11, facts = $12, description = $13,
-                             image_url = $14, last_checked_ms = greatest(last_checked_ms, $15)
+                             image_url = $14, last_checked_ms = greatest(last_checked_ms, $15),
+                             title_key = $16
                          WHERE id = $1",
                         &[
                             &id,
-                            &host,
-                            &url_host,
-                            &source,
-                            &url,
-                            &title,
-                            &category,
-                            &status,
-                            &start,
-                            &end,
-                            &last_day_end,
-                            &facts,
-                            &description,
-                            &image,
+                            &c.host,
+                            &c.url_host,
+                            &c.source,
+                            &c.url,
+                            &c.title,
+                            &c.category,
+                            &c.status,
+                            &c.start,
+                            &c.end,
+                            &c.last_day_end,
+                            &c.facts,
+                            &c.description,
+                            &c.image,
                             &now,
+                            &c.title_key,
                         ],
                     )
                     .await
                     .doing(loc, doing)?;
-                    let changed = old_status != status;
+                    let changed = row.status != c.status;
                     (id, Upserted::Updated { id, status_changed: changed })
                 }
             }
@@ -1194,17 +1258,30 @@ impl Postgres {
         {
             tx.execute(
                 "INSERT INTO event_status (event_id, status, stated, at_ms) VALUES ($1, $2, $3, $4)",
-                &[&id, &status, &stated, &now],
+                &[&id, &c.status, &c.stated, &now],
             )
             .await
             .doing(loc, doing)?;
         }
         tx.execute(
-            "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms)
-             VALUES ($1, $2, $3, $4)
+            "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms, extractor,
+                 facts, description, image_url)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (event_id, source, fetch_url)
-             DO UPDATE SET fetched_ms = greatest(event_provenance.fetched_ms, excluded.fetched_ms)",
-            &[&id, &source.as_deref().unwrap_or(""), &fetch_url, &now],
+             DO UPDATE SET fetched_ms = greatest(event_provenance.fetched_ms, excluded.fetched_ms),
+                 extractor = coalesce(excluded.extractor, event_provenance.extractor),
+                 facts = excluded.facts, description = excluded.description,
+                 image_url = excluded.image_url",
+            &[
+                &id,
+                &reading.source,
+                &reading.fetch_url,
+                &now,
+                &reading.extractor,
+                &reading.facts,
+                &reading.description,
+                &reading.image,
+            ],
         )
         .await
         .doing(loc, doing)?;
@@ -1245,24 +1322,19 @@ impl Postgres {
                 at: codec::from_ms(r.get(2)),
             })
             .collect();
-        event.provenance = self
+        let stored = self
             .rows(
-                "SELECT source, fetch_url, fetched_ms FROM event_provenance WHERE event_id = $1
-                 ORDER BY fetched_ms, id",
+                "SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url
+                 FROM event_provenance WHERE event_id = $1 ORDER BY fetched_ms, id",
                 &[&id],
                 doing,
             )
             .await?
             .iter()
-            .map(|r| {
-                let source: String = r.get(0);
-                Provenance {
-                    source: Some(source).filter(|s| !s.is_empty()),
-                    fetch_url: r.get(1),
-                    fetched_at: codec::from_ms(r.get(2)),
-                }
-            })
+            .map(stored_reading)
             .collect();
+        event.provenance =
+            merge::provenance(&row.get::<_, String>(5), row.get(6), row.get(7), stored);
         Ok(Some(event))
     }
 
@@ -1867,6 +1939,11 @@ async fn purge_to_facts(
             "DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events})"
         ),
         format!("UPDATE events SET description = NULL, image_url = NULL WHERE {events}"),
+        // Each source's reading too, or the next merge would bring them back.
+        format!(
+            "UPDATE event_provenance SET description = NULL, image_url = NULL
+             WHERE event_id IN (SELECT id FROM events WHERE {events})"
+        ),
         format!("UPDATE news_items SET summary = NULL WHERE {host}"),
     ] {
         tx.execute(&sql, &[&param]).await.doing(loc, doing)?;

@@ -29,11 +29,11 @@ use url::Url;
 
 use crate::codec::{self, SiteRow};
 use crate::error::{Doing, StoreError};
+use crate::merge;
 use crate::model::StoredNews;
 use crate::model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
-    Provenance, PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange,
-    StoredEvent, Upserted,
+    PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange, StoredEvent, Upserted,
 };
 
 /// Schema migrations. Every applied one is a row of `schema_migrations`; on open, every
@@ -92,6 +92,11 @@ const MIGRATIONS: &[Migration] = &[
         version: 10,
         sql: include_str!("../migrations/sqlite/0010_audit_outcome.sql"),
         probe: Probe::Column("audit_log", "outcome"),
+    },
+    Migration {
+        version: 11,
+        sql: include_str!("../migrations/sqlite/0011_event_merge.sql"),
+        probe: Probe::Column("event_provenance", "extractor"),
     },
 ];
 
@@ -563,6 +568,65 @@ fn event_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(StoredEvent, Strin
 const EVENT_COLUMNS: &str = "id, identity, host, source, status, facts, description, image_url, \
                              first_seen_ms, last_checked_ms";
 
+/// The rows a reading may belong to: its identity, its own page, or its folded title near
+/// its start (`merge::START_WINDOW_MS`), with their provenance rows.
+fn candidate_rows(tx: &Connection, lookup: &merge::Lookup) -> rusqlite::Result<Vec<merge::Row>> {
+    let mut rows: Vec<merge::Row> = tx
+        .prepare_cached(
+            "SELECT id, identity, facts, description, image_url, status FROM events
+             WHERE identity = ?1
+                OR (?2 IS NOT NULL AND url = ?2)
+                OR (?3 IS NOT NULL AND title_key = ?3
+                    AND ((?4 IS NULL AND start_ms IS NULL) OR start_ms BETWEEN ?4 - ?5 AND ?4 + ?5))
+             ORDER BY id LIMIT 64",
+        )?
+        .query_map(
+            params![
+                lookup.identity,
+                lookup.url,
+                lookup.title_key,
+                lookup.start_ms,
+                merge::START_WINDOW_MS
+            ],
+            |r| {
+                Ok(merge::Row {
+                    id: r.get(0)?,
+                    identity: r.get(1)?,
+                    facts: r.get(2)?,
+                    description: r.get(3)?,
+                    image_url: r.get(4)?,
+                    status: r.get(5)?,
+                    readings: Vec::new(),
+                })
+            },
+        )?
+        .collect::<Result<_, _>>()?;
+    for row in &mut rows {
+        row.readings = stored_readings(tx, row.id)?;
+    }
+    Ok(rows)
+}
+
+/// The provenance rows of an event, oldest first.
+fn stored_readings(conn: &Connection, id: i64) -> rusqlite::Result<Vec<merge::StoredReading>> {
+    conn.prepare_cached(
+        "SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url
+         FROM event_provenance WHERE event_id = ?1 ORDER BY fetched_ms, rowid",
+    )?
+    .query_map([id], |r| {
+        Ok(merge::StoredReading {
+            source: r.get(0)?,
+            fetch_url: r.get(1)?,
+            fetched_ms: r.get(2)?,
+            extractor: r.get(3)?,
+            facts: r.get(4)?,
+            description: r.get(5)?,
+            image_url: r.get(6)?,
+        })
+    })?
+    .collect()
+}
+
 impl Sqlite {
     /// Opens (creating and migrating) the database at `path`.
     pub(crate) fn open(path: &Path) -> Result<Sqlite, StoreError> {
@@ -904,115 +968,116 @@ impl Sqlite {
     }
 
     /// [`Sqlite::upsert_event`], committed only while `fence` (a work lease) is current,
-    /// checked in the same transaction.
+    /// checked in the same transaction. The reading joins the stored event it is the same
+    /// event as (`crate::merge`), which becomes the merge of all its readings.
     pub(crate) async fn upsert_event_fenced(
         &self,
         write: &EventWrite<'_>,
         fence: Option<&crate::model::WorkLease>,
     ) -> Result<Upserted, StoreError> {
         let fence = fence.map(|l| (l.id, l.token, l.item.url.to_string()));
-        let e = write.event;
-        let identity = EventIdentity::of(e).to_string();
-        let host = codec::host_of(write.fetched_url.as_str());
-        let url_host = e.url.as_ref().map(|u| codec::host_of(u.as_str()));
-        let full = write.keep == Keep::Full;
-        let description = e.description.clone().filter(|_| full);
-        let image = e.image_url.as_ref().map(Url::to_string).filter(|_| full);
-        let facts = codec::encode_facts(e);
-        let status = codec::status_name(e.status);
-        let stated = e.status_stated;
-        let start = e.start.as_ref().map(codec::instant_ms);
-        let end = e.end.as_ref().map(codec::instant_ms);
-        let now = codec::to_ms(write.fetched_at);
-        let last_day_end = codec::last_day_end_ms(e, write.fetched_at);
-        let source = write.source.map(str::to_owned);
-        let url = e.url.as_ref().map(Url::to_string);
-        let title = e.title.clone();
-        let category = e.category.name();
-        let fetch_url = write.fetched_url.to_string();
-        let id2 = identity.clone();
+        let incoming = merge::incoming(write);
+        let lookup = merge::lookup(&incoming);
+        let reading = merge::reading_columns(&incoming);
+        let fetched_at = write.fetched_at;
+        let now = codec::to_ms(fetched_at);
+        let id2 = lookup.identity.clone();
         self.write(
             move || format!("storing event `{id2}`"),
             move |tx| {
+                let identity = lookup.identity.clone();
                 let doing = || format!("storing event `{identity}`");
                 if let Some((id, token, url)) = &fence {
                     workers::check_fence(tx, *id, *token, url)?;
                 }
-                type Existing = (i64, String, String, Option<String>, Option<String>);
-                let existing: Option<Existing> = tx
-                    .prepare_cached(
-                        "SELECT id, status, facts, description, image_url FROM events WHERE identity = ?1",
-                    )
-                    .and_then(|mut st| {
-                        st.query_row([&identity], |r| {
-                            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-                        })
-                        .optional()
-                    })
-                    .doing(doing)?;
-                let (id, outcome) = match existing {
-                    None => {
+                let rows = candidate_rows(tx, &lookup).doing(doing)?;
+                let plan = merge::plan(&incoming, &identity, &rows)?;
+                let c = merge::columns(&plan, fetched_at);
+                let (id, outcome) = match plan.target {
+                    merge::Target::New(row_identity) => {
                         tx.prepare_cached(
                             "INSERT INTO events (identity, host, url_host, source, url, title, category,
                                  status, start_ms, end_ms, last_day_end_ms, facts, description,
-                                 image_url, first_seen_ms, last_checked_ms)
-                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)",
+                                 image_url, first_seen_ms, last_checked_ms, title_key)
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15, ?16)",
                         )
                         .and_then(|mut st| {
                             st.execute(params![
-                                identity, host, url_host, source, url, title, category, status,
-                                start, end, last_day_end, facts, description, image, now
+                                row_identity, c.host, c.url_host, c.source, c.url, c.title,
+                                c.category, c.status, c.start, c.end, c.last_day_end, c.facts,
+                                c.description, c.image, now, c.title_key
                             ])
                         })
                         .doing(doing)?;
                         let id = tx.last_insert_rowid();
                         (id, Upserted::Inserted(id))
                     }
-                    Some((id, _, old_facts, old_description, old_image))
-                        if old_facts == facts && old_description == description && old_image == image =>
-                    {
-                        tx.prepare_cached(
-                            "UPDATE events SET last_checked_ms = max(last_checked_ms, ?2),
-                                 last_day_end_ms = ?3 WHERE id = ?1",
-                        )
-                        .and_then(|mut st| st.execute(params![id, now, last_day_end]))
-                        .doing(doing)?;
-                        (id, Upserted::Unchanged(id))
-                    }
-                    Some((id, old_status, ..)) => {
-                        tx.prepare_cached(
-                            "UPDATE events SET host = ?2, url_host = ?3, source = ?4, url = ?5,
-                                 title = ?6, category = ?7, status = ?8, start_ms = ?9, end_ms = ?10,
-                                 last_day_end_ms = ?11, facts = ?12, description = ?13,
-                                 image_url = ?14, last_checked_ms = max(last_checked_ms, ?15)
-                             WHERE id = ?1",
-                        )
-                        .and_then(|mut st| {
-                            st.execute(params![
-                                id, host, url_host, source, url, title, category, status, start,
-                                end, last_day_end, facts, description, image, now
-                            ])
-                        })
-                        .doing(doing)?;
-                        let changed = old_status != status;
-                        (id, Upserted::Updated { id, status_changed: changed })
+                    merge::Target::Existing(i) => {
+                        let row = &rows[i];
+                        let id = row.id;
+                        if row.facts == c.facts
+                            && row.description == c.description
+                            && row.image_url == c.image
+                        {
+                            tx.prepare_cached(
+                                "UPDATE events SET last_checked_ms = max(last_checked_ms, ?2),
+                                     last_day_end_ms = ?3, title_key = ?4 WHERE id = ?1",
+                            )
+                            .and_then(|mut st| {
+                                st.execute(params![id, now, c.last_day_end, c.title_key])
+                            })
+                            .doing(doing)?;
+                            (id, Upserted::Unchanged(id))
+                        } else {
+                            tx.prepare_cached(
+                                "UPDATE events SET host = ?2, url_host = ?3, source = ?4, url = ?5,
+                                     title = ?6, category = ?7, status = ?8, start_ms = ?9, end_ms = ?10,
+                                     last_day_end_ms = ?11, facts = ?12, description = ?13,
+                                     image_url = ?14, last_checked_ms = max(last_checked_ms, ?15),
+                                     title_key = ?16
+                                 WHERE id = ?1",
+                            )
+                            .and_then(|mut st| {
+                                st.execute(params![
+                                    id, c.host, c.url_host, c.source, c.url, c.title, c.category,
+                                    c.status, c.start, c.end, c.last_day_end, c.facts,
+                                    c.description, c.image, now, c.title_key
+                                ])
+                            })
+                            .doing(doing)?;
+                            let changed = row.status != c.status;
+                            (id, Upserted::Updated { id, status_changed: changed })
+                        }
                     }
                 };
                 if matches!(outcome, Upserted::Inserted(_) | Upserted::Updated { status_changed: true, .. }) {
                     tx.prepare_cached(
                         "INSERT INTO event_status (event_id, status, stated, at_ms) VALUES (?1, ?2, ?3, ?4)",
                     )
-                    .and_then(|mut st| st.execute(params![id, status, stated, now]))
+                    .and_then(|mut st| st.execute(params![id, c.status, c.stated, now]))
                     .doing(doing)?;
                 }
                 tx.prepare_cached(
-                    "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms)
-                     VALUES (?1, ?2, ?3, ?4)
+                    "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms,
+                         extractor, facts, description, image_url)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
                      ON CONFLICT (event_id, source, fetch_url)
-                     DO UPDATE SET fetched_ms = max(fetched_ms, excluded.fetched_ms)",
+                     DO UPDATE SET fetched_ms = max(fetched_ms, excluded.fetched_ms),
+                         extractor = coalesce(excluded.extractor, extractor),
+                         facts = excluded.facts, description = excluded.description,
+                         image_url = excluded.image_url",
                 )
                 .and_then(|mut st| {
-                    st.execute(params![id, source.as_deref().unwrap_or(""), fetch_url, now])
+                    st.execute(params![
+                        id,
+                        reading.source,
+                        reading.fetch_url,
+                        now,
+                        reading.extractor,
+                        reading.facts,
+                        reading.description,
+                        reading.image
+                    ])
                 })
                 .doing(doing)?;
                 Ok(outcome)
@@ -1059,23 +1124,15 @@ impl Sqlite {
                 })
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                 .doing(doing)?;
-            let mut st = conn
-                .prepare_cached(
-                    "SELECT source, fetch_url, fetched_ms FROM event_provenance WHERE event_id = ?1
-                     ORDER BY fetched_ms, rowid",
+            let stored = stored_readings(conn, id).doing(doing)?;
+            let (facts, description, image): (String, Option<String>, Option<String>) = conn
+                .query_row(
+                    "SELECT facts, description, image_url FROM events WHERE id = ?1",
+                    [id],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
                 )
                 .doing(doing)?;
-            event.provenance = st
-                .query_map([id], |r| {
-                    let source: String = r.get(0)?;
-                    Ok(Provenance {
-                        source: Some(source).filter(|s| !s.is_empty()),
-                        fetch_url: r.get(1)?,
-                        fetched_at: codec::from_ms(r.get(2)?),
-                    })
-                })
-                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .doing(doing)?;
+            event.provenance = merge::provenance(&facts, description, image, stored);
             Ok(Some(event))
         })
         .await
@@ -1606,6 +1663,15 @@ fn purge_to_facts(tx: &Connection, scope: &Scope) -> Result<(), StoreError> {
     .doing(doing)?;
     tx.execute(
         &format!("UPDATE events SET description = NULL, image_url = NULL WHERE {events}"),
+        [&param],
+    )
+    .doing(doing)?;
+    // Each source's reading too, or the next merge would bring them back.
+    tx.execute(
+        &format!(
+            "UPDATE event_provenance SET description = NULL, image_url = NULL
+             WHERE event_id IN (SELECT id FROM events WHERE {events})"
+        ),
         [&param],
     )
     .doing(doing)?;

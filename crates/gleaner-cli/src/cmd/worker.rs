@@ -360,6 +360,7 @@ impl EventSink for FencedSink {
                 fetched_url: &found.page,
                 fetched_at: found.checked_at,
                 keep,
+                extractor: found.extractor,
             };
             match self.state.upsert_event_fenced(&write, &lease).await {
                 Ok(Upserted::Inserted(_)) => Upsert::New,

@@ -12,6 +12,7 @@ mod extract;
 mod fetch;
 mod identity;
 mod llm;
+mod merge;
 mod owners;
 mod profiles;
 mod relay;

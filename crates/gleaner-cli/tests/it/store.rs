@@ -119,6 +119,7 @@ fn remove_deletes_the_sites_events_and_opts_it_out() {
             fetched_url: page,
             fetched_at: SystemTime::now(),
             keep: Keep::Full,
+            extractor: None,
         };
         ids.push(rt.block_on(store.upsert_event(&write)).unwrap().id());
     }

@@ -364,4 +364,41 @@ async fn the_filters_of_the_api_take_site_status_and_language() {
             .collect();
         assert_eq!(ids, want, "{query}");
     }
+
+/// Issue 24 item 5 and issue 28: the event view says, per fetch, which source read the
+/// event, with which extractor, and which fields it gave; only a fetch stored before
+/// extractors were recorded says "not recorded".
+#[test]
+fn the_event_view_shows_each_sources_extractor_and_fields() {
+    use gleaner_server::{EventDetail, FetchRecord};
+    let settings = gleaner_config::parse(CONFIG, "t.toml").unwrap();
+    let fetch = |source: &str, url: &str, extractor: Option<&str>, fields: &[&str]| FetchRecord {
+        source: Some(source.into()),
+        url: url.into(),
+        fetched_at: "2026-11-30T12:00:00Z".into(),
+        extractor: extractor.map(Into::into),
+        fields: fields.iter().map(|f| (*f).to_owned()).collect(),
+        ..FetchRecord::default()
+    };
+    let detail = EventDetail {
+        event: event(7, "Caz gecesi", "2026-12-05T20:30:00+03:00", "venue", "İzmir"),
+        provenance: vec![
+            fetch("venue", "https://venue.example/e/7", Some("json-ld"), &["start", "venue"]),
+            fetch("ticketing", "https://tickets.example/v1?page=0", Some("api"), &["price"]),
+            fetch("<b>old</b>", "https://venue.example/", None, &[]),
+        ],
+        ..EventDetail::default()
+    };
+    let html = gleaner_server::html::view(&settings, &detail);
+    let rows: Vec<&str> = html.lines().filter(|l| l.starts_with("<tr class=\"fetch\">")).collect();
+    assert_eq!(rows.len(), 3, "{html}");
+    assert!(rows[0].contains("<td class=\"source\">venue</td>"), "{}", rows[0]);
+    assert!(rows[0].contains("<td class=\"extractor\">json-ld</td>"));
+    assert!(rows[0].contains("<td class=\"fields\">start, venue</td>"));
+    assert!(rows[1].contains("<td class=\"source\">ticketing</td>"));
+    assert!(rows[1].contains("<td class=\"extractor\">api</td><td class=\"fields\">price</td>"));
+    // Positive control for the wording, and escaping of what a source is called.
+    assert!(rows[2].contains("<td class=\"extractor\">not recorded</td>"), "{}", rows[2]);
+    assert!(rows[2].contains("&lt;b&gt;old&lt;/b&gt;"));
+    assert_eq!(html.matches("not recorded").count(), 1);
 }

@@ -743,6 +743,7 @@ pub mod owners_events_impl {
             fetched_url: &url,
             fetched_at: SystemTime::now(),
             keep: Keep::Full,
+            extractor: None,
         };
         store.upsert_event(&write).await.unwrap().id()
     }

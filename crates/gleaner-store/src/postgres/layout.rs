@@ -86,7 +86,6 @@ pub(crate) enum Kind {
     Politeness,
     /// Only a copy's own tables: runs in copies and whole stores (the next migration
     /// of events, queue or validators).
-    #[allow(dead_code)]
     Copy,
 }
 
@@ -127,6 +126,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         Kind::Politeness,
         include_str!("../../migrations/postgres/0010_audit_outcome.sql"),
     ),
+    Migration::new(11, Kind::Copy, include_str!("../../migrations/postgres/0011_event_merge.sql")),
 ];
 
 /// The tables of the politeness namespace; every other table belongs to a copy.

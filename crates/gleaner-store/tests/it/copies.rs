@@ -48,6 +48,7 @@ async fn store_event(store: &Store, host: &str, title: &str) -> i64 {
             fetched_url: &page,
             fetched_at: day(0),
             keep: Keep::Full,
+            extractor: None,
         })
         .await
         .unwrap()

@@ -129,6 +129,7 @@ async fn crawl(db: &str, sites: &[String], offset: usize, limited: &str) {
                         fetched_url: &url,
                         fetched_at: SystemTime::now(),
                         keep: Keep::Facts,
+                        extractor: None,
                     };
                     store.upsert_event(&write).await.unwrap();
                 }

@@ -14,6 +14,7 @@ fn write<'a>(e: &'a gleaner_event::Event, url: &'a Url, t: u64) -> EventWrite<'a
         fetched_url: url,
         fetched_at: day(t),
         keep: Keep::Full,
+        extractor: None,
     }
 }
 
@@ -56,6 +57,7 @@ each_backend_test! {
             fetched_url: &page,
             fetched_at: day(0),
             keep: Keep::Facts,
+            extractor: None,
         })
         .await
         .unwrap()
@@ -85,6 +87,7 @@ each_backend_test! {
                 fetched_url: &page,
                 fetched_at: day(0),
                 keep: Keep::Full,
+                extractor: None,
             })
             .await
             .unwrap();

@@ -33,6 +33,7 @@ async fn translated(store: &Store, host: &str, n: u32, hash: &str, date: (i32, u
             fetched_url: &page,
             fetched_at: day(0),
             keep: Keep::Full,
+            extractor: None,
         })
         .await
         .unwrap()
@@ -110,7 +111,7 @@ each_backend_test! {
     let page = Url::parse("https://a.test/etkinlik/9.html").unwrap();
     let e = event("Tiyatro", (2026, 6, 1), page.as_str(), "Metin");
     let id = store
-        .upsert_event(&EventWrite { event: &e, source: Some("agenda"), fetched_url: &page, fetched_at: day(0), keep: Keep::Full })
+        .upsert_event(&EventWrite { event: &e, source: Some("agenda"), fetched_url: &page, fetched_at: day(0), keep: Keep::Full, extractor: None })
         .await
         .unwrap()
         .id();

@@ -10,6 +10,7 @@ mod crash;
 mod events;
 mod frontier;
 mod llm;
+mod merge;
 mod owners;
 mod relay;
 mod removal;

@@ -59,6 +59,7 @@ async fn fill(store: &Store, host: &str, marker: &str) {
                 fetched_url: &page,
                 fetched_at: day(0),
                 keep: Keep::Full,
+                extractor: None,
             })
             .await
             .unwrap()

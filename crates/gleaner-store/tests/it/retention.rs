@@ -27,6 +27,7 @@ each_backend_test! {
                 fetched_url: &page,
                 fetched_at: day(0),
                 keep: Keep::Full,
+                extractor: None,
             })
             .await
             .unwrap()

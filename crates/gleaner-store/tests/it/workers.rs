@@ -128,6 +128,7 @@ mod fencing {
                 fetched_url: &page,
                 fetched_at: now,
                 keep: Keep::Facts,
+                extractor: None,
             };
             // Positive control: while the claim is current, results are stored, and the
             // claim renews.
