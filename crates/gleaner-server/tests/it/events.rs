@@ -364,7 +364,7 @@ async fn the_filters_of_the_api_take_site_status_and_language() {
             .collect();
         assert_eq!(ids, want, "{query}");
     }
-
+}
 /// Issue 24 item 5 and issue 28: the event view says, per fetch, which source read the
 /// event, with which extractor, and which fields it gave; only a fetch stored before
 /// extractors were recorded says "not recorded".
@@ -389,7 +389,7 @@ fn the_event_view_shows_each_sources_extractor_and_fields() {
         ],
         ..EventDetail::default()
     };
-    let html = gleaner_server::html::view(&settings, &detail);
+    let html = gleaner_server::html::view(&settings, gleaner_server::i18n::Lang::En, &detail);
     let rows: Vec<&str> = html.lines().filter(|l| l.starts_with("<tr class=\"fetch\">")).collect();
     assert_eq!(rows.len(), 3, "{html}");
     assert!(rows[0].contains("<td class=\"source\">venue</td>"), "{}", rows[0]);
