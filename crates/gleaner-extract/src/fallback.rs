@@ -825,7 +825,7 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
     let only_days = title
         .split(|c: char| !c.is_alphabetic())
         .filter(|w| !w.is_empty())
-        .all(|w| gleaner_event::datetext::is_weekday(w));
+        .all(gleaner_event::datetext::is_weekday);
     (title.chars().count() >= 3 && !only_days).then(|| title.to_owned())
 }
 
