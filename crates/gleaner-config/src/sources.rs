@@ -50,6 +50,9 @@ pub struct RawSource {
     pub translate: Option<bool>,
     /// When the language model reads its pages: `off` (default), `fallback`, `always`.
     pub llm: Option<String>,
+    /// Whether pages without structured data or site rules are read by the generic
+    /// fallback (default `true`).
+    pub fallback: Option<bool>,
     /// Zone for times the pages give without one.
     pub time_zone: Option<String>,
     /// Category when the event gives no clue.
@@ -221,6 +224,8 @@ pub struct Source {
     pub translate: bool,
     /// When the language model reads its pages.
     pub llm: crate::llm::LlmMode,
+    /// Whether the generic fallback reads pages without structured data or rules.
+    pub fallback: bool,
     /// Zone for times without one.
     pub time_zone: Option<Tz>,
     /// Default category name.
@@ -425,6 +430,7 @@ pub fn resolve_sources(
             publish: s.publish.unwrap_or(true),
             translate: s.translate.unwrap_or(false),
             llm: crate::llm::mode(&key("llm"), s.llm.as_deref(), problems),
+            fallback: s.fallback.unwrap_or(true),
             time_zone,
             category: s.category.clone(),
             terms_url,

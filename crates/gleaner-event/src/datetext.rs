@@ -200,6 +200,86 @@ const MONTHS: [&[&str]; 12] = [
     &["december", "decembre", "diciembre", "dezember", "aralik"],
 ];
 
+/// Weekday names and their usual abbreviations (diacritics removed), in the five languages.
+const WEEKDAYS: [&str; 70] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "mon",
+    "tue",
+    "tues",
+    "wed",
+    "thu",
+    "thur",
+    "thurs",
+    "fri",
+    "sat",
+    "sun",
+    "lundi",
+    "mardi",
+    "mercredi",
+    "jeudi",
+    "vendredi",
+    "samedi",
+    "dimanche",
+    "lun",
+    "mer",
+    "jeu",
+    "ven",
+    "sam",
+    "dim",
+    "lunes",
+    "martes",
+    "miercoles",
+    "jueves",
+    "viernes",
+    "sabado",
+    "domingo",
+    "mie",
+    "jue",
+    "vie",
+    "sab",
+    "dom",
+    "montag",
+    "dienstag",
+    "mittwoch",
+    "donnerstag",
+    "freitag",
+    "samstag",
+    "sonntag",
+    "mo",
+    "di",
+    "mi",
+    "do",
+    "fr",
+    "sa",
+    "so",
+    "pazartesi",
+    "sali",
+    "carsamba",
+    "persembe",
+    "cuma",
+    "cumartesi",
+    "pazar",
+    "pzt",
+    "cmt",
+    "mar",
+    "lu",
+    "ma",
+    "je",
+    "ve",
+];
+
+/// Whether a word names a day of the week (`Thursday`, `jeu.`, `Sa`, `Cumartesi`).
+pub fn is_weekday(word: &str) -> bool {
+    let w = fold_diacritics(word.trim().trim_end_matches('.'));
+    WEEKDAYS.contains(&w.as_str())
+}
+
 /// Words that are not months although they abbreviate one (`ago` is Spanish for August
 /// but English for "before"; `mar` is also Tuesday in French and Spanish, handled by
 /// preferring day-then-month).
@@ -343,7 +423,11 @@ fn find_date(
 /// `5 décembre 2026`, `5. Dez. 2026`, `5 de diciembre`, `5–7 Dec 2026`, `1er mai`.
 fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Option<FoundDate> {
     let (d1, len) = num(tokens, i)?;
-    if !day_ok(d1, len) || i > 0 && matches!(sep(tokens, i - 1), Some(':' | '/')) {
+    // Not the minutes of a time or the tail of a numeric date (`20:15 mai`); a label's
+    // colon before a space is fine (`Tarih: 21 Mart 2026`).
+    if !day_ok(d1, len)
+        || i > 0 && matches!(sep(tokens, i - 1), Some(':' | '/')) && !tokens[i].spaced
+    {
         return None;
     }
     let mut j = skip_ordinal(tokens, i + 1);
@@ -448,9 +532,22 @@ fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate>
     Some(FoundDate { start: date, end: None, used: (i..i + 5).collect() })
 }
 
-/// The first time of day outside `used`, and the end of a range that follows it.
+/// Words that say a time is when doors open, not when the event starts.
+const DOORS: [&str; 8] =
+    ["doors", "door", "einlass", "portes", "ouverture", "puertas", "apertura", "kapi"];
+
+/// The first time of day outside `used`, and the end of a range that follows it; a time
+/// marked as doors opening (`Einlass 19 Uhr · Beginn 20 Uhr`) gives way to a later one.
 fn find_times(tokens: &[Token], used: &[usize]) -> Option<(NaiveTime, Option<NaiveTime>)> {
-    let mut i = 0;
+    find_times_from(tokens, used, 0)
+}
+
+fn find_times_from(
+    tokens: &[Token],
+    used: &[usize],
+    from: usize,
+) -> Option<(NaiveTime, Option<NaiveTime>)> {
+    let mut i = from;
     while i < tokens.len() {
         if used.contains(&i) {
             i += 1;
@@ -486,6 +583,12 @@ fn find_times(tokens: &[Token], used: &[usize]) -> Option<(NaiveTime, Option<Nai
                 }),
             )?;
             let end = t2.and_then(|(e, m)| apply_meridiem(e, m));
+            let doors = (1..=2)
+                .filter_map(|k| i.checked_sub(k))
+                .any(|k| word(tokens, k).is_some_and(|w| DOORS.contains(&w)));
+            if doors && let Some(later) = find_times_from(tokens, used, next.max(i + 1)) {
+                return Some(later);
+            }
             return Some((start, end));
         }
         i += 1;
@@ -529,7 +632,10 @@ fn time_at(tokens: &[Token], i: usize) -> Option<((u32, u32), Option<Meridiem>, 
         (Some(Tok::Sep('.')), false) => {
             // `20.30 Uhr`, `saat 20.00`: only with a word that says it is a time.
             let (m, lm) = num(tokens, j + 1)?;
-            let before = i.checked_sub(1).and_then(|b| word(tokens, b));
+            let before = i.checked_sub(1).and_then(|b| match sep(tokens, b) {
+                Some(':') => b.checked_sub(1).and_then(|b| word(tokens, b)),
+                _ => word(tokens, b),
+            });
             let after = word(tokens, j + 2);
             if lm != 2
                 || m > 59
@@ -661,6 +767,7 @@ mod tests {
             ("3 Mayıs 2027 19:30", "2027-05-03T19:30:00"),
             ("12 Eylül 2027 Pazar", "2027-09-12"),
             ("20 Ağu 2027", "2027-08-20"),
+            ("Tarih: 21 Mart 2026 Cumartesi", "2026-03-21"),
             // Spanish.
             ("sábado, 5 de diciembre de 2026, 20:00 h", "2026-12-05T20:00:00"),
             ("vie 11 dic 2026 21:30", "2026-12-11T21:30:00"),
@@ -741,6 +848,16 @@ mod tests {
         assert_eq!(t("20:00–22:30"), Some(("20:00".into(), Some("22:30".into()))));
         assert_eq!(t("20 Uhr"), Some(("20:00".into(), None)));
         assert_eq!(t("11:00 - 1:00 PM"), Some(("11:00".into(), Some("13:00".into()))));
+        assert_eq!(t("Einlass 19 Uhr · Beginn 20 Uhr"), Some(("20:00".into(), None)));
+        assert_eq!(t("Doors 7pm / Show 8:30pm"), Some(("20:30".into(), None)));
+        assert_eq!(t("Doors 7pm"), Some(("19:00".into(), None)), "doors alone is still a time");
+        assert_eq!(t("saat 20.30"), Some(("20:30".into(), None)));
+        assert_eq!(t("20h30"), Some(("20:30".into(), None)));
+        assert_eq!(t("20:30 Uhr"), Some(("20:30".into(), None)));
+        assert_eq!(t("20.30 h"), Some(("20:30".into(), None)));
+        assert_eq!(t("7.30pm"), Some(("19:30".into(), None)));
+        assert_eq!(t("Saat: 20.30"), Some(("20:30".into(), None)));
+        assert_eq!(t("12.50"), None, "a bare dotted number is not a time");
         assert_eq!(t("12,50 €"), None);
         assert_eq!(t("Room 12"), None);
         assert_eq!(t("25:00"), None);

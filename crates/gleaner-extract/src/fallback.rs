@@ -35,8 +35,38 @@ fn sel(s: &str) -> Selector {
     Selector::parse(s).expect("a constant selector parses")
 }
 
-/// Reads at most one event from a page; pushes a diagnostic either way.
+/// Reads a page's events (a listing's items, a show's performances, or one event);
+/// pushes a diagnostic either way.
 pub fn read(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let first = candidates.len();
+    read_page(doc, reference, candidates, diagnostics);
+    // A zone the page states ("all times Central", "hora peninsular", "TSİ") fixes the
+    // offsets of the local times read.
+    if let Some(zone) = stated_zone(&text_of(doc.root_element()))
+        && candidates.len() > first
+    {
+        for c in &mut candidates[first..] {
+            for slot in [&mut c.raw.start, &mut c.raw.end] {
+                if let Some(t) = slot.as_deref().and_then(parse_event_time) {
+                    *slot = Some(t.with_default_zone(zone).to_iso());
+                }
+            }
+        }
+        diagnostics.push(Diagnostic {
+            severity: Severity::Info,
+            format: Format::Fallback,
+            message: format!("the page states its times' zone: read as `{zone}`"),
+            location: String::new(),
+        });
+    }
+}
+
+fn read_page(
     doc: &Html,
     reference: Option<NaiveDate>,
     candidates: &mut Vec<Candidate>,
@@ -54,7 +84,18 @@ pub fn read(
         .and_then(|h| h.value().attr("lang"))
         .map(DateOrder::for_language)
         .unwrap_or_default();
+    // A page that repeats one dated item structure is a listing, whatever its title says.
+    if listing(doc, reference, order, candidates, diagnostics) {
+        return;
+    }
     let h1 = doc.select(&sel("h1")).find(|h| !text_of(*h).is_empty());
+    // The page's own address: `<link rel=canonical>`, else `og:url`.
+    let page_url = doc
+        .select(&sel("link[rel=canonical][href], meta[property='og:url'][content]"))
+        .filter_map(|e| e.value().attr("href").or_else(|| e.value().attr("content")))
+        .map(str::trim)
+        .find(|u| u.starts_with("http://") || u.starts_with("https://"))
+        .map(str::to_owned);
     let title = h1.map(text_of).filter(|t| t.chars().count() <= 300).or_else(|| {
         doc.select(&sel("meta[property='og:title'], meta[name='og:title']"))
             .next()
@@ -71,6 +112,42 @@ pub fn read(
             times.push(v);
         }
     }
+    if times.is_empty()
+        && let Some(h1) = h1
+    {
+        let shows = performances(doc, h1, reference, order);
+        if shows.len() >= 2 {
+            let n = shows.len();
+            let mut base =
+                RawEvent { name: title.clone(), url: page_url.clone(), ..RawEvent::default() };
+            place_and_price(doc.root_element(), &mut base);
+            base.description = description(doc, h1, order);
+            for (i, show) in shows.into_iter().enumerate() {
+                if reference.is_some_and(|day| show.start.date() < day) {
+                    continue;
+                }
+                let mut raw = base.clone();
+                raw.start = Some(show.start.to_iso());
+                raw.end = show.end.filter(|e| *e != show.start).map(|e| e.to_iso());
+                if let Some(t) = show.tickets {
+                    match raw.offers.first_mut() {
+                        Some(o) => o.url = Some(t),
+                        None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
+                    }
+                }
+                candidates.push(Candidate {
+                    format: Format::Fallback,
+                    location: format!("performance {}", i + 1),
+                    raw,
+                });
+            }
+            diagnostics.push(note(
+                Severity::Info,
+                format!("low confidence: {n} performances of one show read by the generic fallback (no structured data, no site rules)"),
+            ));
+            return;
+        }
+    }
     let (start, end) = match times.len() {
         0 => match written_date(doc, h1, reference, order) {
             Some(d) => (Some(d.start), d.end),
@@ -83,9 +160,6 @@ pub fn read(
             (Some(times[0]), Some(times[1]))
         }
         n => {
-            if listing(doc, reference, order, candidates, diagnostics) {
-                return;
-            }
             diagnostics.push(note(
                 Severity::Info,
                 format!("{n} different dates in `<time>` elements: a listing, not one event; no event (write site rules for it)"),
@@ -94,9 +168,6 @@ pub fn read(
         }
     };
     let Some(start) = start else {
-        if listing(doc, reference, order, candidates, diagnostics) {
-            return;
-        }
         diagnostics.push(note(
             Severity::Info,
             "no structured data, no site rules and no date found: no event".to_owned(),
@@ -122,6 +193,8 @@ pub fn read(
         name: title,
         start: Some(start.to_iso()),
         end: end.filter(|e| *e != start).map(|e| e.to_iso()),
+        description: h1.and_then(|h| description(doc, h, order)),
+        url: page_url,
         ..RawEvent::default()
     };
     place_and_price(doc.root_element(), &mut raw);
@@ -133,6 +206,99 @@ pub fn read(
     candidates.push(Candidate { format: Format::Fallback, location: "page".into(), raw });
 }
 
+/// Whether `el` sits in the page's chrome (navigation, header, footer, sidebar).
+fn in_chrome(el: ElementRef<'_>) -> bool {
+    el.ancestors()
+        .filter_map(ElementRef::wrap)
+        .any(|a| matches!(a.value().name(), "nav" | "footer" | "aside" | "header"))
+}
+
+/// One performance of a show: its start, maybe an end, and its booking link.
+struct Performance {
+    start: EventTime,
+    end: Option<EventTime>,
+    tickets: Option<String>,
+}
+
+/// Link texts that book a performance.
+const TICKET_WORDS: [&str; 14] = [
+    "book",
+    "book now",
+    "tickets",
+    "buy tickets",
+    "karten",
+    "tickets kaufen",
+    "billets",
+    "billetterie",
+    "reserver",
+    "entradas",
+    "comprar",
+    "bilet",
+    "bilet al",
+    "biletler",
+];
+
+/// The performances a show page lists after its title: sibling lines (`<li>`, rows,
+/// paragraphs) that each hold a date with a time of day and little else, two or more on
+/// different starts. Lines in the page's chrome are not read.
+fn performances(
+    doc: &Html,
+    h1: ElementRef<'_>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Vec<Performance> {
+    let blocks = sel(BLOCKS);
+    let lines = sel("li, p, div, tr, dd");
+    let mut groups: Vec<(_, Vec<Performance>)> = Vec::new();
+    for el in doc.select(&lines).take(5000) {
+        if el.id() <= h1.id() || el.select(&blocks).any(|b| b.id() != el.id()) || in_chrome(el) {
+            continue;
+        }
+        let text = text_of(el);
+        if text.is_empty() || text.chars().count() > 120 || is_publication_line(&text) {
+            continue;
+        }
+        let Some(d) = parse_text_date(&text, reference, order) else { continue };
+        if !matches!(d.start, EventTime::Floating(_) | EventTime::Fixed(_)) {
+            continue;
+        }
+        let Some(parent) = el.parent().map(|p| p.id()) else { continue };
+        let tickets = el
+            .select(&sel("a[href]"))
+            .find(|a| {
+                let t = gleaner_event::datetext::fold_diacritics(&text_of(*a));
+                TICKET_WORDS.contains(&t.as_str())
+            })
+            .and_then(|a| a.value().attr("href"))
+            .map(str::to_owned);
+        let show = Performance { start: d.start, end: d.end, tickets };
+        match groups.iter_mut().find(|(p, _)| *p == parent) {
+            Some((_, g)) => {
+                if !g.iter().any(|s| s.start == show.start) {
+                    g.push(show);
+                }
+            }
+            None => groups.push((parent, vec![show])),
+        }
+    }
+    groups.into_iter().map(|(_, g)| g).max_by_key(Vec::len).unwrap_or_default()
+}
+
+/// The page's description: the first sentence-like paragraph after the title (at least
+/// 40 characters, ending like a sentence, neither a date, a label nor a byline).
+fn description(doc: &Html, h1: ElementRef<'_>, order: DateOrder) -> Option<String> {
+    doc.select(&sel("p")).filter(|p| p.id() > h1.id() && !in_chrome(*p)).take(40).map(text_of).find(
+        |t| {
+            let n = t.chars().count();
+            (40..=2000).contains(&n)
+                && t.trim_end().ends_with(['.', '!', '?', '…'])
+                && !is_publication_line(t)
+                && parse_text_date(t, None, order).is_none()
+                && t.split_once(':').is_none_or(|(head, _)| label_of(head).is_none())
+        },
+    )
+}
+
 /// The place, address and price a root (the page, or one listing item) labels.
 fn place_and_price(root: ElementRef<'_>, raw: &mut RawEvent) {
     if let Some(address) = root.select(&sel("address")).map(text_of).find(|t| !t.is_empty()) {
@@ -142,23 +308,37 @@ fn place_and_price(root: ElementRef<'_>, raw: &mut RawEvent) {
         match label {
             Label::Place if raw.location_text.is_none() => raw.location_text = Some(value),
             Label::Address if raw.address_text.is_none() => raw.address_text = Some(value),
-            Label::Price if raw.offers.is_empty() => {
+            Label::Price if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() => {
                 if let Some(p) = parse_price_text(&value) {
-                    if p.is_free {
-                        raw.is_accessible_for_free = Some("true".into());
-                    } else {
-                        raw.offers.push(RawOffer {
-                            low_price: Some(p.min.to_string()),
-                            high_price: p.max.map(|m| m.to_string()),
-                            currency: p.currency.map(str::to_owned),
-                            ..RawOffer::default()
-                        });
-                    }
+                    price_into(&p, raw);
                 }
             }
             _ => {}
         }
     }
+}
+
+fn price_into(p: &gleaner_event::PriceText, raw: &mut RawEvent) {
+    if p.is_free {
+        raw.is_accessible_for_free = Some("true".into());
+    } else {
+        raw.offers.push(RawOffer {
+            low_price: Some(p.min.to_string()),
+            high_price: p.max.map(|m| m.to_string()),
+            currency: p.currency.map(str::to_owned),
+            ..RawOffer::default()
+        });
+    }
+}
+
+/// The texts of an element's smallest blocks (cells, spans, paragraphs), in order.
+fn leaves(item: ElementRef<'_>) -> impl Iterator<Item = String> + '_ {
+    let blocks = sel(BLOCKS);
+    item.descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(move |el| el.select(&blocks).all(|b| b.id() == el.id()))
+        .map(text_of)
+        .filter(|t| !t.is_empty() && t.len() <= 300)
 }
 
 fn text_of(el: ElementRef<'_>) -> String {
@@ -444,6 +624,9 @@ pub(crate) fn read_listing(
                 None => groups.push((sig, vec![child])),
             }
         }
+        if in_chrome(parent) || matches!(parent.value().name(), "nav" | "footer" | "aside") {
+            continue;
+        }
         for (sig, items) in groups {
             if items.len() < MIN_ITEMS || items.len() > 500 {
                 continue;
@@ -515,8 +698,19 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
                 .map(text_of)
                 .filter(|t| !t.is_empty() && t.len() <= 300 && !is_publication_line(t))
                 .find_map(|t| parse_text_date(&t, reference, order).map(|d| (t, d)))?;
+            // A date without a time: the time may sit in another cell (`<td>8:00 pm</td>`).
+            let (mut start, mut end) = (d.start, d.end);
+            if let EventTime::Date(day) = start
+                && end.is_none()
+                && let Some((t1, t2)) = leaves(item)
+                    .filter(|t| *t != text && parse_text_date(t, reference, order).is_none())
+                    .find_map(|t| parse_text_time(&t))
+            {
+                start = EventTime::Floating(day.and_time(t1));
+                end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+            }
             date_text = Some(text);
-            (d.start, d.end)
+            (start, end)
         }
         [one] => (*one, None),
         [a, b] if b.date() >= a.date() && (b.date() - a.date()).num_days() <= 31 => (*a, Some(*b)),
@@ -527,6 +721,7 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
         let n = t.chars().count();
         (3..=300).contains(&n)
             && !NOT_TITLES.contains(&t.to_lowercase().as_str())
+            && !TICKET_WORDS.contains(&gleaner_event::datetext::fold_diacritics(t).as_str())
             && parse_text_date(t, reference, order).is_none()
             && parse_event_time(t).is_none()
     };
@@ -577,6 +772,26 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
         ..RawEvent::default()
     };
     place_and_price(item, &mut raw);
+    if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
+        // A cell that is only a price (`$25`, `18 €`, `Free`).
+        if let Some(p) = leaves(item).filter(|t| t.chars().count() <= 24).find_map(|t| {
+            let lower = t.to_lowercase();
+            let money = t.contains(['$', '€', '£', '₺'])
+                || lower
+                    .split_whitespace()
+                    .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w));
+            let p = parse_price_text(&t)?;
+            (money || p.is_free && parse_text_time(&t).is_none()).then_some(p)
+        }) {
+            price_into(&p, &mut raw);
+        }
+    }
+    raw.image = item
+        .select(&sel("img[src]"))
+        .filter_map(|i| i.value().attr("src"))
+        .map(str::trim)
+        .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
+        .map(str::to_owned);
     Some(Item { raw, start, end, called_off })
 }
 
@@ -606,5 +821,88 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
     }
     let title = clean_line(&head.join(" "));
     let title = title.trim_end_matches([',', ':', ';', '-', '–', '—', '|', '(', '@', '·']).trim();
-    (title.chars().count() >= 3).then(|| title.to_owned())
+    // A weekday is part of the date, not a title (`Thursday 5 March 2026, 7.30pm`).
+    let only_days = title
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .all(gleaner_event::datetext::is_weekday);
+    (title.chars().count() >= 3 && !only_days).then(|| title.to_owned())
+}
+
+/// The zone a page states for its times, when it states exactly one: "all times
+/// Central", "Eastern time", "hora peninsular", "heure de Paris", "TSİ", "MEZ", "CET",
+/// "UK time". Abbreviations that are also words (`et`, `est`) count only after "all times".
+pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
+    use chrono_tz::{America, Atlantic, Europe};
+    let folded = gleaner_event::datetext::fold_diacritics(&text[..text.len().min(400_000)]);
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let us = |w: &str| match w {
+        "central" | "ct" | "cst" | "cdt" => Some(America::Chicago),
+        "eastern" | "et" | "est" | "edt" => Some(America::New_York),
+        "mountain" | "mt" | "mst" | "mdt" => Some(America::Denver),
+        "pacific" | "pt" | "pst" | "pdt" => Some(America::Los_Angeles),
+        _ => None,
+    };
+    let mut found: Option<chrono_tz::Tz> = None;
+    let mut conflict = false;
+    let mut note = |z: chrono_tz::Tz| match found {
+        None => found = Some(z),
+        Some(f) if f != z => conflict = true,
+        _ => {}
+    };
+    for (i, w) in words.iter().enumerate() {
+        let next = words.get(i + 1).copied().unwrap_or("");
+        match *w {
+            // "all times (are|shown|listed) (in) Central"
+            "times" if i > 0 && words[i - 1] == "all" => {
+                let rest: Vec<&str> = words[i + 1..]
+                    .iter()
+                    .copied()
+                    .skip_while(|w| matches!(*w, "are" | "shown" | "listed" | "in" | "given"))
+                    .take(1)
+                    .collect();
+                if let Some(z) = rest.first().and_then(|w| us(w)) {
+                    note(z);
+                }
+            }
+            "central" | "eastern" | "mountain" | "pacific" if next == "time" => {
+                if let Some(z) = us(w) {
+                    note(z);
+                }
+            }
+            "hora" | "horario" if next == "peninsular" => note(Europe::Madrid),
+            "hora" | "horario" if next == "canaria" => note(Atlantic::Canary),
+            "heure" if next == "de" && words.get(i + 2) == Some(&"paris") => note(Europe::Paris),
+            "heure" if next == "francaise" => note(Europe::Paris),
+            "tsi" => note(Europe::Istanbul),
+            "turkiye" if next == "saati" || next == "saatiyle" => note(Europe::Istanbul),
+            "mez" | "mesz" => note(Europe::Berlin),
+            "cet" | "cest" => note(Europe::Paris),
+            "uk" if next == "time" => note(Europe::London),
+            _ => {}
+        }
+    }
+    if conflict { None } else { found }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stated_zone;
+
+    #[test]
+    fn zones_pages_state() {
+        let z = |t: &str| stated_zone(t).map(|z| z.name().to_owned());
+        assert_eq!(z("Two sets nightly. All times Central.").as_deref(), Some("America/Chicago"));
+        assert_eq!(z("all times are in Eastern").as_deref(), Some("America/New_York"));
+        assert_eq!(z("Doors 7pm Pacific Time").as_deref(), Some("America/Los_Angeles"));
+        assert_eq!(z("Todos los horarios en hora peninsular.").as_deref(), Some("Europe/Madrid"));
+        assert_eq!(z("20h30 (heure de Paris)").as_deref(), Some("Europe/Paris"));
+        assert_eq!(z("Saat 20.30 TSİ").as_deref(), Some("Europe/Istanbul"));
+        assert_eq!(z("Beginn 20 Uhr MEZ").as_deref(), Some("Europe/Berlin"));
+        // Words that only look like zones, and two zones at once, say nothing.
+        assert_eq!(z("Le concert est complet et reporté"), None);
+        assert_eq!(z("Central Park concert at 8pm"), None);
+        assert_eq!(z("All times Central. Stream at 9 Eastern Time."), None);
+    }
 }

@@ -5,7 +5,9 @@
 //! date: the RSS `ev:` module (`ev:startdate`, `ev:enddate`, `ev:location`), xCal
 //! (`xcal:dtstart`), Google's `gd:when`, a plain `startdate`/`eventdate`/`dtstart`-like
 //! element, or a title that is itself a date with a `venue` next to it (ReverbNation's
-//! show feeds). [`FeedMode::Events`] reads every item as an event; its start is then the
+//! show feeds), or else a date written in its title or description (`on Saturday, March
+//! 14, 2026 at 10:30 am`; year-less dates after the publication day, and a date before
+//! it is news). [`FeedMode::Events`] reads every item as an event; its start is then the
 //! publication date when there is no other (Localist calendars put the event's day there,
 //! at midnight: a midnight `pubDate` is read as a date only).
 //!
@@ -15,6 +17,7 @@
 //! `normalise`, which strips tags.
 
 use chrono::{DateTime, FixedOffset, NaiveDateTime, Timelike};
+use gleaner_event::datetext::{DateOrder, TextDate, parse_text_date};
 use gleaner_event::time::parse_event_time;
 use gleaner_event::{EventTime, RawEvent, RawOffer};
 use url::Url;
@@ -134,9 +137,14 @@ pub fn read(bytes: &[u8], base_url: &Url, mode: FeedMode) -> FeedItems {
         );
     }
     let performer = channel.and_then(|c| c.child_text("artist_name"));
+    let order = channel
+        .and_then(|c| c.child_text("language"))
+        .or_else(|| root.attr("lang").map(str::to_owned))
+        .map(|l| DateOrder::for_language(&l))
+        .unwrap_or_default();
     for (i, item) in items.into_iter().take(MAX_ITEMS).enumerate() {
         let loc = format!("item #{}", i + 1);
-        let hints = event_hints(item);
+        let hints = event_hints(item, order);
         let is_event = match mode {
             FeedMode::Events => true,
             FeedMode::News => false,
@@ -293,7 +301,7 @@ const START_NAMES: [&str; 8] = [
 ];
 const END_NAMES: [&str; 6] = ["enddate", "end_date", "dtend", "endtime", "end_time", "end"];
 
-fn event_hints(item: &Element) -> Hints {
+fn event_hints(item: &Element, order: DateOrder) -> Hints {
     let mut h = Hints::default();
     for c in &item.children {
         let local = c.local();
@@ -335,7 +343,44 @@ fn event_hints(item: &Element) -> Hints {
         h.start = Some(t.format("%Y-%m-%dT%H:%M:%S").to_string());
         h.title_is_date = true;
     }
+    if h.start.is_none()
+        && let Some(d) = written_date(item, order)
+    {
+        h.start = Some(d.start.to_iso());
+        h.end = d.end.filter(|e| *e != d.start).map(|e| e.to_iso());
+    }
     h
+}
+
+/// An event date written in the item's title or description text (`Join us on Saturday,
+/// March 14, 2026 at 10:30 am`, `14 Mart 2026 Cumartesi saat 20.00'de`). Year-less dates
+/// are read after the publication day; a date before it is what the item reports on, not
+/// an event (news), so it gives nothing.
+///
+/// Precision first: only one day with a time of day counts (`at 10:30 am`); a period
+/// (`Du 1er au 12 décembre`, `from 3 to 7 May`, `jusqu'au 12`, `until`) is what news
+/// about works or closures says, so it gives nothing.
+fn written_date(item: &Element, order: DateOrder) -> Option<TextDate> {
+    static PERIOD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(?:du|from|vom|von|desde|del|dal)\s+\d{1,2}(?:er|st|nd|rd|th|\.)?\s+(?:au|to|bis|al|hasta|-|–)\s|\b(?:jusqu|until|bis zum|hasta el)\b",
+        )
+        .expect("a constant regex")
+    });
+    let published = published_of(item).map(|d| d.date_naive());
+    for text in [item.child_text("title"), summary_of(item)].into_iter().flatten() {
+        let text = gleaner_event::text::clean_line(&text);
+        if let Some(d) = parse_text_date(&text, published, order) {
+            let timed = matches!(d.start, EventTime::Floating(_) | EventTime::Fixed(_));
+            let one_day = d.end.is_none_or(|e| e.date() == d.start.date());
+            let ok = timed
+                && one_day
+                && !PERIOD.is_match(&text)
+                && published.is_none_or(|p| d.start.date() >= p);
+            return ok.then_some(d);
+        }
+    }
+    None
 }
 
 /// A title that is a show date: `Sat Nov 15 08  07:30 PM` (two-digit year).

@@ -188,8 +188,8 @@ pub struct Events {
     pub next_page: Option<Url>,
 }
 
-/// How to read feeds and calendars; HTML ignores it.
-#[derive(Debug, Clone, Default)]
+/// How to read a document (feed mode, calendar window, rules, fallback, reference day).
+#[derive(Debug, Clone)]
 pub struct ExtractOptions {
     /// Whether feed items are events, news, or decided per item.
     pub feed_mode: FeedMode,
@@ -202,11 +202,26 @@ pub struct ExtractOptions {
     pub default_tz: Option<chrono_tz::Tz>,
     /// The rules of the page's site, when config has some (HTML only).
     pub rules: Option<std::sync::Arc<rules::CompiledRules>>,
-    /// Read pages with no structured data and no rules with the generic fallback.
+    /// Read pages with no structured data and no rules with the generic fallback (on by
+    /// default; `--no-fallback` and a source's `fallback = false` turn it off).
     pub fallback: bool,
     /// The day the page was read: dates written without a year are its next occurrence
     /// on or after this day; `None` leaves them unread.
     pub reference_date: Option<chrono::NaiveDate>,
+}
+
+impl Default for ExtractOptions {
+    fn default() -> Self {
+        ExtractOptions {
+            feed_mode: FeedMode::default(),
+            expand: None,
+            file_name: None,
+            default_tz: None,
+            rules: None,
+            fallback: true,
+            reference_date: None,
+        }
+    }
 }
 
 /// Reads candidate events from a document.

@@ -1,89 +1,766 @@
-//! Microformats events: classic hCalendar (`vevent`, `summary`, `dtstart`, …) and
-//! microformats2 `h-event` (`p-name`, `dt-start`, …).
+//! Microformats events, read by the microformats2 parsing algorithm
+//! (microformats.org/wiki/microformats2-parsing) and its backward-compatible reading of
+//! classic hCalendar / hCard (`vevent`, `summary`, `dtstart`, `location vcard`, `adr`).
 //!
-//! Not schema.org, but the same facts in class names, still emitted by many CMS event
-//! plugins. Owns reading those classes into a [`RawEvent`]; it needs the html5ever DOM,
-//! which the caller builds only when the page mentions `vevent` or `h-event`.
+//! Owns turning class names into items and `h-event` items into [`RawEvent`]s; it needs
+//! the html5ever DOM, which the caller builds only when the page mentions `vevent` or
+//! `h-event`. The parse is the spec's, in one pass over each root's subtree:
+//! - roots are `h-*` class names (else the classic roots `vevent`, `vcard`, `adr`,
+//!   `geo`, `vcalendar`); inside a classic root only its classic property names count;
+//! - `p-*`, `u-*`, `dt-*`, `e-*` properties, several on one element (`p-name u-url`),
+//!   each read as the spec says (`abbr@title`, `data@value`, `time|ins|del@datetime`,
+//!   `a@href`, `img@src|alt`, the value-class pattern with `value` and `value-title`);
+//! - a nested root with a property class is that property's value (`p-location h-card`
+//!   gives the venue and its address, `p-location h-adr` the address);
+//! - implied `name` and `url` on `h-*` roots without explicit ones;
+//! - date-times: a date (`2026-12-05`, ordinal `2026-339`), a time (`20:30`, `8pm`,
+//!   `8:30 p.m.`) and an offset (`Z`, `-08`, `-0800`, `+01:00`), from one value or split
+//!   over value-class parts; a `dt-end` with only a time takes the `dt-start`'s date.
+//!
+//! Every `h-event` / `vevent` found, at any depth (inside an `h-feed`, or as a property of
+//! another item), is one candidate.
 
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use chrono::NaiveDate;
 use gleaner_event::RawEvent;
+use regex::Regex;
 use scraper::{ElementRef, Html};
 
 use crate::{Candidate, Format};
 
-/// Reads every hCalendar / h-event event in `doc`.
+/// Deepest nesting of elements read (deeper content is ignored, never a stack overflow).
+const MAX_DEPTH: usize = 200;
+
+/// One parsed microformat: its types and its properties, in page order.
+#[derive(Debug, Clone, Default)]
+struct Item {
+    /// `h-event`, `h-card`, … (classic roots are given their `h-*` names).
+    types: Vec<String>,
+    /// Property name (without prefix) → values.
+    props: BTreeMap<String, Vec<Value>>,
+    /// Nested microformats that are not property values.
+    children: Vec<Item>,
+    /// Whether some `p-*` or `e-*` property was found (no implied name then).
+    has_text_props: bool,
+    /// Whether some `u-*` property was found (no implied url or photo then).
+    has_url_props: bool,
+}
+
+/// One property value: its text and, for a nested microformat, the item.
+#[derive(Debug, Clone)]
+struct Value {
+    text: String,
+    item: Option<Box<Item>>,
+}
+
+impl Item {
+    fn first(&self, name: &str) -> Option<&Value> {
+        self.props.get(name).and_then(|v| v.first())
+    }
+
+    fn text(&self, name: &str) -> Option<String> {
+        self.first(name).map(|v| v.text.trim().to_owned()).filter(|t| !t.is_empty())
+    }
+
+    fn is(&self, ty: &str) -> bool {
+        self.types.iter().any(|t| t == ty)
+    }
+}
+
+/// Reads every h-event / hCalendar event in `doc`.
 pub fn read(doc: &Html, candidates: &mut Vec<Candidate>) {
-    let mut n = 0;
-    for node in doc.root_element().descendants() {
-        let Some(el) = ElementRef::wrap(node) else { continue };
-        if !is_root(el) {
+    let mut items = Vec::new();
+    let mut stack = vec![(doc.root_element(), 0usize)];
+    while let Some((el, depth)) = stack.pop() {
+        if depth > MAX_DEPTH {
             continue;
         }
-        n += 1;
-        let mut raw = RawEvent::default();
-        let mut stack: Vec<ElementRef<'_>> = el.children().filter_map(ElementRef::wrap).collect();
-        stack.reverse();
-        while let Some(child) = stack.pop() {
-            if is_root(child) {
-                continue;
-            }
-            for class in child.value().classes() {
-                let slot = match class {
-                    "summary" | "p-name" | "p-summary" => &mut raw.name,
-                    "dtstart" | "dt-start" => &mut raw.start,
-                    "dtend" | "dt-end" => &mut raw.end,
-                    "location" | "p-location" => &mut raw.location_text,
-                    "url" | "u-url" => &mut raw.url,
-                    "description" | "p-description" | "e-description" | "e-content" => {
-                        &mut raw.description
-                    }
-                    "photo" | "u-photo" => &mut raw.image,
-                    "category" | "p-category" => {
-                        raw.keywords.push(value(child));
-                        continue;
-                    }
-                    _ => continue,
-                };
-                if slot.is_none() {
-                    *slot = Some(value(child)).filter(|v| !v.trim().is_empty());
-                }
-            }
-            stack.extend(
-                child.children().filter_map(ElementRef::wrap).collect::<Vec<_>>().into_iter().rev(),
-            );
+        if let Some(root) = root_of(el) {
+            items.push(parse_item(el, root, depth));
+            continue;
         }
+        let kids: Vec<_> = el.children().filter_map(ElementRef::wrap).collect();
+        stack.extend(kids.into_iter().rev().map(|k| (k, depth + 1)));
+    }
+    let mut events = Vec::new();
+    for item in &items {
+        collect_events(item, &mut events);
+    }
+    for (n, item) in events.into_iter().enumerate() {
+        let raw = to_raw(item);
         if raw.name.is_some() || raw.start.is_some() {
             candidates.push(Candidate {
                 format: Format::Microformats,
-                location: format!("vevent #{n}"),
+                location: format!("h-event #{}", n + 1),
                 raw,
             });
         }
     }
 }
 
-fn is_root(el: ElementRef<'_>) -> bool {
-    el.value().classes().any(|c| c == "vevent" || c == "h-event")
+/// Every event among `item`, its property values and its children, in page order.
+fn collect_events<'a>(item: &'a Item, out: &mut Vec<&'a Item>) {
+    if item.is("h-event") {
+        out.push(item);
+    }
+    for values in item.props.values() {
+        for v in values {
+            if let Some(i) = &v.item {
+                collect_events(i, out);
+            }
+        }
+    }
+    for c in &item.children {
+        collect_events(c, out);
+    }
 }
 
-/// A property's value: the value-class pattern (`<span class="value-title" title>`), then
-/// `abbr@title`, `time@datetime`, `a@href`, `img@src`, `data@value`, else the text.
-fn value(el: ElementRef<'_>) -> String {
-    for node in el.descendants() {
-        if let Some(c) = ElementRef::wrap(node)
-            && c.value().classes().any(|k| k == "value-title")
-            && let Some(t) = c.value().attr("title")
-        {
-            return t.to_owned();
+/// A root: its `h-*` types, or the classic ones (as `h-*` names) with the flag set.
+#[derive(Debug, Clone)]
+struct Root {
+    types: Vec<String>,
+    classic: bool,
+}
+
+fn is_mf2_name(class: &str, prefix: &str) -> bool {
+    class.strip_prefix(prefix).is_some_and(|rest| {
+        !rest.is_empty()
+            && rest.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && rest.bytes().any(|b| b.is_ascii_lowercase())
+            && !rest.starts_with('-')
+            && !rest.ends_with('-')
+    })
+}
+
+fn root_of(el: ElementRef<'_>) -> Option<Root> {
+    let mut types: Vec<String> =
+        el.value().classes().filter(|c| is_mf2_name(c, "h-")).map(str::to_owned).collect();
+    if !types.is_empty() {
+        types.sort();
+        types.dedup();
+        return Some(Root { types, classic: false });
+    }
+    for c in el.value().classes() {
+        let t = match c {
+            "vevent" => "h-event",
+            "vcard" => "h-card",
+            "adr" => "h-adr",
+            "geo" => "h-geo",
+            "vcalendar" => "h-calendar",
+            _ => continue,
+        };
+        if !types.iter().any(|x| x == t) {
+            types.push(t.to_owned());
         }
+    }
+    (!types.is_empty()).then_some(Root { types, classic: true })
+}
+
+/// The kind of a property: how its value is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    P,
+    U,
+    Dt,
+    E,
+}
+
+/// The properties an element carries for a parent of `parent` kind.
+fn props_of(el: ElementRef<'_>, parent: &Root) -> Vec<(Kind, String)> {
+    let mut out: Vec<(Kind, String)> = Vec::new();
+    let mut add = |k: Kind, n: &str| {
+        if !out.iter().any(|(k2, n2)| *k2 == k && n2 == n) {
+            out.push((k, n.to_owned()));
+        }
+    };
+    for c in el.value().classes() {
+        if parent.classic {
+            for t in &parent.types {
+                if let Some((k, n)) = classic_property(t, c) {
+                    add(k, n);
+                }
+            }
+            continue;
+        }
+        for (prefix, k) in [("p-", Kind::P), ("u-", Kind::U), ("dt-", Kind::Dt), ("e-", Kind::E)] {
+            if is_mf2_name(c, prefix) {
+                add(k, &c[prefix.len()..]);
+            }
+        }
+    }
+    if parent.classic
+        && parent.types.iter().any(|t| t == "h-event")
+        && el.value().name() == "a"
+        && el.value().attr("rel").is_some_and(|r| r.split_ascii_whitespace().any(|w| w == "tag"))
+    {
+        add(Kind::P, "category");
+    }
+    out
+}
+
+/// The classic (hCalendar, hCard, adr, geo) property names and their microformats2 names.
+fn classic_property(root: &str, class: &str) -> Option<(Kind, &'static str)> {
+    use Kind::*;
+    Some(match (root, class) {
+        ("h-event", "summary") => (P, "name"),
+        ("h-event", "dtstart") => (Dt, "start"),
+        ("h-event", "dtend") => (Dt, "end"),
+        ("h-event", "duration") => (Dt, "duration"),
+        ("h-event", "description") => (E, "description"),
+        ("h-event", "url") => (U, "url"),
+        ("h-event", "location") => (P, "location"),
+        ("h-event", "category") => (P, "category"),
+        ("h-event", "photo") => (U, "photo"),
+        ("h-event", "status") => (P, "status"),
+        ("h-event", "organizer") => (P, "organizer"),
+        ("h-event", "attendee") => (P, "attendee"),
+        ("h-event", "geo") => (P, "geo"),
+        ("h-card", "fn") => (P, "name"),
+        ("h-card", "org") => (P, "org"),
+        ("h-card", "url") => (U, "url"),
+        ("h-card", "photo") => (U, "photo"),
+        ("h-card", "adr") => (P, "adr"),
+        ("h-card", "label") => (P, "label"),
+        ("h-card", "tel") => (P, "tel"),
+        ("h-card" | "h-adr", "street-address") => (P, "street-address"),
+        ("h-card" | "h-adr", "extended-address") => (P, "extended-address"),
+        ("h-card" | "h-adr", "locality") => (P, "locality"),
+        ("h-card" | "h-adr", "region") => (P, "region"),
+        ("h-card" | "h-adr", "postal-code") => (P, "postal-code"),
+        ("h-card" | "h-adr", "country-name") => (P, "country-name"),
+        ("h-geo", "latitude") => (P, "latitude"),
+        ("h-geo", "longitude") => (P, "longitude"),
+        _ => return None,
+    })
+}
+
+/// Parses one root element into an item (the spec's "parse an element for class
+/// microformats").
+fn parse_item(el: ElementRef<'_>, root: Root, depth: usize) -> Item {
+    let mut item = Item { types: root.types.clone(), ..Item::default() };
+    let mut nested_roots = false;
+    parse_children(el, &root, &mut item, &mut nested_roots, depth + 1);
+    if !root.classic {
+        imply(el, &mut item, nested_roots);
+    }
+    // A `dt-end` with only a time takes the start's date.
+    if let (Some(start), Some(ends)) =
+        (item.first("start").map(|v| v.text.clone()), item.props.get_mut("end"))
+        && let Some(date) =
+            start.get(..10).filter(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").is_ok())
+    {
+        for end in ends.iter_mut() {
+            if TIME_ONLY.is_match(&end.text) {
+                end.text = format!("{date}T{}", end.text);
+            }
+        }
+    }
+    item
+}
+
+/// Reads properties and nested roots in `el`'s descendants into `item`.
+fn parse_children(
+    el: ElementRef<'_>,
+    root: &Root,
+    item: &mut Item,
+    nested_roots: &mut bool,
+    depth: usize,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for child in el.children().filter_map(ElementRef::wrap) {
+        let props = props_of(child, root);
+        if let Some(child_root) = root_of(child) {
+            *nested_roots = true;
+            let nested = parse_item(child, child_root, depth);
+            if props.is_empty() {
+                item.children.push(nested);
+                continue;
+            }
+            for (kind, name) in &props {
+                note_kind(item, *kind);
+                let text = match kind {
+                    Kind::P => nested.text("name").unwrap_or_else(|| p_value(child)),
+                    Kind::U => nested.text("url").unwrap_or_else(|| u_value(child)),
+                    Kind::Dt => dt_value(child),
+                    Kind::E => text_content(child),
+                };
+                item.props
+                    .entry(name.clone())
+                    .or_default()
+                    .push(Value { text, item: Some(Box::new(nested.clone())) });
+            }
+            continue;
+        }
+        for (kind, name) in &props {
+            note_kind(item, *kind);
+            let text = match kind {
+                Kind::P => p_value(child),
+                Kind::U => u_value(child),
+                Kind::Dt => dt_value(child),
+                Kind::E => text_content(child),
+            };
+            item.props.entry(name.clone()).or_default().push(Value { text, item: None });
+        }
+        parse_children(child, root, item, nested_roots, depth + 1);
+    }
+}
+
+fn note_kind(item: &mut Item, kind: Kind) {
+    match kind {
+        Kind::P | Kind::E => item.has_text_props = true,
+        Kind::U => item.has_url_props = true,
+        Kind::Dt => {}
+    }
+}
+
+/// Implied `name` and `url` (and `photo`) of a microformats2 root.
+fn imply(el: ElementRef<'_>, item: &mut Item, nested_roots: bool) {
+    if !item.props.contains_key("name") && !item.has_text_props && !nested_roots {
+        let name = implied_name(el);
+        if !name.is_empty() {
+            item.props.insert("name".into(), vec![Value { text: name, item: None }]);
+        }
+    }
+    if !item.has_url_props
+        && !nested_roots
+        && let Some(href) = implied_attr(el, &["a", "area"], "href")
+    {
+        item.props.insert("url".into(), vec![Value { text: href, item: None }]);
+    }
+    if !item.props.contains_key("photo")
+        && !nested_roots
+        && let Some(src) = implied_attr(el, &["img"], "src")
+    {
+        item.props.insert("photo".into(), vec![Value { text: src, item: None }]);
+    }
+}
+
+fn only_child(el: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    let mut kids = el.children().filter_map(ElementRef::wrap);
+    let first = kids.next()?;
+    kids.next().is_none().then_some(first)
+}
+
+fn implied_name(el: ElementRef<'_>) -> String {
+    let attr_of = |e: ElementRef<'_>| -> Option<String> {
+        let v = e.value();
+        match v.name() {
+            "img" | "area" => v.attr("alt"),
+            "abbr" => v.attr("title"),
+            _ => None,
+        }
+        .map(str::to_owned)
+    };
+    if let Some(a) = attr_of(el) {
+        return a.trim().to_owned();
+    }
+    let mut at = el;
+    for _ in 0..2 {
+        let Some(c) = only_child(at).filter(|c| root_of(*c).is_none()) else { break };
+        if let Some(a) = attr_of(c) {
+            return a.trim().to_owned();
+        }
+        at = c;
+    }
+    text_content(el)
+}
+
+fn implied_attr(el: ElementRef<'_>, tags: &[&str], attr: &str) -> Option<String> {
+    let hit = |e: ElementRef<'_>| {
+        tags.contains(&e.value().name()).then(|| e.value().attr(attr)).flatten().map(str::to_owned)
+    };
+    if let Some(v) = hit(el) {
+        return Some(v);
+    }
+    let mut at = el;
+    for _ in 0..2 {
+        let c = only_child(at).filter(|c| root_of(*c).is_none())?;
+        if let Some(v) = hit(c) {
+            return Some(v);
+        }
+        at = c;
+    }
+    None
+}
+
+/// The text of an element as the spec reads it: scripts and styles dropped, images
+/// replaced by their `alt`, whitespace collapsed.
+fn text_content(el: ElementRef<'_>) -> String {
+    let mut out = String::new();
+    let mut stack = vec![*el];
+    let mut budget = 100_000usize;
+    while let Some(node) = stack.pop() {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            break;
+        }
+        match node.value() {
+            scraper::Node::Text(t) => out.push_str(t),
+            scraper::Node::Element(e) => {
+                match e.name() {
+                    "script" | "style" | "template" => continue,
+                    "img" => {
+                        if let Some(alt) = e.attr("alt") {
+                            out.push(' ');
+                            out.push_str(alt);
+                            out.push(' ');
+                        }
+                        continue;
+                    }
+                    "br" | "p" | "div" | "li" => out.push(' '),
+                    _ => {}
+                }
+                let kids: Vec<_> = node.children().collect();
+                stack.extend(kids.into_iter().rev());
+            }
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The value-class parts of a property element: `value` / `value-title` descendants not
+/// inside a nested property or microformat.
+fn value_parts(el: ElementRef<'_>) -> Vec<ElementRef<'_>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<ElementRef<'_>> = el.children().filter_map(ElementRef::wrap).collect();
+    stack.reverse();
+    let mut budget = 10_000usize;
+    while let Some(c) = stack.pop() {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            break;
+        }
+        let classes: Vec<&str> = c.value().classes().collect();
+        if classes.iter().any(|k| *k == "value" || *k == "value-title") {
+            out.push(c);
+            continue;
+        }
+        let nested = root_of(c).is_some()
+            || classes.iter().any(|k| ["p-", "u-", "dt-", "e-"].iter().any(|p| is_mf2_name(k, p)));
+        if nested {
+            continue;
+        }
+        let kids: Vec<_> = c.children().filter_map(ElementRef::wrap).collect();
+        stack.extend(kids.into_iter().rev());
+    }
+    out
+}
+
+/// A value-class part's value (the spec's rules for `value` elements).
+fn part_value(part: ElementRef<'_>, dt: bool) -> String {
+    let e = part.value();
+    if e.classes().any(|k| k == "value-title") {
+        return e.attr("title").unwrap_or_default().trim().to_owned();
+    }
+    let attr = match e.name() {
+        "img" | "area" => e.attr("alt"),
+        "data" => e.attr("value"),
+        "abbr" => e.attr("title"),
+        "del" | "ins" | "time" if dt => e.attr("datetime"),
+        _ => None,
+    };
+    attr.map_or_else(|| text_content(part), |a| a.trim().to_owned())
+}
+
+fn p_value(el: ElementRef<'_>) -> String {
+    let parts = value_parts(el);
+    if !parts.is_empty() {
+        return parts.iter().map(|p| part_value(*p, false)).collect::<String>().trim().to_owned();
     }
     let e = el.value();
     let attr = match e.name() {
+        "abbr" | "link" => e.attr("title"),
+        "data" | "input" => e.attr("value"),
+        "img" | "area" => e.attr("alt"),
+        _ => None,
+    };
+    attr.map_or_else(|| text_content(el), |a| a.trim().to_owned())
+}
+
+fn u_value(el: ElementRef<'_>) -> String {
+    let e = el.value();
+    let attr = match e.name() {
+        "a" | "area" | "link" => e.attr("href"),
+        "img" | "audio" | "source" | "iframe" => e.attr("src"),
+        "video" => e.attr("src").or_else(|| e.attr("poster")),
+        "object" => e.attr("data"),
+        _ => None,
+    };
+    if let Some(a) = attr {
+        return a.trim().to_owned();
+    }
+    let parts = value_parts(el);
+    if !parts.is_empty() {
+        return parts.iter().map(|p| part_value(*p, false)).collect::<String>().trim().to_owned();
+    }
+    let attr = match e.name() {
         "abbr" => e.attr("title"),
-        "time" => e.attr("datetime"),
-        "a" | "area" | "link" if e.classes().any(|c| c == "url" || c == "u-url") => e.attr("href"),
-        "img" | "area" => e.attr("src"),
         "data" | "input" => e.attr("value"),
         _ => None,
     };
-    attr.map_or_else(|| el.text().collect(), str::to_owned)
+    attr.map_or_else(|| text_content(el), |a| a.trim().to_owned())
+}
+
+fn dt_value(el: ElementRef<'_>) -> String {
+    let parts = value_parts(el);
+    if !parts.is_empty() {
+        let values: Vec<String> = parts.iter().map(|p| part_value(*p, true)).collect();
+        return combine_parts(&values);
+    }
+    let e = el.value();
+    let attr = match e.name() {
+        "time" | "ins" | "del" => e.attr("datetime"),
+        "abbr" => e.attr("title"),
+        "data" | "input" => e.attr("value"),
+        _ => None,
+    };
+    let raw = attr.map_or_else(|| text_content(el), |a| a.trim().to_owned());
+    normalise_datetime(&raw).unwrap_or(raw)
+}
+
+static DATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\d{4})-(?:(\d{2})-(\d{2})|(\d{3}))$").expect("a constant regex")
+});
+/// A time of day, maybe with am/pm, maybe followed by an offset.
+static TIME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(\d{1,2})(?::(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(?:([ap])\.?\s*m\.?)?\s*(z|[+-]\d{2}(?::?\d{2})?)?$",
+    )
+    .expect("a constant regex")
+});
+static TZ: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^(?:z|[+-]\d{2}(?::?\d{2})?)$").expect("a constant regex"));
+static TIME_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})?$").expect("a constant regex")
+});
+
+/// `2026-12-05` or the ordinal `2026-339`, as a date.
+fn parse_date(s: &str) -> Option<NaiveDate> {
+    let c = DATE.captures(s.trim())?;
+    let y: i32 = c[1].parse().ok()?;
+    match (c.get(2), c.get(3), c.get(4)) {
+        (Some(m), Some(d), _) => {
+            NaiveDate::from_ymd_opt(y, m.as_str().parse().ok()?, d.as_str().parse().ok()?)
+        }
+        (_, _, Some(o)) => NaiveDate::from_yo_opt(y, o.as_str().parse().ok()?),
+        _ => None,
+    }
+}
+
+/// A time (`20:30`, `8pm`, `8:30 p.m.`, `19:00-0800`) as `HH:MM:SS` and its offset.
+fn parse_time(s: &str) -> Option<(String, Option<String>)> {
+    let c = TIME.captures(s.trim())?;
+    let mut h: u32 = c[1].parse().ok()?;
+    let m: u32 = c.get(2).map_or(Some(0), |m| m.as_str().parse().ok())?;
+    let sec: u32 = c.get(3).map_or(Some(0), |m| m.as_str().parse().ok())?;
+    match c.get(4).map(|m| m.as_str().to_ascii_lowercase()) {
+        Some(ap) => {
+            if h == 0 || h > 12 {
+                return None;
+            }
+            h = h % 12 + if ap == "p" { 12 } else { 0 };
+        }
+        // A bare hour (`19`) is not a time; `19:00` is.
+        None if c.get(2).is_none() => return None,
+        None => {}
+    }
+    if h > 23 || m > 59 || sec > 59 {
+        return None;
+    }
+    let tz = match c.get(5) {
+        Some(z) => Some(offset(z.as_str())?),
+        None => None,
+    };
+    Some((format!("{h:02}:{m:02}:{sec:02}"), tz))
+}
+
+/// `Z`, `-08`, `-0800`, `+01:00` as `+HH:MM`.
+fn offset(s: &str) -> Option<String> {
+    let s = s.trim();
+    if s.eq_ignore_ascii_case("z") {
+        return Some("+00:00".into());
+    }
+    let sign = &s[..1];
+    let digits: String = s[1..].chars().filter(char::is_ascii_digit).collect();
+    let (h, m) = match digits.len() {
+        2 => (&digits[..2], "00"),
+        4 => (&digits[..2], &digits[2..]),
+        _ => return None,
+    };
+    let (hn, mn): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+    (hn <= 14 && mn <= 59).then(|| format!("{sign}{h}:{m}"))
+}
+
+/// A whole date-time value in any of the spec's shapes, as ISO 8601
+/// (`2026-12-05`, `2026-12-05T20:30:00`, `2026-12-05T20:30:00-08:00`), or a time alone
+/// (`20:30:00`, for a `dt-end` that takes the start's date).
+fn normalise_datetime(s: &str) -> Option<String> {
+    let s = s.trim();
+    if let Some(d) = parse_date(s) {
+        return Some(d.format("%Y-%m-%d").to_string());
+    }
+    // Date, then `T`, `t` or spaces, then the time.
+    let split = s.char_indices().find(|(_, c)| matches!(c, 'T' | 't' | ' ')).map(|(i, _)| i);
+    if let Some(i) = split
+        && let Some(d) = parse_date(&s[..i])
+    {
+        let (t, tz) = parse_time(s[i + 1..].trim())?;
+        return Some(format!("{}T{t}{}", d.format("%Y-%m-%d"), tz.unwrap_or_default()));
+    }
+    let (t, tz) = parse_time(s)?;
+    Some(format!("{t}{}", tz.unwrap_or_default()))
+}
+
+/// The value-class pattern for date-times: the first date, the first time and the first
+/// offset among the parts, joined.
+fn combine_parts(parts: &[String]) -> String {
+    let (mut date, mut time, mut tz): (Option<String>, Option<String>, Option<String>) =
+        (None, None, None);
+    for p in parts {
+        let p = p.trim();
+        if p.is_empty() {
+            continue;
+        }
+        if let Some(full) = normalise_datetime(p) {
+            if let Some(d) = parse_date(full.get(..10).unwrap_or_default()) {
+                date.get_or_insert(d.format("%Y-%m-%d").to_string());
+                if let Some(rest) = full.get(11..)
+                    && let Some((t, z)) = parse_time(rest)
+                {
+                    time.get_or_insert(t);
+                    if let Some(z) = z {
+                        tz.get_or_insert(z);
+                    }
+                }
+                continue;
+            }
+            if let Some((t, z)) = parse_time(&full) {
+                time.get_or_insert(t);
+                if let Some(z) = z {
+                    tz.get_or_insert(z);
+                }
+                continue;
+            }
+        }
+        if TZ.is_match(p)
+            && let Some(z) = offset(p)
+        {
+            tz.get_or_insert(z);
+        }
+    }
+    match (date, time) {
+        (Some(d), Some(t)) => format!("{d}T{t}{}", tz.unwrap_or_default()),
+        (Some(d), None) => d,
+        (None, Some(t)) => format!("{t}{}", tz.unwrap_or_default()),
+        (None, None) => parts.concat().trim().to_owned(),
+    }
+}
+
+/// An h-event's values as a raw event: name, dates, url, description, photo,
+/// categories, and the venue from `location` (an h-card or h-adr, or text).
+fn to_raw(item: &Item) -> RawEvent {
+    let mut raw = RawEvent {
+        name: item.text("name"),
+        start: item.text("start"),
+        end: item.text("end"),
+        url: item.text("url"),
+        description: item
+            .text("description")
+            .or_else(|| item.text("content"))
+            .or_else(|| item.text("summary")),
+        image: item.text("photo"),
+        status: item.text("status"),
+        keywords: item
+            .props
+            .get("category")
+            .map(|vs| {
+                vs.iter().map(|v| v.text.trim().to_owned()).filter(|t| !t.is_empty()).collect()
+            })
+            .unwrap_or_default(),
+        ..RawEvent::default()
+    };
+    // An h-event's own address properties.
+    address_into(item, &mut raw);
+    if let Some(loc) = item.first("location") {
+        match loc.item.as_deref() {
+            Some(card) if card.is("h-card") => {
+                raw.location_name = card.text("name").or_else(|| card.text("org"));
+                address_into(card, &mut raw);
+                if let Some(adr) = card.first("adr") {
+                    match adr.item.as_deref() {
+                        Some(a) => address_into(a, &mut raw),
+                        None if raw.street.is_none() && raw.locality.is_none() => {
+                            raw.address_text = Some(adr.text.clone());
+                        }
+                        None => {}
+                    }
+                }
+            }
+            Some(adr) if adr.is("h-adr") => {
+                address_into(adr, &mut raw);
+                if raw.street.is_none() && raw.locality.is_none() {
+                    raw.address_text = Some(loc.text.clone());
+                }
+            }
+            _ => raw.location_text = Some(loc.text.clone()).filter(|t| !t.trim().is_empty()),
+        }
+    }
+    raw
+}
+
+fn address_into(item: &Item, raw: &mut RawEvent) {
+    fn fill(slot: &mut Option<String>, v: Option<String>) {
+        if slot.is_none() {
+            *slot = v;
+        }
+    }
+    fill(&mut raw.street, item.text("street-address"));
+    fill(&mut raw.locality, item.text("locality"));
+    fill(&mut raw.region, item.text("region"));
+    fill(&mut raw.postal_code, item.text("postal-code"));
+    fill(&mut raw.country, item.text("country-name"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn date_time_shapes() {
+        let cases = [
+            ("2026-12-05", Some("2026-12-05")),
+            ("2026-339", Some("2026-12-05")),
+            ("2026-12-05T20:30", Some("2026-12-05T20:30:00")),
+            ("2026-12-05 20:30:15", Some("2026-12-05T20:30:15")),
+            ("2026-12-05t20:30-08", Some("2026-12-05T20:30:00-08:00")),
+            ("2026-12-05T20:30-0800", Some("2026-12-05T20:30:00-08:00")),
+            ("2026-12-05T20:30:00+01:00", Some("2026-12-05T20:30:00+01:00")),
+            ("2026-12-05T20:30Z", Some("2026-12-05T20:30:00+00:00")),
+            ("2026-12-05 8pm", Some("2026-12-05T20:00:00")),
+            ("8:30 p.m.", Some("20:30:00")),
+            ("07:00AM", Some("07:00:00")),
+            ("12am", Some("00:00:00")),
+            ("19", None),
+            ("13pm", None),
+            ("2026-13-05", None),
+            ("tomorrow", None),
+        ];
+        for (input, want) in cases {
+            assert_eq!(normalise_datetime(input).as_deref(), want, "`{input}`");
+        }
+    }
+
+    #[test]
+    fn value_class_parts_combine() {
+        let p = |v: &[&str]| combine_parts(&v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+        assert_eq!(p(&["2026-12-05", "20:30"]), "2026-12-05T20:30:00");
+        assert_eq!(p(&["8pm", "2026-12-05", "-0800"]), "2026-12-05T20:00:00-08:00");
+        assert_eq!(p(&["2026-339", "19:00Z"]), "2026-12-05T19:00:00+00:00");
+        assert_eq!(p(&["22:30"]), "22:30:00");
+    }
 }

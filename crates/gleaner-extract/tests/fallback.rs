@@ -46,9 +46,11 @@ fn table_rows_with_time_elements_give_one_event_each() {
     assert_eq!(start(&events[2]), "2026-03-09");
     assert_eq!(events[0].url.as_ref().unwrap().as_str(), "https://venue.example/e/jazz");
     assert_eq!(events[2].url.as_ref().unwrap().as_str(), "https://venue.example/agenda/e/fair");
-    // A price only where the item labels one.
+    // A price where the item labels one, or a cell holds only a price (issue 24: tables);
+    // none where the item has neither.
     assert_eq!(events[0].price.min.map(|p| p.to_string()).as_deref(), Some("12"));
-    assert!(events[1].price.min.is_none());
+    assert_eq!(events[1].price.min.map(|p| p.to_string()).as_deref(), Some("12"));
+    assert!(events[2].price.min.is_none());
     assert!(
         notes.iter().any(|n| n.contains("low confidence") && n.contains("listing")),
         "{notes:?}"

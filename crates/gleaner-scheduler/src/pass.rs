@@ -859,7 +859,8 @@ pub async fn run_pass(
                 // Site rules when config has some for this page's site (issue 10); else the
                 // generic fallback on event pages, unless a language model reads them.
                 rules: ctx.settings.site_rules.for_url(&fetched.url),
-                fallback: step == Step::Event
+                fallback: source.fallback
+                    && step == Step::Event
                     && (source.llm == gleaner_config::llm::LlmMode::Off
                         || ctx.sink.language_model().is_none()),
                 reference_date: Some(chrono::DateTime::<chrono::Utc>::from(now).date_naive()),

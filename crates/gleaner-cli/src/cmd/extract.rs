@@ -1,5 +1,5 @@
 //! `gleaner extract --url BASE_URL [--source-tz ZONE] [--as events|news] [--expand FROM..TO]
-//! [--rules RULES_FILE] [--fallback] [--today DATE] FILE_OR_URL`: the events of one saved
+//! [--rules RULES_FILE] [--no-fallback] [--today DATE] FILE_OR_URL`: the events of one saved
 //! page, feed or calendar (or of a URL, fetched politely).
 //!
 //! A stable contract (SPEC §6): stdout is a JSON array of events with exactly the keys
@@ -23,9 +23,9 @@
 //! `[[site_rules]]` for its site.
 //!
 //! `--rules FILE` reads a TOML file of `[[site_rules]]` tables (the same tables as in
-//! `gleaner.toml`, issue 10) and applies the rules of the base URL's site; `--fallback`
-//! reads a page with neither structured data nor rules with the generic fallback (low
-//! confidence, said on stderr). Dates written without a year are resolved after
+//! `gleaner.toml`, issue 10) and applies the rules of the base URL's site. A page with
+//! neither structured data nor rules is read by the generic fallback (low confidence,
+//! said on stderr) unless `--no-fallback` is given. Dates written without a year are resolved after
 //! `--today` (default: today's date).
 
 use std::io::Write;
@@ -61,8 +61,12 @@ pub struct ExtractArgs {
     /// Site rules: a TOML file of `[[site_rules]]` tables, as in `gleaner.toml`.
     #[arg(long, value_name = "RULES_FILE")]
     rules: Option<PathBuf>,
-    /// Read a page without structured data or rules with the generic fallback.
+    /// Do not read pages without structured data or rules with the generic fallback
+    /// (it is on by default, and says "low confidence" on stderr).
     #[arg(long)]
+    no_fallback: bool,
+    /// Accepted for older scripts: the fallback is on by default.
+    #[arg(long, hide = true, conflicts_with = "no_fallback")]
     fallback: bool,
     /// The day the page was read (`2026-11-30`): dates without a year come after it.
     #[arg(long, value_name = "DATE")]
@@ -134,7 +138,7 @@ pub fn run(args: &ExtractArgs, config: &Path) -> Result<()> {
         file_name: args.file.file_name().and_then(|n| n.to_str()).map(str::to_owned),
         default_tz,
         rules,
-        fallback: args.fallback,
+        fallback: !args.no_fallback,
         reference_date: Some(reference_date),
     };
     let content_type = fetched_type.as_deref().unwrap_or_else(|| content_type(&args.file));

@@ -233,8 +233,8 @@ fn rules_read_a_page_without_structured_data_and_bad_rules_are_exit_2() {
     );
     let rules = rules.path().to_str().unwrap().to_owned();
 
-    // Positive control: without rules, no structured data, no event.
-    let plain = gleaner(&["extract", "--url", &t.url, &page], "");
+    // Positive control: without rules or the fallback, no structured data, no event.
+    let plain = gleaner(&["extract", "--url", &t.url, "--no-fallback", &page], "");
     assert_eq!(plain.code, Some(0), "{}", plain.stderr);
     assert!(events(&plain.stdout).is_empty(), "{}", plain.stdout);
 
@@ -253,8 +253,8 @@ fn rules_read_a_page_without_structured_data_and_bad_rules_are_exit_2() {
     assert_eq!(start, gleaner_event::EventTime::Fixed(t.start));
     assert_eq!(e["venue_name"], t.venue.as_str());
 
-    // The fallback reads it too, and says it is low confidence.
-    let fb = gleaner(&["extract", "--url", &t.url, "--fallback", &page], "");
+    // The fallback (on by default) reads it too, and says it is low confidence.
+    let fb = gleaner(&["extract", "--url", &t.url, &page], "");
     assert_eq!(fb.code, Some(0), "{}", fb.stderr);
     assert!(fb.stderr.contains("low confidence"), "{}", fb.stderr);
     for e in events(&fb.stdout) {

@@ -169,6 +169,19 @@ fn sources_resolve_with_defaults() {
 }
 
 #[test]
+fn the_generic_fallback_is_on_unless_a_source_turns_it_off() {
+    let source = |extra: &str| {
+        let text = format!(
+            "{MINIMAL}\n[[sources]]\nid = \"salle\"\nkind = \"listing\"\nstart_urls = [\"https://salle.example/agenda/\"]\nevent_selector = \"a.event\"\n{extra}"
+        );
+        gleaner_config::parse(&text, "gleaner.toml").unwrap().sources[0].fallback
+    };
+    assert!(source(""), "on by default");
+    assert!(!source("fallback = false\n"));
+    assert!(source("fallback = true\n"));
+}
+
+#[test]
 fn error_sources() {
     let text = format!(
         "{MINIMAL}\n[[sources]]\nid = \"a\"\nkind = \"listing\"\nstart_urls = [\"ftp://x.example/\"]\nevery = \"5m\"\n\n[[sources]]\nid = \"a\"\nkind = \"podcast\"\nstart_urls = []\nsite_class = \"nope\"\n\n[[sources]]\nid = \"f\"\nkind = \"open-data\"\nstart_urls = [\"https://x.example/api\"]\n"
