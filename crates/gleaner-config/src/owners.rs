@@ -30,6 +30,9 @@ pub struct RawOwners {
     pub email_to: Option<String>,
     /// The sender of e-mail notices (default: `[bot] contact`).
     pub email_from: Option<String>,
+    /// How long an owner's unproven opt-out or slow-down holds unless proven or
+    /// confirmed by the operator (`7d`).
+    pub unverified_lapse: Option<String>,
 }
 
 /// `[dashboard]` as written.
@@ -56,6 +59,9 @@ pub struct OwnersSettings {
     pub submissions_per_hour: u32,
     /// E-mail notices: the SMTP relay (`host`, `port`), recipient and sender.
     pub email: Option<EmailSettings>,
+    /// How long a request that makes gleaner do less (opt-out, slow-down) holds when its
+    /// sender has not proven control of the site and the operator has not confirmed it.
+    pub unverified_lapse: std::time::Duration,
 }
 
 /// Where e-mail notices of owner submissions go.
@@ -79,6 +85,7 @@ impl Default for OwnersSettings {
             max_form_bytes: 8 * 1024,
             submissions_per_hour: 10,
             email: None,
+            unverified_lapse: std::time::Duration::from_secs(7 * 86_400),
         }
     }
 }
@@ -157,6 +164,15 @@ pub fn resolve_owners(
             Err(e) => problems.push(Problem::at("owners.max_form_bytes", e)),
         }
     }
+    if let Some(text) = &raw.unverified_lapse {
+        match crate::units::parse_duration(text)
+            .map_err(|e| Problem::at("owners.unverified_lapse", e))
+            .and_then(|d| crate::bounds::check_duration("owners.unverified_lapse", d))
+        {
+            Ok(d) => owners.unverified_lapse = d,
+            Err(problem) => problems.push(problem),
+        }
+    }
     if let Some(n) = raw.submissions_per_hour {
         if n == 0 {
             problems.push(
@@ -173,6 +189,20 @@ pub fn resolve_owners(
 /// Resolves `[dashboard]`.
 pub fn resolve_dashboard(raw: &RawDashboard, problems: &mut Vec<Problem>) -> DashboardSettings {
     let token = raw.token.clone().filter(|t| !t.trim().is_empty());
+    if let Some(t) = &token
+        && t.chars().count() > crate::bounds::MAX_DASHBOARD_TOKEN
+    {
+        problems.push(
+            Problem::at(
+                "dashboard.token",
+                format!(
+                    "the dashboard token is longer than {} characters",
+                    crate::bounds::MAX_DASHBOARD_TOKEN
+                ),
+            )
+            .hint("use a long random token of a sane size, e.g. `openssl rand -hex 24`"),
+        );
+    }
     if let Some(t) = &token
         && t.len() < 16
     {
