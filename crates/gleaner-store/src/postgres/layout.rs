@@ -122,6 +122,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         Kind::Politeness,
         include_str!("../../migrations/postgres/0009_daily_counts.sql"),
     ),
+    Migration::new(
+        10,
+        Kind::Politeness,
+        include_str!("../../migrations/postgres/0010_owner_lapses.sql"),
+    ),
 ];
 
 /// The tables of the politeness namespace; every other table belongs to a copy.
