@@ -17,6 +17,7 @@
 //! assert_eq!(settings.bot.user_agent(), "UGYBot/1.0 (+https://ugy.example/bot)");
 //! ```
 
+pub mod bounds;
 pub mod budget_check;
 pub mod error;
 pub mod identity;
@@ -27,6 +28,7 @@ pub mod raw;
 pub mod relay;
 pub mod resolve;
 pub mod secret;
+pub mod server_limits;
 pub mod settings;
 pub mod site_rules;
 pub mod sources;

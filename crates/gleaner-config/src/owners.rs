@@ -32,6 +32,9 @@ pub struct RawOwners {
     pub email_from: Option<String>,
     /// How soon a removal request is carried out, as promised on the about page (`24h`).
     pub removal_within: Option<String>,
+    /// How long an owner's unproven opt-out or slow-down holds unless proven or
+    /// confirmed by the operator (`7d`).
+    pub unverified_lapse: Option<String>,
 }
 
 /// `[dashboard]` as written.
@@ -60,6 +63,9 @@ pub struct OwnersSettings {
     pub email: Option<EmailSettings>,
     /// How soon a removal request is carried out, as promised (`None`: not promised).
     pub removal_within: Option<std::time::Duration>,
+    /// How long a request that makes gleaner do less (opt-out, slow-down) holds when its
+    /// sender has not proven control of the site and the operator has not confirmed it.
+    pub unverified_lapse: std::time::Duration,
 }
 
 /// Where e-mail notices of owner submissions go.
@@ -84,6 +90,7 @@ impl Default for OwnersSettings {
             submissions_per_hour: 10,
             email: None,
             removal_within: None,
+            unverified_lapse: std::time::Duration::from_secs(7 * 86_400),
         }
     }
 }
@@ -171,6 +178,15 @@ pub fn resolve_owners(
             Err(e) => problems.push(Problem::at("owners.max_form_bytes", e)),
         }
     }
+    if let Some(text) = &raw.unverified_lapse {
+        match crate::units::parse_duration(text)
+            .map_err(|e| Problem::at("owners.unverified_lapse", e))
+            .and_then(|d| crate::bounds::check_duration("owners.unverified_lapse", d))
+        {
+            Ok(d) => owners.unverified_lapse = d,
+            Err(problem) => problems.push(problem),
+        }
+    }
     if let Some(n) = raw.submissions_per_hour {
         if n == 0 {
             problems.push(
@@ -187,6 +203,20 @@ pub fn resolve_owners(
 /// Resolves `[dashboard]`.
 pub fn resolve_dashboard(raw: &RawDashboard, problems: &mut Vec<Problem>) -> DashboardSettings {
     let token = raw.token.clone().filter(|t| !t.trim().is_empty());
+    if let Some(t) = &token
+        && t.chars().count() > crate::bounds::MAX_DASHBOARD_TOKEN
+    {
+        problems.push(
+            Problem::at(
+                "dashboard.token",
+                format!(
+                    "the dashboard token is longer than {} characters",
+                    crate::bounds::MAX_DASHBOARD_TOKEN
+                ),
+            )
+            .hint("use a long random token of a sane size, e.g. `openssl rand -hex 24`"),
+        );
+    }
     if let Some(t) = &token
         && t.len() < 16
     {

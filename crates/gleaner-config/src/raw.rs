@@ -307,6 +307,19 @@ pub struct RawServer {
     pub dashboard_token_env: Option<String>,
     /// Reverse proxies (CIDR ranges) whose `X-Forwarded-For` names the client.
     pub trusted_proxies: Option<Vec<String>>,
+    /// Longest a client may take to send a request's head (also the longest a kept-alive
+    /// connection may sit idle before its next request).
+    pub header_read_timeout: Option<String>,
+    /// Longest a connection may go without a byte read or written.
+    pub idle_timeout: Option<String>,
+    /// Longest one request may take, body and handler included.
+    pub request_timeout: Option<String>,
+    /// Open connections per listener.
+    pub max_connections: Option<u32>,
+    /// Open connections per client address (IPv6 by /64) per listener.
+    pub max_connections_per_client: Option<u32>,
+    /// Largest request body accepted.
+    pub max_request_body: Option<String>,
 }
 
 /// `[network]`.
@@ -318,6 +331,8 @@ pub struct RawNetwork {
     pub allow: Option<Vec<String>>,
     /// Query parameters always redacted in logs and records.
     pub secret_query_params: Option<Vec<String>>,
+    /// Says that `allow` may name ranges beyond loopback and the private ranges.
+    pub allow_wide: Option<bool>,
 }
 
 /// `[[infrastructure]]`.

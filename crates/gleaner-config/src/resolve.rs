@@ -36,21 +36,21 @@ impl Resolver {
     }
 
     fn duration(&mut self, key: &str, value: Option<&String>, default: Duration) -> Duration {
-        match value {
-            None => default,
-            Some(text) => parse_duration(text).unwrap_or_else(|e| {
-                self.problem(Problem::at(key, e));
-                default
-            }),
-        }
+        self.optional_duration(key, value).unwrap_or(default)
     }
 
+    /// A duration within its key's range ([`crate::bounds::duration_range`]).
     fn optional_duration(&mut self, key: &str, value: Option<&String>) -> Option<Duration> {
         let text = value?;
-        match parse_duration(text) {
+        // Zero is left to the callers: some keys take it, `positive_duration` says why
+        // the others do not.
+        match parse_duration(text)
+            .map_err(|e| Problem::at(key, e))
+            .and_then(|d| if d.is_zero() { Ok(d) } else { crate::bounds::check_duration(key, d) })
+        {
             Ok(d) => Some(d),
-            Err(e) => {
-                self.problem(Problem::at(key, e));
+            Err(problem) => {
+                self.problem(problem);
                 None
             }
         }
@@ -72,13 +72,18 @@ impl Resolver {
         d
     }
 
+    /// A size within its key's range ([`crate::bounds::size_range`]).
     fn size(&mut self, key: &str, value: Option<&String>, default: u64) -> u64 {
-        match value {
-            None => default,
-            Some(text) => parse_size(text).unwrap_or_else(|e| {
-                self.problem(Problem::at(key, e));
+        let Some(text) = value else { return default };
+        match parse_size(text)
+            .map_err(|e| Problem::at(key, e))
+            .and_then(|n| crate::bounds::check_size(key, n))
+        {
+            Ok(n) => n,
+            Err(problem) => {
+                self.problem(problem);
                 default
-            }),
+            }
         }
     }
 
@@ -410,6 +415,17 @@ fn resolve_bot(r: &mut Resolver, raw: &RawConfig) -> Option<BotIdentity> {
         r.problem(
             Problem::at("bot.token", "missing")
                 .hint("the product token site owners write in robots.txt, e.g. `UGYBot`"),
+        );
+        ok = false;
+    } else if token.chars().count() > crate::bounds::MAX_BOT_TOKEN {
+        r.problem(
+            Problem::at(
+                "bot.token",
+                format!("is longer than {} characters", crate::bounds::MAX_BOT_TOKEN),
+            )
+            .hint(
+                "the product token is a short name site owners write in robots.txt, e.g. `UGYBot`",
+            ),
         );
         ok = false;
     } else if !is_product_token(&token) {
@@ -821,18 +837,22 @@ fn resolve_server(r: &mut Resolver, raw: &RawConfig) -> ServerSettings {
             .enumerate()
             .filter_map(|(i, text)| r.net(&format!("server.trusted_proxies[{i}]"), text))
             .collect(),
+        limits: crate::server_limits::resolve(&raw.server, &mut r.problems),
     }
 }
 
 fn resolve_network(r: &mut Resolver, raw: &RawConfig) -> Network {
-    let allow = raw
+    let indexed: Vec<(usize, IpNet)> = raw
         .network
         .allow
         .iter()
         .flatten()
         .enumerate()
-        .filter_map(|(i, text)| r.net(&format!("network.allow[{i}]"), text))
+        .filter_map(|(i, text)| Some((i, r.net(&format!("network.allow[{i}]"), text)?)))
         .collect();
+    let wide = raw.network.allow_wide.unwrap_or(false);
+    r.problems.extend(crate::bounds::check_allow("network.allow", &indexed, wide));
+    let allow = indexed.into_iter().map(|(_, net)| net).collect();
     let mut secret_query_params: Vec<String> =
         defaults::SECRET_QUERY_PARAMS.iter().map(|s| (*s).to_owned()).collect();
     for name in raw.network.secret_query_params.iter().flatten() {

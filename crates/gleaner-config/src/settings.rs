@@ -326,6 +326,8 @@ pub struct ServerSettings {
     /// https` marks cookies `Secure`. Empty by default: the connection's peer is the
     /// client.
     pub trusted_proxies: Vec<IpNet>,
+    /// Limits on the clients of both listeners (timeouts, connection caps, bodies).
+    pub limits: crate::server_limits::ServerLimits,
 }
 
 /// Outbound network safety.

@@ -11,9 +11,15 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     if trimmed == "0" {
         return Ok(Duration::ZERO);
     }
-    humantime::parse_duration(trimmed).map_err(|e| {
+    let d = humantime::parse_duration(trimmed).map_err(|e| {
         format!("`{text}` is not a duration ({e}); write e.g. `2s`, `500ms`, `1h` or `90d`")
-    })
+    })?;
+    if d > crate::bounds::MAX_DURATION {
+        return Err(format!(
+            "`{text}` is longer than any setting takes (3650d); write e.g. `2s`, `1h` or `90d`"
+        ));
+    }
+    Ok(d)
 }
 
 /// Parses a size such as `8MiB`, `500 KiB` or `1048576` (bytes).
@@ -39,6 +45,9 @@ mod tests {
         assert_eq!(parse_duration("90d"), Ok(Duration::from_secs(90 * 86400)));
         assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
         assert!(parse_duration("soon").unwrap_err().contains("`soon` is not a duration"));
+        // Issue 26: these once panicked the budget and chrono.
+        assert!(parse_duration("18446744073709551615s").unwrap_err().contains("longer than"));
+        assert!(parse_duration("10000000000d").unwrap_err().contains("longer than"));
     }
 
     #[test]

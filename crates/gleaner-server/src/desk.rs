@@ -8,7 +8,7 @@
 //! token of a domain is the HMAC of the domain, so it needs no table and stays the same
 //! until the secret changes.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
@@ -23,6 +23,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
 use crate::EventSource;
+use crate::limiter::RateLimiter;
 use crate::notify::Notifier;
 use crate::verify::TxtResolver;
 
@@ -49,6 +50,26 @@ pub struct OwnerDesk {
     operator_token: Option<String>,
     secret: Vec<u8>,
     limiter: RateLimiter,
+    /// Wrong dashboard tokens per client (issue 26: 300 in 1.8 s were all answered).
+    login_failures: RateLimiter,
+    /// Dashboard sessions, held here so that signing out or a new operator token ends
+    /// them (a signed cookie alone could not be revoked).
+    sessions: Mutex<HashMap<String, Session>>,
+}
+
+/// Wrong dashboard tokens a client may send per [`LOGIN_WINDOW`].
+pub const LOGIN_FAILURES: u32 = 10;
+/// The window of [`LOGIN_FAILURES`].
+pub const LOGIN_WINDOW: Duration = Duration::from_secs(15 * 60);
+/// Sessions held at most (the oldest leave first).
+const MAX_SESSIONS: usize = 1000;
+
+/// One signed-in dashboard session.
+#[derive(Debug, Clone)]
+struct Session {
+    expires: SystemTime,
+    /// A MAC of the operator token it was opened with: a new token ends it.
+    token: String,
 }
 
 impl std::fmt::Debug for OwnerDesk {
@@ -96,6 +117,8 @@ impl OwnerDesk {
             operator_token: None,
             secret,
             limiter,
+            login_failures: RateLimiter::new(LOGIN_FAILURES, LOGIN_WINDOW),
+            sessions: Mutex::new(HashMap::new()),
         })
     }
 
@@ -157,18 +180,52 @@ impl OwnerDesk {
         token
     }
 
-    /// A dashboard session value for the cookie, valid until `expires` (unix seconds).
-    pub fn session_value(&self, expires: u64) -> String {
-        let expires = expires.to_string();
-        format!("{expires}.{}", self.mac(&[b"session", expires.as_bytes()]))
+    fn token_mark(&self) -> Option<String> {
+        self.operator_token.as_ref().map(|t| self.mac(&[b"operator-token", t.as_bytes()]))
     }
 
-    /// Whether a dashboard session cookie value is genuine and not expired.
+    /// Opens a dashboard session until `expires`; the value for the cookie (a random id,
+    /// meaningful only to this desk).
+    pub fn open_session(&self, expires: SystemTime, now: SystemTime) -> Option<String> {
+        let token = self.token_mark()?;
+        let id: [u8; 32] = rand::random();
+        let id = hex(&id);
+        let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions.retain(|_, s| s.expires > now);
+        while sessions.len() >= MAX_SESSIONS {
+            let oldest = sessions.iter().min_by_key(|(_, s)| s.expires).map(|(k, _)| k.clone());
+            match oldest {
+                Some(k) => sessions.remove(&k),
+                None => break,
+            };
+        }
+        sessions.insert(id.clone(), Session { expires, token });
+        Some(id)
+    }
+
+    /// Whether a dashboard session cookie value names an open, unexpired session made
+    /// under the current operator token.
     pub fn session_ok(&self, value: &str, now: SystemTime) -> bool {
-        let Some((expires, mac)) = value.split_once('.') else { return false };
-        let Ok(at) = expires.parse::<u64>() else { return false };
-        let now = now.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default().as_secs();
-        at > now && same(self.mac(&[b"session", expires.as_bytes()]).as_bytes(), mac.as_bytes())
+        let Some(current) = self.token_mark() else { return false };
+        let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        sessions
+            .get(value)
+            .is_some_and(|s| s.expires > now && same(s.token.as_bytes(), current.as_bytes()))
+    }
+
+    /// Ends a session (signing out); false when there was none.
+    pub fn close_session(&self, value: &str) -> bool {
+        self.sessions.lock().unwrap_or_else(|p| p.into_inner()).remove(value).is_some()
+    }
+
+    /// Whether `ip` may try a dashboard token now (not over [`LOGIN_FAILURES`]).
+    pub fn login_allowed(&self, ip: IpAddr) -> bool {
+        self.login_failures.would_allow(ip, Instant::now())
+    }
+
+    /// Counts a wrong dashboard token from `ip`.
+    pub fn login_failed(&self, ip: IpAddr) {
+        let _ = self.login_failures.allow(ip, Instant::now());
     }
 
     /// Counts a submission from `ip`; false when the address is over its hourly limit.
@@ -210,45 +267,6 @@ pub fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(n, _)| *n == name)
         .map(|(_, v)| v)
-}
-
-/// Submissions per address in a sliding window. The map is bounded: past 10 000
-/// addresses, those with no submission in the window are dropped first, and if that is
-/// not enough the map is cleared (a flood of addresses cannot grow it without bound).
-#[derive(Debug)]
-pub struct RateLimiter {
-    limit: u32,
-    window: Duration,
-    seen: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
-}
-
-impl RateLimiter {
-    /// `limit` submissions per `window` per address.
-    pub fn new(limit: u32, window: Duration) -> RateLimiter {
-        RateLimiter { limit, window, seen: Mutex::new(HashMap::new()) }
-    }
-
-    /// Counts one submission at `now`; false when over the limit (and then not counted).
-    pub fn allow(&self, ip: IpAddr, now: Instant) -> bool {
-        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
-        if seen.len() > 10_000 {
-            seen.retain(|_, times| {
-                times.back().is_some_and(|t| now.duration_since(*t) < self.window)
-            });
-            if seen.len() > 10_000 {
-                seen.clear();
-            }
-        }
-        let times = seen.entry(ip).or_default();
-        while times.front().is_some_and(|t| now.duration_since(*t) >= self.window) {
-            times.pop_front();
-        }
-        if times.len() >= self.limit as usize {
-            return false;
-        }
-        times.push_back(now);
-        true
-    }
 }
 
 /// The client's address, for the forms' rate limit: the connection's peer, or, when
@@ -316,18 +334,6 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_rate_limit_counts_per_address_in_a_window() {
-        let limiter = RateLimiter::new(2, Duration::from_secs(60));
-        let (a, b) = (IpAddr::from([127, 0, 0, 1]), IpAddr::from([127, 0, 0, 2]));
-        let t = Instant::now();
-        assert!(limiter.allow(a, t));
-        assert!(limiter.allow(a, t));
-        assert!(!limiter.allow(a, t), "third in the window");
-        assert!(limiter.allow(b, t), "another address has its own count");
-        assert!(limiter.allow(a, t + Duration::from_secs(61)), "the window moved on");
-    }
 
     #[test]
     fn a_trusted_proxy_names_the_client_and_nobody_else_can() {

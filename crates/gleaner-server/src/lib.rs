@@ -29,6 +29,8 @@ pub mod encode;
 pub mod html;
 pub mod i18n;
 pub mod key_directory;
+pub mod limiter;
+pub mod listen;
 pub mod metrics;
 pub mod notify;
 pub mod owners;
@@ -261,7 +263,8 @@ pub fn router_with_desk(
 }
 
 /// Serves the public routes with the owners' desk ([`router_with_desk`]), the client's
-/// address available to the forms' rate limit, until `shutdown` completes.
+/// address available to the forms' rate limit, under the `[server]` limits
+/// ([`listen`]), until `shutdown` completes.
 pub async fn serve_with_desk(
     listener: TcpListener,
     state: AppState,
@@ -269,17 +272,18 @@ pub async fn serve_with_desk(
     desk: Arc<desk::OwnerDesk>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let limits = state.settings.server.limits;
     let app = router_with_desk(state, options, desk);
-    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(shutdown)
-        .await
+    listen::serve(listener, app, limits, shutdown).await
 }
 
-/// Serves until `shutdown` completes, then finishes in-flight requests.
+/// Serves until `shutdown` completes, then finishes in-flight requests; the `[server]`
+/// limits apply ([`listen`]).
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await
+    let limits = state.settings.server.limits;
+    listen::serve(listener, router(state), limits, shutdown).await
 }

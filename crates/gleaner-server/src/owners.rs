@@ -34,6 +34,15 @@ use crate::verify::{FILE_PATH, Proof, check_dns, check_file, txt_name, txt_value
 /// Largest slow-down factor an owner may ask for (beyond it, opt out).
 pub const MAX_FACTOR: u32 = 100;
 
+/// The status of a request applied at once but not yet proven or confirmed: it lapses
+/// after `[owners] unverified_lapse`.
+pub const UNVERIFIED: &str = "unverified";
+
+/// `t + d`, saturating far in the future.
+fn later(t: SystemTime, d: std::time::Duration) -> SystemTime {
+    gleaner_policy::budget::later_by(t, d)
+}
+
 /// The public routes of the owners' desk: the forms, receipts, verification and
 /// `/site/{domain}`, with the body cap and the security headers.
 pub fn routes(desk: Arc<OwnerDesk>) -> Router {
@@ -80,6 +89,7 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(crate::api::CSP));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
@@ -344,22 +354,36 @@ pub async fn submit(
     let now = SystemTime::now();
     let reference = desk.new_reference();
     let stop = kind == "removal" && form.get("stop").is_some_and(|v| v == "yes");
+    let lapses = later(now, desk.settings.owners.unverified_lapse);
+    let until =
+        format!("until {} unless control is proven or the operator confirms it", rfc3339(lapses));
+    // What a stranger may ask decides what applies before any proof (issue 26): doing
+    // less applies at once but lapses; hiding or deleting data waits for the proof or
+    // the operator.
     let (request, detail, status) = match kind.as_str() {
-        "opt-out" => (Some(OwnerRequest::OptOut), "never fetch here again".to_owned(), "applied"),
+        "opt-out" => (
+            Some(OwnerRequest::OptOut),
+            format!("never fetch here again; unverified: holds {until}"),
+            UNVERIFIED,
+        ),
         "slow-down" => {
             let f = factor.unwrap_or(2);
-            (Some(OwnerRequest::SlowDown(f)), format!("every gap multiplied by {f}"), "applied")
+            (
+                Some(OwnerRequest::SlowDown(f)),
+                format!("every gap multiplied by {f}; unverified: holds {until}"),
+                UNVERIFIED,
+            )
         }
         "facts-only" => (
-            Some(OwnerRequest::FactsOnly),
-            "facts only: no descriptions, images or translations".to_owned(),
-            "applied",
+            None,
+            "facts only: no descriptions, images or translations; waits for proof of control or the operator, nothing hidden or deleted until then".to_owned(),
+            "pending",
         ),
         _ => (
             stop.then_some(OwnerRequest::OptOut),
             format!(
                 "removal of everything collected{}{}",
-                if stop { "; opted out at once" } else { "" },
+                if stop { format!("; opted out at once, unverified: holds {until}") } else { String::new() },
                 message.as_deref().map(|m| format!("; message: {m}")).unwrap_or_default()
             ),
             "pending",
@@ -368,10 +392,10 @@ pub async fn submit(
     if let Some(request) = request {
         let entry = RegistryEntry { scope: scope.clone(), request, reference: reference.clone() };
         let note = Some(format!(
-            "owner form ({kind}){}",
+            "owner form ({kind}, unverified){}",
             contact.as_deref().map(|c| format!(", {c}")).unwrap_or_default()
         ));
-        if let Err(error) = desk.store.add_owner_request(entry, note, now).await {
+        if let Err(error) = desk.store.add_unverified_request(entry, note, now, lapses).await {
             return store_failed(&desk, &error.to_string());
         }
     }
@@ -423,8 +447,17 @@ fn store_failed(desk: &OwnerDesk, cause: &str) -> Response {
     )
 }
 
-/// The receipt: the reference, what was asked, its status; for a pending removal of a
-/// domain, how to prove control (and the buttons to check the proof).
+/// Whether a submission can still be proven: an unverified opt-out or slow-down, or a
+/// pending facts-only or removal.
+pub fn awaits_proof(s: &OwnerSubmission) -> bool {
+    matches!(
+        (s.kind.as_str(), s.status.as_str()),
+        ("opt-out" | "slow-down", UNVERIFIED) | ("facts-only" | "removal", "pending")
+    )
+}
+
+/// The receipt: the reference, what was asked, its status; while it can be proven and
+/// its scope is a domain, how to prove control (and the buttons to check the proof).
 fn receipt_html(
     desk: &OwnerDesk,
     s: &OwnerSubmission,
@@ -441,10 +474,17 @@ fn receipt_html(
         );
     }
     let effect = match s.status.as_str() {
-        "applied" => "In the registry now: the next request to this site obeys it.",
-        "pending" => {
-            "Waiting: carried out at once when you prove you control the site (below), otherwise reviewed by the operator."
+        "applied" => "In the registry now, for good: the next request to this site obeys it.",
+        UNVERIFIED => {
+            "In the registry now: the next request to this site obeys it. Anyone can ask this, so it lapses unless you prove you control the site (below) or the operator confirms it."
         }
+        "pending" if s.kind == "facts-only" => {
+            "Waiting: nothing is hidden or deleted until you prove you control the site (below) or the operator approves it; then descriptions, images and translations are deleted at once."
+        }
+        "pending" => {
+            "Waiting: nothing is deleted until you prove you control the site (below); otherwise the operator reviews it."
+        }
+        "undone" => "The operator undid this request; write to the operator for details.",
         "removed" => {
             "Done: everything collected from this site was deleted, and the site is opted out."
         }
@@ -471,7 +511,7 @@ fn receipt_html(
         e = escape(effect),
         c = escape(operator_contact(desk)),
     );
-    if s.kind == "removal" && s.status == "pending" {
+    if awaits_proof(s) {
         match (gleaner_store::parse_scope(&s.scope), token) {
             (Ok(Scope::Domain(domain)), Some(token)) => {
                 let proof = desk.proof_token(&domain);
@@ -499,7 +539,7 @@ fn receipt_html(
             }
             (Ok(Scope::UrlPrefix(_)), _) => {
                 html.push_str(
-                    "<p id=\"proof\">Removal of a URL prefix is reviewed by the operator.</p>\n",
+                    "<p id=\"proof\">A request for a URL prefix is reviewed by the operator.</p>\n",
                 );
             }
             _ => {
@@ -558,11 +598,15 @@ pub async fn verify(
     }
     let reference = form.get("reference").map(|r| r.trim()).unwrap_or_default();
     let submission = match desk.store.submission(reference).await {
-        Ok(Some(s)) if s.kind == "removal" => s,
+        Ok(Some(s))
+            if matches!(s.kind.as_str(), "opt-out" | "slow-down" | "facts-only" | "removal") =>
+        {
+            s
+        }
         Ok(_) => {
             return problem_page(
                 StatusCode::NOT_FOUND,
-                "No such removal request",
+                "No such request",
                 &["check the reference on your receipt".into()],
                 "/owners",
             );
@@ -573,11 +617,11 @@ pub async fn verify(
     let back = |note: &str, ok: bool, s: &OwnerSubmission| {
         with_cookie(receipt_html(&desk, s, Some(&token), Some((note, ok))), set.clone())
     };
-    if submission.status != "pending" {
-        return back("This request is no longer waiting.", false, &submission);
+    if !awaits_proof(&submission) {
+        return back("This request is no longer waiting for a proof.", false, &submission);
     }
     let Ok(Scope::Domain(domain)) = gleaner_store::parse_scope(&submission.scope) else {
-        return back("Removal of a URL prefix is reviewed by the operator.", false, &submission);
+        return back("A request for a URL prefix is reviewed by the operator.", false, &submission);
     };
     let proof = match form.get("method").map(String::as_str) {
         Some("dns") => check_dns(&desk, &domain).await,
@@ -585,6 +629,25 @@ pub async fn verify(
         _ => return back("Choose the DNS record or the file.", false, &submission),
     };
     match proof {
+        Proof::Proven if submission.kind != "removal" => {
+            let method = form.get("method").cloned().unwrap_or_default();
+            match carry_out(&desk, &submission, SystemTime::now()).await {
+                Ok(done) => {
+                    desk.notifier.notify(Notice {
+                        event: "owner-submission",
+                        reference: done.reference.clone(),
+                        kind: format!("{}-verified", done.kind),
+                        scope: done.scope.clone(),
+                        detail: format!("control proven by {method}; the request holds for good"),
+                        status: done.status.clone(),
+                        contact: done.contact.clone(),
+                        at: rfc3339(done.updated),
+                    });
+                    back("Control proven. Your request holds for good.", true, &done)
+                }
+                Err(error) => store_failed(&desk, &error.to_string()),
+            }
+        }
         Proof::Proven => {
             let now = SystemTime::now();
             let scope = Scope::Domain(domain.clone());
@@ -594,6 +657,8 @@ pub async fn verify(
                         .store
                         .set_submission_status(&submission.reference, "removed", now)
                         .await;
+                    // The opt-out asked for with the removal holds for good too.
+                    let _ = desk.store.confirm_owner_request(&submission.reference).await;
                     let deleted: u64 = report.deleted.iter().map(|(_, n)| n).sum();
                     let method = form.get("method").cloned().unwrap_or_default();
                     desk.notifier.notify(Notice {
@@ -620,14 +685,43 @@ pub async fn verify(
             }
         }
         Proof::Missing(why) => back(
-            &format!("Not proven yet: {why}. Your request stays queued for the operator."),
+            &format!("Not proven yet: {why}. Your request stays as it is, for the operator."),
             false,
             &submission,
         ),
         Proof::Unavailable(why) => back(
-            &format!("Could not check: {why}. Your request stays queued for the operator."),
+            &format!("Could not check: {why}. Your request stays as it is, for the operator."),
             false,
             &submission,
         ),
     }
+}
+
+/// Makes a proven or operator-approved opt-out, slow-down or facts-only hold for good:
+/// an unverified one stops lapsing; a pending facts-only goes into the registry and
+/// purges what is stored beyond facts. Returns the submission with its new status
+/// (`applied`). Removal has its own path (`Store::remove_site`).
+pub async fn carry_out(
+    desk: &OwnerDesk,
+    submission: &OwnerSubmission,
+    now: SystemTime,
+) -> Result<OwnerSubmission, gleaner_store::StoreError> {
+    if submission.kind == "facts-only" {
+        let scope = gleaner_store::parse_scope(&submission.scope)?;
+        let entry = RegistryEntry {
+            scope,
+            request: OwnerRequest::FactsOnly,
+            reference: submission.reference.clone(),
+        };
+        desk.store
+            .add_owner_request(entry, Some("owner form (facts-only), proven".into()), now)
+            .await?;
+    } else {
+        desk.store.confirm_owner_request(&submission.reference).await?;
+    }
+    desk.store.set_submission_status(&submission.reference, "applied", now).await?;
+    let mut done = submission.clone();
+    done.status = "applied".into();
+    done.updated = now;
+    Ok(done)
 }

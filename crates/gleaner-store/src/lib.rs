@@ -371,7 +371,27 @@ impl Store {
         note: Option<String>,
         now: SystemTime,
     ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.add_owner_request(entry, note, now).await)
+        dispatch!(self, db => db.add_owner_request(entry, note, now, None).await)
+    }
+
+    /// Records an owner's request whose sender has not proven control of the site: it
+    /// applies at once and stops applying at `lapses` unless [`Store::confirm_owner_request`]
+    /// makes it permanent first (issue 26). Only requests that make gleaner do less
+    /// belong here; an unproven "facts only" purges nothing.
+    pub async fn add_unverified_request(
+        &self,
+        entry: RegistryEntry,
+        note: Option<String>,
+        now: SystemTime,
+        lapses: SystemTime,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, db => db.add_owner_request(entry, note, now, Some(lapses)).await)
+    }
+
+    /// Makes an owner request permanent (proven, or confirmed by the operator); false
+    /// when there is no such reference.
+    pub async fn confirm_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
+        dispatch!(self, db => db.confirm_owner_request(reference).await)
     }
 
     /// Removes the owner request with this reference; false when there was none.

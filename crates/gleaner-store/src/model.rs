@@ -231,6 +231,15 @@ pub struct OwnerRecord {
     pub created: SystemTime,
     /// A free-form note (who asked, how).
     pub note: Option<String>,
+    /// When an unproven request stops applying (`None`: permanent; issue 26).
+    pub lapses: Option<SystemTime>,
+}
+
+impl OwnerRecord {
+    /// Whether the request still applies at `now`.
+    pub fn in_force(&self, now: SystemTime) -> bool {
+        self.lapses.is_none_or(|t| t > now)
+    }
 }
 
 /// What a removal deleted, per table.

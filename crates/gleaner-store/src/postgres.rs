@@ -99,7 +99,7 @@ pub(crate) struct Postgres {
     registry_changes: Mutex<Option<tokio::sync::watch::Sender<u64>>>,
     pool: Pool,
     audit: tokio::sync::mpsc::UnboundedSender<AuditMsg>,
-    registry: Mutex<Option<(i64, Arc<Vec<RegistryEntry>>)>>,
+    registry: Mutex<Option<(i64, Arc<Vec<OwnerRecord>>)>>,
     robots: RobotsCache,
 }
 
@@ -922,16 +922,15 @@ impl Postgres {
                     .await
                     .doing(loc, doing)?
                     .get(0);
-                let entries: Arc<Vec<RegistryEntry>> = Arc::new(
-                    read_owner_requests(&tx, loc).await?.into_iter().map(|r| r.entry).collect(),
-                );
+                let entries: Arc<Vec<OwnerRecord>> = Arc::new(read_owner_requests(&tx, loc).await?);
                 tx.commit().await.doing(loc, doing)?;
                 *self.registry.lock().unwrap_or_else(|p| p.into_inner()) =
                     Some((version, Arc::clone(&entries)));
                 entries
             }
         };
-        Ok(rules_for(entries.iter(), url))
+        let now = SystemTime::now();
+        Ok(rules_for(entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry), url))
     }
 
     pub(crate) async fn add_owner_request(
@@ -939,16 +938,36 @@ impl Postgres {
         entry: RegistryEntry,
         note: Option<String>,
         now: SystemTime,
+        lapses: Option<SystemTime>,
     ) -> Result<(), StoreError> {
         let loc = self.location.as_str();
         let doing = || format!("recording owner request `{}`", entry.reference);
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await.doing(loc, doing)?;
         insert_owner_request(&tx, loc, &entry, note.as_deref(), now).await?;
-        if entry.request == OwnerRequest::FactsOnly {
+        if let Some(lapses) = lapses {
+            tx.execute(
+                "UPDATE owner_requests SET lapses_ms = $2 WHERE reference = $1",
+                &[&entry.reference, &codec::to_ms(lapses)],
+            )
+            .await
+            .doing(loc, doing)?;
+        } else if entry.request == OwnerRequest::FactsOnly {
+            // Only a request that holds for good purges: an unproven one hides and
+            // deletes nothing (issue 26).
             purge_to_facts(&tx, loc, &entry.scope).await?;
         }
         tx.commit().await.doing(loc, doing)
+    }
+
+    pub(crate) async fn confirm_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
+        self.exec(
+            "UPDATE owner_requests SET lapses_ms = NULL WHERE reference = $1",
+            &[&reference],
+            || format!("confirming owner request `{reference}`"),
+        )
+        .await
+        .map(|n| n > 0)
     }
 
     pub(crate) async fn remove_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
@@ -1844,6 +1863,15 @@ async fn delete_site_content(
                 "DELETE FROM event_provenance WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
             ),
         ),
+        // The relay rows of the site's event images, whatever host serves them (issue
+        // 26): the image of an event at `venue.example` often lives on a CDN.
+        (
+            "relay_images (event images)",
+            format!(
+                "DELETE FROM relay_images WHERE url IN (SELECT image_url FROM events
+                 WHERE {events_where} AND image_url IS NOT NULL)"
+            ),
+        ),
         ("events", format!("DELETE FROM events WHERE {events_where}")),
         ("news_items", plain("news_items")),
         ("bodies", plain("bodies")),
@@ -1907,7 +1935,8 @@ async fn read_owner_requests(
 ) -> Result<Vec<OwnerRecord>, StoreError> {
     let rows = client
         .query(
-            "SELECT reference, scope_kind, scope, request, factor, until_ms, created_ms, note
+            "SELECT reference, scope_kind, scope, request, factor, until_ms, created_ms, note,
+                 lapses_ms
              FROM owner_requests ORDER BY created_ms, reference",
             &[],
         )
@@ -1919,7 +1948,12 @@ async fn read_owner_requests(
             let kind: String = r.get(1);
             let request: String = r.get(3);
             let entry = owner_entry(r.get(0), &kind, r.get(2), &request, r.get(4), r.get(5))?;
-            Some(OwnerRecord { entry, created: codec::from_ms(r.get(6)), note: r.get(7) })
+            Some(OwnerRecord {
+                entry,
+                created: codec::from_ms(r.get(6)),
+                note: r.get(7),
+                lapses: r.get::<_, Option<i64>>(8).map(codec::from_ms),
+            })
         })
         .collect())
 }
@@ -1970,7 +2004,7 @@ async fn insert_owner_request(
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (reference) DO UPDATE SET scope_kind = excluded.scope_kind, scope = excluded.scope,
              request = excluded.request, factor = excluded.factor, until_ms = excluded.until_ms,
-             note = excluded.note",
+             note = excluded.note, lapses_ms = NULL",
         &[&entry.reference, &kind, &scope, &request, &factor, &until, &note, &codec::to_ms(now)],
     )
     .await

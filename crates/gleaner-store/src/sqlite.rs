@@ -98,6 +98,11 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../migrations/sqlite/0011_event_merge.sql"),
         probe: Probe::Column("event_provenance", "extractor"),
     },
+    Migration {
+        version: 12,
+        sql: include_str!("../migrations/sqlite/0012_owner_lapses.sql"),
+        probe: Probe::Column("owner_requests", "lapses_ms"),
+    },
 ];
 
 /// One schema migration.
@@ -168,7 +173,7 @@ pub(crate) struct Sqlite {
     writer: Arc<tokio::sync::Mutex<Connection>>,
     reader: Arc<Mutex<Connection>>,
     audit: Mutex<mpsc::Sender<AuditMsg>>,
-    registry: Mutex<Option<(i64, Arc<Vec<RegistryEntry>>)>>,
+    registry: Mutex<Option<(i64, Arc<Vec<OwnerRecord>>)>>,
     robots: RobotsCache,
 }
 
@@ -520,7 +525,8 @@ fn owner_entry(
 fn read_owner_requests(conn: &Connection) -> Result<Vec<OwnerRecord>, StoreError> {
     let mut st = conn
         .prepare_cached(
-            "SELECT reference, scope_kind, scope, request, factor, until_ms, created_ms, note
+            "SELECT reference, scope_kind, scope, request, factor, until_ms, created_ms, note,
+                 lapses_ms
              FROM owner_requests ORDER BY created_ms, reference",
         )
         .doing(|| "reading owner requests".to_owned())?;
@@ -532,14 +538,20 @@ fn read_owner_requests(conn: &Connection) -> Result<Vec<OwnerRecord>, StoreError
                 owner_entry(r.get(0)?, &kind, r.get(2)?, &request, r.get(4)?, r.get(5)?),
                 r.get::<_, i64>(6)?,
                 r.get::<_, Option<String>>(7)?,
+                r.get::<_, Option<i64>>(8)?,
             ))
         })
         .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
         .doing(|| "reading owner requests".to_owned())?;
     Ok(rows
         .into_iter()
-        .filter_map(|(entry, created, note)| {
-            entry.map(|entry| OwnerRecord { entry, created: codec::from_ms(created), note })
+        .filter_map(|(entry, created, note, lapses)| {
+            entry.map(|entry| OwnerRecord {
+                entry,
+                created: codec::from_ms(created),
+                note,
+                lapses: lapses.map(codec::from_ms),
+            })
         })
         .collect())
 }
@@ -783,8 +795,7 @@ impl Sqlite {
                 if Some(version) == cached_version {
                     return Ok((version, None));
                 }
-                let entries = read_owner_requests(conn)?.into_iter().map(|r| r.entry).collect();
-                Ok((version, Some(Arc::new(entries))))
+                Ok((version, Some(Arc::new(read_owner_requests(conn)?))))
             })
             .await?;
         let entries = match (fresh, cached) {
@@ -796,7 +807,8 @@ impl Sqlite {
             (None, Some((_, entries))) => entries,
             (None, None) => Arc::default(),
         };
-        Ok(rules_for(entries.iter(), url))
+        let now = SystemTime::now();
+        Ok(rules_for(entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry), url))
     }
 
     pub(crate) async fn add_owner_request(
@@ -804,16 +816,42 @@ impl Sqlite {
         entry: RegistryEntry,
         note: Option<String>,
         now: SystemTime,
+        lapses: Option<SystemTime>,
     ) -> Result<(), StoreError> {
         let reference = entry.reference.clone();
         self.write(
             move || format!("recording owner request `{reference}`"),
             move |tx| {
                 insert_owner_request(tx, &entry, note.as_deref(), now)?;
-                if entry.request == OwnerRequest::FactsOnly {
+                if let Some(lapses) = lapses {
+                    tx.execute(
+                        "UPDATE owner_requests SET lapses_ms = ?2 WHERE reference = ?1",
+                        params![entry.reference, codec::to_ms(lapses)],
+                    )
+                    .doing(|| format!("recording owner request `{}`", entry.reference))?;
+                } else if entry.request == OwnerRequest::FactsOnly {
+                    // Only a request that holds for good purges: an unproven one hides
+                    // and deletes nothing (issue 26).
                     purge_to_facts(tx, &entry.scope)?;
                 }
                 Ok(())
+            },
+        )
+        .await
+    }
+
+    pub(crate) async fn confirm_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
+        let reference = reference.to_owned();
+        let r2 = reference.clone();
+        self.write(
+            move || format!("confirming owner request `{r2}`"),
+            move |tx| {
+                tx.execute(
+                    "UPDATE owner_requests SET lapses_ms = NULL WHERE reference = ?1",
+                    [&reference],
+                )
+                .map(|n| n > 0)
+                .doing(|| format!("confirming owner request `{reference}`"))
             },
         )
         .await
@@ -1572,6 +1610,12 @@ impl Sqlite {
                             "event_provenance",
                             format!("DELETE FROM event_provenance WHERE event_id IN (SELECT id FROM events WHERE {events_where})"),
                         ),
+                        // The relay rows of the site's event images, whatever host serves
+                        // them (issue 26): an event's image often lives on a CDN.
+                        (
+                            "relay_images (event images)",
+                            format!("DELETE FROM relay_images WHERE url IN (SELECT image_url FROM events WHERE {events_where} AND image_url IS NOT NULL)"),
+                        ),
                         ("events", format!("DELETE FROM events WHERE {events_where}")),
                         ("news_items", format!("DELETE FROM news_items WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
                         ("bodies", format!("DELETE FROM bodies WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
@@ -1698,7 +1742,7 @@ fn insert_owner_request(
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (reference) DO UPDATE SET scope_kind = excluded.scope_kind, scope = excluded.scope,
              request = excluded.request, factor = excluded.factor, until_ms = excluded.until_ms,
-             note = excluded.note",
+             note = excluded.note, lapses_ms = NULL",
         params![entry.reference, kind, scope, request, factor, until, note, codec::to_ms(now)],
     )
     .map(|_| ())

@@ -8,8 +8,10 @@ use std::time::{Duration, SystemTime};
 use chrono::{DateTime, LocalResult, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 
+/// `t` as a UTC date-time; times beyond the calendar (year 9999) saturate to its end, so
+/// no setting can make the conversion panic.
 fn to_utc(t: SystemTime) -> DateTime<Utc> {
-    DateTime::<Utc>::from(t)
+    DateTime::<Utc>::from(t.min(super::far_future()))
 }
 
 fn to_system(t: DateTime<Utc>) -> SystemTime {
@@ -80,7 +82,7 @@ pub fn quiet_window_end(
             }
             // A window whose end resolves before `current` (a DST oddity): step past it.
             Some(_) => {
-                current += Duration::from_secs(60);
+                current = super::later_by(current, Duration::from_secs(60));
                 moved = true;
             }
             None => break,

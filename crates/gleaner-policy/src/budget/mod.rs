@@ -18,6 +18,10 @@
 //!    daily cap;
 //! 8. quiet hours: no request *starts* inside a local window; a start that would fall in
 //!    one moves to its end (computed in the zone, so it stays right across DST changes).
+//!
+//! Arithmetic on times and durations saturates at [`far_future`] (issue 26: a gap of
+//! `18446744073709551615s` overflowed an addition), so no rule can make a decision panic;
+//! the worst a huge setting does is make a site wait until the end of the calendar.
 
 mod calendar;
 
@@ -31,6 +35,21 @@ use chrono_tz::Tz;
 use crate::Purpose;
 
 pub use calendar::{local_date, next_local_midnight, quiet_window_end};
+
+/// Seconds from the Unix epoch to 9999-12-31T23:59:59Z.
+const FAR_FUTURE_SECS: u64 = 253_402_300_799;
+
+/// The latest instant the budget computes with: 9999-12-31T23:59:59Z, the end of the
+/// calendar the time-zone arithmetic works in. Every later time saturates to it.
+pub fn far_future() -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::from_secs(FAR_FUTURE_SECS)
+}
+
+/// `t + d`, saturating at [`far_future`].
+pub fn later_by(t: SystemTime, d: Duration) -> SystemTime {
+    let end = far_future();
+    t.checked_add(d).map_or(end, |sum| sum.min(end))
+}
 
 /// The numbers a site's budget obeys, resolved from the config for one site.
 #[derive(Debug, Clone, PartialEq)]
@@ -307,7 +326,7 @@ pub fn decide(
         }
         PassMark::Start => {
             if let (Some(interval), Some(started)) = (rules.min_pass_interval, site.pass_started) {
-                let next = started + interval;
+                let next = later_by(started, interval);
                 if next > now {
                     return BudgetDecision::Wait {
                         until: Some(next),
@@ -339,8 +358,8 @@ pub fn decide(
         }
     };
     if let Some(last) = site.last_start {
-        let gap = rules.gap_for(purpose) + jitter;
-        later(last + gap, WaitReason::Spacing { gap }, &mut start);
+        let gap = rules.gap_for(purpose).saturating_add(jitter);
+        later(later_by(last, gap), WaitReason::Spacing { gap }, &mut start);
     }
     if let Some(cap) = rules.requests_per_hour {
         let recent: Vec<&SystemTime> = site
@@ -350,7 +369,7 @@ pub fn decide(
             .collect();
         if recent.len() as u32 >= cap {
             // The oldest start still counted leaves the window an hour after it.
-            let free_at = *recent[recent.len() - cap as usize] + Duration::from_secs(3600);
+            let free_at = later_by(*recent[recent.len() - cap as usize], Duration::from_secs(3600));
             later(free_at, WaitReason::HourQuota { cap }, &mut start);
         }
     }

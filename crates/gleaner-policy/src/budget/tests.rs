@@ -315,3 +315,39 @@ fn spec_global_daily_cap() {
         "{d:?}"
     );
 }
+
+/// Issue 26 item 6: no setting can panic the budget. Before, `gap =
+/// "18446744073709551615s"` overflowed `last + gap`, and a slow-down of it overflowed the
+/// duration; a pass interval, an hour quota and quiet hours all add to times too.
+#[test]
+fn issue26_huge_settings_saturate_instead_of_panicking() {
+    let mut r = rules();
+    r.gap = Duration::from_secs(u64::MAX);
+    r.purpose_gaps.insert(Purpose::LinkCheck, Duration::MAX);
+    r.crawl_delay = Some(Duration::MAX);
+    r.slowdown = u32::MAX;
+    r.min_pass_interval = Some(Duration::MAX);
+    r.requests_per_hour = Some(1);
+    r.quiet_hours = vec![(
+        chrono::NaiveTime::from_hms_opt(0, 0, 0).unwrap(),
+        chrono::NaiveTime::from_hms_opt(23, 59, 0).unwrap(),
+    )];
+    let (mut s, mut g) = (SiteBudget::default(), GlobalBudget::default());
+    let now = paris(1, 10, 0, 0);
+    reserve(&mut s, &mut g, &r, Purpose::EventPage, PassMark::Start, now);
+    release(&mut s, Purpose::EventPage);
+    for (purpose, pass) in [
+        (Purpose::EventPage, PassMark::None),
+        (Purpose::LinkCheck, PassMark::None),
+        (Purpose::Listing, PassMark::Start),
+    ] {
+        let decision = decide(&s, &g, &r, purpose, pass, now, Duration::MAX);
+        let until = wait_until(decision).expect("a wait with an end");
+        assert!(until > now && until <= far_future(), "{purpose:?}: {until:?}");
+    }
+    // A time already at the end of the calendar stays there.
+    assert_eq!(later_by(far_future(), Duration::MAX), far_future());
+    // A time past the calendar (about year 36 800) has a local date: the calendar's last.
+    let beyond = SystemTime::UNIX_EPOCH + Duration::from_secs(1 << 40);
+    assert!(chrono::Datelike::year(&local_date(beyond, Paris)) >= 9999);
+}

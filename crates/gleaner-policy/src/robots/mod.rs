@@ -124,8 +124,9 @@ struct Node {
 /// automaton, so a check scans the path once instead of trying each rule.
 #[derive(Debug, Clone)]
 struct FloatingRules {
-    /// Rule indices, one per pattern of `automaton`.
-    by_segment: Vec<u32>,
+    /// Rule indices per pattern of `automaton` (rules sharing a key segment share its
+    /// pattern, so a file of 40 000 `*a` rules builds an automaton of one).
+    by_segment: Vec<Vec<u32>>,
     /// Finds which key segments occur in a path.
     automaton: Option<aho_corasick::AhoCorasick>,
     /// Rules with no literal segment at all (`/*`, `*$`): always candidates.
@@ -142,6 +143,32 @@ pub struct AgentRules {
     crawl_delay_line: Option<usize>,
     nodes: Vec<Node>,
     floating: FloatingRules,
+}
+
+impl AgentRules {
+    /// Heap bytes the compiled rules hold (the merged rules, the prefix trie and the
+    /// wildcard automaton), for the memory bound of issue 26.
+    pub fn heap_bytes(&self) -> usize {
+        let selection = match &self.selection {
+            GroupSelection::Named { agent_lines } | GroupSelection::Wildcard { agent_lines } => {
+                agent_lines.capacity() * std::mem::size_of::<usize>()
+            }
+            GroupSelection::None => 0,
+        };
+        let rules = self.rules.capacity() * std::mem::size_of::<Rule>()
+            + self.rules.iter().map(|r| r.pattern.heap_bytes()).sum::<usize>();
+        let nodes = self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self
+                .nodes
+                .iter()
+                .map(|n| n.children.capacity() * 8 + n.rules.capacity() * 4)
+                .sum::<usize>();
+        let floating = self.floating.by_segment.capacity() * std::mem::size_of::<Vec<u32>>()
+            + self.floating.by_segment.iter().map(|v| v.capacity() * 4).sum::<usize>()
+            + self.floating.always.capacity() * 4
+            + self.floating.automaton.as_ref().map_or(0, aho_corasick::AhoCorasick::memory_usage);
+        self.token.capacity() + selection + rules + nodes + floating
+    }
 }
 
 /// Wildcard rules whose literal prefix is at most this long go to the floating index.
@@ -205,6 +232,8 @@ impl AgentRules {
         let mut floating =
             FloatingRules { by_segment: Vec::new(), automaton: None, always: Vec::new() };
         let mut segments: Vec<&[u8]> = Vec::new();
+        let mut segment_ids: std::collections::HashMap<&[u8], usize> =
+            std::collections::HashMap::new();
         for (index, rule) in rules.iter().enumerate() {
             let pattern = &rule.pattern;
             if pattern.has_wildcard() && pattern.literal_prefix().len() <= FLOATING_PREFIX_MAX {
@@ -212,8 +241,12 @@ impl AgentRules {
                 if key.is_empty() {
                     floating.always.push(index as u32);
                 } else {
-                    floating.by_segment.push(index as u32);
-                    segments.push(key);
+                    let id = *segment_ids.entry(key).or_insert_with(|| {
+                        segments.push(key);
+                        floating.by_segment.push(Vec::new());
+                        segments.len() - 1
+                    });
+                    floating.by_segment[id].push(index as u32);
                 }
                 continue;
             }
@@ -334,7 +367,9 @@ impl AgentRules {
         }
         if let Some(automaton) = &self.floating.automaton {
             for found in automaton.find_overlapping_iter(path) {
-                consider(self.floating.by_segment[found.pattern().as_usize()], false);
+                for &index in &self.floating.by_segment[found.pattern().as_usize()] {
+                    consider(index, false);
+                }
             }
         }
         best

@@ -12,11 +12,18 @@
 //! RFC 9309 §2.2.3: `*` matches any sequence of octets and a trailing `$` anchors the
 //! end. A `$` anywhere else is a literal character, as in Google's parser.
 //!
-//! Matching is greedy on the literal segments between `*`s, with each segment found by
-//! `memchr::memmem` (two-way search), so a match costs O(pattern + path) however many
+//! Matching is greedy on the literal segments between `*`s, with each segment of 16
+//! bytes or more found by `memchr::memmem` (two-way search) and shorter ones by a
+//! `memchr` scan and a comparison, so a match costs O(pattern + 16 × path) however many
 //! `*`s a pattern has: `/*a*a*a*…b` cannot make us backtrack. Greedy leftmost placement
 //! is exact for `*`-only patterns: if any placement of the segments fits, the leftmost
 //! one does too, and it leaves the most room for the rest.
+//!
+//! A run of `*` matches what one `*` matches, so runs are collapsed when a pattern is
+//! compiled (issue 26: a 1 MB rule of `*` cost one searcher per empty segment, 574 MB);
+//! the longest-match priority still counts the pattern as written. A compiled pattern
+//! keeps its text once and one searcher per non-empty segment, so its memory is linear
+//! in the rule's length.
 
 use std::borrow::Cow;
 
@@ -101,22 +108,95 @@ pub fn normalise(s: &str) -> Cow<'_, str> {
     Cow::Owned(String::from_utf8(out).unwrap_or_default())
 }
 
+/// The pattern with every run of `*` replaced by one `*`.
+fn collapse_stars(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    for c in pattern.chars() {
+        if !(c == '*' && out.ends_with('*')) {
+            out.push(c);
+        }
+    }
+    out.shrink_to_fit();
+    out
+}
+
 /// A compiled `Allow`/`Disallow` path pattern.
 #[derive(Debug, Clone)]
 pub struct Pattern {
-    /// The normalised pattern text, `*` and a trailing `$` included. Its length is the
-    /// "match length" used by the longest-match rule (RFC 9309 §2.2.2).
+    /// The normalised pattern text, `*` and a trailing `$` included, runs of `*`
+    /// collapsed to one.
     text: String,
+    /// The length of the normalised pattern as written (runs of `*` counted in full):
+    /// the "match length" of the longest-match rule (RFC 9309 §2.2.2).
+    match_len: usize,
     /// Byte length of the literal prefix before the first `*` (the whole pattern, minus a
     /// trailing `$`, when it has no `*`).
     prefix_len: usize,
     /// True when the pattern has at least one `*`.
     has_star: bool,
-    /// True when the pattern ends with `$`.
+    /// True when the pattern ends with `$` (and not with `*$`, which anchors nothing).
     anchored: bool,
-    /// The literal segments after the first `*`, each with a precompiled searcher
-    /// (building a two-way searcher per match would dominate the cost).
-    segments: Vec<memchr::memmem::Finder<'static>>,
+    /// The non-empty literal segments after the first `*`.
+    segments: Box<[Segment]>,
+}
+
+/// Segments shorter than this are searched directly; longer ones get a precompiled
+/// two-way searcher (building one per match would dominate the cost, but each takes
+/// about 300 bytes, too much for a one-byte segment).
+const SHORT_SEGMENT: usize = 16;
+
+/// One literal segment of a wildcard pattern.
+#[derive(Debug, Clone)]
+enum Segment {
+    /// Searched by a scan for its first byte (`memchr`) and a comparison: O(path × 16).
+    Short(Box<[u8]>),
+    /// Searched with its own two-way searcher.
+    Long(Box<memchr::memmem::Finder<'static>>),
+}
+
+impl Segment {
+    fn new(bytes: &[u8]) -> Segment {
+        if bytes.len() < SHORT_SEGMENT {
+            Segment::Short(bytes.into())
+        } else {
+            Segment::Long(Box::new(memchr::memmem::Finder::new(bytes).into_owned()))
+        }
+    }
+
+    fn needle(&self) -> &[u8] {
+        match self {
+            Segment::Short(bytes) => bytes,
+            Segment::Long(finder) => finder.needle(),
+        }
+    }
+
+    /// The first position of the segment in `haystack`.
+    fn find(&self, haystack: &[u8]) -> Option<usize> {
+        match self {
+            Segment::Long(finder) => finder.find(haystack),
+            Segment::Short(needle) => {
+                let (&first, rest) = needle.split_first()?;
+                let mut from = 0;
+                while let Some(at) = memchr::memchr(first, &haystack[from..]) {
+                    let start = from + at;
+                    if haystack[start + 1..].starts_with(rest) {
+                        return Some(start);
+                    }
+                    from = start + 1;
+                }
+                None
+            }
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Segment::Short(bytes) => bytes.len(),
+            Segment::Long(finder) => {
+                std::mem::size_of::<memchr::memmem::Finder<'static>>() + finder.needle().len()
+            }
+        }
+    }
 }
 
 impl PartialEq for Pattern {
@@ -130,17 +210,24 @@ impl Eq for Pattern {}
 impl Pattern {
     /// Compiles a rule value as written in robots.txt (already trimmed).
     pub fn new(raw: &str) -> Pattern {
-        let text = normalise(raw).into_owned();
-        let anchored = text.ends_with('$');
-        let body_len = text.len() - usize::from(anchored);
+        let normal = normalise(raw);
+        let match_len = normal.len();
+        let text = collapse_stars(&normal);
+        let dollar = text.ends_with('$');
+        let body_len = text.len() - usize::from(dollar);
         let body = &text[..body_len];
+        // `*$` anchors nothing: the star takes the rest of the path.
+        let anchored = dollar && !body.ends_with('*');
         let first_star = body.find('*');
         let segments = match first_star {
             Some(star) => body.as_bytes()[star + 1..]
                 .split(|&b| b == b'*')
-                .map(|segment| memchr::memmem::Finder::new(segment).into_owned())
+                // Only a trailing `*` leaves an empty segment once runs are collapsed;
+                // it matches anything, so it needs no searcher.
+                .filter(|segment| !segment.is_empty())
+                .map(Segment::new)
                 .collect(),
-            None => Vec::new(),
+            None => Box::default(),
         };
         Pattern {
             prefix_len: first_star.unwrap_or(body_len),
@@ -148,7 +235,16 @@ impl Pattern {
             anchored,
             segments,
             text,
+            match_len,
         }
+    }
+
+    /// Heap bytes this pattern holds (its text, its searchers and their needles), for
+    /// the memory bound of a parsed file (issue 26).
+    pub fn heap_bytes(&self) -> usize {
+        self.text.capacity()
+            + self.segments.len() * std::mem::size_of::<Segment>()
+            + self.segments.iter().map(Segment::heap_bytes).sum::<usize>()
     }
 
     /// True when the pattern has a `*`.
@@ -160,7 +256,7 @@ impl Pattern {
     /// contains it. Used to index wildcard rules whose literal prefix is too short to
     /// filter on.
     pub fn key_segment(&self) -> &[u8] {
-        self.segments.iter().map(|f| f.needle()).max_by_key(|n| n.len()).unwrap_or(&[])
+        self.segments.iter().map(Segment::needle).max_by_key(|n| n.len()).unwrap_or(&[])
     }
 
     /// The normalised pattern text.
@@ -170,7 +266,7 @@ impl Pattern {
 
     /// The priority of this pattern under the longest-match rule.
     pub fn match_len(&self) -> usize {
-        self.text.len()
+        self.match_len
     }
 
     /// The literal bytes every matching path must start with.
@@ -274,6 +370,21 @@ mod tests {
         assert!(m("/a*$", "/a"));
         assert!(m("*", "/"));
         assert!(m("**", "/x"));
+    }
+
+    #[test]
+    fn runs_of_stars_collapse_but_keep_their_priority() {
+        let p = Pattern::new("/a***b**");
+        assert_eq!(p.as_str(), "/a*b*");
+        assert_eq!(p.match_len(), "/a***b**".len(), "priority as written");
+        for path in ["/ab", "/axxb", "/a/b/c", "/b", "/a", "/ba"] {
+            assert_eq!(m("/a***b**", path), m("/a*b", path), "{path}");
+        }
+        assert!(m("/**$", "/x"));
+        assert!(m("/a**$", "/a"));
+        assert!(!m("/a**b$", "/a"));
+        assert!(m("/a*b*$", "/abx"), "a trailing `*$` anchors nothing");
+        assert!(m("/a*b**$", "/abx"));
     }
 
     #[test]

@@ -11,8 +11,10 @@
 //! override, carry out or decline a queued removal. There is deliberately no way to clear
 //! a suspension or a block: a site's "no" ends when the site says so.
 //!
-//! Login: the token in a form (or `Authorization: Bearer`); a session cookie signed with
-//! the server secret (`HttpOnly`, `SameSite=Strict`) lasts 12 hours.
+//! Login: the token in a form (or `Authorization: Bearer`), at most
+//! [`crate::desk::LOGIN_FAILURES`] wrong ones per client per quarter hour; a session
+//! (`HttpOnly`, `SameSite=Strict` cookie naming a session the desk holds) lasts 12 hours,
+//! and signing out or a new operator token ends it everywhere.
 
 pub mod chart;
 
@@ -80,15 +82,15 @@ pub fn router(desk: Arc<OwnerDesk>) -> Result<Router, String> {
         .with_state(desk))
 }
 
-/// Serves the dashboard until `shutdown` completes.
+/// Serves the dashboard under the `[server]` limits until `shutdown` completes.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     desk: Arc<OwnerDesk>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
+    let limits = desk.settings.server.limits;
     let app = router(desk)?;
-    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(shutdown)
+    crate::listen::serve(listener, app, limits, shutdown)
         .await
         .map_err(|e| format!("the dashboard stopped: {e}"))
 }
@@ -167,23 +169,48 @@ fn form(body: &[u8]) -> HashMap<String, String> {
     map
 }
 
-async fn login(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap, body: Bytes) -> Response {
+async fn login(
+    State(desk): State<Arc<OwnerDesk>>,
+    ip: crate::desk::ClientIp,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    if !desk.login_allowed(ip.0) {
+        let mut response = (
+            StatusCode::TOO_MANY_REQUESTS,
+            Html(page_shell(
+                "Sign in",
+                &format!(
+                    "<p id=\"login-error\" class=\"err\">Too many wrong tokens from your address: \
+                     try again in {} minutes.</p>",
+                    crate::desk::LOGIN_WINDOW.as_secs() / 60
+                ),
+            )),
+        )
+            .into_response();
+        if let Ok(v) = HeaderValue::from_str(&crate::desk::LOGIN_WINDOW.as_secs().to_string()) {
+            response.headers_mut().insert(header::RETRY_AFTER, v);
+        }
+        return response;
+    }
     let f = form(&body);
     let expected = desk.operator_token().unwrap_or_default();
     let given = f.get("token").map(|t| t.trim().to_owned()).unwrap_or_default();
-    if !desk.csrf_ok(&headers, f.get("csrf").map(String::as_str))
-        || expected.is_empty()
-        || !same(given.as_bytes(), expected.as_bytes())
-    {
+    if !desk.csrf_ok(&headers, f.get("csrf").map(String::as_str)) {
+        return csrf_failed();
+    }
+    if expected.is_empty() || !same(given.as_bytes(), expected.as_bytes()) {
+        desk.login_failed(ip.0);
         return (
             StatusCode::UNAUTHORIZED,
             Html(page_shell("Sign in", "<p id=\"login-error\" class=\"err\">That token is not the operator token.</p><p><a href=\"/login\">Try again</a></p>")),
         )
             .into_response();
     }
-    let expires = SystemTime::now() + SESSION;
-    let secs = expires.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default().as_secs();
-    let value = desk.session_value(secs);
+    let now = SystemTime::now();
+    let Some(value) = desk.open_session(now + SESSION, now) else {
+        return failed("no operator token to open a session with");
+    };
     let cookie = format!(
         "{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}",
         SESSION.as_secs()
@@ -198,6 +225,10 @@ async fn login(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap, body: Byt
 async fn logout(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap, body: Bytes) -> Response {
     if !desk.csrf_ok(&headers, form(&body).get("csrf").map(String::as_str)) {
         return csrf_failed();
+    }
+    // The session ends here, not only in this browser: a copied cookie stops working too.
+    if let Some(value) = crate::desk::cookie(&headers, SESSION_COOKIE) {
+        desk.close_session(value);
     }
     let mut response = Redirect::to("/login").into_response();
     response.headers_mut().insert(
@@ -626,7 +657,21 @@ async fn submissions_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap
         by_status.iter().map(|(s, n)| format!("{n} {s}")).collect::<Vec<_>>().join(", ")
     );
     for s in &list {
-        let actions = if s.status == "pending" {
+        let actions = if s.status == crate::owners::UNVERIFIED {
+            format!(
+                "<form class=\"inline\" method=\"post\" action=\"/submissions/{r}/undo\">{h}<button type=\"submit\">undo</button></form> \
+                 <form class=\"inline\" method=\"post\" action=\"/submissions/{r}/confirm\">{h}<button type=\"submit\">confirm for good</button></form>",
+                r = escape(&s.reference),
+                h = hidden(&token)
+            )
+        } else if s.status == "pending" && s.kind == "facts-only" {
+            format!(
+                "<form class=\"inline\" method=\"post\" action=\"/submissions/{r}/confirm\">{h}<button type=\"submit\">approve facts only</button></form> \
+                 <form class=\"inline\" method=\"post\" action=\"/submissions/{r}/reject\">{h}<button type=\"submit\">decline</button></form>",
+                r = escape(&s.reference),
+                h = hidden(&token)
+            )
+        } else if s.status == "pending" {
             format!(
                 "<form class=\"inline\" method=\"post\" action=\"/submissions/{r}/approve\">{h}<button type=\"submit\">carry out removal</button></form> \
                  <form class=\"inline\" method=\"post\" action=\"/submissions/{r}/reject\">{h}<button type=\"submit\">decline</button></form>",
@@ -668,12 +713,25 @@ async fn submission_action(
         )
             .into_response();
     };
-    if s.status != "pending" {
+    if s.status != "pending" && s.status != crate::owners::UNVERIFIED {
         return Redirect::to("/submissions").into_response();
     }
     let now = SystemTime::now();
     match action.as_str() {
-        "approve" => {
+        // An unverified opt-out or slow-down, undone in one click: it stops applying.
+        "undo" if s.status == crate::owners::UNVERIFIED => {
+            if let Err(e) = desk.store.remove_owner_request(&s.reference).await {
+                return failed(&e.to_string());
+            }
+            let _ = desk.store.set_submission_status(&s.reference, "undone", now).await;
+        }
+        // Confirmed by the operator: holds for good (a facts-only then purges).
+        "confirm" if s.status == crate::owners::UNVERIFIED || s.kind == "facts-only" => {
+            if let Err(e) = crate::owners::carry_out(&desk, &s, now).await {
+                return failed(&e.to_string());
+            }
+        }
+        "approve" if s.kind == "removal" => {
             let Ok(scope) = gleaner_store::parse_scope(&s.scope) else {
                 return failed("a stored scope does not parse");
             };
@@ -682,13 +740,16 @@ async fn submission_action(
             }
             let _ = desk.store.set_submission_status(&s.reference, "removed", now).await;
         }
-        "reject" => {
+        "reject" if s.status == "pending" => {
             let _ = desk.store.set_submission_status(&s.reference, "rejected", now).await;
         }
         _ => {
             return (
                 StatusCode::NOT_FOUND,
-                Html(page_shell("No such action", "<p>approve or reject.</p>")),
+                Html(page_shell(
+                    "No such action",
+                    "<p>undo or confirm an unverified request; approve or decline a pending one.</p>",
+                )),
             )
                 .into_response();
         }

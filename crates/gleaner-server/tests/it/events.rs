@@ -198,6 +198,8 @@ async fn html_list_and_view_escape_crawled_text_and_show_provenance() {
             .starts_with("default-src 'none'")
     );
     assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    // Issue 26 item 8: for browsers that ignore `frame-ancestors`.
+    assert_eq!(headers[header::X_FRAME_OPTIONS], "DENY");
     let (status, body) = get(CONFIG, "/events/nope", sample_events()).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(json(&body)["code"], "not_found");

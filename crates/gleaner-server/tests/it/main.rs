@@ -4,6 +4,7 @@
 mod about;
 mod browser;
 mod events;
+mod limits;
 mod owners;
 mod owners_browser;
 mod webdriver;

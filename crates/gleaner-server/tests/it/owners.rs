@@ -205,7 +205,8 @@ async fn each_form_takes_effect_in_the_registry_with_a_receipt() {
     assert_eq!(status, StatusCode::OK, "{body}");
     let reference = by_id(&body, "reference");
     assert!(reference.starts_with("OWN-"), "{reference}");
-    assert_eq!(by_id(&body, "status"), "applied");
+    // Issue 26: applied at once, but unproven, so it lapses unless proven or confirmed.
+    assert_eq!(by_id(&body, "status"), "unverified");
     let agenda = Url::parse("https://salle.example/agenda/2.html").unwrap();
     let other = Url::parse("https://salle.example/news/").unwrap();
     assert_eq!(f.store.owner_rules(&agenda).await.unwrap().opted_out, Some(reference.clone()));
@@ -217,17 +218,19 @@ async fn each_form_takes_effect_in_the_registry_with_a_receipt() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(f.store.owner_rules(&other).await.unwrap().slowdown, 5);
 
-    let (status, _, _) =
+    // Facts only hides data: from a stranger it waits for proof (issue 26).
+    let (status, _, body) =
         post(&f.app, &session, "/owners/facts-only", &[("scope", "www.salle.example")]).await;
     assert_eq!(status, StatusCode::OK);
+    assert_eq!(by_id(&body, "status"), "pending");
+    assert!(by_id(&body, "effect").contains("nothing is hidden or deleted"), "{body}");
     assert!(
-        f.store
+        !f.store
             .owner_rules(&Url::parse("https://www.salle.example/").unwrap())
             .await
             .unwrap()
             .facts_only
     );
-    assert!(!f.store.owner_rules(&other).await.unwrap().facts_only, "the subdomain only");
 
     // The receipt stays readable at its address.
     let (status, _, body) = send(
@@ -451,7 +454,7 @@ async fn the_operator_is_notified_by_webhook() {
     assert_eq!(n["reference"], reference.as_str());
     assert_eq!(n["kind"], "slow-down");
     assert_eq!(n["scope"], "salle.example");
-    assert_eq!(n["status"], "applied");
+    assert_eq!(n["status"], "unverified");
     assert_eq!(n["contact"], "owner@salle.example");
     assert_eq!(f.desk.notifier.counts(), (1, 0));
 }
@@ -958,4 +961,111 @@ async fn a_dashboard_takedown_deletes_the_page_opts_it_out_and_stops_relaying_it
     let log = f.store.submissions(10).await.unwrap();
     assert_eq!((log[0].kind.as_str(), log[0].status.as_str()), ("takedown", "removed"));
     assert!(log[0].detail.contains("a court order"));
+}
+
+/// Issue 26 item 1, from the form to the store and the gate: a stranger's opt-out and
+/// slow-down apply at once but lapse; facts-only deletes nothing until proven; a DNS
+/// proof makes an opt-out permanent and carries a facts-only out; the operator can undo
+/// an unverified request in one click.
+#[tokio::test]
+async fn issue26_unproven_requests_lapse_and_delete_nothing_until_proven() {
+    let records = Arc::new(Mutex::new(HashMap::new()));
+    let dns = nameserver(Arc::clone(&records)).await;
+    let f =
+        fixture("unverified_lapse = \"2h\"", Arc::new(HickoryTxt::new(Some(dns)).unwrap())).await;
+    let stored = owners_events_impl::store_event(&f.store, "https://rival.example/e/1").await;
+    let session = open(&f.app, "/owners").await;
+    let url = Url::parse("https://rival.example/agenda/").unwrap();
+
+    // The attack: a stranger asks facts-only for a competitor. Nothing is deleted.
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/facts-only", &[("scope", "rival.example")]).await;
+    let facts_ref = by_id(&body, "reference");
+    assert_eq!(by_id(&body, "status"), "pending");
+    let event = f.store.event(stored).await.unwrap().unwrap();
+    assert_eq!(event.event.description.as_deref(), Some("A description"), "nothing purged");
+    assert!(!f.store.owner_rules(&url).await.unwrap().facts_only);
+
+    // An opt-out applies at once (the gate's registry says so) but is unverified.
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/opt-out", &[("scope", "rival.example")]).await;
+    let opt_ref = by_id(&body, "reference");
+    assert_eq!(by_id(&body, "status"), "unverified");
+    assert_eq!(f.store.owner_rules(&url).await.unwrap().opted_out, Some(opt_ref.clone()));
+    let record = f.store.owner_requests().await.unwrap();
+    let lapses = record.iter().find(|r| r.entry.reference == opt_ref).unwrap().lapses.unwrap();
+    let in_two_hours = SystemTime::now() + Duration::from_secs(7200);
+    assert!(lapses <= in_two_hours && lapses + Duration::from_secs(60) > in_two_hours);
+
+    // A request recorded two hours ago with the same lapse has lapsed: the gate ignores it.
+    let past = SystemTime::now() - Duration::from_secs(3 * 3600);
+    let old = gleaner_policy::registry::RegistryEntry {
+        scope: gleaner_policy::registry::Scope::domain("other.example").unwrap(),
+        request: gleaner_policy::registry::OwnerRequest::SlowDown(50),
+        reference: "OWN-OLD".into(),
+    };
+    f.store
+        .add_unverified_request(old, None, past, past + Duration::from_secs(7200))
+        .await
+        .unwrap();
+    let other = Url::parse("https://other.example/").unwrap();
+    assert_eq!(f.store.owner_rules(&other).await.unwrap().slowdown, 1, "lapsed");
+
+    // The owner proves control by DNS: the opt-out holds for good, facts-only purges.
+    let token = f.desk.proof_token("rival.example");
+    records.lock().unwrap().insert(
+        "_gleaner-verification.rival.example".into(),
+        format!("gleaner-verification={token}"),
+    );
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/verify", &[("reference", &opt_ref), ("method", "dns")])
+            .await;
+    assert!(by_id(&body, "note").starts_with("Control proven."), "{body}");
+    assert_eq!(by_id(&body, "status"), "applied");
+    let record = f.store.owner_requests().await.unwrap();
+    assert_eq!(record.iter().find(|r| r.entry.reference == opt_ref).unwrap().lapses, None);
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/verify", &[("reference", &facts_ref), ("method", "dns")])
+            .await;
+    assert!(by_id(&body, "note").starts_with("Control proven."), "{body}");
+    assert!(f.store.owner_rules(&url).await.unwrap().facts_only);
+    let event = f.store.event(stored).await.unwrap().unwrap();
+    assert_eq!(event.event.description, None, "purged once proven");
+
+    // The operator undoes an unverified slow-down in one click.
+    let (_, _, body) = post(
+        &f.app,
+        &session,
+        "/owners/slow-down",
+        &[("scope", "venue.example"), ("factor", "100")],
+    )
+    .await;
+    let slow_ref = by_id(&body, "reference");
+    let venue = Url::parse("https://venue.example/").unwrap();
+    assert_eq!(f.store.owner_rules(&venue).await.unwrap().slowdown, 100);
+    let dash = gleaner_server::dashboard::router(Arc::clone(&f.desk)).unwrap();
+    let bearer = format!("Bearer {OPERATOR}");
+    let (_, cookies, page) = send(
+        &dash,
+        Request::get("/submissions")
+            .header(header::AUTHORIZATION, &bearer)
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert!(page.contains(&format!("action=\"/submissions/{slow_ref}/undo\"")), "{page}");
+    let cookie = cookies
+        .get(header::SET_COOKIE)
+        .map(|c| c.to_str().unwrap().split(';').next().unwrap().to_owned())
+        .unwrap_or(session.cookie.clone());
+    let request = Request::post(format!("/submissions/{slow_ref}/undo"))
+        .header(header::AUTHORIZATION, &bearer)
+        .header(header::COOKIE, cookie)
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(format!("csrf={}", token_in(&page))))
+        .unwrap();
+    let (status, _, _) = send(&dash, request).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(f.store.owner_rules(&venue).await.unwrap().slowdown, 1, "undone");
+    assert_eq!(f.store.submission(&slow_ref).await.unwrap().unwrap().status, "undone");
 }

@@ -121,7 +121,8 @@ fn browser_owner_forms_and_their_visible_effect() {
     wait_for(&browser, "#receipt");
     let reference = text(&browser, "#reference");
     assert!(reference.starts_with("OWN-"), "{reference}");
-    assert_eq!(text(&browser, "#status"), "applied");
+    // Issue 26: applied at once, unverified until proven or confirmed.
+    assert_eq!(text(&browser, "#status"), "unverified");
     assert_eq!(text(&browser, "#scope"), host);
     browser.screenshot("owners-opt-out-receipt");
     let after = runtime.block_on(f.gate.fetch(&GateRequest::new(page, Purpose::ManualCheck)));
@@ -145,8 +146,9 @@ fn browser_owner_forms_and_their_visible_effect() {
     fill(&browser, "#facts-only input[name=scope]", "https://salle.example/agenda/");
     click(&browser, "#facts-only button");
     wait_for(&browser, "#receipt");
-    assert_eq!(text(&browser, "#status"), "applied");
-    assert!(runtime.block_on(f.store.owner_rules(&salle)).unwrap().facts_only);
+    // Issue 26: facts only hides data, so a stranger's waits for proof or the operator.
+    assert_eq!(text(&browser, "#status"), "pending");
+    assert!(!runtime.block_on(f.store.owner_rules(&salle)).unwrap().facts_only);
 
     // Removal: queued with the proof instructions; the DNS check says what it found.
     browser.open(&format!("http://{server}/owners"));

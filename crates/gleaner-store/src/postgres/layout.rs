@@ -127,6 +127,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         include_str!("../../migrations/postgres/0010_audit_outcome.sql"),
     ),
     Migration::new(11, Kind::Copy, include_str!("../../migrations/postgres/0011_event_merge.sql")),
+    Migration::new(
+        12,
+        Kind::Politeness,
+        include_str!("../../migrations/postgres/0012_owner_lapses.sql"),
+    ),
 ];
 
 /// The tables of the politeness namespace; every other table belongs to a copy.

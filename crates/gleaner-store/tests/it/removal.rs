@@ -17,8 +17,16 @@ use crate::each_backend_test;
 use crate::util::{day, event};
 
 /// Tables holding site content (checked to hold the marker before the removal).
-const TABLES: [&str; 7] =
-    ["events", "translations", "bodies", "samples", "news_items", "validators", "listing_links"];
+const TABLES: [&str; 8] = [
+    "events",
+    "translations",
+    "bodies",
+    "samples",
+    "news_items",
+    "validators",
+    "listing_links",
+    "relay_images",
+];
 
 const GONE: &str = "MARKERzq81";
 const KEPT: &str = "KEEPb7x2";
@@ -46,12 +54,16 @@ async fn fill(store: &Store, host: &str, marker: &str) {
     };
     let page = Url::parse(&format!("https://www.{host}/events/1.html")).unwrap();
     for n in 0..3 {
-        let e = event(
+        let mut e = event(
             &format!("Concert {marker} {n}"),
             (2026, 5, 1 + n),
             page.as_str(),
             &format!("A long description with {marker} in it. {}", "Words ".repeat(200)),
         );
+        // Issue 26 item 7: the image is served by another host (a CDN), and relayed.
+        let image = Url::parse(&format!("https://cdn.images.example/{marker}/{n}.jpg")).unwrap();
+        e.image_url = Some(image.clone());
+        store.register_relay_image(&image, Some("agenda"), true, "allowed", day(0)).await.unwrap();
         let id = store
             .upsert_event(&EventWrite {
                 event: &e,

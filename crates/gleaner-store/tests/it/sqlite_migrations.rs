@@ -24,10 +24,11 @@ const SQL: &[(i64, &str)] = &[
     (9, include_str!("../../migrations/sqlite/0009_llm.sql")),
     (10, include_str!("../../migrations/sqlite/0010_audit_outcome.sql")),
     (11, include_str!("../../migrations/sqlite/0011_event_merge.sql")),
+    (12, include_str!("../../migrations/sqlite/0012_owner_lapses.sql")),
 ];
 
 /// The newest version this build knows.
-const KNOWN: i64 = 11;
+const KNOWN: i64 = 12;
 
 fn recorded(path: &Path) -> Vec<(i64, i64)> {
     let conn = Connection::open(path).unwrap();
