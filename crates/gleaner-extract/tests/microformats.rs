@@ -24,6 +24,10 @@ fn check(name: &str, body: &str, want: Value) {
     let got = events(body);
     assert!(!got.is_empty(), "{name}: no event from {body}");
     for (k, v) in want.as_object().unwrap() {
+        // A page's one event with no URL of its own takes the page's (the corpus
+        // convention, issue 24): that is what a null `url` here means.
+        let page_url = k == "url" && v.is_null() && got.len() == 1;
+        let v = if page_url { &Value::String(BASE.to_owned()) } else { v };
         assert_eq!(&got[0][k], v, "{name}: field `{k}` of {:#}", got[0]);
     }
 }
