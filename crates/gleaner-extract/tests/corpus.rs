@@ -26,32 +26,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use gleaner_event::time::parse_event_time;
 use gleaner_event::{NormaliseContext, PublicEvent};
 use gleaner_extract::rules::{RuleBook, RulesFile};
 use gleaner_extract::{ExtractOptions, FeedMode};
-use rust_decimal::Decimal;
 use serde_json::Value;
 use url::Url;
 
-const FIELDS: [&str; 16] = [
-    "title",
-    "start",
-    "end",
-    "venue_name",
-    "street",
-    "locality",
-    "country",
-    "price_min",
-    "price_max",
-    "currency",
-    "is_free",
-    "ticket_url",
-    "image_url",
-    "description",
-    "status",
-    "url",
-];
+mod score;
+use score::{Counts, FIELDS, agreement, score_pair};
 
 fn vendored() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/corpus")
@@ -121,102 +103,20 @@ fn run_with(path: &Path, base: &str, mode: Mode<'_>) -> Vec<Value> {
     out.events.iter().map(|e| serde_json::to_value(PublicEvent::from(e)).unwrap()).collect()
 }
 
-fn norm_text(v: &str) -> String {
-    v.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
-}
-
-fn equal(field: &str, pred: &Value, label: &Value) -> bool {
-    match (pred, label) {
-        (Value::Null, _) | (_, Value::Null) => false,
-        (Value::Bool(a), Value::Bool(b)) => a == b,
-        (Value::String(a), Value::String(b)) => match field {
-            "start" | "end" => match (parse_event_time(a), parse_event_time(b)) {
-                (Some(x), Some(y)) => x == y,
-                _ => false,
-            },
-            "price_min" | "price_max" => match (a.parse::<Decimal>(), b.parse::<Decimal>()) {
-                (Ok(x), Ok(y)) => x == y,
-                _ => false,
-            },
-            "ticket_url" | "image_url" | "url" => match (Url::parse(a), Url::parse(b)) {
-                (Ok(x), Ok(y)) => x == y,
-                _ => a == b,
-            },
-            "status" => a.replace('_', "") == b.replace('_', ""),
-            "country" => country(a) == country(b),
-            _ => norm_text(a) == norm_text(b),
-        },
-        _ => false,
-    }
-}
-
-/// A few labels write the country as a name although the convention asks for the
-/// ISO 3166-1 code (08: "Ireland", "France"); read those as their codes.
-fn country(v: &str) -> String {
-    match v.trim().to_lowercase().as_str() {
-        "ireland" => "IE".to_owned(),
-        "france" => "FR".to_owned(),
-        "united kingdom" | "uk" => "GB".to_owned(),
-        "united states" | "usa" => "US".to_owned(),
-        "germany" => "DE".to_owned(),
-        other => other.to_uppercase(),
-    }
-}
-
-#[derive(Default, Clone, Copy)]
-struct Counts {
-    tp: u32,
-    fp: u32,
-    fn_: u32,
-}
-
-impl Counts {
-    fn add(&mut self, o: Counts) {
-        self.tp += o.tp;
-        self.fp += o.fp;
-        self.fn_ += o.fn_;
-    }
-    fn f1(&self) -> f64 {
-        let d = 2 * self.tp + self.fp + self.fn_;
-        if d == 0 { 1.0 } else { f64::from(2 * self.tp) / f64::from(d) }
-    }
-}
-
-fn score_pair(
+/// One pair's counts; its misses printed when `CORPUS_DEBUG` is set.
+fn pair(
     pred: Option<&Value>,
     label: Option<&Value>,
     per_field: &mut BTreeMap<&'static str, Counts>,
 ) {
-    for f in FIELDS {
-        let p = pred.map_or(&Value::Null, |p| &p[f]);
-        let l = label.map(|l| &l[f]);
-        let c = per_field.entry(f).or_default();
-        let claimed = !p.is_null();
-        let labelled = l.is_some_and(|l| !l.is_null());
-        if claimed && labelled && equal(f, p, l.unwrap()) {
-            c.tp += 1;
-        } else {
-            if (claimed || labelled) && std::env::var_os("CORPUS_DEBUG").is_some() {
-                #[allow(clippy::print_stdout, reason = "debug output on request")]
-                {
-                    println!("  {f}: predicted {p} labelled {}", l.unwrap_or(&Value::Null));
-                }
-            }
-            if claimed {
-                c.fp += 1;
-            }
-            if labelled {
-                c.fn_ += 1;
-            }
+    let mut log = String::new();
+    score_pair(pred, label, per_field, &mut log);
+    if std::env::var_os("CORPUS_DEBUG").is_some() {
+        #[allow(clippy::print_stdout, reason = "debug output on request")]
+        {
+            print!("{log}");
         }
     }
-}
-
-fn agreement(p: &Value, l: &Value) -> usize {
-    if !equal("title", &p["title"], &l["title"]) && !equal("start", &p["start"], &l["start"]) {
-        return 0;
-    }
-    FIELDS.iter().filter(|f| equal(f, &p[**f], &l[**f])).count()
 }
 
 /// Scores one file: per-field counts, added into `per_field`.
@@ -236,17 +136,17 @@ fn score_file(preds: &[Value], labels: &[Value], per_field: &mut BTreeMap<&'stat
         if !used_p[i] && !used_l[j] {
             used_p[i] = true;
             used_l[j] = true;
-            score_pair(Some(&preds[i]), Some(&labels[j]), per_field);
+            pair(Some(&preds[i]), Some(&labels[j]), per_field);
         }
     }
     for (i, p) in preds.iter().enumerate() {
         if !used_p[i] {
-            score_pair(Some(p), None, per_field);
+            pair(Some(p), None, per_field);
         }
     }
     for (j, l) in labels.iter().enumerate() {
         if !used_l[j] {
-            score_pair(None, Some(l), per_field);
+            pair(None, Some(l), per_field);
         }
     }
 }

@@ -2,14 +2,9 @@
 //! tables, cards, multi-performance pages, detail pages without structured data, RSS items
 //! dated only in their description, and microformats, in five languages.
 //!
-//! Matching rules: the same as `tests/corpus.rs` (a copy, so that file stays its owner's):
-//! predicted and labelled events of one file are paired greedily by the number of agreeing
-//! fields (a pair needs the same title or the same start). Per field: a true positive is a
-//! non-null prediction equal to a non-null label; a non-null prediction that is wrong or
-//! labelled null is a false positive; a non-null label predicted wrong or null is a false
-//! negative. Texts compare after collapsing whitespace, ignoring case; date-times as values
-//! (a local time never equals one with an offset); prices as decimals; URLs after parsing;
-//! `status` null against our default `scheduled` counts neither way.
+//! Matching rules: `tests/score/` (shared with `tests/corpus.rs`): predicted and labelled
+//! events of one file are paired greedily by the number of agreeing fields (a pair needs
+//! the same title or the same start), then scored field by field.
 //!
 //! Each page is read twice: as `gleaner extract` reads it (fallback on, the default) and
 //! with the fallback off. Year-less dates are read after the labels' `saved` day.
@@ -17,31 +12,13 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use gleaner_event::time::parse_event_time;
 use gleaner_event::{NormaliseContext, PublicEvent};
 use gleaner_extract::ExtractOptions;
-use rust_decimal::Decimal;
 use serde_json::Value;
 use url::Url;
 
-const FIELDS: [&str; 16] = [
-    "title",
-    "start",
-    "end",
-    "venue_name",
-    "street",
-    "locality",
-    "country",
-    "price_min",
-    "price_max",
-    "currency",
-    "is_free",
-    "ticket_url",
-    "image_url",
-    "description",
-    "status",
-    "url",
-];
+mod score;
+use score::{Counts, agreement, score_pair};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/written")
@@ -62,100 +39,7 @@ fn run(path: &Path, base: &str, saved: chrono::NaiveDate, fallback: bool) -> Vec
     out.events.iter().map(|e| serde_json::to_value(PublicEvent::from(e)).unwrap()).collect()
 }
 
-fn norm_text(v: &str) -> String {
-    v.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
-}
-
-fn equal(field: &str, pred: &Value, label: &Value) -> bool {
-    match (pred, label) {
-        (Value::Null, _) | (_, Value::Null) => false,
-        (Value::Bool(a), Value::Bool(b)) => a == b,
-        (Value::String(a), Value::String(b)) => match field {
-            "start" | "end" => match (parse_event_time(a), parse_event_time(b)) {
-                (Some(x), Some(y)) => x == y,
-                _ => false,
-            },
-            "price_min" | "price_max" => match (a.parse::<Decimal>(), b.parse::<Decimal>()) {
-                (Ok(x), Ok(y)) => x == y,
-                _ => false,
-            },
-            "ticket_url" | "image_url" | "url" => match (Url::parse(a), Url::parse(b)) {
-                (Ok(x), Ok(y)) => x == y,
-                _ => a == b,
-            },
-            "status" => a.replace('_', "") == b.replace('_', ""),
-            "country" => a.eq_ignore_ascii_case(b),
-            _ => norm_text(a) == norm_text(b),
-        },
-        _ => false,
-    }
-}
-
-fn claims(field: &str, pred: &Value, label: Option<&Value>) -> bool {
-    if pred.is_null() {
-        return false;
-    }
-    !(field == "status" && pred == "scheduled" && label.is_none_or(Value::is_null))
-}
-
-#[derive(Default, Clone, Copy)]
-struct Counts {
-    tp: u32,
-    fp: u32,
-    fn_: u32,
-}
-
-impl Counts {
-    fn add(&mut self, o: Counts) {
-        self.tp += o.tp;
-        self.fp += o.fp;
-        self.fn_ += o.fn_;
-    }
-    fn f1(&self) -> f64 {
-        let d = 2 * self.tp + self.fp + self.fn_;
-        if d == 0 { 1.0 } else { f64::from(2 * self.tp) / f64::from(d) }
-    }
-}
-
 type Table = BTreeMap<&'static str, Counts>;
-
-fn score_pair(
-    pred: Option<&Value>,
-    label: Option<&Value>,
-    per_field: &mut Table,
-    log: &mut String,
-) {
-    for f in FIELDS {
-        let p = pred.map_or(&Value::Null, |p| &p[f]);
-        let l = label.map(|l| &l[f]);
-        let c = per_field.entry(f).or_default();
-        let claimed = claims(f, p, l);
-        let labelled = l.is_some_and(|l| !l.is_null());
-        if claimed && labelled && equal(f, p, l.unwrap()) {
-            c.tp += 1;
-        } else {
-            if claimed || labelled {
-                log.push_str(&format!(
-                    "    {f}: predicted {p} labelled {}\n",
-                    l.unwrap_or(&Value::Null)
-                ));
-            }
-            if claimed {
-                c.fp += 1;
-            }
-            if labelled {
-                c.fn_ += 1;
-            }
-        }
-    }
-}
-
-fn agreement(p: &Value, l: &Value) -> usize {
-    if !equal("title", &p["title"], &l["title"]) && !equal("start", &p["start"], &l["start"]) {
-        return 0;
-    }
-    FIELDS.iter().filter(|f| equal(f, &p[**f], &l[**f])).count()
-}
 
 fn score_file(preds: &[Value], labels: &[Value], per_field: &mut Table, log: &mut String) {
     let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
