@@ -83,7 +83,9 @@ pub(crate) fn licensed_api(city: &City, origins: &Origins, pass: u32, page: usiz
                 "id": format!("BR{:02}{:03}", i, e.number),
                 "name": e.title,
                 "type": "event",
-                "url": origins.url(i, &e.path),
+                // Like real ticketing APIs, its own addresses carry the caller's key:
+                // gleaner must strip it before storing or showing them (issue 26).
+                "url": format!("{}?apikey={}", origins.url(i, &e.path), city.api_key()),
                 "locale": site.lang.code(),
                 "dates": {
                     "start": {

@@ -533,6 +533,7 @@ async fn re_extract(
     let mut changed = 0;
     let formats = extracted.formats.iter().map(|f| crate::sink::extractor_of(*f));
     for (mut event, extractor) in extracted.events.into_iter().zip(formats) {
+        crate::scrub::scrub_event(&mut event, &ctx.settings.network.secret_query_params);
         if config.is_none_or(|s| s.keep == Keep::Facts) {
             event.description = None;
             event.image_url = None;

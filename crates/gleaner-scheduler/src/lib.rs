@@ -24,6 +24,7 @@ pub mod pass;
 mod retries;
 pub mod rights;
 pub mod schedule;
+pub mod scrub;
 pub mod sink;
 pub mod worker;
 

@@ -272,6 +272,7 @@ async fn store_events(
     let now = ctx.clock.now();
     let llm = ctx.sink.language_model();
     for (mut event, extractor) in events {
+        crate::scrub::scrub_event(&mut event, &ctx.settings.network.secret_query_params);
         if source.keep == Keep::Facts || !signals.keep_description {
             event.description = None;
         }

@@ -74,6 +74,17 @@ fn demo_crawls_serves_and_stops_on_sigint() {
             .all(|e| e["source_url"].as_str().is_some_and(|u| u.starts_with("http://127.0.60.")))
     );
 
+    // Issue 26 item 5: the ticketing API's event addresses carry the caller's key; no
+    // public route shows it.
+    for route in ["/events", "/events.rss", "/events.ics", "/api/events"] {
+        let (status, body) = get(&addr, route);
+        assert!(status.contains("200"), "{route}: {status}");
+        assert!(
+            !body.contains(gleaner_samplecity::DEFAULT_API_KEY),
+            "{route} publishes the licensed API's key"
+        );
+    }
+
     let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(kill.success());
     let deadline = Instant::now() + Duration::from_secs(20);

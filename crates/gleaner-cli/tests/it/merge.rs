@@ -104,6 +104,27 @@ async fn issue24_the_demo_stores_each_sample_city_event_once_with_every_source()
         );
     }
 
+    // Issue 26 item 5: the ticketing API gives its event addresses with the caller's key
+    // in the query; no stored byte of the demo holds the key (the database and its
+    // journal), and the API's copies still join the venues' events (checked above).
+    let key = gleaner_samplecity::DEFAULT_API_KEY.as_bytes();
+    for entry in std::fs::read_dir(&demo).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            let bytes = std::fs::read(&path).unwrap();
+            assert!(
+                !bytes.windows(key.len()).any(|w| w == key),
+                "the licensed API's key is stored in {}",
+                path.display()
+            );
+        }
+    }
+    let keyed: Vec<_> = events
+        .iter()
+        .filter(|e| e.event.url.as_ref().is_some_and(|u| u.as_str().contains("apikey")))
+        .collect();
+    assert!(keyed.is_empty(), "event addresses keep the key: {keyed:?}");
+
     // Every fetch of every event names its extractor ("not recorded" never appears).
     let unrecorded: Vec<_> = events
         .iter()

@@ -85,6 +85,10 @@ async fn a_licensed_api_is_read_with_its_key_and_own_limit_and_open_data_feeds_t
     for found in &stored {
         assert!(!found.page.as_str().contains(&key), "the key was kept in {}", found.page);
         assert!(found.event.title.is_some() && found.event.url.is_some(), "{found:?}");
+        // The API's own event addresses carry the key (issue 26): stripped before storing.
+        let url = found.event.url.as_ref().unwrap();
+        assert!(!url.as_str().contains(&key), "the key was kept in the event's URL {url}");
+        assert_eq!(url.query(), None, "only the key was in the query: {url}");
     }
 
     // Without its key, a licensed source asks nothing and says which variable to set.
