@@ -43,18 +43,17 @@ use url::Url;
 use crate::codec::{self, SiteRow};
 use crate::error::StoreError;
 use crate::merge;
-use crate::model::StoredNews;
 use crate::model::{
-    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
-    PurgeReport, RemovalReport, RetentionPolicy, SiteLease, SourceRecord, StatusChange,
-    StoredEvent, Upserted, WorkItem, WorkLease,
+    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, OwnerRecord, PurgeReport,
+    RemovalReport, RetentionPolicy, SiteLease, StatusChange, StoredEvent, Upserted, WorkItem,
+    WorkLease,
 };
+use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written};
+use gleaner_policy::state::BoxFuture;
 
 pub(crate) mod layout;
 mod listen;
-mod llm;
 mod owners;
-mod relay;
 mod workers;
 
 /// Connections per process. A worker's gate holds one for a few statements per request;
@@ -1374,321 +1373,7 @@ impl Postgres {
             .collect()
     }
 
-    pub(crate) async fn put_translation(
-        &self,
-        event_id: i64,
-        lang: &str,
-        title: Option<String>,
-        description: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        self.exec(
-            "INSERT INTO translations (event_id, lang, title, description, created_ms)
-             VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (event_id, lang) DO UPDATE SET title = excluded.title,
-                 description = excluded.description, created_ms = excluded.created_ms",
-            &[&event_id, &lang, &title, &description, &codec::to_ms(now)],
-            || format!("storing a translation of event {event_id}"),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    pub(crate) async fn translation(
-        &self,
-        event_id: i64,
-        lang: &str,
-    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
-        Ok(self
-            .row(
-                "SELECT title, description FROM translations WHERE event_id = $1 AND lang = $2",
-                &[&event_id, &lang],
-                || format!("reading a translation of event {event_id}"),
-            )
-            .await?
-            .map(|r| (r.get(0), r.get(1))))
-    }
-
     // ----- other content ------------------------------------------------------------
-
-    pub(crate) async fn record_run(&self, source: &str, at: SystemTime) -> Result<(), StoreError> {
-        self.exec(
-            "INSERT INTO source_runs (source, last_started_ms) VALUES ($1, $2)
-             ON CONFLICT (source) DO UPDATE SET last_started_ms = excluded.last_started_ms",
-            &[&source, &codec::to_ms(at)],
-            || format!("recording a run of source `{source}`"),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    pub(crate) async fn last_run(&self, source: &str) -> Result<Option<SystemTime>, StoreError> {
-        Ok(self
-            .row("SELECT last_started_ms FROM source_runs WHERE source = $1", &[&source], || {
-                format!("reading the last run of source `{source}`")
-            })
-            .await?
-            .map(|r| codec::from_ms(r.get(0))))
-    }
-
-    pub(crate) async fn record_outcome(
-        &self,
-        source: &str,
-        failed: bool,
-    ) -> Result<u32, StoreError> {
-        Ok(self
-            .row(
-                "INSERT INTO source_runs (source, last_started_ms, failures) VALUES ($1, 0, CASE WHEN $2 THEN 1 ELSE 0 END)
-                 ON CONFLICT (source) DO UPDATE SET failures = CASE WHEN $2 THEN source_runs.failures + 1 ELSE 0 END
-                 RETURNING failures",
-                &[&source, &failed],
-                || format!("recording the outcome of source `{source}`"),
-            )
-            .await?
-            .map_or(0, |r| r.get::<_, i64>(0) as u32))
-    }
-
-    pub(crate) async fn failure_streak(&self, source: &str) -> Result<u32, StoreError> {
-        Ok(self
-            .row("SELECT failures FROM source_runs WHERE source = $1", &[&source], || {
-                format!("reading the failures of source `{source}`")
-            })
-            .await?
-            .map_or(0, |r| r.get::<_, i64>(0) as u32))
-    }
-
-    pub(crate) async fn touch_page(&self, page: &Url, at: SystemTime) -> Result<u64, StoreError> {
-        let page = page.to_string();
-        self.exec(
-            "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2)
-             WHERE id IN (SELECT event_id FROM event_provenance WHERE fetch_url = $1)",
-            &[&page, &codec::to_ms(at)],
-            || format!("recording the check of `{page}`"),
-        )
-        .await
-    }
-
-    pub(crate) async fn upsert_source(
-        &self,
-        source: SourceRecord,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        self.exec(
-            "INSERT INTO sources (name, url, host, kind, keep, updated_ms) VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (name) DO UPDATE SET url = excluded.url, host = excluded.host,
-                 kind = excluded.kind, keep = excluded.keep, updated_ms = excluded.updated_ms",
-            &[
-                &source.name,
-                &source.url.as_str(),
-                &codec::host_of(source.url.as_str()),
-                &source.kind,
-                &source.keep.as_str(),
-                &codec::to_ms(now),
-            ],
-            || format!("storing source `{}`", source.name),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    pub(crate) async fn upsert_news(
-        &self,
-        item: NewsItem,
-        keep: Keep,
-        now: SystemTime,
-    ) -> Result<i64, StoreError> {
-        let url = item.url.to_string();
-        let summary = item.summary.filter(|_| keep == Keep::Full);
-        let row = self
-            .row(
-                "INSERT INTO news_items (url, host, source, title, published_ms, summary, first_seen_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)
-                 ON CONFLICT (url) DO UPDATE SET title = excluded.title, source = excluded.source,
-                     published_ms = excluded.published_ms, summary = excluded.summary
-                 RETURNING id",
-                &[
-                    &url,
-                    &codec::host_of(&url),
-                    &item.source,
-                    &item.title,
-                    &item.published.map(codec::to_ms),
-                    &summary,
-                    &codec::to_ms(now),
-                ],
-                || format!("storing news item `{url}`"),
-            )
-            .await?;
-        row.map(|r| r.get(0))
-            .ok_or_else(|| StoreError::Worker(format!("no id returned for news item `{url}`")))
-    }
-
-    pub(crate) async fn put_validators(
-        &self,
-        url: &Url,
-        etag: Option<String>,
-        last_modified: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let url = url.to_string();
-        self.exec(
-            "INSERT INTO validators (url, host, etag, last_modified, updated_ms) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (url) DO UPDATE SET etag = excluded.etag,
-                 last_modified = excluded.last_modified, updated_ms = excluded.updated_ms",
-            &[&url, &codec::host_of(&url), &etag, &last_modified, &codec::to_ms(now)],
-            || format!("storing validators of `{url}`"),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    pub(crate) async fn validators(
-        &self,
-        url: &Url,
-    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
-        let url = url.to_string();
-        Ok(self
-            .row("SELECT etag, last_modified FROM validators WHERE url = $1", &[&url], || {
-                format!("reading validators of `{url}`")
-            })
-            .await?
-            .map(|r| (r.get(0), r.get(1))))
-    }
-
-    pub(crate) async fn put_listing_links(
-        &self,
-        url: &Url,
-        links: String,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let url = url.to_string();
-        self.exec(
-            "INSERT INTO listing_links (url, host, links, updated_ms) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (url) DO UPDATE SET links = excluded.links, updated_ms = excluded.updated_ms",
-            &[&url, &codec::host_of(&url), &links, &codec::to_ms(now)],
-            || format!("storing the links of `{url}`"),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    pub(crate) async fn news(&self, limit: usize) -> Result<Vec<StoredNews>, StoreError> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let rows = self
-            .rows(
-                "SELECT id, url, source, title, published_ms, summary, first_seen_ms FROM news_items
-                 ORDER BY COALESCE(published_ms, first_seen_ms) DESC, id DESC LIMIT $1",
-                &[&limit],
-                || "reading news items".to_owned(),
-            )
-            .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                let url = Url::parse(&r.get::<_, String>(1)).ok()?;
-                Some(StoredNews {
-                    id: r.get(0),
-                    item: NewsItem {
-                        url,
-                        source: r.get(2),
-                        title: r.get(3),
-                        published: r.get::<_, Option<i64>>(4).map(codec::from_ms),
-                        summary: r.get(5),
-                    },
-                    first_seen: codec::from_ms(r.get(6)),
-                })
-            })
-            .collect())
-    }
-
-    pub(crate) async fn listing_links(&self, url: &Url) -> Result<Option<String>, StoreError> {
-        let url = url.to_string();
-        Ok(self
-            .row("SELECT links FROM listing_links WHERE url = $1", &[&url], || {
-                format!("reading the links of `{url}`")
-            })
-            .await?
-            .map(|r| r.get(0)))
-    }
-
-    pub(crate) async fn put_body(
-        &self,
-        url: &Url,
-        content_type: Option<String>,
-        body: Vec<u8>,
-        now: SystemTime,
-    ) -> Result<i64, StoreError> {
-        let url = url.to_string();
-        let row = self
-            .row(
-                "INSERT INTO bodies (url, host, content_type, fetched_ms, body)
-                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                &[&url, &codec::host_of(&url), &content_type, &codec::to_ms(now), &body],
-                || format!("storing the body of `{url}`"),
-            )
-            .await?;
-        row.map(|r| r.get(0))
-            .ok_or_else(|| StoreError::Worker(format!("no id returned for the body of `{url}`")))
-    }
-
-    pub(crate) async fn body(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
-            .row("SELECT body FROM bodies WHERE id = $1", &[&id], || format!("reading body {id}"))
-            .await?
-            .map(|r| r.get(0)))
-    }
-
-    pub(crate) async fn delete_body(&self, id: i64) -> Result<bool, StoreError> {
-        self.exec("DELETE FROM bodies WHERE id = $1", &[&id], || format!("deleting body {id}"))
-            .await
-            .map(|n| n > 0)
-    }
-
-    pub(crate) async fn put_sample(
-        &self,
-        url: &Url,
-        body: Vec<u8>,
-        now: SystemTime,
-        config_exclusions: Vec<String>,
-    ) -> Result<Option<i64>, StoreError> {
-        let url = url.to_string();
-        let host = codec::host_of(&url);
-        let covered = |domain: &str| {
-            Scope::domain(domain)
-                .is_some_and(|s| Url::parse(&format!("http://{host}/")).is_ok_and(|u| s.covers(&u)))
-        };
-        if config_exclusions.iter().any(|d| covered(d)) {
-            return Ok(None);
-        }
-        // One statement: not inserted when an exclusion covers the host.
-        let row = self
-            .row(
-                "INSERT INTO samples (url, host, fetched_ms, body)
-                 SELECT $1, $2, $3, $4
-                 WHERE NOT EXISTS (SELECT 1 FROM sample_exclusions
-                     WHERE domain = $2 OR (length($2::text) > length(domain)
-                         AND right($2::text, length(domain) + 1) = '.' || domain))
-                 RETURNING id",
-                &[&url, &host, &codec::to_ms(now), &body],
-                || format!("storing a sample of `{url}`"),
-            )
-            .await?;
-        Ok(row.map(|r| r.get(0)))
-    }
-
-    pub(crate) async fn exclude_from_samples(
-        &self,
-        domain: &str,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        self.exec(
-            "INSERT INTO sample_exclusions (domain, created_ms) VALUES ($1, $2)
-             ON CONFLICT (domain) DO NOTHING",
-            &[&domain, &codec::to_ms(now)],
-            || format!("excluding `{domain}` from samples"),
-        )
-        .await
-        .map(|_| ())
-    }
 
     // ----- retention and removal --------------------------------------------------------
 
@@ -2010,4 +1695,73 @@ async fn insert_owner_request(
     .await
     .map(|_| ())
     .doing(loc, || format!("recording owner request `{}`", entry.reference))
+}
+
+/// A pooled connection inside a transaction.
+struct PgTx<'c> {
+    tx: deadpool_postgres::Transaction<'c>,
+    location: &'c str,
+    doing: String,
+}
+
+/// Runs one statement through `client` (a connection or a transaction).
+async fn run_on(
+    client: &impl deadpool_postgres::GenericClient,
+    sql: &str,
+    params: &[Value],
+) -> Result<Written, tokio_postgres::Error> {
+    let st = client.prepare_cached(sql).await?;
+    let refs: Vec<P<'_>> = params.iter().map(|v| v as P<'_>).collect();
+    if st.columns().is_empty() {
+        return Ok(Written { changed: client.execute(&st, &refs).await?, rows: Vec::new() });
+    }
+    let rows = client.query(&st, &refs).await?;
+    let rows = rows.iter().map(SqlRow::from_postgres).collect::<Result<Vec<_>, _>>()?;
+    Ok(Written { changed: rows.len() as u64, rows })
+}
+
+impl Tx for PgTx<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn run<'a>(
+        &'a mut self,
+        sql: &'a str,
+        params: Vec<Value>,
+    ) -> BoxFuture<'a, Result<Written, StoreError>> {
+        Box::pin(async move {
+            run_on(&self.tx, sql, &params).await.doing(self.location, || self.doing.clone())
+        })
+    }
+}
+
+impl Db for Postgres {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn query<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Vec<SqlRow>, StoreError>> {
+        Box::pin(async move {
+            let conn = self.conn().await?;
+            let written = run_on(&conn, sql, &params).await;
+            Ok(written.doing(&self.location, || doing)?.rows)
+        })
+    }
+
+    fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.conn().await?;
+            let tx = conn.transaction().await.doing(&self.location, || doing.clone())?;
+            let mut tx = PgTx { tx, location: &self.location, doing };
+            body(&mut tx).await?;
+            let PgTx { tx, location, doing } = tx;
+            tx.commit().await.doing(location, || doing)
+        })
+    }
 }

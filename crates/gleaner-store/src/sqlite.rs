@@ -30,11 +30,12 @@ use url::Url;
 use crate::codec::{self, SiteRow};
 use crate::error::{Doing, StoreError};
 use crate::merge;
-use crate::model::StoredNews;
 use crate::model::{
-    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
-    PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange, StoredEvent, Upserted,
+    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, OwnerRecord, PurgeReport,
+    RemovalReport, RetentionPolicy, StatusChange, StoredEvent, Upserted,
 };
+use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written};
+use gleaner_policy::state::BoxFuture;
 
 /// Schema migrations. Every applied one is a row of `schema_migrations`; on open, every
 /// migration here without a row is applied, in order, each in its own transaction with
@@ -146,10 +147,7 @@ fn table_exists(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
 }
 
 mod frontier;
-mod llm;
 mod owners;
-mod relay;
-mod runs;
 mod workers;
 
 /// How long a statement waits for another process's write lock before failing.
@@ -1198,332 +1196,7 @@ impl Sqlite {
         .await
     }
 
-    pub(crate) async fn put_translation(
-        &self,
-        event_id: i64,
-        lang: &str,
-        title: Option<String>,
-        description: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let lang = lang.to_owned();
-        self.write(
-            move || format!("storing a translation of event {event_id}"),
-            move |tx| {
-                tx.execute(
-                    "INSERT INTO translations (event_id, lang, title, description, created_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5)
-                     ON CONFLICT (event_id, lang) DO UPDATE SET title = excluded.title,
-                         description = excluded.description, created_ms = excluded.created_ms",
-                    params![event_id, lang, title, description, codec::to_ms(now)],
-                )
-                .map(|_| ())
-                .doing(|| format!("storing a translation of event {event_id}"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn translation(
-        &self,
-        event_id: i64,
-        lang: &str,
-    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
-        let lang = lang.to_owned();
-        self.read(move |conn| {
-            conn.query_row(
-                "SELECT title, description FROM translations WHERE event_id = ?1 AND lang = ?2",
-                params![event_id, lang],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .doing(|| format!("reading a translation of event {event_id}"))
-        })
-        .await
-    }
-
     // ----- other content ------------------------------------------------------------
-
-    pub(crate) async fn upsert_source(
-        &self,
-        source: SourceRecord,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let name = source.name.clone();
-        self.write(
-            move || format!("storing source `{name}`"),
-            move |tx| {
-                tx.execute(
-                    "INSERT INTO sources (name, url, host, kind, keep, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                     ON CONFLICT (name) DO UPDATE SET url = excluded.url, host = excluded.host,
-                         kind = excluded.kind, keep = excluded.keep, updated_ms = excluded.updated_ms",
-                    params![
-                        source.name,
-                        source.url.as_str(),
-                        codec::host_of(source.url.as_str()),
-                        source.kind,
-                        source.keep.as_str(),
-                        codec::to_ms(now)
-                    ],
-                )
-                .map(|_| ())
-                .doing(|| format!("storing source `{}`", source.name))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn upsert_news(
-        &self,
-        item: NewsItem,
-        keep: Keep,
-        now: SystemTime,
-    ) -> Result<i64, StoreError> {
-        let url = item.url.to_string();
-        let u2 = url.clone();
-        self.write(
-            move || format!("storing news item `{u2}`"),
-            move |tx| {
-                let summary = item.summary.filter(|_| keep == Keep::Full);
-                tx.query_row(
-                    "INSERT INTO news_items (url, host, source, title, published_ms, summary, first_seen_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                     ON CONFLICT (url) DO UPDATE SET title = excluded.title, source = excluded.source,
-                         published_ms = excluded.published_ms, summary = excluded.summary
-                     RETURNING id",
-                    params![
-                        url,
-                        codec::host_of(&url),
-                        item.source,
-                        item.title,
-                        item.published.map(codec::to_ms),
-                        summary,
-                        codec::to_ms(now)
-                    ],
-                    |r| r.get(0),
-                )
-                .doing(|| format!("storing news item `{url}`"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn put_validators(
-        &self,
-        url: &Url,
-        etag: Option<String>,
-        last_modified: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let url = url.to_string();
-        let u2 = url.clone();
-        self.write(
-            move || format!("storing validators of `{u2}`"),
-            move |tx| {
-                tx.execute(
-                    "INSERT INTO validators (url, host, etag, last_modified, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5)
-                     ON CONFLICT (url) DO UPDATE SET etag = excluded.etag,
-                         last_modified = excluded.last_modified, updated_ms = excluded.updated_ms",
-                    params![url, codec::host_of(&url), etag, last_modified, codec::to_ms(now)],
-                )
-                .map(|_| ())
-                .doing(|| format!("storing validators of `{url}`"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn validators(
-        &self,
-        url: &Url,
-    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
-        let url = url.to_string();
-        self.read(move |conn| {
-            conn.query_row(
-                "SELECT etag, last_modified FROM validators WHERE url = ?1",
-                [&url],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .doing(|| format!("reading validators of `{url}`"))
-        })
-        .await
-    }
-
-    pub(crate) async fn put_listing_links(
-        &self,
-        url: &Url,
-        links: String,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let url = url.to_string();
-        let u2 = url.clone();
-        self.write(
-            move || format!("storing the links of `{u2}`"),
-            move |tx| {
-                tx.execute(
-                    "INSERT INTO listing_links (url, host, links, updated_ms) VALUES (?1, ?2, ?3, ?4)
-                     ON CONFLICT (url) DO UPDATE SET links = excluded.links, updated_ms = excluded.updated_ms",
-                    params![url, codec::host_of(&url), links, codec::to_ms(now)],
-                )
-                .map(|_| ())
-                .doing(|| format!("storing the links of `{url}`"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn news(&self, limit: usize) -> Result<Vec<StoredNews>, StoreError> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.read(move |conn| {
-            let mut stmt = conn
-                .prepare(
-                    "SELECT id, url, source, title, published_ms, summary, first_seen_ms FROM news_items
-                     ORDER BY COALESCE(published_ms, first_seen_ms) DESC, id DESC LIMIT ?1",
-                )
-                .doing(|| "reading news items".to_owned())?;
-            let rows = stmt
-                .query_map([limit], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, Option<String>>(2)?,
-                        r.get::<_, Option<String>>(3)?,
-                        r.get::<_, Option<i64>>(4)?,
-                        r.get::<_, Option<String>>(5)?,
-                        r.get::<_, i64>(6)?,
-                    ))
-                })
-                .doing(|| "reading news items".to_owned())?;
-            let mut out = Vec::new();
-            for row in rows {
-                let (id, url, source, title, published, summary, first_seen) =
-                    row.doing(|| "reading news items".to_owned())?;
-                let Ok(url) = Url::parse(&url) else { continue };
-                out.push(StoredNews {
-                    id,
-                    item: NewsItem { url, source, title, published: published.map(codec::from_ms), summary },
-                    first_seen: codec::from_ms(first_seen),
-                });
-            }
-            Ok(out)
-        })
-        .await
-    }
-
-    pub(crate) async fn listing_links(&self, url: &Url) -> Result<Option<String>, StoreError> {
-        let url = url.to_string();
-        self.read(move |conn| {
-            conn.query_row("SELECT links FROM listing_links WHERE url = ?1", [&url], |r| r.get(0))
-                .optional()
-                .doing(|| format!("reading the links of `{url}`"))
-        })
-        .await
-    }
-
-    pub(crate) async fn put_body(
-        &self,
-        url: &Url,
-        content_type: Option<String>,
-        body: Vec<u8>,
-        now: SystemTime,
-    ) -> Result<i64, StoreError> {
-        let url = url.to_string();
-        let u2 = url.clone();
-        self.write(
-            move || format!("storing the body of `{u2}`"),
-            move |tx| {
-                tx.execute(
-                    "INSERT INTO bodies (url, host, content_type, fetched_ms, body) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![url, codec::host_of(&url), content_type, codec::to_ms(now), body],
-                )
-                .doing(|| format!("storing the body of `{url}`"))?;
-                Ok(tx.last_insert_rowid())
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn body(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
-        self.read(move |conn| {
-            conn.query_row("SELECT body FROM bodies WHERE id = ?1", [id], |r| r.get(0))
-                .optional()
-                .doing(|| format!("reading body {id}"))
-        })
-        .await
-    }
-
-    pub(crate) async fn delete_body(&self, id: i64) -> Result<bool, StoreError> {
-        self.write(
-            move || format!("deleting body {id}"),
-            move |tx| {
-                tx.execute("DELETE FROM bodies WHERE id = ?1", [id])
-                    .map(|n| n > 0)
-                    .doing(|| format!("deleting body {id}"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn put_sample(
-        &self,
-        url: &Url,
-        body: Vec<u8>,
-        now: SystemTime,
-        config_exclusions: Vec<String>,
-    ) -> Result<Option<i64>, StoreError> {
-        let url = url.to_string();
-        let u2 = url.clone();
-        self.write(
-            move || format!("storing a sample of `{u2}`"),
-            move |tx| {
-                let host = codec::host_of(&url);
-                let doing = || format!("storing a sample of `{url}`");
-                let covered = |domain: &str| {
-                    Scope::domain(domain).is_some_and(|s| {
-                        Url::parse(&format!("http://{host}/")).is_ok_and(|u| s.covers(&u))
-                    })
-                };
-                if config_exclusions.iter().any(|d| covered(d)) {
-                    return Ok(None);
-                }
-                let sql =
-                    format!("SELECT count(*) FROM sample_exclusions WHERE {}", host_covered_rev());
-                let excluded: i64 = tx.query_row(&sql, [&host], |r| r.get(0)).doing(doing)?;
-                if excluded > 0 {
-                    return Ok(None);
-                }
-                tx.execute(
-                    "INSERT INTO samples (url, host, fetched_ms, body) VALUES (?1, ?2, ?3, ?4)",
-                    params![url, host, codec::to_ms(now), body],
-                )
-                .doing(doing)?;
-                Ok(Some(tx.last_insert_rowid()))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn exclude_from_samples(
-        &self,
-        domain: &str,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let domain = domain.to_owned();
-        let d2 = domain.clone();
-        self.write(
-            move || format!("excluding `{d2}` from samples"),
-            move |tx| {
-                tx.execute(
-                    "INSERT OR IGNORE INTO sample_exclusions (domain, created_ms) VALUES (?1, ?2)",
-                    params![domain, codec::to_ms(now)],
-                )
-                .map(|_| ())
-                .doing(|| format!("excluding `{domain}` from samples"))
-            },
-        )
-        .await
-    }
 
     // ----- retention and removal --------------------------------------------------------
 
@@ -1685,11 +1358,6 @@ impl Sqlite {
     }
 }
 
-/// "The host `?1` is one of the excluded domains or below one".
-fn host_covered_rev() -> &'static str {
-    "(domain = ?1 OR (length(?1) > length(domain) AND substr(?1, -length(domain) - 1) = '.' || domain))"
-}
-
 /// "Keep facts only" also purges what is already stored beyond facts (SPEC §1): the
 /// descriptions and image addresses of the scope's events, their translations, and the
 /// summaries of its news items.
@@ -1747,4 +1415,87 @@ fn insert_owner_request(
     )
     .map(|_| ())
     .doing(|| format!("recording owner request `{}`", entry.reference))
+}
+
+/// Runs one statement (`$N` placeholders) on `conn`.
+fn run_sql(conn: &Connection, sql: &str, params: &[Value]) -> rusqlite::Result<Written> {
+    let mut st = conn.prepare_cached(&Dialect::Sqlite.render(sql))?;
+    let params = rusqlite::params_from_iter(params);
+    if st.column_count() == 0 {
+        return Ok(Written { changed: st.execute(params)? as u64, rows: Vec::new() });
+    }
+    let readonly = st.readonly();
+    let rows = st.query_map(params, SqlRow::from_sqlite)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let changed = if readonly { 0 } else { conn.changes() };
+    Ok(Written { changed, rows })
+}
+
+/// Polls a future once: the statements of a SQLite transaction run synchronously, so
+/// its body is complete after one poll.
+fn now_or_never<T>(fut: impl std::future::Future<Output = T>) -> Option<T> {
+    let mut fut = std::pin::pin!(fut);
+    match fut.as_mut().poll(&mut std::task::Context::from_waker(std::task::Waker::noop())) {
+        std::task::Poll::Ready(v) => Some(v),
+        std::task::Poll::Pending => None,
+    }
+}
+
+/// The writer inside a `BEGIN IMMEDIATE` transaction.
+struct SqliteTx {
+    conn: tokio::sync::OwnedMutexGuard<Connection>,
+    doing: String,
+}
+
+impl Tx for SqliteTx {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn run<'a>(
+        &'a mut self,
+        sql: &'a str,
+        params: Vec<Value>,
+    ) -> BoxFuture<'a, Result<Written, StoreError>> {
+        Box::pin(std::future::ready(run_sql(&self.conn, sql, &params).doing(|| self.doing.clone())))
+    }
+}
+
+impl Db for Sqlite {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn query<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Vec<SqlRow>, StoreError>> {
+        let sql = sql.to_owned();
+        Box::pin(
+            self.read(move |conn| run_sql(conn, &sql, &params).map(|w| w.rows).doing(|| doing)),
+        )
+    }
+
+    fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move {
+            let conn = Arc::clone(&self.writer).lock_owned().await;
+            blocking(move || {
+                recover(&conn);
+                conn.execute_batch("BEGIN IMMEDIATE").doing(|| doing.clone())?;
+                let mut tx = SqliteTx { conn, doing };
+                let result = now_or_never(body(&mut tx)).unwrap_or_else(|| {
+                    Err(StoreError::Worker(format!("a SQLite statement waited while {}", tx.doing)))
+                });
+                match result {
+                    Ok(()) => tx.conn.execute_batch("COMMIT").doing(|| tx.doing.clone()),
+                    Err(error) => {
+                        let _ = tx.conn.execute_batch("ROLLBACK");
+                        Err(error)
+                    }
+                }
+            })
+            .await
+        })
+    }
 }
