@@ -54,6 +54,7 @@ mod error;
 mod merge;
 mod owners;
 mod postgres;
+mod registry;
 mod sql;
 mod sqlite;
 mod workers;
@@ -64,7 +65,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use gleaner_policy::audit::{AuditRecord, AuditSink};
-use gleaner_policy::registry::{OwnerRules, Registry, RegistryEntry, Scope};
+use gleaner_policy::registry::{OwnerRules, Registry, Scope};
 use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError};
 use url::Url;
 
@@ -113,9 +114,15 @@ pub use llm::{LlmUsage, ModelStep, PendingTranslation, TranslationPart};
 #[derive(Debug, Clone)]
 pub struct Store {
     backend: Arc<Backend>,
+    /// The owners' registry as last read (`registry`), shared by every clone.
+    registry: Arc<registry::RegistryCache>,
 }
 
 impl Store {
+    fn new(backend: Backend) -> Store {
+        Store { backend: Arc::new(backend), registry: Arc::default() }
+    }
+
     /// Opens the store at a configured URL, creating and migrating it: `sqlite://PATH`,
     /// or `postgres://USER[:PASSWORD]@HOST:PORT/DATABASE` (also `postgresql://`; the
     /// database must exist).
@@ -129,7 +136,7 @@ impl Store {
     pub fn open_in(url: &str, schemas: &PgSchemas) -> Result<Store, StoreError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let db = postgres::Postgres::open(url, schemas)?;
-            return Ok(Store { backend: Arc::new(Backend::Postgres(db)) });
+            return Ok(Store::new(Backend::Postgres(db)));
         }
         if *schemas != PgSchemas::default() {
             return Err(StoreError::SchemasNeedPostgres { url: url.to_owned() });
@@ -166,7 +173,7 @@ impl Store {
     /// Opens (creating and migrating) a SQLite database file.
     pub fn open_sqlite(path: &Path) -> Result<Store, StoreError> {
         let db = sqlite::Sqlite::open(path)?;
-        Ok(Store { backend: Arc::new(Backend::Sqlite(db)) })
+        Ok(Store::new(Backend::Sqlite(db)))
     }
 
     /// A short description of where the data lives, for messages.
@@ -337,54 +344,6 @@ impl Store {
     /// A copy of a site's gate state (for `explain` and the dashboard).
     pub async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
         dispatch!(self, db => db.site_state(site).await)
-    }
-
-    /// Everything owners asked that applies to `url`, read from the database (validated
-    /// by a version number on every call).
-    pub async fn owner_rules(&self, url: &Url) -> Result<OwnerRules, StoreError> {
-        dispatch!(self, db => db.owner_rules(url).await)
-    }
-
-    /// Records an opt-out or override (replacing one with the same reference). "Facts
-    /// only" also purges the descriptions, image addresses and translations already
-    /// stored for its scope.
-    pub async fn add_owner_request(
-        &self,
-        entry: RegistryEntry,
-        note: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.add_owner_request(entry, note, now, None).await)
-    }
-
-    /// Records an owner's request whose sender has not proven control of the site: it
-    /// applies at once and stops applying at `lapses` unless [`Store::confirm_owner_request`]
-    /// makes it permanent first (issue 26). Only requests that make gleaner do less
-    /// belong here; an unproven "facts only" purges nothing.
-    pub async fn add_unverified_request(
-        &self,
-        entry: RegistryEntry,
-        note: Option<String>,
-        now: SystemTime,
-        lapses: SystemTime,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.add_owner_request(entry, note, now, Some(lapses)).await)
-    }
-
-    /// Makes an owner request permanent (proven, or confirmed by the operator); false
-    /// when there is no such reference.
-    pub async fn confirm_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
-        dispatch!(self, db => db.confirm_owner_request(reference).await)
-    }
-
-    /// Removes the owner request with this reference; false when there was none.
-    pub async fn remove_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
-        dispatch!(self, db => db.remove_owner_request(reference).await)
-    }
-
-    /// Every owner request, oldest first.
-    pub async fn owner_requests(&self) -> Result<Vec<OwnerRecord>, StoreError> {
-        dispatch!(self, db => db.owner_requests().await)
     }
 
     /// Waits until every audit record handed to [`AuditSink::record`] so far is written.

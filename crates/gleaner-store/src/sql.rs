@@ -428,6 +428,10 @@ pub(crate) trait Db: Send + Sync {
     /// Runs `body` in one write transaction, committed when it returns `Ok`, rolled
     /// back otherwise; `doing` names it in errors.
     fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Runs `body`'s reads in one consistent snapshot (no writes); `doing` names it in
+    /// errors.
+    fn snapshot(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>>;
 }
 
 impl dyn Db + '_ {
@@ -470,20 +474,42 @@ impl dyn Db + '_ {
         + Send
         + 'static,
     ) -> Result<R, StoreError> {
+        self.body(false, doing, body).await
+    }
+
+    /// Runs `body`'s reads in one snapshot and returns what it returned.
+    pub(crate) async fn read_tx<R: Send + 'static>(
+        &self,
+        doing: String,
+        body: impl for<'t> FnOnce(&'t mut dyn Tx) -> BoxFuture<'t, Result<R, StoreError>>
+        + Send
+        + 'static,
+    ) -> Result<R, StoreError> {
+        self.body(true, doing, body).await
+    }
+
+    async fn body<R: Send + 'static>(
+        &self,
+        snapshot: bool,
+        doing: String,
+        body: impl for<'t> FnOnce(&'t mut dyn Tx) -> BoxFuture<'t, Result<R, StoreError>>
+        + Send
+        + 'static,
+    ) -> Result<R, StoreError> {
         let slot = std::sync::Arc::new(std::sync::Mutex::new(None));
         let out = std::sync::Arc::clone(&slot);
         let what = doing.clone();
-        self.transaction(
-            doing,
-            Box::new(move |tx| {
-                Box::pin(async move {
-                    let result = body(tx).await?;
-                    *out.lock().unwrap_or_else(|p| p.into_inner()) = Some(result);
-                    Ok(())
-                })
-            }),
-        )
-        .await?;
+        let body: TxBody = Box::new(move |tx| {
+            Box::pin(async move {
+                let result = body(tx).await?;
+                *out.lock().unwrap_or_else(|p| p.into_inner()) = Some(result);
+                Ok(())
+            })
+        });
+        match snapshot {
+            true => self.snapshot(doing, body).await?,
+            false => self.transaction(doing, body).await?,
+        }
         let result = slot.lock().unwrap_or_else(|p| p.into_inner()).take();
         result.ok_or_else(|| StoreError::Worker(format!("no result while {what}")))
     }

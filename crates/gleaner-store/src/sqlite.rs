@@ -21,19 +21,19 @@ use gleaner_event::{EventIdentity, EventStatus};
 use gleaner_policy::Purpose;
 use gleaner_policy::audit::AuditRecord;
 use gleaner_policy::budget::GlobalBudget;
-use gleaner_policy::registry::{OwnerRequest, OwnerRules, RegistryEntry, Scope, rules_for};
+use gleaner_policy::registry::Scope;
 use gleaner_policy::robots::RobotsTxt;
 use gleaner_policy::state::{Change, SiteState};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-use url::Url;
 
 use crate::codec::{self, SiteRow};
 use crate::error::{Doing, StoreError};
 use crate::merge;
 use crate::model::{
-    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, OwnerRecord, PurgeReport,
-    RemovalReport, RetentionPolicy, StatusChange, StoredEvent, Upserted,
+    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, PurgeReport, RemovalReport,
+    RetentionPolicy, StatusChange, StoredEvent, Upserted,
 };
+use crate::registry;
 use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written};
 use gleaner_policy::state::BoxFuture;
 
@@ -147,7 +147,6 @@ fn table_exists(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
 }
 
 mod frontier;
-mod owners;
 mod workers;
 
 /// How long a statement waits for another process's write lock before failing.
@@ -169,9 +168,8 @@ enum AuditMsg {
 pub(crate) struct Sqlite {
     path: PathBuf,
     writer: Arc<tokio::sync::Mutex<Connection>>,
-    reader: Arc<Mutex<Connection>>,
+    reader: Arc<tokio::sync::Mutex<Connection>>,
     audit: Mutex<mpsc::Sender<AuditMsg>>,
-    registry: Mutex<Option<(i64, Arc<Vec<OwnerRecord>>)>>,
     robots: RobotsCache,
 }
 
@@ -313,13 +311,6 @@ fn scope_condition(scope: &Scope, host_col: &str, url_col: &str, n: usize) -> (S
         Scope::UrlPrefix(prefix) => {
             (format!("substr({url_col}, 1, length(?{n})) = ?{n}"), prefix.clone())
         }
-    }
-}
-
-fn scope_columns(scope: &Scope) -> (&'static str, &str) {
-    match scope {
-        Scope::Domain(d) => ("domain", d),
-        Scope::UrlPrefix(p) => ("url-prefix", p),
     }
 }
 
@@ -498,62 +489,6 @@ fn write_audit(conn: &mut Connection, batch: &[AuditRecord]) -> rusqlite::Result
     tx.commit()
 }
 
-fn owner_entry(
-    reference: String,
-    scope_kind: &str,
-    scope: String,
-    request: &str,
-    factor: Option<i64>,
-    until_ms: Option<i64>,
-) -> Option<RegistryEntry> {
-    let scope = match scope_kind {
-        "domain" => Scope::Domain(scope),
-        _ => Scope::UrlPrefix(scope),
-    };
-    let request = match request {
-        "opt-out" => OwnerRequest::OptOut,
-        "slow-down" => OwnerRequest::SlowDown(u32::try_from(factor?).ok()?),
-        "pause" => OwnerRequest::PauseUntil(codec::from_ms(until_ms?)),
-        "facts-only" => OwnerRequest::FactsOnly,
-        _ => return None,
-    };
-    Some(RegistryEntry { scope, request, reference })
-}
-
-fn read_owner_requests(conn: &Connection) -> Result<Vec<OwnerRecord>, StoreError> {
-    let mut st = conn
-        .prepare_cached(
-            "SELECT reference, scope_kind, scope, request, factor, until_ms, created_ms, note,
-                 lapses_ms
-             FROM owner_requests ORDER BY created_ms, reference",
-        )
-        .doing(|| "reading owner requests".to_owned())?;
-    let rows = st
-        .query_map([], |r| {
-            let kind: String = r.get(1)?;
-            let request: String = r.get(3)?;
-            Ok((
-                owner_entry(r.get(0)?, &kind, r.get(2)?, &request, r.get(4)?, r.get(5)?),
-                r.get::<_, i64>(6)?,
-                r.get::<_, Option<String>>(7)?,
-                r.get::<_, Option<i64>>(8)?,
-            ))
-        })
-        .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-        .doing(|| "reading owner requests".to_owned())?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(entry, created, note, lapses)| {
-            entry.map(|entry| OwnerRecord {
-                entry,
-                created: codec::from_ms(created),
-                note,
-                lapses: lapses.map(codec::from_ms),
-            })
-        })
-        .collect())
-}
-
 fn event_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(StoredEvent, String)> {
     let identity: String = r.get(1)?;
     let facts: String = r.get(5)?;
@@ -652,9 +587,8 @@ impl Sqlite {
         Ok(Sqlite {
             path: path.to_owned(),
             writer: Arc::new(tokio::sync::Mutex::new(writer)),
-            reader: Arc::new(Mutex::new(reader)),
+            reader: Arc::new(tokio::sync::Mutex::new(reader)),
             audit: Mutex::new(tx),
-            registry: Mutex::new(None),
             robots: Arc::default(),
         })
     }
@@ -687,9 +621,8 @@ impl Sqlite {
         &self,
         f: impl FnOnce(&Connection) -> Result<R, StoreError> + Send + 'static,
     ) -> Result<R, StoreError> {
-        let reader = Arc::clone(&self.reader);
+        let conn = Arc::clone(&self.reader).lock_owned().await;
         blocking(move || {
-            let conn = reader.lock().unwrap_or_else(|p| p.into_inner());
             recover(&conn);
             f(&conn)
         })
@@ -777,101 +710,6 @@ impl Sqlite {
     }
 
     // ----- registry -----------------------------------------------------------------
-
-    /// What the registry says about `url`, validated against the database's registry
-    /// version on every call (one small read), so another process's opt-out applies to
-    /// the next request.
-    pub(crate) async fn owner_rules(&self, url: &Url) -> Result<OwnerRules, StoreError> {
-        let cached = self.registry.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let cached_version = cached.as_ref().map(|c| c.0);
-        let (version, fresh) = self
-            .read(move |conn| {
-                let version: i64 = conn
-                    .prepare_cached("SELECT value FROM meta WHERE key = 'registry_version'")
-                    .and_then(|mut st| st.query_row([], |r| r.get(0)))
-                    .doing(|| "reading the registry version".to_owned())?;
-                if Some(version) == cached_version {
-                    return Ok((version, None));
-                }
-                Ok((version, Some(Arc::new(read_owner_requests(conn)?))))
-            })
-            .await?;
-        let entries = match (fresh, cached) {
-            (Some(entries), _) => {
-                *self.registry.lock().unwrap_or_else(|p| p.into_inner()) =
-                    Some((version, Arc::clone(&entries)));
-                entries
-            }
-            (None, Some((_, entries))) => entries,
-            (None, None) => Arc::default(),
-        };
-        let now = SystemTime::now();
-        Ok(rules_for(entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry), url))
-    }
-
-    pub(crate) async fn add_owner_request(
-        &self,
-        entry: RegistryEntry,
-        note: Option<String>,
-        now: SystemTime,
-        lapses: Option<SystemTime>,
-    ) -> Result<(), StoreError> {
-        let reference = entry.reference.clone();
-        self.write(
-            move || format!("recording owner request `{reference}`"),
-            move |tx| {
-                insert_owner_request(tx, &entry, note.as_deref(), now)?;
-                if let Some(lapses) = lapses {
-                    tx.execute(
-                        "UPDATE owner_requests SET lapses_ms = ?2 WHERE reference = ?1",
-                        params![entry.reference, codec::to_ms(lapses)],
-                    )
-                    .doing(|| format!("recording owner request `{}`", entry.reference))?;
-                } else if entry.request == OwnerRequest::FactsOnly {
-                    // Only a request that holds for good purges: an unproven one hides
-                    // and deletes nothing (issue 26).
-                    purge_to_facts(tx, &entry.scope)?;
-                }
-                Ok(())
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn confirm_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
-        let reference = reference.to_owned();
-        let r2 = reference.clone();
-        self.write(
-            move || format!("confirming owner request `{r2}`"),
-            move |tx| {
-                tx.execute(
-                    "UPDATE owner_requests SET lapses_ms = NULL WHERE reference = ?1",
-                    [&reference],
-                )
-                .map(|n| n > 0)
-                .doing(|| format!("confirming owner request `{reference}`"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn remove_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
-        let reference = reference.to_owned();
-        let r2 = reference.clone();
-        self.write(
-            move || format!("removing owner request `{r2}`"),
-            move |tx| {
-                tx.execute("DELETE FROM owner_requests WHERE reference = ?1", [&reference])
-                    .map(|n| n > 0)
-                    .doing(|| format!("removing owner request `{reference}`"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn owner_requests(&self) -> Result<Vec<OwnerRecord>, StoreError> {
-        self.read(read_owner_requests).await
-    }
 
     // ----- audit --------------------------------------------------------------------
 
@@ -1245,86 +1083,24 @@ impl Sqlite {
         .await
     }
 
+    /// Removes a site's content in one transaction (`crate::registry`), then
+    /// checkpoints the WAL so, with `secure_delete`, the bytes are gone from the files.
     pub(crate) async fn remove_site(
         &self,
         scope: Scope,
         reference: String,
         now: SystemTime,
     ) -> Result<RemovalReport, StoreError> {
-        let label = scope_columns(&scope).1.to_owned();
-        let l2 = label.clone();
-        let site = label.clone();
-        let now_ms = codec::to_ms(now);
-        let report = self
-            .write(
-                move || format!("removing `{l2}`"),
-                move |tx| {
-                    let doing = || format!("removing `{label}`");
-                    tx.execute(
-                        "INSERT INTO removal_requests (scope, reference, requested_ms) VALUES (?1, ?2, ?3)",
-                        params![label, reference, now_ms],
-                    )
-                    .doing(doing)?;
-                    let request_id = tx.last_insert_rowid();
-                    let mut deleted = Vec::new();
-                    let (events_cond, param) = scope_condition(&scope, "host", "url", 1);
-                    let (url_host_cond, _) = scope_condition(&scope, "url_host", "url", 1);
-                    let events_where = format!("({events_cond} OR {url_host_cond})");
-                    for (table, sql) in [
-                        (
-                            "translations",
-                            format!("DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events_where})"),
-                        ),
-                        (
-                            "event_status",
-                            format!("DELETE FROM event_status WHERE event_id IN (SELECT id FROM events WHERE {events_where})"),
-                        ),
-                        (
-                            "event_provenance",
-                            format!("DELETE FROM event_provenance WHERE event_id IN (SELECT id FROM events WHERE {events_where})"),
-                        ),
-                        // The relay rows of the site's event images, whatever host serves
-                        // them (issue 26): an event's image often lives on a CDN.
-                        (
-                            "relay_images (event images)",
-                            format!("DELETE FROM relay_images WHERE url IN (SELECT image_url FROM events WHERE {events_where} AND image_url IS NOT NULL)"),
-                        ),
-                        ("events", format!("DELETE FROM events WHERE {events_where}")),
-                        ("news_items", format!("DELETE FROM news_items WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("bodies", format!("DELETE FROM bodies WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("samples", format!("DELETE FROM samples WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("validators", format!("DELETE FROM validators WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("listing_links", format!("DELETE FROM listing_links WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("frontier", format!("DELETE FROM frontier WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("relay_images", format!("DELETE FROM relay_images WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                    ] {
-                        let n = tx.execute(&sql, [&param]).doing(doing)?;
-                        deleted.push((table.to_owned(), n as u64));
-                    }
-                    let opt_out = format!("removal-{request_id}");
-                    let entry = RegistryEntry {
-                        scope: scope.clone(),
-                        request: OwnerRequest::OptOut,
-                        reference: opt_out.clone(),
-                    };
-                    insert_owner_request(tx, &entry, Some("added by `gleaner remove`"), now)?;
-                    if let Scope::Domain(domain) = &scope {
-                        tx.execute(
-                            "INSERT OR IGNORE INTO sample_exclusions (domain, created_ms) VALUES (?1, ?2)",
-                            params![domain, now_ms],
-                        )
-                        .doing(doing)?;
-                    }
-                    let summary: Vec<String> =
-                        deleted.iter().map(|(t, n)| format!("{t}={n}")).collect();
-                    tx.execute(
-                        "UPDATE removal_requests SET completed_ms = ?2, removed = ?3 WHERE id = ?1",
-                        params![request_id, codec::to_ms(SystemTime::now()), summary.join(" ")],
-                    )
-                    .doing(doing)?;
-                    Ok(RemovalReport { request_id, opt_out, deleted })
-                },
-            )
+        let site = registry::scope_columns(&scope).1.to_owned();
+        let db: &dyn Db = self;
+        let report = db
+            .tx(format!("removing `{site}`"), move |tx| {
+                Box::pin(async move {
+                    let id = registry::open_removal(tx, &scope, &reference, now).await?;
+                    let deleted = registry::delete_site_content(tx, &scope).await?;
+                    registry::close_removal(tx, &scope, id, deleted, now).await
+                })
+            })
             .await?;
         self.checkpoint(site).await?;
         Ok(report)
@@ -1356,65 +1132,6 @@ impl Sqlite {
         })
         .await
     }
-}
-
-/// "Keep facts only" also purges what is already stored beyond facts (SPEC §1): the
-/// descriptions and image addresses of the scope's events, their translations, and the
-/// summaries of its news items.
-fn purge_to_facts(tx: &Connection, scope: &Scope) -> Result<(), StoreError> {
-    let (host, param) = scope_condition(scope, "host", "url", 1);
-    let (url_host, _) = scope_condition(scope, "url_host", "url", 1);
-    let events = format!("({host} OR {url_host})");
-    let doing = || format!("purging `{param}` to facts only");
-    tx.execute(
-        &format!(
-            "DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events})"
-        ),
-        [&param],
-    )
-    .doing(doing)?;
-    tx.execute(
-        &format!("UPDATE events SET description = NULL, image_url = NULL WHERE {events}"),
-        [&param],
-    )
-    .doing(doing)?;
-    // Each source's reading too, or the next merge would bring them back.
-    tx.execute(
-        &format!(
-            "UPDATE event_provenance SET description = NULL, image_url = NULL
-             WHERE event_id IN (SELECT id FROM events WHERE {events})"
-        ),
-        [&param],
-    )
-    .doing(doing)?;
-    tx.execute(&format!("UPDATE news_items SET summary = NULL WHERE {host}"), [&param])
-        .doing(doing)?;
-    Ok(())
-}
-
-fn insert_owner_request(
-    tx: &Connection,
-    entry: &RegistryEntry,
-    note: Option<&str>,
-    now: SystemTime,
-) -> Result<(), StoreError> {
-    let (kind, scope) = scope_columns(&entry.scope);
-    let (request, factor, until) = match &entry.request {
-        OwnerRequest::OptOut => ("opt-out", None, None),
-        OwnerRequest::SlowDown(f) => ("slow-down", Some(i64::from(*f)), None),
-        OwnerRequest::PauseUntil(t) => ("pause", None, Some(codec::to_ms(*t))),
-        OwnerRequest::FactsOnly => ("facts-only", None, None),
-    };
-    tx.execute(
-        "INSERT INTO owner_requests (reference, scope_kind, scope, request, factor, until_ms, note, created_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-         ON CONFLICT (reference) DO UPDATE SET scope_kind = excluded.scope_kind, scope = excluded.scope,
-             request = excluded.request, factor = excluded.factor, until_ms = excluded.until_ms,
-             note = excluded.note, lapses_ms = NULL",
-        params![entry.reference, kind, scope, request, factor, until, note, codec::to_ms(now)],
-    )
-    .map(|_| ())
-    .doing(|| format!("recording owner request `{}`", entry.reference))
 }
 
 /// Runs one statement (`$N` placeholders) on `conn`.
@@ -1478,24 +1195,38 @@ impl Db for Sqlite {
     }
 
     fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(async move {
-            let conn = Arc::clone(&self.writer).lock_owned().await;
-            blocking(move || {
-                recover(&conn);
-                conn.execute_batch("BEGIN IMMEDIATE").doing(|| doing.clone())?;
-                let mut tx = SqliteTx { conn, doing };
-                let result = now_or_never(body(&mut tx)).unwrap_or_else(|| {
-                    Err(StoreError::Worker(format!("a SQLite statement waited while {}", tx.doing)))
-                });
-                match result {
-                    Ok(()) => tx.conn.execute_batch("COMMIT").doing(|| tx.doing.clone()),
-                    Err(error) => {
-                        let _ = tx.conn.execute_batch("ROLLBACK");
-                        Err(error)
-                    }
-                }
-            })
-            .await
-        })
+        let conn = Arc::clone(&self.writer).lock_owned();
+        Box::pin(async move { run_body(conn.await, "BEGIN IMMEDIATE", doing, body).await })
     }
+
+    fn snapshot(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
+        let conn = Arc::clone(&self.reader).lock_owned();
+        Box::pin(async move { run_body(conn.await, "BEGIN", doing, body).await })
+    }
+}
+
+/// Runs `body` on `conn` inside a transaction opened with `begin`, committed when it
+/// succeeds and rolled back otherwise.
+async fn run_body(
+    conn: tokio::sync::OwnedMutexGuard<Connection>,
+    begin: &'static str,
+    doing: String,
+    body: TxBody,
+) -> Result<(), StoreError> {
+    blocking(move || {
+        recover(&conn);
+        conn.execute_batch(begin).doing(|| doing.clone())?;
+        let mut tx = SqliteTx { conn, doing };
+        let result = now_or_never(body(&mut tx)).unwrap_or_else(|| {
+            Err(StoreError::Worker(format!("a SQLite statement waited while {}", tx.doing)))
+        });
+        match result {
+            Ok(()) => tx.conn.execute_batch("COMMIT").doing(|| tx.doing.clone()),
+            Err(error) => {
+                let _ = tx.conn.execute_batch("ROLLBACK");
+                Err(error)
+            }
+        }
+    })
+    .await
 }
