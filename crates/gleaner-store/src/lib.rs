@@ -49,10 +49,13 @@ pub mod model;
 
 mod clock;
 mod codec;
+mod content;
 mod error;
 mod merge;
 mod owners;
 mod postgres;
+mod registry;
+mod sql;
 mod sqlite;
 mod workers;
 
@@ -62,7 +65,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use gleaner_policy::audit::{AuditRecord, AuditSink};
-use gleaner_policy::registry::{OwnerRules, Registry, RegistryEntry, Scope};
+use gleaner_policy::registry::{OwnerRules, Registry, Scope};
 use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError};
 use url::Url;
 
@@ -111,9 +114,15 @@ pub use llm::{LlmUsage, ModelStep, PendingTranslation, TranslationPart};
 #[derive(Debug, Clone)]
 pub struct Store {
     backend: Arc<Backend>,
+    /// The owners' registry as last read (`registry`), shared by every clone.
+    registry: Arc<registry::RegistryCache>,
 }
 
 impl Store {
+    fn new(backend: Backend) -> Store {
+        Store { backend: Arc::new(backend), registry: Arc::default() }
+    }
+
     /// Opens the store at a configured URL, creating and migrating it: `sqlite://PATH`,
     /// or `postgres://USER[:PASSWORD]@HOST:PORT/DATABASE` (also `postgresql://`; the
     /// database must exist).
@@ -127,7 +136,7 @@ impl Store {
     pub fn open_in(url: &str, schemas: &PgSchemas) -> Result<Store, StoreError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let db = postgres::Postgres::open(url, schemas)?;
-            return Ok(Store { backend: Arc::new(Backend::Postgres(db)) });
+            return Ok(Store::new(Backend::Postgres(db)));
         }
         if *schemas != PgSchemas::default() {
             return Err(StoreError::SchemasNeedPostgres { url: url.to_owned() });
@@ -145,6 +154,14 @@ impl Store {
         Store::open_in(url, &PgSchemas::default())
     }
 
+    /// The active backend, for the operations written once (`sql`).
+    pub(crate) fn db(&self) -> &dyn sql::Db {
+        match &*self.backend {
+            Backend::Sqlite(db) => db,
+            Backend::Postgres(db) => db,
+        }
+    }
+
     /// Which database this store uses.
     pub fn kind(&self) -> BackendKind {
         match &*self.backend {
@@ -156,7 +173,7 @@ impl Store {
     /// Opens (creating and migrating) a SQLite database file.
     pub fn open_sqlite(path: &Path) -> Result<Store, StoreError> {
         let db = sqlite::Sqlite::open(path)?;
-        Ok(Store { backend: Arc::new(Backend::Sqlite(db)) })
+        Ok(Store::new(Backend::Sqlite(db)))
     }
 
     /// A short description of where the data lives, for messages.
@@ -268,33 +285,6 @@ impl Store {
         })
     }
 
-    /// Records that a pass of `source` started at `at` (schedules hold across restarts).
-    pub async fn record_run(&self, source: &str, at: SystemTime) -> Result<(), StoreError> {
-        dispatch!(self, db => db.record_run(source, at).await)
-    }
-
-    /// When the last pass of `source` started, if it ever ran.
-    pub async fn last_run(&self, source: &str) -> Result<Option<SystemTime>, StoreError> {
-        dispatch!(self, db => db.last_run(source).await)
-    }
-
-    /// Records whether a pass of `source` failed (no successful response) and returns its
-    /// failed visits in a row (0 after a success).
-    pub async fn record_outcome(&self, source: &str, failed: bool) -> Result<u32, StoreError> {
-        dispatch!(self, db => db.record_outcome(source, failed).await)
-    }
-
-    /// Failed visits in a row of `source`.
-    pub async fn failure_streak(&self, source: &str) -> Result<u32, StoreError> {
-        dispatch!(self, db => db.failure_streak(source).await)
-    }
-
-    /// A page answered 304: the events it produced are confirmed (last checked) at `at`.
-    /// Returns how many events that touched.
-    pub async fn touch_page(&self, page: &Url, at: SystemTime) -> Result<u64, StoreError> {
-        dispatch!(self, db => db.touch_page(page, at).await)
-    }
-
     /// Queues due work in the shared frontier, unless the same URL and purpose is
     /// already pending; true when queued. Workers claim it with
     /// [`CrawlerState::claim_work`].
@@ -354,54 +344,6 @@ impl Store {
     /// A copy of a site's gate state (for `explain` and the dashboard).
     pub async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
         dispatch!(self, db => db.site_state(site).await)
-    }
-
-    /// Everything owners asked that applies to `url`, read from the database (validated
-    /// by a version number on every call).
-    pub async fn owner_rules(&self, url: &Url) -> Result<OwnerRules, StoreError> {
-        dispatch!(self, db => db.owner_rules(url).await)
-    }
-
-    /// Records an opt-out or override (replacing one with the same reference). "Facts
-    /// only" also purges the descriptions, image addresses and translations already
-    /// stored for its scope.
-    pub async fn add_owner_request(
-        &self,
-        entry: RegistryEntry,
-        note: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.add_owner_request(entry, note, now, None).await)
-    }
-
-    /// Records an owner's request whose sender has not proven control of the site: it
-    /// applies at once and stops applying at `lapses` unless [`Store::confirm_owner_request`]
-    /// makes it permanent first (issue 26). Only requests that make gleaner do less
-    /// belong here; an unproven "facts only" purges nothing.
-    pub async fn add_unverified_request(
-        &self,
-        entry: RegistryEntry,
-        note: Option<String>,
-        now: SystemTime,
-        lapses: SystemTime,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.add_owner_request(entry, note, now, Some(lapses)).await)
-    }
-
-    /// Makes an owner request permanent (proven, or confirmed by the operator); false
-    /// when there is no such reference.
-    pub async fn confirm_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
-        dispatch!(self, db => db.confirm_owner_request(reference).await)
-    }
-
-    /// Removes the owner request with this reference; false when there was none.
-    pub async fn remove_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
-        dispatch!(self, db => db.remove_owner_request(reference).await)
-    }
-
-    /// Every owner request, oldest first.
-    pub async fn owner_requests(&self) -> Result<Vec<OwnerRecord>, StoreError> {
-        dispatch!(self, db => db.owner_requests().await)
     }
 
     /// Waits until every audit record handed to [`AuditSink::record`] so far is written.
@@ -487,142 +429,6 @@ impl Store {
         to: SystemTime,
     ) -> Result<Vec<StoredEvent>, StoreError> {
         dispatch!(self, db => db.events_between(from, to).await)
-    }
-
-    /// Stores a translation of an event (deleted with it).
-    pub async fn put_translation(
-        &self,
-        event_id: i64,
-        lang: &str,
-        title: Option<String>,
-        description: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.put_translation(event_id, lang, title, description, now).await)
-    }
-
-    /// A stored translation: (title, description).
-    pub async fn translation(
-        &self,
-        event_id: i64,
-        lang: &str,
-    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
-        dispatch!(self, db => db.translation(event_id, lang).await)
-    }
-
-    /// Records a configured source.
-    pub async fn upsert_source(
-        &self,
-        source: SourceRecord,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.upsert_source(source, now).await)
-    }
-
-    /// Stores a news item by URL; the summary only for `Keep::Full`.
-    pub async fn upsert_news(
-        &self,
-        item: NewsItem,
-        keep: Keep,
-        now: SystemTime,
-    ) -> Result<i64, StoreError> {
-        dispatch!(self, db => db.upsert_news(item, keep, now).await)
-    }
-
-    /// The newest news items (by publication, else first seen), at most `limit`.
-    pub async fn news(&self, limit: usize) -> Result<Vec<StoredNews>, StoreError> {
-        dispatch!(self, db => db.news(limit).await)
-    }
-
-    /// Stores the validators (`ETag`, `Last-Modified`) of a URL.
-    pub async fn put_validators(
-        &self,
-        url: &Url,
-        etag: Option<String>,
-        last_modified: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.put_validators(url, etag, last_modified, now).await)
-    }
-
-    /// The stored validators of a URL: (`ETag`, `Last-Modified`).
-    pub async fn validators(
-        &self,
-        url: &Url,
-    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
-        dispatch!(self, db => db.validators(url).await)
-    }
-
-    /// Stores the links a listing page had (the scheduler's JSON, opaque here), so a
-    /// listing answering 304 still yields its event pages.
-    pub async fn put_listing_links(
-        &self,
-        url: &Url,
-        links: String,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.put_listing_links(url, links, now).await)
-    }
-
-    /// The links stored for a listing page.
-    pub async fn listing_links(&self, url: &Url) -> Result<Option<String>, StoreError> {
-        dispatch!(self, db => db.listing_links(url).await)
-    }
-
-    /// Keeps a fetched body for processing; returns its id.
-    pub async fn put_body(
-        &self,
-        url: &Url,
-        content_type: Option<String>,
-        body: Vec<u8>,
-        now: SystemTime,
-    ) -> Result<i64, StoreError> {
-        dispatch!(self, db => db.put_body(url, content_type, body, now).await)
-    }
-
-    /// A stored body.
-    pub async fn body(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
-        dispatch!(self, db => db.body(id).await)
-    }
-
-    /// Called once a body has been extracted: with a zero body retention
-    /// (`retention.bodies = "0s"`) it is deleted now; otherwise [`Store::purge`] deletes
-    /// it when its time comes. True when it was deleted.
-    pub async fn body_extracted(
-        &self,
-        id: i64,
-        retention: &RetentionPolicy,
-    ) -> Result<bool, StoreError> {
-        if retention.bodies.is_zero() {
-            dispatch!(self, db => db.delete_body(id).await)
-        } else {
-            Ok(false)
-        }
-    }
-
-    /// Keeps a parser test sample when the profile enables samples and the host is not
-    /// excluded (by the config's list or by a removal); returns its id when kept.
-    pub async fn put_sample(
-        &self,
-        url: &Url,
-        body: Vec<u8>,
-        now: SystemTime,
-        retention: &gleaner_config::settings::Retention,
-    ) -> Result<Option<i64>, StoreError> {
-        if !retention.samples {
-            return Ok(None);
-        }
-        let exclusions = retention.sample_exclusions.clone();
-        dispatch!(self, db => db.put_sample(url, body, now, exclusions).await)
-    }
-
-    /// Never sample this domain (or its subdomains) again.
-    pub async fn exclude_from_samples(
-        &self,
-        domain: &str,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.exclude_from_samples(domain, now).await)
     }
 
     /// Applies retention: bodies, ended events (with their translations, history and

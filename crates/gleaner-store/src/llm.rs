@@ -1,12 +1,12 @@
 //! The language model's part of the store (issue 18): the translation cache, each row
 //! linked to the events that use it and deleted with the last of them; which model
 //! extracted or translated an event, with the prompt version; token counters for
-//! `/metrics`. Both backends implement the same methods (`sqlite/llm.rs`,
-//! `postgres/llm.rs`); the tables are in migration 9 (SQLite) and 7 (PostgreSQL).
+//! `/metrics`. Written once for both backends (`crate::sql`); the tables are in migration 9 (SQLite) and 7 (PostgreSQL).
 
 use std::time::SystemTime;
 
-use crate::{Backend, Store, StoreError};
+use crate::sql::{params, returned};
+use crate::{Store, StoreError};
 
 /// One English field of an event's translation, with its cache key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,6 +64,11 @@ pub struct LlmUsage {
     pub completion_tokens: u64,
 }
 
+/// A token counter as stored (never negative).
+fn count(v: i64) -> u64 {
+    v.max(0) as u64
+}
+
 impl Store {
     /// A cached English text for (text hash, original language, model).
     pub async fn cached_translation(
@@ -72,7 +77,10 @@ impl Store {
         lang: &str,
         model: &str,
     ) -> Result<Option<String>, StoreError> {
-        dispatch!(self, db => db.cached_translation(text_hash, lang, model).await)
+        let sql = "SELECT english FROM translation_cache WHERE text_hash = $1 AND lang = $2 AND model = $3";
+        let doing = "reading the translation cache".to_owned();
+        let row = self.db().row(sql, params![text_hash, lang, model], doing).await?;
+        row.map(|r| r.get(0)).transpose()
     }
 
     /// Stores an event's translation into `target` (`en`): the `translations` row the
@@ -85,7 +93,53 @@ impl Store {
         parts: Vec<TranslationPart>,
         now: SystemTime,
     ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.put_cached_translation(event_id, target, model, parts, now).await)
+        let (target, model) = (target.to_owned(), model.to_owned());
+        let english =
+            |field: &str| parts.iter().find(|p| p.field == field).map(|p| p.english.clone());
+        let (title, description) = (english("title"), english("description"));
+        self.db()
+            .tx(format!("storing the translation of event {event_id}"), move |tx| {
+                Box::pin(async move {
+                    tx.exec(
+                        "INSERT INTO translations (event_id, lang, title, description, created_ms)
+                         VALUES ($1, $2, $3, $4, $5)
+                         ON CONFLICT (event_id, lang) DO UPDATE SET title = excluded.title,
+                             description = excluded.description, created_ms = excluded.created_ms",
+                        params![event_id, &target, title, description, now],
+                    )
+                    .await?;
+                    for p in &parts {
+                        let written = tx
+                            .run(
+                                "INSERT INTO translation_cache (text_hash, lang, model, english, created_ms)
+                                 VALUES ($1, $2, $3, $4, $5)
+                                 ON CONFLICT (text_hash, lang, model) DO UPDATE SET english = excluded.english
+                                 RETURNING id",
+                                params![&p.text_hash, &p.lang, &model, &p.english, now],
+                            )
+                            .await?;
+                        let cache_id: i64 = returned(written, "a translation cache row")?;
+                        tx.exec(
+                            "INSERT INTO translation_uses (event_id, lang, field, cache_id) VALUES ($1, $2, $3, $4)
+                             ON CONFLICT (event_id, lang, field) DO UPDATE SET cache_id = excluded.cache_id",
+                            params![event_id, &target, &p.field, cache_id],
+                        )
+                        .await?;
+                    }
+                    // A field no longer translated (the description went) lets its cache row go.
+                    for field in ["title", "description"] {
+                        if !parts.iter().any(|p| p.field == field) {
+                            tx.exec(
+                                "DELETE FROM translation_uses WHERE event_id = $1 AND lang = $2 AND field = $3",
+                                params![event_id, &target, field],
+                            )
+                            .await?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .await
     }
 
     /// Records that `step` of an event was done by `model` (replacing an earlier record).
@@ -97,12 +151,35 @@ impl Store {
         prompt_version: &str,
         now: SystemTime,
     ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.record_model_step(event_id, step, model, prompt_version, now).await)
+        self.db()
+            .exec(
+                "INSERT INTO event_models (event_id, step, model, prompt_version, at_ms)
+                 SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM events WHERE id = $1)
+                 ON CONFLICT (event_id, step) DO UPDATE SET model = excluded.model,
+                     prompt_version = excluded.prompt_version, at_ms = excluded.at_ms",
+                params![event_id, step, model, prompt_version, now],
+                format!("recording the language model's part in event {event_id}"),
+            )
+            .await
+            .map(drop)
     }
 
     /// The model steps recorded for an event.
     pub async fn model_steps(&self, event_id: i64) -> Result<Vec<ModelStep>, StoreError> {
-        dispatch!(self, db => db.model_steps(event_id).await)
+        let sql = "SELECT step, model, prompt_version, at_ms FROM event_models
+                   WHERE event_id = $1 ORDER BY step";
+        let doing = format!("reading the language model's part in event {event_id}");
+        let rows = self.db().query(sql, params![event_id], doing).await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ModelStep {
+                    step: r.get(0)?,
+                    model: r.get(1)?,
+                    prompt_version: r.get(2)?,
+                    at: r.get(3)?,
+                })
+            })
+            .collect()
     }
 
     /// Events of `source` with no translation step recorded, oldest first.
@@ -111,7 +188,22 @@ impl Store {
         source: &str,
         limit: u32,
     ) -> Result<Vec<PendingTranslation>, StoreError> {
-        dispatch!(self, db => db.pending_translations(source, limit).await)
+        let sql = "SELECT id, title, description, url FROM events e
+                   WHERE source = $1 AND NOT EXISTS
+                     (SELECT 1 FROM event_models m WHERE m.event_id = e.id AND m.step = 'translation')
+                   ORDER BY id LIMIT $2";
+        let doing = format!("reading the untranslated events of source `{source}`");
+        let rows = self.db().query(sql, params![source, limit], doing).await?;
+        rows.iter()
+            .map(|r| {
+                Ok(PendingTranslation {
+                    event_id: r.get(0)?,
+                    title: r.get(1)?,
+                    description: r.get(2)?,
+                    url: r.get(3)?,
+                })
+            })
+            .collect()
     }
 
     /// Adds one request to the counters of a model and step.
@@ -123,11 +215,39 @@ impl Store {
         completion_tokens: u64,
         failed: bool,
     ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.add_llm_usage(model, step, prompt_tokens, completion_tokens, failed).await)
+        let p = prompt_tokens.min(i64::MAX as u64) as i64;
+        let c = completion_tokens.min(i64::MAX as u64) as i64;
+        self.db()
+            .exec(
+                "INSERT INTO llm_usage (model, step, requests, failures, prompt_tokens, completion_tokens)
+                 VALUES ($1, $2, 1, $3, $4, $5)
+                 ON CONFLICT (model, step) DO UPDATE SET requests = llm_usage.requests + 1,
+                     failures = llm_usage.failures + excluded.failures,
+                     prompt_tokens = llm_usage.prompt_tokens + excluded.prompt_tokens,
+                     completion_tokens = llm_usage.completion_tokens + excluded.completion_tokens",
+                params![model, step, i64::from(failed), p, c],
+                "counting language-model tokens".to_owned(),
+            )
+            .await
+            .map(drop)
     }
 
     /// The counters of every model and step.
     pub async fn llm_usage(&self) -> Result<Vec<LlmUsage>, StoreError> {
-        dispatch!(self, db => db.llm_usage().await)
+        let sql = "SELECT model, step, requests, failures, prompt_tokens, completion_tokens
+                   FROM llm_usage ORDER BY model, step";
+        let rows = self.db().query(sql, params![], "reading language-model tokens".into()).await?;
+        rows.iter()
+            .map(|r| {
+                Ok(LlmUsage {
+                    model: r.get(0)?,
+                    step: r.get(1)?,
+                    requests: count(r.get(2)?),
+                    failures: count(r.get(3)?),
+                    prompt_tokens: count(r.get(4)?),
+                    completion_tokens: count(r.get(5)?),
+                })
+            })
+            .collect()
     }
 }

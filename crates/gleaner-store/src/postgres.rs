@@ -33,7 +33,7 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use gleaner_event::{EventIdentity, EventStatus};
 use gleaner_policy::Purpose;
 use gleaner_policy::audit::AuditRecord;
-use gleaner_policy::registry::{OwnerRequest, OwnerRules, RegistryEntry, Scope, rules_for};
+use gleaner_policy::registry::Scope;
 use gleaner_policy::robots::RobotsTxt;
 use gleaner_policy::state::{Change, SiteState};
 use tokio_postgres::types::ToSql;
@@ -43,18 +43,16 @@ use url::Url;
 use crate::codec::{self, SiteRow};
 use crate::error::StoreError;
 use crate::merge;
-use crate::model::StoredNews;
 use crate::model::{
-    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
-    PurgeReport, RemovalReport, RetentionPolicy, SiteLease, SourceRecord, StatusChange,
-    StoredEvent, Upserted, WorkItem, WorkLease,
+    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, PurgeReport, RemovalReport,
+    RetentionPolicy, SiteLease, StatusChange, StoredEvent, Upserted, WorkItem, WorkLease,
 };
+use crate::registry;
+use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written};
+use gleaner_policy::state::BoxFuture;
 
 pub(crate) mod layout;
 mod listen;
-mod llm;
-mod owners;
-mod relay;
 mod workers;
 
 /// Connections per process. A worker's gate holds one for a few statements per request;
@@ -99,7 +97,6 @@ pub(crate) struct Postgres {
     registry_changes: Mutex<Option<tokio::sync::watch::Sender<u64>>>,
     pool: Pool,
     audit: tokio::sync::mpsc::UnboundedSender<AuditMsg>,
-    registry: Mutex<Option<(i64, Arc<Vec<OwnerRecord>>)>>,
     robots: RobotsCache,
 }
 
@@ -162,13 +159,6 @@ fn scope_condition(scope: &Scope, host_col: &str, url_col: &str, n: usize) -> (S
     match scope {
         Scope::Domain(domain) => (host_covered(host_col, n), domain.clone()),
         Scope::UrlPrefix(prefix) => (format!("starts_with({url_col}, ${n}::text)"), prefix.clone()),
-    }
-}
-
-fn scope_columns(scope: &Scope) -> (&'static str, &str) {
-    match scope {
-        Scope::Domain(d) => ("domain", d),
-        Scope::UrlPrefix(p) => ("url-prefix", p),
     }
 }
 
@@ -312,28 +302,6 @@ async fn write_audit(
     tx.commit().await
 }
 
-fn owner_entry(
-    reference: String,
-    scope_kind: &str,
-    scope: String,
-    request: &str,
-    factor: Option<i64>,
-    until_ms: Option<i64>,
-) -> Option<RegistryEntry> {
-    let scope = match scope_kind {
-        "domain" => Scope::Domain(scope),
-        _ => Scope::UrlPrefix(scope),
-    };
-    let request = match request {
-        "opt-out" => OwnerRequest::OptOut,
-        "slow-down" => OwnerRequest::SlowDown(u32::try_from(factor?).ok()?),
-        "pause" => OwnerRequest::PauseUntil(codec::from_ms(until_ms?)),
-        "facts-only" => OwnerRequest::FactsOnly,
-        _ => return None,
-    };
-    Some(RegistryEntry { scope, request, reference })
-}
-
 fn event_from_row(r: &Row) -> Result<StoredEvent, StoreError> {
     let identity: String = r.get(1);
     let facts: String = r.get(5);
@@ -446,7 +414,6 @@ impl Postgres {
             registry_changes: Mutex::new(None),
             pool,
             audit: tx,
-            registry: Mutex::new(None),
             robots: Arc::default(),
         })
     }
@@ -894,100 +861,6 @@ impl Postgres {
 
     // ----- registry -----------------------------------------------------------------
 
-    /// What the registry says about `url`, validated against the registry version on
-    /// every call (one small read), so another process's opt-out applies to the next
-    /// request.
-    pub(crate) async fn owner_rules(&self, url: &Url) -> Result<OwnerRules, StoreError> {
-        let cached = self.registry.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let version: i64 = self
-            .row("SELECT value FROM meta WHERE key = 'registry_version'", &[], || {
-                "reading the registry version".to_owned()
-            })
-            .await?
-            .map_or(0, |r| r.get(0));
-        let entries = match cached {
-            Some((v, entries)) if v == version => entries,
-            _ => {
-                // Read the version again with the entries, in one snapshot, so the cache
-                // never pairs new entries with an old version.
-                let mut conn = self.conn().await?;
-                let loc = self.location.as_str();
-                let doing = || "reading owner requests".to_owned();
-                let tx = conn.transaction().await.doing(loc, doing)?;
-                tx.batch_execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                    .await
-                    .doing(loc, doing)?;
-                let version: i64 = tx
-                    .query_one("SELECT value FROM meta WHERE key = 'registry_version'", &[])
-                    .await
-                    .doing(loc, doing)?
-                    .get(0);
-                let entries: Arc<Vec<OwnerRecord>> = Arc::new(read_owner_requests(&tx, loc).await?);
-                tx.commit().await.doing(loc, doing)?;
-                *self.registry.lock().unwrap_or_else(|p| p.into_inner()) =
-                    Some((version, Arc::clone(&entries)));
-                entries
-            }
-        };
-        let now = SystemTime::now();
-        Ok(rules_for(entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry), url))
-    }
-
-    pub(crate) async fn add_owner_request(
-        &self,
-        entry: RegistryEntry,
-        note: Option<String>,
-        now: SystemTime,
-        lapses: Option<SystemTime>,
-    ) -> Result<(), StoreError> {
-        let loc = self.location.as_str();
-        let doing = || format!("recording owner request `{}`", entry.reference);
-        let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.doing(loc, doing)?;
-        insert_owner_request(&tx, loc, &entry, note.as_deref(), now).await?;
-        if let Some(lapses) = lapses {
-            tx.execute(
-                "UPDATE owner_requests SET lapses_ms = $2 WHERE reference = $1",
-                &[&entry.reference, &codec::to_ms(lapses)],
-            )
-            .await
-            .doing(loc, doing)?;
-        } else if entry.request == OwnerRequest::FactsOnly {
-            // Only a request that holds for good purges: an unproven one hides and
-            // deletes nothing (issue 26).
-            purge_to_facts(&tx, loc, &entry.scope).await?;
-        }
-        tx.commit().await.doing(loc, doing)
-    }
-
-    pub(crate) async fn confirm_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
-        self.exec(
-            "UPDATE owner_requests SET lapses_ms = NULL WHERE reference = $1",
-            &[&reference],
-            || format!("confirming owner request `{reference}`"),
-        )
-        .await
-        .map(|n| n > 0)
-    }
-
-    pub(crate) async fn remove_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
-        self.exec("DELETE FROM owner_requests WHERE reference = $1", &[&reference], || {
-            format!("removing owner request `{reference}`")
-        })
-        .await
-        .map(|n| n > 0)
-    }
-
-    pub(crate) async fn owner_requests(&self) -> Result<Vec<OwnerRecord>, StoreError> {
-        let loc = self.location.as_str();
-        let doing = || "reading owner requests".to_owned();
-        let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.doing(loc, doing)?;
-        let records = read_owner_requests(&tx, loc).await?;
-        tx.commit().await.doing(loc, doing)?;
-        Ok(records)
-    }
-
     // ----- audit --------------------------------------------------------------------
 
     pub(crate) fn record_audit(&self, record: AuditRecord) {
@@ -1374,321 +1247,7 @@ impl Postgres {
             .collect()
     }
 
-    pub(crate) async fn put_translation(
-        &self,
-        event_id: i64,
-        lang: &str,
-        title: Option<String>,
-        description: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        self.exec(
-            "INSERT INTO translations (event_id, lang, title, description, created_ms)
-             VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (event_id, lang) DO UPDATE SET title = excluded.title,
-                 description = excluded.description, created_ms = excluded.created_ms",
-            &[&event_id, &lang, &title, &description, &codec::to_ms(now)],
-            || format!("storing a translation of event {event_id}"),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    pub(crate) async fn translation(
-        &self,
-        event_id: i64,
-        lang: &str,
-    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
-        Ok(self
-            .row(
-                "SELECT title, description FROM translations WHERE event_id = $1 AND lang = $2",
-                &[&event_id, &lang],
-                || format!("reading a translation of event {event_id}"),
-            )
-            .await?
-            .map(|r| (r.get(0), r.get(1))))
-    }
-
     // ----- other content ------------------------------------------------------------
-
-    pub(crate) async fn record_run(&self, source: &str, at: SystemTime) -> Result<(), StoreError> {
-        self.exec(
-            "INSERT INTO source_runs (source, last_started_ms) VALUES ($1, $2)
-             ON CONFLICT (source) DO UPDATE SET last_started_ms = excluded.last_started_ms",
-            &[&source, &codec::to_ms(at)],
-            || format!("recording a run of source `{source}`"),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    pub(crate) async fn last_run(&self, source: &str) -> Result<Option<SystemTime>, StoreError> {
-        Ok(self
-            .row("SELECT last_started_ms FROM source_runs WHERE source = $1", &[&source], || {
-                format!("reading the last run of source `{source}`")
-            })
-            .await?
-            .map(|r| codec::from_ms(r.get(0))))
-    }
-
-    pub(crate) async fn record_outcome(
-        &self,
-        source: &str,
-        failed: bool,
-    ) -> Result<u32, StoreError> {
-        Ok(self
-            .row(
-                "INSERT INTO source_runs (source, last_started_ms, failures) VALUES ($1, 0, CASE WHEN $2 THEN 1 ELSE 0 END)
-                 ON CONFLICT (source) DO UPDATE SET failures = CASE WHEN $2 THEN source_runs.failures + 1 ELSE 0 END
-                 RETURNING failures",
-                &[&source, &failed],
-                || format!("recording the outcome of source `{source}`"),
-            )
-            .await?
-            .map_or(0, |r| r.get::<_, i64>(0) as u32))
-    }
-
-    pub(crate) async fn failure_streak(&self, source: &str) -> Result<u32, StoreError> {
-        Ok(self
-            .row("SELECT failures FROM source_runs WHERE source = $1", &[&source], || {
-                format!("reading the failures of source `{source}`")
-            })
-            .await?
-            .map_or(0, |r| r.get::<_, i64>(0) as u32))
-    }
-
-    pub(crate) async fn touch_page(&self, page: &Url, at: SystemTime) -> Result<u64, StoreError> {
-        let page = page.to_string();
-        self.exec(
-            "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2)
-             WHERE id IN (SELECT event_id FROM event_provenance WHERE fetch_url = $1)",
-            &[&page, &codec::to_ms(at)],
-            || format!("recording the check of `{page}`"),
-        )
-        .await
-    }
-
-    pub(crate) async fn upsert_source(
-        &self,
-        source: SourceRecord,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        self.exec(
-            "INSERT INTO sources (name, url, host, kind, keep, updated_ms) VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (name) DO UPDATE SET url = excluded.url, host = excluded.host,
-                 kind = excluded.kind, keep = excluded.keep, updated_ms = excluded.updated_ms",
-            &[
-                &source.name,
-                &source.url.as_str(),
-                &codec::host_of(source.url.as_str()),
-                &source.kind,
-                &source.keep.as_str(),
-                &codec::to_ms(now),
-            ],
-            || format!("storing source `{}`", source.name),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    pub(crate) async fn upsert_news(
-        &self,
-        item: NewsItem,
-        keep: Keep,
-        now: SystemTime,
-    ) -> Result<i64, StoreError> {
-        let url = item.url.to_string();
-        let summary = item.summary.filter(|_| keep == Keep::Full);
-        let row = self
-            .row(
-                "INSERT INTO news_items (url, host, source, title, published_ms, summary, first_seen_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)
-                 ON CONFLICT (url) DO UPDATE SET title = excluded.title, source = excluded.source,
-                     published_ms = excluded.published_ms, summary = excluded.summary
-                 RETURNING id",
-                &[
-                    &url,
-                    &codec::host_of(&url),
-                    &item.source,
-                    &item.title,
-                    &item.published.map(codec::to_ms),
-                    &summary,
-                    &codec::to_ms(now),
-                ],
-                || format!("storing news item `{url}`"),
-            )
-            .await?;
-        row.map(|r| r.get(0))
-            .ok_or_else(|| StoreError::Worker(format!("no id returned for news item `{url}`")))
-    }
-
-    pub(crate) async fn put_validators(
-        &self,
-        url: &Url,
-        etag: Option<String>,
-        last_modified: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let url = url.to_string();
-        self.exec(
-            "INSERT INTO validators (url, host, etag, last_modified, updated_ms) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (url) DO UPDATE SET etag = excluded.etag,
-                 last_modified = excluded.last_modified, updated_ms = excluded.updated_ms",
-            &[&url, &codec::host_of(&url), &etag, &last_modified, &codec::to_ms(now)],
-            || format!("storing validators of `{url}`"),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    pub(crate) async fn validators(
-        &self,
-        url: &Url,
-    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
-        let url = url.to_string();
-        Ok(self
-            .row("SELECT etag, last_modified FROM validators WHERE url = $1", &[&url], || {
-                format!("reading validators of `{url}`")
-            })
-            .await?
-            .map(|r| (r.get(0), r.get(1))))
-    }
-
-    pub(crate) async fn put_listing_links(
-        &self,
-        url: &Url,
-        links: String,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let url = url.to_string();
-        self.exec(
-            "INSERT INTO listing_links (url, host, links, updated_ms) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (url) DO UPDATE SET links = excluded.links, updated_ms = excluded.updated_ms",
-            &[&url, &codec::host_of(&url), &links, &codec::to_ms(now)],
-            || format!("storing the links of `{url}`"),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    pub(crate) async fn news(&self, limit: usize) -> Result<Vec<StoredNews>, StoreError> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let rows = self
-            .rows(
-                "SELECT id, url, source, title, published_ms, summary, first_seen_ms FROM news_items
-                 ORDER BY COALESCE(published_ms, first_seen_ms) DESC, id DESC LIMIT $1",
-                &[&limit],
-                || "reading news items".to_owned(),
-            )
-            .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                let url = Url::parse(&r.get::<_, String>(1)).ok()?;
-                Some(StoredNews {
-                    id: r.get(0),
-                    item: NewsItem {
-                        url,
-                        source: r.get(2),
-                        title: r.get(3),
-                        published: r.get::<_, Option<i64>>(4).map(codec::from_ms),
-                        summary: r.get(5),
-                    },
-                    first_seen: codec::from_ms(r.get(6)),
-                })
-            })
-            .collect())
-    }
-
-    pub(crate) async fn listing_links(&self, url: &Url) -> Result<Option<String>, StoreError> {
-        let url = url.to_string();
-        Ok(self
-            .row("SELECT links FROM listing_links WHERE url = $1", &[&url], || {
-                format!("reading the links of `{url}`")
-            })
-            .await?
-            .map(|r| r.get(0)))
-    }
-
-    pub(crate) async fn put_body(
-        &self,
-        url: &Url,
-        content_type: Option<String>,
-        body: Vec<u8>,
-        now: SystemTime,
-    ) -> Result<i64, StoreError> {
-        let url = url.to_string();
-        let row = self
-            .row(
-                "INSERT INTO bodies (url, host, content_type, fetched_ms, body)
-                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                &[&url, &codec::host_of(&url), &content_type, &codec::to_ms(now), &body],
-                || format!("storing the body of `{url}`"),
-            )
-            .await?;
-        row.map(|r| r.get(0))
-            .ok_or_else(|| StoreError::Worker(format!("no id returned for the body of `{url}`")))
-    }
-
-    pub(crate) async fn body(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
-            .row("SELECT body FROM bodies WHERE id = $1", &[&id], || format!("reading body {id}"))
-            .await?
-            .map(|r| r.get(0)))
-    }
-
-    pub(crate) async fn delete_body(&self, id: i64) -> Result<bool, StoreError> {
-        self.exec("DELETE FROM bodies WHERE id = $1", &[&id], || format!("deleting body {id}"))
-            .await
-            .map(|n| n > 0)
-    }
-
-    pub(crate) async fn put_sample(
-        &self,
-        url: &Url,
-        body: Vec<u8>,
-        now: SystemTime,
-        config_exclusions: Vec<String>,
-    ) -> Result<Option<i64>, StoreError> {
-        let url = url.to_string();
-        let host = codec::host_of(&url);
-        let covered = |domain: &str| {
-            Scope::domain(domain)
-                .is_some_and(|s| Url::parse(&format!("http://{host}/")).is_ok_and(|u| s.covers(&u)))
-        };
-        if config_exclusions.iter().any(|d| covered(d)) {
-            return Ok(None);
-        }
-        // One statement: not inserted when an exclusion covers the host.
-        let row = self
-            .row(
-                "INSERT INTO samples (url, host, fetched_ms, body)
-                 SELECT $1, $2, $3, $4
-                 WHERE NOT EXISTS (SELECT 1 FROM sample_exclusions
-                     WHERE domain = $2 OR (length($2::text) > length(domain)
-                         AND right($2::text, length(domain) + 1) = '.' || domain))
-                 RETURNING id",
-                &[&url, &host, &codec::to_ms(now), &body],
-                || format!("storing a sample of `{url}`"),
-            )
-            .await?;
-        Ok(row.map(|r| r.get(0)))
-    }
-
-    pub(crate) async fn exclude_from_samples(
-        &self,
-        domain: &str,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        self.exec(
-            "INSERT INTO sample_exclusions (domain, created_ms) VALUES ($1, $2)
-             ON CONFLICT (domain) DO NOTHING",
-            &[&domain, &codec::to_ms(now)],
-            || format!("excluding `{domain}` from samples"),
-        )
-        .await
-        .map(|_| ())
-    }
 
     // ----- retention and removal --------------------------------------------------------
 
@@ -1734,74 +1293,43 @@ impl Postgres {
         Ok(PurgeReport { bodies, events, translations: translations.max(0) as u64, audit })
     }
 
-    /// Deletes a site's content in one transaction. PostgreSQL reclaims the dead rows'
-    /// space on `VACUUM` (autovacuum), not at once: the rows are gone for every reader
-    /// at commit, the bytes in the data files later.
+    /// PostgreSQL keeps its own files consistent; this checks that the database answers
+    /// and that the copy's schema and its namespace carry every migration this build
+    /// knows for their role (`ok` when so).
+    /// Removes a site's content (`crate::registry`) from this copy and from every copy
+    /// sharing its politeness namespace, in one transaction.
     pub(crate) async fn remove_site(
         &self,
         scope: Scope,
         reference: String,
         now: SystemTime,
     ) -> Result<RemovalReport, StoreError> {
-        let label = scope_columns(&scope).1.to_owned();
-        let now_ms = codec::to_ms(now);
+        let doing = format!("removing `{}`", registry::scope_columns(&scope).1);
         let loc = self.location.as_str();
-        let doing = || format!("removing `{label}`");
         let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.doing(loc, doing)?;
-        let request_id: i64 = tx
-            .query_one(
-                "INSERT INTO removal_requests (scope, reference, requested_ms) VALUES ($1, $2, $3)
-                 RETURNING id",
-                &[&label, &reference, &now_ms],
-            )
-            .await
-            .doing(loc, doing)?
-            .get(0);
+        let tx = conn.transaction().await.doing(loc, || doing.clone())?;
+        let copies = layout::copies(&tx).await.doing(loc, || doing.clone())?;
+        let mut tx = PgTx { tx, location: loc, doing };
+        let request_id = registry::open_removal(&mut tx, &scope, &reference, now).await?;
         // Every copy sharing this namespace keeps its own content: delete it from each
         // (its tables first on the search path), this copy's under plain table names.
         let mut deleted = Vec::new();
-        let copies = layout::copies(&tx).await.doing(loc, doing)?;
         for copy in copies.iter().filter(|c| **c != self.schemas.copy) {
             let path = format!("SET LOCAL search_path TO {copy}, {}", self.schemas.politeness);
-            tx.batch_execute(&path).await.doing(loc, doing)?;
-            for (table, n) in delete_site_content(&tx, &scope).await.doing(loc, doing)? {
+            tx.tx.batch_execute(&path).await.doing(loc, || tx.doing.clone())?;
+            for (table, n) in registry::delete_site_content(&mut tx, &scope).await? {
                 deleted.push((format!("{copy}.{table}"), n));
             }
         }
         let own = format!("SET LOCAL search_path TO {}", layout::search_list(&self.schemas));
-        tx.batch_execute(&own).await.doing(loc, doing)?;
-        deleted.splice(0..0, delete_site_content(&tx, &scope).await.doing(loc, doing)?);
-        let opt_out = format!("removal-{request_id}");
-        let entry = RegistryEntry {
-            scope: scope.clone(),
-            request: OwnerRequest::OptOut,
-            reference: opt_out.clone(),
-        };
-        insert_owner_request(&tx, loc, &entry, Some("added by `gleaner remove`"), now).await?;
-        if let Scope::Domain(domain) = &scope {
-            tx.execute(
-                "INSERT INTO sample_exclusions (domain, created_ms) VALUES ($1, $2)
-                 ON CONFLICT (domain) DO NOTHING",
-                &[domain, &now_ms],
-            )
-            .await
-            .doing(loc, doing)?;
-        }
-        let summary: Vec<String> = deleted.iter().map(|(t, n)| format!("{t}={n}")).collect();
-        tx.execute(
-            "UPDATE removal_requests SET completed_ms = $2, removed = $3 WHERE id = $1",
-            &[&request_id, &codec::to_ms(SystemTime::now()), &summary.join(" ")],
-        )
-        .await
-        .doing(loc, doing)?;
-        tx.commit().await.doing(loc, doing)?;
-        Ok(RemovalReport { request_id, opt_out, deleted })
+        tx.tx.batch_execute(&own).await.doing(loc, || tx.doing.clone())?;
+        deleted.splice(0..0, registry::delete_site_content(&mut tx, &scope).await?);
+        let report = registry::close_removal(&mut tx, &scope, request_id, deleted, now).await?;
+        let PgTx { tx, doing, .. } = tx;
+        tx.commit().await.doing(loc, || doing)?;
+        Ok(report)
     }
 
-    /// PostgreSQL keeps its own files consistent; this checks that the database answers
-    /// and that the copy's schema and its namespace carry every migration this build
-    /// knows for their role (`ok` when so).
     pub(crate) async fn integrity_check(&self) -> Result<String, StoreError> {
         let mut problems = Vec::new();
         let places = if self.schemas.is_split() {
@@ -1829,62 +1357,6 @@ impl Postgres {
         }
         Ok(if problems.is_empty() { "ok".to_owned() } else { problems.join("; ") })
     }
-}
-
-/// Deletes a removed site's content from the copy first on the search path, returning
-/// the rows deleted per table.
-async fn delete_site_content(
-    tx: &tokio_postgres::Transaction<'_>,
-    scope: &Scope,
-) -> Result<Vec<(String, u64)>, tokio_postgres::Error> {
-    let mut deleted = Vec::new();
-    let (events_cond, param) = scope_condition(scope, "host", "url", 1);
-    let (url_host_cond, _) = scope_condition(scope, "url_host", "url", 1);
-    let events_where = format!("({events_cond} OR {url_host_cond})");
-    let plain = |table: &str| {
-        format!("DELETE FROM {table} WHERE {}", scope_condition(scope, "host", "url", 1).0)
-    };
-    for (table, sql) in [
-        (
-            "translations",
-            format!(
-                "DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
-            ),
-        ),
-        (
-            "event_status",
-            format!(
-                "DELETE FROM event_status WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
-            ),
-        ),
-        (
-            "event_provenance",
-            format!(
-                "DELETE FROM event_provenance WHERE event_id IN (SELECT id FROM events WHERE {events_where})"
-            ),
-        ),
-        // The relay rows of the site's event images, whatever host serves them (issue
-        // 26): the image of an event at `venue.example` often lives on a CDN.
-        (
-            "relay_images (event images)",
-            format!(
-                "DELETE FROM relay_images WHERE url IN (SELECT image_url FROM events
-                 WHERE {events_where} AND image_url IS NOT NULL)"
-            ),
-        ),
-        ("events", format!("DELETE FROM events WHERE {events_where}")),
-        ("news_items", plain("news_items")),
-        ("bodies", plain("bodies")),
-        ("samples", plain("samples")),
-        ("validators", plain("validators")),
-        ("listing_links", plain("listing_links")),
-        ("frontier", plain("frontier")),
-        ("relay_images", plain("relay_images")),
-    ] {
-        let n = tx.execute(&sql, &[&param]).await?;
-        deleted.push((table.to_owned(), n));
-    }
-    Ok(deleted)
 }
 
 /// Stores a document version when it differs from the latest one archived for the site,
@@ -1929,85 +1401,89 @@ async fn archive(
     }
 }
 
-async fn read_owner_requests(
-    client: &tokio_postgres::Transaction<'_>,
-    loc: &str,
-) -> Result<Vec<OwnerRecord>, StoreError> {
-    let rows = client
-        .query(
-            "SELECT reference, scope_kind, scope, request, factor, until_ms, created_ms, note,
-                 lapses_ms
-             FROM owner_requests ORDER BY created_ms, reference",
-            &[],
-        )
-        .await
-        .doing(loc, || "reading owner requests".to_owned())?;
-    Ok(rows
-        .iter()
-        .filter_map(|r| {
-            let kind: String = r.get(1);
-            let request: String = r.get(3);
-            let entry = owner_entry(r.get(0), &kind, r.get(2), &request, r.get(4), r.get(5))?;
-            Some(OwnerRecord {
-                entry,
-                created: codec::from_ms(r.get(6)),
-                note: r.get(7),
-                lapses: r.get::<_, Option<i64>>(8).map(codec::from_ms),
-            })
-        })
-        .collect())
+/// A pooled connection inside a transaction.
+struct PgTx<'c> {
+    tx: deadpool_postgres::Transaction<'c>,
+    location: &'c str,
+    doing: String,
 }
 
-/// "Keep facts only" also purges what is already stored beyond facts (SPEC §1).
-async fn purge_to_facts(
-    tx: &tokio_postgres::Transaction<'_>,
-    loc: &str,
-    scope: &Scope,
-) -> Result<(), StoreError> {
-    let (host, param) = scope_condition(scope, "host", "url", 1);
-    let (url_host, _) = scope_condition(scope, "url_host", "url", 1);
-    let events = format!("({host} OR {url_host})");
-    let doing = || format!("purging `{param}` to facts only");
-    for sql in [
-        format!(
-            "DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events})"
-        ),
-        format!("UPDATE events SET description = NULL, image_url = NULL WHERE {events}"),
-        // Each source's reading too, or the next merge would bring them back.
-        format!(
-            "UPDATE event_provenance SET description = NULL, image_url = NULL
-             WHERE event_id IN (SELECT id FROM events WHERE {events})"
-        ),
-        format!("UPDATE news_items SET summary = NULL WHERE {host}"),
-    ] {
-        tx.execute(&sql, &[&param]).await.doing(loc, doing)?;
+/// Runs one statement through `client` (a connection or a transaction).
+async fn run_on(
+    client: &impl deadpool_postgres::GenericClient,
+    sql: &str,
+    params: &[Value],
+) -> Result<Written, tokio_postgres::Error> {
+    let st = client.prepare_cached(sql).await?;
+    let refs: Vec<P<'_>> = params.iter().map(|v| v as P<'_>).collect();
+    if st.columns().is_empty() {
+        return Ok(Written { changed: client.execute(&st, &refs).await?, rows: Vec::new() });
     }
-    Ok(())
+    let rows = client.query(&st, &refs).await?;
+    let rows = rows.iter().map(SqlRow::from_postgres).collect::<Result<Vec<_>, _>>()?;
+    Ok(Written { changed: rows.len() as u64, rows })
 }
 
-async fn insert_owner_request(
-    tx: &tokio_postgres::Transaction<'_>,
-    loc: &str,
-    entry: &RegistryEntry,
-    note: Option<&str>,
-    now: SystemTime,
-) -> Result<(), StoreError> {
-    let (kind, scope) = scope_columns(&entry.scope);
-    let (request, factor, until) = match &entry.request {
-        OwnerRequest::OptOut => ("opt-out", None, None),
-        OwnerRequest::SlowDown(f) => ("slow-down", Some(i64::from(*f)), None),
-        OwnerRequest::PauseUntil(t) => ("pause", None, Some(codec::to_ms(*t))),
-        OwnerRequest::FactsOnly => ("facts-only", None, None),
-    };
-    tx.execute(
-        "INSERT INTO owner_requests (reference, scope_kind, scope, request, factor, until_ms, note, created_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (reference) DO UPDATE SET scope_kind = excluded.scope_kind, scope = excluded.scope,
-             request = excluded.request, factor = excluded.factor, until_ms = excluded.until_ms,
-             note = excluded.note, lapses_ms = NULL",
-        &[&entry.reference, &kind, &scope, &request, &factor, &until, &note, &codec::to_ms(now)],
-    )
-    .await
-    .map(|_| ())
-    .doing(loc, || format!("recording owner request `{}`", entry.reference))
+impl Tx for PgTx<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn run<'a>(
+        &'a mut self,
+        sql: &'a str,
+        params: Vec<Value>,
+    ) -> BoxFuture<'a, Result<Written, StoreError>> {
+        Box::pin(async move {
+            run_on(&self.tx, sql, &params).await.doing(self.location, || self.doing.clone())
+        })
+    }
+}
+
+impl Db for Postgres {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn query<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Vec<SqlRow>, StoreError>> {
+        Box::pin(async move {
+            let conn = self.conn().await?;
+            let written = run_on(&conn, sql, &params).await;
+            Ok(written.doing(&self.location, || doing)?.rows)
+        })
+    }
+
+    fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(self.run_body(None, doing, body))
+    }
+
+    fn snapshot(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(self.run_body(Some("REPEATABLE READ READ ONLY"), doing, body))
+    }
+}
+
+impl Postgres {
+    /// Runs `body` in a transaction (at `level`, when given), committed when it succeeds.
+    async fn run_body(
+        &self,
+        level: Option<&str>,
+        doing: String,
+        body: TxBody,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.doing(&self.location, || doing.clone())?;
+        if let Some(level) = level {
+            let set = format!("SET TRANSACTION ISOLATION LEVEL {level}");
+            tx.batch_execute(&set).await.doing(&self.location, || doing.clone())?;
+        }
+        let mut tx = PgTx { tx, location: &self.location, doing };
+        body(&mut tx).await?;
+        let PgTx { tx, location, doing } = tx;
+        tx.commit().await.doing(location, || doing)
+    }
 }

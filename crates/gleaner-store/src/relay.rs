@@ -14,7 +14,8 @@ use std::time::SystemTime;
 
 use url::Url;
 
-use crate::{Backend, Store, StoreError};
+use crate::sql::{Row, params};
+use crate::{Store, StoreError};
 
 /// An image the relay knows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,6 +92,21 @@ pub(crate) fn site_and_host(url: &Url) -> (String, String) {
     (url.origin().ascii_serialization(), url.host_str().unwrap_or_default().to_ascii_lowercase())
 }
 
+const SELECT: &str = "SELECT i.id, i.url, i.site, i.source, i.allowed, i.reason, t.reason
+     FROM relay_images i LEFT JOIN relay_takedowns t ON t.url = i.url";
+
+fn image(r: &Row) -> Result<RelayImage, StoreError> {
+    Ok(RelayImage {
+        id: r.get(0)?,
+        url: r.get(1)?,
+        site: r.get(2)?,
+        source: r.get(3)?,
+        allowed: r.get(4)?,
+        reason: r.get(5)?,
+        taken_down: r.get(6)?,
+    })
+}
+
 impl Store {
     /// Registers an image for the relay, or updates whether it is allowed; returns its
     /// record with the id (the same id every time for one URL).
@@ -102,7 +118,33 @@ impl Store {
         reason: &str,
         now: SystemTime,
     ) -> Result<RelayImage, StoreError> {
-        dispatch!(self, db => db.register_relay_image(url, source, allowed, reason, now).await)
+        let (site, host) = site_and_host(url);
+        let url = url.to_string();
+        let id = new_relay_id(&url);
+        self.db()
+            .exec(
+                "INSERT INTO relay_images (id, url, site, host, source, allowed, reason, created_ms, checked_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+                 ON CONFLICT (url) DO UPDATE SET source = excluded.source,
+                    allowed = excluded.allowed, reason = excluded.reason,
+                    checked_ms = excluded.checked_ms",
+                params![id, &url, site, host, source, allowed, reason, now],
+                format!("registering the image `{url}` for the relay"),
+            )
+            .await?;
+        self.relay_image_where("i.url", &url)
+            .await?
+            .ok_or_else(|| StoreError::Worker(format!("the relay image `{url}` vanished")))
+    }
+
+    async fn relay_image_where(
+        &self,
+        column: &'static str,
+        value: &str,
+    ) -> Result<Option<RelayImage>, StoreError> {
+        let sql = format!("{SELECT} WHERE {column} = $1");
+        let row = self.db().row(&sql, params![value], format!("reading the relay image `{value}`"));
+        row.await?.as_ref().map(image).transpose()
     }
 
     /// The image with this opaque id, if registered.
@@ -111,17 +153,19 @@ impl Store {
         if id.len() != 32 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Ok(None);
         }
-        dispatch!(self, db => db.relay_image_where("i.id", id).await)
+        self.relay_image_where("i.id", id).await
     }
 
     /// The relay record of an image address, if registered.
     pub async fn relay_image_by_url(&self, url: &str) -> Result<Option<RelayImage>, StoreError> {
-        dispatch!(self, db => db.relay_image_where("i.url", url).await)
+        self.relay_image_where("i.url", url).await
     }
 
     /// Every registered image (for the link check), by site.
     pub async fn relay_images(&self) -> Result<Vec<RelayImage>, StoreError> {
-        dispatch!(self, db => db.relay_images().await)
+        let sql = format!("{SELECT} ORDER BY i.site, i.url");
+        let rows = self.db().query(&sql, params![], "reading the relay images".into()).await?;
+        rows.iter().map(image).collect()
     }
 
     /// Marks an image allowed or not (the link check re-reading terms and signals).
@@ -132,7 +176,14 @@ impl Store {
         reason: &str,
         now: SystemTime,
     ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.set_relay_allowed(url, allowed, reason, now).await)
+        self.db()
+            .exec(
+                "UPDATE relay_images SET allowed = $2, reason = $3, checked_ms = $4 WHERE url = $1",
+                params![url, allowed, reason, now],
+                format!("updating the relay image `{url}`"),
+            )
+            .await
+            .map(drop)
     }
 
     /// Takes an image down: it is never relayed again, in any process (every delivery
@@ -145,12 +196,36 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let parsed = Url::parse(url).ok();
         let host = parsed.as_ref().map(|u| site_and_host(u).1).unwrap_or_default();
-        dispatch!(self, db => db.take_down(url, &host, reason, now).await)
+        let why = format!("taken down: {reason}");
+        let (url, reason) = (url.to_owned(), reason.to_owned());
+        self.db()
+            .tx(format!("taking down `{url}`"), move |tx| {
+                Box::pin(async move {
+                    tx.exec(
+                        "INSERT INTO relay_takedowns (url, host, reason, at_ms) VALUES ($1, $2, $3, $4)
+                         ON CONFLICT (url) DO NOTHING",
+                        params![&url, host, reason, now],
+                    )
+                    .await?;
+                    let n = tx
+                        .exec(
+                            "UPDATE relay_images SET allowed = FALSE, reason = $2, checked_ms = $3 WHERE url = $1",
+                            params![&url, why, now],
+                        )
+                        .await?;
+                    Ok(n > 0)
+                })
+            })
+            .await
     }
 
     /// Every takedown, oldest first.
     pub async fn takedowns(&self) -> Result<Vec<Takedown>, StoreError> {
-        dispatch!(self, db => db.takedowns().await)
+        let sql = "SELECT url, reason, at_ms FROM relay_takedowns ORDER BY at_ms, url";
+        let rows = self.db().query(sql, params![], "reading the takedowns".into()).await?;
+        rows.iter()
+            .map(|r| Ok(Takedown { url: r.get(0)?, reason: r.get(1)?, at: r.get(2)? }))
+            .collect()
     }
 
     /// Stores a site's rights files as just read.
@@ -159,11 +234,39 @@ impl Store {
         site: &str,
         files: &SiteRightsFiles,
     ) -> Result<(), StoreError> {
-        dispatch!(self, db => db.put_site_rights(site, files).await)
+        self.db()
+            .exec(
+                "INSERT INTO site_rights (site, read_ms, valid_until_ms, tdmrep, ai_txt)
+                 VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (site) DO UPDATE SET read_ms = excluded.read_ms,
+                    valid_until_ms = excluded.valid_until_ms, tdmrep = excluded.tdmrep,
+                    ai_txt = excluded.ai_txt",
+                params![
+                    site,
+                    files.read_at,
+                    files.valid_until,
+                    files.tdmrep.clone(),
+                    files.ai_txt.clone()
+                ],
+                format!("storing the rights files of `{site}`"),
+            )
+            .await
+            .map(drop)
     }
 
     /// A site's rights files as last read (valid or not: compare `valid_until`).
     pub async fn site_rights(&self, site: &str) -> Result<Option<SiteRightsFiles>, StoreError> {
-        dispatch!(self, db => db.site_rights(site).await)
+        let sql = "SELECT read_ms, valid_until_ms, tdmrep, ai_txt FROM site_rights WHERE site = $1";
+        let doing = format!("reading the rights files of `{site}`");
+        let row = self.db().row(sql, params![site], doing).await?;
+        row.map(|r| {
+            Ok(SiteRightsFiles {
+                read_at: r.get(0)?,
+                valid_until: r.get(1)?,
+                tdmrep: r.get(2)?,
+                ai_txt: r.get(3)?,
+            })
+        })
+        .transpose()
     }
 }

@@ -21,20 +21,21 @@ use gleaner_event::{EventIdentity, EventStatus};
 use gleaner_policy::Purpose;
 use gleaner_policy::audit::AuditRecord;
 use gleaner_policy::budget::GlobalBudget;
-use gleaner_policy::registry::{OwnerRequest, OwnerRules, RegistryEntry, Scope, rules_for};
+use gleaner_policy::registry::Scope;
 use gleaner_policy::robots::RobotsTxt;
 use gleaner_policy::state::{Change, SiteState};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-use url::Url;
 
 use crate::codec::{self, SiteRow};
 use crate::error::{Doing, StoreError};
 use crate::merge;
-use crate::model::StoredNews;
 use crate::model::{
-    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
-    PurgeReport, RemovalReport, RetentionPolicy, SourceRecord, StatusChange, StoredEvent, Upserted,
+    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, PurgeReport, RemovalReport,
+    RetentionPolicy, StatusChange, StoredEvent, Upserted,
 };
+use crate::registry;
+use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written};
+use gleaner_policy::state::BoxFuture;
 
 /// Schema migrations. Every applied one is a row of `schema_migrations`; on open, every
 /// migration here without a row is applied, in order, each in its own transaction with
@@ -146,10 +147,6 @@ fn table_exists(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
 }
 
 mod frontier;
-mod llm;
-mod owners;
-mod relay;
-mod runs;
 mod workers;
 
 /// How long a statement waits for another process's write lock before failing.
@@ -171,9 +168,8 @@ enum AuditMsg {
 pub(crate) struct Sqlite {
     path: PathBuf,
     writer: Arc<tokio::sync::Mutex<Connection>>,
-    reader: Arc<Mutex<Connection>>,
+    reader: Arc<tokio::sync::Mutex<Connection>>,
     audit: Mutex<mpsc::Sender<AuditMsg>>,
-    registry: Mutex<Option<(i64, Arc<Vec<OwnerRecord>>)>>,
     robots: RobotsCache,
 }
 
@@ -315,13 +311,6 @@ fn scope_condition(scope: &Scope, host_col: &str, url_col: &str, n: usize) -> (S
         Scope::UrlPrefix(prefix) => {
             (format!("substr({url_col}, 1, length(?{n})) = ?{n}"), prefix.clone())
         }
-    }
-}
-
-fn scope_columns(scope: &Scope) -> (&'static str, &str) {
-    match scope {
-        Scope::Domain(d) => ("domain", d),
-        Scope::UrlPrefix(p) => ("url-prefix", p),
     }
 }
 
@@ -500,62 +489,6 @@ fn write_audit(conn: &mut Connection, batch: &[AuditRecord]) -> rusqlite::Result
     tx.commit()
 }
 
-fn owner_entry(
-    reference: String,
-    scope_kind: &str,
-    scope: String,
-    request: &str,
-    factor: Option<i64>,
-    until_ms: Option<i64>,
-) -> Option<RegistryEntry> {
-    let scope = match scope_kind {
-        "domain" => Scope::Domain(scope),
-        _ => Scope::UrlPrefix(scope),
-    };
-    let request = match request {
-        "opt-out" => OwnerRequest::OptOut,
-        "slow-down" => OwnerRequest::SlowDown(u32::try_from(factor?).ok()?),
-        "pause" => OwnerRequest::PauseUntil(codec::from_ms(until_ms?)),
-        "facts-only" => OwnerRequest::FactsOnly,
-        _ => return None,
-    };
-    Some(RegistryEntry { scope, request, reference })
-}
-
-fn read_owner_requests(conn: &Connection) -> Result<Vec<OwnerRecord>, StoreError> {
-    let mut st = conn
-        .prepare_cached(
-            "SELECT reference, scope_kind, scope, request, factor, until_ms, created_ms, note,
-                 lapses_ms
-             FROM owner_requests ORDER BY created_ms, reference",
-        )
-        .doing(|| "reading owner requests".to_owned())?;
-    let rows = st
-        .query_map([], |r| {
-            let kind: String = r.get(1)?;
-            let request: String = r.get(3)?;
-            Ok((
-                owner_entry(r.get(0)?, &kind, r.get(2)?, &request, r.get(4)?, r.get(5)?),
-                r.get::<_, i64>(6)?,
-                r.get::<_, Option<String>>(7)?,
-                r.get::<_, Option<i64>>(8)?,
-            ))
-        })
-        .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-        .doing(|| "reading owner requests".to_owned())?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(entry, created, note, lapses)| {
-            entry.map(|entry| OwnerRecord {
-                entry,
-                created: codec::from_ms(created),
-                note,
-                lapses: lapses.map(codec::from_ms),
-            })
-        })
-        .collect())
-}
-
 fn event_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(StoredEvent, String)> {
     let identity: String = r.get(1)?;
     let facts: String = r.get(5)?;
@@ -654,9 +587,8 @@ impl Sqlite {
         Ok(Sqlite {
             path: path.to_owned(),
             writer: Arc::new(tokio::sync::Mutex::new(writer)),
-            reader: Arc::new(Mutex::new(reader)),
+            reader: Arc::new(tokio::sync::Mutex::new(reader)),
             audit: Mutex::new(tx),
-            registry: Mutex::new(None),
             robots: Arc::default(),
         })
     }
@@ -689,9 +621,8 @@ impl Sqlite {
         &self,
         f: impl FnOnce(&Connection) -> Result<R, StoreError> + Send + 'static,
     ) -> Result<R, StoreError> {
-        let reader = Arc::clone(&self.reader);
+        let conn = Arc::clone(&self.reader).lock_owned().await;
         blocking(move || {
-            let conn = reader.lock().unwrap_or_else(|p| p.into_inner());
             recover(&conn);
             f(&conn)
         })
@@ -779,101 +710,6 @@ impl Sqlite {
     }
 
     // ----- registry -----------------------------------------------------------------
-
-    /// What the registry says about `url`, validated against the database's registry
-    /// version on every call (one small read), so another process's opt-out applies to
-    /// the next request.
-    pub(crate) async fn owner_rules(&self, url: &Url) -> Result<OwnerRules, StoreError> {
-        let cached = self.registry.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let cached_version = cached.as_ref().map(|c| c.0);
-        let (version, fresh) = self
-            .read(move |conn| {
-                let version: i64 = conn
-                    .prepare_cached("SELECT value FROM meta WHERE key = 'registry_version'")
-                    .and_then(|mut st| st.query_row([], |r| r.get(0)))
-                    .doing(|| "reading the registry version".to_owned())?;
-                if Some(version) == cached_version {
-                    return Ok((version, None));
-                }
-                Ok((version, Some(Arc::new(read_owner_requests(conn)?))))
-            })
-            .await?;
-        let entries = match (fresh, cached) {
-            (Some(entries), _) => {
-                *self.registry.lock().unwrap_or_else(|p| p.into_inner()) =
-                    Some((version, Arc::clone(&entries)));
-                entries
-            }
-            (None, Some((_, entries))) => entries,
-            (None, None) => Arc::default(),
-        };
-        let now = SystemTime::now();
-        Ok(rules_for(entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry), url))
-    }
-
-    pub(crate) async fn add_owner_request(
-        &self,
-        entry: RegistryEntry,
-        note: Option<String>,
-        now: SystemTime,
-        lapses: Option<SystemTime>,
-    ) -> Result<(), StoreError> {
-        let reference = entry.reference.clone();
-        self.write(
-            move || format!("recording owner request `{reference}`"),
-            move |tx| {
-                insert_owner_request(tx, &entry, note.as_deref(), now)?;
-                if let Some(lapses) = lapses {
-                    tx.execute(
-                        "UPDATE owner_requests SET lapses_ms = ?2 WHERE reference = ?1",
-                        params![entry.reference, codec::to_ms(lapses)],
-                    )
-                    .doing(|| format!("recording owner request `{}`", entry.reference))?;
-                } else if entry.request == OwnerRequest::FactsOnly {
-                    // Only a request that holds for good purges: an unproven one hides
-                    // and deletes nothing (issue 26).
-                    purge_to_facts(tx, &entry.scope)?;
-                }
-                Ok(())
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn confirm_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
-        let reference = reference.to_owned();
-        let r2 = reference.clone();
-        self.write(
-            move || format!("confirming owner request `{r2}`"),
-            move |tx| {
-                tx.execute(
-                    "UPDATE owner_requests SET lapses_ms = NULL WHERE reference = ?1",
-                    [&reference],
-                )
-                .map(|n| n > 0)
-                .doing(|| format!("confirming owner request `{reference}`"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn remove_owner_request(&self, reference: &str) -> Result<bool, StoreError> {
-        let reference = reference.to_owned();
-        let r2 = reference.clone();
-        self.write(
-            move || format!("removing owner request `{r2}`"),
-            move |tx| {
-                tx.execute("DELETE FROM owner_requests WHERE reference = ?1", [&reference])
-                    .map(|n| n > 0)
-                    .doing(|| format!("removing owner request `{reference}`"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn owner_requests(&self) -> Result<Vec<OwnerRecord>, StoreError> {
-        self.read(read_owner_requests).await
-    }
 
     // ----- audit --------------------------------------------------------------------
 
@@ -1198,332 +1034,7 @@ impl Sqlite {
         .await
     }
 
-    pub(crate) async fn put_translation(
-        &self,
-        event_id: i64,
-        lang: &str,
-        title: Option<String>,
-        description: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let lang = lang.to_owned();
-        self.write(
-            move || format!("storing a translation of event {event_id}"),
-            move |tx| {
-                tx.execute(
-                    "INSERT INTO translations (event_id, lang, title, description, created_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5)
-                     ON CONFLICT (event_id, lang) DO UPDATE SET title = excluded.title,
-                         description = excluded.description, created_ms = excluded.created_ms",
-                    params![event_id, lang, title, description, codec::to_ms(now)],
-                )
-                .map(|_| ())
-                .doing(|| format!("storing a translation of event {event_id}"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn translation(
-        &self,
-        event_id: i64,
-        lang: &str,
-    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
-        let lang = lang.to_owned();
-        self.read(move |conn| {
-            conn.query_row(
-                "SELECT title, description FROM translations WHERE event_id = ?1 AND lang = ?2",
-                params![event_id, lang],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .doing(|| format!("reading a translation of event {event_id}"))
-        })
-        .await
-    }
-
     // ----- other content ------------------------------------------------------------
-
-    pub(crate) async fn upsert_source(
-        &self,
-        source: SourceRecord,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let name = source.name.clone();
-        self.write(
-            move || format!("storing source `{name}`"),
-            move |tx| {
-                tx.execute(
-                    "INSERT INTO sources (name, url, host, kind, keep, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                     ON CONFLICT (name) DO UPDATE SET url = excluded.url, host = excluded.host,
-                         kind = excluded.kind, keep = excluded.keep, updated_ms = excluded.updated_ms",
-                    params![
-                        source.name,
-                        source.url.as_str(),
-                        codec::host_of(source.url.as_str()),
-                        source.kind,
-                        source.keep.as_str(),
-                        codec::to_ms(now)
-                    ],
-                )
-                .map(|_| ())
-                .doing(|| format!("storing source `{}`", source.name))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn upsert_news(
-        &self,
-        item: NewsItem,
-        keep: Keep,
-        now: SystemTime,
-    ) -> Result<i64, StoreError> {
-        let url = item.url.to_string();
-        let u2 = url.clone();
-        self.write(
-            move || format!("storing news item `{u2}`"),
-            move |tx| {
-                let summary = item.summary.filter(|_| keep == Keep::Full);
-                tx.query_row(
-                    "INSERT INTO news_items (url, host, source, title, published_ms, summary, first_seen_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                     ON CONFLICT (url) DO UPDATE SET title = excluded.title, source = excluded.source,
-                         published_ms = excluded.published_ms, summary = excluded.summary
-                     RETURNING id",
-                    params![
-                        url,
-                        codec::host_of(&url),
-                        item.source,
-                        item.title,
-                        item.published.map(codec::to_ms),
-                        summary,
-                        codec::to_ms(now)
-                    ],
-                    |r| r.get(0),
-                )
-                .doing(|| format!("storing news item `{url}`"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn put_validators(
-        &self,
-        url: &Url,
-        etag: Option<String>,
-        last_modified: Option<String>,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let url = url.to_string();
-        let u2 = url.clone();
-        self.write(
-            move || format!("storing validators of `{u2}`"),
-            move |tx| {
-                tx.execute(
-                    "INSERT INTO validators (url, host, etag, last_modified, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5)
-                     ON CONFLICT (url) DO UPDATE SET etag = excluded.etag,
-                         last_modified = excluded.last_modified, updated_ms = excluded.updated_ms",
-                    params![url, codec::host_of(&url), etag, last_modified, codec::to_ms(now)],
-                )
-                .map(|_| ())
-                .doing(|| format!("storing validators of `{url}`"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn validators(
-        &self,
-        url: &Url,
-    ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
-        let url = url.to_string();
-        self.read(move |conn| {
-            conn.query_row(
-                "SELECT etag, last_modified FROM validators WHERE url = ?1",
-                [&url],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .doing(|| format!("reading validators of `{url}`"))
-        })
-        .await
-    }
-
-    pub(crate) async fn put_listing_links(
-        &self,
-        url: &Url,
-        links: String,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let url = url.to_string();
-        let u2 = url.clone();
-        self.write(
-            move || format!("storing the links of `{u2}`"),
-            move |tx| {
-                tx.execute(
-                    "INSERT INTO listing_links (url, host, links, updated_ms) VALUES (?1, ?2, ?3, ?4)
-                     ON CONFLICT (url) DO UPDATE SET links = excluded.links, updated_ms = excluded.updated_ms",
-                    params![url, codec::host_of(&url), links, codec::to_ms(now)],
-                )
-                .map(|_| ())
-                .doing(|| format!("storing the links of `{url}`"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn news(&self, limit: usize) -> Result<Vec<StoredNews>, StoreError> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.read(move |conn| {
-            let mut stmt = conn
-                .prepare(
-                    "SELECT id, url, source, title, published_ms, summary, first_seen_ms FROM news_items
-                     ORDER BY COALESCE(published_ms, first_seen_ms) DESC, id DESC LIMIT ?1",
-                )
-                .doing(|| "reading news items".to_owned())?;
-            let rows = stmt
-                .query_map([limit], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, Option<String>>(2)?,
-                        r.get::<_, Option<String>>(3)?,
-                        r.get::<_, Option<i64>>(4)?,
-                        r.get::<_, Option<String>>(5)?,
-                        r.get::<_, i64>(6)?,
-                    ))
-                })
-                .doing(|| "reading news items".to_owned())?;
-            let mut out = Vec::new();
-            for row in rows {
-                let (id, url, source, title, published, summary, first_seen) =
-                    row.doing(|| "reading news items".to_owned())?;
-                let Ok(url) = Url::parse(&url) else { continue };
-                out.push(StoredNews {
-                    id,
-                    item: NewsItem { url, source, title, published: published.map(codec::from_ms), summary },
-                    first_seen: codec::from_ms(first_seen),
-                });
-            }
-            Ok(out)
-        })
-        .await
-    }
-
-    pub(crate) async fn listing_links(&self, url: &Url) -> Result<Option<String>, StoreError> {
-        let url = url.to_string();
-        self.read(move |conn| {
-            conn.query_row("SELECT links FROM listing_links WHERE url = ?1", [&url], |r| r.get(0))
-                .optional()
-                .doing(|| format!("reading the links of `{url}`"))
-        })
-        .await
-    }
-
-    pub(crate) async fn put_body(
-        &self,
-        url: &Url,
-        content_type: Option<String>,
-        body: Vec<u8>,
-        now: SystemTime,
-    ) -> Result<i64, StoreError> {
-        let url = url.to_string();
-        let u2 = url.clone();
-        self.write(
-            move || format!("storing the body of `{u2}`"),
-            move |tx| {
-                tx.execute(
-                    "INSERT INTO bodies (url, host, content_type, fetched_ms, body) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![url, codec::host_of(&url), content_type, codec::to_ms(now), body],
-                )
-                .doing(|| format!("storing the body of `{url}`"))?;
-                Ok(tx.last_insert_rowid())
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn body(&self, id: i64) -> Result<Option<Vec<u8>>, StoreError> {
-        self.read(move |conn| {
-            conn.query_row("SELECT body FROM bodies WHERE id = ?1", [id], |r| r.get(0))
-                .optional()
-                .doing(|| format!("reading body {id}"))
-        })
-        .await
-    }
-
-    pub(crate) async fn delete_body(&self, id: i64) -> Result<bool, StoreError> {
-        self.write(
-            move || format!("deleting body {id}"),
-            move |tx| {
-                tx.execute("DELETE FROM bodies WHERE id = ?1", [id])
-                    .map(|n| n > 0)
-                    .doing(|| format!("deleting body {id}"))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn put_sample(
-        &self,
-        url: &Url,
-        body: Vec<u8>,
-        now: SystemTime,
-        config_exclusions: Vec<String>,
-    ) -> Result<Option<i64>, StoreError> {
-        let url = url.to_string();
-        let u2 = url.clone();
-        self.write(
-            move || format!("storing a sample of `{u2}`"),
-            move |tx| {
-                let host = codec::host_of(&url);
-                let doing = || format!("storing a sample of `{url}`");
-                let covered = |domain: &str| {
-                    Scope::domain(domain).is_some_and(|s| {
-                        Url::parse(&format!("http://{host}/")).is_ok_and(|u| s.covers(&u))
-                    })
-                };
-                if config_exclusions.iter().any(|d| covered(d)) {
-                    return Ok(None);
-                }
-                let sql =
-                    format!("SELECT count(*) FROM sample_exclusions WHERE {}", host_covered_rev());
-                let excluded: i64 = tx.query_row(&sql, [&host], |r| r.get(0)).doing(doing)?;
-                if excluded > 0 {
-                    return Ok(None);
-                }
-                tx.execute(
-                    "INSERT INTO samples (url, host, fetched_ms, body) VALUES (?1, ?2, ?3, ?4)",
-                    params![url, host, codec::to_ms(now), body],
-                )
-                .doing(doing)?;
-                Ok(Some(tx.last_insert_rowid()))
-            },
-        )
-        .await
-    }
-
-    pub(crate) async fn exclude_from_samples(
-        &self,
-        domain: &str,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let domain = domain.to_owned();
-        let d2 = domain.clone();
-        self.write(
-            move || format!("excluding `{d2}` from samples"),
-            move |tx| {
-                tx.execute(
-                    "INSERT OR IGNORE INTO sample_exclusions (domain, created_ms) VALUES (?1, ?2)",
-                    params![domain, codec::to_ms(now)],
-                )
-                .map(|_| ())
-                .doing(|| format!("excluding `{domain}` from samples"))
-            },
-        )
-        .await
-    }
 
     // ----- retention and removal --------------------------------------------------------
 
@@ -1572,86 +1083,24 @@ impl Sqlite {
         .await
     }
 
+    /// Removes a site's content in one transaction (`crate::registry`), then
+    /// checkpoints the WAL so, with `secure_delete`, the bytes are gone from the files.
     pub(crate) async fn remove_site(
         &self,
         scope: Scope,
         reference: String,
         now: SystemTime,
     ) -> Result<RemovalReport, StoreError> {
-        let label = scope_columns(&scope).1.to_owned();
-        let l2 = label.clone();
-        let site = label.clone();
-        let now_ms = codec::to_ms(now);
-        let report = self
-            .write(
-                move || format!("removing `{l2}`"),
-                move |tx| {
-                    let doing = || format!("removing `{label}`");
-                    tx.execute(
-                        "INSERT INTO removal_requests (scope, reference, requested_ms) VALUES (?1, ?2, ?3)",
-                        params![label, reference, now_ms],
-                    )
-                    .doing(doing)?;
-                    let request_id = tx.last_insert_rowid();
-                    let mut deleted = Vec::new();
-                    let (events_cond, param) = scope_condition(&scope, "host", "url", 1);
-                    let (url_host_cond, _) = scope_condition(&scope, "url_host", "url", 1);
-                    let events_where = format!("({events_cond} OR {url_host_cond})");
-                    for (table, sql) in [
-                        (
-                            "translations",
-                            format!("DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events_where})"),
-                        ),
-                        (
-                            "event_status",
-                            format!("DELETE FROM event_status WHERE event_id IN (SELECT id FROM events WHERE {events_where})"),
-                        ),
-                        (
-                            "event_provenance",
-                            format!("DELETE FROM event_provenance WHERE event_id IN (SELECT id FROM events WHERE {events_where})"),
-                        ),
-                        // The relay rows of the site's event images, whatever host serves
-                        // them (issue 26): an event's image often lives on a CDN.
-                        (
-                            "relay_images (event images)",
-                            format!("DELETE FROM relay_images WHERE url IN (SELECT image_url FROM events WHERE {events_where} AND image_url IS NOT NULL)"),
-                        ),
-                        ("events", format!("DELETE FROM events WHERE {events_where}")),
-                        ("news_items", format!("DELETE FROM news_items WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("bodies", format!("DELETE FROM bodies WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("samples", format!("DELETE FROM samples WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("validators", format!("DELETE FROM validators WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("listing_links", format!("DELETE FROM listing_links WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("frontier", format!("DELETE FROM frontier WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                        ("relay_images", format!("DELETE FROM relay_images WHERE {}", scope_condition(&scope, "host", "url", 1).0)),
-                    ] {
-                        let n = tx.execute(&sql, [&param]).doing(doing)?;
-                        deleted.push((table.to_owned(), n as u64));
-                    }
-                    let opt_out = format!("removal-{request_id}");
-                    let entry = RegistryEntry {
-                        scope: scope.clone(),
-                        request: OwnerRequest::OptOut,
-                        reference: opt_out.clone(),
-                    };
-                    insert_owner_request(tx, &entry, Some("added by `gleaner remove`"), now)?;
-                    if let Scope::Domain(domain) = &scope {
-                        tx.execute(
-                            "INSERT OR IGNORE INTO sample_exclusions (domain, created_ms) VALUES (?1, ?2)",
-                            params![domain, now_ms],
-                        )
-                        .doing(doing)?;
-                    }
-                    let summary: Vec<String> =
-                        deleted.iter().map(|(t, n)| format!("{t}={n}")).collect();
-                    tx.execute(
-                        "UPDATE removal_requests SET completed_ms = ?2, removed = ?3 WHERE id = ?1",
-                        params![request_id, codec::to_ms(SystemTime::now()), summary.join(" ")],
-                    )
-                    .doing(doing)?;
-                    Ok(RemovalReport { request_id, opt_out, deleted })
-                },
-            )
+        let site = registry::scope_columns(&scope).1.to_owned();
+        let db: &dyn Db = self;
+        let report = db
+            .tx(format!("removing `{site}`"), move |tx| {
+                Box::pin(async move {
+                    let id = registry::open_removal(tx, &scope, &reference, now).await?;
+                    let deleted = registry::delete_site_content(tx, &scope).await?;
+                    registry::close_removal(tx, &scope, id, deleted, now).await
+                })
+            })
             .await?;
         self.checkpoint(site).await?;
         Ok(report)
@@ -1685,66 +1134,99 @@ impl Sqlite {
     }
 }
 
-/// "The host `?1` is one of the excluded domains or below one".
-fn host_covered_rev() -> &'static str {
-    "(domain = ?1 OR (length(?1) > length(domain) AND substr(?1, -length(domain) - 1) = '.' || domain))"
+/// Runs one statement (`$N` placeholders) on `conn`.
+fn run_sql(conn: &Connection, sql: &str, params: &[Value]) -> rusqlite::Result<Written> {
+    let mut st = conn.prepare_cached(&Dialect::Sqlite.render(sql))?;
+    let params = rusqlite::params_from_iter(params);
+    if st.column_count() == 0 {
+        return Ok(Written { changed: st.execute(params)? as u64, rows: Vec::new() });
+    }
+    let readonly = st.readonly();
+    let rows = st.query_map(params, SqlRow::from_sqlite)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let changed = if readonly { 0 } else { conn.changes() };
+    Ok(Written { changed, rows })
 }
 
-/// "Keep facts only" also purges what is already stored beyond facts (SPEC §1): the
-/// descriptions and image addresses of the scope's events, their translations, and the
-/// summaries of its news items.
-fn purge_to_facts(tx: &Connection, scope: &Scope) -> Result<(), StoreError> {
-    let (host, param) = scope_condition(scope, "host", "url", 1);
-    let (url_host, _) = scope_condition(scope, "url_host", "url", 1);
-    let events = format!("({host} OR {url_host})");
-    let doing = || format!("purging `{param}` to facts only");
-    tx.execute(
-        &format!(
-            "DELETE FROM translations WHERE event_id IN (SELECT id FROM events WHERE {events})"
-        ),
-        [&param],
-    )
-    .doing(doing)?;
-    tx.execute(
-        &format!("UPDATE events SET description = NULL, image_url = NULL WHERE {events}"),
-        [&param],
-    )
-    .doing(doing)?;
-    // Each source's reading too, or the next merge would bring them back.
-    tx.execute(
-        &format!(
-            "UPDATE event_provenance SET description = NULL, image_url = NULL
-             WHERE event_id IN (SELECT id FROM events WHERE {events})"
-        ),
-        [&param],
-    )
-    .doing(doing)?;
-    tx.execute(&format!("UPDATE news_items SET summary = NULL WHERE {host}"), [&param])
-        .doing(doing)?;
-    Ok(())
+/// Polls a future once: the statements of a SQLite transaction run synchronously, so
+/// its body is complete after one poll.
+fn now_or_never<T>(fut: impl std::future::Future<Output = T>) -> Option<T> {
+    let mut fut = std::pin::pin!(fut);
+    match fut.as_mut().poll(&mut std::task::Context::from_waker(std::task::Waker::noop())) {
+        std::task::Poll::Ready(v) => Some(v),
+        std::task::Poll::Pending => None,
+    }
 }
 
-fn insert_owner_request(
-    tx: &Connection,
-    entry: &RegistryEntry,
-    note: Option<&str>,
-    now: SystemTime,
+/// The writer inside a `BEGIN IMMEDIATE` transaction.
+struct SqliteTx {
+    conn: tokio::sync::OwnedMutexGuard<Connection>,
+    doing: String,
+}
+
+impl Tx for SqliteTx {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn run<'a>(
+        &'a mut self,
+        sql: &'a str,
+        params: Vec<Value>,
+    ) -> BoxFuture<'a, Result<Written, StoreError>> {
+        Box::pin(std::future::ready(run_sql(&self.conn, sql, &params).doing(|| self.doing.clone())))
+    }
+}
+
+impl Db for Sqlite {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn query<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Vec<SqlRow>, StoreError>> {
+        let sql = sql.to_owned();
+        Box::pin(
+            self.read(move |conn| run_sql(conn, &sql, &params).map(|w| w.rows).doing(|| doing)),
+        )
+    }
+
+    fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
+        let conn = Arc::clone(&self.writer).lock_owned();
+        Box::pin(async move { run_body(conn.await, "BEGIN IMMEDIATE", doing, body).await })
+    }
+
+    fn snapshot(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
+        let conn = Arc::clone(&self.reader).lock_owned();
+        Box::pin(async move { run_body(conn.await, "BEGIN", doing, body).await })
+    }
+}
+
+/// Runs `body` on `conn` inside a transaction opened with `begin`, committed when it
+/// succeeds and rolled back otherwise.
+async fn run_body(
+    conn: tokio::sync::OwnedMutexGuard<Connection>,
+    begin: &'static str,
+    doing: String,
+    body: TxBody,
 ) -> Result<(), StoreError> {
-    let (kind, scope) = scope_columns(&entry.scope);
-    let (request, factor, until) = match &entry.request {
-        OwnerRequest::OptOut => ("opt-out", None, None),
-        OwnerRequest::SlowDown(f) => ("slow-down", Some(i64::from(*f)), None),
-        OwnerRequest::PauseUntil(t) => ("pause", None, Some(codec::to_ms(*t))),
-        OwnerRequest::FactsOnly => ("facts-only", None, None),
-    };
-    tx.execute(
-        "INSERT INTO owner_requests (reference, scope_kind, scope, request, factor, until_ms, note, created_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-         ON CONFLICT (reference) DO UPDATE SET scope_kind = excluded.scope_kind, scope = excluded.scope,
-             request = excluded.request, factor = excluded.factor, until_ms = excluded.until_ms,
-             note = excluded.note, lapses_ms = NULL",
-        params![entry.reference, kind, scope, request, factor, until, note, codec::to_ms(now)],
-    )
-    .map(|_| ())
-    .doing(|| format!("recording owner request `{}`", entry.reference))
+    blocking(move || {
+        recover(&conn);
+        conn.execute_batch(begin).doing(|| doing.clone())?;
+        let mut tx = SqliteTx { conn, doing };
+        let result = now_or_never(body(&mut tx)).unwrap_or_else(|| {
+            Err(StoreError::Worker(format!("a SQLite statement waited while {}", tx.doing)))
+        });
+        match result {
+            Ok(()) => tx.conn.execute_batch("COMMIT").doing(|| tx.doing.clone()),
+            Err(error) => {
+                let _ = tx.conn.execute_batch("ROLLBACK");
+                Err(error)
+            }
+        }
+    })
+    .await
 }
