@@ -241,6 +241,47 @@ impl EventSink for StoreSink {
         })
     }
 
+    /// Stored events for the checks (SPEC §4): each with its own page (its URL, else the
+    /// page it was last read from); events with neither are not checked.
+    fn stored_events<'a>(&'a self, from: SystemTime, to: SystemTime) -> BoxFuture<'a, Vec<Found>> {
+        Box::pin(async move {
+            let stored = match self.store.events_between(from, to).await {
+                Ok(stored) => stored,
+                Err(error) => {
+                    eprintln!("warning: failed to read the stored events to check: {error}");
+                    return Vec::new();
+                }
+            };
+            let mut out = Vec::new();
+            for e in stored {
+                let page = match e.event.url.clone() {
+                    Some(url) => url,
+                    None => match self.store.event(e.id).await {
+                        Ok(Some(full)) => match full
+                            .provenance
+                            .iter()
+                            .max_by_key(|p| p.fetched_at)
+                            .and_then(|p| Url::parse(&p.fetch_url).ok())
+                        {
+                            Some(url) => url,
+                            None => continue,
+                        },
+                        _ => continue,
+                    },
+                };
+                out.push(Found {
+                    identity: e.identity,
+                    source: e.source.clone().unwrap_or_default(),
+                    page,
+                    checked_at: e.last_checked,
+                    event: e.event,
+                    extractor: None,
+                });
+            }
+            out
+        })
+    }
+
     fn language_model(&self) -> Option<Arc<gleaner_llm::Llm>> {
         self.llm.clone()
     }
