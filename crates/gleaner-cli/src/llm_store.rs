@@ -173,7 +173,7 @@ impl LlmStore for StoreLlm {
         Box::pin(async move {
             // The site's rights files (TDMRep, ai.txt) as the pass stored them (issue 16).
             let site = gleaner_fetch::site_key(page);
-            let files = crate::relay_wiring::site_rights(&self.store, &site).await?;
+            let files = gleaner_scheduler::store_sink::site_rights(&self.store, &site).await?;
             let rights = gleaner_scheduler::rights::SiteRights::parse(&files);
             let decision = gleaner_scheduler::rights::decide(
                 &self.settings,

@@ -4,7 +4,7 @@
 //! decisions are `gleaner_scheduler::rights::may_relay` and the relay crate's.
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use gleaner_config::Settings;
@@ -13,72 +13,13 @@ use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_policy::Purpose;
 use gleaner_policy::state::BoxFuture;
 use gleaner_relay::Relay;
-use gleaner_scheduler::Found;
-use gleaner_scheduler::rights::{RightsFiles, SiteRights, may_relay};
+use gleaner_scheduler::rights::SiteRights;
 use gleaner_server::{ApiEvent, CrawlMetrics, EventDetail, EventSource};
 use gleaner_store::Store;
 use url::Url;
 
 /// How often the relay drops images that another process took down.
 const SWEEP_EVERY: Duration = Duration::from_secs(2);
-
-/// The stored rights files of `site`.
-pub async fn site_rights(store: &Store, site: &str) -> Option<RightsFiles> {
-    match store.site_rights(site).await {
-        Ok(files) => files.map(|f| RightsFiles {
-            read_at: f.read_at,
-            valid_until: f.valid_until,
-            tdmrep: f.tdmrep,
-            ai_txt: f.ai_txt,
-        }),
-        Err(error) => {
-            eprintln!("warning: failed to read the rights files of `{site}`: {error}");
-            None
-        }
-    }
-}
-
-/// Stores the rights files of `site` as just read.
-pub async fn put_site_rights(store: &Store, site: &str, files: RightsFiles) {
-    let files = gleaner_store::SiteRightsFiles {
-        read_at: files.read_at,
-        valid_until: files.valid_until,
-        tdmrep: files.tdmrep,
-        ai_txt: files.ai_txt,
-    };
-    if let Err(error) = store.put_site_rights(site, &files).await {
-        eprintln!("warning: failed to store the rights files of `{site}`: {error}");
-    }
-}
-
-/// Decides whether `image` may be relayed for `source` now (terms and signals).
-pub async fn relay_verdict(
-    store: &Store,
-    settings: &Settings,
-    source: Option<&str>,
-    image: &Url,
-) -> (bool, String) {
-    let source = source.and_then(|id| settings.sources.iter().find(|s| s.id == id));
-    let site = gleaner_fetch::site_key(image);
-    let rights = site_rights(store, &site).await.map(|f| SiteRights::parse(&f));
-    may_relay(settings, source, rights.as_ref(), image)
-}
-
-/// After an event is stored: registers its image for the relay with the current verdict
-/// (only when the relay is enabled; the link check re-decides later).
-pub async fn register_image(store: &Store, settings: &Settings, found: &Found) {
-    if !settings.purposes.enabled.contains(&Purpose::ImageRelay) {
-        return;
-    }
-    let Some(image) = &found.event.image_url else { return };
-    let (allowed, reason) = relay_verdict(store, settings, Some(&found.source), image).await;
-    if let Err(error) = store
-        .register_relay_image(image, Some(&found.source), allowed, &reason, SystemTime::now())
-        .await
-    {
-        eprintln!("warning: failed to register the image `{image}` for the relay: {error}");
-    }
-}
 
 /// The public address of a relayed image: `/relay/{id}` on the bot's own site (the
 /// origin of `[bot] info_url`, where the about page is served).
@@ -187,27 +128,6 @@ impl EventSource for RelayedEvents {
     }
 }
 
-/// Records the link check's verdict on an image (registering it when its source is
-/// known, so an image first seen before the relay was enabled gets an id too).
-pub async fn set_relay_allowed(
-    store: &Store,
-    image: &Url,
-    source: Option<&str>,
-    allowed: bool,
-    reason: String,
-) {
-    let now = SystemTime::now();
-    let result = match source {
-        Some(source) => {
-            store.register_relay_image(image, Some(source), allowed, &reason, now).await.map(|_| ())
-        }
-        None => store.set_relay_allowed(image.as_str(), allowed, &reason, now).await,
-    };
-    if let Err(error) = result {
-        eprintln!("warning: failed to record the relay verdict on `{image}`: {error}");
-    }
-}
-
 /// `gleaner explain`'s rights lines for a request of `purpose` to `url`: whether the
 /// site's rights files were read, the reservation that decides (if any), and for an
 /// image its relay verdict. The first value is true when a rights signal stops it.
@@ -225,7 +145,7 @@ pub async fn explain_rights(
         return (false, lines);
     }
     let site = gleaner_fetch::site_key(url);
-    let files = site_rights(store, &site).await;
+    let files = gleaner_scheduler::store_sink::site_rights(store, &site).await;
     match &files {
         Some(f) => lines.push(format!(
             "rights: tdmrep.json {}, ai.txt {}; read {}, trusted until {}",

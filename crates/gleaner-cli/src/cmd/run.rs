@@ -362,7 +362,7 @@ const RETENTION_RUN: &str = "~retention";
 async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receiver<bool>) {
     let settings = Arc::clone(&crawler.context.settings);
     let mut running: HashMap<String, tokio::task::JoinHandle<()>> = HashMap::new();
-    let link_cap = crate::wiring::link_check_cap(&settings, &crawler.store);
+    let link_cap = gleaner_scheduler::store_sink::link_check_cap(&settings, &crawler.store);
     loop {
         if *stop.borrow() {
             break;

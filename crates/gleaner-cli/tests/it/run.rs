@@ -124,7 +124,8 @@ async fn run_cancellation_check_reads_the_stored_events_and_marks_vanished_pages
         let config = config.clone();
         move || crate::util::gleaner(&["--config", &config, "crawl"], "")
     });
-    let crawl = tokio::time::timeout(Duration::from_secs(60), crawl).await.expect("bounded").unwrap();
+    let crawl =
+        tokio::time::timeout(Duration::from_secs(60), crawl).await.expect("bounded").unwrap();
     assert_eq!(crawl.code, Some(0), "{}\n{}", crawl.stdout, crawl.stderr);
     web.ledger().expect_fetched(0, "/events/4.html").unwrap();
 
