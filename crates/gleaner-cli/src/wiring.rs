@@ -9,9 +9,12 @@ use anyhow::{Context, Result};
 use gleaner_config::Settings;
 use gleaner_event::PublicEvent;
 use gleaner_fetch::{Client, ClientSettings, Gate};
+use gleaner_llm::store_llm::StoreLlm;
+use gleaner_llm::{Llm, LlmStore, ProviderError};
 use gleaner_policy::outcome::Outcome;
 use gleaner_policy::registry::Scope;
 use gleaner_policy::state::BoxFuture;
+use gleaner_scheduler::store_sink::StoreRights;
 use gleaner_scheduler::{PassContext, StoreSink, Written};
 use gleaner_server::{ApiEvent, CrawlMetrics, EventDetail, EventSource, FetchRecord, StatusRecord};
 use gleaner_store::DocumentKind;
@@ -81,7 +84,7 @@ pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
         Arc::new(store.clone()),
         Arc::clone(&clock),
     );
-    let llm = crate::llm_store::connect(&settings, &store).await?;
+    let llm = connect_llm(&settings, &store).await?;
     let written = Arc::new(Written::default());
     let sink = Arc::new(
         StoreSink::with_model(store.clone(), Arc::clone(&settings), llm)
@@ -338,5 +341,19 @@ impl EventSource for StoreEvents {
             }
             Ok(metrics)
         })
+    }
+}
+
+/// The language-model step from `[llm]`, or `None` without it. An endpoint outside its
+/// allow-list, or a missing API key variable, is bad input (exit 2).
+pub async fn connect_llm(settings: &Arc<Settings>, store: &Store) -> Result<Option<Arc<Llm>>> {
+    let sites = Arc::new(StoreRights::new(store.clone(), Arc::clone(settings)));
+    let storage: Arc<dyn LlmStore> = Arc::new(StoreLlm::new(store.clone(), sites));
+    match Llm::connect(settings, storage, &|var| std::env::var(var).ok()).await {
+        Ok(llm) => Ok(llm.map(|l| Arc::new(l.with_log(|line| eprintln!("{line}"))))),
+        Err(e @ (ProviderError::NotAllowed { .. } | ProviderError::MissingKey(_))) => {
+            Err(BadInput(e.to_string()).into())
+        }
+        Err(e) => Err(anyhow::anyhow!("{e}")),
     }
 }

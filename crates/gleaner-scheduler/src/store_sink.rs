@@ -419,6 +419,39 @@ pub async fn set_relay_allowed(
     }
 }
 
+/// The sites' stored rights files as the language-model step's site-level reservations
+/// (a TDMRep file or ai.txt reserving AI use on the page's site).
+pub struct StoreRights {
+    store: Store,
+    settings: Arc<Settings>,
+}
+
+impl StoreRights {
+    /// The reservations read from `store` under `settings`' rights rules.
+    pub fn new(store: Store, settings: Arc<Settings>) -> StoreRights {
+        StoreRights { store, settings }
+    }
+}
+
+impl gleaner_llm::store_llm::SiteReservations for StoreRights {
+    fn site_reservation<'a>(&'a self, page: &'a Url) -> BoxFuture<'a, Option<String>> {
+        Box::pin(async move {
+            let site = gleaner_fetch::site_key(page);
+            let files = site_rights(&self.store, &site).await?;
+            let rights = SiteRights::parse(&files);
+            let decision = crate::rights::decide(
+                &self.settings,
+                Some(&rights),
+                page,
+                gleaner_policy::signals::reservation::RightsUse::LanguageModel,
+                &[],
+                &[],
+            );
+            (!decision.is_allowed()).then(|| decision.to_string())
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

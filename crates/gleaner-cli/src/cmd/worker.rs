@@ -131,7 +131,7 @@ pub async fn work(
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("failed to read the database clock")?;
-    let llm = crate::llm_store::connect(&settings, &store).await?;
+    let llm = crate::wiring::connect_llm(&settings, &store).await?;
     let mut slots = Vec::new();
     let mut gates = Vec::new();
     for _ in 0..args.slots {
