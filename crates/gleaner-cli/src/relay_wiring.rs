@@ -11,31 +11,15 @@ use gleaner_config::Settings;
 use gleaner_fetch::gate::clock::WallClock;
 use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_policy::Purpose;
-use gleaner_policy::state::BoxFuture;
 use gleaner_relay::Relay;
 use gleaner_scheduler::rights::SiteRights;
-use gleaner_server::{ApiEvent, CrawlMetrics, EventDetail, EventSource};
+use gleaner_server::EventSource;
+use gleaner_server::store_events::RelayedEvents;
 use gleaner_store::Store;
 use url::Url;
 
 /// How often the relay drops images that another process took down.
 const SWEEP_EVERY: Duration = Duration::from_secs(2);
-
-/// The public address of a relayed image: `/relay/{id}` on the bot's own site (the
-/// origin of `[bot] info_url`, where the about page is served).
-pub fn relay_address(settings: &Settings, id: &str) -> String {
-    let origin = settings.bot.info_url.origin().ascii_serialization();
-    format!("{origin}/relay/{id}")
-}
-
-/// The server's events with relay addresses in place of source image addresses where
-/// relaying is allowed, and the relay itself for `/relay/{id}`.
-pub struct RelayedEvents {
-    inner: Arc<dyn EventSource>,
-    relay: Arc<Relay>,
-    store: Store,
-    settings: Arc<Settings>,
-}
 
 /// Wraps the server's events with the image relay when the profile enables it (its own
 /// gate over the store's shared budgets, so it runs in any role); otherwise returns
@@ -75,57 +59,7 @@ pub async fn relayed(
             relay.sweep().await;
         }
     });
-    Ok(Arc::new(RelayedEvents {
-        inner: Arc::new(events),
-        relay,
-        store: store.clone(),
-        settings: Arc::clone(settings),
-    }))
-}
-
-impl RelayedEvents {
-    async fn rewrite(&self, event: &mut ApiEvent) {
-        let Some(image) = event.facts.image_url.clone() else { return };
-        if let Ok(Some(record)) = self.store.relay_image_by_url(&image).await
-            && record.deliverable()
-        {
-            event.facts.image_url = Some(relay_address(&self.settings, &record.id));
-        }
-    }
-}
-
-impl EventSource for RelayedEvents {
-    fn published_events(&self, limit: usize) -> BoxFuture<'_, Result<Vec<ApiEvent>, String>> {
-        Box::pin(async move {
-            let mut events = self.inner.published_events(limit).await?;
-            for e in &mut events {
-                self.rewrite(e).await;
-            }
-            Ok(events)
-        })
-    }
-
-    fn event(&self, id: i64) -> BoxFuture<'_, Result<Option<EventDetail>, String>> {
-        Box::pin(async move {
-            let mut detail = self.inner.event(id).await?;
-            if let Some(d) = &mut detail {
-                self.rewrite(&mut d.event).await;
-            }
-            Ok(detail)
-        })
-    }
-
-    fn newsroom(&self, limit: usize) -> BoxFuture<'_, Result<Vec<ApiEvent>, String>> {
-        self.inner.newsroom(limit)
-    }
-
-    fn metrics(&self) -> BoxFuture<'_, Result<CrawlMetrics, String>> {
-        self.inner.metrics()
-    }
-
-    fn relay(&self) -> Option<Arc<Relay>> {
-        Some(Arc::clone(&self.relay))
-    }
+    Ok(Arc::new(RelayedEvents::new(Arc::new(events), relay, store.clone(), Arc::clone(settings))))
 }
 
 /// `gleaner explain`'s rights lines for a request of `purpose` to `url`: whether the

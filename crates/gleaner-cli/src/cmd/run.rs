@@ -28,7 +28,8 @@ use gleaner_store::WorkItem;
 use tokio::sync::watch;
 use url::Url;
 
-use crate::wiring::{StoreEvents, crawler, open_store};
+use crate::wiring::{crawler, open_store};
+use gleaner_server::store_events::StoreEvents;
 
 /// Arguments of `gleaner run`.
 #[derive(Debug, Args)]
