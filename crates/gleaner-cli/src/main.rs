@@ -8,7 +8,6 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod cmd;
-mod llm_store;
 mod owner_desk;
 mod relay_wiring;
 mod wiring;

@@ -4,97 +4,22 @@
 //! decisions are `gleaner_scheduler::rights::may_relay` and the relay crate's.
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use gleaner_config::Settings;
 use gleaner_fetch::gate::clock::WallClock;
 use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_policy::Purpose;
-use gleaner_policy::state::BoxFuture;
 use gleaner_relay::Relay;
-use gleaner_scheduler::Found;
-use gleaner_scheduler::rights::{RightsFiles, SiteRights, may_relay};
-use gleaner_server::{ApiEvent, CrawlMetrics, EventDetail, EventSource};
+use gleaner_scheduler::rights::SiteRights;
+use gleaner_server::EventSource;
+use gleaner_server::store_events::RelayedEvents;
 use gleaner_store::Store;
 use url::Url;
 
 /// How often the relay drops images that another process took down.
 const SWEEP_EVERY: Duration = Duration::from_secs(2);
-
-/// The stored rights files of `site`.
-pub async fn site_rights(store: &Store, site: &str) -> Option<RightsFiles> {
-    match store.site_rights(site).await {
-        Ok(files) => files.map(|f| RightsFiles {
-            read_at: f.read_at,
-            valid_until: f.valid_until,
-            tdmrep: f.tdmrep,
-            ai_txt: f.ai_txt,
-        }),
-        Err(error) => {
-            eprintln!("warning: failed to read the rights files of `{site}`: {error}");
-            None
-        }
-    }
-}
-
-/// Stores the rights files of `site` as just read.
-pub async fn put_site_rights(store: &Store, site: &str, files: RightsFiles) {
-    let files = gleaner_store::SiteRightsFiles {
-        read_at: files.read_at,
-        valid_until: files.valid_until,
-        tdmrep: files.tdmrep,
-        ai_txt: files.ai_txt,
-    };
-    if let Err(error) = store.put_site_rights(site, &files).await {
-        eprintln!("warning: failed to store the rights files of `{site}`: {error}");
-    }
-}
-
-/// Decides whether `image` may be relayed for `source` now (terms and signals).
-pub async fn relay_verdict(
-    store: &Store,
-    settings: &Settings,
-    source: Option<&str>,
-    image: &Url,
-) -> (bool, String) {
-    let source = source.and_then(|id| settings.sources.iter().find(|s| s.id == id));
-    let site = gleaner_fetch::site_key(image);
-    let rights = site_rights(store, &site).await.map(|f| SiteRights::parse(&f));
-    may_relay(settings, source, rights.as_ref(), image)
-}
-
-/// After an event is stored: registers its image for the relay with the current verdict
-/// (only when the relay is enabled; the link check re-decides later).
-pub async fn register_image(store: &Store, settings: &Settings, found: &Found) {
-    if !settings.purposes.enabled.contains(&Purpose::ImageRelay) {
-        return;
-    }
-    let Some(image) = &found.event.image_url else { return };
-    let (allowed, reason) = relay_verdict(store, settings, Some(&found.source), image).await;
-    if let Err(error) = store
-        .register_relay_image(image, Some(&found.source), allowed, &reason, SystemTime::now())
-        .await
-    {
-        eprintln!("warning: failed to register the image `{image}` for the relay: {error}");
-    }
-}
-
-/// The public address of a relayed image: `/relay/{id}` on the bot's own site (the
-/// origin of `[bot] info_url`, where the about page is served).
-pub fn relay_address(settings: &Settings, id: &str) -> String {
-    let origin = settings.bot.info_url.origin().ascii_serialization();
-    format!("{origin}/relay/{id}")
-}
-
-/// The server's events with relay addresses in place of source image addresses where
-/// relaying is allowed, and the relay itself for `/relay/{id}`.
-pub struct RelayedEvents {
-    inner: Arc<dyn EventSource>,
-    relay: Arc<Relay>,
-    store: Store,
-    settings: Arc<Settings>,
-}
 
 /// Wraps the server's events with the image relay when the profile enables it (its own
 /// gate over the store's shared budgets, so it runs in any role); otherwise returns
@@ -134,78 +59,7 @@ pub async fn relayed(
             relay.sweep().await;
         }
     });
-    Ok(Arc::new(RelayedEvents {
-        inner: Arc::new(events),
-        relay,
-        store: store.clone(),
-        settings: Arc::clone(settings),
-    }))
-}
-
-impl RelayedEvents {
-    async fn rewrite(&self, event: &mut ApiEvent) {
-        let Some(image) = event.facts.image_url.clone() else { return };
-        if let Ok(Some(record)) = self.store.relay_image_by_url(&image).await
-            && record.deliverable()
-        {
-            event.facts.image_url = Some(relay_address(&self.settings, &record.id));
-        }
-    }
-}
-
-impl EventSource for RelayedEvents {
-    fn published_events(&self, limit: usize) -> BoxFuture<'_, Result<Vec<ApiEvent>, String>> {
-        Box::pin(async move {
-            let mut events = self.inner.published_events(limit).await?;
-            for e in &mut events {
-                self.rewrite(e).await;
-            }
-            Ok(events)
-        })
-    }
-
-    fn event(&self, id: i64) -> BoxFuture<'_, Result<Option<EventDetail>, String>> {
-        Box::pin(async move {
-            let mut detail = self.inner.event(id).await?;
-            if let Some(d) = &mut detail {
-                self.rewrite(&mut d.event).await;
-            }
-            Ok(detail)
-        })
-    }
-
-    fn newsroom(&self, limit: usize) -> BoxFuture<'_, Result<Vec<ApiEvent>, String>> {
-        self.inner.newsroom(limit)
-    }
-
-    fn metrics(&self) -> BoxFuture<'_, Result<CrawlMetrics, String>> {
-        self.inner.metrics()
-    }
-
-    fn relay(&self) -> Option<Arc<Relay>> {
-        Some(Arc::clone(&self.relay))
-    }
-}
-
-/// Records the link check's verdict on an image (registering it when its source is
-/// known, so an image first seen before the relay was enabled gets an id too).
-pub async fn set_relay_allowed(
-    store: &Store,
-    image: &Url,
-    source: Option<&str>,
-    allowed: bool,
-    reason: String,
-) {
-    let now = SystemTime::now();
-    let result = match source {
-        Some(source) => {
-            store.register_relay_image(image, Some(source), allowed, &reason, now).await.map(|_| ())
-        }
-        None => store.set_relay_allowed(image.as_str(), allowed, &reason, now).await,
-    };
-    if let Err(error) = result {
-        eprintln!("warning: failed to record the relay verdict on `{image}`: {error}");
-    }
+    Ok(Arc::new(RelayedEvents::new(Arc::new(events), relay, store.clone(), Arc::clone(settings))))
 }
 
 /// `gleaner explain`'s rights lines for a request of `purpose` to `url`: whether the
@@ -225,7 +79,7 @@ pub async fn explain_rights(
         return (false, lines);
     }
     let site = gleaner_fetch::site_key(url);
-    let files = site_rights(store, &site).await;
+    let files = gleaner_scheduler::store_sink::site_rights(store, &site).await;
     match &files {
         Some(f) => lines.push(format!(
             "rights: tdmrep.json {}, ai.txt {}; read {}, trusted until {}",

@@ -8,7 +8,8 @@
 //! - [`translate`]: language detection and translation into English, cached by text
 //!   hash, language and model;
 //! - [`rights`]: a page reserving AI use is never sent;
-//! - [`store`]: the [`LlmStore`] seam (the CLI implements it over the store);
+//! - [`store`]: the [`LlmStore`] seam, with its in-memory implementation;
+//!   [`store_llm`]: its implementation over `gleaner_store::Store`;
 //! - [`Llm`]: what the pass calls — [`Llm::read_page`] for each document,
 //!   [`Llm::stored`] after each event is stored, [`Llm::retry_translations`] at the end.
 
@@ -16,6 +17,7 @@ pub mod extract;
 pub mod provider;
 pub mod rights;
 pub mod store;
+pub mod store_llm;
 pub mod text;
 pub mod translate;
 

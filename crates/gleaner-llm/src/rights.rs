@@ -1,8 +1,8 @@
 //! May this page be sent to a language model? A page reserving AI use — `noai` or `noml`
 //! in X-Robots-Tag or a robots meta tag (generic or for the bot's token), or a TDMRep
 //! reservation in a header or meta tag — never is. Site-level signals (a TDMRep file,
-//! ai.txt) come through [`crate::LlmStore::site_reservation`], which the CLI answers from
-//! the site's stored rights files (issue 16's `gleaner_scheduler::rights::decide`).
+//! ai.txt) come through [`crate::LlmStore::site_reservation`], which the store adapter
+//! answers from the site's stored rights files (issue 16's `gleaner_scheduler::rights::decide`).
 
 use gleaner_policy::signals::robots_meta::PageRestrictions;
 use gleaner_policy::signals::tdmrep;

@@ -93,7 +93,7 @@ pub trait LlmStore: Send + Sync {
         reason: String,
     ) -> BoxFuture<'a, ()>;
     /// A site-level reservation of AI use (TDMRep file, ai.txt) covering `page`. The
-    /// default knows none; the CLI's store answers from the stored rights files.
+    /// default knows none; [`crate::store_llm::StoreLlm`] answers from the stored rights files.
     fn site_reservation<'a>(&'a self, page: &'a Url) -> BoxFuture<'a, Option<String>> {
         let _ = page;
         Box::pin(async { None })

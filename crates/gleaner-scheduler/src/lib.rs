@@ -5,7 +5,8 @@
 //! - [`pass`]: [`run_pass`], the pipeline of one pass — source →
 //!   frontier → gate → fetch → extract → normalise → store — with its [`PassReport`];
 //! - [`links`]: event links and pagination found on listing pages;
-//! - [`sink`]: the [`EventSink`] trait the store implements, and an in-memory one;
+//! - [`sink`]: the [`EventSink`] trait, and an in-memory one; [`store_sink`]: the
+//!   store's implementation, [`StoreSink`], with its links codec;
 //! - [`checks`]: the checks that keep stored events true (SPEC §4): the cancellation
 //!   check and the link check.
 //! - [`rights`]: site rights files (TDMRep, ai.txt) read through the gate, and the
@@ -14,7 +15,7 @@
 //!   lease fence on the gate's state).
 //!
 //! Every request goes through `gleaner_fetch::Gate`; nothing here opens a socket or
-//! writes SQL.
+//! writes SQL (the store sink calls `gleaner_store::Store`).
 
 mod api_pages;
 pub mod checks;
@@ -26,7 +27,9 @@ pub mod rights;
 pub mod schedule;
 pub mod scrub;
 pub mod sink;
+pub mod store_sink;
 pub mod worker;
 
 pub use pass::{PassContext, PassReport, Progress, run_pass};
 pub use sink::{EventSink, Found, MemorySink, News, Upsert};
+pub use store_sink::{StoreSink, Written};

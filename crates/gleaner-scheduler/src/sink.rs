@@ -95,12 +95,10 @@ pub trait EventSink: Send + Sync {
 
     /// Stored events that overlap `[from, to)` (by start, or end when they have one), for
     /// the checks of SPEC §4; `page` is the event's own page and `checked_at` its last
-    /// check. The checks narrow the window per event zone themselves. The default has no
-    /// stored events, so a sink that keeps none is never checked.
-    fn stored_events<'a>(&'a self, from: SystemTime, to: SystemTime) -> BoxFuture<'a, Vec<Found>> {
-        let _ = (from, to);
-        Box::pin(async { Vec::new() })
-    }
+    /// check. The checks narrow the window per event zone themselves. Required, with no
+    /// default: a sink that forgot it would leave the checks (and the 404/410 marking of
+    /// a pass) silently idle.
+    fn stored_events<'a>(&'a self, from: SystemTime, to: SystemTime) -> BoxFuture<'a, Vec<Found>>;
 
     /// A site's rights files as last stored ([`crate::rights`]). The default knows none.
     fn site_rights<'a>(

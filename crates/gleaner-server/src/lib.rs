@@ -13,8 +13,8 @@
 //!   and the operator dashboard on its own listener ([`dashboard`]), around an
 //!   [`desk::OwnerDesk`] (the store, the gate for proof files, DNS, the webhook).
 //!
-//! Events come through the [`EventSource`] trait (the store implements it in the CLI's
-//! wiring), so this crate holds no SQL. `keep = "facts"` and `publish = false` are
+//! Events come through the [`EventSource`] trait (the store implements it beside it, in
+//! [`store_events`]), so this crate holds no SQL. `keep = "facts"` and `publish = false` are
 //! applied here as well as in the store, from the running settings, so a source switched
 //! to facts-only or private stops showing descriptions or events at once. Every text that
 //! came from a crawled page is escaped where it is rendered. The server takes a bound
@@ -37,6 +37,7 @@ pub mod owners;
 pub mod promises;
 pub mod relay;
 pub mod site_page;
+pub mod store_events;
 pub mod verify;
 
 use std::future::Future;

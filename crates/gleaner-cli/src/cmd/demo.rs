@@ -17,7 +17,8 @@ use gleaner_samplecity::{City, SeedKind, bind_city};
 use gleaner_server::AppState;
 
 use crate::cmd::crawl::{crawl_all, print_summary};
-use crate::wiring::{StoreEvents, crawler, open_store};
+use crate::wiring::{crawler, open_store};
+use gleaner_server::store_events::StoreEvents;
 
 /// Arguments of `gleaner demo`.
 #[derive(Debug, Args)]

@@ -81,7 +81,7 @@ async fn check(
         Arc::clone(&counter) as _,
         store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
     );
-    let sink = crate::wiring::StoreSink::new(store.clone(), Arc::clone(&settings));
+    let sink = gleaner_scheduler::StoreSink::new(store.clone(), Arc::clone(&settings));
     let opts = DiscoverOptions {
         max_requests: args.max_requests,
         manual_checks_today: crate::cmd::fetch::checks_today(&store, &settings, &url).await,

@@ -25,7 +25,8 @@ use gleaner_server::encode::{Format, encode};
 use gleaner_store::Store;
 
 use crate::BadInput;
-use crate::wiring::{api_event, news_item, open_store};
+use crate::wiring::open_store;
+use gleaner_server::store_events::{api_event, news_item};
 
 /// Arguments of `gleaner export`.
 #[derive(Debug, Args)]

@@ -104,7 +104,7 @@ pub(crate) async fn stopped_on_reservation(
     settings: &Arc<Settings>,
     request: &GateRequest,
 ) -> Option<String> {
-    let sink = crate::wiring::StoreSink::new(store.clone(), Arc::clone(settings));
+    let sink = gleaner_scheduler::StoreSink::new(store.clone(), Arc::clone(settings));
     let now = gate.clock().now();
     let stop =
         gleaner_scheduler::rights::site_stopped(gate, &sink, settings, &request.url, now, None)

@@ -28,7 +28,8 @@ use gleaner_store::WorkItem;
 use tokio::sync::watch;
 use url::Url;
 
-use crate::wiring::{StoreEvents, crawler, open_store};
+use crate::wiring::{crawler, open_store};
+use gleaner_server::store_events::StoreEvents;
 
 /// Arguments of `gleaner run`.
 #[derive(Debug, Args)]
@@ -362,7 +363,7 @@ const RETENTION_RUN: &str = "~retention";
 async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receiver<bool>) {
     let settings = Arc::clone(&crawler.context.settings);
     let mut running: HashMap<String, tokio::task::JoinHandle<()>> = HashMap::new();
-    let link_cap = crate::wiring::link_check_cap(&settings, &crawler.store);
+    let link_cap = gleaner_scheduler::store_sink::link_check_cap(&settings, &crawler.store);
     loop {
         if *stop.borrow() {
             break;

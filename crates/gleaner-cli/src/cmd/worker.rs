@@ -23,7 +23,8 @@ use gleaner_store::{
 use url::Url;
 
 use crate::BadInput;
-use crate::wiring::{StoreSink, open_store};
+use crate::wiring::open_store;
+use gleaner_scheduler::StoreSink;
 
 /// Arguments of `gleaner worker` (also taken by `gleaner run --role worker|all`).
 #[derive(Debug, Args, Clone)]
@@ -109,7 +110,7 @@ pub async fn work(
             .context("failed to register this worker")?,
     );
     eprintln!("gleaner: worker `{}` started ({} slot(s))", state.worker_id(), args.slots);
-    let link_cap = crate::wiring::link_check_cap(&settings, &store);
+    let link_cap = gleaner_scheduler::store_sink::link_check_cap(&settings, &store);
     let margin = settings.limits.connect_timeout + settings.limits.response_deadline;
     if args.lease <= margin + margin / 4 {
         return Err(BadInput(format!(
@@ -130,7 +131,7 @@ pub async fn work(
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))
         .context("failed to read the database clock")?;
-    let llm = crate::llm_store::connect(&settings, &store).await?;
+    let llm = crate::wiring::connect_llm(&settings, &store).await?;
     let mut slots = Vec::new();
     let mut gates = Vec::new();
     for _ in 0..args.slots {

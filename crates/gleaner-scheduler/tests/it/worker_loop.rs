@@ -116,6 +116,9 @@ impl EventSink for FencedWrites {
     fn set_listing_links<'a>(&'a self, url: &'a Url, links: ListingLinks) -> BoxFuture<'a, ()> {
         self.inner.set_listing_links(url, links)
     }
+    fn stored_events<'a>(&'a self, from: SystemTime, to: SystemTime) -> BoxFuture<'a, Vec<Found>> {
+        self.inner.stored_events(from, to)
+    }
 }
 
 #[tokio::test]

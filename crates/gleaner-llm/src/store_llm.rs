@@ -1,26 +1,39 @@
-//! Wiring of the language-model step (issue 18): the store as its [`LlmStore`], the
-//! provider connected from `[llm]`, diagnostics to stderr. Glue only.
+//! The store as the language-model step's [`LlmStore`] (beside the trait in
+//! [`crate::store`], with [`crate::MemoryLlmStore`] for tests); failed writes are
+//! reported on stderr and the step goes on.
+// stderr is the crawler's log.
+#![allow(clippy::print_stderr)]
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use anyhow::Result;
-use gleaner_config::Settings;
 use gleaner_event::EventIdentity;
-use gleaner_llm::{Llm, LlmStore, ProviderError, TranslatedField, Untranslated, Usage};
 use gleaner_policy::Purpose;
 use gleaner_policy::audit::{AuditRecord, AuditSink, Outcome, RefusalKind};
-use gleaner_policy::signals::reservation::RightsUse;
 use gleaner_policy::state::BoxFuture;
 use gleaner_store::{Store, TranslationPart};
 use url::Url;
 
-use crate::BadInput;
+use crate::{LlmStore, TranslatedField, Untranslated, Usage};
 
 /// The store as the language-model step's storage.
 pub struct StoreLlm {
     store: Store,
-    settings: Arc<Settings>,
+    sites: Arc<dyn SiteReservations>,
+}
+
+impl StoreLlm {
+    /// The step's storage in `store`, with the site-level reservations of `sites`.
+    pub fn new(store: Store, sites: Arc<dyn SiteReservations>) -> StoreLlm {
+        StoreLlm { store, sites }
+    }
+}
+
+/// Where site-level reservations of AI use come from (the sites' stored rights files,
+/// read by the scheduler's rights rules: `gleaner_scheduler::store_sink::StoreRights`).
+pub trait SiteReservations: Send + Sync {
+    /// Why `page`'s site reserves AI use, or `None` when it does not.
+    fn site_reservation<'a>(&'a self, page: &'a Url) -> BoxFuture<'a, Option<String>>;
 }
 
 fn warn<T>(what: &str, r: Result<T, gleaner_store::StoreError>) -> Option<T> {
@@ -170,34 +183,7 @@ impl LlmStore for StoreLlm {
     }
 
     fn site_reservation<'a>(&'a self, page: &'a Url) -> BoxFuture<'a, Option<String>> {
-        Box::pin(async move {
-            // The site's rights files (TDMRep, ai.txt) as the pass stored them (issue 16).
-            let site = gleaner_fetch::site_key(page);
-            let files = crate::relay_wiring::site_rights(&self.store, &site).await?;
-            let rights = gleaner_scheduler::rights::SiteRights::parse(&files);
-            let decision = gleaner_scheduler::rights::decide(
-                &self.settings,
-                Some(&rights),
-                page,
-                RightsUse::LanguageModel,
-                &[],
-                &[],
-            );
-            (!decision.is_allowed()).then(|| decision.to_string())
-        })
-    }
-}
-
-/// The language-model step from `[llm]`, or `None` without it. An endpoint outside its
-/// allow-list, or a missing API key variable, is bad input (exit 2).
-pub async fn connect(settings: &Arc<Settings>, store: &Store) -> Result<Option<Arc<Llm>>> {
-    let storage: Arc<dyn LlmStore> =
-        Arc::new(StoreLlm { store: store.clone(), settings: Arc::clone(settings) });
-    match Llm::connect(settings, storage, &|var| std::env::var(var).ok()).await {
-        Ok(llm) => Ok(llm.map(|l| Arc::new(l.with_log(|line| eprintln!("{line}"))))),
-        Err(e @ (ProviderError::NotAllowed { .. } | ProviderError::MissingKey(_))) => {
-            Err(BadInput(e.to_string()).into())
-        }
-        Err(e) => Err(anyhow::anyhow!("{e}")),
+        // The site's rights files (TDMRep, ai.txt) as the pass stored them (issue 16).
+        self.sites.site_reservation(page)
     }
 }

@@ -1,0 +1,474 @@
+//! The store as a pass's [`EventSink`]: [`StoreSink`] with its links codec, what it
+//! wrote ([`Written`]), the store-backed rights files and relay verdicts it records, and
+//! the store's shared daily counts as the link check's [`DayCounter`]. The trait lives
+//! beside it in [`crate::sink`], with [`crate::MemorySink`] for tests and dry runs.
+// A failed write is reported and the pass goes on: stderr is the crawler's log.
+#![allow(clippy::print_stderr)]
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use gleaner_config::Settings;
+use gleaner_config::sources::Keep;
+use gleaner_fetch::Validators;
+use gleaner_policy::Purpose;
+use gleaner_policy::state::BoxFuture;
+use gleaner_store::{BackendKind, EventWrite, Store, Upserted};
+use url::Url;
+
+use crate::checks::{DailyCap, DayCounter};
+use crate::links::ListingLinks;
+use crate::rights::{RightsFiles, SiteRights, may_relay};
+use crate::{EventSink, Found, Upsert};
+
+/// The link check's daily cap per host: shared by every process through the store on
+/// PostgreSQL, counted in this process on SQLite (one crawling process per file).
+pub fn link_check_cap(settings: &Settings, store: &Store) -> Arc<DailyCap> {
+    let per_host = settings.checks.link_checks_per_host_per_day;
+    match store.kind() {
+        BackendKind::Postgres => {
+            Arc::new(DailyCap::shared(per_host, Arc::new(StoreDayCounter(store.clone()))))
+        }
+        BackendKind::Sqlite => Arc::new(DailyCap::new(per_host)),
+    }
+}
+
+/// The store's shared daily counts as the link check's [`DayCounter`].
+#[derive(Debug)]
+struct StoreDayCounter(Store);
+
+impl DayCounter for StoreDayCounter {
+    fn take<'a>(
+        &'a self,
+        key: &'a str,
+        day: chrono::NaiveDate,
+        cap: u32,
+    ) -> BoxFuture<'a, std::result::Result<bool, String>> {
+        Box::pin(async move {
+            match self.0.take_daily(key, day, cap).await {
+                Ok(taken) => Ok(taken.unwrap_or(false)),
+                Err(error) => {
+                    eprintln!(
+                        "warning: the shared daily cap could not be read, so no link check is made: {error}"
+                    );
+                    Err(error.to_string())
+                }
+            }
+        })
+    }
+
+    fn give_back<'a>(&'a self, key: &'a str, day: chrono::NaiveDate) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            if let Err(error) = self.0.give_back_daily(key, day).await {
+                eprintln!("warning: a link check not made could not be given back: {error}");
+            }
+        })
+    }
+}
+
+/// What a process's passes wrote through the [`StoreSink`]: the ids of events stored or
+/// updated, and how many events were handed to the store in all.
+#[derive(Debug, Default)]
+pub struct Written {
+    ids: std::sync::Mutex<std::collections::BTreeSet<i64>>,
+    events: std::sync::atomic::AtomicU64,
+}
+
+impl Written {
+    fn record(&self, stored: &Upserted) {
+        self.events.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = match stored {
+            Upserted::Inserted(id) | Upserted::Updated { id, .. } => *id,
+            Upserted::Unchanged(_) => return,
+        };
+        self.ids.lock().unwrap_or_else(|p| p.into_inner()).insert(id);
+    }
+
+    /// Ids of the events stored for the first time or updated, in id order.
+    pub fn ids(&self) -> Vec<i64> {
+        self.ids.lock().unwrap_or_else(|p| p.into_inner()).iter().copied().collect()
+    }
+
+    /// Events handed to the store so far: new, updated and unchanged.
+    pub fn events(&self) -> u64 {
+        self.events.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// The store as the pipeline's [`EventSink`].
+pub struct StoreSink {
+    store: Store,
+    settings: Arc<Settings>,
+    /// The language-model step, when `[llm]` is configured (issue 18).
+    llm: Option<Arc<gleaner_llm::Llm>>,
+    /// Where the writes are counted, when someone asks.
+    written: Option<Arc<Written>>,
+}
+
+impl StoreSink {
+    /// The store as a pass's sink, keeping what each source's `keep` allows.
+    pub fn new(store: Store, settings: Arc<Settings>) -> StoreSink {
+        StoreSink::with_model(store, settings, None)
+    }
+
+    /// [`StoreSink::new`] with the language-model step for sources that use it.
+    pub fn with_model(
+        store: Store,
+        settings: Arc<Settings>,
+        llm: Option<Arc<gleaner_llm::Llm>>,
+    ) -> StoreSink {
+        StoreSink { store, settings, llm, written: None }
+    }
+
+    /// The same sink, recording what it writes in `written`.
+    pub fn recording(mut self, written: Arc<Written>) -> StoreSink {
+        self.written = Some(written);
+        self
+    }
+
+    fn keep_of(&self, source: &str) -> gleaner_store::Keep {
+        match self.settings.sources.iter().find(|s| s.id == source).map(|s| s.keep) {
+            Some(Keep::Full) => gleaner_store::Keep::Full,
+            _ => gleaner_store::Keep::Facts,
+        }
+    }
+}
+
+impl EventSink for StoreSink {
+    fn upsert<'a>(&'a self, found: Found) -> BoxFuture<'a, Upsert> {
+        Box::pin(async move {
+            let keep = self.keep_of(&found.source);
+            let write = EventWrite {
+                event: &found.event,
+                source: Some(&found.source),
+                fetched_url: &found.page,
+                fetched_at: found.checked_at,
+                keep,
+                extractor: found.extractor,
+            };
+            let stored = self.store.upsert_event(&write).await;
+            if let (Some(written), Ok(stored)) = (&self.written, &stored) {
+                written.record(stored);
+            }
+            register_image(&self.store, &self.settings, &found).await;
+            match stored {
+                Ok(Upserted::Inserted(_)) => Upsert::New,
+                Ok(Upserted::Updated { .. }) => Upsert::Updated,
+                Ok(Upserted::Unchanged(_)) => Upsert::Unchanged,
+                Err(error) => {
+                    eprintln!("warning: failed to store an event from `{}`: {error}", found.page);
+                    Upsert::Unchanged
+                }
+            }
+        })
+    }
+
+    /// Stored events for the checks (SPEC §4): each with its own page (its URL, else the
+    /// page it was last read from); events with neither are not checked.
+    fn stored_events<'a>(&'a self, from: SystemTime, to: SystemTime) -> BoxFuture<'a, Vec<Found>> {
+        Box::pin(async move {
+            let stored = match self.store.events_between(from, to).await {
+                Ok(stored) => stored,
+                Err(error) => {
+                    eprintln!("warning: failed to read the stored events to check: {error}");
+                    return Vec::new();
+                }
+            };
+            let mut out = Vec::new();
+            for e in stored {
+                let page = match e.event.url.clone() {
+                    Some(url) => url,
+                    None => match self.store.event(e.id).await {
+                        Ok(Some(full)) => match full
+                            .provenance
+                            .iter()
+                            .max_by_key(|p| p.fetched_at)
+                            .and_then(|p| Url::parse(&p.fetch_url).ok())
+                        {
+                            Some(url) => url,
+                            None => continue,
+                        },
+                        _ => continue,
+                    },
+                };
+                out.push(Found {
+                    identity: e.identity,
+                    source: e.source.clone().unwrap_or_default(),
+                    page,
+                    checked_at: e.last_checked,
+                    event: e.event,
+                    extractor: None,
+                });
+            }
+            out
+        })
+    }
+
+    fn language_model(&self) -> Option<Arc<gleaner_llm::Llm>> {
+        self.llm.clone()
+    }
+
+    fn site_rights<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Option<RightsFiles>> {
+        Box::pin(site_rights(&self.store, site))
+    }
+
+    fn set_relay_allowed<'a>(
+        &'a self,
+        image: &'a Url,
+        source: Option<&'a str>,
+        allowed: bool,
+        reason: String,
+    ) -> BoxFuture<'a, ()> {
+        Box::pin(set_relay_allowed(&self.store, image, source, allowed, reason))
+    }
+
+    fn put_site_rights<'a>(&'a self, site: &'a str, files: RightsFiles) -> BoxFuture<'a, ()> {
+        Box::pin(put_site_rights(&self.store, site, files))
+    }
+
+    fn checked_unchanged<'a>(&'a self, page: &'a Url, at: SystemTime) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            if let Err(error) = self.store.touch_page(page, at).await {
+                eprintln!("warning: failed to record the check of `{page}`: {error}");
+            }
+        })
+    }
+
+    fn validators<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Validators> {
+        Box::pin(async move {
+            match self.store.validators(url).await {
+                Ok(Some((etag, last_modified))) => Validators { etag, last_modified },
+                _ => Validators::default(),
+            }
+        })
+    }
+
+    fn set_validators<'a>(&'a self, url: &'a Url, validators: Validators) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            if let Err(error) = self
+                .store
+                .put_validators(url, validators.etag, validators.last_modified, SystemTime::now())
+                .await
+            {
+                eprintln!("warning: failed to store validators for `{url}`: {error}");
+            }
+        })
+    }
+
+    fn archive_terms<'a>(
+        &'a self,
+        page: &'a Url,
+        body: Vec<u8>,
+        at: SystemTime,
+    ) -> BoxFuture<'a, bool> {
+        Box::pin(async move {
+            let site = gleaner_fetch::site_key(page);
+            match self
+                .store
+                .archive_document(
+                    &site,
+                    gleaner_store::DocumentKind::Terms,
+                    page.as_str(),
+                    body,
+                    at,
+                )
+                .await
+            {
+                Ok(stored) => stored,
+                Err(error) => {
+                    eprintln!("warning: failed to archive `{page}`: {error}");
+                    false
+                }
+            }
+        })
+    }
+
+    fn upsert_news<'a>(&'a self, news: crate::News, keep_summary: bool) -> BoxFuture<'a, bool> {
+        Box::pin(async move {
+            let url = news.url.clone();
+            let item = gleaner_store::NewsItem {
+                url: news.url,
+                source: Some(news.source),
+                title: news.title,
+                published: news.published,
+                summary: news.summary,
+            };
+            let keep =
+                if keep_summary { gleaner_store::Keep::Full } else { gleaner_store::Keep::Facts };
+            match self.store.upsert_news(item, keep, SystemTime::now()).await {
+                Ok(_) => true,
+                Err(error) => {
+                    eprintln!("warning: failed to store news item `{url}`: {error}");
+                    false
+                }
+            }
+        })
+    }
+
+    fn listing_links<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, Option<ListingLinks>> {
+        Box::pin(async move {
+            self.store.listing_links(url).await.ok().flatten().map(|text| decode_links(&text))
+        })
+    }
+
+    fn set_listing_links<'a>(&'a self, url: &'a Url, links: ListingLinks) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            if let Err(error) =
+                self.store.put_listing_links(url, encode_links(&links), SystemTime::now()).await
+            {
+                eprintln!("warning: failed to store the links of `{url}`: {error}");
+            }
+        })
+    }
+}
+
+/// A listing's links as text for the store: the next page (or `-`) on the first line,
+/// then one event URL per line.
+fn encode_links(links: &ListingLinks) -> String {
+    let mut text = links.next_page.as_ref().map_or_else(|| "-".to_owned(), Url::to_string);
+    for event in &links.events {
+        text.push('\n');
+        text.push_str(event.as_str());
+    }
+    text
+}
+
+/// The inverse of [`encode_links`]; unreadable lines are skipped.
+fn decode_links(text: &str) -> ListingLinks {
+    let mut lines = text.lines();
+    let next_page = lines.next().and_then(|l| Url::parse(l).ok());
+    ListingLinks { events: lines.filter_map(|l| Url::parse(l).ok()).collect(), next_page }
+}
+
+/// The stored rights files of `site`.
+pub async fn site_rights(store: &Store, site: &str) -> Option<RightsFiles> {
+    match store.site_rights(site).await {
+        Ok(files) => files.map(|f| RightsFiles {
+            read_at: f.read_at,
+            valid_until: f.valid_until,
+            tdmrep: f.tdmrep,
+            ai_txt: f.ai_txt,
+        }),
+        Err(error) => {
+            eprintln!("warning: failed to read the rights files of `{site}`: {error}");
+            None
+        }
+    }
+}
+
+/// Stores the rights files of `site` as just read.
+pub async fn put_site_rights(store: &Store, site: &str, files: RightsFiles) {
+    let files = gleaner_store::SiteRightsFiles {
+        read_at: files.read_at,
+        valid_until: files.valid_until,
+        tdmrep: files.tdmrep,
+        ai_txt: files.ai_txt,
+    };
+    if let Err(error) = store.put_site_rights(site, &files).await {
+        eprintln!("warning: failed to store the rights files of `{site}`: {error}");
+    }
+}
+
+/// Decides whether `image` may be relayed for `source` now (terms and signals).
+pub async fn relay_verdict(
+    store: &Store,
+    settings: &Settings,
+    source: Option<&str>,
+    image: &Url,
+) -> (bool, String) {
+    let source = source.and_then(|id| settings.sources.iter().find(|s| s.id == id));
+    let site = gleaner_fetch::site_key(image);
+    let rights = site_rights(store, &site).await.map(|f| SiteRights::parse(&f));
+    may_relay(settings, source, rights.as_ref(), image)
+}
+
+/// After an event is stored: registers its image for the relay with the current verdict
+/// (only when the relay is enabled; the link check re-decides later).
+pub async fn register_image(store: &Store, settings: &Settings, found: &Found) {
+    if !settings.purposes.enabled.contains(&Purpose::ImageRelay) {
+        return;
+    }
+    let Some(image) = &found.event.image_url else { return };
+    let (allowed, reason) = relay_verdict(store, settings, Some(&found.source), image).await;
+    if let Err(error) = store
+        .register_relay_image(image, Some(&found.source), allowed, &reason, SystemTime::now())
+        .await
+    {
+        eprintln!("warning: failed to register the image `{image}` for the relay: {error}");
+    }
+}
+
+/// Records the link check's verdict on an image (registering it when its source is
+/// known, so an image first seen before the relay was enabled gets an id too).
+pub async fn set_relay_allowed(
+    store: &Store,
+    image: &Url,
+    source: Option<&str>,
+    allowed: bool,
+    reason: String,
+) {
+    let now = SystemTime::now();
+    let result = match source {
+        Some(source) => {
+            store.register_relay_image(image, Some(source), allowed, &reason, now).await.map(|_| ())
+        }
+        None => store.set_relay_allowed(image.as_str(), allowed, &reason, now).await,
+    };
+    if let Err(error) = result {
+        eprintln!("warning: failed to record the relay verdict on `{image}`: {error}");
+    }
+}
+
+/// The sites' stored rights files as the language-model step's site-level reservations
+/// (a TDMRep file or ai.txt reserving AI use on the page's site).
+pub struct StoreRights {
+    store: Store,
+    settings: Arc<Settings>,
+}
+
+impl StoreRights {
+    /// The reservations read from `store` under `settings`' rights rules.
+    pub fn new(store: Store, settings: Arc<Settings>) -> StoreRights {
+        StoreRights { store, settings }
+    }
+}
+
+impl gleaner_llm::store_llm::SiteReservations for StoreRights {
+    fn site_reservation<'a>(&'a self, page: &'a Url) -> BoxFuture<'a, Option<String>> {
+        Box::pin(async move {
+            let site = gleaner_fetch::site_key(page);
+            let files = site_rights(&self.store, &site).await?;
+            let rights = SiteRights::parse(&files);
+            let decision = crate::rights::decide(
+                &self.settings,
+                Some(&rights),
+                page,
+                gleaner_policy::signals::reservation::RightsUse::LanguageModel,
+                &[],
+                &[],
+            );
+            (!decision.is_allowed()).then(|| decision.to_string())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listing_links_round_trip_through_the_stored_text() {
+        let url = |s: &str| Url::parse(s).unwrap();
+        let links = ListingLinks {
+            events: vec![url("https://a.example/e/1"), url("https://a.example/e/2")],
+            next_page: Some(url("https://a.example/?page=2")),
+        };
+        let back = decode_links(&encode_links(&links));
+        assert_eq!(back.events, links.events);
+        assert_eq!(back.next_page, links.next_page);
+        let last = ListingLinks { events: vec![url("https://a.example/e/3")], next_page: None };
+        assert_eq!(encode_links(&last), "-\nhttps://a.example/e/3");
+        let back = decode_links("-\nnot a url\nhttps://a.example/e/3");
+        assert_eq!((back.events, back.next_page), (last.events, None), "bad lines skipped");
+    }
+}
