@@ -81,6 +81,23 @@ pub struct BudgetReport {
     pub warnings: Vec<Warning>,
 }
 
+impl BudgetReport {
+    /// The global daily cap these schedules need at most: the requests of all sites
+    /// together on a day, rounded up to a round figure.
+    pub fn cap_needed(&self) -> u32 {
+        report_cap(self.total)
+    }
+}
+
+/// `total` rounded up to two significant figures (a cap a person writes).
+fn report_cap(total: u32) -> u32 {
+    let mut step = 1u32;
+    while total / step >= 100 {
+        step *= 10;
+    }
+    total.div_ceil(step).saturating_mul(step)
+}
+
 /// How many times a schedule fires in a day, at most.
 pub fn runs_per_day(schedule: &Schedule) -> u32 {
     match schedule {
@@ -106,16 +123,18 @@ pub fn budget_check(settings: &Settings) -> BudgetReport {
     let mut warnings = Vec::new();
     for source in &settings.sources {
         let passes = runs_per_day(&source.schedule);
-        let mut first = true;
+        // Each site of a source is crawled under its own page limits (one frontier per
+        // site in a pass): its event pages are counted once, at its first start URL.
+        let mut hosts_seen = std::collections::HashSet::new();
         for url in &source.start_urls {
             let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
+            let first = hosts_seen.insert(host.clone());
             let class = settings.class_of(&host);
             let site = sites.entry(host.clone()).or_insert_with(|| SiteDay {
                 host: host.clone(),
                 class: class.name.clone(),
                 ..SiteDay::default()
             });
-            // The event pages are counted on the site of the first start URL.
             let events = if first { source.max_event_pages } else { 0 };
             let per_pass = source.max_listing_pages + events;
             site.passes += passes;
@@ -127,7 +146,6 @@ pub fn budget_check(settings: &Settings) -> BudgetReport {
             let images = if source.keep == Keep::Full { events } else { 0 };
             site.link_check_requests = (site.link_check_requests + link_cycles * (events + images))
                 .min(checks.link_checks_per_host_per_day * u32::from(link_cycles > 0));
-            first = false;
             if let Some(min) = class.min_pass_interval
                 && let Schedule::Every(every) = source.schedule
                 && every < min
@@ -242,7 +260,10 @@ pub fn budget_check(settings: &Settings) -> BudgetReport {
                 "schedules and checks imply up to {total} requests a day in all, more than the global cap of {}",
                 settings.politeness.global_daily_cap
             ),
-            hint: "schedule fewer passes or read fewer pages; the gate stops at the cap".to_owned(),
+            hint: format!(
+                "set `[politeness] global_daily_cap = {}` (what these schedules need), or schedule fewer passes or read fewer pages; the gate stops at the cap and leaves the rest for later",
+                report_cap(total)
+            ),
         });
     }
     BudgetReport { sites: sites.into_values().collect(), total, warnings }
@@ -326,5 +347,17 @@ mod tests {
             "{text:#?}"
         );
         assert!(text.iter().any(|m| m.contains("more than the global cap of 50")), "{text:#?}");
+        assert!(r.warnings.iter().any(|w| w.hint.contains("global_daily_cap = ")), "{r:#?}");
+    }
+
+    #[test]
+    fn each_site_of_a_many_site_source_counts_its_own_event_pages_and_the_cap_needed() {
+        let r = check(
+            "[[sources]]\nid = \"venues\"\nkind = \"listing\"\nstart_urls = [\"https://a.example/\", \"https://b.example/\", \"https://a.example/more\"]\nevery = \"1d\"\nmax_listing_pages = 1\nmax_event_pages = 10\n",
+        );
+        let pass = |host: &str| r.sites.iter().find(|s| s.host == host).unwrap().pass_requests;
+        assert_eq!((pass("a.example"), pass("b.example")), (12, 11), "{r:#?}");
+        assert!(r.cap_needed() >= r.total && r.cap_needed() < r.total + r.total / 10 + 1);
+        assert_eq!((report_cap(1234), report_cap(99), report_cap(100)), (1300, 99, 100));
     }
 }

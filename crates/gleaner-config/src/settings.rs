@@ -389,6 +389,48 @@ impl Settings {
         missing
     }
 
+    /// Reads each source's `start_urls_file` with `read_file` (the binary resolves it
+    /// against the config file's folder; this crate reads no file) and adds its URLs to
+    /// the source's start URLs. Returns one message per problem, naming `file:line`.
+    pub fn load_start_urls_files(
+        &mut self,
+        read_file: impl Fn(&std::path::Path) -> Result<String, String>,
+    ) -> Vec<String> {
+        let mut problems = Vec::new();
+        for source in &mut self.sources {
+            let Some(file) = source.start_urls_file.clone() else { continue };
+            let text = match read_file(&file) {
+                Ok(text) => text,
+                Err(error) => {
+                    problems.push(format!(
+                        "source `{}`: start_urls_file {error}: check the path (relative to the config file)",
+                        source.id
+                    ));
+                    continue;
+                }
+            };
+            match crate::sources::parse_start_urls(&text, &file.display().to_string()) {
+                Ok(urls) if urls.is_empty() && source.start_urls.is_empty() => problems
+                    .push(format!("source `{}`: {} lists no URL", source.id, file.display())),
+                Ok(urls) => {
+                    if let Some(class) = &source.site_class {
+                        for host in urls.iter().filter_map(|u| u.host_str()) {
+                            self.sites.entry(host.to_ascii_lowercase()).or_insert_with(|| {
+                                crate::settings::SiteAssignment {
+                                    class: class.clone(),
+                                    time_zone: None,
+                                }
+                            });
+                        }
+                    }
+                    source.start_urls.extend(urls);
+                }
+                Err(bad) => problems.extend(bad),
+            }
+        }
+        problems
+    }
+
     /// Reads each `[identity]` key's PEM text: files with `read_file`, variables with
     /// `lookup` (the binary passes the file system and the environment; this crate reads
     /// neither). Returns one message per key that could not be read, naming it.

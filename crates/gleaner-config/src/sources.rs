@@ -25,7 +25,14 @@ pub struct RawSource {
     /// `listing`, `sitemap`, `feed`, `ical`, `json-api`, `licensed-api` or `open-data`.
     pub kind: String,
     /// Where a pass starts.
+    #[serde(default)]
     pub start_urls: Vec<String>,
+    /// A file of more start URLs, one per line (`#` comments, blank lines), relative to
+    /// the config file: for a source with thousands of venues. The binary reads it
+    /// ([`crate::Settings::load_start_urls_files`]).
+    pub start_urls_file: Option<String>,
+    /// Most sites of this source crawled at once in a pass (default 1,000).
+    pub max_sites_at_once: Option<u32>,
     /// CSS selector of links to event pages on a listing (`a.event-link`).
     pub event_selector: Option<String>,
     /// Only links whose URL starts with this (absolute, or a path on the listing's site).
@@ -200,17 +207,21 @@ pub struct Source {
     pub id: String,
     /// How it is read.
     pub kind: SourceKind,
-    /// Where a pass starts.
+    /// Where a pass starts (with those of `start_urls_file` once it is read).
     pub start_urls: Vec<Url>,
+    /// The file of more start URLs, as written (relative to the config file).
+    pub start_urls_file: Option<std::path::PathBuf>,
+    /// Most sites crawled at once in a pass; each site keeps its own budget.
+    pub max_sites_at_once: u32,
     /// Selector of event links on listings.
     pub event_selector: Option<String>,
     /// Only event links under this URL prefix.
     pub event_url_prefix: Option<String>,
     /// Selector of the next listing page.
     pub next_page_selector: String,
-    /// Most listing pages per pass.
+    /// Most listing pages per pass, at each site of the source.
     pub max_listing_pages: u32,
-    /// Most event pages per pass.
+    /// Most event pages per pass, at each site of the source.
     pub max_event_pages: u32,
     /// When passes run.
     pub schedule: Schedule,
@@ -257,6 +268,31 @@ impl Source {
 
 /// The smallest interval between two passes of a source unless configured (SPEC: 1 h).
 pub const DEFAULT_MIN_INTERVAL: Duration = Duration::from_secs(3600);
+
+/// Sites of one source crawled at once when `max_sites_at_once` is not set.
+pub const DEFAULT_SITES_AT_ONCE: u32 = 1_000;
+
+/// Reads a start-URL file's text (`file` names it in problems): one http or https URL a
+/// line, `#` starting a comment, blank lines skipped. Every bad line is reported as
+/// `file:line: ...`.
+pub fn parse_start_urls(text: &str, file: &str) -> Result<Vec<Url>, Vec<String>> {
+    let mut urls = Vec::new();
+    let mut bad = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or_default().trim();
+        if line.is_empty() {
+            continue;
+        }
+        match Url::parse(line) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") => urls.push(url),
+            _ => bad.push(format!(
+                "{file}:{}: `{line}` is not an http or https URL (write one full address a line, e.g. `https://venue.example/agenda/`; `#` starts a comment)",
+                n + 1
+            )),
+        }
+    }
+    if bad.is_empty() { Ok(urls) } else { Err(bad) }
+}
 
 fn url_list(problems: &mut Vec<Problem>, key: &str, raw: &[String]) -> Vec<Url> {
     let mut out = Vec::new();
@@ -314,8 +350,17 @@ pub fn resolve_sources(
             );
         }
         let start_urls = url_list(problems, &key("start_urls"), &s.start_urls);
-        if s.start_urls.is_empty() {
-            problems.push(Problem::at(key("start_urls"), "must list at least one URL"));
+        if s.start_urls.is_empty() && s.start_urls_file.is_none() {
+            problems.push(
+                Problem::at(key("start_urls"), "must list at least one URL")
+                    .hint("or name a file of them: `start_urls_file = \"venues.txt\"`"),
+            );
+        }
+        if s.start_urls_file.as_ref().is_some_and(|f| f.trim().is_empty()) {
+            problems.push(Problem::at(key("start_urls_file"), "names no file"));
+        }
+        if s.max_sites_at_once == Some(0) {
+            problems.push(Problem::at(key("max_sites_at_once"), "must be at least 1"));
         }
         let schedule = match (&s.every, &s.at) {
             (Some(_), Some(_)) => {
@@ -416,6 +461,8 @@ pub fn resolve_sources(
             id: s.id.clone(),
             kind: kind.unwrap_or(SourceKind::Listing),
             start_urls,
+            start_urls_file: s.start_urls_file.as_ref().map(std::path::PathBuf::from),
+            max_sites_at_once: s.max_sites_at_once.unwrap_or(DEFAULT_SITES_AT_ONCE),
             event_selector: s.event_selector.clone(),
             event_url_prefix: s.event_url_prefix.clone(),
             next_page_selector: s
@@ -605,5 +652,52 @@ fn open_data_records(
             None
         }
         (None, _) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BOT: &str =
+        "[bot]\ntoken = \"TestBot\"\ninfo_url = \"https://bot.example/\"\noperator = \"T\"\n";
+
+    #[test]
+    fn start_urls_file_lines_comments_and_blanks() {
+        let text = "# venues\nhttps://a.example/agenda/\n\n  http://b.example/  # the second\n";
+        let urls = parse_start_urls(text, "venues.txt").unwrap();
+        let urls: Vec<&str> = urls.iter().map(Url::as_str).collect();
+        assert_eq!(urls, ["https://a.example/agenda/", "http://b.example/"]);
+    }
+
+    #[test]
+    fn start_urls_file_bad_line_names_file_and_line() {
+        let bad = parse_start_urls("https://a.example/\nnot a url\nftp://c.example/\n", "v.txt")
+            .unwrap_err();
+        assert_eq!(bad.len(), 2, "{bad:?}");
+        assert!(bad[0].starts_with("v.txt:2: `not a url`"), "{bad:?}");
+        assert!(bad[1].starts_with("v.txt:3: `ftp://c.example/`"), "{bad:?}");
+    }
+
+    #[test]
+    fn a_source_may_name_only_a_file_and_the_binary_loads_it() {
+        let config = format!(
+            "{BOT}[[sources]]\nid = \"venues\"\nkind = \"listing\"\nstart_urls_file = \"venues.txt\"\nsite_class = \"default\"\nmax_sites_at_once = 8\n"
+        );
+        let mut settings = crate::parse(&config, "t.toml").unwrap();
+        assert_eq!(settings.sources[0].max_sites_at_once, 8);
+        let problems = settings.load_start_urls_files(|path| {
+            assert_eq!(path, std::path::Path::new("venues.txt"));
+            Ok("https://a.example/\nhttps://b.example/\n".to_owned())
+        });
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(settings.sources[0].start_urls.len(), 2);
+        let problems = settings.load_start_urls_files(|_| Ok("https://a.example/\nnope\n".into()));
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].starts_with("venues.txt:2:"), "{problems:?}");
+        let missing =
+            crate::parse(&format!("{BOT}[[sources]]\nid = \"v\"\nkind = \"listing\"\n"), "t.toml")
+                .unwrap_err();
+        assert!(missing.to_string().contains("start_urls_file"), "{missing}");
     }
 }

@@ -9,9 +9,13 @@
 //! nothing. Events found on listing pages themselves count too. A request the gate
 //! defers past the run's time limit is counted as re-queued, not as a failure.
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+mod frontier;
+mod sites;
+mod summary;
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use gleaner_config::Settings;
@@ -31,6 +35,8 @@ use crate::api_pages;
 use crate::links::{ListingLinks, listing_links, meta_tags, selector};
 use crate::retries::{Retries, Verdict};
 use crate::sink::{EventSink, Found, Upsert};
+use frontier::{Seen, SiteFrontier};
+pub use summary::{Held, HoldKind, SiteProblem};
 
 /// What a pass did, for the summary table and the logs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -70,6 +76,31 @@ pub struct PassReport {
     pub news: u32,
     /// Configuration problems met during the pass (a bad selector, say).
     pub errors: Vec<String>,
+    /// Sites crawled (a source's start URLs may name many; see [`sites`]).
+    pub sites: u32,
+    /// The sites whose crawl did not go cleanly, by site key.
+    pub site_problems: Vec<SiteProblem>,
+    /// Requests the gate left for a later pass, by why ([`PassReport::hold_lines`]
+    /// says the caps and quotas among them in one line each).
+    pub held: BTreeMap<HoldKind, Held>,
+}
+
+/// One pass, shared by the crawls of its sites.
+struct Pass<'a> {
+    ctx: &'a PassContext,
+    source: &'a Source,
+    deadline: SystemTime,
+    progress: &'a (dyn Fn(Progress) + Sync),
+    event_selector: Option<scraper::Selector>,
+    next_selector: scraper::Selector,
+    api_key: Option<(String, gleaner_config::Secret)>,
+    seen: Seen,
+    /// Sites whose first request of the pass was asked (the rest continue the pass).
+    started_sites: Mutex<HashSet<String>>,
+    /// Requests handled so far, over all sites.
+    done: AtomicU32,
+    /// Requests queued and not yet taken, over all sites.
+    outstanding: Arc<AtomicU32>,
 }
 
 /// One step of progress, for progress bars.
@@ -164,8 +195,8 @@ fn enqueue(
     source: &Source,
     listings_read: u32,
     events_queued: &mut u32,
-    seen: &mut HashSet<Url>,
-    frontier: &mut VecDeque<(Url, Step)>,
+    seen: &Seen,
+    frontier: &mut SiteFrontier,
 ) {
     for event in links.events {
         if *events_queued < source.max_event_pages && seen.insert(event.clone()) {
@@ -439,7 +470,7 @@ async fn robots_unanswered(ctx: &PassContext, site: &str) -> bool {
 
 /// The queues a retry decision changes.
 struct Queues<'a> {
-    frontier: &'a mut VecDeque<(Url, Step)>,
+    frontier: &'a mut SiteFrontier,
     held: &'a mut Vec<(SystemTime, Url, Step)>,
     report: &'a mut PassReport,
 }
@@ -463,62 +494,16 @@ fn no_answer(verdict: Verdict, site: &str, url: Url, step: Step, q: &mut Queues<
     }
 }
 
-/// Runs one pass of `source`, giving up waiting at `deadline` (the rest is re-queued).
-pub async fn run_pass(
-    ctx: &PassContext,
-    source: &Source,
-    deadline: SystemTime,
-    progress: &(dyn Fn(Progress) + Sync),
-) -> PassReport {
+/// Crawls one site's part of a pass, from `frontier`, to the end or the deadline: the
+/// URLs found on it that belong to other sites are returned in the frontier's
+/// `elsewhere`, for their own sites' crawls.
+async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport, SiteFrontier) {
+    let (ctx, source, deadline) = (pass.ctx, pass.source, pass.deadline);
+    let (event_selector, next_selector, api_key) =
+        (&pass.event_selector, &pass.next_selector, &pass.api_key);
+    let seen = &pass.seen;
     let mut report = PassReport { source: source.id.clone(), ..PassReport::default() };
-    let event_selector = match source.event_selector.as_deref().map(selector).transpose() {
-        Ok(s) => s,
-        Err(e) => {
-            report.errors.push(format!("source `{}`: {e}", source.id));
-            return report;
-        }
-    };
-    let next_selector = match selector(&source.next_page_selector) {
-        Ok(s) => s,
-        Err(e) => {
-            report.errors.push(format!("source `{}`: {e}", source.id));
-            return report;
-        }
-    };
-    // A licensed API's key: checked before any request, added to each API request only.
-    let api_key = match &source.licensed {
-        Some(licensed) => match &licensed.key {
-            Some(key) => Some((licensed.key_param.clone(), key.clone())),
-            None => {
-                report.errors.push(format!(
-                    "source `{}`: the licensed API's key is not set: export {}=<key> before starting gleaner (keys never go in the config file)",
-                    source.id, licensed.key_env
-                ));
-                return report;
-            }
-        },
-        None => None,
-    };
-    let stopped = archive_terms(ctx, source, deadline, &mut report).await;
-    let mut frontier: VecDeque<(Url, Step)> = source
-        .start_urls
-        .iter()
-        .map(|u| match &source.paging {
-            Some(paging) if source.kind.is_api() => api_pages::first_page(u, paging),
-            _ => u.clone(),
-        })
-        .map(|u| (u, Step::start(source.kind)))
-        .collect();
-    let mut seen: HashSet<Url> = frontier.iter().map(|(u, _)| u.clone()).collect();
-    let before = frontier.len();
-    frontier.retain(|(u, _)| !stopped.contains(&gleaner_fetch::site_key(u)));
-    if frontier.len() < before {
-        let key = "rights reserved (response headers): site stopped".to_owned();
-        *report.refusals.entry(key).or_default() += (before - frontier.len()) as u32;
-    }
-    let mut started_sites: HashSet<String> = HashSet::new();
     let (mut listings, mut events_queued) = (0u32, 0u32);
-    let mut done = 0u32;
     let mut retries = Retries::new(&ctx.settings.politeness);
     // Requests held back until a time: the tries of a site that did not answer.
     let mut held: Vec<(SystemTime, Url, Step)> = Vec::new();
@@ -546,7 +531,7 @@ pub async fn run_pass(
         }
         // The site's rights files first (after robots.txt): a reservation under
         // `stop-site` stops the whole site before any page is read.
-        if !started_sites.contains(&site)
+        if !pass.started_sites.lock().unwrap_or_else(|p| p.into_inner()).contains(&site)
             && let Some(reason) = crate::rights::stop_before_site(ctx, source, &url, deadline).await
         {
             *report.refusals.entry(reason.clone()).or_default() += 1;
@@ -561,7 +546,11 @@ pub async fn run_pass(
         let mut request = GateRequest::new(url.clone(), purpose);
         request.source = Some(source.id.clone());
         request.pass =
-            if started_sites.insert(site.clone()) { PassMark::Start } else { PassMark::Continue };
+            if pass.started_sites.lock().unwrap_or_else(|p| p.into_inner()).insert(site.clone()) {
+                PassMark::Start
+            } else {
+                PassMark::Continue
+            };
         request.wait_until_at_most = Some(deadline);
         // A listing is asked conditionally only when its links are stored: a 304 must
         // never leave the pass without the pages it links to.
@@ -575,12 +564,12 @@ pub async fn run_pass(
             request.url = api_pages::with_param(&url, param, key.expose());
         }
         let (outcome, _hops) = ctx.gate.fetch_following(&request).await;
-        done += 1;
-        progress(Progress {
+        let done = pass.done.fetch_add(1, Ordering::Relaxed) + 1;
+        (pass.progress)(Progress {
             source: source.id.clone(),
             url: url.clone(),
             done,
-            known: done + frontier.len() as u32,
+            known: done + pass.outstanding.load(Ordering::Relaxed),
         });
         let fetched = match outcome {
             GateOutcome::Fetched(fetched) => fetched,
@@ -602,8 +591,10 @@ pub async fn run_pass(
                 count_refusal(&mut report, &refusal);
                 continue;
             }
-            GateOutcome::Deferred { .. } => {
-                report.requeued += 1 + (frontier.len() + held.len()) as u32;
+            GateOutcome::Deferred { hold, .. } => {
+                let left = 1 + (frontier.len() + held.len()) as u32;
+                report.requeued += left;
+                report.note_hold(hold.as_ref(), left);
                 break;
             }
             GateOutcome::Failed(error) => {
@@ -650,7 +641,7 @@ pub async fn run_pass(
                     // Unchanged listing: follow the links it had last time.
                     let links = ctx.sink.listing_links(&url).await.unwrap_or_default();
                     listings += 1;
-                    enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
+                    enqueue(links, source, listings, &mut events_queued, seen, &mut frontier);
                 } else if walks_pages(step, source)
                     && listings < source.max_listing_pages.saturating_sub(1)
                     && let Some(next) =
@@ -728,10 +719,10 @@ pub async fn run_pass(
                     &fetched.url,
                     event_selector.as_ref(),
                     source.event_url_prefix.as_deref(),
-                    &next_selector,
+                    next_selector,
                 );
                 ctx.sink.set_listing_links(&url, links.clone()).await;
-                enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
+                enqueue(links, source, listings, &mut events_queued, seen, &mut frontier);
             }
             if let Step::Sitemap(depth) = step {
                 let caps = SitemapCaps { depth, ..SitemapCaps::default() };
@@ -887,7 +878,7 @@ pub async fn run_pass(
                 let mut kept = keep.iter();
                 formats.retain(|_| kept.next().copied().unwrap_or(true));
                 let links = ListingLinks { events: links, next_page: extracted.next_page.take() };
-                enqueue(links, source, listings, &mut events_queued, &mut seen, &mut frontier);
+                enqueue(links, source, listings, &mut events_queued, seen, &mut frontier);
             }
             // Pages where structured data and site rules found nothing may be read by the
             // language model (`llm = "fallback"`, or every page under `"always"`).
@@ -918,6 +909,79 @@ pub async fn run_pass(
         }
         ctx.sink.set_validators(&url, validators).await;
     }
+    (report, frontier)
+}
+
+/// Runs one pass of `source`, giving up waiting at `deadline` (the rest is re-queued).
+pub async fn run_pass(
+    ctx: &PassContext,
+    source: &Source,
+    deadline: SystemTime,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> PassReport {
+    let mut report = PassReport { source: source.id.clone(), ..PassReport::default() };
+    let event_selector = match source.event_selector.as_deref().map(selector).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            report.errors.push(format!("source `{}`: {e}", source.id));
+            return report;
+        }
+    };
+    let next_selector = match selector(&source.next_page_selector) {
+        Ok(s) => s,
+        Err(e) => {
+            report.errors.push(format!("source `{}`: {e}", source.id));
+            return report;
+        }
+    };
+    // A licensed API's key: checked before any request, added to each API request only.
+    let api_key = match &source.licensed {
+        Some(licensed) => match &licensed.key {
+            Some(key) => Some((licensed.key_param.clone(), key.clone())),
+            None => {
+                report.errors.push(format!(
+                    "source `{}`: the licensed API's key is not set: export {}=<key> before starting gleaner (keys never go in the config file)",
+                    source.id, licensed.key_env
+                ));
+                return report;
+            }
+        },
+        None => None,
+    };
+    let stopped = archive_terms(ctx, source, deadline, &mut report).await;
+    let start: Vec<(Url, Step)> = source
+        .start_urls
+        .iter()
+        .map(|u| match &source.paging {
+            Some(paging) if source.kind.is_api() => api_pages::first_page(u, paging),
+            _ => u.clone(),
+        })
+        .map(|u| (u, Step::start(source.kind)))
+        .collect();
+    let before = start.len();
+    let start: Vec<(Url, Step)> =
+        start.into_iter().filter(|(u, _)| !stopped.contains(&gleaner_fetch::site_key(u))).collect();
+    if start.len() < before {
+        let key = "rights reserved (response headers): site stopped".to_owned();
+        *report.refusals.entry(key).or_default() += (before - start.len()) as u32;
+    }
+    let pass = Pass {
+        ctx,
+        source,
+        deadline,
+        progress,
+        event_selector,
+        next_selector,
+        api_key,
+        seen: Seen::default(),
+        started_sites: Mutex::default(),
+        done: AtomicU32::new(0),
+        outstanding: Arc::new(AtomicU32::new(start.len() as u32)),
+    };
+    for url in start.iter().map(|(u, _)| u) {
+        pass.seen.insert(url.clone());
+    }
+    sites::crawl_sites(&pass, start, &mut report).await;
     // Translations that failed earlier are tried again (issue 18).
     if let Some(llm) = ctx.sink.language_model() {
         llm.retry_translations(source).await;

@@ -34,7 +34,22 @@ pub fn load(path: &Path) -> Result<Settings> {
     // stops that source's passes with the variable's name (and `config check` warns).
     settings.load_api_keys(|name| std::env::var(name).ok());
     load_identity(&mut settings, path)?;
+    load_start_urls(&mut settings, path)?;
     Ok(settings)
+}
+
+/// Reads each source's `start_urls_file` (relative to the config file's folder): a bad
+/// line is bad input naming `file:line`.
+pub fn load_start_urls(settings: &mut Settings, config_path: &Path) -> Result<()> {
+    let folder = config_path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let problems = settings.load_start_urls_files(|file| {
+        let path = if file.is_absolute() { file.to_path_buf() } else { folder.join(file) };
+        std::fs::read_to_string(&path).map_err(|e| format!("`{}`: {e}", path.display()))
+    });
+    if !problems.is_empty() {
+        return Err(BadInput(problems.join("\n")).into());
+    }
+    Ok(())
 }
 
 /// Reads the `[identity]` signing keys (files relative to the config file's folder, or
@@ -189,8 +204,10 @@ fn print_budget(s: &Settings) -> std::io::Result<()> {
     if !report.sites.is_empty() {
         writeln!(
             out,
-            "all sites per day: {} requests (global cap {})",
-            report.total, s.politeness.global_daily_cap
+            "all sites per day: {} requests (global cap {}; these schedules need a cap of {})",
+            report.total,
+            s.politeness.global_daily_cap,
+            report.cap_needed()
         )?;
     }
     let mut err = std::io::stderr().lock();

@@ -290,10 +290,27 @@ pub fn print_summary(reports: &[PassReport], elapsed: std::time::Duration) -> st
         for error in &r.errors {
             writeln!(out, "{:<27}   error: {error}", "")?;
         }
+        if r.sites > 1 {
+            let problems = &r.site_problems;
+            writeln!(out, "{:<27}   {} sites, {} with problems", "", r.sites, problems.len())?;
+            for problem in problems.iter().take(SITE_PROBLEMS_SHOWN) {
+                writeln!(out, "{:<27}   site {problem}", "")?;
+            }
+            if problems.len() > SITE_PROBLEMS_SHOWN {
+                let more = problems.len() - SITE_PROBLEMS_SHOWN;
+                writeln!(out, "{:<27}   ... and {more} more sites with problems", "")?;
+            }
+        }
+        for line in r.hold_lines() {
+            writeln!(out, "{:<27}   {line}", "")?;
+        }
     }
     writeln!(out, "done in {:.1} s", elapsed.as_secs_f64())?;
     Ok(())
 }
+
+/// Sites with problems listed under a source's line (the rest are counted).
+const SITE_PROBLEMS_SHOWN: usize = 10;
 
 async fn dry_run(crawler: &Crawler, sources: &[Source]) -> Result<()> {
     let mut out = std::io::stdout().lock();

@@ -220,6 +220,7 @@ pub fn log_pass(report: &gleaner_scheduler::PassReport) {
         report.given_up,
         report.requeued
     );
+    report.hold_lines().iter().for_each(|line| eprintln!("gleaner: {line}"));
 }
 
 /// The queue item of a source's pass: one per source (the URL names the source, so two

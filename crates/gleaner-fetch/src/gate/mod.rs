@@ -167,6 +167,9 @@ pub enum GateOutcome {
     Deferred {
         /// Earliest start, when known.
         until: Option<SystemTime>,
+        /// The budget's reason, when the budget deferred it (the global daily cap, a
+        /// quota, the site's gap past the time limit), for the pass report.
+        hold: Option<WaitReason>,
         /// Why.
         why: String,
     },
@@ -470,7 +473,7 @@ impl Gate {
                     if waited_for_pause
                         || request.wait_until_at_most.is_none_or(|limit| until > limit)
                     {
-                        return GateOutcome::Deferred { until: Some(until), why };
+                        return GateOutcome::Deferred { hold: None, until: Some(until), why };
                     }
                     // Within what the caller waits: wait the pause out, then decide again.
                     self.sleep_until(until).await;
@@ -479,6 +482,7 @@ impl Gate {
                 Stage::Budget { rules, allowed_by } => break (rules, allowed_by),
                 Stage::RobotsUnknown(_) => {
                     return GateOutcome::Deferred {
+                        hold: None,
                         until: None,
                         why: "robots.txt was read but is not known yet".into(),
                     };
@@ -617,6 +621,7 @@ impl Gate {
                 return match self.fresh_robots(site).await {
                     Ok(Some(memory)) => Ok(memory),
                     Ok(None) => Err(GateOutcome::Deferred {
+                        hold: None,
                         until: None,
                         why: "robots.txt was being read by another process".into(),
                     }),
@@ -656,6 +661,7 @@ impl Gate {
         {
             // Not remembered: ask again later rather than decide on unrecorded rules.
             return Err(GateOutcome::Deferred {
+                hold: None,
                 until: None,
                 why: format!("robots.txt read but not recorded: {error}"),
             });
@@ -672,9 +678,9 @@ impl Gate {
         rules: &BudgetRules,
         request: &GateRequest,
     ) -> Result<Permit, GateOutcome> {
-        self.acquire_unless_robots_known(site, rules, request, false)
-            .await?
-            .ok_or_else(|| GateOutcome::Deferred { until: None, why: "nothing reserved".into() })
+        self.acquire_unless_robots_known(site, rules, request, false).await?.ok_or_else(|| {
+            GateOutcome::Deferred { hold: None, until: None, why: "nothing reserved".into() }
+        })
     }
 
     /// [`Gate::acquire`]; with `unless_robots_known`, reserves nothing and returns `None`
@@ -736,6 +742,7 @@ impl Gate {
                 // Nothing was reserved (the database is unreachable, or a worker's lease
                 // ran out): nothing is sent; the caller re-queues it.
                 break Err(GateOutcome::Deferred {
+                    hold: None,
                     until: None,
                     why: format!("budget not reserved: {error}"),
                 });
@@ -761,13 +768,18 @@ impl Gate {
                     {
                         break Err(GateOutcome::Deferred {
                             until: Some(until),
+                            hold: Some(why.clone()),
                             why: why.to_string(),
                         });
                     }
                     if until.is_none()
                         && request.wait_until_at_most.is_some_and(|limit| limit <= now)
                     {
-                        break Err(GateOutcome::Deferred { until: None, why: why.to_string() });
+                        break Err(GateOutcome::Deferred {
+                            until: None,
+                            hold: Some(why.clone()),
+                            why: why.to_string(),
+                        });
                     }
                     let wait = match (until, &why) {
                         (Some(until), _) => until.duration_since(now).unwrap_or_default(),
@@ -920,6 +932,7 @@ fn response_effect(
 /// re-queues the request.
 fn state_unreadable(error: &StateError) -> GateOutcome {
     GateOutcome::Deferred {
+        hold: None,
         until: None,
         why: format!("the site's state could not be read: {error}"),
     }

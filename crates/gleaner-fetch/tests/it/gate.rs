@@ -283,7 +283,9 @@ async fn deferred_when_the_suspension_outlasts_the_callers_patience() {
     let mut second = GateRequest::new(url(&web, 0, "/events/2.html"), Purpose::EventPage);
     second.wait_until_at_most = Some(SystemTime::now() + Duration::from_secs(1));
     let outcome = bounded(s.gate.fetch(&second)).await;
-    let GateOutcome::Deferred { until: Some(until), why } = &outcome else { panic!("{outcome:?}") };
+    let GateOutcome::Deferred { until: Some(until), why, .. } = &outcome else {
+        panic!("{outcome:?}")
+    };
     assert!(why.contains("suspended"), "{why}");
     assert!(*until > SystemTime::now() + Duration::from_secs(20), "about 30 s from the HTTP-date");
     assert_eq!(web.ledger().count(0, "/events/2.html"), 0);

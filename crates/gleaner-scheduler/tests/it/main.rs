@@ -4,6 +4,7 @@
 mod apis;
 mod checks;
 mod city;
+mod many_sites;
 mod promises;
 mod rights;
 mod worker_loop;
