@@ -298,6 +298,13 @@ pub(crate) fn render_rules(token: &str, rules: &RobotsRules, site: usize) -> Str
     if let Some(delay) = rules.crawl_delay {
         let _ = writeln!(out, "Crawl-delay: {delay}");
     }
+    if let Some((n, secs)) = rules.request_rate {
+        let _ = writeln!(out, "Request-rate: {n}/{secs}s");
+    }
+    if let Some((start, end)) = rules.visit_time {
+        let hhmm = |m: u16| format!("{:02}{:02}", m / 60, m % 60);
+        let _ = writeln!(out, "Visit-time: {}-{}", hhmm(start), hhmm(end));
+    }
     for a in &rules.allow {
         let _ = writeln!(out, "Allow: {a}");
     }
