@@ -207,6 +207,10 @@ pub struct SiteSpec {
     /// a rights reservation stated nowhere but on robots.txt.
     #[serde(default)]
     pub robots_x_robots_tag: Option<String>,
+    /// A `Robots-Tag` value (draft-illyes-repext) sent on the event pages' answers
+    /// (`/events/N.html`): `TestBot: noindex`, say.
+    #[serde(default)]
+    pub page_robots_tag: Option<String>,
 }
 
 /// What a site serves besides its robots.txt scenario.
@@ -229,6 +233,7 @@ impl Default for SiteSpec {
             events: 8,
             content: SiteContent::Synthetic,
             robots_x_robots_tag: None,
+            page_robots_tag: None,
         }
     }
 }
@@ -487,6 +492,7 @@ impl Manifest {
                 events: 0,
                 content: SiteContent::City(j),
                 robots_x_robots_tag: None,
+                page_robots_tag: None,
             });
         }
         self.city = Some(config);

@@ -450,9 +450,10 @@ async fn bot_ranges_json_publishes_the_egress_ranges() {
     }
     let (_, json) = get(&config, "/bot.json", vec![]).await;
     let json: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(json["egress"], serde_json::json!(["192.0.2.0/24", "2001:db8::/32"]));
-    assert_eq!(json["egress_ranges_url"], "https://aube.example/bot/ranges.json");
-    assert_eq!(json["egress_domain"], "crawl.aube.example");
+    let promises = &json["promises"];
+    assert_eq!(promises["egress"], serde_json::json!(["192.0.2.0/24", "2001:db8::/32"]));
+    assert_eq!(promises["egress_ranges_url"], "https://aube.example/bot/ranges.json");
+    assert_eq!(promises["egress_domain"], "crawl.aube.example");
     // Negative control: no egress, no list, and the page names no list.
     let (status, _) = get(CONFIG, "/bot/ranges.json", vec![]).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
