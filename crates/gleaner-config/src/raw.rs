@@ -113,8 +113,12 @@ pub struct RawBot {
     /// The operator's statement of where requests come from (FestroBot: "cloud
     /// infrastructure in North America").
     pub origin: Option<String>,
-    /// Published address ranges requests come from (CIDR or single addresses).
-    pub address_ranges: Option<Vec<String>>,
+    /// The address ranges requests leave from (CIDR or single addresses), published at
+    /// `/bot/ranges.json` and on the about page. (Formerly `address_ranges`.)
+    pub egress: Option<Vec<String>>,
+    /// The domain the egress addresses reverse-resolve into (`crawl.example.org`), for
+    /// the reverse-then-forward DNS check the about page explains.
+    pub egress_domain: Option<String>,
     /// The legal entity responsible, when it differs from the operator's name.
     pub legal_entity: Option<String>,
     /// The publication director (French press law), where the profile has one.

@@ -486,13 +486,27 @@ fn resolve_bot(r: &mut Resolver, raw: &RawConfig) -> Option<BotIdentity> {
         r.problem(Problem::at("bot.version", "must be one word, e.g. `1.0`"));
         ok = false;
     }
-    let address_ranges: Vec<IpNet> = bot
-        .address_ranges
+    let egress: Vec<IpNet> = bot
+        .egress
         .iter()
         .flatten()
         .enumerate()
-        .filter_map(|(i, text)| r.net(&format!("bot.address_ranges[{i}]"), text))
+        .filter_map(|(i, text)| r.net(&format!("bot.egress[{i}]"), text))
         .collect();
+    let egress_domain = match bot.egress_domain.as_deref().map(str::trim) {
+        None => None,
+        Some(text) => match egress_domain(text) {
+            Some(domain) => Some(domain),
+            None => {
+                r.problem(
+                    Problem::at("bot.egress_domain", format!("`{text}` is not a domain name"))
+                        .hint("write the domain your egress addresses reverse-resolve into, such as `crawl.example.org` (no scheme, no path)"),
+                );
+                ok = false;
+                None
+            }
+        },
+    };
     Some(BotIdentity {
         token,
         version,
@@ -502,12 +516,30 @@ fn resolve_bot(r: &mut Resolver, raw: &RawConfig) -> Option<BotIdentity> {
         address: bot.address.clone(),
         languages,
         origin: bot.origin.clone(),
-        address_ranges,
+        egress,
+        egress_domain,
         legal_entity: bot.legal_entity.clone(),
         publication_director: bot.publication_director.clone(),
         service: bot.service.clone(),
     })
     .filter(|_| ok)
+}
+
+/// A DNS name of at least two labels, letters, digits and `-`, lower-cased, without a
+/// trailing dot; `None` for anything else (a URL, an address, a single label).
+fn egress_domain(text: &str) -> Option<String> {
+    let name = text.strip_suffix('.').unwrap_or(text).to_ascii_lowercase();
+    let labels: Vec<&str> = name.split('.').collect();
+    let label_ok = |l: &&str| {
+        !l.is_empty()
+            && l.len() <= 63
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    };
+    let numeric = labels.iter().all(|l| l.bytes().all(|b| b.is_ascii_digit()));
+    (labels.len() >= 2 && name.len() <= 253 && labels.iter().all(label_ok) && !numeric)
+        .then_some(name)
 }
 
 fn resolve_politeness(r: &mut Resolver, raw: &RawConfig) -> Politeness {

@@ -100,8 +100,12 @@ pub struct BotIdentity {
     pub languages: Vec<String>,
     /// Where requests come from, as the operator states it (`[bot] origin`).
     pub origin: Option<String>,
-    /// Published address ranges requests come from (`[bot] address_ranges`).
-    pub address_ranges: Vec<IpNet>,
+    /// The address ranges requests leave from (`[bot] egress`), published at
+    /// `/bot/ranges.json`.
+    pub egress: Vec<IpNet>,
+    /// The domain egress addresses reverse-resolve into (`[bot] egress_domain`),
+    /// lower-case, without a trailing dot.
+    pub egress_domain: Option<String>,
     /// The legal entity responsible (`[bot] legal_entity`).
     pub legal_entity: Option<String>,
     /// The publication director (`[bot] publication_director`).

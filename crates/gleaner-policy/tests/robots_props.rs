@@ -1,7 +1,7 @@
 //! Property tests for robots.txt: no panic on arbitrary bytes, adding a Disallow never
 //! allows more, and matching cost stays linear in pattern and path length.
 
-use gleaner_policy::robots::{Pattern, RobotsTxt, normalise};
+use gleaner_policy::robots::{Pattern, RobotsTxt, normalise, normalise_path};
 use proptest::prelude::*;
 
 /// Paths built from the characters robots.txt rules care about.
@@ -114,7 +114,7 @@ fn pathological_patterns_match_in_linear_time() {
 fn brute_force_allowed(robots: &str, path: &str) -> bool {
     let parsed = RobotsTxt::parse(robots.as_bytes());
     let rules = parsed.for_agent("bot");
-    let path = normalise(path).into_owned();
+    let path = normalise_path(path).into_owned();
     if path.split('?').next() == Some("/robots.txt") {
         return true;
     }

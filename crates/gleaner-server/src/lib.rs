@@ -35,6 +35,7 @@ pub mod metrics;
 pub mod notify;
 pub mod owners;
 pub mod promises;
+pub mod ranges;
 pub mod relay;
 pub mod site_page;
 pub mod store_events;
@@ -245,6 +246,10 @@ pub fn router_with(state: AppState, options: ServerOptions) -> Router {
         .with_state(shared);
     let router = match gleaner_fetch::client::signer_of(&settings) {
         Some(signer) => router.merge(key_directory::routes(signer)),
+        None => router,
+    };
+    let router = match ranges::routes(&settings) {
+        Some(ranges) => router.merge(ranges),
         None => router,
     };
     match relay {

@@ -77,6 +77,10 @@ pub struct Words {
     pub ranges: &'static str,
     /// No published range.
     pub no_ranges: &'static str,
+    /// The machine-readable list: `{url}`.
+    pub ranges_json: &'static str,
+    /// The reverse-then-forward DNS check: `{domain}`.
+    pub reverse_dns: &'static str,
     /// Label: how soon a removal is carried out.
     pub removal: &'static str,
     /// Value: `{duration}`.
@@ -113,6 +117,8 @@ const EN: Words = Words {
     origin: "Where requests come from",
     ranges: "published address ranges: {ranges}",
     no_ranges: "no fixed address range is published",
+    ranges_json: "the same list as JSON, in the schema large crawlers use: {url}",
+    reverse_dns: "to check an address: reverse-resolve it (PTR); the name must end in {domain}; then resolve that name forward (A/AAAA): it must give the same address back. An address that fails either step is not ours",
     removal: "Removal requests",
     removal_value: "carried out within {duration}",
     signed: "Signed requests (Web Bot Auth)",
@@ -145,6 +151,8 @@ const TR: Words = Words {
     origin: "İstekler nereden gelir",
     ranges: "yayımlanan adres aralıkları: {ranges}",
     no_ranges: "sabit bir adres aralığı yayımlanmıyor",
+    ranges_json: "aynı liste, büyük tarayıcıların kullandığı şemada JSON olarak: {url}",
+    reverse_dns: "bir adresi doğrulamak için: adresi ters çözümleyin (PTR); ad {domain} ile bitmelidir; sonra bu adı ileri çözümleyin (A/AAAA): aynı adresi geri vermelidir. İki adımdan birinde başarısız olan adres bizim değildir",
     removal: "Silme talepleri",
     removal_value: "{duration} içinde yerine getirilir",
     signed: "İmzalı istekler (Web Bot Auth)",
@@ -177,6 +185,8 @@ const FR: Words = Words {
     origin: "D'où viennent les requêtes",
     ranges: "plages d'adresses publiées : {ranges}",
     no_ranges: "aucune plage d'adresses fixe n'est publiée",
+    ranges_json: "la même liste en JSON, au format des grands robots : {url}",
+    reverse_dns: "pour vérifier une adresse : faites sa résolution inverse (PTR) ; le nom doit se terminer par {domain} ; puis résolvez ce nom (A/AAAA) : il doit redonner la même adresse. Une adresse qui échoue à l'une des deux étapes n'est pas la nôtre",
     removal: "Demandes de suppression",
     removal_value: "exécutées sous {duration}",
     signed: "Requêtes signées (Web Bot Auth)",
@@ -209,6 +219,8 @@ const ES: Words = Words {
     origin: "De dónde vienen las peticiones",
     ranges: "rangos de direcciones publicados: {ranges}",
     no_ranges: "no se publica ningún rango de direcciones fijo",
+    ranges_json: "la misma lista en JSON, con el esquema que usan los grandes rastreadores: {url}",
+    reverse_dns: "para comprobar una dirección: resuélvala a la inversa (PTR); el nombre debe terminar en {domain}; luego resuelva ese nombre (A/AAAA): debe devolver la misma dirección. Una dirección que falle en cualquiera de los dos pasos no es nuestra",
     removal: "Solicitudes de eliminación",
     removal_value: "se atienden en {duration} como máximo",
     signed: "Peticiones firmadas (Web Bot Auth)",
@@ -241,6 +253,8 @@ const DE: Words = Words {
     origin: "Woher die Anfragen kommen",
     ranges: "veröffentlichte Adressbereiche: {ranges}",
     no_ranges: "kein fester Adressbereich veröffentlicht",
+    ranges_json: "dieselbe Liste als JSON, im Schema der großen Crawler: {url}",
+    reverse_dns: "So prüfen Sie eine Adresse: lösen Sie sie rückwärts auf (PTR); der Name muss auf {domain} enden; lösen Sie diesen Namen dann vorwärts auf (A/AAAA): er muss dieselbe Adresse ergeben. Eine Adresse, die an einem der beiden Schritte scheitert, ist nicht unsere",
     removal: "Löschanträge",
     removal_value: "werden innerhalb von {duration} ausgeführt",
     signed: "Signierte Anfragen (Web Bot Auth)",
@@ -411,13 +425,21 @@ pub fn facts_in(settings: &Settings, lang: Lang) -> Vec<Fact> {
     if let Some(director) = &bot.publication_director {
         rows.push(fact("bot.publication_director", m.director, director.clone()));
     }
-    if bot.origin.is_some() || !bot.address_ranges.is_empty() {
-        let ranges: Vec<String> = bot.address_ranges.iter().map(ToString::to_string).collect();
-        let ranges = if ranges.is_empty() {
+    if bot.origin.is_some() || !bot.egress.is_empty() || bot.egress_domain.is_some() {
+        let ranges: Vec<String> = bot.egress.iter().map(ToString::to_string).collect();
+        let mut ranges = if ranges.is_empty() {
             m.no_ranges.to_owned()
         } else {
-            fill(m.ranges, &[("ranges", &ranges.join(", "))])
+            let url = ranges_url(settings);
+            format!(
+                "{}; {}",
+                fill(m.ranges, &[("ranges", &ranges.join(", "))]),
+                fill(m.ranges_json, &[("url", url.as_str())])
+            )
         };
+        if let Some(domain) = &bot.egress_domain {
+            ranges = format!("{ranges}; {}", fill(m.reverse_dns, &[("domain", domain)]));
+        }
         let value = match &bot.origin {
             Some(origin) => format!("{origin}; {ranges}"),
             None => ranges,
@@ -497,7 +519,9 @@ pub fn json(settings: &Settings) -> serde_json::Value {
         "legal_entity": settings.bot.legal_entity,
         "publication_director": settings.bot.publication_director,
         "origin": settings.bot.origin,
-        "address_ranges": settings.bot.address_ranges.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "egress": settings.bot.egress.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "egress_ranges_url": (!settings.bot.egress.is_empty()).then(|| ranges_url(settings).to_string()),
+        "egress_domain": settings.bot.egress_domain,
         "removal_within_seconds": settings.owners.removal_within.map(secs),
         "signed_requests": settings.identity.as_ref().map(|i| serde_json::json!({
             "scheme": "web-bot-auth (RFC 9421, Ed25519)",
@@ -518,6 +542,15 @@ pub struct Promise {
     /// The test that checks the behaviour from the sites' side (a `fn` of that name in
     /// the workspace's tests).
     pub test: &'static str,
+}
+
+/// Where the egress ranges are published: `/bot/ranges.json` on the about page's origin.
+pub fn ranges_url(settings: &Settings) -> url::Url {
+    settings
+        .bot
+        .info_url
+        .join(crate::ranges::RANGES_PATH)
+        .unwrap_or_else(|_| settings.bot.info_url.clone())
 }
 
 const fn row(key: &'static str, setting: &'static str, test: &'static str) -> Promise {
@@ -677,8 +710,8 @@ pub const LEDGER: &[Promise] = &[
     ),
     row(
         "bot.origin",
-        "bot.origin, bot.address_ranges",
-        "seed_profiles_state_every_promise_in_every_language",
+        "bot.origin, bot.egress, bot.egress_domain",
+        "bot_ranges_json_publishes_the_egress_ranges",
     ),
     row(
         "identity.signed",

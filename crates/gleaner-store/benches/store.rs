@@ -29,6 +29,7 @@ fn rules() -> BudgetRules {
         gap: Duration::from_secs(1),
         purpose_gaps: BTreeMap::new(),
         crawl_delay: None,
+        robots_pace: gleaner_policy::robots::Pace::default(),
         slowdown: 1,
         max_in_flight: 1,
         purpose_in_flight: BTreeMap::new(),

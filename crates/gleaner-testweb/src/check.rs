@@ -48,6 +48,10 @@ pub enum Rule {
     Method,
     /// A request that started inside a quiet-hours window.
     QuietHours,
+    /// Two requests closer than the site's robots.txt `Request-rate` allows.
+    RequestRate,
+    /// A request other than robots.txt outside the site's robots.txt `Visit-time`.
+    VisitTime,
     /// An expected request is missing (positive control).
     Missing,
     /// The ledger holds no evidence that the checked rule was exercised.
@@ -215,6 +219,78 @@ impl Ledger {
         }
         if pairs == 0 {
             out.push(no_evidence("no site received two requests"));
+        }
+        result(out)
+    }
+
+    /// Every request after a site's robots.txt starts at least `T / n` after the previous
+    /// one there, for each site whose robots.txt says `Request-rate: n/T`. Fails without
+    /// evidence when no such site received two requests.
+    pub fn check_request_rate(&self) -> Result<(), Violations> {
+        let mut out = Vec::new();
+        let mut pairs = 0;
+        for (site, entries) in by_site(self) {
+            let Some(want) = self.spec(site).request_rate_gap() else { continue };
+            for w in entries.windows(2) {
+                let (prev, next) = (w[0], w[1]);
+                if next.is_robots() {
+                    continue;
+                }
+                pairs += 1;
+                let got = next.at.saturating_sub(prev.at);
+                if got + self.slack < want {
+                    out.push(of(
+                        next,
+                        Rule::RequestRate,
+                        format!(
+                            "site {site}: `{}` started {} after `{}`; its Request-rate asks for {}",
+                            next.target(),
+                            ms(got),
+                            prev.target(),
+                            ms(want)
+                        ),
+                    ));
+                }
+            }
+        }
+        if pairs == 0 {
+            out.push(no_evidence("no site with a Request-rate received two requests"));
+        }
+        result(out)
+    }
+
+    /// No request but robots.txt started outside a site's `Visit-time` window (UTC,
+    /// half-open). `to_utc` maps an arrival to the crawler's UTC wall-clock time (see
+    /// [`local_clock`]). Fails without evidence when no site with a window was asked
+    /// for anything; pair it with [`Ledger::expect_fetched`] on a site whose window is open.
+    pub fn check_visit_time(
+        &self,
+        to_utc: impl Fn(usize, Duration) -> NaiveDateTime,
+    ) -> Result<(), Violations> {
+        let mut out = Vec::new();
+        let mut seen = 0;
+        for e in self.iter() {
+            let Some((start, end)) = self.spec(e.site).visit_time() else { continue };
+            seen += 1;
+            if e.is_robots() {
+                continue;
+            }
+            let t = to_utc(e.site, e.at).time();
+            let inside = if start < end { start <= t && t < end } else { t >= start || t < end };
+            if !inside {
+                out.push(of(
+                    e,
+                    Rule::VisitTime,
+                    format!(
+                        "site {}: `{}` started at {t} UTC, outside its Visit-time [{start}, {end})",
+                        e.site,
+                        e.target()
+                    ),
+                ));
+            }
+        }
+        if seen == 0 {
+            out.push(no_evidence("no site with a Visit-time received a request"));
         }
         result(out)
     }

@@ -298,6 +298,13 @@ pub(crate) fn render_rules(token: &str, rules: &RobotsRules, site: usize) -> Str
     if let Some(delay) = rules.crawl_delay {
         let _ = writeln!(out, "Crawl-delay: {delay}");
     }
+    if let Some((n, secs)) = rules.request_rate {
+        let _ = writeln!(out, "Request-rate: {n}/{secs}s");
+    }
+    if let Some((start, end)) = rules.visit_time {
+        let hhmm = |m: u16| format!("{:02}{:02}", m / 60, m % 60);
+        let _ = writeln!(out, "Visit-time: {}-{}", hhmm(start), hhmm(end));
+    }
     for a in &rules.allow {
         let _ = writeln!(out, "Allow: {a}");
     }
@@ -513,13 +520,18 @@ fn other_page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) ->
         if n == 0 {
             return gone(404);
         }
+        let page = |reply: Reply| match &spec.page_robots_tag {
+            Some(tag) => reply.header("robots-tag", tag.clone()),
+            None => reply,
+        };
         return match (life(n), pass) {
             (Life::Stable, _) | (_, 0) => {
-                validated(Reply::html(200, Served::Page, event_html(seed, site, n, 0)), 0)
+                page(validated(Reply::html(200, Served::Page, event_html(seed, site, n, 0)), 0))
             }
-            (Life::Changes, _) => {
-                validated(Reply::html(200, Served::Page, event_html(seed, site, n, pass)), pass)
-            }
+            (Life::Changes, _) => page(validated(
+                Reply::html(200, Served::Page, event_html(seed, site, n, pass)),
+                pass,
+            )),
             (Life::Vanishes404, _) => gone(404),
             (Life::Vanishes410, _) => gone(410),
             (Life::Moves, _) => {

@@ -98,6 +98,14 @@ pub struct RobotsRules {
     pub allow: Vec<String>,
     /// `Disallow` prefixes in the `*` group, which must not apply to the bot.
     pub disallow_others: Vec<String>,
+    /// `Request-rate` in the bot's group as `(requests, seconds)`, written `n/Ts`;
+    /// `None` leaves the line out.
+    #[serde(default)]
+    pub request_rate: Option<(u32, u32)>,
+    /// `Visit-time` in the bot's group as UTC `(start, end)` minutes of the day, written
+    /// `HHMM-HHMM`; `None` leaves the line out.
+    #[serde(default)]
+    pub visit_time: Option<(u16, u16)>,
 }
 
 impl Default for RobotsRules {
@@ -107,6 +115,8 @@ impl Default for RobotsRules {
             disallow: vec!["/private/".into(), "/events/hidden".into()],
             allow: vec!["/private/open.html".into()],
             disallow_others: vec!["/events/".into()],
+            request_rate: None,
+            visit_time: None,
         }
     }
 }
@@ -197,6 +207,10 @@ pub struct SiteSpec {
     /// a rights reservation stated nowhere but on robots.txt.
     #[serde(default)]
     pub robots_x_robots_tag: Option<String>,
+    /// A `Robots-Tag` value (draft-illyes-repext) sent on the event pages' answers
+    /// (`/events/N.html`): `TestBot: noindex`, say.
+    #[serde(default)]
+    pub page_robots_tag: Option<String>,
 }
 
 /// What a site serves besides its robots.txt scenario.
@@ -219,6 +233,7 @@ impl Default for SiteSpec {
             events: 8,
             content: SiteContent::Synthetic,
             robots_x_robots_tag: None,
+            page_robots_tag: None,
         }
     }
 }
@@ -254,6 +269,20 @@ impl SiteSpec {
     /// The `Crawl-delay` the bot must honour on this site, when robots.txt gives one.
     pub fn crawl_delay(&self) -> Option<Duration> {
         self.effective_rules()?.crawl_delay.map(Duration::from_secs_f64)
+    }
+
+    /// The least gap its `Request-rate: n/Ts` asks for (`T / n`), when robots.txt has one.
+    pub fn request_rate_gap(&self) -> Option<Duration> {
+        let (n, secs) = self.effective_rules()?.request_rate?;
+        Some(Duration::from_secs(u64::from(secs)) / n.max(1))
+    }
+
+    /// The UTC window `[start, end)` of its `Visit-time`, when robots.txt has one.
+    pub fn visit_time(&self) -> Option<(chrono::NaiveTime, chrono::NaiveTime)> {
+        let (start, end) = self.effective_rules()?.visit_time?;
+        let at =
+            |m: u16| chrono::NaiveTime::from_hms_opt(u32::from(m / 60) % 24, u32::from(m % 60), 0);
+        Some((at(start)?, at(end)?))
     }
 }
 
@@ -456,11 +485,14 @@ impl Manifest {
                     disallow: plan.disallow,
                     allow: plan.allow,
                     disallow_others: plan.disallow_others,
+                    request_rate: None,
+                    visit_time: None,
                 },
                 behaviour: SiteBehaviour::Normal,
                 events: 0,
                 content: SiteContent::City(j),
                 robots_x_robots_tag: None,
+                page_robots_tag: None,
             });
         }
         self.city = Some(config);

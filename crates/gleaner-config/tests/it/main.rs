@@ -319,3 +319,28 @@ fn llm_settings_resolve_and_their_mistakes_name_the_key() {
         assert!(e.contains(wanted), "`{wanted}` not in\n{e}");
     }
 }
+
+#[test]
+fn bot_egress_ranges_and_domain_are_checked_with_their_key_path() {
+    let base = "[bot]\ntoken = \"TestBot\"\nversion = \"1\"\ninfo_url = \"https://t.example/bot\"\noperator = \"T\"\n";
+    let ok = gleaner_config::parse(
+        &format!("{base}egress = [\"192.0.2.0/24\", \"2001:db8::/32\", \"198.51.100.7\"]\negress_domain = \"Crawl.T.example.\"\n"),
+        "t.toml",
+    )
+    .unwrap();
+    let ranges: Vec<String> = ok.bot.egress.iter().map(ToString::to_string).collect();
+    assert_eq!(ranges, ["192.0.2.0/24", "2001:db8::/32", "198.51.100.7/32"]);
+    assert_eq!(ok.bot.egress_domain.as_deref(), Some("crawl.t.example"));
+    let e = errors(&format!("{base}egress = [\"192.0.2.0/24\", \"192.0.2.0/33\"]\n"));
+    assert!(
+        e.contains("bot.egress[1]") && e.contains("`192.0.2.0/33` is not an address range"),
+        "{e}"
+    );
+    for bad in ["https://crawl.t.example/", "localhost", "192.0.2.1", "a..example"] {
+        let e = errors(&format!("{base}egress_domain = \"{bad}\"\n"));
+        assert!(e.contains("bot.egress_domain") && e.contains("not a domain name"), "{bad}: {e}");
+    }
+    // `address_ranges` was renamed to `egress` everywhere: the old key is refused by name.
+    let e = errors(&format!("{base}address_ranges = [\"192.0.2.0/24\"]\n"));
+    assert!(e.contains("address_ranges"), "{e}");
+}

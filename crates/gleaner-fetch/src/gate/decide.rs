@@ -77,6 +77,7 @@ impl Gate {
         });
         let licensed = self.licensed(request);
         let mut crawl_delay = None;
+        let mut pace = gleaner_policy::robots::Pace::default();
         let allowed_by = if request.purpose == Purpose::Robots {
             Some("robots.txt itself is always allowed".to_owned())
         } else if let Some((source, _)) = &licensed {
@@ -107,6 +108,12 @@ impl Gate {
                         crawl_delay = rules
                             .crawl_delay()
                             .map(|(d, _)| Duration::from_secs_f64(d.clamp(0.0, 86_400.0)));
+                        pace = rules.pace().clone();
+                        for window in pace.windows() {
+                            steps.push(format!(
+                                "robots.txt: requests start only inside {window} (or another window it states)"
+                            ));
+                        }
                         Some(match &verdict.reason {
                             MatchReason::Rule { .. } => format!("robots.txt: {verdict}"),
                             _ => "robots.txt: no rule disallows it".to_owned(),
@@ -129,13 +136,18 @@ impl Gate {
             }
         };
         let mut rules = self.budget_rules(&request.url, crawl_delay, owner.slowdown.max(1));
+        rules.robots_pace = pace;
         if let Some((_, gap)) = licensed {
             // The API's own rate limit is its spacing, for every purpose.
             rules.gap = gap;
             rules.purpose_gaps.clear();
         }
+        let set_by = match rules.rate_line_for(request.purpose) {
+            Some(line) => format!(" (robots.txt line {line} `request-rate`)"),
+            None => String::new(),
+        };
         steps.push(format!(
-            "budget: gap {} ms for {}, {} in flight at most",
+            "budget: gap {} ms{set_by} for {}, {} in flight at most",
             rules.gap_for(request.purpose).as_millis(),
             request.purpose,
             rules.max_in_flight

@@ -312,6 +312,7 @@ impl Gate {
                 .filter_map(|(p, s)| s.gap.map(|g| (*p, g.max(class.gap))))
                 .collect(),
             crawl_delay,
+            robots_pace: gleaner_policy::robots::Pace::default(),
             slowdown,
             max_in_flight: class.max_in_flight,
             purpose_in_flight: per(|s| s.max_in_flight),

@@ -566,3 +566,106 @@ async fn two_processes_on_one_state_read_robots_txt_once() {
     ledger.check_min_gap(Duration::from_millis(200)).unwrap();
     web.shutdown().await;
 }
+
+fn rules_with(request_rate: Option<(u32, u32)>, visit_time: Option<(u16, u16)>) -> SiteSpec {
+    let rules = gleaner_testweb::RobotsRules { request_rate, visit_time, ..Default::default() };
+    SiteSpec { rules, ..SiteSpec::default() }
+}
+
+/// A site asking `Request-rate: 1/10s` sees no two requests closer than 10 s (robots.txt,
+/// then two pages: about 20 s on the real ledger); a site beside it without the line
+/// gets its pages at the configured 50 ms (positive control), and `explain` names the line.
+#[tokio::test]
+async fn extended_standard_request_rate_holds_from_the_sites_side() {
+    let web = web(vec![rules_with(Some((1, 10)), None), SiteSpec::default()]).await;
+    let s = gate("[politeness]\ngap = \"50ms\"\n");
+    let pages = |site: usize| {
+        let gate = Arc::clone(&s.gate);
+        let urls: Vec<Url> =
+            (1..=2).map(|n| url(&web, site, &format!("/events/{n}.html"))).collect();
+        async move {
+            for u in urls {
+                let outcome = gate.fetch(&GateRequest::new(u, Purpose::EventPage)).await;
+                assert_eq!(outcome.fetched().map(|f| f.status), Some(200), "{outcome:?}");
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(40), async {
+        tokio::join!(pages(0), pages(1));
+    })
+    .await
+    .expect("both sites crawled within 40 s");
+    let ledger = web.ledger();
+    ledger
+        .expect_all_fetched(&[(0, "/robots.txt"), (0, "/events/2.html"), (1, "/events/2.html")])
+        .unwrap();
+    ledger.check_request_rate().unwrap();
+    ledger.check_min_gap(Duration::from_millis(50)).unwrap();
+    // The control site was not held to the rate: its two pages came well within 10 s.
+    let control: Vec<_> = ledger.entries.iter().filter(|e| e.site == 1).collect();
+    let span = control.last().unwrap().at - control.first().unwrap().at;
+    assert!(span < Duration::from_secs(5), "control site took {span:?}");
+    let explained = s
+        .gate
+        .explain(&GateRequest::new(url(&web, 0, "/events/3.html"), Purpose::EventPage))
+        .await
+        .unwrap();
+    assert!(explained.steps.iter().any(|s| s.contains("line 6 `request-rate`")), "{explained:?}");
+    web.shutdown().await;
+}
+
+fn utc_at(h: u32, m: u32) -> SystemTime {
+    SystemTime::from(Utc.with_ymd_and_hms(2026, 12, 1, h, m, 0).unwrap())
+}
+
+/// The crawler's clock shows 12:00 UTC. A site whose `Visit-time: 0200-0300` excludes
+/// now is asked for robots.txt alone and the pages are deferred to 02:00 with the line;
+/// a site whose `Visit-time: 1100-1300` includes now gets its pages (positive control).
+#[tokio::test]
+async fn extended_standard_visit_time_from_the_sites_side() {
+    use gleaner_fetch::gate::ExplainVerdict;
+    let web = web(vec![
+        rules_with(None, Some((2 * 60, 3 * 60))),
+        rules_with(None, Some((11 * 60, 13 * 60))),
+    ])
+    .await;
+    let start = utc_at(12, 0);
+    let web_epoch_offset = web.epoch().elapsed();
+    let s = gate_with("[politeness]\ngap = \"50ms\"\n", Arc::new(ShiftedClock::starting_at(start)));
+    for site in [0, 1] {
+        for n in 1..=2 {
+            let mut page =
+                GateRequest::new(url(&web, site, &format!("/events/{n}.html")), Purpose::EventPage);
+            page.wait_until_at_most = Some(start + Duration::from_secs(10));
+            let outcome = bounded(s.gate.fetch(&page)).await;
+            if site == 0 {
+                let opens = utc_at(2, 0) + Duration::from_secs(86_400);
+                assert!(
+                    matches!(&outcome, GateOutcome::Deferred { until: Some(t), why } if *t == opens && why.contains("visit-time")),
+                    "{outcome:?}"
+                );
+            } else {
+                assert_eq!(outcome.fetched().map(|f| f.status), Some(200), "{outcome:?}");
+            }
+        }
+    }
+    let ledger = web.ledger();
+    ledger
+        .expect_all_fetched(&[(0, "/robots.txt"), (1, "/events/1.html"), (1, "/events/2.html")])
+        .unwrap();
+    assert_eq!(ledger.entries.iter().filter(|e| e.site == 0).count(), 1, "robots.txt alone");
+    let epoch_utc = chrono::DateTime::<Utc>::from(start).naive_utc()
+        - chrono::TimeDelta::from_std(web_epoch_offset).unwrap();
+    ledger.check_visit_time(local_clock(epoch_utc)).unwrap();
+    let explained = s
+        .gate
+        .explain(&GateRequest::new(url(&web, 0, "/events/1.html"), Purpose::EventPage))
+        .await
+        .unwrap();
+    assert!(matches!(explained.verdict, ExplainVerdict::NotBefore(_)), "{explained:?}");
+    assert!(
+        explained.steps.iter().any(|s| s.contains("line 6 `visit-time` window 0200-0300 UTC")),
+        "{explained:?}"
+    );
+    web.shutdown().await;
+}

@@ -13,11 +13,15 @@
 //! 4. the in-flight caps (per site, per purpose);
 //! 5. per-pass quotas (pagination included) and the pass interval and visits per day;
 //! 6. spacing: a start no sooner than gap(P) after the last start of *any* purpose, where
-//!    gap(P) = max(configured gap for P, Crawl-delay) × owner slow-down + jitter;
+//!    gap(P) = max(configured gap for P, Crawl-delay, T/n of every `Request-rate: n/T`)
+//!    × owner slow-down + jitter;
 //! 7. the rolling-hour quota, the calendar-day quota (in the site's zone) and the global
 //!    daily cap;
 //! 8. quiet hours: no request *starts* inside a local window; a start that would fall in
-//!    one moves to its end (computed in the zone, so it stays right across DST changes).
+//!    one moves to its end (computed in the zone, so it stays right across DST changes);
+//! 9. robots.txt windows: when the site states `Visit-time` (or a windowed
+//!    `Request-rate`) windows, no request starts outside them; a start that would moves
+//!    to the next window's opening (UTC), the line that says so named in the reason.
 //!
 //! Arithmetic on times and durations saturates at [`far_future`] (issue 26: a gap of
 //! `18446744073709551615s` overflowed an addition), so no rule can make a decision panic;
@@ -33,6 +37,7 @@ use chrono::{NaiveDate, NaiveTime};
 use chrono_tz::Tz;
 
 use crate::Purpose;
+use crate::robots::{Pace, WindowLine};
 
 pub use calendar::{local_date, next_local_midnight, quiet_window_end};
 
@@ -60,6 +65,9 @@ pub struct BudgetRules {
     pub purpose_gaps: BTreeMap<Purpose, Duration>,
     /// The site's `Crawl-delay`, which only ever makes us slower.
     pub crawl_delay: Option<Duration>,
+    /// The site's `Request-rate` and `Visit-time` lines, which only ever make us slower
+    /// (empty for robots.txt itself and for sites that state none).
+    pub robots_pace: Pace,
     /// An owner's slow-down factor (1 = none).
     pub slowdown: u32,
     /// Requests in flight at the site.
@@ -92,7 +100,16 @@ impl BudgetRules {
     pub fn gap_for(&self, purpose: Purpose) -> Duration {
         let configured = self.purpose_gaps.get(&purpose).copied().unwrap_or(self.gap);
         let base = self.crawl_delay.map_or(configured, |delay| delay.max(configured));
+        let base = self.robots_pace.rate_gap().map_or(base, |(rate, _)| rate.max(base));
         base.saturating_mul(self.slowdown.max(1))
+    }
+
+    /// The `Request-rate` line that sets the gap for `purpose`, when its `T/n` is longer
+    /// than both the configured gap and the Crawl-delay.
+    pub fn rate_line_for(&self, purpose: Purpose) -> Option<usize> {
+        let configured = self.purpose_gaps.get(&purpose).copied().unwrap_or(self.gap);
+        let base = self.crawl_delay.map_or(configured, |delay| delay.max(configured));
+        self.robots_pace.rate_gap().filter(|(rate, _)| *rate > base).map(|(_, line)| line)
     }
 }
 
@@ -191,6 +208,38 @@ pub enum WaitReason {
         /// The cap.
         cap: u32,
     },
+    /// The gap since the last start, set by the site's `Request-rate`.
+    RequestRate {
+        /// The gap applied (slow-down and jitter included).
+        gap: Duration,
+        /// The robots.txt line.
+        line: usize,
+    },
+    /// Outside every window the site's robots.txt states (`Visit-time`, a windowed
+    /// `Request-rate`): nothing starts until the next one opens.
+    OutsideVisitTime {
+        /// The window that opens next, and its line.
+        next: WindowLine,
+    },
+}
+
+impl WaitReason {
+    /// A stable code for the reason (logs, `/metrics` labels, tests), never prose.
+    pub fn code(&self) -> &'static str {
+        match self {
+            WaitReason::Spacing { .. } => "spacing",
+            WaitReason::InFlight { .. } => "in-flight",
+            WaitReason::Suspended { .. } => "suspended",
+            WaitReason::QuietHours => "quiet-hours",
+            WaitReason::HourQuota { .. } => "hour-quota",
+            WaitReason::DayQuota { .. } => "day-quota",
+            WaitReason::GlobalDailyCap { .. } => "global-daily-cap",
+            WaitReason::PassInterval => "pass-interval",
+            WaitReason::VisitsPerDay { .. } => "visits-per-day",
+            WaitReason::RequestRate { .. } => "robots-request-rate",
+            WaitReason::OutsideVisitTime { .. } => "robots-visit-time",
+        }
+    }
 }
 
 impl fmt::Display for WaitReason {
@@ -211,6 +260,14 @@ impl fmt::Display for WaitReason {
             }
             WaitReason::PassInterval => write!(f, "too soon after the last pass over this site"),
             WaitReason::VisitsPerDay { cap } => write!(f, "{cap} visits today"),
+            WaitReason::RequestRate { gap, line } => write!(
+                f,
+                "spacing: {} ms since the last request to this site (robots.txt line {line} `request-rate`)",
+                gap.as_millis()
+            ),
+            WaitReason::OutsideVisitTime { next } => {
+                write!(f, "outside the site's visit times: robots.txt {next} opens next")
+            }
         }
     }
 }
@@ -359,7 +416,11 @@ pub fn decide(
     };
     if let Some(last) = site.last_start {
         let gap = rules.gap_for(purpose).saturating_add(jitter);
-        later(later_by(last, gap), WaitReason::Spacing { gap }, &mut start);
+        let why = match rules.rate_line_for(purpose) {
+            Some(line) => WaitReason::RequestRate { gap, line },
+            None => WaitReason::Spacing { gap },
+        };
+        later(later_by(last, gap), why, &mut start);
     }
     if let Some(cap) = rules.requests_per_hour {
         let recent: Vec<&SystemTime> = site
@@ -386,8 +447,20 @@ pub fn decide(
             &mut start,
         );
     }
-    if let Some(end) = quiet_window_end(start, rules.time_zone, &rules.quiet_hours) {
-        later(end, WaitReason::QuietHours, &mut start);
+    // Quiet hours (ours, local) and the site's windows (UTC) each move the start later;
+    // a few rounds settle any overlap. Unsettled, the wait ends at a time that is decided
+    // again: no rule here ever lets a request start early.
+    for _ in 0..4 {
+        let before = start;
+        if let Some(end) = quiet_window_end(start, rules.time_zone, &rules.quiet_hours) {
+            later(end, WaitReason::QuietHours, &mut start);
+        }
+        if let Some((opens, next)) = rules.robots_pace.closed_until(start) {
+            later(opens, WaitReason::OutsideVisitTime { next }, &mut start);
+        }
+        if start == before {
+            break;
+        }
     }
     match why {
         Some(why) if start > now => BudgetDecision::Wait { until: Some(start), why },

@@ -13,6 +13,7 @@ fn rules() -> BudgetRules {
         gap: Duration::from_secs(1),
         purpose_gaps: BTreeMap::new(),
         crawl_delay: None,
+        robots_pace: crate::robots::Pace::default(),
         slowdown: 1,
         max_in_flight: 1,
         purpose_in_flight: BTreeMap::new(),
@@ -350,4 +351,114 @@ fn issue26_huge_settings_saturate_instead_of_panicking() {
     // A time past the calendar (about year 36 800) has a local date: the calendar's last.
     let beyond = SystemTime::UNIX_EPOCH + Duration::from_secs(1 << 40);
     assert!(chrono::Datelike::year(&local_date(beyond, Paris)) >= 9999);
+}
+
+fn pace(robots: &str) -> crate::robots::Pace {
+    crate::robots::RobotsTxt::parse(robots.as_bytes()).for_agent("bot").pace().clone()
+}
+
+fn utc(h: u32, m: u32, s: u32) -> SystemTime {
+    SystemTime::from(Utc.with_ymd_and_hms(2026, 12, 1, h, m, s).unwrap())
+}
+
+#[test]
+fn extended_standard_request_rate_is_a_floor_on_the_gap() {
+    // (robots.txt, configured gap s, crawl-delay s, expected gap s, line named)
+    let cases: &[(&str, u64, Option<u64>, u64, Option<usize>)] = &[
+        ("user-agent: *\nrequest-rate: 1/10s\n", 1, None, 10, Some(2)),
+        ("user-agent: *\nrequest-rate: 1/10s\n", 30, None, 30, None),
+        ("user-agent: *\nrequest-rate: 1/10s\n", 1, Some(20), 20, None),
+        ("user-agent: *\nrequest-rate: 6/1m\n", 1, None, 10, Some(2)),
+        ("user-agent: *\nrequest-rate: 1/5s\nrequest-rate: 1/1m 0900-1100\n", 1, None, 60, Some(3)),
+        ("user-agent: *\nrequest-rate: 100/1s\n", 2, None, 2, None),
+        ("user-agent: other\nrequest-rate: 1/1h\n", 1, None, 1, None),
+        ("user-agent: *\nrequest-rate: garbage\n", 1, None, 1, None),
+    ];
+    for &(robots, gap, delay, want, line) in cases {
+        let mut r = rules();
+        r.gap = Duration::from_secs(gap);
+        r.crawl_delay = delay.map(Duration::from_secs);
+        r.robots_pace = pace(robots);
+        assert_eq!(r.gap_for(Purpose::EventPage), Duration::from_secs(want), "{robots}");
+        assert_eq!(r.rate_line_for(Purpose::EventPage), line, "{robots}");
+        let (mut s, mut g) = (SiteBudget::default(), GlobalBudget::default());
+        go(&mut s, &mut g, &r, Purpose::EventPage, PassMark::None, utc(10, 0, 0));
+        let soon = utc(10, 0, 0) + Duration::from_millis(500);
+        let d = decide(&s, &g, &r, Purpose::EventPage, PassMark::None, soon, Duration::ZERO);
+        let BudgetDecision::Wait { until, why } = d else { panic!("{robots}: {d:?}") };
+        assert_eq!(until, Some(utc(10, 0, 0) + Duration::from_secs(want)), "{robots}");
+        assert_eq!(why.code() == "robots-request-rate", line.is_some(), "{robots}: {why}");
+        if let Some(line) = line {
+            assert!(why.to_string().contains(&format!("line {line}")), "{why}");
+        }
+    }
+}
+
+#[test]
+fn extended_standard_visit_time_defers_to_the_window() {
+    // (robots.txt, now, expected earliest start or None for "go now", line named)
+    let day = Duration::from_secs(86_400);
+    let cases: &[(&str, SystemTime, Option<SystemTime>, usize)] = &[
+        ("user-agent: *\nvisit-time: 0800-1700\n", utc(7, 0, 0), Some(utc(8, 0, 0)), 2),
+        ("user-agent: *\nvisit-time: 0800-1700\n", utc(8, 0, 0), None, 2),
+        ("user-agent: *\nvisit-time: 0800-1700\n", utc(16, 59, 59), None, 2),
+        ("user-agent: *\nvisit-time: 0800-1700\n", utc(17, 0, 0), Some(utc(8, 0, 0) + day), 2),
+        ("user-agent: *\nvisit-time: 2200-0600\n", utc(5, 0, 0), None, 2),
+        ("user-agent: *\nvisit-time: 2200-0600\n", utc(12, 0, 0), Some(utc(22, 0, 0)), 2),
+        // A windowed Request-rate is a window too; several windows unite.
+        ("user-agent: *\nrequest-rate: 1/10s 1300-1400\n", utc(12, 0, 0), Some(utc(13, 0, 0)), 2),
+        (
+            "user-agent: *\nvisit-time: 0600-0700\nvisit-time: 1800-1900\n",
+            utc(12, 0, 0),
+            Some(utc(18, 0, 0)),
+            3,
+        ),
+        // Another bot's window does not bind us.
+        ("user-agent: other\nvisit-time: 0000-0100\n", utc(12, 0, 0), None, 0),
+    ];
+    for &(robots, now, want, line) in cases {
+        let mut r = rules();
+        r.robots_pace = pace(robots);
+        let d = decide(
+            &SiteBudget::default(),
+            &GlobalBudget::default(),
+            &r,
+            Purpose::EventPage,
+            PassMark::None,
+            now,
+            Duration::ZERO,
+        );
+        match want {
+            None => assert_eq!(d, BudgetDecision::Go, "{robots} at {now:?}"),
+            Some(at) => {
+                let BudgetDecision::Wait { until, why } = d else { panic!("{robots}: {d:?}") };
+                assert_eq!(until, Some(at), "{robots}");
+                let WaitReason::OutsideVisitTime { next } = &why else { panic!("{why:?}") };
+                assert_eq!(next.line, line, "{robots}");
+                assert_eq!(why.code(), "robots-visit-time");
+            }
+        }
+    }
+}
+
+#[test]
+fn visit_time_and_quiet_hours_both_hold() {
+    // Our quiet hours cover the start of the site's window: the request waits for both.
+    let mut r = rules();
+    r.time_zone = Tz::UTC;
+    r.quiet_hours = vec![(
+        NaiveTime::from_hms_opt(8, 0, 0).unwrap(),
+        NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+    )];
+    r.robots_pace = pace("user-agent: *\nvisit-time: 0800-1000\n");
+    let d = decide(
+        &SiteBudget::default(),
+        &GlobalBudget::default(),
+        &r,
+        Purpose::EventPage,
+        PassMark::None,
+        utc(7, 0, 0),
+        Duration::ZERO,
+    );
+    assert_eq!(wait_until(d), Some(utc(9, 0, 0)));
 }

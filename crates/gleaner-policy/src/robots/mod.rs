@@ -18,13 +18,15 @@
 //!   nothing until it can be read again).
 
 pub mod outcome;
+pub mod pace;
 pub mod parse;
 pub mod pattern;
 
 use std::fmt;
 
+pub use pace::{Pace, RequestRate, UtcWindow, VisitTime, WindowLine};
 pub use parse::{AgentName, Group, MAX_PARSED_BYTES, RobotsTxt, Rule, RuleKind, product_token};
-pub use pattern::{Pattern, normalise};
+pub use pattern::{Pattern, normalise, normalise_path};
 
 /// Which groups of a robots.txt apply to an agent (RFC 9309 §2.2.1).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,6 +143,7 @@ pub struct AgentRules {
     rules: Vec<Rule>,
     crawl_delay: Option<f64>,
     crawl_delay_line: Option<usize>,
+    pace: Pace,
     nodes: Vec<Node>,
     floating: FloatingRules,
 }
@@ -167,7 +170,9 @@ impl AgentRules {
             + self.floating.by_segment.iter().map(|v| v.capacity() * 4).sum::<usize>()
             + self.floating.always.capacity() * 4
             + self.floating.automaton.as_ref().map_or(0, aho_corasick::AhoCorasick::memory_usage);
-        self.token.capacity() + selection + rules + nodes + floating
+        let pace = self.pace.request_rates.capacity() * std::mem::size_of::<RequestRate>()
+            + self.pace.visit_times.capacity() * std::mem::size_of::<VisitTime>();
+        self.token.capacity() + selection + rules + nodes + floating + pace
     }
 }
 
@@ -212,7 +217,13 @@ impl RobotsTxt {
                 Some(b) if b >= d => (Some(b), line),
                 _ => (Some(d), Some(l)),
             });
-        AgentRules::new(token, selection, rules, crawl_delay, crawl_delay_line)
+        let pace = Pace {
+            request_rates: groups.iter().flat_map(|g| g.request_rates.iter().copied()).collect(),
+            visit_times: groups.iter().flat_map(|g| g.visit_times.iter().copied()).collect(),
+        };
+        let mut rules = AgentRules::new(token, selection, rules, crawl_delay, crawl_delay_line);
+        rules.pace = pace;
+        rules
     }
 }
 
@@ -270,7 +281,16 @@ impl AgentRules {
                 .build(&segments)
                 .ok();
         }
-        AgentRules { token, selection, rules, crawl_delay, crawl_delay_line, nodes, floating }
+        AgentRules {
+            token,
+            selection,
+            rules,
+            crawl_delay,
+            crawl_delay_line,
+            pace: Pace::default(),
+            nodes,
+            floating,
+        }
     }
 
     /// The product token these rules were selected for (lower-case).
@@ -294,6 +314,11 @@ impl AgentRules {
         Some((self.crawl_delay?, self.crawl_delay_line?))
     }
 
+    /// The selected groups' `Request-rate` and `Visit-time` lines (see [`pace`]).
+    pub fn pace(&self) -> &Pace {
+        &self.pace
+    }
+
     /// True when these rules disallow every path except `/robots.txt`: no `Allow` rule,
     /// and a `Disallow` that matches every path (`/`, `*` or `/*`). A site in this state
     /// is asked for robots.txt alone (SPEC §1).
@@ -306,9 +331,9 @@ impl AgentRules {
     }
 
     /// Decides whether a path (with its query, e.g. `/a/b?c=d`) may be fetched, and
-    /// why. The path is normalised first (see [`normalise`]).
+    /// why. The path is normalised first (see [`normalise_path`]).
     pub fn check(&self, path_and_query: &str) -> Verdict {
-        let path = normalise(path_and_query);
+        let path = normalise_path(path_and_query);
         if is_robots_txt(path.as_bytes()) {
             return Verdict { allowed: true, reason: MatchReason::RobotsTxtItself };
         }
@@ -327,7 +352,7 @@ impl AgentRules {
 
     /// Shorthand for `check(path).allowed`, without building the explanation.
     pub fn is_allowed(&self, path_and_query: &str) -> bool {
-        let path = normalise(path_and_query);
+        let path = normalise_path(path_and_query);
         is_robots_txt(path.as_bytes())
             || self.best_rule(path.as_bytes()).is_none_or(|rule| rule.kind == RuleKind::Allow)
     }

@@ -15,6 +15,7 @@
 //! Input beyond [`MAX_PARSED_BYTES`] is ignored (RFC 9309 §2.5 asks for at least
 //! 500 KiB); invalid UTF-8 is replaced, never a panic.
 
+use super::pace::{RequestRate, VisitTime};
 use super::pattern::Pattern;
 
 /// How much of a robots.txt file is parsed: 1 MiB, twice RFC 9309's minimum of 500 KiB
@@ -75,6 +76,11 @@ pub struct Group {
     pub crawl_delay: Option<f64>,
     /// The line of the `Crawl-delay` directive, for explanations.
     pub crawl_delay_line: Option<usize>,
+    /// The group's valid `Request-rate` lines (not in RFC 9309; honoured only when they
+    /// make us slower, see [`super::pace`]).
+    pub request_rates: Vec<RequestRate>,
+    /// The group's valid `Visit-time` lines (UTC windows, see [`super::pace`]).
+    pub visit_times: Vec<VisitTime>,
 }
 
 /// A parsed robots.txt file.
@@ -102,7 +108,9 @@ impl Group {
                 .sum::<usize>();
         let rules = self.rules.capacity() * std::mem::size_of::<Rule>()
             + self.rules.iter().map(|r| r.pattern.heap_bytes()).sum::<usize>();
-        agents + rules
+        let pace = self.request_rates.capacity() * std::mem::size_of::<RequestRate>()
+            + self.visit_times.capacity() * std::mem::size_of::<VisitTime>();
+        agents + rules + pace
     }
 }
 
@@ -124,6 +132,8 @@ enum Key {
     Allow,
     Disallow,
     CrawlDelay,
+    RequestRate,
+    VisitTime,
     Sitemap,
     Unknown,
 }
@@ -146,8 +156,33 @@ fn classify_key(key: &str) -> Key {
         Key::CrawlDelay
     } else if is(SITEMAP) {
         Key::Sitemap
+    } else if let Some(key) = classify_pace_key(key) {
+        key
     } else {
         Key::Unknown
+    }
+}
+
+/// The pacing keys of the extended standard (`Request-rate`, `Visit-time`).
+fn classify_pace_key(key: &str) -> Option<Key> {
+    const REQUEST_RATE: &[&str] = &["request-rate", "requestrate", "request rate", "request_rate"];
+    const VISIT_TIME: &[&str] = &["visit-time", "visittime", "visit time", "visit_time"];
+    let is = |names: &[&str]| names.iter().any(|n| n.eq_ignore_ascii_case(key));
+    if is(REQUEST_RATE) {
+        Some(Key::RequestRate)
+    } else if is(VISIT_TIME) {
+        Some(Key::VisitTime)
+    } else {
+        None
+    }
+}
+
+/// Adds a `Request-rate` or `Visit-time` line to its group; a malformed value is ignored.
+fn add_pace_line(group: &mut Group, key: Key, value: &str, line: usize) {
+    match key {
+        Key::RequestRate => group.request_rates.extend(RequestRate::parse(value, line)),
+        Key::VisitTime => group.visit_times.extend(VisitTime::parse(value, line)),
+        _ => {}
     }
 }
 
@@ -275,6 +310,11 @@ impl RobotsTxt {
                         group.crawl_delay_line = Some(number);
                     }
                 }
+                key @ (Key::RequestRate | Key::VisitTime) => {
+                    let Some(group) = current.as_mut() else { continue };
+                    group_has_rules = true;
+                    add_pace_line(group, key, value, number);
+                }
                 Key::Sitemap => {
                     // The key was split at the first ':', so the URL keeps its scheme.
                     if !value.is_empty() {
@@ -290,6 +330,8 @@ impl RobotsTxt {
         for group in &mut robots.groups {
             group.rules.shrink_to_fit();
             group.agents.shrink_to_fit();
+            group.request_rates.shrink_to_fit();
+            group.visit_times.shrink_to_fit();
         }
         robots.groups.shrink_to_fit();
         robots.sitemaps.shrink_to_fit();

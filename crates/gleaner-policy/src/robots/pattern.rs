@@ -10,7 +10,13 @@
 //! byte-wise afterwards.
 //!
 //! RFC 9309 §2.2.3: `*` matches any sequence of octets and a trailing `$` anchors the
-//! end. A `$` anywhere else is a literal character, as in Google's parser.
+//! end. A `$` anywhere else is a literal character, as in Google's parser. To match a
+//! literal `*` or `$` a pattern writes `%2A` or `%24` (the RFC's examples:
+//! `/path/file-with-a-%2A.html` matches `/path/file-with-a-*.html`, `/path/foo-%24`
+//! matches `/path/foo-$`). So a URL is compared in the form [`normalise_path`] gives it:
+//! its literal `*` and `$` written `%2A` and `%24`, the form a pattern's literal ones
+//! take too (a `$` inside a pattern is stored as `%24`). A URL's own `%2A` and `%24`
+//! therefore match as well.
 //!
 //! Matching is greedy on the literal segments between `*`s, with each segment of 16
 //! bytes or more found by `memchr::memmem` (two-way search) and shorter ones by a
@@ -106,6 +112,26 @@ pub fn normalise(s: &str) -> Cow<'_, str> {
     }
     // Only ASCII was pushed: every non-ASCII byte was percent-encoded.
     Cow::Owned(String::from_utf8(out).unwrap_or_default())
+}
+
+/// Normalises a URL's path (with its query) for matching: [`normalise`], then its
+/// literal `*` and `$` written `%2A` and `%24` (RFC 9309 §2.2.3), so that only a
+/// pattern's `%2A`/`%24` (or a wildcard) matches them and never a pattern's `*` read as
+/// a literal.
+pub fn normalise_path(path: &str) -> Cow<'_, str> {
+    let normal = normalise(path);
+    if !normal.contains(['*', '$']) {
+        return normal;
+    }
+    let mut out = String::with_capacity(normal.len() + 8);
+    for c in normal.chars() {
+        match c {
+            '*' => out.push_str("%2A"),
+            '$' => out.push_str("%24"),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// The pattern with every run of `*` replaced by one `*`.
@@ -212,9 +238,20 @@ impl Pattern {
     pub fn new(raw: &str) -> Pattern {
         let normal = normalise(raw);
         let match_len = normal.len();
-        let text = collapse_stars(&normal);
-        let dollar = text.ends_with('$');
-        let body_len = text.len() - usize::from(dollar);
+        let collapsed = collapse_stars(&normal);
+        let dollar = collapsed.ends_with('$');
+        let written_body = &collapsed[..collapsed.len() - usize::from(dollar)];
+        // A `$` before the end is a literal, compared as a URL's `$` is: `%24`.
+        let mut text = if written_body.contains('$') {
+            written_body.replace('$', "%24")
+        } else {
+            written_body.to_owned()
+        };
+        let body_len = text.len();
+        if dollar {
+            text.push('$');
+        }
+        text.shrink_to_fit();
         let body = &text[..body_len];
         // `*$` anchors nothing: the star takes the rest of the path.
         let anchored = dollar && !body.ends_with('*');
@@ -335,7 +372,7 @@ mod tests {
     }
 
     fn m(pattern: &str, path: &str) -> bool {
-        Pattern::new(pattern).matches(n(path).as_bytes())
+        Pattern::new(pattern).matches(normalise_path(path).as_bytes())
     }
 
     #[test]
@@ -391,6 +428,30 @@ mod tests {
     fn dollar_in_the_middle_is_literal() {
         assert!(m("/a$b", "/a$b"));
         assert!(!m("/a$b", "/a"));
+        assert!(m("/a$b$", "/a$b"));
+        assert!(!m("/a$b$", "/a$bc"));
+    }
+
+    #[test]
+    fn rfc9309_percent_2a_and_24_match_literal_star_and_dollar() {
+        // RFC 9309 §2.2.3, the two examples.
+        assert!(m("/path/file-with-a-%2A.html", "/path/file-with-a-*.html"));
+        assert!(m("/path/foo-%24", "/path/foo-$"));
+        // Lower-case hex and the URL's own escapes are the same octets.
+        assert!(m("/path/file-with-a-%2a.html", "/path/file-with-a-*.html"));
+        assert!(m("/path/file-with-a-%2A.html", "/path/file-with-a-%2A.html"));
+        assert!(m("/path/foo-%24", "/path/foo-%24"));
+        // `%2A` is a literal, not a wildcard; `%24` does not anchor.
+        assert!(!m("/path/file-with-a-%2A.html", "/path/file-with-a-x.html"));
+        assert!(m("/path/foo-%24", "/path/foo-$/more"));
+        assert!(!m("/path/foo-%24", "/path/foo-"));
+        // A wildcard still matches a literal star in the URL, and an anchor after one.
+        assert!(m("/a*b", "/a*b"));
+        assert!(m("/a-%2A*$", "/a-*x"));
+        assert!(m("/price-%24$", "/price-$"));
+        assert!(!m("/price-%24$", "/price-$5"));
+        assert_eq!(normalise_path("/a*b$c"), "/a%2Ab%24c");
+        assert_eq!(normalise_path("/plain"), "/plain");
     }
 
     #[test]

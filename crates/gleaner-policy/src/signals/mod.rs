@@ -48,7 +48,9 @@ pub use tdmrep::{TdmDecision, TdmRepFile};
 /// [`tdmrep`] (`X-Robots-Tag`, `tdm-reservation`, `tdm-policy`), so a caller can keep just
 /// those of a response it does not otherwise keep (robots.txt's).
 pub fn is_rights_header(name: &str) -> bool {
-    ["x-robots-tag", "tdm-reservation", "tdm-policy"].iter().any(|h| name.eq_ignore_ascii_case(h))
+    ["x-robots-tag", "robots-tag", "tdm-reservation", "tdm-policy"]
+        .iter()
+        .any(|h| name.eq_ignore_ascii_case(h))
 }
 
 /// The numbers the signal decisions depend on. Every politeness number lives once in the

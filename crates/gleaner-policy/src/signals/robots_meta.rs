@@ -6,6 +6,9 @@
 //! - every `X-Robots-Tag` header field, each a comma list, where an item `botname: rule`
 //!   switches the rest of that field to `botname`; rules for our product token and rules
 //!   without a bot name apply, rules for other bots do not;
+//! - every `Robots-Tag` header field (draft-illyes-repext: the same rules without the
+//!   experimental `X-`, several fields combine), read the same way; its items may also
+//!   be written as structured-field strings (`"gleaner: noindex"`);
 //! - `<meta name="robots">` (all bots) and `<meta name="TOKEN">` (our product token,
 //!   case-insensitive), passed in as extracted `(name, content)` pairs.
 //!
@@ -101,6 +104,13 @@ fn directives_of(written: &str) -> (&'static [Directive], &'static str) {
     }
 }
 
+/// A structured-field string item (`"gleaner: noindex"`) without its quotes; any other
+/// item as it is. Escapes inside are rare in practice and left as written.
+fn unquote(item: &str) -> &str {
+    let item = item.trim();
+    item.strip_prefix('"').and_then(|i| i.strip_suffix('"')).map_or(item, str::trim)
+}
+
 /// Rules that take a value after a colon, so `name: value` is a rule, not a bot name.
 fn takes_value(name: &str) -> bool {
     matches!(name, "max-snippet" | "max-image-preview" | "max-video-preview" | "unavailable_after")
@@ -120,15 +130,21 @@ pub struct Found {
     pub directive: Directive,
     /// The rule as written that implied it (`none` implies `noindex` and `nofollow`).
     pub written: &'static str,
-    /// True for an `X-Robots-Tag` header, false for a meta tag.
+    /// True for an `X-Robots-Tag` or `Robots-Tag` header, false for a meta tag.
     pub header: bool,
+    /// True for a `Robots-Tag` header (draft-illyes-repext), false otherwise.
+    pub robots_tag: bool,
     /// True when the rule named our product token, false when it applied to all bots.
     pub for_our_token: bool,
 }
 
 impl fmt::Display for Found {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let place = if self.header { "x-robots-tag" } else { "a robots meta tag" };
+        let place = match (self.header, self.robots_tag) {
+            (true, true) => "robots-tag",
+            (true, false) => "x-robots-tag",
+            (false, _) => "a robots meta tag",
+        };
         let whom = if self.for_our_token { "our token" } else { "all bots" };
         write!(f, "{} in {place} for {whom}", self.written)
     }
@@ -224,6 +240,9 @@ impl PageRestrictions {
         for value in header_values(headers, "x-robots-tag") {
             r.add_header_value(token, value);
         }
+        for value in header_values(headers, "robots-tag") {
+            r.add_robots_tag_value(token, value);
+        }
         for (name, content) in meta {
             r.add_meta(token, name, content);
         }
@@ -232,9 +251,20 @@ impl PageRestrictions {
 
     /// Adds one `X-Robots-Tag` field value.
     pub fn add_header_value(&mut self, token: &str, value: &str) {
+        self.add_field(token, value, false);
+    }
+
+    /// Adds one `Robots-Tag` field value (draft-illyes-repext): the rules and per-bot
+    /// scoping of `X-Robots-Tag`, items optionally quoted as structured-field strings.
+    pub fn add_robots_tag_value(&mut self, token: &str, value: &str) {
+        self.add_field(token, value, true);
+    }
+
+    fn add_field(&mut self, token: &str, value: &str, robots_tag: bool) {
         // `None` scope = all bots; `Some(ours)` after a `botname:` prefix.
         let mut scope: Option<bool> = None;
         for item in split_list(value) {
+            let item = if robots_tag { unquote(item) } else { item };
             let mut rule = item;
             if let Some((name, rest)) = item.split_once(':') {
                 let name = name.trim();
@@ -245,7 +275,7 @@ impl PageRestrictions {
             }
             match scope {
                 Some(false) => {}
-                ours => self.add_rules(rule, true, ours.is_some()),
+                ours => self.add_rules(rule, true, robots_tag, ours.is_some()),
             }
         }
     }
@@ -258,27 +288,27 @@ impl PageRestrictions {
             return;
         }
         for item in split_list(content) {
-            self.add_rules(item, false, ours);
+            self.add_rules(item, false, false, ours);
         }
     }
 
     /// Adds one list item. Items without a colon may hold several space-separated rules
     /// (`noindex nofollow`), which some sites write.
-    fn add_rules(&mut self, item: &str, header: bool, for_our_token: bool) {
+    fn add_rules(&mut self, item: &str, header: bool, robots_tag: bool, for_our_token: bool) {
         let lower = item.to_ascii_lowercase();
         if lower.contains(':') {
-            self.push(&lower, header, for_our_token);
+            self.push(&lower, header, robots_tag, for_our_token);
         } else {
             for word in lower.split_ascii_whitespace() {
-                self.push(word, header, for_our_token);
+                self.push(word, header, robots_tag, for_our_token);
             }
         }
     }
 
-    fn push(&mut self, rule: &str, header: bool, for_our_token: bool) {
+    fn push(&mut self, rule: &str, header: bool, robots_tag: bool, for_our_token: bool) {
         let (directives, written) = directives_of(rule);
         for &directive in directives {
-            let found = Found { directive, written, header, for_our_token };
+            let found = Found { directive, written, header, robots_tag, for_our_token };
             if !self.found.contains(&found) {
                 self.found.push(found);
             }
@@ -374,6 +404,42 @@ mod tests {
         );
         check(&[("X-Robots-Tag", "googlebot: noindex, CIXTRA-Bot: nofollow")], &[], &[NoFollow]);
         check(&[("X-Robots-Tag", "CIXTRA-Bot: noai, googlebot: noindex")], &[], &[NoAi]);
+    }
+
+    #[test]
+    fn repext_robots_tag_header() {
+        // draft-illyes-repext: `Robots-Tag` carries the same rules as `X-Robots-Tag`.
+        check(&[("Robots-Tag", "noindex")], &[], &[NoIndex]);
+        check(&[("robots-tag", "noindex, nofollow")], &[], &[NoIndex, NoFollow]);
+        check(&[("Robots-Tag", "cixtra-bot: noindex")], &[], &[NoIndex]);
+        check(&[("Robots-Tag", "otherbot: noindex")], &[], &[]);
+        check(&[("Robots-Tag", "otherbot: noindex, CIXTRA-Bot: nosnippet")], &[], &[NoSnippet]);
+        // Structured-field strings, several fields combined, and beside X-Robots-Tag.
+        check(
+            &[("Robots-Tag", "\"CIXTRA-Bot: noarchive\", \"nofollow\"")],
+            &[],
+            &[NoFollow, NoArchive],
+        );
+        check(
+            &[("Robots-Tag", "noimageindex"), ("Robots-Tag", "notranslate")],
+            &[],
+            &[NoImageIndex, NoTranslate],
+        );
+        check(
+            &[("X-Robots-Tag", "nofollow"), ("Robots-Tag", "noindex")],
+            &[],
+            &[NoIndex, NoFollow],
+        );
+        // A scope ends with its field: the next field applies to all bots again.
+        check(&[("Robots-Tag", "otherbot: noindex"), ("Robots-Tag", "noai")], &[], &[NoAi]);
+        let r =
+            PageRestrictions::from_signals(TOKEN, &[("Robots-Tag", "CIXTRA-Bot: noindex")], &[]);
+        let why = r.decide(PageAction::Publish);
+        assert_eq!(
+            why.to_string(),
+            "noindex in robots-tag for our token: events from this page are not published"
+        );
+        assert!(crate::signals::is_rights_header("Robots-Tag"));
     }
 
     #[test]

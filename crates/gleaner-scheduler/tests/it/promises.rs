@@ -141,3 +141,44 @@ async fn ledger_a_noai_header_on_robots_txt_alone_stops_the_site_before_any_page
     ledger.check_robots_first().unwrap();
     web.shutdown().await;
 }
+
+/// draft-illyes-repext: a page answering `Robots-Tag: TestBot: noindex` is read but its
+/// events are not published; the same header scoped to another bot changes nothing
+/// (positive control: that site's events are published).
+#[tokio::test]
+async fn ledger_a_robots_tag_noindex_for_our_token_keeps_the_events_unpublished() {
+    let web = TestWeb::start(
+        Manifest::new(vec![
+            SiteSpec {
+                events: 2,
+                page_robots_tag: Some("TestBot: noindex".to_owned()),
+                ..SiteSpec::default()
+            },
+            SiteSpec {
+                events: 2,
+                page_robots_tag: Some("otherbot: noindex".to_owned()),
+                ..SiteSpec::default()
+            },
+        ])
+        .with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let text = format!(
+        "{HEAD}{}{}",
+        listing("ours", &web.url(0, "/events/")),
+        listing("theirs", &web.url(1, "/events/"))
+    );
+    let (ctx, sink) = context(&text);
+    let deadline = SystemTime::now() + Duration::from_secs(30);
+    for source in ctx.settings.sources.clone() {
+        bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await;
+    }
+    let ledger = web.ledger();
+    assert!(ledger.fetched(0, "/events/1.html"), "the page is read");
+    assert!(!sink.events().iter().any(|f| f.source == "ours"), "but not published");
+    assert!(ledger.fetched(1, "/events/1.html"));
+    assert!(sink.events().iter().any(|f| f.source == "theirs"), "another bot's noindex");
+    ledger.check_robots_first().unwrap();
+    web.shutdown().await;
+}

@@ -419,3 +419,44 @@ fn seed_profiles_state_every_promise_in_every_language() {
     assert!(md.contains("carried out within 7 days"), "{md}");
     assert!(md.contains("most sources every 12 h"), "{md}");
 }
+
+/// `[bot] egress` is published at `/bot/ranges.json` in the large crawlers' schema and
+/// stated on the about page, with the reverse-DNS check for `egress_domain`, in every
+/// language; without egress ranges there is no list (404), and the page says none is
+/// published.
+#[tokio::test]
+async fn bot_ranges_json_publishes_the_egress_ranges() {
+    let config = CONFIG.replace(
+        "operator = \"AubeActu\"",
+        "operator = \"AubeActu\"\negress = [\"192.0.2.0/24\", \"2001:db8::/32\"]\negress_domain = \"crawl.aube.example\"",
+    );
+    let (status, headers, body) =
+        request(&config, Request::get("/bot/ranges.json").body(Body::empty()).unwrap(), vec![])
+            .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(headers[header::CONTENT_TYPE], "application/json");
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        json["prefixes"],
+        serde_json::json!([{"ipv4Prefix": "192.0.2.0/24"}, {"ipv6Prefix": "2001:db8::/32"}])
+    );
+    let created = json["creationTime"].as_str().unwrap();
+    assert!(chrono::DateTime::parse_from_rfc3339(created).is_ok(), "{created}");
+    for lang in LANGS {
+        let (_, html) = get(&config, &format!("/bot/{lang}"), vec![]).await;
+        assert!(html.contains("192.0.2.0/24, 2001:db8::/32"), "{lang}");
+        assert!(html.contains("https://aube.example/bot/ranges.json"), "{lang}");
+        assert!(html.contains("crawl.aube.example") && html.contains("PTR"), "{lang}");
+    }
+    let (_, json) = get(&config, "/bot.json", vec![]).await;
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let promises = &json["promises"];
+    assert_eq!(promises["egress"], serde_json::json!(["192.0.2.0/24", "2001:db8::/32"]));
+    assert_eq!(promises["egress_ranges_url"], "https://aube.example/bot/ranges.json");
+    assert_eq!(promises["egress_domain"], "crawl.aube.example");
+    // Negative control: no egress, no list, and the page names no list.
+    let (status, _) = get(CONFIG, "/bot/ranges.json", vec![]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (_, html) = get(CONFIG, "/bot/en", vec![]).await;
+    assert!(!html.contains("ranges.json"));
+}
