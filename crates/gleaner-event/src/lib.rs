@@ -34,5 +34,5 @@ pub use normalise::{
 };
 pub use price::{PriceText, parse_price_text};
 pub use public::PublicEvent;
-pub use raw::{RawEvent, RawOffer};
+pub use raw::{Markup, RawEvent, RawOffer};
 pub use time::EventTime;

@@ -21,7 +21,8 @@
 use chrono::NaiveDate;
 use gleaner_event::EventTime;
 use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
-use gleaner_event::text::clean_line;
+use gleaner_event::Markup;
+use gleaner_event::text::collapse;
 use gleaner_event::time::parse_event_time;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
 use scraper::{ElementRef, Html, Selector};
@@ -100,7 +101,7 @@ fn read_page(
         doc.select(&sel("meta[property='og:title'], meta[name='og:title']"))
             .next()
             .and_then(|m| m.value().attr("content"))
-            .map(clean_line)
+            .map(collapse)
             .filter(|t| !t.is_empty())
     });
     // Dates from `<time datetime>`: one or two values (start, end), else ambiguous.
@@ -119,7 +120,12 @@ fn read_page(
         if shows.len() >= 2 {
             let n = shows.len();
             let mut base =
-                RawEvent { name: title.clone(), url: page_url.clone(), ..RawEvent::default() };
+                RawEvent {
+                name: title.clone(),
+                url: page_url.clone(),
+                markup: Markup::Text,
+                ..RawEvent::default()
+            };
             place_and_price(doc.root_element(), &mut base);
             base.description = description(doc, h1, order);
             for (i, show) in shows.into_iter().enumerate() {
@@ -195,6 +201,7 @@ fn read_page(
         end: end.filter(|e| *e != start).map(|e| e.to_iso()),
         description: h1.and_then(|h| description(doc, h, order)),
         url: page_url,
+        markup: Markup::Text,
         ..RawEvent::default()
     };
     place_and_price(doc.root_element(), &mut raw);
@@ -342,7 +349,7 @@ fn leaves(item: ElementRef<'_>) -> impl Iterator<Item = String> + '_ {
 }
 
 fn text_of(el: ElementRef<'_>) -> String {
-    clean_line(&el.text().collect::<Vec<_>>().join(" "))
+    collapse(&el.text().collect::<Vec<_>>().join(" "))
 }
 
 /// The first date written in words in the blocks after the title.
@@ -769,6 +776,7 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
         url,
         start: Some(start.to_iso()),
         end: end.filter(|e| *e != start).map(|e| e.to_iso()),
+        markup: Markup::Text,
         ..RawEvent::default()
     };
     place_and_price(item, &mut raw);
@@ -819,7 +827,7 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
             break;
         }
     }
-    let title = clean_line(&head.join(" "));
+    let title = collapse(&head.join(" "));
     let title = title.trim_end_matches([',', ':', ';', '-', '–', '—', '|', '(', '@', '·']).trim();
     // A weekday is part of the date, not a title (`Thursday 5 March 2026, 7.30pm`).
     let only_days = title

@@ -665,6 +665,7 @@ fn combine_parts(parts: &[String]) -> String {
 /// categories, and the venue from `location` (an h-card or h-adr, or text).
 fn to_raw(item: &Item) -> RawEvent {
     let mut raw = RawEvent {
+        markup: gleaner_event::Markup::Text,
         name: item.text("name"),
         start: item.text("start"),
         end: item.text("end"),
