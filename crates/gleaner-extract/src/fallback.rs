@@ -46,6 +46,19 @@ pub fn read(
 ) {
     let first = candidates.len();
     read_page(doc, reference, candidates, diagnostics);
+    // Events with no place of their own are at the site's venue when the page's footer or
+    // contact block gives one (a club's or theatre's own listing).
+    let placeless = |r: &RawEvent| {
+        r.location_name.is_none() && r.location_text.is_none() && r.address_text.is_none()
+    };
+    if candidates[first..].iter().any(|c| placeless(&c.raw))
+        && let Some((name, address)) = site_venue(doc)
+    {
+        for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
+            c.raw.location_name = Some(name.clone());
+            c.raw.address_text = Some(address.clone());
+        }
+    }
     // A zone the page states ("all times Central", "hora peninsular", "TSİ") fixes the
     // offsets of the local times read.
     if let Some(zone) = stated_zone(&text_of(doc.root_element()))
@@ -913,4 +926,70 @@ mod tests {
         assert_eq!(z("Central Park concert at 8pm"), None);
         assert_eq!(z("All times Central. Stream at 9 Eastern Time."), None);
     }
+}
+
+/// The venue a site names in its footer or contact block: one line `Name · street ·
+/// postcode town [· country]` (separated by `·`, `|`, `•` or commas) whose parts after the
+/// name hold a street or postcode and a town; phone numbers, e-mail addresses and `©`
+/// lines are not parts. The name and the address (parts joined by `, `).
+fn site_venue(doc: &Html) -> Option<(String, String)> {
+    let blocks = sel("footer address, footer p, footer div, footer li, address, [class*=contact] p");
+    doc.select(&blocks)
+        .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
+        .take(200)
+        .find_map(|el| venue_line(&text_of(el)))
+}
+
+/// `The Blue Lantern · 1420 W. Fullerton Ave · Chicago, IL 60614 · (773) 555-0142` →
+/// (`The Blue Lantern`, `1420 W. Fullerton Ave, Chicago, IL 60614`).
+fn venue_line(line: &str) -> Option<(String, String)> {
+    if line.len() > 240 || line.contains('©') {
+        return None;
+    }
+    let dotted = line.contains(['·', '|', '•']);
+    let parts: Vec<&str> = if dotted {
+        line.split(['·', '|', '•']).map(str::trim).filter(|p| !p.is_empty()).collect()
+    } else {
+        line.split(',').map(str::trim).filter(|p| !p.is_empty()).collect()
+    };
+    let is_contact = |p: &str| {
+        p.contains('@')
+            || p.starts_with("http")
+            || p.starts_with("www.")
+            || p.chars().filter(char::is_ascii_digit).count() >= 7
+    };
+    let parts: Vec<&str> = parts.into_iter().filter(|p| !is_contact(p)).collect();
+    let (name, rest) = parts.split_first()?;
+    let words = name.split_whitespace().count();
+    if rest.is_empty()
+        || !(1..=6).contains(&words)
+        || name.chars().any(|c| c.is_ascii_digit())
+        || label_of(name).is_some()
+    {
+        return None;
+    }
+    // A postcode before a town (`69002 Lyon`), a US/UK tail (`IL 60614`, `SE1 9PX`), or a
+    // street with a house number (`No: 12`, `1420 W. …`, `Findorffstraße 51`, `s/n`).
+    let postcode_town = |p: &str| {
+        let w: Vec<&str> = p.split_whitespace().collect();
+        w.windows(2).any(|x| {
+            (4..=5).contains(&x[0].len())
+                && x[0].bytes().all(|b| b.is_ascii_digit())
+                && x[1].chars().next().is_some_and(char::is_alphabetic)
+        }) || w.last().is_some_and(|l| l.len() == 5 && l.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let numbered = |p: &str| {
+        p.split_whitespace().any(|t| {
+            let t = t.trim_end_matches([',', '.']);
+            t.eq_ignore_ascii_case("s/n")
+                || (t.chars().next().is_some_and(|c| c.is_ascii_digit())
+                    && t.chars().filter(char::is_ascii_digit).count() <= 4)
+        }) && p.chars().any(char::is_alphabetic)
+    };
+    let has_place = rest.iter().any(|p| postcode_town(p))
+        || (rest.len() >= 2 && numbered(rest[0]) && rest[1].chars().any(char::is_alphabetic));
+    if !has_place || rest.iter().any(|p| is_publication_line(p)) {
+        return None;
+    }
+    Some(((*name).to_owned(), rest.join(", ")))
 }

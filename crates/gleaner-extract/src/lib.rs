@@ -374,6 +374,15 @@ pub fn extract_with(
         let doc = dom.get_or_insert_with(|| parse_dom(&text));
         fallback::read(doc, opts.reference_date, &mut out.candidates, &mut out.diagnostics);
     }
+    // An address written the way the page's language's country writes them is in that
+    // country (and so on its clock).
+    for c in &mut out.candidates {
+        if c.raw.country.is_none()
+            && let Some(country) = page::address_country(&text, &c.raw)
+        {
+            c.raw.country = Some(country.to_owned());
+        }
+    }
     out
 }
 
