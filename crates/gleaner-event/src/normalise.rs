@@ -139,6 +139,7 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
     let description =
         raw.description.as_deref().map(|d| block_of(d, markup)).filter(|d| !d.is_empty());
     let category = category(raw, title.as_deref());
+
     Ok(Normalised {
         event: Event {
             title,
