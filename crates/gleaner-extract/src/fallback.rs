@@ -724,7 +724,7 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
                 && end.is_none()
                 && let Some((t1, t2)) = leaves(item)
                     .filter(|t| *t != text && parse_text_date(t, reference, order).is_none())
-                    .find_map(|t| parse_text_time(&t))
+                    .find_map(|t| parse_text_time(&t).or_else(|| cell_time(&t)))
             {
                 start = EventTime::Floating(day.and_time(t1));
                 end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
@@ -992,4 +992,15 @@ fn venue_line(line: &str) -> Option<(String, String)> {
         return None;
     }
     Some(((*name).to_owned(), rest.join(", ")))
+}
+
+/// A cell that holds only a time of day written with a dot or an `h` (`21.30`, `20h30`):
+/// beside a date cell it can be nothing else, although alone it could be a date.
+fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono::NaiveTime>)> {
+    let (h, m) = text.trim().split_once(['.', 'h', 'H'])?;
+    let ok = |p: &str, n: usize| (1..=n).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    if !ok(h, 2) || m.len() != 2 || !ok(m, 2) {
+        return None;
+    }
+    Some((chrono::NaiveTime::from_hms_opt(h.parse().ok()?, m.parse().ok()?, 0)?, None))
 }
