@@ -134,6 +134,17 @@ fn is_uk_postcode(p: &str) -> bool {
         && i[1..].iter().all(u8::is_ascii_uppercase)
 }
 
+/// `London SE1 9PX` → (`London`, `SE1 9PX`).
+fn uk_tail(part: &str) -> Option<(String, String)> {
+    let words: Vec<&str> = part.split(' ').collect();
+    let n = words.len();
+    if n < 3 {
+        return None;
+    }
+    let code = format!("{} {}", words[n - 2], words[n - 1]);
+    is_uk_postcode(&code).then(|| (words[..n - 2].join(" "), code))
+}
+
 /// A Canadian postal code: `V2N 1B2`.
 fn is_ca_postcode(p: &str) -> bool {
     let b = p.as_bytes();
@@ -242,6 +253,19 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             };
             // `Chicago IL 60602` style tails are left whole: too ambiguous to split.
             let (locality, postal, region2) = european_or_canadian_tail(&locality);
+            // `London SE1 9PX`: a town with a UK postcode after it.
+            let (locality, postal) = match uk_tail(&locality) {
+                Some((town, code)) => (town, Some(code)),
+                None => (locality, postal),
+            };
+            if postal.as_deref().is_some_and(is_uk_postcode) {
+                out.country.get_or_insert_with(|| "GB".to_owned());
+            }
+            // `Beyoğlu / İstanbul`: a district, then its city (Turkish addresses).
+            let locality = match locality.rsplit_once(" / ") {
+                Some((_, city)) if !city.chars().any(|c| c.is_ascii_digit()) => city.to_owned(),
+                _ => locality,
+            };
             if out.postal_code.is_none() {
                 out.postal_code = postal;
             }
@@ -252,6 +276,19 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             if out.region.is_none() {
                 out.region = region;
             }
+            parts.pop();
+        }
+    }
+    // `Caferağa Mah. Moda Cad. No: 45, Kadıköy`: a district after the numbered street is
+    // neither street nor town (the town came last).
+    if parts.len() >= 2 {
+        let last = &parts[parts.len() - 1];
+        let numbered = |p: &str| p.chars().any(|c| c.is_ascii_digit()) || p.contains("s/n");
+        if out.locality.is_some()
+            && !numbered(last)
+            && last.split_whitespace().count() <= 2
+            && numbered(&parts[parts.len() - 2])
+        {
             parts.pop();
         }
     }
@@ -316,6 +353,22 @@ mod tests {
         assert_eq!(
             split("2187 Ospika Blvd S, Prince George, BC, V2N 1B2"),
             [o("2187 Ospika Blvd S"), o("Prince George"), o("BC"), o("V2N 1B2"), o("CA")]
+        );
+        assert_eq!(
+            split("14 Wharf Road, London SE1 9PX"),
+            [o("14 Wharf Road"), o("London"), None, o("SE1 9PX"), o("GB")]
+        );
+        assert_eq!(
+            split("Caferağa Mah. Moda Cad. No: 45, Kadıköy, İstanbul"),
+            [o("Caferağa Mah. Moda Cad. No: 45"), o("İstanbul"), None, None, None]
+        );
+        assert_eq!(
+            split("Gümrük Sok. No: 12, Beyoğlu / İstanbul"),
+            [o("Gümrük Sok. No: 12"), o("İstanbul"), None, None, None]
+        );
+        assert_eq!(
+            split("Plaza Julián Romea, s/n, 30001 Murcia, España"),
+            [o("Plaza Julián Romea, s/n"), o("Murcia"), None, o("30001"), o("ES")]
         );
         assert_eq!(
             split("12 Call Lane, Leeds, LS1 6DN, UK"),

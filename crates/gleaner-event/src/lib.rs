@@ -32,7 +32,7 @@ pub use model::{AttendanceMode, Category, Event, EventStatus, Price, Venue};
 pub use normalise::{
     NormaliseContext, NormaliseError, NormaliseWarning, Normalised, normalise, same_site,
 };
-pub use price::{PriceText, parse_price_text};
+pub use price::{PriceText, parse_price_text, says_free};
 pub use public::PublicEvent;
-pub use raw::{RawEvent, RawOffer};
+pub use raw::{Markup, RawEvent, RawOffer};
 pub use time::EventTime;

@@ -13,7 +13,8 @@ use crate::address::{country_code, split_address};
 use crate::model::{AttendanceMode, Category, Event, EventStatus, Price, Venue, last_segment};
 use crate::price::{currency_code, parse_price};
 use crate::raw::RawEvent;
-use crate::text::{clean_block, clean_line};
+use crate::raw::Markup;
+use crate::text::{block_of, decoded_of, line_of};
 use crate::time::{EventTime, parse_event_time};
 
 /// What `normalise` needs to know about where the event was read.
@@ -75,7 +76,7 @@ pub enum NormaliseError {
 /// Never panics; values it cannot read are dropped and reported as warnings.
 pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalised, NormaliseError> {
     let mut warnings = Vec::new();
-    let title = raw.name.as_deref().map(clean_title).filter(|t| !t.is_empty());
+    let title = raw.name.as_deref().map(|t| clean_title(t, raw.markup)).filter(|t| !t.is_empty());
     let venue = venue(raw);
     let zone = event_zone(raw, &venue, ctx);
     let mut time = |field: &'static str, value: &Option<String>| -> Option<EventTime> {
@@ -106,6 +107,7 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
 
     let attendance = raw.attendance_mode.as_deref().and_then(AttendanceMode::from_schema);
     let (price, ticket) = price(raw, &mut warnings);
+    let markup = raw.markup;
     let (status, status_stated) =
         match raw.status.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
             None => (EventStatus::Scheduled, false),
@@ -122,7 +124,7 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
         if v.is_empty() {
             return None;
         }
-        let resolved = resolve_url(ctx.base_url, v);
+        let resolved = resolve_url(ctx.base_url, v, markup);
         if resolved.is_none() {
             warnings.push(NormaliseWarning::BadUrl { field, value: v.to_owned() });
         }
@@ -134,8 +136,10 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
     // Some plugins fill `image` with the event's own page when there is no picture.
     let image_url = url_of("image", &raw.image).filter(|i| Some(i) != url.as_ref());
     let ticket_url = url_of("offer url", &ticket);
-    let description = raw.description.as_deref().map(clean_block).filter(|d| !d.is_empty());
+    let description =
+        raw.description.as_deref().map(|d| block_of(d, markup)).filter(|d| !d.is_empty());
     let category = category(raw, title.as_deref());
+
     Ok(Normalised {
         event: Event {
             title,
@@ -184,8 +188,8 @@ fn in_zone(t: EventTime, zone: Tz) -> EventTime {
 }
 
 /// Cleans a title and drops an unbalanced quote left at either end by sloppy markup.
-fn clean_title(raw: &str) -> String {
-    let mut t = clean_line(raw);
+fn clean_title(raw: &str, markup: Markup) -> String {
+    let mut t = line_of(raw, markup);
     if t.matches('"').count() % 2 == 1 {
         if t.ends_with('"') {
             t.pop();
@@ -197,18 +201,19 @@ fn clean_title(raw: &str) -> String {
     t
 }
 
-fn non_empty(v: Option<&str>) -> Option<String> {
-    v.map(clean_line).filter(|s| !s.is_empty())
+fn non_empty(v: Option<&str>, markup: Markup) -> Option<String> {
+    v.map(|v| line_of(v, markup)).filter(|s| !s.is_empty())
 }
 
 fn venue(raw: &RawEvent) -> Venue {
+    let m = raw.markup;
     let mut v = Venue {
-        street: non_empty(raw.street.as_deref()),
-        locality: non_empty(raw.locality.as_deref()),
-        region: non_empty(raw.region.as_deref()),
-        postal_code: non_empty(raw.postal_code.as_deref()),
+        street: non_empty(raw.street.as_deref(), m),
+        locality: non_empty(raw.locality.as_deref(), m),
+        region: non_empty(raw.region.as_deref(), m),
+        postal_code: non_empty(raw.postal_code.as_deref(), m),
         country: raw.country.as_deref().and_then(|c| {
-            let c = clean_line(c);
+            let c = line_of(c, m);
             country_code(&c).or_else(|| {
                 (c.len() == 2 && c.chars().all(|ch| ch.is_ascii_alphabetic()))
                     .then(|| c.to_ascii_uppercase())
@@ -219,7 +224,7 @@ fn venue(raw: &RawEvent) -> Venue {
     let mut address_texts: Vec<String> = Vec::new();
     if let Some(name) = raw.location_name.as_deref() {
         // A venue name that runs over several lines carries its address on the next ones.
-        let block = clean_block(name);
+        let block = block_of(name, m);
         let mut lines = block.lines();
         v.name = lines.next().map(str::to_owned);
         let rest: Vec<&str> = lines.collect();
@@ -228,10 +233,10 @@ fn venue(raw: &RawEvent) -> Venue {
         }
     }
     if let Some(a) = raw.address_text.as_deref() {
-        address_texts.push(clean_block(a).replace('\n', ", "));
+        address_texts.push(block_of(a, m).replace('\n', ", "));
     }
     if let Some(text) = raw.location_text.as_deref() {
-        let text = clean_block(text).replace('\n', ", ");
+        let text = block_of(text, m).replace('\n', ", ");
         if text.contains(',') {
             address_texts.push(text);
         } else if v.name.is_none() && !text.is_empty() {
@@ -268,7 +273,7 @@ fn price(raw: &RawEvent, warnings: &mut Vec<NormaliseWarning>) -> (Price, Option
             if text.is_empty() {
                 return None;
             }
-            match parse_price(&crate::text::decode_entities(text)) {
+            match parse_price(&decoded_of(text, raw.markup)) {
                 Some(p) => {
                     if currency.is_none() {
                         currency = p.currency.map(str::to_owned);
@@ -331,8 +336,8 @@ pub fn same_site(a: &Url, b: &Url) -> bool {
 
 /// Resolves `value` against `base`, keeping only http(s) URLs and dropping tracking
 /// parameters (`utm_*`).
-fn resolve_url(base: &Url, value: &str) -> Option<Url> {
-    let decoded = crate::text::decode_entities(value.trim());
+fn resolve_url(base: &Url, value: &str, markup: Markup) -> Option<Url> {
+    let decoded = decoded_of(value.trim(), markup);
     let mut url = base.join(&decoded).ok()?;
     if !matches!(url.scheme(), "http" | "https") {
         return None;

@@ -179,6 +179,29 @@ pub(crate) fn currency_code(value: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn descriptions_that_say_entry_is_free() {
+        for yes in [
+            "Gratuit, sur inscription.",
+            "Entrée libre, libre participation aux frais.",
+            "Entrada libre hasta completar aforo.",
+            "Über 60 Höfe öffnen ihre Tore. Eintritt frei.",
+            "Giriş ücretsiz.",
+            "Free admission; all ages.",
+        ] {
+            assert!(says_free(yes), "{yes}");
+        }
+        for no in [
+            "Feel free to bring a friend.",
+            "Gratuit pour les moins de 12 ans.",
+            "Kostenlose Parkplätze am Haus.",
+            "Ücretsiz otopark mevcuttur.",
+            "Tickets 12 €.",
+        ] {
+            assert!(!says_free(no), "{no}");
+        }
+    }
     use super::*;
 
     fn p(s: &str) -> Option<(String, Option<&'static str>)> {
@@ -246,4 +269,49 @@ mod tests {
         assert_eq!(p("call us"), None);
         assert_eq!(currency_code("usd").as_deref(), Some("USD"));
     }
+}
+
+/// Whether a description says entry is free, in one of the five languages: `free
+/// admission`, `entrée libre`, `Gratuit, sur inscription`, `entrada libre`, `Eintritt
+/// frei`, `Giriş ücretsiz`. A bare English "free" says nothing (`feel free`); a free word
+/// about something else (`gratuit pour les moins de 12 ans`, `kostenlose Parkplätze`,
+/// `ücretsiz otopark`) says nothing either.
+pub fn says_free(text: &str) -> bool {
+    const PHRASES: [&str; 19] = [
+        "free admission",
+        "admission is free",
+        "admission free",
+        "free entry",
+        "entry is free",
+        "free of charge",
+        "free and open to the public",
+        "entree libre",
+        "entree gratuite",
+        "entrada libre",
+        "entrada gratuita",
+        "eintritt frei",
+        "eintritt ist frei",
+        "freier eintritt",
+        "eintritt: frei",
+        "giris ucretsiz",
+        "giris serbest",
+        "katilim ucretsiz",
+        "ucretsizdir",
+    ];
+    const WORDS: [&str; 7] = ["gratuit", "gratuite", "gratis", "gratuito", "gratuita", "kostenlos", "ucretsiz"];
+    const ABOUT_ELSE: [&str; 11] = [
+        "pour", "jusqu", "para", "fur", "otopark", "servis", "ulasim", "park", "parking",
+        "moins", "menores",
+    ];
+    let folded = crate::datetext::fold_diacritics(text).to_lowercase();
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric() && c != ':').filter(|w| !w.is_empty()).collect();
+    let joined = format!(" {} ", words.join(" "));
+    if PHRASES.iter().any(|p| joined.contains(&format!(" {p} "))) {
+        return true;
+    }
+    words.iter().enumerate().any(|(i, w)| {
+        WORDS.contains(w)
+            && words.get(i + 1).is_none_or(|next| !ABOUT_ELSE.iter().any(|a| next.starts_with(a)))
+    })
 }

@@ -3,9 +3,23 @@
 //! Extractors (JSON-LD, microdata, RDFa, later feeds and calendars) fill a [`RawEvent`];
 //! [`crate::normalise`] turns it into an [`crate::Event`]. Nothing here is parsed yet.
 
+/// How a reader's strings are written: whether HTML entities and tags are still in them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Markup {
+    /// HTML source text (JSON-LD strings, feed descriptions, API fields): entities are
+    /// decoded and tags removed, once, by `normalise`.
+    #[default]
+    Html,
+    /// Text a DOM has already decoded (microdata, RDFa, microformats, the fallback, site
+    /// rules): taken as written, so `&amp;amp;` on the page stays `&amp;`.
+    Text,
+}
+
 /// One event as found on a page: every value is the source's own text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RawEvent {
+    /// Whether the values below still carry HTML entities and tags.
+    pub markup: Markup,
     /// schema.org types, short names (`MusicEvent`, `Festival`).
     pub types: Vec<String>,
     /// The event's name.

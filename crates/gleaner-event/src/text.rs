@@ -3,6 +3,8 @@
 //! Pages put HTML entities inside JSON-LD strings and markup inside descriptions; this
 //! module undoes both. It knows nothing about events.
 
+use crate::raw::Markup;
+
 /// Decodes HTML character references (`&amp;`, `&#39;`, `&#x2019;`, `&hellip;`, …).
 ///
 /// Unknown names are left as written, as browsers do.
@@ -181,7 +183,37 @@ pub fn clean_block(s: &str) -> String {
     lines.join("\n")
 }
 
-fn collapse(s: &str) -> String {
+/// [`clean_line`] for text as [`Markup`] says it is written: DOM text is only collapsed,
+/// never decoded a second time.
+pub fn line_of(s: &str, markup: Markup) -> String {
+    match markup {
+        Markup::Html => clean_line(s),
+        Markup::Text => collapse(s),
+    }
+}
+
+/// [`clean_block`] for text as [`Markup`] says it is written.
+pub fn block_of(s: &str, markup: Markup) -> String {
+    match markup {
+        Markup::Html => clean_block(s),
+        Markup::Text => {
+            let lines: Vec<String> = s.lines().map(collapse).filter(|l| !l.is_empty()).collect();
+            lines.join("\n")
+        }
+    }
+}
+
+/// Entities decoded when [`Markup`] says they are still there (URLs and prices).
+pub fn decoded_of(s: &str, markup: Markup) -> String {
+    match markup {
+        Markup::Html => decode_entities(s),
+        Markup::Text => s.to_owned(),
+    }
+}
+
+/// Whitespace (including no-break spaces and control characters) collapsed to single
+/// spaces; nothing decoded.
+pub fn collapse(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for word in s.split(|c: char| c.is_whitespace() || c == '\u{A0}' || c.is_control()) {
         if word.is_empty() {

@@ -21,7 +21,8 @@
 use chrono::NaiveDate;
 use gleaner_event::EventTime;
 use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
-use gleaner_event::text::clean_line;
+use gleaner_event::Markup;
+use gleaner_event::text::collapse;
 use gleaner_event::time::parse_event_time;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
 use scraper::{ElementRef, Html, Selector};
@@ -45,6 +46,19 @@ pub fn read(
 ) {
     let first = candidates.len();
     read_page(doc, reference, candidates, diagnostics);
+    // Events with no place of their own are at the site's venue when the page's footer or
+    // contact block gives one (a club's or theatre's own listing).
+    let placeless = |r: &RawEvent| {
+        r.location_name.is_none() && r.location_text.is_none() && r.address_text.is_none()
+    };
+    if candidates[first..].iter().any(|c| placeless(&c.raw))
+        && let Some((name, address)) = site_venue(doc)
+    {
+        for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
+            c.raw.location_name = Some(name.clone());
+            c.raw.address_text = Some(address.clone());
+        }
+    }
     // A zone the page states ("all times Central", "hora peninsular", "TSİ") fixes the
     // offsets of the local times read.
     if let Some(zone) = stated_zone(&text_of(doc.root_element()))
@@ -100,7 +114,7 @@ fn read_page(
         doc.select(&sel("meta[property='og:title'], meta[name='og:title']"))
             .next()
             .and_then(|m| m.value().attr("content"))
-            .map(clean_line)
+            .map(collapse)
             .filter(|t| !t.is_empty())
     });
     // Dates from `<time datetime>`: one or two values (start, end), else ambiguous.
@@ -119,7 +133,12 @@ fn read_page(
         if shows.len() >= 2 {
             let n = shows.len();
             let mut base =
-                RawEvent { name: title.clone(), url: page_url.clone(), ..RawEvent::default() };
+                RawEvent {
+                name: title.clone(),
+                url: page_url.clone(),
+                markup: Markup::Text,
+                ..RawEvent::default()
+            };
             place_and_price(doc.root_element(), &mut base);
             base.description = description(doc, h1, order);
             for (i, show) in shows.into_iter().enumerate() {
@@ -195,6 +214,7 @@ fn read_page(
         end: end.filter(|e| *e != start).map(|e| e.to_iso()),
         description: h1.and_then(|h| description(doc, h, order)),
         url: page_url,
+        markup: Markup::Text,
         ..RawEvent::default()
     };
     place_and_price(doc.root_element(), &mut raw);
@@ -342,7 +362,7 @@ fn leaves(item: ElementRef<'_>) -> impl Iterator<Item = String> + '_ {
 }
 
 fn text_of(el: ElementRef<'_>) -> String {
-    clean_line(&el.text().collect::<Vec<_>>().join(" "))
+    collapse(&el.text().collect::<Vec<_>>().join(" "))
 }
 
 /// The first date written in words in the blocks after the title.
@@ -704,7 +724,7 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
                 && end.is_none()
                 && let Some((t1, t2)) = leaves(item)
                     .filter(|t| *t != text && parse_text_date(t, reference, order).is_none())
-                    .find_map(|t| parse_text_time(&t))
+                    .find_map(|t| parse_text_time(&t).or_else(|| cell_time(&t)))
             {
                 start = EventTime::Floating(day.and_time(t1));
                 end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
@@ -769,6 +789,7 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
         url,
         start: Some(start.to_iso()),
         end: end.filter(|e| *e != start).map(|e| e.to_iso()),
+        markup: Markup::Text,
         ..RawEvent::default()
     };
     place_and_price(item, &mut raw);
@@ -819,7 +840,7 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
             break;
         }
     }
-    let title = clean_line(&head.join(" "));
+    let title = collapse(&head.join(" "));
     let title = title.trim_end_matches([',', ':', ';', '-', '–', '—', '|', '(', '@', '·']).trim();
     // A weekday is part of the date, not a title (`Thursday 5 March 2026, 7.30pm`).
     let only_days = title
@@ -905,4 +926,81 @@ mod tests {
         assert_eq!(z("Central Park concert at 8pm"), None);
         assert_eq!(z("All times Central. Stream at 9 Eastern Time."), None);
     }
+}
+
+/// The venue a site names in its footer or contact block: one line `Name · street ·
+/// postcode town [· country]` (separated by `·`, `|`, `•` or commas) whose parts after the
+/// name hold a street or postcode and a town; phone numbers, e-mail addresses and `©`
+/// lines are not parts. The name and the address (parts joined by `, `).
+fn site_venue(doc: &Html) -> Option<(String, String)> {
+    let blocks = sel("footer address, footer p, footer div, footer li, address, [class*=contact] p");
+    doc.select(&blocks)
+        .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
+        .take(200)
+        .find_map(|el| venue_line(&text_of(el)))
+}
+
+/// `The Blue Lantern · 1420 W. Fullerton Ave · Chicago, IL 60614 · (773) 555-0142` →
+/// (`The Blue Lantern`, `1420 W. Fullerton Ave, Chicago, IL 60614`).
+fn venue_line(line: &str) -> Option<(String, String)> {
+    if line.len() > 240 || line.contains('©') {
+        return None;
+    }
+    let dotted = line.contains(['·', '|', '•']);
+    let parts: Vec<&str> = if dotted {
+        line.split(['·', '|', '•']).map(str::trim).filter(|p| !p.is_empty()).collect()
+    } else {
+        line.split(',').map(str::trim).filter(|p| !p.is_empty()).collect()
+    };
+    let is_contact = |p: &str| {
+        p.contains('@')
+            || p.starts_with("http")
+            || p.starts_with("www.")
+            || p.chars().filter(char::is_ascii_digit).count() >= 7
+    };
+    let parts: Vec<&str> = parts.into_iter().filter(|p| !is_contact(p)).collect();
+    let (name, rest) = parts.split_first()?;
+    let words = name.split_whitespace().count();
+    if rest.is_empty()
+        || !(1..=6).contains(&words)
+        || name.chars().any(|c| c.is_ascii_digit())
+        || label_of(name).is_some()
+    {
+        return None;
+    }
+    // A postcode before a town (`69002 Lyon`), a US/UK tail (`IL 60614`, `SE1 9PX`), or a
+    // street with a house number (`No: 12`, `1420 W. …`, `Findorffstraße 51`, `s/n`).
+    let postcode_town = |p: &str| {
+        let w: Vec<&str> = p.split_whitespace().collect();
+        w.windows(2).any(|x| {
+            (4..=5).contains(&x[0].len())
+                && x[0].bytes().all(|b| b.is_ascii_digit())
+                && x[1].chars().next().is_some_and(char::is_alphabetic)
+        }) || w.last().is_some_and(|l| l.len() == 5 && l.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let numbered = |p: &str| {
+        p.split_whitespace().any(|t| {
+            let t = t.trim_end_matches([',', '.']);
+            t.eq_ignore_ascii_case("s/n")
+                || (t.chars().next().is_some_and(|c| c.is_ascii_digit())
+                    && t.chars().filter(char::is_ascii_digit).count() <= 4)
+        }) && p.chars().any(char::is_alphabetic)
+    };
+    let has_place = rest.iter().any(|p| postcode_town(p))
+        || (rest.len() >= 2 && numbered(rest[0]) && rest[1].chars().any(char::is_alphabetic));
+    if !has_place || rest.iter().any(|p| is_publication_line(p)) {
+        return None;
+    }
+    Some(((*name).to_owned(), rest.join(", ")))
+}
+
+/// A cell that holds only a time of day written with a dot or an `h` (`21.30`, `20h30`):
+/// beside a date cell it can be nothing else, although alone it could be a date.
+fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono::NaiveTime>)> {
+    let (h, m) = text.trim().split_once(['.', 'h', 'H'])?;
+    let ok = |p: &str, n: usize| (1..=n).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    if !ok(h, 2) || m.len() != 2 || !ok(m, 2) {
+        return None;
+    }
+    Some((chrono::NaiveTime::from_hms_opt(h.parse().ok()?, m.parse().ok()?, 0)?, None))
 }

@@ -363,7 +363,7 @@ fn event_hints(item: &Element, order: DateOrder) -> Hints {
 fn written_date(item: &Element, order: DateOrder) -> Option<TextDate> {
     static PERIOD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)\b(?:du|from|vom|von|desde|del|dal)\s+\d{1,2}(?:er|st|nd|rd|th|\.)?\s+(?:au|to|bis|al|hasta|-|–)\s|\b(?:jusqu|until|bis zum|hasta el)\b",
+            r"(?i)\b(?:du|from|vom|von|desde|del|dal)\s+\d{1,2}(?:er|st|nd|rd|th|\.)?(?:\s+(?:de\s+)?\p{L}+\.?)?\s+(?:au|to|bis|al|hasta|-|–)\s|\b(?:jusqu|until|bis zum|hasta el|tarihine kadar|'[ae] kadar)\b",
         )
         .expect("a constant regex")
     });

@@ -82,7 +82,9 @@ pub fn read_block(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let mut parsed = lenient_json::parse(text);
-    // Some sites HTML-escape the whole block (`{&quot;@type&quot;: …}`).
+    let mut markup = gleaner_event::Markup::Html;
+    // Some sites HTML-escape the whole block (`{&quot;@type&quot;: …}`): decoded here, so
+    // its strings are not decoded a second time.
     if parsed.values.is_empty() && text.contains("&quot;") {
         let decoded = gleaner_event::text::decode_entities(text);
         let retry = lenient_json::parse(&decoded);
@@ -93,6 +95,7 @@ pub fn read_block(
                 "block was HTML-escaped; decoded entities before reading".to_owned(),
             ));
             parsed = retry;
+            markup = gleaner_event::Markup::Text;
         }
     }
     if !parsed.repairs.is_empty() {
@@ -113,7 +116,7 @@ pub fn read_block(
     candidates.extend(found.into_iter().map(|f| Candidate {
         format: Format::JsonLd,
         location: format!("{location} {}", f.path),
-        raw: f.raw,
+        raw: gleaner_event::RawEvent { markup, ..f.raw },
     }));
 }
 

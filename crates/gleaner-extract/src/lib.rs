@@ -288,6 +288,7 @@ pub fn extract_with(
                 .into_iter()
                 .map(|e| Candidate { format: Format::Feed, location: e.location, raw: e.raw })
                 .collect();
+            free_from_text(&mut out.candidates);
             return out;
         }
         DocumentKind::Sitemap => {
@@ -374,7 +375,39 @@ pub fn extract_with(
         let doc = dom.get_or_insert_with(|| parse_dom(&text));
         fallback::read(doc, opts.reference_date, &mut out.candidates, &mut out.diagnostics);
     }
+    free_from_text(&mut out.candidates);
+    // An address written the way the page's language's country writes them is in that
+    // country (and so on its clock).
+    for c in &mut out.candidates {
+        if c.raw.country.is_none()
+            && let Some(country) = page::address_country(&text, &c.raw)
+        {
+            c.raw.country = Some(country.to_owned());
+        }
+    }
     out
+}
+
+/// Events with no price and no `isAccessibleForFree` whose description says entry is free
+/// (`Gratuit, sur inscription`, `Giriş ücretsiz`, `free admission`) are free. Pages and
+/// feeds only: a calendar's description is its organiser's notes, not a price statement.
+fn free_from_text(candidates: &mut [Candidate]) {
+    for c in candidates {
+        let raw = &mut c.raw;
+        let priced = raw
+            .offers
+            .iter()
+            .any(|o| o.price.is_some() || o.low_price.is_some() || o.high_price.is_some());
+        if raw.is_accessible_for_free.is_none()
+            && !priced
+            && raw
+                .description
+                .as_deref()
+                .is_some_and(|d| gleaner_event::says_free(&gleaner_event::text::line_of(d, raw.markup)))
+        {
+            raw.is_accessible_for_free = Some("true".to_owned());
+        }
+    }
 }
 
 /// The page's DOM, its nesting bounded first (see `depth`).
@@ -475,9 +508,11 @@ pub fn extract_events_with(
 
 /// The events' canonical URLs (issue 24): an event's own URL on the page's site stands;
 /// the one event of a page takes, in order, the page's `<link rel="canonical">`, its
-/// `og:url`, its own URL on another site, the page's URL. Events of a page of several keep
-/// their own URLs or none: a listing's address is no one event's page (and would make the
-/// store merge them all as one).
+/// `og:url`, the page's URL — unless the page is a site's home page or a vocabulary's
+/// documentation (schema.org's examples), which are no one event's page. An own URL on
+/// another site (a ticket shop, a registration form) is not the event's page either.
+/// Events of a page of several keep their own URLs or none: a listing's address is no one
+/// event's page (and would make the store merge them all as one).
 fn canonical_urls(events: &mut [Event], bytes: &[u8], content_type: &str, base: &Url) {
     let [event] = events else { return };
     if event.url.as_ref().is_some_and(|u| gleaner_event::same_site(base, u)) {
@@ -495,8 +530,16 @@ fn canonical_urls(events: &mut [Event], bytes: &[u8], content_type: &str, base: 
         .as_deref()
         .and_then(resolve)
         .or_else(|| stated.og_url.as_deref().and_then(resolve))
-        .or_else(|| event.url.take())
-        .or_else(|| Some(base.clone()));
+        .or_else(|| is_event_page(base).then(|| base.clone()));
+}
+
+/// Whether a page's own URL can be an event's page: not a site's root (`/`, a home page)
+/// and not on a vocabulary's documentation site.
+fn is_event_page(url: &Url) -> bool {
+    const VOCABULARIES: [&str; 4] = ["schema.org", "microformats.org", "w3.org", "json-ld.org"];
+    let host = url.host_str().unwrap_or_default().trim_start_matches("www.");
+    let root = url.path() == "/" && url.query().is_none();
+    !root && !VOCABULARIES.contains(&host)
 }
 
 fn merge_into(e: &mut Event, other: Event) {

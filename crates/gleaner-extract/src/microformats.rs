@@ -554,7 +554,16 @@ fn parse_date(s: &str) -> Option<NaiveDate> {
 
 /// A time (`20:30`, `8pm`, `8:30 p.m.`, `19:00-0800`) as `HH:MM:SS` and its offset.
 fn parse_time(s: &str) -> Option<(String, Option<String>)> {
-    let c = TIME.captures(s.trim())?;
+    // `21h30`, `21h`, `20.30`, `20.30 Uhr`: how French, German, Spanish and Turkish pages
+    // write a time in a value part, read as `21:30`.
+    static LOCAL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^(\d{1,2})(?:h(\d{2})?|\.(\d{2}))\s*(?:h|uhr)?$").expect("a constant regex")
+    });
+    let local = LOCAL.captures(s.trim()).map(|c| {
+        let m = c.get(2).or(c.get(3)).map_or("00", |m| m.as_str());
+        format!("{}:{m}", &c[1])
+    });
+    let c = TIME.captures(local.as_deref().unwrap_or(s).trim())?;
     let mut h: u32 = c[1].parse().ok()?;
     let m: u32 = c.get(2).map_or(Some(0), |m| m.as_str().parse().ok())?;
     let sec: u32 = c.get(3).map_or(Some(0), |m| m.as_str().parse().ok())?;
@@ -665,6 +674,7 @@ fn combine_parts(parts: &[String]) -> String {
 /// categories, and the venue from `location` (an h-card or h-adr, or text).
 fn to_raw(item: &Item) -> RawEvent {
     let mut raw = RawEvent {
+        markup: gleaner_event::Markup::Text,
         name: item.text("name"),
         start: item.text("start"),
         end: item.text("end"),
@@ -745,6 +755,9 @@ mod tests {
             ("8:30 p.m.", Some("20:30:00")),
             ("07:00AM", Some("07:00:00")),
             ("12am", Some("00:00:00")),
+            ("21h30", Some("21:30:00")),
+            ("20.30 Uhr", Some("20:30:00")),
+            ("2026-06-19 21h30", Some("2026-06-19T21:30:00")),
             ("19", None),
             ("13pm", None),
             ("2026-13-05", None),

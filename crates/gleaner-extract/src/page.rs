@@ -56,6 +56,66 @@ pub(crate) fn page_urls(html: &str) -> PageUrls {
     out
 }
 
+/// The country a page's language implies for an address written the way that country
+/// writes them (issue 24: "unambiguous from the address"): `<html lang>` French, German,
+/// Spanish or Turkish (without a region, or with the same one) and a postcode before the
+/// town (`69002 Lyon`, `28215 Bremen`) or, in Turkish, `Mah.`/`Cad.`/`Sok.` street words.
+/// Another language, or a region such as `fr-CA` or `de-AT`, implies none.
+pub(crate) fn address_country(html: &str, raw: &gleaner_event::RawEvent) -> Option<&'static str> {
+    let lang = page_language(html)?;
+    let (primary, region) = match lang.split_once(['-', '_']) {
+        Some((p, r)) => (p.to_ascii_lowercase(), Some(r.to_ascii_uppercase())),
+        None => (lang.to_ascii_lowercase(), None),
+    };
+    let country = match primary.as_str() {
+        "fr" => "FR",
+        "de" => "DE",
+        "es" => "ES",
+        "tr" => "TR",
+        _ => return None,
+    };
+    if region.is_some_and(|r| r != country) {
+        return None;
+    }
+    let texts = [&raw.address_text, &raw.location_text, &raw.location_name, &raw.locality, &raw.postal_code, &raw.street];
+    let mut texts = texts.into_iter().filter_map(|t| t.as_deref());
+    let postcode_town = |t: &str| {
+        let w: Vec<&str> = t.split_whitespace().collect();
+        w.windows(2).any(|x| {
+            x[0].len() == 5
+                && x[0].bytes().all(|b| b.is_ascii_digit())
+                && x[1].chars().next().is_some_and(char::is_alphabetic)
+        })
+    };
+    let postal = raw.postal_code.as_deref().is_some_and(|p| {
+        let p = p.trim();
+        p.len() == 5 && p.bytes().all(|b| b.is_ascii_digit())
+    });
+    let turkish = |t: &str| {
+        t.split_whitespace().any(|w| {
+            matches!(
+                w.trim_end_matches(','),
+                "Mah." | "Mahallesi" | "Cad." | "Caddesi" | "Sok." | "Sokak" | "Sokağı" | "Sk." | "Bulvarı" | "Blv."
+            )
+        })
+    };
+    let evidence =
+        postal || texts.any(|t| postcode_town(t) || (country == "TR" && turkish(t)));
+    evidence.then_some(country)
+}
+
+/// The `lang` of the page's `<html>` element, when the first one has it.
+fn page_language(html: &str) -> Option<&str> {
+    let bytes = &html.as_bytes()[..html.len().min(SCAN)];
+    let at = memchr::memmem::find_iter(bytes, b"<html")
+        .chain(memchr::memmem::find_iter(bytes, b"<HTML"))
+        .min()?;
+    let rest = &html[at + 5..];
+    let end = rest.find('>')?.min(4096);
+    let attrs = attributes(rest.get(..end)?);
+    attrs.iter().find(|(n, _)| n.eq_ignore_ascii_case("lang")).map(|(_, v)| v.trim())
+}
+
 /// The `name=value` pairs of a tag's text (quoted with `"` or `'`, or bare).
 fn attributes(tag: &str) -> Vec<(&str, &str)> {
     let b = tag.as_bytes();

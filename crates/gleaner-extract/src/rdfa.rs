@@ -41,7 +41,8 @@ pub fn read(doc: &Html, candidates: &mut Vec<Candidate>, diagnostics: &mut Vec<D
     candidates.extend(found.into_iter().map(|f| Candidate {
         format: Format::Rdfa,
         location: format!("resource {}", f.path),
-        raw: f.raw,
+        // The DOM decoded every entity once already.
+        raw: gleaner_event::RawEvent { markup: gleaner_event::Markup::Text, ..f.raw },
     }));
 }
 

@@ -31,7 +31,8 @@ use std::sync::Arc;
 use chrono::NaiveDate;
 use chrono_tz::Tz;
 use gleaner_event::datetext::{DateOrder, parse_text_date};
-use gleaner_event::text::clean_line;
+use gleaner_event::Markup;
+use gleaner_event::text::collapse;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
 use regex::Regex;
 use scraper::{ElementRef, Html, Selector};
@@ -395,7 +396,7 @@ impl CompiledRules {
             Some(sel) if listing => doc
                 .select(sel)
                 .take(MAX_ITEMS)
-                .map(|h| (h.id(), clean_line(&h.text().collect::<Vec<_>>().join(" "))))
+                .map(|h| (h.id(), collapse(&h.text().collect::<Vec<_>>().join(" "))))
                 .collect(),
             _ => Vec::new(),
         };
@@ -450,6 +451,7 @@ impl CompiledRules {
                 None => t,
             };
             let mut raw = RawEvent {
+                markup: Markup::Text,
                 name: value(Field::Title),
                 start: Some(zoned(parsed.start).to_iso()),
                 end: end.map(|e| zoned(e).to_iso()),
@@ -550,9 +552,9 @@ fn read_one(el: ElementRef<'_>, f: &CompiledField, field: Field) -> Option<Strin
             let text: Vec<&str> = el.text().collect();
             let joined = if field == Field::Description { text.join("\n") } else { text.join(" ") };
             if field == Field::Description {
-                gleaner_event::text::clean_block(&joined)
+                gleaner_event::text::block_of(&joined, Markup::Text)
             } else {
-                clean_line(&joined)
+                collapse(&joined)
             }
         }
     };

@@ -297,3 +297,48 @@ fn truncated_jsonld_keeps_the_values_read_whole() {
         json!([{"title": "Cut short", "start": "2026-05-01T20:00:00", "venue_name": "Hall", "street": null}]),
     );
 }
+
+/// HTML entities are decoded exactly once, whichever reader found the text (issue 24):
+/// a JSON-LD string is HTML source, so `&amp;amp;` in it means `&amp;`; microdata, RDFa
+/// and microformats text comes from the DOM, which already decoded `&amp;amp;` to `&amp;`
+/// and `&lt;` to `<`, so nothing more is decoded (nor taken for a tag).
+#[test]
+fn entities_are_decoded_exactly_once_in_every_format() {
+    let cases: [(&str, String); 4] = [
+        (
+            "json-ld",
+            ld(r#"{"@type":"Event","name":"Tom &amp;amp; Jerry &lt;3","startDate":"2026-05-01",
+                "description":"Rock &amp; roll &lt;b&gt;live&lt;/b&gt;","location":{"@type":"Place","name":"Bar &amp;amp; Grill"}}"#),
+        ),
+        (
+            "microdata",
+            r#"<div itemscope itemtype="https://schema.org/Event"><h1 itemprop="name">Tom &amp;amp; Jerry &lt;3</h1>
+               <meta itemprop="startDate" content="2026-05-01"><p itemprop="description">Rock &amp; roll &lt;b&gt;live&lt;/b&gt;</p>
+               <div itemprop="location" itemscope itemtype="https://schema.org/Place"><span itemprop="name">Bar &amp;amp; Grill</span></div></div>"#
+                .to_owned(),
+        ),
+        (
+            "rdfa",
+            r#"<div vocab="https://schema.org/" typeof="Event"><h1 property="name">Tom &amp;amp; Jerry &lt;3</h1>
+               <meta property="startDate" content="2026-05-01"><p property="description">Rock &amp; roll &lt;b&gt;live&lt;/b&gt;</p>
+               <div property="location" typeof="Place"><span property="name">Bar &amp;amp; Grill</span></div></div>"#
+                .to_owned(),
+        ),
+        (
+            "microformats",
+            r#"<div class="h-event"><h1 class="p-name">Tom &amp;amp; Jerry &lt;3</h1>
+               <time class="dt-start" datetime="2026-05-01">1 May</time><p class="p-description">Rock &amp; roll &lt;b&gt;live&lt;/b&gt;</p>
+               <span class="p-location">Bar &amp;amp; Grill</span></div>"#
+                .to_owned(),
+        ),
+    ];
+    for (format, page) in cases {
+        let (got, diags) = events(&page);
+        assert_eq!(got.len(), 1, "{format}: {got:#?} {diags:#?}");
+        let e = &got[0];
+        assert_eq!(e["title"], "Tom &amp; Jerry <3", "{format}: {e:#?}");
+        assert_eq!(e["venue_name"], "Bar &amp; Grill", "{format}: {e:#?}");
+        let want = if format == "json-ld" { "Rock & roll live" } else { "Rock & roll <b>live</b>" };
+        assert_eq!(e["description"], want, "{format}: {e:#?}");
+    }
+}
