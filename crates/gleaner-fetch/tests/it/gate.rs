@@ -641,7 +641,7 @@ async fn extended_standard_visit_time_from_the_sites_side() {
             if site == 0 {
                 let opens = utc_at(2, 0) + Duration::from_secs(86_400);
                 assert!(
-                    matches!(&outcome, GateOutcome::Deferred { until: Some(t), why } if *t == opens && why.contains("visit-time")),
+                    matches!(&outcome, GateOutcome::Deferred { until: Some(t), why, .. } if *t == opens && why.contains("visit-time")),
                     "{outcome:?}"
                 );
             } else {

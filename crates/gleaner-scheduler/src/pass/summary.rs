@@ -76,6 +76,8 @@ pub enum HoldKind {
     PassInterval,
     /// Inside the site's quiet hours.
     QuietHours,
+    /// Outside the visit times the site's robots.txt gives (`Visit-time`, `Request-rate`'s window).
+    VisitTime,
     /// The site is suspended after a 429 or 503.
     Suspended,
     /// The site's gap or in-flight cap would start the request after the time limit.
@@ -95,7 +97,12 @@ impl HoldKind {
             Some(WaitReason::PassInterval) => HoldKind::PassInterval,
             Some(WaitReason::QuietHours) => HoldKind::QuietHours,
             Some(WaitReason::Suspended { .. }) => HoldKind::Suspended,
-            Some(WaitReason::Spacing { .. } | WaitReason::InFlight { .. }) => HoldKind::Spacing,
+            Some(WaitReason::OutsideVisitTime { .. }) => HoldKind::VisitTime,
+            Some(
+                WaitReason::Spacing { .. }
+                | WaitReason::RequestRate { .. }
+                | WaitReason::InFlight { .. },
+            ) => HoldKind::Spacing,
             None => HoldKind::Other,
         }
     }
