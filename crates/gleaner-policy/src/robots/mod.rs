@@ -143,6 +143,7 @@ pub struct AgentRules {
     crawl_delay_line: Option<usize>,
     nodes: Vec<Node>,
     floating: FloatingRules,
+    prefs: Vec<crate::signals::prefs::PrefRule>,
 }
 
 impl AgentRules {
@@ -167,7 +168,7 @@ impl AgentRules {
             + self.floating.by_segment.iter().map(|v| v.capacity() * 4).sum::<usize>()
             + self.floating.always.capacity() * 4
             + self.floating.automaton.as_ref().map_or(0, aho_corasick::AhoCorasick::memory_usage);
-        self.token.capacity() + selection + rules + nodes + floating
+        self.token.capacity() + selection + rules + nodes + floating + self.prefs_heap_bytes()
     }
 }
 
@@ -213,6 +214,7 @@ impl RobotsTxt {
                 _ => (Some(d), Some(l)),
             });
         AgentRules::new(token, selection, rules, crawl_delay, crawl_delay_line)
+            .with_preferences(&groups)
     }
 }
 
@@ -270,7 +272,17 @@ impl AgentRules {
                 .build(&segments)
                 .ok();
         }
-        AgentRules { token, selection, rules, crawl_delay, crawl_delay_line, nodes, floating }
+        let prefs = Vec::new();
+        AgentRules {
+            token,
+            selection,
+            rules,
+            crawl_delay,
+            crawl_delay_line,
+            nodes,
+            floating,
+            prefs,
+        }
     }
 
     /// The product token these rules were selected for (lower-case).
@@ -373,6 +385,24 @@ impl AgentRules {
             }
         }
         best
+    }
+}
+
+impl AgentRules {
+    /// The `Content-Usage` and `Content-Signal` rules of the selected groups, in file
+    /// order with their lines: decide with [`crate::signals::prefs::decide`].
+    pub fn preferences(&self) -> &[crate::signals::prefs::PrefRule] {
+        &self.prefs
+    }
+
+    fn with_preferences(mut self, groups: &[&Group]) -> AgentRules {
+        self.prefs = groups.iter().flat_map(|g| g.prefs.iter().cloned()).collect();
+        self
+    }
+
+    fn prefs_heap_bytes(&self) -> usize {
+        self.prefs.capacity() * std::mem::size_of::<crate::signals::prefs::PrefRule>()
+            + self.prefs.iter().map(crate::signals::prefs::PrefRule::heap_bytes).sum::<usize>()
     }
 }
 

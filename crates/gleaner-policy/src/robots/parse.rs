@@ -16,6 +16,7 @@
 //! 500 KiB); invalid UTF-8 is replaced, never a panic.
 
 use super::pattern::Pattern;
+use crate::signals::prefs::{PrefRule, Vocabulary};
 
 /// How much of a robots.txt file is parsed: 1 MiB, twice RFC 9309's minimum of 500 KiB
 /// (§2.5). Reading more than the minimum only ever makes us obey more rules: a
@@ -75,6 +76,9 @@ pub struct Group {
     pub crawl_delay: Option<f64>,
     /// The line of the `Crawl-delay` directive, for explanations.
     pub crawl_delay_line: Option<usize>,
+    /// The group's `Content-Usage` and `Content-Signal` rules (AI-use preferences,
+    /// [`crate::signals::prefs`]) in file order, each with its line.
+    pub prefs: Vec<PrefRule>,
 }
 
 /// A parsed robots.txt file.
@@ -102,7 +106,7 @@ impl Group {
                 .sum::<usize>();
         let rules = self.rules.capacity() * std::mem::size_of::<Rule>()
             + self.rules.iter().map(|r| r.pattern.heap_bytes()).sum::<usize>();
-        agents + rules
+        agents + rules + prefs_heap_bytes(&self.prefs)
     }
 }
 
@@ -125,6 +129,8 @@ enum Key {
     Disallow,
     CrawlDelay,
     Sitemap,
+    /// `Content-Usage` or `Content-Signal`.
+    Preference(Vocabulary),
     Unknown,
 }
 
@@ -136,7 +142,9 @@ fn classify_key(key: &str) -> Key {
     const CRAWL_DELAY: &[&str] = &["crawl-delay", "crawldelay", "crawl delay", "crawl_delay"];
     const SITEMAP: &[&str] = &["sitemap", "site-map"];
     let is = |names: &[&str]| names.iter().any(|n| n.eq_ignore_ascii_case(key));
-    if is(USER_AGENT) {
+    if let Some(vocabulary) = Vocabulary::from_field_name(key) {
+        Key::Preference(vocabulary)
+    } else if is(USER_AGENT) {
         Key::UserAgent
     } else if is(ALLOW) {
         Key::Allow
@@ -281,6 +289,11 @@ impl RobotsTxt {
                         robots.sitemaps.push(value.to_owned());
                     }
                 }
+                Key::Preference(vocabulary) => {
+                    let Some(group) = current.as_mut() else { continue };
+                    group_has_rules = true;
+                    push_preference(group, vocabulary, value, number);
+                }
                 Key::Unknown => {}
             }
         }
@@ -290,11 +303,25 @@ impl RobotsTxt {
         for group in &mut robots.groups {
             group.rules.shrink_to_fit();
             group.agents.shrink_to_fit();
+            group.prefs.shrink_to_fit();
         }
         robots.groups.shrink_to_fit();
         robots.sitemaps.shrink_to_fit();
         robots
     }
+}
+
+/// Keeps a `Content-Usage`/`Content-Signal` rule of a group (a preference is a rule: it
+/// ends the group's run of `User-agent` lines like `Allow` does).
+fn push_preference(group: &mut Group, vocabulary: Vocabulary, value: &str, line: usize) {
+    if !value.is_empty() {
+        group.prefs.push(PrefRule::parse(vocabulary, value, line));
+    }
+}
+
+fn prefs_heap_bytes(prefs: &[PrefRule]) -> usize {
+    prefs.len() * std::mem::size_of::<PrefRule>()
+        + prefs.iter().map(PrefRule::heap_bytes).sum::<usize>()
 }
 
 #[cfg(test)]

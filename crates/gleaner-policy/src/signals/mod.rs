@@ -13,6 +13,8 @@
 //! - [`ai_txt`]: Spawning's `/ai.txt`;
 //! - [`reservation`]: the per-profile policy (`stop-site` or `per-purpose`) that turns the
 //!   reservations found by the three rights signals into decisions over uses and purposes;
+//! - [`prefs`]: AI-use preferences per purpose (`Content-Usage`, `Content-Signal`) in
+//!   robots.txt and headers, mapped onto gleaner's uses in one table;
 //! - [`challenge`]: bot challenges, WAF block pages and login walls, which are blocks and
 //!   never content.
 //!
@@ -26,6 +28,7 @@ pub mod ai_txt;
 pub mod cache_control;
 pub mod challenge;
 mod pattern;
+pub mod prefs;
 pub mod reservation;
 pub mod retry_after;
 pub mod robots_meta;
