@@ -9,7 +9,7 @@
 //! nothing. Events found on listing pages themselves count too. A request the gate
 //! defers past the run's time limit is counted as re-queued, not as a failure.
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::SystemTime;
@@ -25,6 +25,7 @@ use gleaner_fetch::{Gate, GateOutcome, GateRequest, Refusal};
 use gleaner_policy::Purpose;
 use gleaner_policy::budget::{DenyReason, PassMark};
 use gleaner_policy::outcome::RefusalKind;
+use gleaner_policy::signals::prefs::{self, PrefRefusal, PrefRule, PrefUse};
 use url::Url;
 
 use crate::api_pages;
@@ -192,6 +193,9 @@ struct PageSignals {
     keep_description: bool,
     keep_image: bool,
     stop_site: Option<String>,
+    /// The AI-use preference (`search=n`/`no`) that keeps the page's events out of
+    /// publication under `per-purpose`.
+    unpublished: Option<PrefRefusal>,
 }
 
 /// A cheap pre-check before building a DOM for meta tags: only pages that mention a
@@ -205,7 +209,12 @@ fn might_carry_signals(body: &str, token: &str) -> bool {
             || lower.contains(&token.to_ascii_lowercase()))
 }
 
-fn page_signals(ctx: &PassContext, fetched: &gleaner_fetch::Fetched, body: &str) -> PageSignals {
+fn page_signals(
+    ctx: &PassContext,
+    fetched: &gleaner_fetch::Fetched,
+    body: &str,
+    robots_prefs: &[PrefRule],
+) -> PageSignals {
     use gleaner_policy::signals::robots_meta::{PageAction, PageRestrictions};
     use gleaner_policy::signals::tdmrep;
     let headers: Vec<(&str, &str)> =
@@ -228,9 +237,25 @@ fn page_signals(ctx: &PassContext, fetched: &gleaner_fetch::Fetched, body: &str)
         keep_description: allowed(PageAction::KeepDescription),
         keep_image: allowed(PageAction::KeepImage),
         stop_site: None,
+        unpublished: None,
     };
     if !ctx.settings.rights.honour_signals {
         return signals;
+    }
+    // AI-use preferences (issue 29): `search=n` in the robots.txt rule for this path or
+    // in the page's own headers keeps its events out of publication.
+    let path = crate::rights::path_and_query(&fetched.url);
+    if let Some(no) = prefs::decide(robots_prefs, &path, &headers, PrefUse::Search).refusal() {
+        match ctx.settings.rights.on_reservation {
+            gleaner_config::settings::OnReservation::StopSite => {
+                signals.stop_site = Some("AI-use preference (search=no): site stopped".to_owned());
+                return signals;
+            }
+            gleaner_config::settings::OnReservation::PerPurpose => {
+                signals.publish = false;
+                signals.unpublished = Some(no.clone());
+            }
+        }
     }
     let tdm_reserved = tdmrep::from_headers(&headers)
         .or_else(|| tdmrep::from_meta(&meta))
@@ -265,8 +290,11 @@ async fn store_events(
     report: &mut PassReport,
 ) {
     if !signals.publish {
-        *report.refusals.entry("noindex: events not kept".to_owned()).or_default() +=
-            events.len() as u32;
+        let key = match &signals.unpublished {
+            Some(_) => "AI-use preference (search=no): events not published",
+            None => "noindex: events not kept",
+        };
+        *report.refusals.entry(key.to_owned()).or_default() += events.len() as u32;
         return;
     }
     let now = ctx.clock.now();
@@ -516,6 +544,8 @@ pub async fn run_pass(
         *report.refusals.entry(key).or_default() += (before - frontier.len()) as u32;
     }
     let mut started_sites: HashSet<String> = HashSet::new();
+    // Each site's robots.txt AI-use preference rules, read once per pass.
+    let mut site_prefs: HashMap<String, Vec<PrefRule>> = HashMap::new();
     let (mut listings, mut events_queued) = (0u32, 0u32);
     let mut done = 0u32;
     let mut retries = Retries::new(&ctx.settings.politeness);
@@ -708,7 +738,15 @@ pub async fn run_pass(
                 Step::Listing | Step::Sitemap(_) => report.listing_pages += 1,
             }
             let body = String::from_utf8_lossy(&fetched.body);
-            let signals = page_signals(ctx, &fetched, &body);
+            if !site_prefs.contains_key(&site) {
+                let rules = ctx.gate.robots_preferences(&request).await.unwrap_or_default();
+                site_prefs.insert(site.clone(), rules);
+            }
+            let robots_prefs = site_prefs.get(&site).map_or(&[][..], Vec::as_slice);
+            let signals = page_signals(ctx, &fetched, &body, robots_prefs);
+            if let Some(no) = &signals.unpublished {
+                ctx.gate.record_refusal(&request, format!("events not published: {no}"));
+            }
             if let Some(reason) = &signals.stop_site {
                 // A rights reservation under `on_reservation = "stop-site"`: nothing more from
                 // this site in this pass, and nothing kept from this page.

@@ -197,6 +197,9 @@ pub struct SiteSpec {
     /// a rights reservation stated nowhere but on robots.txt.
     #[serde(default)]
     pub robots_x_robots_tag: Option<String>,
+    /// A `Content-Usage` value sent on every answer of the site's synthetic pages (not
+    /// robots.txt): an AI-use preference stated on the pages alone.
+    pub page_content_usage: Option<String>,
 }
 
 /// What a site serves besides its robots.txt scenario.
@@ -219,6 +222,7 @@ impl Default for SiteSpec {
             events: 8,
             content: SiteContent::Synthetic,
             robots_x_robots_tag: None,
+            page_content_usage: None,
         }
     }
 }
@@ -461,6 +465,7 @@ impl Manifest {
                 events: 0,
                 content: SiteContent::City(j),
                 robots_x_robots_tag: None,
+                page_content_usage: None,
             });
         }
         self.city = Some(config);

@@ -47,11 +47,13 @@ pub use retry_after::{RetryAfterCase, RetryAfterDecision};
 pub use robots_meta::{Directive, PageAction, PageDecision, PageRestrictions};
 pub use tdmrep::{TdmDecision, TdmRepFile};
 
-/// Whether a response header carries a rights signal read by [`robots_meta`] or
-/// [`tdmrep`] (`X-Robots-Tag`, `tdm-reservation`, `tdm-policy`), so a caller can keep just
-/// those of a response it does not otherwise keep (robots.txt's).
+/// Whether a response header carries a rights signal read by [`robots_meta`],
+/// [`tdmrep`] or [`prefs`] (`X-Robots-Tag`, `tdm-reservation`, `tdm-policy`,
+/// `Content-Usage`, `Content-Signal`), so a caller can keep just those of a response it
+/// does not otherwise keep (robots.txt's).
 pub fn is_rights_header(name: &str) -> bool {
     ["x-robots-tag", "tdm-reservation", "tdm-policy"].iter().any(|h| name.eq_ignore_ascii_case(h))
+        || prefs::is_pref_header(name)
 }
 
 /// The numbers the signal decisions depend on. Every politeness number lives once in the

@@ -24,7 +24,7 @@ use std::fmt;
 
 use crate::robots::pattern::{Pattern, normalise};
 
-use super::reservation::RightsUse;
+use super::reservation::{Reservation, ReservationSource, RightsUse, UseSet};
 
 /// Which of the two vocabularies a field is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -354,8 +354,9 @@ pub struct PrefRefusal {
     pub origin: PrefOrigin,
 }
 
-impl fmt::Display for PrefRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl PrefRefusal {
+    /// Writes where the "no" was written: `robots.txt line 3 `Content-Signal: search=no``.
+    pub(crate) fn where_written(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let no = match self.vocabulary {
             Vocabulary::ContentUsage => "n",
             Vocabulary::ContentSignal => "no",
@@ -363,10 +364,27 @@ impl fmt::Display for PrefRefusal {
         let field = self.vocabulary.field_name();
         match self.origin {
             PrefOrigin::RobotsTxt { line } => {
-                write!(f, "robots.txt line {line} `{field}: {}={no}`", self.label)?;
+                write!(f, "robots.txt line {line} `{field}: {}={no}`", self.label)
             }
-            PrefOrigin::Header => write!(f, "the `{field}: {}={no}` header", self.label)?,
+            PrefOrigin::Header => write!(f, "the `{field}: {}={no}` header", self.label),
         }
+    }
+
+    /// The reservation this refusal makes, over the rights uses [`TABLE`] maps its use
+    /// to; `None` for a use gleaner never makes (training).
+    pub fn reservation(&self) -> Option<Reservation> {
+        let row = self.use_.row();
+        (row.done_by_gleaner && !row.rights_uses.is_empty()).then(|| Reservation {
+            source: ReservationSource::Preference(self.clone()),
+            uses: UseSet::of(row.rights_uses),
+            policy: None,
+        })
+    }
+}
+
+impl fmt::Display for PrefRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.where_written(f)?;
         write!(f, " refuses {} ({})", self.use_, self.use_.row().gleaner_does)
     }
 }
@@ -465,6 +483,31 @@ pub fn site_wide(rules: &[PrefRule], use_: PrefUse) -> PrefDecision {
         .iter()
         .find_map(|r| refusal(&r.expression, use_, PrefOrigin::RobotsTxt { line: r.line }))
         .map_or(PrefDecision::Allowed, PrefDecision::Refused)
+}
+
+/// The uses gleaner makes (a row of [`TABLE`] with `done_by_gleaner`).
+const GLEANER_USES: [PrefUse; 2] = [PrefUse::Search, PrefUse::AiInput];
+
+/// The reservations the preferences make for the resource at `path_and_query`: one per
+/// use of gleaner's that a preference refuses, as [`decide`] finds them. Training
+/// preferences make none: gleaner never trains.
+pub fn reservations(
+    rules: &[PrefRule],
+    path_and_query: &str,
+    headers: &[(&str, &str)],
+) -> Vec<Reservation> {
+    GLEANER_USES
+        .into_iter()
+        .filter_map(|u| decide(rules, path_and_query, headers, u).refusal()?.reservation())
+        .collect()
+}
+
+/// The reservations the robots.txt rules make anywhere on the site ([`site_wide`]).
+pub fn site_wide_reservations(rules: &[PrefRule]) -> Vec<Reservation> {
+    GLEANER_USES
+        .into_iter()
+        .filter_map(|u| site_wide(rules, u).refusal()?.reservation())
+        .collect()
 }
 
 /// Whether a header carries an AI-use preference (`Content-Usage`, `Content-Signal`).
@@ -850,5 +893,22 @@ mod tests {
         let bad = [("Content-Usage", "search=n"), ("Content-Usage", "?")];
         assert!(header_decision(&bad, Search).is_allowed(), "a failed parse is unknown");
         assert!(is_pref_header("CONTENT-USAGE") && !is_pref_header("x-robots-tag"));
+    }
+
+    #[test]
+    fn refusals_become_reservations_of_the_mapped_uses_and_training_of_none() {
+        let r = rules("User-agent: *\nContent-Signal: search=yes, ai-input=no, ai-train=no\n");
+        let found = reservations(&r, "/e", &[]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].uses.contains(RightsUse::LanguageModel));
+        assert!(!found[0].uses.contains(RightsUse::KeepFacts));
+        assert_eq!(
+            found[0].to_string(),
+            "robots.txt line 2 `Content-Signal: ai-input=no` reserves language-model, translation"
+        );
+        let managed = rules("User-agent: *\nContent-Signal: search=yes,ai-train=no\nAllow: /\n");
+        assert!(site_wide_reservations(&managed).is_empty(), "gleaner never trains");
+        let h = [("Content-Usage", "search=n")];
+        assert!(reservations(&[], "/", &h)[0].uses.contains(RightsUse::KeepFacts));
     }
 }

@@ -4,6 +4,7 @@
 mod apis;
 mod checks;
 mod city;
+mod prefs;
 mod promises;
 mod rights;
 mod worker_loop;
