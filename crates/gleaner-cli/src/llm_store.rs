@@ -172,9 +172,14 @@ impl LlmStore for StoreLlm {
     fn site_reservation<'a>(&'a self, page: &'a Url) -> BoxFuture<'a, Option<String>> {
         Box::pin(async move {
             // The site's rights files (TDMRep, ai.txt) as the pass stored them (issue 16).
+            // With the robots.txt AI-use preferences (`ai-input=no`), most restrictively.
             let site = gleaner_fetch::site_key(page);
-            let files = crate::relay_wiring::site_rights(&self.store, &site).await?;
-            let rights = gleaner_scheduler::rights::SiteRights::parse(&files);
+            let prefs = crate::relay_wiring::robots_prefs(&self.store, &self.settings, &site).await;
+            let files = crate::relay_wiring::site_rights(&self.store, &site).await;
+            let rights = files
+                .map(|f| gleaner_scheduler::rights::SiteRights::parse(&f))
+                .unwrap_or_default()
+                .with_prefs(prefs);
             let decision = gleaner_scheduler::rights::decide(
                 &self.settings,
                 Some(&rights),

@@ -22,6 +22,23 @@ use url::Url;
 /// How often the relay drops images that another process took down.
 const SWEEP_EVERY: Duration = Duration::from_secs(2);
 
+/// The AI-use preference rules the robots.txt of `site` states for us, from the gate
+/// state the store keeps (empty when never read or without rules).
+pub async fn robots_prefs(
+    store: &Store,
+    settings: &Settings,
+    site: &str,
+) -> Vec<gleaner_policy::signals::prefs::PrefRule> {
+    let memory = match store.site_state(site).await {
+        Ok(state) => state.and_then(|s| s.robots),
+        Err(error) => {
+            eprintln!("warning: failed to read the robots.txt memory of `{site}`: {error}");
+            None
+        }
+    };
+    gleaner_scheduler::rights::robots_prefs(settings, memory.as_ref())
+}
+
 /// The stored rights files of `site`.
 pub async fn site_rights(store: &Store, site: &str) -> Option<RightsFiles> {
     match store.site_rights(site).await {
@@ -240,7 +257,9 @@ pub async fn explain_rights(
         ),
         None => lines.push("rights: site files not read ([rights] read_files = false)".to_owned()),
     }
-    let rights = files.map(|f| SiteRights::parse(&f));
+    let prefs = robots_prefs(store, settings, &site).await;
+    lines.extend(gleaner_scheduler::rights::explain_prefs(&prefs, url));
+    let rights = Some(files.map(|f| SiteRights::parse(&f)).unwrap_or_default().with_prefs(prefs));
     let use_ = match purpose {
         Purpose::ImageRelay => RightsUse::RelayImage,
         _ => RightsUse::KeepFacts,
@@ -249,7 +268,9 @@ pub async fn explain_rights(
         gleaner_scheduler::rights::decide(settings, rights.as_ref(), url, use_, &[], &[]);
     let stops = match &decision {
         RightsDecision::SiteStopped(_) => !survives_site_stop(purpose),
-        RightsDecision::Reserved(_) => true,
+        // Under per-purpose, a preference reserving the facts (`search=no`) keeps the
+        // page's events unpublished; it does not stop the request.
+        RightsDecision::Reserved(_) => use_ != RightsUse::KeepFacts,
         RightsDecision::Allowed => false,
     };
     lines.push(format!("rights: {decision}"));

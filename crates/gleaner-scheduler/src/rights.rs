@@ -19,10 +19,12 @@ use gleaner_config::settings::OnReservation as ConfigOnReservation;
 use gleaner_config::sources::{Keep, Source};
 use gleaner_fetch::{Gate, GateOutcome, GateRequest};
 use gleaner_policy::Purpose;
+use gleaner_policy::robots::outcome::RobotsState;
 use gleaner_policy::signals::prefs;
 use gleaner_policy::signals::prefs::PrefRule;
 use gleaner_policy::signals::reservation::{self, OnReservation, Reservation, RightsDecision};
 use gleaner_policy::signals::{AiTxt, RightsSignals, RightsUse, TdmRepFile};
+use gleaner_policy::state::RobotsMemory;
 use url::Url;
 
 use crate::sink::EventSink;
@@ -127,6 +129,33 @@ pub fn decide(
         found.extend(rights.site_wide(token));
     }
     reservation::decide_use(on, &found, use_)
+}
+
+/// The AI-use preference rules of the robots.txt group selected for our token, from a
+/// site's robots.txt memory (the last one read, even when expired: a preference seen is
+/// honoured until the file is read again). Empty without rules.
+pub fn robots_prefs(settings: &Settings, memory: Option<&RobotsMemory>) -> Vec<PrefRule> {
+    match memory.map(|m| &m.state) {
+        Some(RobotsState::Rules(robots)) => {
+            robots.for_agent(&settings.bot.token).preferences().to_vec()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// One line per use of [`prefs::TABLE`] saying what the site's AI-use preferences decide
+/// for `url` (robots.txt rules only: a page's own headers are read when it is fetched),
+/// for `gleaner explain`.
+pub fn explain_prefs(prefs: &[PrefRule], url: &Url) -> Vec<String> {
+    let path = path_and_query(url);
+    prefs::TABLE
+        .iter()
+        .map(|row| {
+            let decision = prefs::decide(prefs, &path, &[], row.use_);
+            let effect = if row.done_by_gleaner { "" } else { "; gleaner never does this" };
+            format!("AI-use preference: {} ({}): {decision}{effect}", row.use_, row.gleaner_does)
+        })
+        .collect()
 }
 
 /// Under `on_reservation = "stop-site"`, the reservation a response's own headers make

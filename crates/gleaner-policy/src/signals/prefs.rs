@@ -504,10 +504,7 @@ pub fn reservations(
 
 /// The reservations the robots.txt rules make anywhere on the site ([`site_wide`]).
 pub fn site_wide_reservations(rules: &[PrefRule]) -> Vec<Reservation> {
-    GLEANER_USES
-        .into_iter()
-        .filter_map(|u| site_wide(rules, u).refusal()?.reservation())
-        .collect()
+    GLEANER_USES.into_iter().filter_map(|u| site_wide(rules, u).refusal()?.reservation()).collect()
 }
 
 /// Whether a header carries an AI-use preference (`Content-Usage`, `Content-Signal`).

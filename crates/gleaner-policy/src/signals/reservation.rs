@@ -510,7 +510,12 @@ mod tests {
         let file =
             TdmRepFile::parse(br#"[{"location": "/images/", "tdm-reservation": 1}]"#).unwrap();
         let ai = AiTxt::parse("User-agent: *\nDisallow: *.pdf\n");
-        let signals = RightsSignals { token: "CIXTRA-Bot", tdmrep: Some(&file), ai_txt: Some(&ai), prefs: &[] };
+        let signals = RightsSignals {
+            token: "CIXTRA-Bot",
+            tdmrep: Some(&file),
+            ai_txt: Some(&ai),
+            prefs: &[],
+        };
         assert!(signals.for_url("/events/1", &[], &[]).is_empty());
         let img = signals.for_url("/images/a.jpg", &[], &[]);
         assert_eq!(img.len(), 1);
