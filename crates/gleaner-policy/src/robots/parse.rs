@@ -320,8 +320,7 @@ fn push_preference(group: &mut Group, vocabulary: Vocabulary, value: &str, line:
 }
 
 fn prefs_heap_bytes(prefs: &[PrefRule]) -> usize {
-    prefs.len() * std::mem::size_of::<PrefRule>()
-        + prefs.iter().map(PrefRule::heap_bytes).sum::<usize>()
+    std::mem::size_of_val(prefs) + prefs.iter().map(PrefRule::heap_bytes).sum::<usize>()
 }
 
 #[cfg(test)]
