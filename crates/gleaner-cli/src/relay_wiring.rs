@@ -94,7 +94,9 @@ pub async fn explain_rights(
         ),
         None => lines.push("rights: site files not read ([rights] read_files = false)".to_owned()),
     }
-    let rights = files.map(|f| SiteRights::parse(&f));
+    let prefs = gleaner_scheduler::store_sink::robots_prefs(store, settings, &site).await;
+    lines.extend(gleaner_scheduler::rights::explain_prefs(&prefs, url));
+    let rights = Some(files.map(|f| SiteRights::parse(&f)).unwrap_or_default().with_prefs(prefs));
     let use_ = match purpose {
         Purpose::ImageRelay => RightsUse::RelayImage,
         _ => RightsUse::KeepFacts,
@@ -103,7 +105,9 @@ pub async fn explain_rights(
         gleaner_scheduler::rights::decide(settings, rights.as_ref(), url, use_, &[], &[]);
     let stops = match &decision {
         RightsDecision::SiteStopped(_) => !survives_site_stop(purpose),
-        RightsDecision::Reserved(_) => true,
+        // Under per-purpose, a preference reserving the facts (`search=no`) keeps the
+        // page's events unpublished; it does not stop the request.
+        RightsDecision::Reserved(_) => use_ != RightsUse::KeepFacts,
         RightsDecision::Allowed => false,
     };
     lines.push(format!("rights: {decision}"));

@@ -1,11 +1,13 @@
 //! May this page be sent to a language model? A page reserving AI use — `noai` or `noml`
-//! in X-Robots-Tag or a robots meta tag (generic or for the bot's token), or a TDMRep
-//! reservation in a header or meta tag — never is. Site-level signals (a TDMRep file,
-//! ai.txt) come through [`crate::LlmStore::site_reservation`], which the store adapter
-//! answers from the site's stored rights files (issue 16's `gleaner_scheduler::rights::decide`).
+//! in X-Robots-Tag or a robots meta tag (generic or for the bot's token), a TDMRep
+//! reservation in a header or meta tag, or an AI-use preference header refusing model
+//! input (`Content-Signal: ai-input=no`, `Content-Usage: ai-use=n`) — never is.
+//! Site-level signals (a TDMRep file, ai.txt, robots.txt's AI-use preferences) come
+//! through [`crate::LlmStore::site_reservation`], which the store adapter answers from
+//! the site's stored rights files and robots.txt (`gleaner_scheduler::rights::decide`).
 
 use gleaner_policy::signals::robots_meta::PageRestrictions;
-use gleaner_policy::signals::tdmrep;
+use gleaner_policy::signals::{prefs, tdmrep};
 use scraper::{Html, Selector};
 
 /// Why the page may not be sent to a model, or `None` when it may.
@@ -35,6 +37,10 @@ pub fn page_reservation(token: &str, headers: &[(String, String)], html: &str) -
         && d.reservation == tdmrep::TdmReservation::Reserved
     {
         return Some("TDMRep reservation on the page (tdm-reservation: 1)".to_owned());
+    }
+    let input = prefs::header_decision(&headers, prefs::PrefUse::AiInput);
+    if let Some(no) = input.refusal() {
+        return Some(no.to_string());
     }
     let restrictions = PageRestrictions::from_signals(token, &headers, &meta);
     restrictions
@@ -82,5 +88,10 @@ mod tests {
         );
         let header = vec![("X-Robots-Tag".to_owned(), "noai".to_owned())];
         assert!(page_reservation("gleaner", &header, &page("")).is_some());
+        let signal = vec![("Content-Signal".to_owned(), "search=yes, ai-input=no".to_owned())];
+        let why = page_reservation("gleaner", &signal, &page("")).unwrap();
+        assert!(why.contains("ai-input=no"), "{why}");
+        let training = vec![("Content-Usage".to_owned(), "train-ai=n, search=y".to_owned())];
+        assert!(page_reservation("gleaner", &training, &page("")).is_none());
     }
 }

@@ -153,7 +153,7 @@ proptest! {
     ) {
         let file = TdmRepFile::parse(&tdm).ok();
         let ai = AiTxt::parse(&ai);
-        let signals = RightsSignals { token: "CIXTRA-Bot", tdmrep: file.as_ref(), ai_txt: Some(&ai) };
+        let signals = RightsSignals { token: "CIXTRA-Bot", tdmrep: file.as_ref(), ai_txt: Some(&ai), prefs: &[] };
         let meta: Vec<(&str, &str)> = meta.iter().map(|(n, c)| (n.as_str(), c.as_str())).collect();
         let found = signals.for_url(&path, &borrow(&h), &meta);
         let site = signals.site_wide();

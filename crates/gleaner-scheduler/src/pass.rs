@@ -13,7 +13,7 @@ mod frontier;
 mod sites;
 mod summary;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -29,6 +29,7 @@ use gleaner_fetch::{Gate, GateOutcome, GateRequest, Refusal};
 use gleaner_policy::Purpose;
 use gleaner_policy::budget::{DenyReason, PassMark};
 use gleaner_policy::outcome::RefusalKind;
+use gleaner_policy::signals::prefs::{self, PrefRefusal, PrefRule, PrefUse};
 use url::Url;
 
 use crate::api_pages;
@@ -223,6 +224,9 @@ struct PageSignals {
     keep_description: bool,
     keep_image: bool,
     stop_site: Option<String>,
+    /// The AI-use preference (`search=n`/`no`) that keeps the page's events out of
+    /// publication under `per-purpose`.
+    unpublished: Option<PrefRefusal>,
 }
 
 /// A cheap pre-check before building a DOM for meta tags: only pages that mention a
@@ -236,7 +240,12 @@ fn might_carry_signals(body: &str, token: &str) -> bool {
             || lower.contains(&token.to_ascii_lowercase()))
 }
 
-fn page_signals(ctx: &PassContext, fetched: &gleaner_fetch::Fetched, body: &str) -> PageSignals {
+fn page_signals(
+    ctx: &PassContext,
+    fetched: &gleaner_fetch::Fetched,
+    body: &str,
+    robots_prefs: &[PrefRule],
+) -> PageSignals {
     use gleaner_policy::signals::robots_meta::{PageAction, PageRestrictions};
     use gleaner_policy::signals::tdmrep;
     let headers: Vec<(&str, &str)> =
@@ -259,9 +268,25 @@ fn page_signals(ctx: &PassContext, fetched: &gleaner_fetch::Fetched, body: &str)
         keep_description: allowed(PageAction::KeepDescription),
         keep_image: allowed(PageAction::KeepImage),
         stop_site: None,
+        unpublished: None,
     };
     if !ctx.settings.rights.honour_signals {
         return signals;
+    }
+    // AI-use preferences (issue 29): `search=n` in the robots.txt rule for this path or
+    // in the page's own headers keeps its events out of publication.
+    let path = crate::rights::path_and_query(&fetched.url);
+    if let Some(no) = prefs::decide(robots_prefs, &path, &headers, PrefUse::Search).refusal() {
+        match ctx.settings.rights.on_reservation {
+            gleaner_config::settings::OnReservation::StopSite => {
+                signals.stop_site = Some("AI-use preference (search=no): site stopped".to_owned());
+                return signals;
+            }
+            gleaner_config::settings::OnReservation::PerPurpose => {
+                signals.publish = false;
+                signals.unpublished = Some(no.clone());
+            }
+        }
     }
     let tdm_reserved = tdmrep::from_headers(&headers)
         .or_else(|| tdmrep::from_meta(&meta))
@@ -296,8 +321,11 @@ async fn store_events(
     report: &mut PassReport,
 ) {
     if !signals.publish {
-        *report.refusals.entry("noindex: events not kept".to_owned()).or_default() +=
-            events.len() as u32;
+        let key = match &signals.unpublished {
+            Some(_) => "AI-use preference (search=no): events not published",
+            None => "noindex: events not kept",
+        };
+        *report.refusals.entry(key.to_owned()).or_default() += events.len() as u32;
         return;
     }
     let now = ctx.clock.now();
@@ -503,6 +531,8 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
         (&pass.event_selector, &pass.next_selector, &pass.api_key);
     let seen = &pass.seen;
     let mut report = PassReport { source: source.id.clone(), ..PassReport::default() };
+    // Each site's robots.txt AI-use preference rules, read once per pass.
+    let mut site_prefs: HashMap<String, Vec<PrefRule>> = HashMap::new();
     let (mut listings, mut events_queued) = (0u32, 0u32);
     let mut retries = Retries::new(&ctx.settings.politeness);
     // Requests held back until a time: the tries of a site that did not answer.
@@ -700,7 +730,15 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
                 Step::Listing | Step::Sitemap(_) => report.listing_pages += 1,
             }
             let body = String::from_utf8_lossy(&fetched.body);
-            let signals = page_signals(ctx, &fetched, &body);
+            if !site_prefs.contains_key(&site) {
+                let rules = ctx.gate.robots_preferences(&request).await.unwrap_or_default();
+                site_prefs.insert(site.clone(), rules);
+            }
+            let robots_prefs = site_prefs.get(&site).map_or(&[][..], Vec::as_slice);
+            let signals = page_signals(ctx, &fetched, &body, robots_prefs);
+            if let Some(no) = &signals.unpublished {
+                ctx.gate.record_refusal(&request, format!("events not published: {no}"));
+            }
             if let Some(reason) = &signals.stop_site {
                 // A rights reservation under `on_reservation = "stop-site"`: nothing more from
                 // this site in this pass, and nothing kept from this page.

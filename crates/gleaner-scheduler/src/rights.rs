@@ -19,8 +19,12 @@ use gleaner_config::settings::OnReservation as ConfigOnReservation;
 use gleaner_config::sources::{Keep, Source};
 use gleaner_fetch::{Gate, GateOutcome, GateRequest};
 use gleaner_policy::Purpose;
+use gleaner_policy::robots::outcome::RobotsState;
+use gleaner_policy::signals::prefs;
+use gleaner_policy::signals::prefs::PrefRule;
 use gleaner_policy::signals::reservation::{self, OnReservation, Reservation, RightsDecision};
 use gleaner_policy::signals::{AiTxt, RightsSignals, RightsUse, TdmRepFile};
+use gleaner_policy::state::RobotsMemory;
 use url::Url;
 
 use crate::sink::EventSink;
@@ -47,6 +51,9 @@ pub struct SiteRights {
     pub tdmrep: Option<TdmRepFile>,
     /// The ai.txt file, when the site has one.
     pub ai_txt: Option<AiTxt>,
+    /// The `Content-Usage`/`Content-Signal` rules of the site's robots.txt group for us
+    /// (issue 29), when the caller read them ([`SiteRights::with_prefs`]).
+    pub prefs: Vec<PrefRule>,
 }
 
 impl SiteRights {
@@ -56,11 +63,25 @@ impl SiteRights {
         SiteRights {
             tdmrep: files.tdmrep.as_deref().and_then(|b| TdmRepFile::parse(b).ok()),
             ai_txt: files.ai_txt.as_deref().map(AiTxt::parse_bytes),
+            prefs: Vec::new(),
         }
     }
 
+    /// The same rights with the robots.txt AI-use preference rules of the site
+    /// ([`gleaner_fetch::Gate::robots_preferences`], or `AgentRules::preferences`), so
+    /// that [`decide`] combines them most restrictively with TDMRep, ai.txt and `noai`.
+    pub fn with_prefs(mut self, prefs: Vec<PrefRule>) -> SiteRights {
+        self.prefs = prefs;
+        self
+    }
+
     fn signals<'a>(&'a self, token: &'a str) -> RightsSignals<'a> {
-        RightsSignals { token, tdmrep: self.tdmrep.as_ref(), ai_txt: self.ai_txt.as_ref() }
+        RightsSignals {
+            token,
+            tdmrep: self.tdmrep.as_ref(),
+            ai_txt: self.ai_txt.as_ref(),
+            prefs: &self.prefs,
+        }
     }
 
     /// The reservations the site files make anywhere on the site.
@@ -76,7 +97,7 @@ fn on_reservation(settings: &Settings) -> OnReservation {
     }
 }
 
-fn path_and_query(url: &Url) -> String {
+pub(crate) fn path_and_query(url: &Url) -> String {
     match url.query() {
         Some(q) => format!("{}?{q}", url.path()),
         None => url.path().to_owned(),
@@ -108,6 +129,33 @@ pub fn decide(
         found.extend(rights.site_wide(token));
     }
     reservation::decide_use(on, &found, use_)
+}
+
+/// The AI-use preference rules of the robots.txt group selected for our token, from a
+/// site's robots.txt memory (the last one read, even when expired: a preference seen is
+/// honoured until the file is read again). Empty without rules.
+pub fn robots_prefs(settings: &Settings, memory: Option<&RobotsMemory>) -> Vec<PrefRule> {
+    match memory.map(|m| &m.state) {
+        Some(RobotsState::Rules(robots)) => {
+            robots.for_agent(&settings.bot.token).preferences().to_vec()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// One line per use of [`prefs::TABLE`] saying what the site's AI-use preferences decide
+/// for `url` (robots.txt rules only: a page's own headers are read when it is fetched),
+/// for `gleaner explain`.
+pub fn explain_prefs(prefs: &[PrefRule], url: &Url) -> Vec<String> {
+    let path = path_and_query(url);
+    prefs::TABLE
+        .iter()
+        .map(|row| {
+            let decision = prefs::decide(prefs, &path, &[], row.use_);
+            let effect = if row.done_by_gleaner { "" } else { "; gleaner never does this" };
+            format!("AI-use preference: {} ({}): {decision}{effect}", row.use_, row.gleaner_does)
+        })
+        .collect()
 }
 
 /// Under `on_reservation = "stop-site"`, the reservation a response's own headers make
@@ -313,6 +361,15 @@ pub(crate) async fn stop_before_site(
         ctx.gate
             .record_refusal(&request, format!("site stopped on reservation: robots.txt: {stop}"));
         return Some("rights reserved (robots.txt headers): site stopped".to_owned());
+    }
+    // An AI-use preference in robots.txt refusing a use of gleaner's (`search=no`,
+    // `ai-input=no`) anywhere in our group stops the site, like any reservation.
+    let prefs = ctx.gate.robots_preferences(&request).await.unwrap_or_default();
+    if ctx.settings.rights.honour_signals
+        && let Some(stop) = prefs::site_wide_reservations(&prefs).into_iter().next()
+    {
+        ctx.gate.record_refusal(&request, format!("site stopped on reservation: {stop}"));
+        return Some("AI-use preference (robots.txt): site stopped".to_owned());
     }
     let now = ctx.clock.now();
     let mut seen = Vec::new();

@@ -419,6 +419,23 @@ pub async fn set_relay_allowed(
     }
 }
 
+/// The AI-use preference rules the robots.txt of `site` states for us, from the gate
+/// state the store keeps (empty when never read or without rules).
+pub async fn robots_prefs(
+    store: &Store,
+    settings: &Settings,
+    site: &str,
+) -> Vec<gleaner_policy::signals::prefs::PrefRule> {
+    let memory = match store.site_state(site).await {
+        Ok(state) => state.and_then(|s| s.robots),
+        Err(error) => {
+            eprintln!("warning: failed to read the robots.txt memory of `{site}`: {error}");
+            None
+        }
+    };
+    crate::rights::robots_prefs(settings, memory.as_ref())
+}
+
 /// The sites' stored rights files as the language-model step's site-level reservations
 /// (a TDMRep file or ai.txt reserving AI use on the page's site).
 pub struct StoreRights {
@@ -436,9 +453,11 @@ impl StoreRights {
 impl gleaner_llm::store_llm::SiteReservations for StoreRights {
     fn site_reservation<'a>(&'a self, page: &'a Url) -> BoxFuture<'a, Option<String>> {
         Box::pin(async move {
+            // With the robots.txt AI-use preferences (`ai-input=no`), most restrictively.
             let site = gleaner_fetch::site_key(page);
-            let files = site_rights(&self.store, &site).await?;
-            let rights = SiteRights::parse(&files);
+            let prefs = robots_prefs(&self.store, &self.settings, &site).await;
+            let files = site_rights(&self.store, &site).await;
+            let rights = files.map(|f| SiteRights::parse(&f)).unwrap_or_default().with_prefs(prefs);
             let decision = crate::rights::decide(
                 &self.settings,
                 Some(&rights),

@@ -448,6 +448,7 @@ pub fn page(settings: &Settings, lang: Lang) -> Page {
     let rights = if settings.rights.honour_signals {
         vec![
             p(m.rights_on.to_owned()),
+            p(m.rights_prefs.to_owned()),
             p(match settings.rights.on_reservation {
                 OnReservation::StopSite => m.rights_stop_site,
                 OnReservation::PerPurpose => m.rights_per_purpose,

@@ -376,6 +376,10 @@ pub fn facts_in(settings: &Settings, lang: Lang) -> Vec<Fact> {
         fact("answers.other_4xx", m.other_4xx, m.other_4xx_value.to_owned()),
         fact("robots.4xx", m.robots_4xx, m.robots_4xx_value.to_owned()),
     ];
+    if settings.rights.honour_signals {
+        let said = lang.messages();
+        rows.push(fact("rights.ai_preferences", said.prefs_label, said.prefs_value.to_owned()));
+    }
     rows.push(fact(
         "sources.cadence",
         m.cadence,
@@ -566,6 +570,11 @@ pub const LEDGER: &[Promise] = &[
         "crawl_stores_events_politely_and_the_second_pass_is_conditional",
     ),
     row("token", "bot.token", "robots_first_and_fail_closed_for_every_robots_scenario"),
+    row(
+        "rights.ai_preferences",
+        "rights.honour_signals, rights.on_reservation",
+        "ledger_content_signal_search_no_in_robots_txt_keeps_the_sites_events_unpublished",
+    ),
     row("gap", "politeness.gap", "several_purposes_and_sources_share_one_gap_and_in_flight_cap"),
     row("max_in_flight", "politeness.max_in_flight", "in_flight_limit_catches_parallel_requests"),
     row(

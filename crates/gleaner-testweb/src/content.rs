@@ -147,7 +147,10 @@ pub(crate) fn route(world: &World<'_>, site: usize, state: &SiteState, ask: &Ask
     if let Some(reply) = behaviour(spec, state) {
         return reply;
     }
-    let reply = page(world, site, spec, ask);
+    let mut reply = page(world, site, spec, ask);
+    if let Some(value) = &spec.page_content_usage {
+        reply = reply.header("content-usage", value.clone());
+    }
     conditional(reply, ask)
 }
 

@@ -211,6 +211,10 @@ pub struct SiteSpec {
     /// (`/events/N.html`): `TestBot: noindex`, say.
     #[serde(default)]
     pub page_robots_tag: Option<String>,
+    /// A `Content-Usage` value sent on every answer of the site's synthetic pages (not
+    /// robots.txt): an AI-use preference stated on the pages alone.
+    #[serde(default)]
+    pub page_content_usage: Option<String>,
 }
 
 /// What a site serves besides its robots.txt scenario.
@@ -234,6 +238,7 @@ impl Default for SiteSpec {
             content: SiteContent::Synthetic,
             robots_x_robots_tag: None,
             page_robots_tag: None,
+            page_content_usage: None,
         }
     }
 }
@@ -493,6 +498,7 @@ impl Manifest {
                 content: SiteContent::City(j),
                 robots_x_robots_tag: None,
                 page_robots_tag: None,
+                page_content_usage: None,
             });
         }
         self.city = Some(config);

@@ -387,3 +387,101 @@ async fn a_page_reserving_ai_use_is_never_sent_and_the_audit_log_says_why() {
     );
     web.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_content_signal_ai_input_no_in_robots_txt_keeps_the_site_from_the_model() {
+    // Issue 29: `Content-Signal: ai-input=no` in robots.txt (AI Preferences' closest
+    // label is `ai-use`) keeps every page of the site from the language model; the
+    // same crawl over another plain venue without the line sends its pages.
+    let mut manifest = Manifest::city(7, chrono::Utc::now()).with_token("TestBot");
+    let probe = TestWeb::start(manifest.clone()).await.unwrap();
+    let (plains, model_site) = {
+        let city = probe.city().expect("a city web");
+        let n = city.city.sites().len();
+        let model = (0..n).find(|&i| city.city.site(i).role == Role::LanguageModel).unwrap();
+        (city.city.venues_with(Markup::Plain), model)
+    };
+    probe.shutdown().await;
+    assert!(plains.len() >= 2, "two plain venues: {plains:?}");
+    let (refusing, control) = (plains[0], plains[1]);
+    manifest.sites[refusing].robots = gleaner_testweb::RobotsScenario::Custom(
+        "User-agent: *\nAllow: /\nContent-Signal: search=yes, ai-input=no, ai-train=no\n"
+            .to_owned(),
+    );
+    let web = TestWeb::start(manifest).await.unwrap();
+    let city = web.city().expect("a city web");
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let mut config = format!(
+        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
+         [politeness]\ngap = \"40ms\"\n\n[rights]\non_reservation = \"per-purpose\"\n\n\
+         [network]\nallow = [\"127.0.0.0/8\"]\n\n[store]\nurl = \"sqlite://{}\"\n\n\
+         [[infrastructure]]\nname = \"city-llm\"\nurl = \"{}/v1/\"\nallow = [\"127.0.0.0/8\"]\n\n\
+         [llm]\nendpoint = \"city-llm\"\nmodel = \"sample-city-mock\"\nrequests_per_minute = 6000\n",
+        db.display(),
+        city.origins.origin(model_site)
+    );
+    for seed in city.city.seeds(&city.origins) {
+        if seed.kind != SeedKind::Listing || (seed.site != refusing && seed.site != control) {
+            continue;
+        }
+        let s = city.city.site(seed.site);
+        let prefix = url::Url::parse(&seed.url).unwrap().path().to_owned();
+        config.push_str(&format!(
+            "\n[[sources]]\nid = \"{}\"\nkind = \"listing\"\nstart_urls = [\"{}\"]\nevent_url_prefix = \"{prefix}\"\n\
+             max_event_pages = 3\nllm = \"always\"\ntranslate = true\ntime_zone = \"{}\"\n",
+            s.key,
+            seed.url,
+            s.zone.name()
+        ));
+    }
+    let path = dir.path().join("gleaner.toml");
+    std::fs::write(&path, &config).unwrap();
+    let config_arg = path.to_str().unwrap().to_owned();
+    let crawl = run(vec!["--config".into(), config_arg.clone(), "crawl".into()]).await;
+    assert_eq!(crawl.code, Some(0), "{}\n{}", crawl.stdout, crawl.stderr);
+    let ledger = web.ledger();
+    assert!(
+        ledger.site(refusing).filter(|e| e.path.ends_with(".html")).count() > 0,
+        "the refusing site's pages were read (for their facts)"
+    );
+    assert!(ledger.site(model_site).count() > 0, "positive control: the model was asked");
+
+    let store = gleaner_store::Store::open(&format!("sqlite://{}", db.display())).unwrap();
+    let year = Duration::from_secs(366 * 24 * 3600);
+    let now = SystemTime::now();
+    let refusing_origin = city.origins.origin(refusing).to_owned();
+    let control_origin = city.origins.origin(control).to_owned();
+    let mut control_read = 0;
+    for e in store.events_between(now - 2 * year, now + 2 * year).await.unwrap() {
+        let on = |o: &str| e.event.url.as_ref().is_some_and(|u| u.as_str().starts_with(o));
+        let steps = store.model_steps(e.id).await.unwrap();
+        if on(&refusing_origin) {
+            assert!(steps.iter().all(|s| s.model == "none"), "{steps:?}");
+            assert!(store.translation(e.id, "en").await.unwrap().is_none());
+        } else if on(&control_origin) && steps.iter().any(|s| s.model == "sample-city-mock") {
+            control_read += 1;
+        }
+    }
+    assert!(control_read > 0, "positive control: the other plain venue's pages reached the model");
+    drop(store);
+    let audit =
+        run(vec!["--config".into(), config_arg.clone(), "audit".into(), refusing_origin.clone()])
+            .await;
+    assert_eq!(audit.code, Some(0), "{}", audit.stderr);
+    assert!(
+        audit.stdout.contains("robots.txt line 3 `Content-Signal: ai-input=no`")
+            && audit.stdout.contains("not sent to the language model"),
+        "the audit log names the rule: {}",
+        audit.stdout
+    );
+    let page = format!("{refusing_origin}/");
+    let explain = run(vec!["--config".into(), config_arg, "explain".into(), page]).await;
+    assert!(
+        explain.stdout.contains("ai-input")
+            && explain.stdout.contains("robots.txt line 3 `Content-Signal: ai-input=no`"),
+        "explain names the rule: {}",
+        explain.stdout
+    );
+    web.shutdown().await;
+}

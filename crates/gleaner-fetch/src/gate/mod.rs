@@ -563,6 +563,29 @@ impl Gate {
         &self,
         request: &GateRequest,
     ) -> Option<Vec<(String, String)>> {
+        Some(self.robots_memory(request).await?.rights_headers)
+    }
+
+    /// The `Content-Usage` and `Content-Signal` rules of the robots.txt group selected
+    /// for our token on `request`'s site (AI-use preferences), read like
+    /// [`Gate::robots_rights_headers`]: through the gate when not known. Empty when the
+    /// file states none or is not a file of rules; `None` when it could not be read.
+    pub async fn robots_preferences(
+        &self,
+        request: &GateRequest,
+    ) -> Option<Vec<gleaner_policy::signals::prefs::PrefRule>> {
+        let memory = self.robots_memory(request).await?;
+        Some(match &memory.state {
+            RobotsState::Rules(robots) => {
+                robots.for_agent(&self.settings.bot.token).preferences().to_vec()
+            }
+            _ => Vec::new(),
+        })
+    }
+
+    /// The site's robots.txt memory, read through the gate when missing or expired;
+    /// `None` when the owner opted out or paused the site, or it could not be read.
+    async fn robots_memory(&self, request: &GateRequest) -> Option<RobotsMemory> {
         let site = site_key(&request.url);
         let owner = self.registry.lookup(&request.url).await;
         let paused = owner.paused_until.is_some_and(|(until, _)| until > self.clock.now());
@@ -570,15 +593,14 @@ impl Gate {
             return None;
         }
         if let Some(memory) = self.fresh_robots(&site).await.ok().flatten() {
-            return Some(memory.rights_headers);
+            return Some(memory);
         }
         let local = self.local(&site);
         let _refreshing = local.robots_refresh.lock().await;
-        let memory = match self.fresh_robots(&site).await.ok().flatten() {
-            Some(memory) => memory,
-            None => self.read_robots(&request.url, &site, request).await.ok()?,
-        };
-        Some(memory.rights_headers)
+        match self.fresh_robots(&site).await.ok().flatten() {
+            Some(memory) => Some(memory),
+            None => self.read_robots(&request.url, &site, request).await.ok(),
+        }
     }
 
     /// The site's robots.txt memory, when known and not expired.

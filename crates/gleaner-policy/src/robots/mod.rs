@@ -146,6 +146,7 @@ pub struct AgentRules {
     pace: Pace,
     nodes: Vec<Node>,
     floating: FloatingRules,
+    prefs: Vec<crate::signals::prefs::PrefRule>,
 }
 
 impl AgentRules {
@@ -172,7 +173,13 @@ impl AgentRules {
             + self.floating.automaton.as_ref().map_or(0, aho_corasick::AhoCorasick::memory_usage);
         let pace = self.pace.request_rates.capacity() * std::mem::size_of::<RequestRate>()
             + self.pace.visit_times.capacity() * std::mem::size_of::<VisitTime>();
-        self.token.capacity() + selection + rules + nodes + floating + pace
+        self.token.capacity()
+            + selection
+            + rules
+            + nodes
+            + floating
+            + pace
+            + self.prefs_heap_bytes()
     }
 }
 
@@ -221,7 +228,8 @@ impl RobotsTxt {
             request_rates: groups.iter().flat_map(|g| g.request_rates.iter().copied()).collect(),
             visit_times: groups.iter().flat_map(|g| g.visit_times.iter().copied()).collect(),
         };
-        let mut rules = AgentRules::new(token, selection, rules, crawl_delay, crawl_delay_line);
+        let mut rules = AgentRules::new(token, selection, rules, crawl_delay, crawl_delay_line)
+            .with_preferences(&groups);
         rules.pace = pace;
         rules
     }
@@ -281,6 +289,7 @@ impl AgentRules {
                 .build(&segments)
                 .ok();
         }
+        let prefs = Vec::new();
         AgentRules {
             token,
             selection,
@@ -290,6 +299,7 @@ impl AgentRules {
             pace: Pace::default(),
             nodes,
             floating,
+            prefs,
         }
     }
 
@@ -398,6 +408,24 @@ impl AgentRules {
             }
         }
         best
+    }
+}
+
+impl AgentRules {
+    /// The `Content-Usage` and `Content-Signal` rules of the selected groups, in file
+    /// order with their lines: decide with [`crate::signals::prefs::decide`].
+    pub fn preferences(&self) -> &[crate::signals::prefs::PrefRule] {
+        &self.prefs
+    }
+
+    fn with_preferences(mut self, groups: &[&Group]) -> AgentRules {
+        self.prefs = groups.iter().flat_map(|g| g.prefs.iter().cloned()).collect();
+        self
+    }
+
+    fn prefs_heap_bytes(&self) -> usize {
+        self.prefs.capacity() * std::mem::size_of::<crate::signals::prefs::PrefRule>()
+            + self.prefs.iter().map(crate::signals::prefs::PrefRule::heap_bytes).sum::<usize>()
     }
 }
 

@@ -17,6 +17,7 @@
 
 use super::pace::{RequestRate, VisitTime};
 use super::pattern::Pattern;
+use crate::signals::prefs::{PrefRule, Vocabulary};
 
 /// How much of a robots.txt file is parsed: 1 MiB, twice RFC 9309's minimum of 500 KiB
 /// (§2.5). Reading more than the minimum only ever makes us obey more rules: a
@@ -81,6 +82,9 @@ pub struct Group {
     pub request_rates: Vec<RequestRate>,
     /// The group's valid `Visit-time` lines (UTC windows, see [`super::pace`]).
     pub visit_times: Vec<VisitTime>,
+    /// The group's `Content-Usage` and `Content-Signal` rules (AI-use preferences,
+    /// [`crate::signals::prefs`]) in file order, each with its line.
+    pub prefs: Vec<PrefRule>,
 }
 
 /// A parsed robots.txt file.
@@ -110,7 +114,7 @@ impl Group {
             + self.rules.iter().map(|r| r.pattern.heap_bytes()).sum::<usize>();
         let pace = self.request_rates.capacity() * std::mem::size_of::<RequestRate>()
             + self.visit_times.capacity() * std::mem::size_of::<VisitTime>();
-        agents + rules + pace
+        agents + rules + pace + prefs_heap_bytes(&self.prefs)
     }
 }
 
@@ -135,6 +139,8 @@ enum Key {
     RequestRate,
     VisitTime,
     Sitemap,
+    /// `Content-Usage` or `Content-Signal`.
+    Preference(Vocabulary),
     Unknown,
 }
 
@@ -146,7 +152,9 @@ fn classify_key(key: &str) -> Key {
     const CRAWL_DELAY: &[&str] = &["crawl-delay", "crawldelay", "crawl delay", "crawl_delay"];
     const SITEMAP: &[&str] = &["sitemap", "site-map"];
     let is = |names: &[&str]| names.iter().any(|n| n.eq_ignore_ascii_case(key));
-    if is(USER_AGENT) {
+    if let Some(vocabulary) = Vocabulary::from_field_name(key) {
+        Key::Preference(vocabulary)
+    } else if is(USER_AGENT) {
         Key::UserAgent
     } else if is(ALLOW) {
         Key::Allow
@@ -321,6 +329,11 @@ impl RobotsTxt {
                         robots.sitemaps.push(value.to_owned());
                     }
                 }
+                Key::Preference(vocabulary) => {
+                    let Some(group) = current.as_mut() else { continue };
+                    group_has_rules = true;
+                    push_preference(group, vocabulary, value, number);
+                }
                 Key::Unknown => {}
             }
         }
@@ -332,11 +345,24 @@ impl RobotsTxt {
             group.agents.shrink_to_fit();
             group.request_rates.shrink_to_fit();
             group.visit_times.shrink_to_fit();
+            group.prefs.shrink_to_fit();
         }
         robots.groups.shrink_to_fit();
         robots.sitemaps.shrink_to_fit();
         robots
     }
+}
+
+/// Keeps a `Content-Usage`/`Content-Signal` rule of a group (a preference is a rule: it
+/// ends the group's run of `User-agent` lines like `Allow` does).
+fn push_preference(group: &mut Group, vocabulary: Vocabulary, value: &str, line: usize) {
+    if !value.is_empty() {
+        group.prefs.push(PrefRule::parse(vocabulary, value, line));
+    }
+}
+
+fn prefs_heap_bytes(prefs: &[PrefRule]) -> usize {
+    std::mem::size_of_val(prefs) + prefs.iter().map(PrefRule::heap_bytes).sum::<usize>()
 }
 
 #[cfg(test)]

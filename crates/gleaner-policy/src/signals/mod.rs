@@ -13,6 +13,8 @@
 //! - [`ai_txt`]: Spawning's `/ai.txt`;
 //! - [`reservation`]: the per-profile policy (`stop-site` or `per-purpose`) that turns the
 //!   reservations found by the three rights signals into decisions over uses and purposes;
+//! - [`prefs`]: AI-use preferences per purpose (`Content-Usage`, `Content-Signal`) in
+//!   robots.txt and headers, mapped onto gleaner's uses in one table;
 //! - [`challenge`]: bot challenges, WAF block pages and login walls, which are blocks and
 //!   never content.
 //!
@@ -26,6 +28,7 @@ pub mod ai_txt;
 pub mod cache_control;
 pub mod challenge;
 mod pattern;
+pub mod prefs;
 pub mod reservation;
 pub mod retry_after;
 pub mod robots_meta;
@@ -44,13 +47,15 @@ pub use retry_after::{RetryAfterCase, RetryAfterDecision};
 pub use robots_meta::{Directive, PageAction, PageDecision, PageRestrictions};
 pub use tdmrep::{TdmDecision, TdmRepFile};
 
-/// Whether a response header carries a rights signal read by [`robots_meta`] or
-/// [`tdmrep`] (`X-Robots-Tag`, `tdm-reservation`, `tdm-policy`), so a caller can keep just
-/// those of a response it does not otherwise keep (robots.txt's).
+/// Whether a response header carries a rights signal read by [`robots_meta`],
+/// [`tdmrep`] or [`prefs`] (`X-Robots-Tag`, `Robots-Tag`, `tdm-reservation`, `tdm-policy`,
+/// `Content-Usage`, `Content-Signal`), so a caller can keep just those of a response it
+/// does not otherwise keep (robots.txt's).
 pub fn is_rights_header(name: &str) -> bool {
     ["x-robots-tag", "robots-tag", "tdm-reservation", "tdm-policy"]
         .iter()
         .any(|h| name.eq_ignore_ascii_case(h))
+        || prefs::is_pref_header(name)
 }
 
 /// The numbers the signal decisions depend on. Every politeness number lives once in the

@@ -23,6 +23,7 @@ use std::fmt;
 use crate::Purpose;
 
 use super::ai_txt::AiTxt;
+use super::prefs::{self, PrefRefusal, PrefRule};
 use super::robots_meta::PageRestrictions;
 use super::tdmrep::{self, TdmRepFile};
 
@@ -187,6 +188,9 @@ pub enum ReservationSource {
         /// True for an `X-Robots-Tag` header, false for a meta tag.
         header: bool,
     },
+    /// An AI-use preference (`Content-Usage`, `Content-Signal`) refusing a use gleaner
+    /// makes, in robots.txt or a header ([`super::prefs`]).
+    Preference(PrefRefusal),
 }
 
 impl fmt::Display for ReservationSource {
@@ -206,6 +210,7 @@ impl fmt::Display for ReservationSource {
             ReservationSource::RobotsDirective { directive, header: false } => {
                 write!(f, "{directive} in a robots meta tag")
             }
+            ReservationSource::Preference(refusal) => refusal.where_written(f),
         }
     }
 }
@@ -358,6 +363,9 @@ pub struct RightsSignals<'a> {
     pub tdmrep: Option<&'a TdmRepFile>,
     /// The site's `/ai.txt`, when it was read.
     pub ai_txt: Option<&'a AiTxt>,
+    /// The `Content-Usage`/`Content-Signal` rules of the robots.txt group selected for
+    /// us (empty when unknown).
+    pub prefs: &'a [PrefRule],
 }
 
 impl RightsSignals<'_> {
@@ -382,6 +390,7 @@ impl RightsSignals<'_> {
             out.extend(ai.check(self.token, path).reservation());
         }
         out.extend(PageRestrictions::from_signals(self.token, headers, meta).reservations());
+        out.extend(prefs::reservations(self.prefs, path, headers));
         out
     }
 
@@ -391,6 +400,7 @@ impl RightsSignals<'_> {
         let mut out = Vec::new();
         out.extend(self.tdmrep.and_then(TdmRepFile::first_reservation));
         out.extend(self.ai_txt.and_then(|a| a.first_reservation(self.token)));
+        out.extend(prefs::site_wide_reservations(self.prefs));
         out
     }
 }
@@ -500,7 +510,12 @@ mod tests {
         let file =
             TdmRepFile::parse(br#"[{"location": "/images/", "tdm-reservation": 1}]"#).unwrap();
         let ai = AiTxt::parse("User-agent: *\nDisallow: *.pdf\n");
-        let signals = RightsSignals { token: "CIXTRA-Bot", tdmrep: Some(&file), ai_txt: Some(&ai) };
+        let signals = RightsSignals {
+            token: "CIXTRA-Bot",
+            tdmrep: Some(&file),
+            ai_txt: Some(&ai),
+            prefs: &[],
+        };
         assert!(signals.for_url("/events/1", &[], &[]).is_empty());
         let img = signals.for_url("/images/a.jpg", &[], &[]);
         assert_eq!(img.len(), 1);
@@ -517,7 +532,7 @@ mod tests {
         let site = signals.site_wide();
         assert_eq!(site.len(), 2);
         assert!(!decide_purpose(StopSite, &site, Purpose::EventPage).is_allowed());
-        let none = RightsSignals { token: "CIXTRA-Bot", tdmrep: None, ai_txt: None };
+        let none = RightsSignals { token: "CIXTRA-Bot", tdmrep: None, ai_txt: None, prefs: &[] };
         assert!(none.site_wide().is_empty());
     }
 }

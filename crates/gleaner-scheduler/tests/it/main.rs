@@ -5,6 +5,7 @@ mod apis;
 mod checks;
 mod city;
 mod many_sites;
+mod prefs;
 mod promises;
 mod rights;
 mod worker_loop;
