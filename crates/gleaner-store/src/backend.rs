@@ -126,9 +126,38 @@ pub(crate) trait RetentionBackend {
     async fn integrity_check(&self) -> Result<String, StoreError>;
 }
 
+/// What the processes sharing one database agree on. SQLite has one crawling process,
+/// which keeps these in memory or on the machine's clock.
+#[async_trait]
+pub(crate) trait SharedBackend {
+    /// The clock every process agrees on.
+    async fn database_time(&self) -> Result<SystemTime, StoreError>;
+
+    /// Moves whenever the owners' registry may have changed in another process.
+    fn registry_changes(&self) -> Option<tokio::sync::watch::Receiver<u64>>;
+
+    /// Takes one from `key`'s shared allowance of `cap` for `day`; `None` when every
+    /// process counts for itself.
+    async fn take_daily(
+        &self,
+        key: &str,
+        day: chrono::NaiveDate,
+        cap: u32,
+    ) -> Result<Option<bool>, StoreError>;
+
+    /// Gives one back to `key`'s shared allowance for `day`.
+    async fn give_back_daily(&self, key: &str, day: chrono::NaiveDate) -> Result<(), StoreError>;
+}
+
 /// A whole backend: every domain's trait, and [`crate::sql::Db`] for the shared half.
 pub(crate) trait Backend:
-    crate::sql::Db + GateBackend + FrontierBackend + AuditBackend + EventsBackend + RetentionBackend
+    crate::sql::Db
+    + GateBackend
+    + FrontierBackend
+    + AuditBackend
+    + EventsBackend
+    + RetentionBackend
+    + SharedBackend
 {
 }
 
@@ -139,5 +168,6 @@ impl<T> Backend for T where
         + AuditBackend
         + EventsBackend
         + RetentionBackend
+        + SharedBackend
 {
 }

@@ -307,10 +307,7 @@ impl Store {
     /// The clock every process of a deployment agrees on: on PostgreSQL the database
     /// server's, on SQLite (one process) this machine's.
     pub async fn database_time(&self) -> Result<SystemTime, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(_) => Ok(SystemTime::now()),
-            Backend::Postgres(db) => db.database_time().await,
-        }
+        self.backend().database_time().await
     }
 
     /// Moves whenever the owners' registry may have changed in another process: on
@@ -319,10 +316,7 @@ impl Store {
     /// version check before each request sees every change. The check stays the
     /// guarantee; this only wakes waiting requests sooner.
     pub fn registry_changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
-        match &*self.backend {
-            Backend::Sqlite(_) => None,
-            Backend::Postgres(db) => Some(db.registry_changes()),
-        }
+        self.backend().registry_changes()
     }
 
     /// Takes one from `key`'s shared allowance of `cap` for `day` (a link check at a
@@ -334,10 +328,7 @@ impl Store {
         day: chrono::NaiveDate,
         cap: u32,
     ) -> Result<Option<bool>, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(_) => Ok(None),
-            Backend::Postgres(db) => db.take_daily(key, day, cap).await.map(Some),
-        }
+        self.backend().take_daily(key, day, cap).await
     }
 
     /// Gives one back to `key`'s shared allowance for `day` (PostgreSQL; nothing on
@@ -347,10 +338,7 @@ impl Store {
         key: &str,
         day: chrono::NaiveDate,
     ) -> Result<(), StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(_) => Ok(()),
-            Backend::Postgres(db) => db.give_back_daily(key, day).await,
-        }
+        self.backend().give_back_daily(key, day).await
     }
 
     /// A copy of a site's gate state (for `explain` and the dashboard).

@@ -516,19 +516,6 @@ impl Postgres {
         Ok(Some(state))
     }
 
-    /// The database server's clock (`clock_timestamp()`, which moves within a
-    /// transaction, unlike `now()`).
-    pub(crate) async fn database_time(&self) -> Result<SystemTime, StoreError> {
-        let row = self
-            .row("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint", &[], || {
-                "reading the database clock".to_owned()
-            })
-            .await?
-            .ok_or_else(|| StoreError::Worker("the database clock gave no row".into()))?;
-        let micros: i64 = row.get(0);
-        Ok(SystemTime::UNIX_EPOCH + Duration::from_micros(micros.max(0) as u64))
-    }
-
     // ----- frontier -----------------------------------------------------------------
 
     // ----- registry -----------------------------------------------------------------
@@ -1286,5 +1273,69 @@ impl crate::backend::FrontierBackend for Postgres {
         )
         .await
         .map(|n| n == 1)
+    }
+}
+
+#[async_trait::async_trait]
+impl crate::backend::SharedBackend for Postgres {
+    fn registry_changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        Some(self.registry_changes())
+    }
+
+    /// The database server's clock (`clock_timestamp()`, which moves within a
+    /// transaction, unlike `now()`).
+    async fn database_time(&self) -> Result<SystemTime, StoreError> {
+        let row = self
+            .row("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint", &[], || {
+                "reading the database clock".to_owned()
+            })
+            .await?
+            .ok_or_else(|| StoreError::Worker("the database clock gave no row".into()))?;
+        let micros: i64 = row.get(0);
+        Ok(SystemTime::UNIX_EPOCH + Duration::from_micros(micros.max(0) as u64))
+    }
+
+    /// Takes one from `key`'s allowance of `cap` for `day` in one statement (the row's
+    /// lock orders concurrent takers); false when it is used up. Counts of days before
+    /// yesterday are deleted as the first count of a key's day is taken.
+    async fn take_daily(
+        &self,
+        key: &str,
+        day: chrono::NaiveDate,
+        cap: u32,
+    ) -> Result<Option<bool>, StoreError> {
+        if cap == 0 {
+            return Ok(Some(false));
+        }
+        let day_text = day.to_string();
+        let taken = self
+            .row(
+                "INSERT INTO daily_counts (key, day, count) VALUES ($1, $2, 1)
+                 ON CONFLICT (key, day) DO UPDATE SET count = daily_counts.count + 1
+                 WHERE daily_counts.count < $3
+                 RETURNING count",
+                &[&key, &day_text, &i64::from(cap)],
+                || format!("counting `{key}` on {day}"),
+            )
+            .await?;
+        if taken.as_ref().is_some_and(|r| r.get::<_, i64>(0) == 1) {
+            let old = (day - chrono::Days::new(1)).to_string();
+            self.exec("DELETE FROM daily_counts WHERE day < $1", &[&old], || {
+                "forgetting old daily counts".to_owned()
+            })
+            .await?;
+        }
+        Ok(Some(taken.is_some()))
+    }
+
+    /// Gives one back to `key`'s allowance for `day`.
+    async fn give_back_daily(&self, key: &str, day: chrono::NaiveDate) -> Result<(), StoreError> {
+        self.exec(
+            "UPDATE daily_counts SET count = count - 1 WHERE key = $1 AND day = $2 AND count > 0",
+            &[&key, &day.to_string()],
+            || format!("giving back a count of `{key}` on {day}"),
+        )
+        .await
+        .map(|_| ())
     }
 }

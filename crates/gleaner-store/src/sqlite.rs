@@ -989,3 +989,32 @@ impl crate::backend::RetentionBackend for Sqlite {
         .await
     }
 }
+
+#[async_trait::async_trait]
+impl crate::backend::SharedBackend for Sqlite {
+    /// One process owns the file: this machine's clock.
+    async fn database_time(&self) -> Result<SystemTime, StoreError> {
+        Ok(SystemTime::now())
+    }
+
+    /// `None`: one process owns the file and the version check before each request
+    /// sees every change.
+    fn registry_changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        None
+    }
+
+    /// `None`: the one crawling process counts in memory.
+    async fn take_daily(
+        &self,
+        _key: &str,
+        _day: chrono::NaiveDate,
+        _cap: u32,
+    ) -> Result<Option<bool>, StoreError> {
+        Ok(None)
+    }
+
+    /// Nothing to give back: nothing was taken.
+    async fn give_back_daily(&self, _key: &str, _day: chrono::NaiveDate) -> Result<(), StoreError> {
+        Ok(())
+    }
+}
