@@ -21,8 +21,8 @@
 //!   modules `content`, `registry`, `events`, `audit`, `relay`, `llm`, `owners` and
 //!   `workers`;
 //! - `backend`: one trait per domain whose SQL differs in substance (gate state,
-//!   frontier and leases, audit writer and archive, the event write, retention and
-//!   removal), implemented by both backends; [`Store`] calls them through
+//!   frontier and leases, audit writer and archive, the event write, removal, and what
+//!   processes sharing a database agree on), implemented by both backends; [`Store`] calls them through
 //!   `Store::backend()`, so a method missing on one backend does not compile;
 //! - `codec`: policy and event values as columns; `merge`: the event upsert plan;
 //!   `registry`: also the registry version cache, one for both backends;
