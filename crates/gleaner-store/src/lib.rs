@@ -22,8 +22,9 @@
 //!   `workers`;
 //! - `backend`: one trait per domain whose SQL differs in substance (gate state,
 //!   frontier and leases, audit writer and archive, the event write, removal, and what
-//!   processes sharing a database agree on), implemented by both backends; [`Store`] calls them through
-//!   `Store::backend()`, so a method missing on one backend does not compile;
+//!   processes sharing a database agree on), implemented by both backends; [`Store`]
+//!   calls them through `Store::backend()`, so a method missing on one backend does not
+//!   compile;
 //! - `codec`: policy and event values as columns; `merge`: the event upsert plan;
 //!   `registry`: also the registry version cache, one for both backends;
 //! - `sqlite`: the SQLite backend and its migrations (`migrations/sqlite`; every applied
