@@ -8,7 +8,7 @@ use gleaner_policy::registry::Scope;
 use url::Url;
 
 use crate::codec;
-use crate::model::{Keep, NewsItem, RetentionPolicy, SourceRecord, StoredNews};
+use crate::model::{Keep, NewsItem, PurgeReport, RetentionPolicy, SourceRecord, StoredNews};
 use crate::sql::{params, returned};
 use crate::{Store, StoreError};
 
@@ -323,6 +323,50 @@ impl Store {
             )
             .await
             .map(drop)
+    }
+}
+
+impl Store {
+    /// Applies retention: bodies, ended events (with their translations, history and
+    /// provenance) and old audit rows. The daemon calls this daily; `gleaner purge` on
+    /// demand.
+    pub async fn purge(
+        &self,
+        policy: RetentionPolicy,
+        now: SystemTime,
+    ) -> Result<PurgeReport, StoreError> {
+        let now = codec::to_ms(now);
+        let before = |keep| now.saturating_sub(codec::duration_ms(keep));
+        let (bodies, events, audit) =
+            (before(policy.bodies), before(policy.events_after_end), before(policy.audit));
+        self.db()
+            .tx("purging expired data".into(), move |tx| {
+                Box::pin(async move {
+                    let bodies = tx
+                        .exec("DELETE FROM bodies WHERE fetched_ms < $1", params![bodies])
+                        .await?;
+                    let translations: i64 = tx
+                        .row(
+                            "SELECT count(*) FROM translations WHERE event_id IN
+                                 (SELECT id FROM events WHERE last_day_end_ms < $1)",
+                            params![events],
+                        )
+                        .await?
+                        .map_or(Ok(0), |r| r.get(0))?;
+                    let events = tx
+                        .exec("DELETE FROM events WHERE last_day_end_ms < $1", params![events])
+                        .await?;
+                    let audit =
+                        tx.exec("DELETE FROM audit_log WHERE time_ms < $1", params![audit]).await?;
+                    Ok(PurgeReport {
+                        bodies,
+                        events,
+                        translations: translations.max(0) as u64,
+                        audit,
+                    })
+                })
+            })
+            .await
     }
 }
 

@@ -16,13 +16,23 @@
 //!   SQLite the one holding the crawler lease; on PostgreSQL one of many workers);
 //!   [`Store`] itself is the gate's [`Registry`] and [`AuditSink`];
 //! - [`model`]: the values going in and out;
-//! - `codec`: policy and event values as columns, shared by backends;
+//! - `sql`: the dialect layer (`Db`, `Tx`, `Value`, `Row`, `Dialect`): every statement
+//!   that means the same on both databases is written once, on it, in the domain
+//!   modules `content`, `registry`, `events`, `audit`, `relay`, `llm`, `owners` and
+//!   `workers`;
+//! - `backend`: one trait per domain whose SQL differs in substance (gate state,
+//!   frontier and leases, audit writer and archive, the event write, removal, and what
+//!   processes sharing a database agree on), implemented by both backends; [`Store`]
+//!   calls them through `Store::backend()`, so a method missing on one backend does not
+//!   compile;
+//! - `codec`: policy and event values as columns; `merge`: the event upsert plan;
+//!   `registry`: also the registry version cache, one for both backends;
 //! - `sqlite`: the SQLite backend and its migrations (`migrations/sqlite`; every applied
 //!   one is a row of `schema_migrations`, and every known one without a row is applied
 //!   on open, so a migration numbered below one already applied still arrives);
 //! - `postgres`: the PostgreSQL backend and its migrations (`migrations/postgres`).
 //!
-//! # Why rusqlite and tokio-postgres behind an enum, not sqlx
+//! # Why rusqlite and tokio-postgres behind one trait, not sqlx
 //! SQLite is driven through rusqlite (bundled SQLite) on tokio's blocking pool: the gate's
 //! state trait hands us a non-`'static` closure that must run inside one `BEGIN
 //! IMMEDIATE` transaction, which is plain with a connection we own and awkward through
@@ -30,9 +40,11 @@
 //! `integrity_check`, and builds faster. PostgreSQL (issue 17) is driven through
 //! `tokio-postgres` with a `deadpool-postgres` pool, for the same reason: a transaction
 //! is a value we hold across the closure, statements are prepared once per connection,
-//! and no second TLS stack or macro crate is compiled. Callers only see [`Store`], whose
-//! methods dispatch over a private backend enum; the integration tests run the same
-//! bodies on both backends (`tests/it/util.rs`).
+//! and no second TLS stack or macro crate is compiled. A shared transaction body is an
+//! async function over `sql::Tx`: on PostgreSQL it awaits the driver; on SQLite it runs
+//! on the blocking pool and completes in one poll, since rusqlite never waits. Callers
+//! only see [`Store`]; the integration tests run the same bodies on both backends
+//! (`tests/it/util.rs`).
 //!
 //! # One budget per site across processes
 //! - SQLite: one crawling process per database file (the crawler lease, an OS file
@@ -47,10 +59,13 @@
 
 pub mod model;
 
+mod audit;
+mod backend;
 mod clock;
 mod codec;
 mod content;
 mod error;
+mod events;
 mod merge;
 mod owners;
 mod postgres;
@@ -92,16 +107,6 @@ pub enum BackendKind {
     Sqlite,
     /// A PostgreSQL database shared by workers (SPEC §7).
     Postgres,
-}
-
-/// Runs `$body` with `$db` bound to the active backend (both have the same methods).
-macro_rules! dispatch {
-    ($self:expr, $db:ident => $body:expr) => {
-        match &*$self.backend {
-            Backend::Sqlite($db) => $body,
-            Backend::Postgres($db) => $body,
-        }
-    };
 }
 
 mod relay;
@@ -156,6 +161,14 @@ impl Store {
 
     /// The active backend, for the operations written once (`sql`).
     pub(crate) fn db(&self) -> &dyn sql::Db {
+        match &*self.backend {
+            Backend::Sqlite(db) => db,
+            Backend::Postgres(db) => db,
+        }
+    }
+
+    /// The active backend, for the operations each writes in its own SQL (`backend`).
+    pub(crate) fn backend(&self) -> &dyn backend::Backend {
         match &*self.backend {
             Backend::Sqlite(db) => db,
             Backend::Postgres(db) => db,
@@ -289,16 +302,13 @@ impl Store {
     /// already pending; true when queued. Workers claim it with
     /// [`CrawlerState::claim_work`].
     pub async fn enqueue_work(&self, item: &WorkItem, due: SystemTime) -> Result<bool, StoreError> {
-        dispatch!(self, db => db.enqueue_work(item, due).await)
+        self.backend().enqueue_work(item, due).await
     }
 
     /// The clock every process of a deployment agrees on: on PostgreSQL the database
     /// server's, on SQLite (one process) this machine's.
     pub async fn database_time(&self) -> Result<SystemTime, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(_) => Ok(SystemTime::now()),
-            Backend::Postgres(db) => db.database_time().await,
-        }
+        self.backend().database_time().await
     }
 
     /// Moves whenever the owners' registry may have changed in another process: on
@@ -307,10 +317,7 @@ impl Store {
     /// version check before each request sees every change. The check stays the
     /// guarantee; this only wakes waiting requests sooner.
     pub fn registry_changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
-        match &*self.backend {
-            Backend::Sqlite(_) => None,
-            Backend::Postgres(db) => Some(db.registry_changes()),
-        }
+        self.backend().registry_changes()
     }
 
     /// Takes one from `key`'s shared allowance of `cap` for `day` (a link check at a
@@ -322,10 +329,7 @@ impl Store {
         day: chrono::NaiveDate,
         cap: u32,
     ) -> Result<Option<bool>, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(_) => Ok(None),
-            Backend::Postgres(db) => db.take_daily(key, day, cap).await.map(Some),
-        }
+        self.backend().take_daily(key, day, cap).await
     }
 
     /// Gives one back to `key`'s shared allowance for `day` (PostgreSQL; nothing on
@@ -335,29 +339,17 @@ impl Store {
         key: &str,
         day: chrono::NaiveDate,
     ) -> Result<(), StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(_) => Ok(()),
-            Backend::Postgres(db) => db.give_back_daily(key, day).await,
-        }
+        self.backend().give_back_daily(key, day).await
     }
 
     /// A copy of a site's gate state (for `explain` and the dashboard).
     pub async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
-        dispatch!(self, db => db.site_state(site).await)
+        self.backend().site_state(site).await
     }
 
     /// Waits until every audit record handed to [`AuditSink::record`] so far is written.
     pub async fn flush_audit(&self) -> Result<(), StoreError> {
-        dispatch!(self, db => db.flush_audit().await)
-    }
-
-    /// The latest `limit` audit rows within `scope`, oldest first.
-    pub async fn audit_for(
-        &self,
-        scope: &Scope,
-        limit: u32,
-    ) -> Result<Vec<AuditEntry>, StoreError> {
-        dispatch!(self, db => db.audit_for(scope, limit).await)
+        self.backend().flush_audit().await
     }
 
     /// Archives a terms page (or any document) version when it changed; true when a new
@@ -371,27 +363,7 @@ impl Store {
         body: Vec<u8>,
         now: SystemTime,
     ) -> Result<bool, StoreError> {
-        dispatch!(self, db => db.archive_document(site, kind, url, body, now).await)
-    }
-
-    /// Every archived version of the sites in `scope`, by site and date.
-    pub async fn archive_history(
-        &self,
-        scope: &Scope,
-        kind: DocumentKind,
-    ) -> Result<Vec<ArchivedDocument>, StoreError> {
-        dispatch!(self, db => db.archived(scope, kind, None).await)
-    }
-
-    /// What each site in `scope` had published at time `at`: the latest version first
-    /// seen at or before `at`, one per site.
-    pub async fn archived_at(
-        &self,
-        scope: &Scope,
-        kind: DocumentKind,
-        at: SystemTime,
-    ) -> Result<Vec<ArchivedDocument>, StoreError> {
-        dispatch!(self, db => db.archived(scope, kind, Some(at)).await)
+        self.backend().archive_document(site, kind, url, body, now).await
     }
 
     /// Stores a source's reading of an event: it joins the stored event it is the same
@@ -406,40 +378,7 @@ impl Store {
         if write.keep == Keep::Full && self.owner_rules(write.fetched_url).await?.facts_only {
             write.keep = Keep::Facts;
         }
-        dispatch!(self, db => db.upsert_event(&write).await)
-    }
-
-    /// The id of the event with this identity, if stored.
-    pub async fn event_id(
-        &self,
-        identity: gleaner_event::EventIdentity,
-    ) -> Result<Option<i64>, StoreError> {
-        dispatch!(self, db => db.event_id(identity).await)
-    }
-
-    /// One event with its history and provenance.
-    pub async fn event(&self, id: i64) -> Result<Option<StoredEvent>, StoreError> {
-        dispatch!(self, db => db.event(id).await)
-    }
-
-    /// Events overlapping `[from, to)`, by start.
-    pub async fn events_between(
-        &self,
-        from: SystemTime,
-        to: SystemTime,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        dispatch!(self, db => db.events_between(from, to).await)
-    }
-
-    /// Applies retention: bodies, ended events (with their translations, history and
-    /// provenance) and old audit rows. The daemon calls this daily; `gleaner purge` on
-    /// demand.
-    pub async fn purge(
-        &self,
-        policy: RetentionPolicy,
-        now: SystemTime,
-    ) -> Result<PurgeReport, StoreError> {
-        dispatch!(self, db => db.purge(policy, now).await)
+        self.backend().upsert_event_fenced(&write, None).await
     }
 
     /// Deletes a site's content (events, descriptions, image addresses, translations,
@@ -455,14 +394,14 @@ impl Store {
         reference: &str,
         now: SystemTime,
     ) -> Result<RemovalReport, StoreError> {
-        dispatch!(self, db => db.remove_site(scope, reference.to_owned(), now).await)
+        self.backend().remove_site(scope, reference.to_owned(), now).await
     }
 
     /// The database's own consistency check (`ok` when sound): SQLite's
     /// `integrity_check`; on PostgreSQL, that the database answers with this build's
     /// schema version.
     pub async fn integrity_check(&self) -> Result<String, StoreError> {
-        dispatch!(self, db => db.integrity_check().await)
+        self.backend().integrity_check().await
     }
 }
 
@@ -498,7 +437,7 @@ impl AuditSink for Store {
     /// Queues the record for the batch writer (written within milliseconds; call
     /// [`Store::flush_audit`] to wait for it).
     fn record(&self, record: AuditRecord) {
-        dispatch!(self, db => db.record_audit(record))
+        self.backend().record_audit(record)
     }
 }
 
@@ -566,7 +505,7 @@ impl CrawlerState {
         lease: Duration,
         now: SystemTime,
     ) -> Result<Vec<WorkLease>, StoreError> {
-        dispatch!(self.store, db => db.claim_work(&self.worker, limit, lease, now).await)
+        self.store.backend().claim_work(&self.worker, limit, lease, now).await
     }
 
     /// Marks a claimed item done; false when the lease's token is no longer current (it
@@ -577,7 +516,7 @@ impl CrawlerState {
         lease: &WorkLease,
         now: SystemTime,
     ) -> Result<bool, StoreError> {
-        dispatch!(self.store, db => db.complete_work(lease, now).await)
+        self.store.backend().complete_work(lease, now).await
     }
 
     /// Leases `site` to this worker for `lease` (SPEC §7): granted when the site is free,
@@ -591,18 +530,18 @@ impl CrawlerState {
         lease: Duration,
         grace: Duration,
     ) -> Result<Option<SiteLease>, StoreError> {
-        dispatch!(self.store, db => db.claim_site(&self.worker, site, lease, grace).await)
+        self.store.backend().claim_site(&self.worker, site, lease, grace).await
     }
 
     /// Gives a site back before its lease ends (its requests are over), so the next
     /// holder need not wait; false when the token is no longer current.
     pub async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError> {
-        dispatch!(self.store, db => db.release_site(lease).await)
+        self.store.backend().release_site(lease).await
     }
 
     /// Gives a claimed item back to the frontier, due at once; false when fenced out.
     pub async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError> {
-        dispatch!(self.store, db => db.release_work(lease).await)
+        self.store.backend().release_work(lease).await
     }
 }
 
@@ -616,10 +555,7 @@ impl GateState for CrawlerState {
         change: Change<'a>,
     ) -> BoxFuture<'a, Result<(), StateError>> {
         Box::pin(async move {
-            let result = match &*self.store.backend {
-                Backend::Sqlite(db) => db.update_site(site, change).await,
-                Backend::Postgres(db) => db.update_site(site, &self.worker, change).await,
-            };
+            let result = self.store.backend().update_site(site, &self.worker, change).await;
             result.map_err(|error| {
                 StateError(format!("failed to record the budget of `{site}`: {error}"))
             })

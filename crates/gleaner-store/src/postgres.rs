@@ -27,10 +27,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
-use gleaner_event::{EventIdentity, EventStatus};
 use gleaner_policy::Purpose;
 use gleaner_policy::audit::AuditRecord;
 use gleaner_policy::registry::Scope;
@@ -44,8 +43,7 @@ use crate::codec::{self, SiteRow};
 use crate::error::StoreError;
 use crate::merge;
 use crate::model::{
-    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, PurgeReport, RemovalReport,
-    RetentionPolicy, SiteLease, StatusChange, StoredEvent, Upserted, WorkItem, WorkLease,
+    DocumentKind, EventWrite, RemovalReport, SiteLease, Upserted, WorkItem, WorkLease,
 };
 use crate::registry;
 use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written};
@@ -145,21 +143,6 @@ pub(crate) fn describe(config: &Config, schemas: &layout::PgSchemas) -> String {
         String::new()
     };
     format!("postgres://{user}{host}:{port}/{db}{place}")
-}
-
-/// The SQL condition "column `col` is the host `$n` or one of its subdomains".
-fn host_covered(col: &str, n: usize) -> String {
-    format!(
-        "({col} = ${n} OR (length({col}) > length(${n}::text) AND right({col}, length(${n}::text) + 1) = '.' || ${n}))"
-    )
-}
-
-/// The SQL condition for a scope over a host column and a URL column, and its parameter.
-fn scope_condition(scope: &Scope, host_col: &str, url_col: &str, n: usize) -> (String, String) {
-    match scope {
-        Scope::Domain(domain) => (host_covered(host_col, n), domain.clone()),
-        Scope::UrlPrefix(prefix) => (format!("starts_with({url_col}, ${n}::text)"), prefix.clone()),
-    }
 }
 
 fn hash_of(s: &str) -> u64 {
@@ -302,23 +285,6 @@ async fn write_audit(
     tx.commit().await
 }
 
-fn event_from_row(r: &Row) -> Result<StoredEvent, StoreError> {
-    let identity: String = r.get(1);
-    let facts: String = r.get(5);
-    let event = codec::decode_facts(&facts, r.get(6), r.get(7))?;
-    Ok(StoredEvent {
-        id: r.get(0),
-        identity: EventIdentity(u64::from_str_radix(&identity, 16).unwrap_or_default()),
-        host: r.get(2),
-        source: r.get(3),
-        event,
-        first_seen: codec::from_ms(r.get(8)),
-        last_checked: codec::from_ms(r.get(9)),
-        history: Vec::new(),
-        provenance: Vec::new(),
-    })
-}
-
 /// A provenance row (`source, fetch_url, fetched_ms, extractor, facts, description,
 /// image_url`).
 fn stored_reading(r: &Row) -> merge::StoredReading {
@@ -342,9 +308,6 @@ fn lock_key(text: &str) -> i64 {
     }
     h as i64
 }
-
-const EVENT_COLUMNS: &str = "id, identity, host, source, status, facts, description, image_url, \
-                             first_seen_ms, last_checked_ms";
 
 /// The in-flight counts per purpose of a site, over workers whose lease holds, and the
 /// calling worker's own.
@@ -553,10 +516,156 @@ impl Postgres {
         Ok(Some(state))
     }
 
+    // ----- frontier -----------------------------------------------------------------
+
+    // ----- registry -----------------------------------------------------------------
+
+    // ----- audit --------------------------------------------------------------------
+
+    // ----- archive ------------------------------------------------------------------
+
+    // ----- events -------------------------------------------------------------------
+
+    // ----- other content ------------------------------------------------------------
+
+    // ----- retention and removal --------------------------------------------------------
+}
+
+/// Stores a document version when it differs from the latest one archived for the site,
+/// or notes that the latest one was seen again.
+async fn archive(
+    tx: &tokio_postgres::Transaction<'_>,
+    loc: &str,
+    site: &str,
+    kind: DocumentKind,
+    url: &str,
+    body: &[u8],
+    now: SystemTime,
+) -> Result<bool, StoreError> {
+    let doing = || format!("archiving the {} of `{site}`", kind.as_str());
+    let latest = tx
+        .query_opt(
+            "SELECT id, body FROM archive WHERE site = $1 AND kind = $2
+             ORDER BY first_seen_ms DESC, id DESC LIMIT 1",
+            &[&site, &kind.as_str()],
+        )
+        .await
+        .doing(loc, doing)?;
+    let now = codec::to_ms(now);
+    match latest {
+        Some(row) if row.get::<_, &[u8]>(1) == body => {
+            let id: i64 = row.get(0);
+            tx.execute("UPDATE archive SET last_seen_ms = $2 WHERE id = $1", &[&id, &now])
+                .await
+                .doing(loc, doing)?;
+            Ok(false)
+        }
+        _ => {
+            tx.execute(
+                "INSERT INTO archive (site, host, kind, url, first_seen_ms, last_seen_ms, body)
+                 VALUES ($1, $2, $3, $4, $5, $5, $6)",
+                &[&site, &codec::host_of(site), &kind.as_str(), &url, &now, &body],
+            )
+            .await
+            .doing(loc, doing)?;
+            Ok(true)
+        }
+    }
+}
+
+/// A pooled connection inside a transaction.
+struct PgTx<'c> {
+    tx: deadpool_postgres::Transaction<'c>,
+    location: &'c str,
+    doing: String,
+}
+
+/// Runs one statement through `client` (a connection or a transaction).
+async fn run_on(
+    client: &impl deadpool_postgres::GenericClient,
+    sql: &str,
+    params: &[Value],
+) -> Result<Written, tokio_postgres::Error> {
+    let st = client.prepare_cached(sql).await?;
+    let refs: Vec<P<'_>> = params.iter().map(|v| v as P<'_>).collect();
+    if st.columns().is_empty() {
+        return Ok(Written { changed: client.execute(&st, &refs).await?, rows: Vec::new() });
+    }
+    let rows = client.query(&st, &refs).await?;
+    let rows = rows.iter().map(SqlRow::from_postgres).collect::<Result<Vec<_>, _>>()?;
+    Ok(Written { changed: rows.len() as u64, rows })
+}
+
+impl Tx for PgTx<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn run<'a>(
+        &'a mut self,
+        sql: &'a str,
+        params: Vec<Value>,
+    ) -> BoxFuture<'a, Result<Written, StoreError>> {
+        Box::pin(async move {
+            run_on(&self.tx, sql, &params).await.doing(self.location, || self.doing.clone())
+        })
+    }
+}
+
+impl Db for Postgres {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn query<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Vec<SqlRow>, StoreError>> {
+        Box::pin(async move {
+            let conn = self.conn().await?;
+            let written = run_on(&conn, sql, &params).await;
+            Ok(written.doing(&self.location, || doing)?.rows)
+        })
+    }
+
+    fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(self.run_body(None, doing, body))
+    }
+
+    fn snapshot(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(self.run_body(Some("REPEATABLE READ READ ONLY"), doing, body))
+    }
+}
+
+impl Postgres {
+    /// Runs `body` in a transaction (at `level`, when given), committed when it succeeds.
+    async fn run_body(
+        &self,
+        level: Option<&str>,
+        doing: String,
+        body: TxBody,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn().await?;
+        let tx = conn.transaction().await.doing(&self.location, || doing.clone())?;
+        if let Some(level) = level {
+            let set = format!("SET TRANSACTION ISOLATION LEVEL {level}");
+            tx.batch_execute(&set).await.doing(&self.location, || doing.clone())?;
+        }
+        let mut tx = PgTx { tx, location: &self.location, doing };
+        body(&mut tx).await?;
+        let PgTx { tx, location, doing } = tx;
+        tx.commit().await.doing(location, || doing)
+    }
+}
+
+#[async_trait::async_trait]
+impl crate::backend::GateBackend for Postgres {
     /// Applies `change` to a site's state and the global budget in one short transaction
     /// (see the module docs), committed before it returns. `worker` owns the in-flight
     /// requests the change adds or ends.
-    pub(crate) async fn update_site(
+    async fn update_site(
         &self,
         site: &str,
         worker: &str,
@@ -680,20 +789,7 @@ impl Postgres {
         tx.commit().await.doing(loc, || format!("committing the state of `{site}`"))
     }
 
-    /// The database server's clock (`clock_timestamp()`, which moves within a
-    /// transaction, unlike `now()`).
-    pub(crate) async fn database_time(&self) -> Result<SystemTime, StoreError> {
-        let row = self
-            .row("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint", &[], || {
-                "reading the database clock".to_owned()
-            })
-            .await?
-            .ok_or_else(|| StoreError::Worker("the database clock gave no row".into()))?;
-        let micros: i64 = row.get(0);
-        Ok(SystemTime::UNIX_EPOCH + Duration::from_micros(micros.max(0) as u64))
-    }
-
-    pub(crate) async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
+    async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
         let doing = || format!("reading the state of `{site}`");
         let Some(row) = self
             .row(
@@ -711,163 +807,15 @@ impl Postgres {
         }
         self.decode(site, &row, &total)
     }
+}
 
-    // ----- frontier -----------------------------------------------------------------
-
-    pub(crate) async fn enqueue_work(
-        &self,
-        item: &WorkItem,
-        due: SystemTime,
-    ) -> Result<bool, StoreError> {
-        let url = item.url.to_string();
-        self.exec(
-            "INSERT INTO frontier (site, host, url, purpose, source, due_ms)
-             VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (url, purpose) WHERE done_ms IS NULL DO NOTHING",
-            &[
-                &item.site,
-                &codec::host_of(&url),
-                &url,
-                &item.purpose.as_str(),
-                &item.source,
-                &codec::to_ms(due),
-            ],
-            || format!("queueing `{url}`"),
-        )
-        .await
-        .map(|n| n > 0)
-    }
-
-    /// Claims up to `limit` due items in one statement: rows another worker is claiming
-    /// are skipped, not waited for (`SKIP LOCKED`); the lease and the time left are
-    /// taken from the database clock.
-    pub(crate) async fn claim_work(
-        &self,
-        worker: &str,
-        limit: u32,
-        lease: Duration,
-        now: SystemTime,
-    ) -> Result<Vec<WorkLease>, StoreError> {
-        let claimed_at = std::time::Instant::now();
-        let rows = self
-            .rows(
-                "WITH picked AS (
-                     SELECT id FROM frontier
-                     WHERE done_ms IS NULL AND due_ms <= $4
-                         AND (lease_until IS NULL OR lease_until <= now())
-                     ORDER BY due_ms, id LIMIT $2 FOR UPDATE SKIP LOCKED)
-                 UPDATE frontier f SET lease_owner = $1, lease_token = nextval('work_fence'),
-                     lease_until = now() + make_interval(secs => $3)
-                 FROM picked WHERE f.id = picked.id
-                 RETURNING f.id, f.site, f.url, f.purpose, f.source, f.lease_token,
-                     extract(epoch FROM f.lease_until - now())::float8",
-                &[&worker, &i64::from(limit), &lease.as_secs_f64(), &codec::to_ms(now)],
-                || format!("claiming work for worker `{worker}`"),
-            )
-            .await?;
-        let mut leases: Vec<WorkLease> = rows
-            .iter()
-            .filter_map(|r| {
-                let purpose = Purpose::from_name(&r.get::<_, String>(3))?;
-                let url = Url::parse(&r.get::<_, String>(2)).ok()?;
-                Some(WorkLease {
-                    id: r.get(0),
-                    item: WorkItem { site: r.get(1), url, purpose, source: r.get(4) },
-                    token: r.get(5),
-                    valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(6).max(0.0))
-                        .unwrap_or_default(),
-                    claimed_at,
-                })
-            })
-            .collect();
-        leases.sort_by_key(|l| l.id);
-        Ok(leases)
-    }
-
-    /// Marks a claimed item done, only with its current token (a worker whose lease
-    /// expired and was claimed again is fenced out).
-    pub(crate) async fn complete_work(
-        &self,
-        lease: &WorkLease,
-        now: SystemTime,
-    ) -> Result<bool, StoreError> {
-        self.exec(
-            "UPDATE frontier SET done_ms = $3, lease_until = NULL
-             WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL",
-            &[&lease.id, &lease.token, &codec::to_ms(now)],
-            || format!("completing `{}`", lease.item.url),
-        )
-        .await
-        .map(|n| n == 1)
-    }
-
-    /// Gives a claimed item back (due again at once), only with its current token.
-    pub(crate) async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError> {
-        self.exec(
-            "UPDATE frontier SET lease_owner = NULL, lease_until = NULL
-             WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL",
-            &[&lease.id, &lease.token],
-            || format!("releasing `{}`", lease.item.url),
-        )
-        .await
-        .map(|n| n == 1)
-    }
-
-    /// Leases `site` to `worker`: granted when the site is free, when the worker renews
-    /// its unexpired lease (same token), or when the old lease plus `grace` has passed
-    /// on the database clock (new token). `None` while another worker holds it.
-    pub(crate) async fn claim_site(
-        &self,
-        worker: &str,
-        site: &str,
-        lease: Duration,
-        grace: Duration,
-    ) -> Result<Option<SiteLease>, StoreError> {
-        let claimed_at = std::time::Instant::now();
-        let row = self
-            .row(
-                "INSERT INTO site_leases (site, worker, token, lease_until)
-                 VALUES ($1, $2, nextval('site_lease_fence'), now() + make_interval(secs => $3))
-                 ON CONFLICT (site) DO UPDATE SET
-                     token = CASE WHEN site_leases.worker = excluded.worker
-                         AND site_leases.lease_until > now()
-                         THEN site_leases.token ELSE excluded.token END,
-                     worker = excluded.worker, lease_until = excluded.lease_until
-                 WHERE (site_leases.worker = excluded.worker AND site_leases.lease_until > now())
-                     OR site_leases.lease_until + make_interval(secs => $4) <= now()
-                 RETURNING token, extract(epoch FROM lease_until - now())::float8",
-                &[&site, &worker, &lease.as_secs_f64(), &grace.as_secs_f64()],
-                || format!("leasing `{site}` to worker `{worker}`"),
-            )
-            .await?;
-        Ok(row.map(|r| SiteLease {
-            site: site.to_owned(),
-            token: r.get(0),
-            valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(1).max(0.0)).unwrap_or_default(),
-            claimed_at,
-        }))
-    }
-
-    /// Ends a site lease early (its requests are over), only with its current token.
-    pub(crate) async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError> {
-        self.exec(
-            "DELETE FROM site_leases WHERE site = $1 AND token = $2",
-            &[&lease.site, &lease.token],
-            || format!("releasing `{}`", lease.site),
-        )
-        .await
-        .map(|n| n == 1)
-    }
-
-    // ----- registry -----------------------------------------------------------------
-
-    // ----- audit --------------------------------------------------------------------
-
-    pub(crate) fn record_audit(&self, record: AuditRecord) {
+#[async_trait::async_trait]
+impl crate::backend::AuditBackend for Postgres {
+    fn record_audit(&self, record: AuditRecord) {
         let _ = self.audit.send(AuditMsg::Record(Box::new(record)));
     }
 
-    pub(crate) async fn flush_audit(&self) -> Result<(), StoreError> {
+    async fn flush_audit(&self) -> Result<(), StoreError> {
         let (done, wait) = tokio::sync::oneshot::channel();
         self.audit
             .send(AuditMsg::Flush(done))
@@ -875,49 +823,7 @@ impl Postgres {
         wait.await.map_err(|_| StoreError::Worker("the audit writer stopped".into()))
     }
 
-    pub(crate) async fn audit_for(
-        &self,
-        scope: &Scope,
-        limit: u32,
-    ) -> Result<Vec<AuditEntry>, StoreError> {
-        let (cond, param) = scope_condition(scope, "host", "url", 1);
-        let sql = format!(
-            "SELECT time_ms, site, url, purpose, source, status, error, bytes, duration_ms, reason,
-                 outcome
-             FROM (SELECT * FROM audit_log WHERE {cond} ORDER BY time_ms DESC, id DESC LIMIT $2) a
-             ORDER BY time_ms, id"
-        );
-        let rows = self
-            .rows(&sql, &[&param, &i64::from(limit)], || {
-                format!("reading the audit log for `{param}`")
-            })
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                let purpose: String = r.get(3);
-                AuditEntry {
-                    time: codec::from_ms(r.get(0)),
-                    site: r.get(1),
-                    url: r.get(2),
-                    purpose: Purpose::from_name(&purpose),
-                    source: r.get(4),
-                    outcome: codec::decode_outcome(
-                        r.get(10),
-                        r.get::<_, Option<i64>>(5).and_then(|s| u16::try_from(s).ok()),
-                    ),
-                    error: r.get(6),
-                    bytes: r.get::<_, i64>(7).max(0) as u64,
-                    duration: Duration::from_millis(r.get::<_, i64>(8).max(0) as u64),
-                    reason: r.get(9),
-                }
-            })
-            .collect())
-    }
-
-    // ----- archive ------------------------------------------------------------------
-
-    pub(crate) async fn archive_document(
+    async fn archive_document(
         &self,
         site: &str,
         kind: DocumentKind,
@@ -933,62 +839,14 @@ impl Postgres {
         tx.commit().await.doing(loc, doing)?;
         Ok(stored)
     }
+}
 
-    pub(crate) async fn archived(
-        &self,
-        scope: &Scope,
-        kind: DocumentKind,
-        at: Option<SystemTime>,
-    ) -> Result<Vec<ArchivedDocument>, StoreError> {
-        let (cond, param) = scope_condition(scope, "host", "url", 1);
-        let at_ms = at.map_or(i64::MAX, codec::to_ms);
-        let sql = format!(
-            "SELECT site, url, first_seen_ms, last_seen_ms, body FROM archive
-             WHERE {cond} AND kind = $2 AND first_seen_ms <= $3 ORDER BY site, first_seen_ms, id"
-        );
-        let rows = self
-            .rows(&sql, &[&param, &kind.as_str(), &at_ms], || {
-                format!("reading the archive for `{param}`")
-            })
-            .await?;
-        let mut docs: Vec<ArchivedDocument> = rows
-            .iter()
-            .map(|r| ArchivedDocument {
-                site: r.get(0),
-                kind,
-                url: r.get(1),
-                first_seen: codec::from_ms(r.get(2)),
-                last_seen: codec::from_ms(r.get(3)),
-                body: r.get(4),
-            })
-            .collect();
-        if at.is_some() {
-            // Only the version in force at `at`: the latest one per site.
-            let mut latest: Vec<ArchivedDocument> = Vec::new();
-            for doc in docs.drain(..) {
-                match latest.last_mut() {
-                    Some(last) if last.site == doc.site => *last = doc,
-                    _ => latest.push(doc),
-                }
-            }
-            docs = latest;
-        }
-        Ok(docs)
-    }
-
-    // ----- events -------------------------------------------------------------------
-
-    pub(crate) async fn upsert_event(
-        &self,
-        write: &EventWrite<'_>,
-    ) -> Result<Upserted, StoreError> {
-        self.upsert_event_fenced(write, None).await
-    }
-
+#[async_trait::async_trait]
+impl crate::backend::EventsBackend for Postgres {
     /// [`Postgres::upsert_event`], committed only while `fence` (a work lease) is
     /// current: checked and held (`FOR SHARE`) in the same transaction (SPEC §7). The
     /// reading joins the stored event it is the same event as (`crate::merge`).
-    pub(crate) async fn upsert_event_fenced(
+    async fn upsert_event_fenced(
         &self,
         write: &EventWrite<'_>,
         fence: Option<&WorkLease>,
@@ -1180,125 +1038,13 @@ impl Postgres {
         tx.commit().await.doing(loc, doing)?;
         Ok(outcome)
     }
+}
 
-    pub(crate) async fn event_id(
-        &self,
-        identity: EventIdentity,
-    ) -> Result<Option<i64>, StoreError> {
-        let identity = identity.to_string();
-        Ok(self
-            .row("SELECT id FROM events WHERE identity = $1", &[&identity], || {
-                format!("looking up event `{identity}`")
-            })
-            .await?
-            .map(|r| r.get(0)))
-    }
-
-    pub(crate) async fn event(&self, id: i64) -> Result<Option<StoredEvent>, StoreError> {
-        let doing = || format!("reading event {id}");
-        let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = $1");
-        let Some(row) = self.row(&sql, &[&id], doing).await? else { return Ok(None) };
-        let mut event = event_from_row(&row)?;
-        event.history = self
-            .rows(
-                "SELECT status, stated, at_ms FROM event_status WHERE event_id = $1 ORDER BY at_ms, id",
-                &[&id],
-                doing,
-            )
-            .await?
-            .iter()
-            .map(|r| StatusChange {
-                status: codec::status_from_name(&r.get::<_, String>(0))
-                    .unwrap_or(EventStatus::Scheduled),
-                stated: r.get(1),
-                at: codec::from_ms(r.get(2)),
-            })
-            .collect();
-        let stored = self
-            .rows(
-                "SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url
-                 FROM event_provenance WHERE event_id = $1 ORDER BY fetched_ms, id",
-                &[&id],
-                doing,
-            )
-            .await?
-            .iter()
-            .map(stored_reading)
-            .collect();
-        event.provenance =
-            merge::provenance(&row.get::<_, String>(5), row.get(6), row.get(7), stored);
-        Ok(Some(event))
-    }
-
-    pub(crate) async fn events_between(
-        &self,
-        from: SystemTime,
-        to: SystemTime,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        let (from, to) = (codec::to_ms(from), codec::to_ms(to));
-        let sql = format!(
-            "SELECT {EVENT_COLUMNS} FROM events
-             WHERE start_ms < $2 AND coalesce(end_ms, start_ms) >= $1 ORDER BY start_ms, id"
-        );
-        self.rows(&sql, &[&from, &to], || "reading events".to_owned())
-            .await?
-            .iter()
-            .map(event_from_row)
-            .collect()
-    }
-
-    // ----- other content ------------------------------------------------------------
-
-    // ----- retention and removal --------------------------------------------------------
-
-    pub(crate) async fn purge(
-        &self,
-        policy: RetentionPolicy,
-        now: SystemTime,
-    ) -> Result<PurgeReport, StoreError> {
-        let now = codec::to_ms(now);
-        let loc = self.location.as_str();
-        let doing = || "purging expired data".to_owned();
-        let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.doing(loc, doing)?;
-        let bodies = tx
-            .execute(
-                "DELETE FROM bodies WHERE fetched_ms < $1",
-                &[&now.saturating_sub(codec::duration_ms(policy.bodies))],
-            )
-            .await
-            .doing(loc, doing)?;
-        let events_cutoff = now.saturating_sub(codec::duration_ms(policy.events_after_end));
-        let translations: i64 = tx
-            .query_one(
-                "SELECT count(*) FROM translations WHERE event_id IN
-                     (SELECT id FROM events WHERE last_day_end_ms < $1)",
-                &[&events_cutoff],
-            )
-            .await
-            .doing(loc, doing)?
-            .get(0);
-        let events = tx
-            .execute("DELETE FROM events WHERE last_day_end_ms < $1", &[&events_cutoff])
-            .await
-            .doing(loc, doing)?;
-        let audit = tx
-            .execute(
-                "DELETE FROM audit_log WHERE time_ms < $1",
-                &[&now.saturating_sub(codec::duration_ms(policy.audit))],
-            )
-            .await
-            .doing(loc, doing)?;
-        tx.commit().await.doing(loc, doing)?;
-        Ok(PurgeReport { bodies, events, translations: translations.max(0) as u64, audit })
-    }
-
-    /// PostgreSQL keeps its own files consistent; this checks that the database answers
-    /// and that the copy's schema and its namespace carry every migration this build
-    /// knows for their role (`ok` when so).
+#[async_trait::async_trait]
+impl crate::backend::RetentionBackend for Postgres {
     /// Removes a site's content (`crate::registry`) from this copy and from every copy
     /// sharing its politeness namespace, in one transaction.
-    pub(crate) async fn remove_site(
+    async fn remove_site(
         &self,
         scope: Scope,
         reference: String,
@@ -1330,7 +1076,10 @@ impl Postgres {
         Ok(report)
     }
 
-    pub(crate) async fn integrity_check(&self) -> Result<String, StoreError> {
+    /// PostgreSQL keeps its own files consistent; this checks that the database answers
+    /// and that the copy's schema and its namespace carry every migration this build
+    /// knows for their role (`ok` when so).
+    async fn integrity_check(&self) -> Result<String, StoreError> {
         let mut problems = Vec::new();
         let places = if self.schemas.is_split() {
             vec![
@@ -1359,131 +1108,234 @@ impl Postgres {
     }
 }
 
-/// Stores a document version when it differs from the latest one archived for the site,
-/// or notes that the latest one was seen again.
-async fn archive(
-    tx: &tokio_postgres::Transaction<'_>,
-    loc: &str,
-    site: &str,
-    kind: DocumentKind,
-    url: &str,
-    body: &[u8],
-    now: SystemTime,
-) -> Result<bool, StoreError> {
-    let doing = || format!("archiving the {} of `{site}`", kind.as_str());
-    let latest = tx
-        .query_opt(
-            "SELECT id, body FROM archive WHERE site = $1 AND kind = $2
-             ORDER BY first_seen_ms DESC, id DESC LIMIT 1",
-            &[&site, &kind.as_str()],
+#[async_trait::async_trait]
+impl crate::backend::FrontierBackend for Postgres {
+    async fn enqueue_work(&self, item: &WorkItem, due: SystemTime) -> Result<bool, StoreError> {
+        let url = item.url.to_string();
+        self.exec(
+            "INSERT INTO frontier (site, host, url, purpose, source, due_ms)
+             VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (url, purpose) WHERE done_ms IS NULL DO NOTHING",
+            &[
+                &item.site,
+                &codec::host_of(&url),
+                &url,
+                &item.purpose.as_str(),
+                &item.source,
+                &codec::to_ms(due),
+            ],
+            || format!("queueing `{url}`"),
         )
         .await
-        .doing(loc, doing)?;
-    let now = codec::to_ms(now);
-    match latest {
-        Some(row) if row.get::<_, &[u8]>(1) == body => {
-            let id: i64 = row.get(0);
-            tx.execute("UPDATE archive SET last_seen_ms = $2 WHERE id = $1", &[&id, &now])
-                .await
-                .doing(loc, doing)?;
-            Ok(false)
-        }
-        _ => {
-            tx.execute(
-                "INSERT INTO archive (site, host, kind, url, first_seen_ms, last_seen_ms, body)
-                 VALUES ($1, $2, $3, $4, $5, $5, $6)",
-                &[&site, &codec::host_of(site), &kind.as_str(), &url, &now, &body],
-            )
-            .await
-            .doing(loc, doing)?;
-            Ok(true)
-        }
-    }
-}
-
-/// A pooled connection inside a transaction.
-struct PgTx<'c> {
-    tx: deadpool_postgres::Transaction<'c>,
-    location: &'c str,
-    doing: String,
-}
-
-/// Runs one statement through `client` (a connection or a transaction).
-async fn run_on(
-    client: &impl deadpool_postgres::GenericClient,
-    sql: &str,
-    params: &[Value],
-) -> Result<Written, tokio_postgres::Error> {
-    let st = client.prepare_cached(sql).await?;
-    let refs: Vec<P<'_>> = params.iter().map(|v| v as P<'_>).collect();
-    if st.columns().is_empty() {
-        return Ok(Written { changed: client.execute(&st, &refs).await?, rows: Vec::new() });
-    }
-    let rows = client.query(&st, &refs).await?;
-    let rows = rows.iter().map(SqlRow::from_postgres).collect::<Result<Vec<_>, _>>()?;
-    Ok(Written { changed: rows.len() as u64, rows })
-}
-
-impl Tx for PgTx<'_> {
-    fn dialect(&self) -> Dialect {
-        Dialect::Postgres
+        .map(|n| n > 0)
     }
 
-    fn run<'a>(
-        &'a mut self,
-        sql: &'a str,
-        params: Vec<Value>,
-    ) -> BoxFuture<'a, Result<Written, StoreError>> {
-        Box::pin(async move {
-            run_on(&self.tx, sql, &params).await.doing(self.location, || self.doing.clone())
-        })
-    }
-}
-
-impl Db for Postgres {
-    fn dialect(&self) -> Dialect {
-        Dialect::Postgres
-    }
-
-    fn query<'a>(
-        &'a self,
-        sql: &'a str,
-        params: Vec<Value>,
-        doing: String,
-    ) -> BoxFuture<'a, Result<Vec<SqlRow>, StoreError>> {
-        Box::pin(async move {
-            let conn = self.conn().await?;
-            let written = run_on(&conn, sql, &params).await;
-            Ok(written.doing(&self.location, || doing)?.rows)
-        })
-    }
-
-    fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(self.run_body(None, doing, body))
-    }
-
-    fn snapshot(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(self.run_body(Some("REPEATABLE READ READ ONLY"), doing, body))
-    }
-}
-
-impl Postgres {
-    /// Runs `body` in a transaction (at `level`, when given), committed when it succeeds.
-    async fn run_body(
+    /// Claims up to `limit` due items in one statement: rows another worker is claiming
+    /// are skipped, not waited for (`SKIP LOCKED`); the lease and the time left are
+    /// taken from the database clock.
+    async fn claim_work(
         &self,
-        level: Option<&str>,
-        doing: String,
-        body: TxBody,
-    ) -> Result<(), StoreError> {
-        let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.doing(&self.location, || doing.clone())?;
-        if let Some(level) = level {
-            let set = format!("SET TRANSACTION ISOLATION LEVEL {level}");
-            tx.batch_execute(&set).await.doing(&self.location, || doing.clone())?;
+        worker: &str,
+        limit: u32,
+        lease: Duration,
+        now: SystemTime,
+    ) -> Result<Vec<WorkLease>, StoreError> {
+        let claimed_at = std::time::Instant::now();
+        let rows = self
+            .rows(
+                "WITH picked AS (
+                     SELECT id FROM frontier
+                     WHERE done_ms IS NULL AND due_ms <= $4
+                         AND (lease_until IS NULL OR lease_until <= now())
+                     ORDER BY due_ms, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+                 UPDATE frontier f SET lease_owner = $1, lease_token = nextval('work_fence'),
+                     lease_until = now() + make_interval(secs => $3)
+                 FROM picked WHERE f.id = picked.id
+                 RETURNING f.id, f.site, f.url, f.purpose, f.source, f.lease_token,
+                     extract(epoch FROM f.lease_until - now())::float8",
+                &[&worker, &i64::from(limit), &lease.as_secs_f64(), &codec::to_ms(now)],
+                || format!("claiming work for worker `{worker}`"),
+            )
+            .await?;
+        let mut leases: Vec<WorkLease> = rows
+            .iter()
+            .filter_map(|r| {
+                let purpose = Purpose::from_name(&r.get::<_, String>(3))?;
+                let url = Url::parse(&r.get::<_, String>(2)).ok()?;
+                Some(WorkLease {
+                    id: r.get(0),
+                    item: WorkItem { site: r.get(1), url, purpose, source: r.get(4) },
+                    token: r.get(5),
+                    valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(6).max(0.0))
+                        .unwrap_or_default(),
+                    claimed_at,
+                })
+            })
+            .collect();
+        leases.sort_by_key(|l| l.id);
+        Ok(leases)
+    }
+
+    /// Marks a claimed item done, only with its current token (a worker whose lease
+    /// expired and was claimed again is fenced out).
+    async fn complete_work(&self, lease: &WorkLease, now: SystemTime) -> Result<bool, StoreError> {
+        self.exec(
+            "UPDATE frontier SET done_ms = $3, lease_until = NULL
+             WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL",
+            &[&lease.id, &lease.token, &codec::to_ms(now)],
+            || format!("completing `{}`", lease.item.url),
+        )
+        .await
+        .map(|n| n == 1)
+    }
+
+    /// Gives a claimed item back (due again at once), only with its current token.
+    async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError> {
+        self.exec(
+            "UPDATE frontier SET lease_owner = NULL, lease_until = NULL
+             WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL",
+            &[&lease.id, &lease.token],
+            || format!("releasing `{}`", lease.item.url),
+        )
+        .await
+        .map(|n| n == 1)
+    }
+
+    /// Extends `lease` by `extend` from now (database clock) when it is still current and
+    /// unexpired; the worker's own lease is renewed first, to `worker_lease`, so the
+    /// requests it starts under the renewed claim keep counting in flight.
+    async fn renew_work(
+        &self,
+        worker: &str,
+        lease: &WorkLease,
+        extend: Duration,
+        worker_lease: Duration,
+    ) -> Result<Option<WorkLease>, StoreError> {
+        let sent = Instant::now();
+        self.heartbeat(worker, worker_lease).await?;
+        let row = self
+            .row(
+                "UPDATE frontier SET lease_until = now() + make_interval(secs => $3)
+                 WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL AND lease_until > now()
+                 RETURNING extract(epoch FROM lease_until - now())::float8",
+                &[&lease.id, &lease.token, &extend.as_secs_f64()],
+                || format!("renewing the claim on `{}`", lease.item.url),
+            )
+            .await?;
+        Ok(row.map(|r| WorkLease {
+            valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(0).max(0.0)).unwrap_or_default(),
+            claimed_at: sent,
+            ..lease.clone()
+        }))
+    }
+
+    /// Leases `site` to `worker`: granted when the site is free, when the worker renews
+    /// its unexpired lease (same token), or when the old lease plus `grace` has passed
+    /// on the database clock (new token). `None` while another worker holds it.
+    async fn claim_site(
+        &self,
+        worker: &str,
+        site: &str,
+        lease: Duration,
+        grace: Duration,
+    ) -> Result<Option<SiteLease>, StoreError> {
+        let claimed_at = std::time::Instant::now();
+        let row = self
+            .row(
+                "INSERT INTO site_leases (site, worker, token, lease_until)
+                 VALUES ($1, $2, nextval('site_lease_fence'), now() + make_interval(secs => $3))
+                 ON CONFLICT (site) DO UPDATE SET
+                     token = CASE WHEN site_leases.worker = excluded.worker
+                         AND site_leases.lease_until > now()
+                         THEN site_leases.token ELSE excluded.token END,
+                     worker = excluded.worker, lease_until = excluded.lease_until
+                 WHERE (site_leases.worker = excluded.worker AND site_leases.lease_until > now())
+                     OR site_leases.lease_until + make_interval(secs => $4) <= now()
+                 RETURNING token, extract(epoch FROM lease_until - now())::float8",
+                &[&site, &worker, &lease.as_secs_f64(), &grace.as_secs_f64()],
+                || format!("leasing `{site}` to worker `{worker}`"),
+            )
+            .await?;
+        Ok(row.map(|r| SiteLease {
+            site: site.to_owned(),
+            token: r.get(0),
+            valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(1).max(0.0)).unwrap_or_default(),
+            claimed_at,
+        }))
+    }
+
+    /// Ends a site lease early (its requests are over), only with its current token.
+    async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError> {
+        self.exec(
+            "DELETE FROM site_leases WHERE site = $1 AND token = $2",
+            &[&lease.site, &lease.token],
+            || format!("releasing `{}`", lease.site),
+        )
+        .await
+        .map(|n| n == 1)
+    }
+}
+
+#[async_trait::async_trait]
+impl crate::backend::SharedBackend for Postgres {
+    fn registry_changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        Some(self.registry_changes())
+    }
+
+    /// The database server's clock (`clock_timestamp()`, which moves within a
+    /// transaction, unlike `now()`).
+    async fn database_time(&self) -> Result<SystemTime, StoreError> {
+        let row = self
+            .row("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint", &[], || {
+                "reading the database clock".to_owned()
+            })
+            .await?
+            .ok_or_else(|| StoreError::Worker("the database clock gave no row".into()))?;
+        let micros: i64 = row.get(0);
+        Ok(SystemTime::UNIX_EPOCH + Duration::from_micros(micros.max(0) as u64))
+    }
+
+    /// Takes one from `key`'s allowance of `cap` for `day` in one statement (the row's
+    /// lock orders concurrent takers); false when it is used up. Counts of days before
+    /// yesterday are deleted as the first count of a key's day is taken.
+    async fn take_daily(
+        &self,
+        key: &str,
+        day: chrono::NaiveDate,
+        cap: u32,
+    ) -> Result<Option<bool>, StoreError> {
+        if cap == 0 {
+            return Ok(Some(false));
         }
-        let mut tx = PgTx { tx, location: &self.location, doing };
-        body(&mut tx).await?;
-        let PgTx { tx, location, doing } = tx;
-        tx.commit().await.doing(location, || doing)
+        let day_text = day.to_string();
+        let taken = self
+            .row(
+                "INSERT INTO daily_counts (key, day, count) VALUES ($1, $2, 1)
+                 ON CONFLICT (key, day) DO UPDATE SET count = daily_counts.count + 1
+                 WHERE daily_counts.count < $3
+                 RETURNING count",
+                &[&key, &day_text, &i64::from(cap)],
+                || format!("counting `{key}` on {day}"),
+            )
+            .await?;
+        if taken.as_ref().is_some_and(|r| r.get::<_, i64>(0) == 1) {
+            let old = (day - chrono::Days::new(1)).to_string();
+            self.exec("DELETE FROM daily_counts WHERE day < $1", &[&old], || {
+                "forgetting old daily counts".to_owned()
+            })
+            .await?;
+        }
+        Ok(Some(taken.is_some()))
+    }
+
+    /// Gives one back to `key`'s allowance for `day`.
+    async fn give_back_daily(&self, key: &str, day: chrono::NaiveDate) -> Result<(), StoreError> {
+        self.exec(
+            "UPDATE daily_counts SET count = count - 1 WHERE key = $1 AND day = $2 AND count > 0",
+            &[&key, &day.to_string()],
+            || format!("giving back a count of `{key}` on {day}"),
+        )
+        .await
+        .map(|_| ())
     }
 }

@@ -59,6 +59,14 @@ impl Dialect {
         }
     }
 
+    /// The column that orders rows of a table without a key of its own by insertion.
+    pub(crate) fn insertion_order(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "rowid",
+            Dialect::Postgres => "id",
+        }
+    }
+
     /// The larger of two numbers.
     pub(crate) fn greatest(self) -> &'static str {
         match self {

@@ -17,8 +17,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, SystemTime};
 
-use gleaner_event::{EventIdentity, EventStatus};
-use gleaner_policy::Purpose;
 use gleaner_policy::audit::AuditRecord;
 use gleaner_policy::budget::GlobalBudget;
 use gleaner_policy::registry::Scope;
@@ -29,10 +27,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use crate::codec::{self, SiteRow};
 use crate::error::{Doing, StoreError};
 use crate::merge;
-use crate::model::{
-    ArchivedDocument, AuditEntry, DocumentKind, EventWrite, PurgeReport, RemovalReport,
-    RetentionPolicy, StatusChange, StoredEvent, Upserted,
-};
+use crate::model::{DocumentKind, EventWrite, RemovalReport, Upserted};
 use crate::registry;
 use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written};
 use gleaner_policy::state::BoxFuture;
@@ -297,23 +292,6 @@ async fn blocking<R: Send + 'static>(
     tokio::task::spawn_blocking(f).await.map_err(|e| StoreError::Worker(e.to_string()))?
 }
 
-/// The SQL condition "column `col` is the host `?n` or one of its subdomains".
-fn host_covered(col: &str, n: usize) -> String {
-    format!(
-        "({col} = ?{n} OR (length({col}) > length(?{n}) AND substr({col}, -length(?{n}) - 1) = '.' || ?{n}))"
-    )
-}
-
-/// The SQL condition for a scope over a host column and a URL column, and its parameter.
-fn scope_condition(scope: &Scope, host_col: &str, url_col: &str, n: usize) -> (String, String) {
-    match scope {
-        Scope::Domain(domain) => (host_covered(host_col, n), domain.clone()),
-        Scope::UrlPrefix(prefix) => {
-            (format!("substr({url_col}, 1, length(?{n})) = ?{n}"), prefix.clone())
-        }
-    }
-}
-
 fn hash_of(s: &str) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     s.hash(&mut h);
@@ -489,30 +467,6 @@ fn write_audit(conn: &mut Connection, batch: &[AuditRecord]) -> rusqlite::Result
     tx.commit()
 }
 
-fn event_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(StoredEvent, String)> {
-    let identity: String = r.get(1)?;
-    let facts: String = r.get(5)?;
-    let event = codec::decode_facts(&facts, r.get(6)?, r.get(7)?)
-        .map_err(|e| rusqlite::Error::InvalidColumnName(e.to_string()))?;
-    Ok((
-        StoredEvent {
-            id: r.get(0)?,
-            identity: EventIdentity(u64::from_str_radix(&identity, 16).unwrap_or_default()),
-            host: r.get(2)?,
-            source: r.get(3)?,
-            event,
-            first_seen: codec::from_ms(r.get(8)?),
-            last_checked: codec::from_ms(r.get(9)?),
-            history: Vec::new(),
-            provenance: Vec::new(),
-        },
-        r.get(4)?,
-    ))
-}
-
-const EVENT_COLUMNS: &str = "id, identity, host, source, status, facts, description, image_url, \
-                             first_seen_ms, last_checked_ms";
-
 /// The rows a reading may belong to: its identity, its own page, or its folded title near
 /// its start (`merge::START_WINDOW_MS`), with their provenance rows.
 fn candidate_rows(tx: &Connection, lookup: &merge::Lookup) -> rusqlite::Result<Vec<merge::Row>> {
@@ -631,12 +585,158 @@ impl Sqlite {
 
     // ----- gate state -------------------------------------------------------------
 
+    /// Requests that were in flight when their process died are over: clears every
+    /// in-flight counter. Only the holder of the crawler lease calls this.
+    pub(crate) async fn reset_in_flight(&self) -> Result<u64, StoreError> {
+        self.write(
+            || "clearing requests left in flight by a previous crawler".to_owned(),
+            |tx| {
+                tx.execute("UPDATE site_state SET in_flight = '{}' WHERE in_flight != '{}'", [])
+                    .map(|n| n as u64)
+                    .doing(|| "clearing in-flight counters".to_owned())
+            },
+        )
+        .await
+    }
+
+    // ----- registry -----------------------------------------------------------------
+
+    // ----- audit --------------------------------------------------------------------
+
+    // ----- archive ------------------------------------------------------------------
+
+    // ----- events -------------------------------------------------------------------
+
+    // ----- other content ------------------------------------------------------------
+
+    // ----- retention and removal --------------------------------------------------------
+
+    /// Copies the WAL into the database file and truncates it, so deleted (and, with
+    /// `secure_delete`, zeroed) pages are the only copies left.
+    async fn checkpoint(&self, site: String) -> Result<(), StoreError> {
+        let conn = Arc::clone(&self.writer).lock_owned().await;
+        blocking(move || {
+            recover(&conn);
+            let (busy, _, _): (i64, i64, i64) = conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .doing(|| "checkpointing the WAL".to_owned())?;
+            if busy != 0 {
+                return Err(StoreError::CheckpointBusy { site });
+            }
+            Ok(())
+        })
+        .await
+    }
+}
+
+/// Runs one statement (`$N` placeholders) on `conn`.
+fn run_sql(conn: &Connection, sql: &str, params: &[Value]) -> rusqlite::Result<Written> {
+    let mut st = conn.prepare_cached(&Dialect::Sqlite.render(sql))?;
+    let params = rusqlite::params_from_iter(params);
+    if st.column_count() == 0 {
+        return Ok(Written { changed: st.execute(params)? as u64, rows: Vec::new() });
+    }
+    let readonly = st.readonly();
+    let rows = st.query_map(params, SqlRow::from_sqlite)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let changed = if readonly { 0 } else { conn.changes() };
+    Ok(Written { changed, rows })
+}
+
+/// Polls a future once: the statements of a SQLite transaction run synchronously, so
+/// its body is complete after one poll.
+fn now_or_never<T>(fut: impl std::future::Future<Output = T>) -> Option<T> {
+    let mut fut = std::pin::pin!(fut);
+    match fut.as_mut().poll(&mut std::task::Context::from_waker(std::task::Waker::noop())) {
+        std::task::Poll::Ready(v) => Some(v),
+        std::task::Poll::Pending => None,
+    }
+}
+
+/// The writer inside a `BEGIN IMMEDIATE` transaction.
+struct SqliteTx {
+    conn: tokio::sync::OwnedMutexGuard<Connection>,
+    doing: String,
+}
+
+impl Tx for SqliteTx {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn run<'a>(
+        &'a mut self,
+        sql: &'a str,
+        params: Vec<Value>,
+    ) -> BoxFuture<'a, Result<Written, StoreError>> {
+        Box::pin(std::future::ready(run_sql(&self.conn, sql, &params).doing(|| self.doing.clone())))
+    }
+}
+
+impl Db for Sqlite {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn query<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Vec<SqlRow>, StoreError>> {
+        let sql = sql.to_owned();
+        Box::pin(
+            self.read(move |conn| run_sql(conn, &sql, &params).map(|w| w.rows).doing(|| doing)),
+        )
+    }
+
+    fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
+        let conn = Arc::clone(&self.writer).lock_owned();
+        Box::pin(async move { run_body(conn.await, "BEGIN IMMEDIATE", doing, body).await })
+    }
+
+    fn snapshot(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
+        let conn = Arc::clone(&self.reader).lock_owned();
+        Box::pin(async move { run_body(conn.await, "BEGIN", doing, body).await })
+    }
+}
+
+/// Runs `body` on `conn` inside a transaction opened with `begin`, committed when it
+/// succeeds and rolled back otherwise.
+async fn run_body(
+    conn: tokio::sync::OwnedMutexGuard<Connection>,
+    begin: &'static str,
+    doing: String,
+    body: TxBody,
+) -> Result<(), StoreError> {
+    blocking(move || {
+        recover(&conn);
+        conn.execute_batch(begin).doing(|| doing.clone())?;
+        let mut tx = SqliteTx { conn, doing };
+        let result = now_or_never(body(&mut tx)).unwrap_or_else(|| {
+            Err(StoreError::Worker(format!("a SQLite statement waited while {}", tx.doing)))
+        });
+        match result {
+            Ok(()) => tx.conn.execute_batch("COMMIT").doing(|| tx.doing.clone()),
+            Err(error) => {
+                let _ = tx.conn.execute_batch("ROLLBACK");
+                Err(error)
+            }
+        }
+    })
+    .await
+}
+
+#[async_trait::async_trait]
+impl crate::backend::GateBackend for Sqlite {
     /// Applies `change` to a site's state and the global budget, committed before it
     /// returns. The read and the write happen in one `BEGIN IMMEDIATE` transaction, so
     /// another process's update to the same site waits instead of being lost.
-    pub(crate) async fn update_site(
+    async fn update_site(
         &self,
         site: &str,
+        _worker: &str,
         change: Change<'_>,
     ) -> Result<(), StoreError> {
         let conn = Arc::clone(&self.writer).lock_owned().await;
@@ -689,36 +789,21 @@ impl Sqlite {
         .await
     }
 
-    pub(crate) async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
+    async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
         let site = site.to_owned();
         let cache = Arc::clone(&self.robots);
         self.read(move |conn| load_site(conn, &site, &cache)).await
     }
+}
 
-    /// Requests that were in flight when their process died are over: clears every
-    /// in-flight counter. Only the holder of the crawler lease calls this.
-    pub(crate) async fn reset_in_flight(&self) -> Result<u64, StoreError> {
-        self.write(
-            || "clearing requests left in flight by a previous crawler".to_owned(),
-            |tx| {
-                tx.execute("UPDATE site_state SET in_flight = '{}' WHERE in_flight != '{}'", [])
-                    .map(|n| n as u64)
-                    .doing(|| "clearing in-flight counters".to_owned())
-            },
-        )
-        .await
-    }
-
-    // ----- registry -----------------------------------------------------------------
-
-    // ----- audit --------------------------------------------------------------------
-
-    pub(crate) fn record_audit(&self, record: AuditRecord) {
+#[async_trait::async_trait]
+impl crate::backend::AuditBackend for Sqlite {
+    fn record_audit(&self, record: AuditRecord) {
         let tx = self.audit.lock().unwrap_or_else(|p| p.into_inner());
         let _ = tx.send(AuditMsg::Record(Box::new(record)));
     }
 
-    pub(crate) async fn flush_audit(&self) -> Result<(), StoreError> {
+    async fn flush_audit(&self) -> Result<(), StoreError> {
         let (done, wait) = mpsc::channel();
         self.audit
             .lock()
@@ -731,47 +816,7 @@ impl Sqlite {
         .await
     }
 
-    pub(crate) async fn audit_for(
-        &self,
-        scope: &Scope,
-        limit: u32,
-    ) -> Result<Vec<AuditEntry>, StoreError> {
-        let (cond, param) = scope_condition(scope, "host", "url", 1);
-        self.read(move |conn| {
-            let sql = format!(
-                "SELECT time_ms, site, url, purpose, source, status, error, bytes, duration_ms, reason,
-                     outcome
-                 FROM (SELECT * FROM audit_log WHERE {cond} ORDER BY time_ms DESC, id DESC LIMIT ?2)
-                 ORDER BY time_ms, id"
-            );
-            let doing = || format!("reading the audit log for `{param}`");
-            let mut st = conn.prepare(&sql).doing(doing)?;
-            let rows = st
-                .query_map(params![param, limit], |r| {
-                    let purpose: String = r.get(3)?;
-                    Ok(AuditEntry {
-                        time: codec::from_ms(r.get(0)?),
-                        site: r.get(1)?,
-                        url: r.get(2)?,
-                        purpose: Purpose::from_name(&purpose),
-                        source: r.get(4)?,
-                        outcome: codec::decode_outcome(&r.get::<_, String>(10)?, r.get(5)?),
-                        error: r.get(6)?,
-                        bytes: r.get::<_, i64>(7)?.max(0) as u64,
-                        duration: Duration::from_millis(r.get::<_, i64>(8)?.max(0) as u64),
-                        reason: r.get(9)?,
-                    })
-                })
-                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .doing(doing)?;
-            Ok(rows)
-        })
-        .await
-    }
-
-    // ----- archive ------------------------------------------------------------------
-
-    pub(crate) async fn archive_document(
+    async fn archive_document(
         &self,
         site: &str,
         kind: DocumentKind,
@@ -787,64 +832,14 @@ impl Sqlite {
         )
         .await
     }
+}
 
-    pub(crate) async fn archived(
-        &self,
-        scope: &Scope,
-        kind: DocumentKind,
-        at: Option<SystemTime>,
-    ) -> Result<Vec<ArchivedDocument>, StoreError> {
-        let (cond, param) = scope_condition(scope, "host", "url", 1);
-        self.read(move |conn| {
-            let at_ms = at.map_or(i64::MAX, codec::to_ms);
-            let sql = format!(
-                "SELECT site, url, first_seen_ms, last_seen_ms, body FROM archive
-                 WHERE {cond} AND kind = ?2 AND first_seen_ms <= ?3 ORDER BY site, first_seen_ms, id"
-            );
-            let doing = || format!("reading the archive for `{param}`");
-            let mut st = conn.prepare(&sql).doing(doing)?;
-            let mut docs = st
-                .query_map(params![param, kind.as_str(), at_ms], |r| {
-                    Ok(ArchivedDocument {
-                        site: r.get(0)?,
-                        kind,
-                        url: r.get(1)?,
-                        first_seen: codec::from_ms(r.get(2)?),
-                        last_seen: codec::from_ms(r.get(3)?),
-                        body: r.get(4)?,
-                    })
-                })
-                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .doing(doing)?;
-            if at.is_some() {
-                // Only the version in force at `at`: the latest one per site.
-                let mut latest: Vec<ArchivedDocument> = Vec::new();
-                for doc in docs.drain(..) {
-                    match latest.last_mut() {
-                        Some(last) if last.site == doc.site => *last = doc,
-                        _ => latest.push(doc),
-                    }
-                }
-                docs = latest;
-            }
-            Ok(docs)
-        })
-        .await
-    }
-
-    // ----- events -------------------------------------------------------------------
-
-    pub(crate) async fn upsert_event(
-        &self,
-        write: &EventWrite<'_>,
-    ) -> Result<Upserted, StoreError> {
-        self.upsert_event_fenced(write, None).await
-    }
-
+#[async_trait::async_trait]
+impl crate::backend::EventsBackend for Sqlite {
     /// [`Sqlite::upsert_event`], committed only while `fence` (a work lease) is current,
     /// checked in the same transaction. The reading joins the stored event it is the same
     /// event as (`crate::merge`), which becomes the merge of all its readings.
-    pub(crate) async fn upsert_event_fenced(
+    async fn upsert_event_fenced(
         &self,
         write: &EventWrite<'_>,
         fence: Option<&crate::model::WorkLease>,
@@ -959,133 +954,13 @@ impl Sqlite {
         )
         .await
     }
+}
 
-    pub(crate) async fn event_id(
-        &self,
-        identity: EventIdentity,
-    ) -> Result<Option<i64>, StoreError> {
-        let identity = identity.to_string();
-        self.read(move |conn| {
-            conn.query_row("SELECT id FROM events WHERE identity = ?1", [&identity], |r| r.get(0))
-                .optional()
-                .doing(|| format!("looking up event `{identity}`"))
-        })
-        .await
-    }
-
-    pub(crate) async fn event(&self, id: i64) -> Result<Option<StoredEvent>, StoreError> {
-        self.read(move |conn| {
-            let doing = || format!("reading event {id}");
-            let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = ?1");
-            let found = conn
-                .prepare_cached(&sql)
-                .and_then(|mut st| st.query_row([id], event_from_row).optional())
-                .doing(doing)?;
-            let Some((mut event, _)) = found else { return Ok(None) };
-            let mut st = conn
-                .prepare_cached(
-                    "SELECT status, stated, at_ms FROM event_status WHERE event_id = ?1 ORDER BY at_ms, rowid",
-                )
-                .doing(doing)?;
-            event.history = st
-                .query_map([id], |r| {
-                    let status: String = r.get(0)?;
-                    Ok(StatusChange {
-                        status: codec::status_from_name(&status).unwrap_or(EventStatus::Scheduled),
-                        stated: r.get(1)?,
-                        at: codec::from_ms(r.get(2)?),
-                    })
-                })
-                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .doing(doing)?;
-            let stored = stored_readings(conn, id).doing(doing)?;
-            let (facts, description, image): (String, Option<String>, Option<String>) = conn
-                .query_row(
-                    "SELECT facts, description, image_url FROM events WHERE id = ?1",
-                    [id],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-                )
-                .doing(doing)?;
-            event.provenance = merge::provenance(&facts, description, image, stored);
-            Ok(Some(event))
-        })
-        .await
-    }
-
-    pub(crate) async fn events_between(
-        &self,
-        from: SystemTime,
-        to: SystemTime,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        let (from, to) = (codec::to_ms(from), codec::to_ms(to));
-        self.read(move |conn| {
-            let doing = || "reading events".to_owned();
-            let sql = format!(
-                "SELECT {EVENT_COLUMNS} FROM events
-                 WHERE start_ms < ?2 AND coalesce(end_ms, start_ms) >= ?1 ORDER BY start_ms, id"
-            );
-            let mut st = conn.prepare_cached(&sql).doing(doing)?;
-            let rows = st
-                .query_map(params![from, to], event_from_row)
-                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .doing(doing)?;
-            Ok(rows.into_iter().map(|(e, _)| e).collect())
-        })
-        .await
-    }
-
-    // ----- other content ------------------------------------------------------------
-
-    // ----- retention and removal --------------------------------------------------------
-
-    pub(crate) async fn purge(
-        &self,
-        policy: RetentionPolicy,
-        now: SystemTime,
-    ) -> Result<PurgeReport, StoreError> {
-        let now = codec::to_ms(now);
-        self.write(
-            || "purging expired data".to_owned(),
-            move |tx| {
-                let doing = || "purging expired data".to_owned();
-                let bodies = tx
-                    .execute(
-                        "DELETE FROM bodies WHERE fetched_ms < ?1",
-                        [now.saturating_sub(codec::duration_ms(policy.bodies))],
-                    )
-                    .doing(doing)?;
-                let events_cutoff = now.saturating_sub(codec::duration_ms(policy.events_after_end));
-                let translations: i64 = tx
-                    .query_row(
-                        "SELECT count(*) FROM translations WHERE event_id IN
-                             (SELECT id FROM events WHERE last_day_end_ms < ?1)",
-                        [events_cutoff],
-                        |r| r.get(0),
-                    )
-                    .doing(doing)?;
-                let events = tx
-                    .execute("DELETE FROM events WHERE last_day_end_ms < ?1", [events_cutoff])
-                    .doing(doing)?;
-                let audit = tx
-                    .execute(
-                        "DELETE FROM audit_log WHERE time_ms < ?1",
-                        [now.saturating_sub(codec::duration_ms(policy.audit))],
-                    )
-                    .doing(doing)?;
-                Ok(PurgeReport {
-                    bodies: bodies as u64,
-                    events: events as u64,
-                    translations: translations.max(0) as u64,
-                    audit: audit as u64,
-                })
-            },
-        )
-        .await
-    }
-
+#[async_trait::async_trait]
+impl crate::backend::RetentionBackend for Sqlite {
     /// Removes a site's content in one transaction (`crate::registry`), then
     /// checkpoints the WAL so, with `secure_delete`, the bytes are gone from the files.
-    pub(crate) async fn remove_site(
+    async fn remove_site(
         &self,
         scope: Scope,
         reference: String,
@@ -1106,26 +981,7 @@ impl Sqlite {
         Ok(report)
     }
 
-    /// Copies the WAL into the database file and truncates it, so deleted (and, with
-    /// `secure_delete`, zeroed) pages are the only copies left.
-    async fn checkpoint(&self, site: String) -> Result<(), StoreError> {
-        let conn = Arc::clone(&self.writer).lock_owned().await;
-        blocking(move || {
-            recover(&conn);
-            let (busy, _, _): (i64, i64, i64) = conn
-                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-                })
-                .doing(|| "checkpointing the WAL".to_owned())?;
-            if busy != 0 {
-                return Err(StoreError::CheckpointBusy { site });
-            }
-            Ok(())
-        })
-        .await
-    }
-
-    pub(crate) async fn integrity_check(&self) -> Result<String, StoreError> {
+    async fn integrity_check(&self) -> Result<String, StoreError> {
         self.read(|conn| {
             conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))
                 .doing(|| "checking the database".to_owned())
@@ -1134,99 +990,31 @@ impl Sqlite {
     }
 }
 
-/// Runs one statement (`$N` placeholders) on `conn`.
-fn run_sql(conn: &Connection, sql: &str, params: &[Value]) -> rusqlite::Result<Written> {
-    let mut st = conn.prepare_cached(&Dialect::Sqlite.render(sql))?;
-    let params = rusqlite::params_from_iter(params);
-    if st.column_count() == 0 {
-        return Ok(Written { changed: st.execute(params)? as u64, rows: Vec::new() });
-    }
-    let readonly = st.readonly();
-    let rows = st.query_map(params, SqlRow::from_sqlite)?.collect::<rusqlite::Result<Vec<_>>>()?;
-    let changed = if readonly { 0 } else { conn.changes() };
-    Ok(Written { changed, rows })
-}
-
-/// Polls a future once: the statements of a SQLite transaction run synchronously, so
-/// its body is complete after one poll.
-fn now_or_never<T>(fut: impl std::future::Future<Output = T>) -> Option<T> {
-    let mut fut = std::pin::pin!(fut);
-    match fut.as_mut().poll(&mut std::task::Context::from_waker(std::task::Waker::noop())) {
-        std::task::Poll::Ready(v) => Some(v),
-        std::task::Poll::Pending => None,
-    }
-}
-
-/// The writer inside a `BEGIN IMMEDIATE` transaction.
-struct SqliteTx {
-    conn: tokio::sync::OwnedMutexGuard<Connection>,
-    doing: String,
-}
-
-impl Tx for SqliteTx {
-    fn dialect(&self) -> Dialect {
-        Dialect::Sqlite
+#[async_trait::async_trait]
+impl crate::backend::SharedBackend for Sqlite {
+    /// One process owns the file: this machine's clock.
+    async fn database_time(&self) -> Result<SystemTime, StoreError> {
+        Ok(SystemTime::now())
     }
 
-    fn run<'a>(
-        &'a mut self,
-        sql: &'a str,
-        params: Vec<Value>,
-    ) -> BoxFuture<'a, Result<Written, StoreError>> {
-        Box::pin(std::future::ready(run_sql(&self.conn, sql, &params).doing(|| self.doing.clone())))
-    }
-}
-
-impl Db for Sqlite {
-    fn dialect(&self) -> Dialect {
-        Dialect::Sqlite
+    /// `None`: one process owns the file and the version check before each request
+    /// sees every change.
+    fn registry_changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        None
     }
 
-    fn query<'a>(
-        &'a self,
-        sql: &'a str,
-        params: Vec<Value>,
-        doing: String,
-    ) -> BoxFuture<'a, Result<Vec<SqlRow>, StoreError>> {
-        let sql = sql.to_owned();
-        Box::pin(
-            self.read(move |conn| run_sql(conn, &sql, &params).map(|w| w.rows).doing(|| doing)),
-        )
+    /// `None`: the one crawling process counts in memory.
+    async fn take_daily(
+        &self,
+        _key: &str,
+        _day: chrono::NaiveDate,
+        _cap: u32,
+    ) -> Result<Option<bool>, StoreError> {
+        Ok(None)
     }
 
-    fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
-        let conn = Arc::clone(&self.writer).lock_owned();
-        Box::pin(async move { run_body(conn.await, "BEGIN IMMEDIATE", doing, body).await })
+    /// Nothing to give back: nothing was taken.
+    async fn give_back_daily(&self, _key: &str, _day: chrono::NaiveDate) -> Result<(), StoreError> {
+        Ok(())
     }
-
-    fn snapshot(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
-        let conn = Arc::clone(&self.reader).lock_owned();
-        Box::pin(async move { run_body(conn.await, "BEGIN", doing, body).await })
-    }
-}
-
-/// Runs `body` on `conn` inside a transaction opened with `begin`, committed when it
-/// succeeds and rolled back otherwise.
-async fn run_body(
-    conn: tokio::sync::OwnedMutexGuard<Connection>,
-    begin: &'static str,
-    doing: String,
-    body: TxBody,
-) -> Result<(), StoreError> {
-    blocking(move || {
-        recover(&conn);
-        conn.execute_batch(begin).doing(|| doing.clone())?;
-        let mut tx = SqliteTx { conn, doing };
-        let result = now_or_never(body(&mut tx)).unwrap_or_else(|| {
-            Err(StoreError::Worker(format!("a SQLite statement waited while {}", tx.doing)))
-        });
-        match result {
-            Ok(()) => tx.conn.execute_batch("COMMIT").doing(|| tx.doing.clone()),
-            Err(error) => {
-                let _ = tx.conn.execute_batch("ROLLBACK");
-                Err(error)
-            }
-        }
-    })
-    .await
 }

@@ -12,25 +12,22 @@
 use std::time::{Duration, SystemTime};
 
 use crate::model::{EventWrite, Keep, Upserted, WorkLease};
+use crate::sql::params;
 use crate::{Backend, CrawlerState, Store, StoreError};
 
 impl Store {
     /// Deletes queue items finished before `before` (the scheduler calls it with its
     /// daily retention; one row per pass would otherwise pile up). Returns how many.
     pub async fn prune_work(&self, before: SystemTime) -> Result<u64, StoreError> {
-        let before = crate::codec::to_ms(before);
-        match &*self.backend {
-            Backend::Sqlite(db) => db.prune_work(before).await,
-            Backend::Postgres(db) => db.prune_work(before).await,
-        }
+        let sql = "DELETE FROM frontier WHERE done_ms IS NOT NULL AND done_ms < $1";
+        self.db().exec(sql, params![before], "deleting finished work".into()).await
     }
 
     /// Queued items not done yet: due later, due now, or claimed by a worker.
     pub async fn pending_work(&self) -> Result<u64, StoreError> {
-        match &*self.backend {
-            Backend::Sqlite(db) => db.pending_work().await,
-            Backend::Postgres(db) => db.pending_work().await,
-        }
+        let sql = "SELECT count(*) FROM frontier WHERE done_ms IS NULL";
+        let row = self.db().row(sql, params![], "counting queued work".into()).await?;
+        Ok(row.map(|r| r.get::<i64>(0)).transpose()?.unwrap_or(0).max(0) as u64)
     }
 }
 
@@ -61,10 +58,7 @@ impl CrawlerState {
         extend: Duration,
         worker_lease: Duration,
     ) -> Result<Option<WorkLease>, StoreError> {
-        match &*self.store.backend {
-            Backend::Sqlite(db) => db.renew_work(lease, extend).await,
-            Backend::Postgres(db) => db.renew_work(&self.worker, lease, extend, worker_lease).await,
-        }
+        self.store.backend().renew_work(&self.worker, lease, extend, worker_lease).await
     }
 
     /// [`crate::Store::upsert_event`] for a worker: committed only while `lease` is the
@@ -80,9 +74,6 @@ impl CrawlerState {
         if write.keep == Keep::Full && self.store.owner_rules(write.fetched_url).await?.facts_only {
             write.keep = Keep::Facts;
         }
-        match &*self.store.backend {
-            Backend::Sqlite(db) => db.upsert_event_fenced(&write, Some(lease)).await,
-            Backend::Postgres(db) => db.upsert_event_fenced(&write, Some(lease)).await,
-        }
+        self.store.backend().upsert_event_fenced(&write, Some(lease)).await
     }
 }

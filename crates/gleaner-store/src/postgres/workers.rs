@@ -2,7 +2,7 @@
 //! together with the worker's own lease, and fencing result writes with the claim's
 //! token. The claim itself is `Postgres::claim_work`.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{PgDoing, Postgres};
 use crate::error::StoreError;
@@ -32,34 +32,6 @@ pub(super) async fn check_fence(
 }
 
 impl Postgres {
-    /// Extends `lease` by `extend` from now (database clock) when it is still current and
-    /// unexpired; the worker's own lease is renewed first, to `worker_lease`, so the
-    /// requests it starts under the renewed claim keep counting in flight.
-    pub(crate) async fn renew_work(
-        &self,
-        worker: &str,
-        lease: &WorkLease,
-        extend: Duration,
-        worker_lease: Duration,
-    ) -> Result<Option<WorkLease>, StoreError> {
-        let sent = Instant::now();
-        self.heartbeat(worker, worker_lease).await?;
-        let row = self
-            .row(
-                "UPDATE frontier SET lease_until = now() + make_interval(secs => $3)
-                 WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL AND lease_until > now()
-                 RETURNING extract(epoch FROM lease_until - now())::float8",
-                &[&lease.id, &lease.token, &extend.as_secs_f64()],
-                || format!("renewing the claim on `{}`", lease.item.url),
-            )
-            .await?;
-        Ok(row.map(|r| WorkLease {
-            valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(0).max(0.0)).unwrap_or_default(),
-            claimed_at: sent,
-            ..lease.clone()
-        }))
-    }
-
     /// Renews the worker's own lease (see `Postgres::heartbeat`), for callers outside
     /// the heartbeat task.
     pub(crate) async fn renew_worker(
@@ -69,74 +41,6 @@ impl Postgres {
     ) -> Result<(), StoreError> {
         self.heartbeat(worker, worker_lease).await
     }
-
-    /// Deletes items done before `before` (milliseconds since the epoch).
-    pub(crate) async fn prune_work(&self, before: i64) -> Result<u64, StoreError> {
-        self.exec(
-            "DELETE FROM frontier WHERE done_ms IS NOT NULL AND done_ms < $1",
-            &[&before],
-            || "deleting finished work".to_owned(),
-        )
-        .await
-    }
-
-    /// Items not done yet (due later, due now, or claimed).
-    pub(crate) async fn pending_work(&self) -> Result<u64, StoreError> {
-        let row = self
-            .row("SELECT count(*) FROM frontier WHERE done_ms IS NULL", &[], || {
-                "counting queued work".to_owned()
-            })
-            .await?;
-        Ok(row.map_or(0, |r| r.get::<_, i64>(0)).max(0) as u64)
-    }
 }
 
-impl Postgres {
-    /// Takes one from `key`'s allowance of `cap` for `day` in one statement (the row's
-    /// lock orders concurrent takers); false when it is used up. Counts of days before
-    /// yesterday are deleted as the first count of a key's day is taken.
-    pub(crate) async fn take_daily(
-        &self,
-        key: &str,
-        day: chrono::NaiveDate,
-        cap: u32,
-    ) -> Result<bool, StoreError> {
-        if cap == 0 {
-            return Ok(false);
-        }
-        let day_text = day.to_string();
-        let taken = self
-            .row(
-                "INSERT INTO daily_counts (key, day, count) VALUES ($1, $2, 1)
-                 ON CONFLICT (key, day) DO UPDATE SET count = daily_counts.count + 1
-                 WHERE daily_counts.count < $3
-                 RETURNING count",
-                &[&key, &day_text, &i64::from(cap)],
-                || format!("counting `{key}` on {day}"),
-            )
-            .await?;
-        if taken.as_ref().is_some_and(|r| r.get::<_, i64>(0) == 1) {
-            let old = (day - chrono::Days::new(1)).to_string();
-            self.exec("DELETE FROM daily_counts WHERE day < $1", &[&old], || {
-                "forgetting old daily counts".to_owned()
-            })
-            .await?;
-        }
-        Ok(taken.is_some())
-    }
-
-    /// Gives one back to `key`'s allowance for `day`.
-    pub(crate) async fn give_back_daily(
-        &self,
-        key: &str,
-        day: chrono::NaiveDate,
-    ) -> Result<(), StoreError> {
-        self.exec(
-            "UPDATE daily_counts SET count = count - 1 WHERE key = $1 AND day = $2 AND count > 0",
-            &[&key, &day.to_string()],
-            || format!("giving back a count of `{key}` on {day}"),
-        )
-        .await
-        .map(|_| ())
-    }
-}
+impl Postgres {}

@@ -13,13 +13,12 @@ use crate::codec;
 use crate::error::{Doing, StoreError};
 use crate::model::{SiteLease, WorkItem, WorkLease};
 
-impl Sqlite {
+impl Sqlite {}
+
+#[async_trait::async_trait]
+impl crate::backend::FrontierBackend for Sqlite {
     /// Queues an item unless the same URL and purpose is already pending.
-    pub(crate) async fn enqueue_work(
-        &self,
-        item: &WorkItem,
-        due: SystemTime,
-    ) -> Result<bool, StoreError> {
+    async fn enqueue_work(&self, item: &WorkItem, due: SystemTime) -> Result<bool, StoreError> {
         let item = item.clone();
         let shown = item.url.to_string();
         self.write(
@@ -47,7 +46,7 @@ impl Sqlite {
     }
 
     /// Claims up to `limit` due items whose lease is free or expired.
-    pub(crate) async fn claim_work(
+    async fn claim_work(
         &self,
         worker: &str,
         limit: u32,
@@ -116,11 +115,7 @@ impl Sqlite {
     }
 
     /// Marks a claimed item done, only with its current token.
-    pub(crate) async fn complete_work(
-        &self,
-        lease: &WorkLease,
-        now: SystemTime,
-    ) -> Result<bool, StoreError> {
+    async fn complete_work(&self, lease: &WorkLease, now: SystemTime) -> Result<bool, StoreError> {
         let (id, token, url) = (lease.id, lease.token, lease.item.url.to_string());
         self.write(
             move || format!("completing `{url}`"),
@@ -138,7 +133,7 @@ impl Sqlite {
     }
 
     /// Gives a claimed item back, only with its current token.
-    pub(crate) async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError> {
+    async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError> {
         let (id, token) = (lease.id, lease.token);
         self.write(
             move || format!("releasing work item {id}"),
@@ -155,8 +150,37 @@ impl Sqlite {
         .await
     }
 
+    /// Extends a current, unexpired claim by `extend` from now.
+    async fn renew_work(
+        &self,
+        _worker: &str,
+        lease: &WorkLease,
+        extend: Duration,
+        _worker_lease: Duration,
+    ) -> Result<Option<WorkLease>, StoreError> {
+        let sent = Instant::now();
+        let (id, token) = (lease.id, lease.token);
+        let renewed = self
+            .write(
+                move || format!("renewing work item {id}"),
+                move |tx| {
+                    let now = codec::to_ms(SystemTime::now());
+                    tx.execute(
+                        "UPDATE frontier SET lease_until_ms = ?4
+                         WHERE id = ?1 AND lease_token = ?2 AND done_ms IS NULL
+                             AND lease_until_ms > ?3",
+                        params![id, token, now, now.saturating_add(codec::duration_ms(extend))],
+                    )
+                    .map(|n| n == 1)
+                    .doing(|| format!("renewing work item {id}"))
+                },
+            )
+            .await?;
+        Ok(renewed.then(|| WorkLease { valid_for: extend, claimed_at: sent, ..lease.clone() }))
+    }
+
     /// Leases `site` to `worker` (the rules of the PostgreSQL backend, on this clock).
-    pub(crate) async fn claim_site(
+    async fn claim_site(
         &self,
         worker: &str,
         site: &str,
@@ -203,7 +227,7 @@ impl Sqlite {
     }
 
     /// Ends a site lease early, only with its current token.
-    pub(crate) async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError> {
+    async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError> {
         let (site, token) = (lease.site.clone(), lease.token);
         let shown = site.clone();
         self.write(

@@ -1,0 +1,173 @@
+//! What each backend writes in its own SQL, one trait per domain, so the compiler keeps
+//! SQLite and PostgreSQL in step: a method added to a trait does not build until both
+//! backends have it. Everything that means the same on both is written once on
+//! [`crate::sql::Db`] instead (`content`, `registry`, `events`, `audit`, `relay`, `llm`,
+//! `owners`); what stays here differs in substance: the gate's locking (`BEGIN
+//! IMMEDIATE` against `SELECT … FOR UPDATE` with per-worker in-flight counts), leases
+//! (the process clock against `FOR UPDATE SKIP LOCKED` on the database clock), the audit
+//! batch writers, the event write's fence and locks, and removal (`secure_delete` and a
+//! WAL checkpoint against every copy sharing a namespace).
+
+use std::time::{Duration, SystemTime};
+
+use async_trait::async_trait;
+use gleaner_policy::audit::AuditRecord;
+use gleaner_policy::registry::Scope;
+use gleaner_policy::state::{Change, SiteState};
+
+use crate::StoreError;
+use crate::model::{
+    DocumentKind, EventWrite, RemovalReport, SiteLease, Upserted, WorkItem, WorkLease,
+};
+
+/// The gate's state: a site's budget and robots.txt, read and changed under a lock.
+#[async_trait]
+pub(crate) trait GateBackend {
+    /// Applies `change` to a site's state and the global budget for `worker`, committed
+    /// before it returns (SQLite has one crawling process and ignores `worker`).
+    async fn update_site(
+        &self,
+        site: &str,
+        worker: &str,
+        change: Change<'_>,
+    ) -> Result<(), StoreError>;
+
+    /// A copy of a site's gate state.
+    async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError>;
+}
+
+/// The frontier and the site leases (SPEC §7).
+#[async_trait]
+pub(crate) trait FrontierBackend {
+    /// Queues due work unless the same URL and purpose is pending; true when queued.
+    async fn enqueue_work(&self, item: &WorkItem, due: SystemTime) -> Result<bool, StoreError>;
+
+    /// Claims up to `limit` items due at `now` for `worker`, each for `lease`.
+    async fn claim_work(
+        &self,
+        worker: &str,
+        limit: u32,
+        lease: Duration,
+        now: SystemTime,
+    ) -> Result<Vec<WorkLease>, StoreError>;
+
+    /// Marks a claimed item done; false when fenced out.
+    async fn complete_work(&self, lease: &WorkLease, now: SystemTime) -> Result<bool, StoreError>;
+
+    /// Gives a claimed item back, due at once; false when fenced out.
+    async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError>;
+
+    /// Extends a current claim by `extend`, renewing `worker`'s lease to `worker_lease`
+    /// first (PostgreSQL); `None` when the claim was lost.
+    async fn renew_work(
+        &self,
+        worker: &str,
+        lease: &WorkLease,
+        extend: Duration,
+        worker_lease: Duration,
+    ) -> Result<Option<WorkLease>, StoreError>;
+
+    /// Leases `site` to `worker`; `None` while another worker holds it.
+    async fn claim_site(
+        &self,
+        worker: &str,
+        site: &str,
+        lease: Duration,
+        grace: Duration,
+    ) -> Result<Option<SiteLease>, StoreError>;
+
+    /// Gives a site back; false when the token is no longer current.
+    async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError>;
+}
+
+/// The audit log's writer and the document archive's.
+#[async_trait]
+pub(crate) trait AuditBackend {
+    /// Queues an audit record for the batch writer.
+    fn record_audit(&self, record: AuditRecord);
+
+    /// Waits until every queued audit record is written.
+    async fn flush_audit(&self) -> Result<(), StoreError>;
+
+    /// Archives a document version when it changed; true when stored.
+    async fn archive_document(
+        &self,
+        site: &str,
+        kind: DocumentKind,
+        url: &str,
+        body: Vec<u8>,
+        now: SystemTime,
+    ) -> Result<bool, StoreError>;
+}
+
+/// Storing a source's reading of an event.
+#[async_trait]
+pub(crate) trait EventsBackend {
+    /// Stores a reading (`crate::merge`), only while `fence` is current when given.
+    async fn upsert_event_fenced(
+        &self,
+        write: &EventWrite<'_>,
+        fence: Option<&WorkLease>,
+    ) -> Result<Upserted, StoreError>;
+}
+
+/// Removal and the database's own check.
+#[async_trait]
+pub(crate) trait RetentionBackend {
+    /// Deletes a site's content and records the removal.
+    async fn remove_site(
+        &self,
+        scope: Scope,
+        reference: String,
+        now: SystemTime,
+    ) -> Result<RemovalReport, StoreError>;
+
+    /// The database's consistency check (`ok` when sound).
+    async fn integrity_check(&self) -> Result<String, StoreError>;
+}
+
+/// What the processes sharing one database agree on. SQLite has one crawling process,
+/// which keeps these in memory or on the machine's clock.
+#[async_trait]
+pub(crate) trait SharedBackend {
+    /// The clock every process agrees on.
+    async fn database_time(&self) -> Result<SystemTime, StoreError>;
+
+    /// Moves whenever the owners' registry may have changed in another process.
+    fn registry_changes(&self) -> Option<tokio::sync::watch::Receiver<u64>>;
+
+    /// Takes one from `key`'s shared allowance of `cap` for `day`; `None` when every
+    /// process counts for itself.
+    async fn take_daily(
+        &self,
+        key: &str,
+        day: chrono::NaiveDate,
+        cap: u32,
+    ) -> Result<Option<bool>, StoreError>;
+
+    /// Gives one back to `key`'s shared allowance for `day`.
+    async fn give_back_daily(&self, key: &str, day: chrono::NaiveDate) -> Result<(), StoreError>;
+}
+
+/// A whole backend: every domain's trait, and [`crate::sql::Db`] for the shared half.
+pub(crate) trait Backend:
+    crate::sql::Db
+    + GateBackend
+    + FrontierBackend
+    + AuditBackend
+    + EventsBackend
+    + RetentionBackend
+    + SharedBackend
+{
+}
+
+impl<T> Backend for T where
+    T: crate::sql::Db
+        + GateBackend
+        + FrontierBackend
+        + AuditBackend
+        + EventsBackend
+        + RetentionBackend
+        + SharedBackend
+{
+}
