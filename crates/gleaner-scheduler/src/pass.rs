@@ -731,7 +731,12 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
             }
             let body = String::from_utf8_lossy(&fetched.body);
             if !site_prefs.contains_key(&site) {
-                let rules = ctx.gate.robots_preferences(&request).await.unwrap_or_default();
+                // A licensed API is read under its licence, without robots.txt.
+                let rules = if ctx.settings.licensed_api_for(&source.id, &url).is_some() {
+                    Vec::new()
+                } else {
+                    ctx.gate.robots_preferences(&request).await.unwrap_or_default()
+                };
                 site_prefs.insert(site.clone(), rules);
             }
             let robots_prefs = site_prefs.get(&site).map_or(&[][..], Vec::as_slice);

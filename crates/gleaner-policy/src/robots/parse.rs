@@ -10,7 +10,9 @@
 //!   whitespace (`Disallow /private`);
 //! - common misspellings are accepted (`disalow`, `dissallow`, `useragent`, …);
 //! - rules that appear before any `User-agent` line belong to no group and are ignored;
-//! - `Sitemap` lines are global and do not end a group; unknown keys are ignored.
+//! - `Sitemap` lines are global and do not end a group; unknown keys are ignored;
+//! - `Content-Usage` and `Content-Signal` lines (AI-use preferences, optionally with a
+//!   path) are rules of their group, kept with their line numbers in `Group::prefs`.
 //!
 //! Input beyond [`MAX_PARSED_BYTES`] is ignored (RFC 9309 §2.5 asks for at least
 //! 500 KiB); invalid UTF-8 is replaced, never a panic.
