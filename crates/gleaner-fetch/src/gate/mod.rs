@@ -167,8 +167,11 @@ pub enum GateOutcome {
     Deferred {
         /// Earliest start, when known.
         until: Option<SystemTime>,
-        /// Why.
+        /// Why, in words.
         why: String,
+        /// The budget's reason as a value, when the budget deferred it (spacing, quiet
+        /// hours, the site's robots.txt visit windows…; see [`WaitReason::code`]).
+        wait: Option<WaitReason>,
     },
     /// Sent, but no response came (timeout, connection, body errors).
     Failed(FetchError),
@@ -471,7 +474,7 @@ impl Gate {
                     if waited_for_pause
                         || request.wait_until_at_most.is_none_or(|limit| until > limit)
                     {
-                        return GateOutcome::Deferred { until: Some(until), why };
+                        return GateOutcome::Deferred { until: Some(until), why, wait: None };
                     }
                     // Within what the caller waits: wait the pause out, then decide again.
                     self.sleep_until(until).await;
@@ -482,6 +485,7 @@ impl Gate {
                     return GateOutcome::Deferred {
                         until: None,
                         why: "robots.txt was read but is not known yet".into(),
+                        wait: None,
                     };
                 }
             }
@@ -620,6 +624,7 @@ impl Gate {
                     Ok(None) => Err(GateOutcome::Deferred {
                         until: None,
                         why: "robots.txt was being read by another process".into(),
+                        wait: None,
                     }),
                     Err(error) => Err(state_unreadable(&error)),
                 };
@@ -659,6 +664,7 @@ impl Gate {
             return Err(GateOutcome::Deferred {
                 until: None,
                 why: format!("robots.txt read but not recorded: {error}"),
+                wait: None,
             });
         }
         self.local(site).changed.notify_waiters();
@@ -673,9 +679,9 @@ impl Gate {
         rules: &BudgetRules,
         request: &GateRequest,
     ) -> Result<Permit, GateOutcome> {
-        self.acquire_unless_robots_known(site, rules, request, false)
-            .await?
-            .ok_or_else(|| GateOutcome::Deferred { until: None, why: "nothing reserved".into() })
+        self.acquire_unless_robots_known(site, rules, request, false).await?.ok_or_else(|| {
+            GateOutcome::Deferred { until: None, why: "nothing reserved".into(), wait: None }
+        })
     }
 
     /// [`Gate::acquire`]; with `unless_robots_known`, reserves nothing and returns `None`
@@ -739,6 +745,7 @@ impl Gate {
                 break Err(GateOutcome::Deferred {
                     until: None,
                     why: format!("budget not reserved: {error}"),
+                    wait: None,
                 });
             }
             if robots_known {
@@ -763,12 +770,17 @@ impl Gate {
                         break Err(GateOutcome::Deferred {
                             until: Some(until),
                             why: why.to_string(),
+                            wait: Some(why),
                         });
                     }
                     if until.is_none()
                         && request.wait_until_at_most.is_some_and(|limit| limit <= now)
                     {
-                        break Err(GateOutcome::Deferred { until: None, why: why.to_string() });
+                        break Err(GateOutcome::Deferred {
+                            until: None,
+                            why: why.to_string(),
+                            wait: Some(why),
+                        });
                     }
                     let wait = match (until, &why) {
                         (Some(until), _) => until.duration_since(now).unwrap_or_default(),
@@ -923,6 +935,7 @@ fn state_unreadable(error: &StateError) -> GateOutcome {
     GateOutcome::Deferred {
         until: None,
         why: format!("the site's state could not be read: {error}"),
+        wait: None,
     }
 }
 

@@ -12,7 +12,7 @@ use gleaner_fetch::gate::registry::{MemoryRegistry, OwnerRequest, RegistryEntry,
 use gleaner_fetch::gate::state::MemoryState;
 use gleaner_fetch::{Client, ClientSettings, Gate, GateOutcome, GateRequest, Refusal};
 use gleaner_policy::Purpose;
-use gleaner_policy::budget::PassMark;
+use gleaner_policy::budget::{PassMark, WaitReason};
 use gleaner_policy::outcome::{Outcome, RefusalKind};
 use gleaner_testweb::{
     Manifest, RetryAfterForm, RobotsScenario, SiteBehaviour, SiteSpec, TestWeb, check::local_clock,
@@ -283,7 +283,9 @@ async fn deferred_when_the_suspension_outlasts_the_callers_patience() {
     let mut second = GateRequest::new(url(&web, 0, "/events/2.html"), Purpose::EventPage);
     second.wait_until_at_most = Some(SystemTime::now() + Duration::from_secs(1));
     let outcome = bounded(s.gate.fetch(&second)).await;
-    let GateOutcome::Deferred { until: Some(until), why } = &outcome else { panic!("{outcome:?}") };
+    let GateOutcome::Deferred { until: Some(until), why, .. } = &outcome else {
+        panic!("{outcome:?}")
+    };
     assert!(why.contains("suspended"), "{why}");
     assert!(*until > SystemTime::now() + Duration::from_secs(20), "about 30 s from the HTTP-date");
     assert_eq!(web.ledger().count(0, "/events/2.html"), 0);
@@ -638,9 +640,14 @@ async fn extended_standard_visit_time_from_the_sites_side() {
             let outcome = bounded(s.gate.fetch(&page)).await;
             if site == 0 {
                 let opens = utc_at(2, 0) + Duration::from_secs(86_400);
+                let GateOutcome::Deferred { until, wait: Some(wait), .. } = &outcome else {
+                    panic!("{outcome:?}")
+                };
+                assert_eq!(*until, Some(opens));
+                assert_eq!(wait.code(), "robots-visit-time");
                 assert!(
-                    matches!(&outcome, GateOutcome::Deferred { until: Some(t), why } if *t == opens && why.contains("visit-time")),
-                    "{outcome:?}"
+                    matches!(wait, WaitReason::OutsideVisitTime { next } if next.line == 6 && next.visit_time),
+                    "{wait:?}"
                 );
             } else {
                 assert_eq!(outcome.fetched().map(|f| f.status), Some(200), "{outcome:?}");
