@@ -103,3 +103,44 @@ fn every_subcommand_has_help() {
         assert!(run.stdout.contains("Usage"), "{args:?}: {}", run.stdout);
     }
 }
+
+/// RFC 9309 §2.2.3: `%2A` in a pattern matches a literal `*` in the URL and `%24` a
+/// literal `$`; neither is a wildcard or an anchor.
+#[test]
+fn rfc9309_check_matches_percent_2a_and_24_literally() {
+    let robots = "User-agent: *\nDisallow: /path/file-with-a-%2A.html\nDisallow: /path/foo-%24\n";
+    let file = temp_file(robots.as_bytes());
+    let path = file.path().to_str().unwrap();
+    let urls = "https://a.example/path/file-with-a-*.html\nhttps://a.example/path/file-with-a-x.html\nhttps://a.example/path/foo-$\nhttps://a.example/path/foo-\n";
+    let run = gleaner(&["robots", "check", "--robots", path, "--agent", "bot"], urls);
+    assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "disallow\thttps://a.example/path/file-with-a-*.html\n\
+         allow\thttps://a.example/path/file-with-a-x.html\n\
+         disallow\thttps://a.example/path/foo-$\n\
+         allow\thttps://a.example/path/foo-\n"
+    );
+}
+
+#[test]
+fn explain_names_the_request_rate_and_visit_time_lines() {
+    let robots = "User-agent: bot\nRequest-rate: 1/10s\nVisit-time: 0800-1700\nDisallow: /x\n";
+    let file = temp_file(robots.as_bytes());
+    let path = file.path().to_str().unwrap();
+    let run = gleaner(
+        &["robots", "explain", "--robots", path, "--agent", "bot", "https://a.example/events"],
+        "",
+    );
+    assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
+    assert!(
+        run.stdout.contains("request-rate: at least 10 s between requests (line 2;"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("requests start only inside line 3 `visit-time` window 0800-1700 UTC"),
+        "{}",
+        run.stdout
+    );
+}

@@ -167,10 +167,11 @@ pub enum GateOutcome {
     Deferred {
         /// Earliest start, when known.
         until: Option<SystemTime>,
-        /// The budget's reason, when the budget deferred it (the global daily cap, a
-        /// quota, the site's gap past the time limit), for the pass report.
+        /// The budget's reason as a value, when the budget deferred it (the global daily
+        /// cap, a quota, the site's gap, quiet hours, the site's robots.txt visit
+        /// windows…; see [`WaitReason::code`]), for the pass report.
         hold: Option<WaitReason>,
-        /// Why.
+        /// Why, in words.
         why: String,
     },
     /// Sent, but no response came (timeout, connection, body errors).

@@ -12,7 +12,7 @@ use gleaner_fetch::gate::registry::{MemoryRegistry, OwnerRequest, RegistryEntry,
 use gleaner_fetch::gate::state::MemoryState;
 use gleaner_fetch::{Client, ClientSettings, Gate, GateOutcome, GateRequest, Refusal};
 use gleaner_policy::Purpose;
-use gleaner_policy::budget::PassMark;
+use gleaner_policy::budget::{PassMark, WaitReason};
 use gleaner_policy::outcome::{Outcome, RefusalKind};
 use gleaner_testweb::{
     Manifest, RetryAfterForm, RobotsScenario, SiteBehaviour, SiteSpec, TestWeb, check::local_clock,
@@ -640,9 +640,14 @@ async fn extended_standard_visit_time_from_the_sites_side() {
             let outcome = bounded(s.gate.fetch(&page)).await;
             if site == 0 {
                 let opens = utc_at(2, 0) + Duration::from_secs(86_400);
+                let GateOutcome::Deferred { until, hold: Some(wait), .. } = &outcome else {
+                    panic!("{outcome:?}")
+                };
+                assert_eq!(*until, Some(opens));
+                assert_eq!(wait.code(), "robots-visit-time");
                 assert!(
-                    matches!(&outcome, GateOutcome::Deferred { until: Some(t), why, .. } if *t == opens && why.contains("visit-time")),
-                    "{outcome:?}"
+                    matches!(wait, WaitReason::OutsideVisitTime { next } if next.line == 6 && next.visit_time),
+                    "{wait:?}"
                 );
             } else {
                 assert_eq!(outcome.fetched().map(|f| f.status), Some(200), "{outcome:?}");

@@ -361,10 +361,12 @@ fn utc(h: u32, m: u32, s: u32) -> SystemTime {
     SystemTime::from(Utc.with_ymd_and_hms(2026, 12, 1, h, m, s).unwrap())
 }
 
+/// (robots.txt, configured gap s, crawl-delay s, expected gap s, line named)
+type GapCase = (&'static str, u64, Option<u64>, u64, Option<usize>);
+
 #[test]
 fn extended_standard_request_rate_is_a_floor_on_the_gap() {
-    // (robots.txt, configured gap s, crawl-delay s, expected gap s, line named)
-    let cases: &[(&str, u64, Option<u64>, u64, Option<usize>)] = &[
+    let cases: &[GapCase] = &[
         ("user-agent: *\nrequest-rate: 1/10s\n", 1, None, 10, Some(2)),
         ("user-agent: *\nrequest-rate: 1/10s\n", 30, None, 30, None),
         ("user-agent: *\nrequest-rate: 1/10s\n", 1, Some(20), 20, None),
