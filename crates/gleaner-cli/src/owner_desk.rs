@@ -101,28 +101,6 @@ pub async fn start_dashboard(
     Ok(Some((bound, task)))
 }
 
-/// A source's due time under the operator's controls: `None` while the source is paused
-/// (the scheduler skips it), `now` when the dashboard asked for a run (the request is
-/// taken, so it starts one pass), else `due`.
-pub async fn controlled_due(
-    store: &Store,
-    source: &str,
-    due: std::time::SystemTime,
-    now: std::time::SystemTime,
-) -> Option<std::time::SystemTime> {
-    let control = store.source_control(source).await.unwrap_or_default();
-    if control.paused {
-        return None;
-    }
-    if control.run_requested.is_some() {
-        if let Err(error) = store.request_run(source, None, now).await {
-            eprintln!("warning: failed to take the run request of `{source}`: {error}");
-        }
-        return Some(now);
-    }
-    Some(due)
-}
-
 /// The demo's desk and dashboard: the operator token from the environment when set,
 /// else a random one made for this run and printed once (never a fixed default), the
 /// dashboard on a free loopback port. Returns the desk, the lines to print, and the

@@ -11,6 +11,8 @@
 //!   check and the link check.
 //! - [`rights`]: site rights files (TDMRep, ai.txt) read through the gate, and the
 //!   query "may this page be used for purpose X?" ([`rights::RightsBook`]);
+//! - [`daemon`]: when the daemon's work is due (passes under failure streaks and the
+//!   operator's controls, the checks, retention), for both ways of running it;
 //! - [`worker`]: the worker loop of `gleaner worker` (claims from a shared queue, a
 //!   lease fence on the gate's state).
 //!
@@ -19,6 +21,7 @@
 
 mod api_pages;
 pub mod checks;
+pub mod daemon;
 pub mod discover;
 pub mod links;
 pub mod pass;

@@ -297,7 +297,7 @@ impl WorkQueue for StoreQueue {
 
     fn pass_done<'a>(&'a self, report: &'a PassReport) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            let failed = crate::cmd::run::failed_visit(report);
+            let failed = gleaner_scheduler::daemon::failed_visit(report);
             match self.store.record_outcome(&report.source, failed).await {
                 Ok(streak) if failed => eprintln!(
                     "gleaner: source `{}`: failed visit ({streak} in a row)",
