@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use gleaner_config::Settings;
-use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_server::desk::OwnerDesk;
 use gleaner_server::{AppState, ServerOptions};
 use gleaner_store::Store;
@@ -33,21 +32,9 @@ pub async fn desk(
     state: &AppState,
     token: Option<String>,
 ) -> Result<Arc<OwnerDesk>> {
-    let gate_state = store
-        .occasional_state()
+    let gate = crate::wiring::gate_for(settings, store, crate::wiring::GateRole::Occasional)
         .await
-        .map_err(|e| anyhow::anyhow!("{e}"))
         .context("failed to prepare the gate for owners' proof files")?;
-    let client = Client::new(ClientSettings::from_settings(settings))
-        .context("failed to start the HTTP client")?;
-    let gate = Gate::new(
-        client,
-        Arc::clone(settings),
-        Arc::new(gate_state),
-        Arc::new(store.clone()),
-        Arc::new(store.clone()),
-        store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
-    );
     let desk = OwnerDesk::new(store.clone(), Arc::clone(settings), Some(Arc::new(gate)))
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))
