@@ -51,6 +51,22 @@ pub fn failed_visit(report: &PassReport) -> bool {
     succeeded == 0 && (report.failed > 0 || report.responses > 0 || unreachable)
 }
 
+/// The one-line summary of a pass, for the daemon's log.
+pub fn pass_summary(report: &PassReport) -> String {
+    format!(
+        "gleaner: source `{}`: {} pages, {} new, {} updated, {} not modified, {} refused, {} retried, {} given up, {} re-queued",
+        report.source,
+        report.listing_pages + report.event_pages,
+        report.events_new,
+        report.events_updated,
+        report.not_modified,
+        report.refusals.values().sum::<u32>(),
+        report.retried,
+        report.given_up,
+        report.requeued
+    )
+}
+
 /// A source's due time under the operator's controls: `None` while the source is paused
 /// (the scheduler skips it), `now` when the dashboard asked for a run (the request is
 /// taken, so it starts one pass), else `due`.

@@ -14,7 +14,8 @@
 //! - [`daemon`]: when the daemon's work is due (passes under failure streaks and the
 //!   operator's controls, the checks, retention), for both ways of running it;
 //! - [`worker`]: the worker loop of `gleaner worker` (claims from a shared queue, a
-//!   lease fence on the gate's state).
+//!   lease fence on the gate's state); [`store_worker`]: the store as its queue, and
+//!   the fenced store sink;
 //!
 //! Every request goes through `gleaner_fetch::Gate`; nothing here opens a socket or
 //! writes SQL (the store sink calls `gleaner_store::Store`).
@@ -30,6 +31,7 @@ pub mod rights;
 pub mod schedule;
 pub mod sink;
 pub mod store_sink;
+pub mod store_worker;
 pub mod worker;
 
 pub use pass::{PassContext, PassReport, Progress, run_pass};

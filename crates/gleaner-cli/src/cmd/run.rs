@@ -193,20 +193,9 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
     })
 }
 
-/// The one-line summary of a pass.
-pub fn log_pass(report: &gleaner_scheduler::PassReport) {
-    eprintln!(
-        "gleaner: source `{}`: {} pages, {} new, {} updated, {} not modified, {} refused, {} retried, {} given up, {} re-queued",
-        report.source,
-        report.listing_pages + report.event_pages,
-        report.events_new,
-        report.events_updated,
-        report.not_modified,
-        report.refusals.values().sum::<u32>(),
-        report.retried,
-        report.given_up,
-        report.requeued
-    );
+/// Logs the one-line summary of a pass.
+fn log_pass(report: &gleaner_scheduler::PassReport) {
+    eprintln!("{}", daemon::pass_summary(report));
 }
 
 /// The scheduler role (SPEC §7): queues each source's pass and each check in the
