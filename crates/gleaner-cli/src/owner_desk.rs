@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use gleaner_config::Settings;
-use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_server::desk::OwnerDesk;
 use gleaner_server::{AppState, ServerOptions};
 use gleaner_store::Store;
@@ -33,21 +32,9 @@ pub async fn desk(
     state: &AppState,
     token: Option<String>,
 ) -> Result<Arc<OwnerDesk>> {
-    let gate_state = store
-        .occasional_state()
+    let gate = crate::wiring::gate_for(settings, store, crate::wiring::GateRole::Occasional)
         .await
-        .map_err(|e| anyhow::anyhow!("{e}"))
         .context("failed to prepare the gate for owners' proof files")?;
-    let client = Client::new(ClientSettings::from_settings(settings))
-        .context("failed to start the HTTP client")?;
-    let gate = Gate::new(
-        client,
-        Arc::clone(settings),
-        Arc::new(gate_state),
-        Arc::new(store.clone()),
-        Arc::new(store.clone()),
-        store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
-    );
     let desk = OwnerDesk::new(store.clone(), Arc::clone(settings), Some(Arc::new(gate)))
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))
@@ -99,28 +86,6 @@ pub async fn start_dashboard(
         }
     });
     Ok(Some((bound, task)))
-}
-
-/// A source's due time under the operator's controls: `None` while the source is paused
-/// (the scheduler skips it), `now` when the dashboard asked for a run (the request is
-/// taken, so it starts one pass), else `due`.
-pub async fn controlled_due(
-    store: &Store,
-    source: &str,
-    due: std::time::SystemTime,
-    now: std::time::SystemTime,
-) -> Option<std::time::SystemTime> {
-    let control = store.source_control(source).await.unwrap_or_default();
-    if control.paused {
-        return None;
-    }
-    if control.run_requested.is_some() {
-        if let Err(error) = store.request_run(source, None, now).await {
-            eprintln!("warning: failed to take the run request of `{source}`: {error}");
-        }
-        return Some(now);
-    }
-    Some(due)
 }
 
 /// The demo's desk and dashboard: the operator token from the environment when set,

@@ -9,7 +9,6 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use gleaner_config::Settings;
 use gleaner_fetch::gate::clock::WallClock;
-use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_policy::Purpose;
 use gleaner_relay::Relay;
 use gleaner_scheduler::rights::SiteRights;
@@ -32,22 +31,10 @@ pub async fn relayed(
     if !settings.purposes.enabled.contains(&Purpose::ImageRelay) {
         return Ok(Arc::new(events));
     }
-    let state = store
-        .occasional_state()
+    let gate = crate::wiring::gate_for(settings, store, crate::wiring::GateRole::Occasional)
         .await
-        .map_err(|e| anyhow::anyhow!("{e}"))
         .context("failed to start the image relay")?;
-    let client = Client::new(ClientSettings::from_settings(settings))
-        .context("failed to start the image relay's HTTP client")?;
-    let clock: Arc<dyn WallClock> = store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?;
-    let gate = Gate::new(
-        client,
-        Arc::clone(settings),
-        Arc::new(state),
-        Arc::new(store.clone()),
-        Arc::new(store.clone()),
-        Arc::clone(&clock),
-    );
+    let clock: Arc<dyn WallClock> = Arc::clone(gate.clock());
     let relay =
         Arc::new(Relay::new(Arc::new(gate), Arc::new(store.clone()), settings.relay, clock));
     let sweeper = Arc::downgrade(&relay);

@@ -58,24 +58,43 @@ pub struct Crawler {
     pub written: Arc<Written>,
 }
 
-/// Claims the store's crawler lease and builds the gate and the pipeline on it.
-pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
-    let state = store
-        .claim_crawler()
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .context("failed to start crawling")?;
-    let client = Client::new(ClientSettings::from_settings(&settings))
+/// Whose gate [`gate_for`] builds: the budgets are the store's either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GateRole {
+    /// The crawler's: claims the store's crawler lease (one crawling process per SQLite
+    /// file).
+    Crawler,
+    /// An occasional request's (a manual check, a proof file, the image relay): the
+    /// store's shared state without the lease.
+    Occasional,
+}
+
+/// The gate over the store's budgets, robots cache, audit log and clock, for `role`.
+pub async fn gate_for(settings: &Arc<Settings>, store: &Store, role: GateRole) -> Result<Gate> {
+    let state = match role {
+        GateRole::Crawler => store.claim_crawler().await,
+        GateRole::Occasional => store.occasional_state().await,
+    }
+    .map_err(|e| anyhow::anyhow!("{e}"))
+    .context("failed to read the gate's state from the store")?;
+    let client = Client::new(ClientSettings::from_settings(settings))
         .context("failed to start the HTTP client")?;
     let clock = store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?;
-    let gate = Gate::new(
+    Ok(Gate::new(
         client,
-        Arc::clone(&settings),
+        Arc::clone(settings),
         Arc::new(state),
         Arc::new(store.clone()),
         Arc::new(store.clone()),
-        Arc::clone(&clock),
-    );
+        clock,
+    ))
+}
+
+/// Claims the store's crawler lease and builds the gate and the pipeline on it.
+pub async fn crawler(settings: Arc<Settings>, store: Store) -> Result<Crawler> {
+    let gate =
+        gate_for(&settings, &store, GateRole::Crawler).await.context("failed to start crawling")?;
+    let clock = Arc::clone(gate.clock());
     let llm = connect_llm(&settings, &store).await?;
     let written = Arc::new(Written::default());
     let sink = Arc::new(

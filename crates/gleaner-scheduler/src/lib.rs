@@ -11,14 +11,18 @@
 //!   check and the link check.
 //! - [`rights`]: site rights files (TDMRep, ai.txt) read through the gate, and the
 //!   query "may this page be used for purpose X?" ([`rights::RightsBook`]);
+//! - [`daemon`]: when the daemon's work is due (passes under failure streaks and the
+//!   operator's controls, the checks, retention), for both ways of running it;
 //! - [`worker`]: the worker loop of `gleaner worker` (claims from a shared queue, a
-//!   lease fence on the gate's state).
+//!   lease fence on the gate's state); [`store_worker`]: the store as its queue, and
+//!   the fenced store sink;
 //!
 //! Every request goes through `gleaner_fetch::Gate`; nothing here opens a socket or
 //! writes SQL (the store sink calls `gleaner_store::Store`).
 
 mod api_pages;
 pub mod checks;
+pub mod daemon;
 pub mod discover;
 pub mod links;
 pub mod pass;
@@ -28,6 +32,7 @@ pub mod schedule;
 pub mod scrub;
 pub mod sink;
 pub mod store_sink;
+pub mod store_worker;
 pub mod worker;
 
 pub use pass::{PassContext, PassReport, Progress, run_pass};

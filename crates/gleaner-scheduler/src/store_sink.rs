@@ -126,7 +126,8 @@ impl StoreSink {
         self
     }
 
-    fn keep_of(&self, source: &str) -> gleaner_store::Keep {
+    /// What the store keeps of `source`'s events (its `keep`).
+    pub(crate) fn keep_of(&self, source: &str) -> gleaner_store::Keep {
         match self.settings.sources.iter().find(|s| s.id == source).map(|s| s.keep) {
             Some(Keep::Full) => gleaner_store::Keep::Full,
             _ => gleaner_store::Keep::Facts,

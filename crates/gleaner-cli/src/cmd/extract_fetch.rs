@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use gleaner_config::{Settings, redact_url};
-use gleaner_fetch::{Client, ClientSettings, Gate, GateOutcome, GateRequest};
+use gleaner_fetch::{GateOutcome, GateRequest};
 use gleaner_policy::Purpose;
 use url::Url;
 
@@ -48,16 +48,8 @@ async fn fetch(settings: Arc<Settings>, url: Url) -> Result<FetchedPage> {
         ))
         .into());
     }
-    let state = store.occasional_state().await.map_err(|e| anyhow::anyhow!("{e}"))?;
-    let client = Client::new(ClientSettings::from_settings(&settings))?;
-    let gate = Gate::new(
-        client,
-        Arc::clone(&settings),
-        Arc::new(state),
-        Arc::new(store.clone()),
-        Arc::new(store.clone()),
-        store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
-    );
+    let gate =
+        crate::wiring::gate_for(&settings, &store, crate::wiring::GateRole::Occasional).await?;
     let request = GateRequest::new(url.clone(), Purpose::ManualCheck);
     if let Some(refusal) =
         crate::cmd::fetch::stopped_on_reservation(&gate, &store, &settings, &request).await

@@ -18,9 +18,7 @@ use std::time::SystemTime;
 use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_config::{Settings, redact_url};
-use gleaner_fetch::{
-    Client, ClientSettings, Gate, GateOutcome, GateRequest, RedirectChain, site_key,
-};
+use gleaner_fetch::{Gate, GateOutcome, GateRequest, RedirectChain, site_key};
 use gleaner_policy::Purpose;
 use gleaner_policy::budget::local_date;
 use gleaner_policy::signals::challenge;
@@ -116,16 +114,8 @@ pub(crate) async fn stopped_on_reservation(
 
 async fn check(settings: Arc<Settings>, url: Url, show_body: bool) -> Result<()> {
     let store = open_store(&settings)?;
-    let state = store.occasional_state().await.map_err(|e| anyhow::anyhow!("{e}"))?;
-    let client = Client::new(ClientSettings::from_settings(&settings))?;
-    let gate = Gate::new(
-        client,
-        Arc::clone(&settings),
-        Arc::new(state),
-        Arc::new(store.clone()),
-        Arc::new(store.clone()),
-        store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
-    );
+    let gate =
+        crate::wiring::gate_for(&settings, &store, crate::wiring::GateRole::Occasional).await?;
     let show = |u: &Url| redact_url(u, &settings.network.secret_query_params, &[]);
     let cap = settings.purposes.manual_checks_per_site_per_day;
     let mut out = std::io::stdout().lock();

@@ -17,16 +17,11 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
 use clap::Args;
-use gleaner_config::sources::Schedule;
 use gleaner_policy::Purpose;
-use gleaner_scheduler::checks::{
-    CANCELLATION_RUN, LINK_CHECK_RUN, run_cancellation_check, run_link_check,
-};
-use gleaner_scheduler::schedule::next_due;
+use gleaner_scheduler::checks::{run_cancellation_check, run_link_check};
+use gleaner_scheduler::daemon::{self, RETENTION_RUN, failed_visit};
 use gleaner_server::AppState;
-use gleaner_store::WorkItem;
 use tokio::sync::watch;
-use url::Url;
 
 use crate::wiring::{crawler, open_store};
 use gleaner_server::store_events::StoreEvents;
@@ -198,43 +193,11 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
     })
 }
 
-/// A failed visit: the pass tried and got no successful response (SPEC §1, "Errors").
-pub fn failed_visit(report: &gleaner_scheduler::PassReport) -> bool {
-    use gleaner_policy::outcome::RefusalKind;
-    let succeeded = report.listing_pages + report.event_pages + report.not_modified;
-    let unreachable = report.refused.contains_key(&RefusalKind::RobotsUnreadable);
-    succeeded == 0 && (report.failed > 0 || report.responses > 0 || unreachable)
-}
-
-/// The one-line summary of a pass.
-pub fn log_pass(report: &gleaner_scheduler::PassReport) {
-    eprintln!(
-        "gleaner: source `{}`: {} pages, {} new, {} updated, {} not modified, {} refused, {} retried, {} given up, {} re-queued",
-        report.source,
-        report.listing_pages + report.event_pages,
-        report.events_new,
-        report.events_updated,
-        report.not_modified,
-        report.refusals.values().sum::<u32>(),
-        report.retried,
-        report.given_up,
-        report.requeued
-    );
+/// Logs the one-line summary of a pass, and one line per cap or quota that held
+/// requests back.
+fn log_pass(report: &gleaner_scheduler::PassReport) {
+    eprintln!("{}", daemon::pass_summary(report));
     report.hold_lines().iter().for_each(|line| eprintln!("gleaner: {line}"));
-}
-
-/// The queue item of a source's pass: one per source (the URL names the source, so two
-/// sources with the same start page are still two items).
-fn pass_item(source: &gleaner_config::sources::Source) -> Option<WorkItem> {
-    let url = Url::parse(&format!("gleaner:pass/{}", source.id)).ok()?;
-    let site = source.start_urls.first().map_or_else(|| "~".to_owned(), gleaner_fetch::site_key);
-    Some(WorkItem { site, url, purpose: Purpose::Listing, source: Some(source.id.clone()) })
-}
-
-/// The queue item of one cycle of a check.
-fn check_item(purpose: Purpose) -> Option<WorkItem> {
-    let url = Url::parse(&format!("gleaner:check/{purpose}")).ok()?;
-    Some(WorkItem { site: "~checks".to_owned(), url, purpose, source: None })
 }
 
 /// The scheduler role (SPEC §7): queues each source's pass and each check in the
@@ -256,38 +219,20 @@ async fn enqueue_loop(
         let mut next_wake = now + Duration::from_secs(60);
         let mut due_items = Vec::new();
         for source in &settings.sources {
-            let last = store.last_run(&source.id).await.ok().flatten();
-            let zone = source.time_zone.unwrap_or(chrono_tz::UTC);
-            let streak = store.failure_streak(&source.id).await.unwrap_or(0);
-            let due = due_with_failures(
-                next_due(&source.schedule, last, now, zone),
-                last,
-                streak,
-                settings.politeness.failure_streak_limit,
-            );
-            let Some(due) = crate::owner_desk::controlled_due(&store, &source.id, due, now).await
-            else {
+            let Some(due) = daemon::source_due(&store, &settings, source, now).await else {
                 continue;
             };
             if due > now {
                 next_wake = next_wake.min(due);
-            } else if let Some(item) = pass_item(source) {
+            } else if let Some(item) = daemon::pass_item(source) {
                 due_items.push((source.id.clone(), item));
             }
         }
-        let checks = [
-            (CANCELLATION_RUN, settings.checks.cancellation_every, Purpose::CancellationCheck),
-            (LINK_CHECK_RUN, settings.checks.link_check_every, Purpose::LinkCheck),
-        ];
-        for (run, every, purpose) in checks {
-            if !settings.purposes.enabled.contains(&purpose) {
-                continue;
-            }
-            let last = store.last_run(run).await.ok().flatten();
-            let due = next_due(&Schedule::Every(every), last, now, chrono_tz::UTC);
+        for (run, every, purpose) in daemon::checks(&settings) {
+            let due = daemon::every_due(&store, run, every, now).await;
             if due > now {
                 next_wake = next_wake.min(due);
-            } else if let Some(item) = check_item(purpose) {
+            } else if let Some(item) = daemon::check_item(purpose) {
                 due_items.push((run.to_owned(), item));
             }
         }
@@ -304,9 +249,7 @@ async fn enqueue_loop(
             }
         }
         // Retention (SPEC §3), once a day, by the scheduler itself (no request is sent).
-        let last = store.last_run(RETENTION_RUN).await.ok().flatten();
-        let due =
-            next_due(&Schedule::Every(Duration::from_secs(24 * 3600)), last, now, chrono_tz::UTC);
+        let due = daemon::every_due(&store, RETENTION_RUN, daemon::RETENTION_EVERY, now).await;
         if due <= now && !once {
             if let Err(error) = store.record_run(RETENTION_RUN, now).await {
                 eprintln!("warning: failed to record the retention run: {error}");
@@ -339,27 +282,6 @@ async fn enqueue_loop(
     }
 }
 
-/// A failed run is restarted twice within minutes; after that the schedule applies, and
-/// once a source has failed `limit` visits in a row it is tried at most once a day until
-/// one succeeds (SPEC §1, "Errors").
-fn due_with_failures(
-    scheduled: SystemTime,
-    last: Option<SystemTime>,
-    streak: u32,
-    limit: u32,
-) -> SystemTime {
-    let Some(last) = last else { return scheduled };
-    match streak {
-        0 => scheduled,
-        1 | 2 => scheduled.min(last + Duration::from_secs(3 * 60)),
-        n if n >= limit => scheduled.max(last + Duration::from_secs(24 * 3600)),
-        _ => scheduled,
-    }
-}
-
-/// The store key remembering when retention last ran.
-const RETENTION_RUN: &str = "~retention";
-
 /// Starts each source's pass when due; one pass per source at a time.
 async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receiver<bool>) {
     let settings = Arc::clone(&crawler.context.settings);
@@ -375,18 +297,7 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
             if running.get(&source.id).is_some_and(|h| !h.is_finished()) {
                 continue;
             }
-            let last = crawler.store.last_run(&source.id).await.ok().flatten();
-            let zone = source.time_zone.unwrap_or(chrono_tz::UTC);
-            let streak = crawler.store.failure_streak(&source.id).await.unwrap_or(0);
-            let due = due_with_failures(
-                next_due(&source.schedule, last, now, zone),
-                last,
-                streak,
-                settings.politeness.failure_streak_limit,
-            );
-            let Some(due) =
-                crate::owner_desk::controlled_due(&crawler.store, &source.id, due, now).await
-            else {
+            let Some(due) = daemon::source_due(&crawler.store, &settings, source, now).await else {
                 continue;
             };
             if due > now {
@@ -424,13 +335,9 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
         }
         // Retention (SPEC §3), once a day, remembered in the store like a source's runs.
         if running.get(RETENTION_RUN).is_none_or(|h| h.is_finished()) {
-            let last = crawler.store.last_run(RETENTION_RUN).await.ok().flatten();
-            let due = next_due(
-                &Schedule::Every(Duration::from_secs(24 * 3600)),
-                last,
-                now,
-                chrono_tz::UTC,
-            );
+            let due =
+                daemon::every_due(&crawler.store, RETENTION_RUN, daemon::RETENTION_EVERY, now)
+                    .await;
             if due > now {
                 next_wake = next_wake.min(due);
             } else {
@@ -452,18 +359,11 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
         }
         // The checks that keep events true (SPEC §4), each on its own interval and
         // remembered in the store like a source's runs.
-        let checks = [
-            (CANCELLATION_RUN, settings.checks.cancellation_every, Purpose::CancellationCheck),
-            (LINK_CHECK_RUN, settings.checks.link_check_every, Purpose::LinkCheck),
-        ];
-        for (run, every, purpose) in checks {
-            if !settings.purposes.enabled.contains(&purpose)
-                || running.get(run).is_some_and(|h| !h.is_finished())
-            {
+        for (run, every, purpose) in daemon::checks(&settings) {
+            if running.get(run).is_some_and(|h| !h.is_finished()) {
                 continue;
             }
-            let last = crawler.store.last_run(run).await.ok().flatten();
-            let due = next_due(&Schedule::Every(every), last, now, chrono_tz::UTC);
+            let due = daemon::every_due(&crawler.store, run, every, now).await;
             if due > now {
                 next_wake = next_wake.min(due);
                 continue;
@@ -510,29 +410,5 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
     }
     for (_, handle) in running {
         let _ = handle.await;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn spec_failed_runs_restart_twice_then_wait_then_daily() {
-        let last = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
-        let scheduled = last + Duration::from_secs(12 * 3600);
-        assert_eq!(due_with_failures(scheduled, Some(last), 0, 5), scheduled);
-        assert_eq!(due_with_failures(scheduled, Some(last), 1, 5), last + Duration::from_secs(180));
-        assert_eq!(due_with_failures(scheduled, Some(last), 2, 5), last + Duration::from_secs(180));
-        assert_eq!(due_with_failures(scheduled, Some(last), 3, 5), scheduled);
-        assert_eq!(
-            due_with_failures(scheduled, Some(last), 5, 5),
-            last + Duration::from_secs(24 * 3600)
-        );
-        assert_eq!(
-            due_with_failures(scheduled, None, 7, 5),
-            scheduled,
-            "never run: due as scheduled"
-        );
     }
 }
