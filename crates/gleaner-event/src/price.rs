@@ -298,14 +298,17 @@ pub fn says_free(text: &str) -> bool {
         "katilim ucretsiz",
         "ucretsizdir",
     ];
-    const WORDS: [&str; 7] = ["gratuit", "gratuite", "gratis", "gratuito", "gratuita", "kostenlos", "ucretsiz"];
+    const WORDS: [&str; 7] =
+        ["gratuit", "gratuite", "gratis", "gratuito", "gratuita", "kostenlos", "ucretsiz"];
     const ABOUT_ELSE: [&str; 11] = [
-        "pour", "jusqu", "para", "fur", "otopark", "servis", "ulasim", "park", "parking",
-        "moins", "menores",
+        "pour", "jusqu", "para", "fur", "otopark", "servis", "ulasim", "park", "parking", "moins",
+        "menores",
     ];
     let folded = crate::datetext::fold_diacritics(text).to_lowercase();
-    let words: Vec<&str> =
-        folded.split(|c: char| !c.is_alphanumeric() && c != ':').filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric() && c != ':')
+        .filter(|w| !w.is_empty())
+        .collect();
     let joined = format!(" {} ", words.join(" "));
     if PHRASES.iter().any(|p| joined.contains(&format!(" {p} "))) {
         return true;

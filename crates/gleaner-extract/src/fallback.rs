@@ -20,8 +20,8 @@
 
 use chrono::NaiveDate;
 use gleaner_event::EventTime;
-use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
 use gleaner_event::Markup;
+use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
 use gleaner_event::text::collapse;
 use gleaner_event::time::parse_event_time;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
@@ -132,8 +132,7 @@ fn read_page(
         let shows = performances(doc, h1, reference, order);
         if shows.len() >= 2 {
             let n = shows.len();
-            let mut base =
-                RawEvent {
+            let mut base = RawEvent {
                 name: title.clone(),
                 url: page_url.clone(),
                 markup: Markup::Text,
@@ -933,7 +932,8 @@ mod tests {
 /// name hold a street or postcode and a town; phone numbers, e-mail addresses and `©`
 /// lines are not parts. The name and the address (parts joined by `, `).
 fn site_venue(doc: &Html) -> Option<(String, String)> {
-    let blocks = sel("footer address, footer p, footer div, footer li, address, [class*=contact] p");
+    let blocks =
+        sel("footer address, footer p, footer div, footer li, address, [class*=contact] p");
     doc.select(&blocks)
         .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
         .take(200)
@@ -998,7 +998,8 @@ fn venue_line(line: &str) -> Option<(String, String)> {
 /// beside a date cell it can be nothing else, although alone it could be a date.
 fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono::NaiveTime>)> {
     let (h, m) = text.trim().split_once(['.', 'h', 'H'])?;
-    let ok = |p: &str, n: usize| (1..=n).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    let ok =
+        |p: &str, n: usize| (1..=n).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
     if !ok(h, 2) || m.len() != 2 || !ok(m, 2) {
         return None;
     }

@@ -22,7 +22,8 @@ fn dir() -> PathBuf {
 }
 
 fn run(path: &Path, base: &str, saved: chrono::NaiveDate, fallback: bool) -> Vec<Value> {
-    let opts = ExtractOptions { fallback, reference_date: Some(saved), ..ExtractOptions::default() };
+    let opts =
+        ExtractOptions { fallback, reference_date: Some(saved), ..ExtractOptions::default() };
     score::run(path, base, &opts)
 }
 
