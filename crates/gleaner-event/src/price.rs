@@ -177,6 +177,54 @@ pub(crate) fn currency_code(value: &str) -> Option<String> {
     currency_in(&v.to_lowercase()).map(str::to_owned)
 }
 
+/// Whether a description says entry is free, in one of the five languages: `free
+/// admission`, `entrée libre`, `Gratuit, sur inscription`, `entrada libre`, `Eintritt
+/// frei`, `Giriş ücretsiz`. A bare English "free" says nothing (`feel free`); a free word
+/// about something else (`gratuit pour les moins de 12 ans`, `kostenlose Parkplätze`,
+/// `ücretsiz otopark`) says nothing either.
+pub fn says_free(text: &str) -> bool {
+    const PHRASES: [&str; 19] = [
+        "free admission",
+        "admission is free",
+        "admission free",
+        "free entry",
+        "entry is free",
+        "free of charge",
+        "free and open to the public",
+        "entree libre",
+        "entree gratuite",
+        "entrada libre",
+        "entrada gratuita",
+        "eintritt frei",
+        "eintritt ist frei",
+        "freier eintritt",
+        "eintritt: frei",
+        "giris ucretsiz",
+        "giris serbest",
+        "katilim ucretsiz",
+        "ucretsizdir",
+    ];
+    const WORDS: [&str; 7] =
+        ["gratuit", "gratuite", "gratis", "gratuito", "gratuita", "kostenlos", "ucretsiz"];
+    const ABOUT_ELSE: [&str; 11] = [
+        "pour", "jusqu", "para", "fur", "otopark", "servis", "ulasim", "park", "parking", "moins",
+        "menores",
+    ];
+    let folded = crate::datetext::fold_diacritics(text).to_lowercase();
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric() && c != ':')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let joined = format!(" {} ", words.join(" "));
+    if PHRASES.iter().any(|p| joined.contains(&format!(" {p} "))) {
+        return true;
+    }
+    words.iter().enumerate().any(|(i, w)| {
+        WORDS.contains(w)
+            && words.get(i + 1).is_none_or(|next| !ABOUT_ELSE.iter().any(|a| next.starts_with(a)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -269,52 +317,4 @@ mod tests {
         assert_eq!(p("call us"), None);
         assert_eq!(currency_code("usd").as_deref(), Some("USD"));
     }
-}
-
-/// Whether a description says entry is free, in one of the five languages: `free
-/// admission`, `entrée libre`, `Gratuit, sur inscription`, `entrada libre`, `Eintritt
-/// frei`, `Giriş ücretsiz`. A bare English "free" says nothing (`feel free`); a free word
-/// about something else (`gratuit pour les moins de 12 ans`, `kostenlose Parkplätze`,
-/// `ücretsiz otopark`) says nothing either.
-pub fn says_free(text: &str) -> bool {
-    const PHRASES: [&str; 19] = [
-        "free admission",
-        "admission is free",
-        "admission free",
-        "free entry",
-        "entry is free",
-        "free of charge",
-        "free and open to the public",
-        "entree libre",
-        "entree gratuite",
-        "entrada libre",
-        "entrada gratuita",
-        "eintritt frei",
-        "eintritt ist frei",
-        "freier eintritt",
-        "eintritt: frei",
-        "giris ucretsiz",
-        "giris serbest",
-        "katilim ucretsiz",
-        "ucretsizdir",
-    ];
-    const WORDS: [&str; 7] =
-        ["gratuit", "gratuite", "gratis", "gratuito", "gratuita", "kostenlos", "ucretsiz"];
-    const ABOUT_ELSE: [&str; 11] = [
-        "pour", "jusqu", "para", "fur", "otopark", "servis", "ulasim", "park", "parking", "moins",
-        "menores",
-    ];
-    let folded = crate::datetext::fold_diacritics(text).to_lowercase();
-    let words: Vec<&str> = folded
-        .split(|c: char| !c.is_alphanumeric() && c != ':')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let joined = format!(" {} ", words.join(" "));
-    if PHRASES.iter().any(|p| joined.contains(&format!(" {p} "))) {
-        return true;
-    }
-    words.iter().enumerate().any(|(i, w)| {
-        WORDS.contains(w)
-            && words.get(i + 1).is_none_or(|next| !ABOUT_ELSE.iter().any(|a| next.starts_with(a)))
-    })
 }
