@@ -68,8 +68,14 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
         .map(|i| start + i)
         .unwrap_or(t.len());
     let rest = &t[after_first..];
-    let rest_lower = rest.to_lowercase();
+    let rest_lower = format!(" {}", rest.to_lowercase());
+    // A reduced price after the full one (`14 € / ermäßigt 9 €`, `12 £, concessions 8 £`).
+    let reduced = rest.contains('/')
+        || ["ermäßigt", "ermässigt", "réduit", "reduced", "concession", "indirimli", "reducida"]
+            .iter()
+            .any(|w| rest_lower.contains(w));
     let second = if rest.contains(['-', '–', '—'])
+        || reduced
         || [" to ", " bis ", " à ", " a ", " y "].iter().any(|w| rest_lower.contains(w))
     {
         rest.find(|c: char| c.is_ascii_digit()).and_then(|i| parse_price(&rest[i..]))
@@ -79,6 +85,7 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
     let currency = first.currency.or(second.as_ref().and_then(|s| s.currency));
     let (min, max) = match second {
         Some(s) if s.amount >= first.amount => (first.amount, Some(s.amount)),
+        Some(s) if reduced => (s.amount, Some(first.amount)),
         _ if floor => (first.amount, None),
         _ => (first.amount, Some(first.amount)),
     };
@@ -288,6 +295,9 @@ mod tests {
             ("£8", some("8", Some("8"), Some("GBP"))),
             ("Tarif : 12,50 €", some("12.50", Some("12.50"), Some("EUR"))),
             ("Preis: 9 Euro", some("9", Some("9"), Some("EUR"))),
+            ("de 12 a 22 €", some("12", Some("22"), Some("EUR"))),
+            ("Eintritt: 14 € / ermäßigt 9 €", some("9", Some("14"), Some("EUR"))),
+            ("£12, concessions £8", some("8", Some("12"), Some("GBP"))),
             ("Free", free(None)),
             ("Ücretsiz", free(None)),
             ("Gratuit", free(None)),
