@@ -12,8 +12,8 @@ use url::Url;
 use crate::address::{country_code, split_address};
 use crate::model::{AttendanceMode, Category, Event, EventStatus, Price, Venue, last_segment};
 use crate::price::{currency_code, parse_price};
-use crate::raw::RawEvent;
 use crate::raw::Markup;
+use crate::raw::RawEvent;
 use crate::text::{block_of, decoded_of, line_of};
 use crate::time::{EventTime, parse_event_time};
 

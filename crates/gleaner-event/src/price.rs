@@ -68,8 +68,14 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
         .map(|i| start + i)
         .unwrap_or(t.len());
     let rest = &t[after_first..];
-    let rest_lower = rest.to_lowercase();
+    let rest_lower = format!(" {}", rest.to_lowercase());
+    // A reduced price after the full one (`14 € / ermäßigt 9 €`, `12 £, concessions 8 £`).
+    let reduced = rest.contains('/')
+        || ["ermäßigt", "ermässigt", "réduit", "reduced", "concession", "indirimli", "reducida"]
+            .iter()
+            .any(|w| rest_lower.contains(w));
     let second = if rest.contains(['-', '–', '—'])
+        || reduced
         || [" to ", " bis ", " à ", " a ", " y "].iter().any(|w| rest_lower.contains(w))
     {
         rest.find(|c: char| c.is_ascii_digit()).and_then(|i| parse_price(&rest[i..]))
@@ -79,6 +85,7 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
     let currency = first.currency.or(second.as_ref().and_then(|s| s.currency));
     let (min, max) = match second {
         Some(s) if s.amount >= first.amount => (first.amount, Some(s.amount)),
+        Some(s) if reduced => (s.amount, Some(first.amount)),
         _ if floor => (first.amount, None),
         _ => (first.amount, Some(first.amount)),
     };
@@ -177,6 +184,54 @@ pub(crate) fn currency_code(value: &str) -> Option<String> {
     currency_in(&v.to_lowercase()).map(str::to_owned)
 }
 
+/// Whether a description says entry is free, in one of the five languages: `free
+/// admission`, `entrée libre`, `Gratuit, sur inscription`, `entrada libre`, `Eintritt
+/// frei`, `Giriş ücretsiz`. A bare English "free" says nothing (`feel free`); a free word
+/// about something else (`gratuit pour les moins de 12 ans`, `kostenlose Parkplätze`,
+/// `ücretsiz otopark`) says nothing either.
+pub fn says_free(text: &str) -> bool {
+    const PHRASES: [&str; 19] = [
+        "free admission",
+        "admission is free",
+        "admission free",
+        "free entry",
+        "entry is free",
+        "free of charge",
+        "free and open to the public",
+        "entree libre",
+        "entree gratuite",
+        "entrada libre",
+        "entrada gratuita",
+        "eintritt frei",
+        "eintritt ist frei",
+        "freier eintritt",
+        "eintritt: frei",
+        "giris ucretsiz",
+        "giris serbest",
+        "katilim ucretsiz",
+        "ucretsizdir",
+    ];
+    const WORDS: [&str; 7] =
+        ["gratuit", "gratuite", "gratis", "gratuito", "gratuita", "kostenlos", "ucretsiz"];
+    const ABOUT_ELSE: [&str; 11] = [
+        "pour", "jusqu", "para", "fur", "otopark", "servis", "ulasim", "park", "parking", "moins",
+        "menores",
+    ];
+    let folded = crate::datetext::fold_diacritics(text).to_lowercase();
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric() && c != ':')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let joined = format!(" {} ", words.join(" "));
+    if PHRASES.iter().any(|p| joined.contains(&format!(" {p} "))) {
+        return true;
+    }
+    words.iter().enumerate().any(|(i, w)| {
+        WORDS.contains(w)
+            && words.get(i + 1).is_none_or(|next| !ABOUT_ELSE.iter().any(|a| next.starts_with(a)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -240,6 +295,9 @@ mod tests {
             ("£8", some("8", Some("8"), Some("GBP"))),
             ("Tarif : 12,50 €", some("12.50", Some("12.50"), Some("EUR"))),
             ("Preis: 9 Euro", some("9", Some("9"), Some("EUR"))),
+            ("de 12 a 22 €", some("12", Some("22"), Some("EUR"))),
+            ("Eintritt: 14 € / ermäßigt 9 €", some("9", Some("14"), Some("EUR"))),
+            ("£12, concessions £8", some("8", Some("12"), Some("GBP"))),
             ("Free", free(None)),
             ("Ücretsiz", free(None)),
             ("Gratuit", free(None)),
@@ -269,49 +327,4 @@ mod tests {
         assert_eq!(p("call us"), None);
         assert_eq!(currency_code("usd").as_deref(), Some("USD"));
     }
-}
-
-/// Whether a description says entry is free, in one of the five languages: `free
-/// admission`, `entrée libre`, `Gratuit, sur inscription`, `entrada libre`, `Eintritt
-/// frei`, `Giriş ücretsiz`. A bare English "free" says nothing (`feel free`); a free word
-/// about something else (`gratuit pour les moins de 12 ans`, `kostenlose Parkplätze`,
-/// `ücretsiz otopark`) says nothing either.
-pub fn says_free(text: &str) -> bool {
-    const PHRASES: [&str; 19] = [
-        "free admission",
-        "admission is free",
-        "admission free",
-        "free entry",
-        "entry is free",
-        "free of charge",
-        "free and open to the public",
-        "entree libre",
-        "entree gratuite",
-        "entrada libre",
-        "entrada gratuita",
-        "eintritt frei",
-        "eintritt ist frei",
-        "freier eintritt",
-        "eintritt: frei",
-        "giris ucretsiz",
-        "giris serbest",
-        "katilim ucretsiz",
-        "ucretsizdir",
-    ];
-    const WORDS: [&str; 7] = ["gratuit", "gratuite", "gratis", "gratuito", "gratuita", "kostenlos", "ucretsiz"];
-    const ABOUT_ELSE: [&str; 11] = [
-        "pour", "jusqu", "para", "fur", "otopark", "servis", "ulasim", "park", "parking",
-        "moins", "menores",
-    ];
-    let folded = crate::datetext::fold_diacritics(text).to_lowercase();
-    let words: Vec<&str> =
-        folded.split(|c: char| !c.is_alphanumeric() && c != ':').filter(|w| !w.is_empty()).collect();
-    let joined = format!(" {} ", words.join(" "));
-    if PHRASES.iter().any(|p| joined.contains(&format!(" {p} "))) {
-        return true;
-    }
-    words.iter().enumerate().any(|(i, w)| {
-        WORDS.contains(w)
-            && words.get(i + 1).is_none_or(|next| !ABOUT_ELSE.iter().any(|a| next.starts_with(a)))
-    })
 }

@@ -20,8 +20,8 @@
 
 use chrono::NaiveDate;
 use gleaner_event::EventTime;
-use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
 use gleaner_event::Markup;
+use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
 use gleaner_event::text::collapse;
 use gleaner_event::time::parse_event_time;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
@@ -132,8 +132,7 @@ fn read_page(
         let shows = performances(doc, h1, reference, order);
         if shows.len() >= 2 {
             let n = shows.len();
-            let mut base =
-                RawEvent {
+            let mut base = RawEvent {
                 name: title.clone(),
                 url: page_url.clone(),
                 markup: Markup::Text,
@@ -907,33 +906,13 @@ pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
     if conflict { None } else { found }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::stated_zone;
-
-    #[test]
-    fn zones_pages_state() {
-        let z = |t: &str| stated_zone(t).map(|z| z.name().to_owned());
-        assert_eq!(z("Two sets nightly. All times Central.").as_deref(), Some("America/Chicago"));
-        assert_eq!(z("all times are in Eastern").as_deref(), Some("America/New_York"));
-        assert_eq!(z("Doors 7pm Pacific Time").as_deref(), Some("America/Los_Angeles"));
-        assert_eq!(z("Todos los horarios en hora peninsular.").as_deref(), Some("Europe/Madrid"));
-        assert_eq!(z("20h30 (heure de Paris)").as_deref(), Some("Europe/Paris"));
-        assert_eq!(z("Saat 20.30 TSİ").as_deref(), Some("Europe/Istanbul"));
-        assert_eq!(z("Beginn 20 Uhr MEZ").as_deref(), Some("Europe/Berlin"));
-        // Words that only look like zones, and two zones at once, say nothing.
-        assert_eq!(z("Le concert est complet et reporté"), None);
-        assert_eq!(z("Central Park concert at 8pm"), None);
-        assert_eq!(z("All times Central. Stream at 9 Eastern Time."), None);
-    }
-}
-
 /// The venue a site names in its footer or contact block: one line `Name · street ·
 /// postcode town [· country]` (separated by `·`, `|`, `•` or commas) whose parts after the
 /// name hold a street or postcode and a town; phone numbers, e-mail addresses and `©`
 /// lines are not parts. The name and the address (parts joined by `, `).
 fn site_venue(doc: &Html) -> Option<(String, String)> {
-    let blocks = sel("footer address, footer p, footer div, footer li, address, [class*=contact] p");
+    let blocks =
+        sel("footer address, footer p, footer div, footer li, address, [class*=contact] p");
     doc.select(&blocks)
         .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
         .take(200)
@@ -998,9 +977,68 @@ fn venue_line(line: &str) -> Option<(String, String)> {
 /// beside a date cell it can be nothing else, although alone it could be a date.
 fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono::NaiveTime>)> {
     let (h, m) = text.trim().split_once(['.', 'h', 'H'])?;
-    let ok = |p: &str, n: usize| (1..=n).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    let ok =
+        |p: &str, n: usize| (1..=n).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
     if !ok(h, 2) || m.len() != 2 || !ok(m, 2) {
         return None;
     }
     Some((chrono::NaiveTime::from_hms_opt(h.parse().ok()?, m.parse().ok()?, 0)?, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cell_time, stated_zone, venue_line};
+
+    #[test]
+    fn zones_pages_state() {
+        let z = |t: &str| stated_zone(t).map(|z| z.name().to_owned());
+        assert_eq!(z("Two sets nightly. All times Central.").as_deref(), Some("America/Chicago"));
+        assert_eq!(z("all times are in Eastern").as_deref(), Some("America/New_York"));
+        assert_eq!(z("Doors 7pm Pacific Time").as_deref(), Some("America/Los_Angeles"));
+        assert_eq!(z("Todos los horarios en hora peninsular.").as_deref(), Some("Europe/Madrid"));
+        assert_eq!(z("20h30 (heure de Paris)").as_deref(), Some("Europe/Paris"));
+        assert_eq!(z("Saat 20.30 TSİ").as_deref(), Some("Europe/Istanbul"));
+        assert_eq!(z("Beginn 20 Uhr MEZ").as_deref(), Some("Europe/Berlin"));
+        // Words that only look like zones, and two zones at once, say nothing.
+        assert_eq!(z("Le concert est complet et reporté"), None);
+        assert_eq!(z("Central Park concert at 8pm"), None);
+        assert_eq!(z("All times Central. Stream at 9 Eastern Time."), None);
+    }
+
+    #[test]
+    fn site_venue_lines() {
+        let v = |l: &str| venue_line(l);
+        let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
+        assert_eq!(
+            v("The Blue Lantern · 1420 W. Fullerton Ave · Chicago, IL 60614 · (773) 555-0142"),
+            pair("The Blue Lantern", "1420 W. Fullerton Ave, Chicago, IL 60614")
+        );
+        assert_eq!(
+            v("Le Périscope, 13 rue Delandine, 69002 Lyon"),
+            pair("Le Périscope", "13 rue Delandine, 69002 Lyon")
+        );
+        assert_eq!(
+            v("Teatro Romea · Plaza Julián Romea, s/n · 30001 Murcia · España"),
+            pair("Teatro Romea", "Plaza Julián Romea, s/n, 30001 Murcia, España")
+        );
+        for not in [
+            "© 2026 Eastside Community Center",
+            "Riverside Playhouse is a registered charity no. 1234567. © 2026",
+            "Teatro Cervantes · Ayuntamiento de Málaga · © 2026",
+            "Veröffentlicht am 2. Februar 2026 · Lindenpark",
+            "Impressum · Datenschutz · Kontakt",
+        ] {
+            assert_eq!(v(not), None, "{not}");
+        }
+    }
+
+    #[test]
+    fn cell_times() {
+        let t = |h, m| Some((chrono::NaiveTime::from_hms_opt(h, m, 0).unwrap(), None));
+        assert_eq!(cell_time("21.30"), t(21, 30));
+        assert_eq!(cell_time("20h30"), t(20, 30));
+        assert_eq!(cell_time("24.30"), None);
+        assert_eq!(cell_time("3.2026"), None);
+        assert_eq!(cell_time("12.03.2026"), None);
+    }
 }

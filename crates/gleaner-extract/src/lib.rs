@@ -400,10 +400,9 @@ fn free_from_text(candidates: &mut [Candidate]) {
             .any(|o| o.price.is_some() || o.low_price.is_some() || o.high_price.is_some());
         if raw.is_accessible_for_free.is_none()
             && !priced
-            && raw
-                .description
-                .as_deref()
-                .is_some_and(|d| gleaner_event::says_free(&gleaner_event::text::line_of(d, raw.markup)))
+            && raw.description.as_deref().is_some_and(|d| {
+                gleaner_event::says_free(&gleaner_event::text::line_of(d, raw.markup))
+            })
         {
             raw.is_accessible_for_free = Some("true".to_owned());
         }
@@ -508,9 +507,9 @@ pub fn extract_events_with(
 
 /// The events' canonical URLs (issue 24): an event's own URL on the page's site stands;
 /// the one event of a page takes, in order, the page's `<link rel="canonical">`, its
-/// `og:url`, the page's URL — unless the page is a site's home page or a vocabulary's
-/// documentation (schema.org's examples), which are no one event's page. An own URL on
-/// another site (a ticket shop, a registration form) is not the event's page either.
+/// `og:url`, the page's URL — unless the page is a site's home page (then none) or a
+/// vocabulary's documentation (then the example's own URL). An own URL on another site (a
+/// ticket shop, a registration form) is otherwise not the event's page.
 /// Events of a page of several keep their own URLs or none: a listing's address is no one
 /// event's page (and would make the store merge them all as one).
 fn canonical_urls(events: &mut [Event], bytes: &[u8], content_type: &str, base: &Url) {
@@ -530,16 +529,34 @@ fn canonical_urls(events: &mut [Event], bytes: &[u8], content_type: &str, base: 
         .as_deref()
         .and_then(resolve)
         .or_else(|| stated.og_url.as_deref().and_then(resolve))
-        .or_else(|| is_event_page(base).then(|| base.clone()));
+        .or_else(|| match page_kind(base) {
+            PageKind::Page => Some(base.clone()),
+            // An example's own URL is the only page it names.
+            PageKind::Vocabulary => event.url.take(),
+            PageKind::Home => None,
+        });
 }
 
-/// Whether a page's own URL can be an event's page: not a site's root (`/`, a home page)
-/// and not on a vocabulary's documentation site.
-fn is_event_page(url: &Url) -> bool {
+/// What a page's own URL can be to the one event it describes.
+enum PageKind {
+    /// A page of its own: the event's page when nothing better is stated.
+    Page,
+    /// A site's root (`/`): a home page, no one event's page.
+    Home,
+    /// A vocabulary's documentation (schema.org's examples): the examples' own URLs stand.
+    Vocabulary,
+}
+
+fn page_kind(url: &Url) -> PageKind {
     const VOCABULARIES: [&str; 4] = ["schema.org", "microformats.org", "w3.org", "json-ld.org"];
     let host = url.host_str().unwrap_or_default().trim_start_matches("www.");
-    let root = url.path() == "/" && url.query().is_none();
-    !root && !VOCABULARIES.contains(&host)
+    if VOCABULARIES.contains(&host) {
+        PageKind::Vocabulary
+    } else if url.path() == "/" && url.query().is_none() {
+        PageKind::Home
+    } else {
+        PageKind::Page
+    }
 }
 
 fn merge_into(e: &mut Event, other: Event) {

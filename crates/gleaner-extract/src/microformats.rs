@@ -557,7 +557,8 @@ fn parse_time(s: &str) -> Option<(String, Option<String>)> {
     // `21h30`, `21h`, `20.30`, `20.30 Uhr`: how French, German, Spanish and Turkish pages
     // write a time in a value part, read as `21:30`.
     static LOCAL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)^(\d{1,2})(?:h(\d{2})?|\.(\d{2}))\s*(?:h|uhr)?$").expect("a constant regex")
+        Regex::new(r"(?i)^(\d{1,2})(?:h(\d{2})?|\.(\d{2}))\s*(?:h|uhr)?$")
+            .expect("a constant regex")
     });
     let local = LOCAL.captures(s.trim()).map(|c| {
         let m = c.get(2).or(c.get(3)).map_or("00", |m| m.as_str());

@@ -77,7 +77,14 @@ pub(crate) fn address_country(html: &str, raw: &gleaner_event::RawEvent) -> Opti
     if region.is_some_and(|r| r != country) {
         return None;
     }
-    let texts = [&raw.address_text, &raw.location_text, &raw.location_name, &raw.locality, &raw.postal_code, &raw.street];
+    let texts = [
+        &raw.address_text,
+        &raw.location_text,
+        &raw.location_name,
+        &raw.locality,
+        &raw.postal_code,
+        &raw.street,
+    ];
     let mut texts = texts.into_iter().filter_map(|t| t.as_deref());
     let postcode_town = |t: &str| {
         let w: Vec<&str> = t.split_whitespace().collect();
@@ -95,12 +102,20 @@ pub(crate) fn address_country(html: &str, raw: &gleaner_event::RawEvent) -> Opti
         t.split_whitespace().any(|w| {
             matches!(
                 w.trim_end_matches(','),
-                "Mah." | "Mahallesi" | "Cad." | "Caddesi" | "Sok." | "Sokak" | "Sokağı" | "Sk." | "Bulvarı" | "Blv."
+                "Mah."
+                    | "Mahallesi"
+                    | "Cad."
+                    | "Caddesi"
+                    | "Sok."
+                    | "Sokak"
+                    | "Sokağı"
+                    | "Sk."
+                    | "Bulvarı"
+                    | "Blv."
             )
         })
     };
-    let evidence =
-        postal || texts.any(|t| postcode_town(t) || (country == "TR" && turkish(t)));
+    let evidence = postal || texts.any(|t| postcode_town(t) || (country == "TR" && turkish(t)));
     evidence.then_some(country)
 }
 

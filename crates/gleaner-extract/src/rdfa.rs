@@ -50,17 +50,31 @@ pub fn read(doc: &Html, candidates: &mut Vec<Candidate>, diagnostics: &mut Vec<D
 pub fn items(doc: &Html) -> Vec<Value> {
     let mut items: Vec<Item> = Vec::new();
     let mut roots: Vec<usize> = Vec::new();
-    let mut stack: Vec<(ElementRef<'_>, Option<usize>)> = vec![(doc.root_element(), None)];
-    while let Some((el, current)) = stack.pop() {
+    let mut stack: Vec<(ElementRef<'_>, Option<usize>, Option<&str>)> =
+        vec![(doc.root_element(), None, None)];
+    while let Some((el, current, hanging)) = stack.pop() {
         let e = el.value();
         let mut next = current;
+        let mut next_hanging = hanging;
+        // A `rel` with no object of its own (`<p rel="offers"><span typeof="Offer">`) is
+        // completed by the first resource below it (RDFa 1.1 "hanging rel").
+        let rel = current.and(e.attr("rel")).filter(|r| !r.trim().is_empty());
+        let hangs = rel.is_some()
+            && ["typeof", "property", "resource", "href", "src", "content"]
+                .iter()
+                .all(|a| e.attr(a).is_none());
+        if hangs {
+            next_hanging = rel;
+        }
         // `rel` names a property as `property` does (RDFa 1.1 `rel`/`resource`), inside
         // a resource only (`rel="stylesheet"` in the head is HTML's).
         let property = e
             .attr("property")
-            .or_else(|| current.and(e.attr("rel")))
+            .or(if hangs { None } else { rel })
+            .or(if e.attr("typeof").is_some() { hanging } else { None })
             .filter(|p| !p.trim().is_empty());
         if let Some(t) = e.attr("typeof") {
+            next_hanging = None;
             let idx = items.len();
             items.push(Item {
                 types: t.split_whitespace().map(str::to_owned).collect(),
@@ -95,7 +109,7 @@ pub fn items(doc: &Html) -> Vec<Value> {
         stack.extend(
             el.children()
                 .filter_map(ElementRef::wrap)
-                .map(|c| (c, next))
+                .map(|c| (c, next, next_hanging))
                 .collect::<Vec<_>>()
                 .into_iter()
                 .rev(),

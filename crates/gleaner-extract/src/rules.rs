@@ -30,8 +30,8 @@ use std::sync::Arc;
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
-use gleaner_event::datetext::{DateOrder, parse_text_date};
 use gleaner_event::Markup;
+use gleaner_event::datetext::{DateOrder, parse_text_date};
 use gleaner_event::text::collapse;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
 use regex::Regex;

@@ -342,3 +342,20 @@ fn entities_are_decoded_exactly_once_in_every_format() {
         assert_eq!(e["description"], want, "{format}: {e:#?}");
     }
 }
+
+/// RDFa 1.1 "hanging rel": a `rel` with no object of its own is completed by the resource
+/// below it, so `<p rel="offers"><span typeof="Offer">` is the event's offer (and its text
+/// is no offer URL).
+#[test]
+fn rdfa_hanging_rel_takes_the_resource_below() {
+    check(
+        r#"<html prefix="schema: https://schema.org/"><body>
+        <section typeof="schema:MusicEvent"><h2 property="schema:name">Spring Pops</h2>
+        <time property="schema:startDate" datetime="2026-04-17T20:30:00-04:00">8:30 pm</time>
+        <p rel="schema:offers"><span typeof="schema:Offer"><meta property="schema:price" content="35">
+        <meta property="schema:priceCurrency" content="USD">$35 · <a property="schema:url" href="https://tickets.example.org/e/1">Tickets</a></span></p>
+        </section></body></html>"#,
+        json!([{"title": "Spring Pops", "price_min": "35", "currency": "USD",
+                "ticket_url": "https://tickets.example.org/e/1"}]),
+    );
+}
