@@ -27,5 +27,5 @@ pub mod schedule;
 pub mod sink;
 pub mod worker;
 
-pub use pass::{PassContext, PassReport, Progress, run_pass};
+pub use pass::{Held, HoldKind, PassContext, PassReport, Progress, SiteProblem, run_pass};
 pub use sink::{EventSink, Found, MemorySink, News, Upsert};
