@@ -143,7 +143,7 @@ async fn run(sites: usize, requests: u32, gap: Duration) {
         "scale {sites} sites x {requests} requests at {} ms: wall/bound {:.3} (wall {:.2} s, bound {:.2} s, pass {:.2} s), \
          {} requests, CPU {:.2} s = {:.3} s per 1,000 requests, peak RSS {:.0} MiB, RSS {:.0} -> {:.0} MiB \
          ({:.1} MiB per 1,000 sites during the pass), gap violations {violations}, robots-first violations {robots_first}, \
-         coverage {} ({} of {} event pages, {} failed, {} re-queued); per-site gap median {:.3} s, p99 {:.3} s; \
+         coverage {} ({} of {} event pages at {} sites, {} failed, {} retried, {} given up, {} re-queued); per-site gap median {:.3} s, p99 {:.3} s; \
          last site's first request at {:.2} s; refused {:?}",
         gap.as_millis(),
         wall.as_secs_f64() / bound.as_secs_f64().max(f64::EPSILON),
@@ -160,7 +160,10 @@ async fn run(sites: usize, requests: u32, gap: Duration) {
         if full { "full" } else { "PARTIAL" },
         report.event_pages,
         events * sites as u32,
+        report.sites,
         report.failed,
+        report.retried,
+        report.given_up,
         report.requeued,
         median.as_secs_f64(),
         p99.as_secs_f64(),
