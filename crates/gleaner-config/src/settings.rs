@@ -372,7 +372,9 @@ impl Settings {
     ) -> Option<&crate::sources::LicensedApi> {
         self.sources
             .iter()
-            .find(|s| s.id == source && s.starts_on_site_of(url))
+            // The start sites are compared only for a licensed source: a listing source
+            // with thousands of start URLs is not scanned on every request.
+            .find(|s| s.id == source && s.licensed.is_some() && s.starts_on_site_of(url))
             .and_then(|s| s.licensed.as_ref())
     }
 

@@ -35,6 +35,6 @@ pub mod store_sink;
 pub mod store_worker;
 pub mod worker;
 
-pub use pass::{PassContext, PassReport, Progress, run_pass};
+pub use pass::{Held, HoldKind, PassContext, PassReport, Progress, SiteProblem, run_pass};
 pub use sink::{EventSink, Found, MemorySink, News, Upsert};
 pub use store_sink::{StoreSink, Written};

@@ -98,7 +98,12 @@ impl Gate {
                 }
                 Some(memory) => match &memory.state {
                     RobotsState::Rules(robots) => {
-                        let rules = robots.for_agent(&self.settings.bot.token);
+                        let site = super::site_key(&request.url);
+                        let rules = self.local(&site).agent_rules.rules(
+                            robots,
+                            memory.body.as_deref(),
+                            &self.settings.bot.token,
+                        );
                         let verdict = rules.check(&path_and_query(&request.url));
                         steps.push(format!("robots.txt: {verdict} ({})", rules.selection()));
                         if !verdict.allowed {

@@ -20,6 +20,7 @@
 //! new request through the gate (robots.txt of the target site, its budget, the
 //! registry); [`Gate::fetch_following`] does that loop.
 
+mod agent_cache;
 pub mod audit;
 pub mod clock;
 mod decide;
@@ -193,6 +194,8 @@ impl GateOutcome {
 #[derive(Debug, Default)]
 struct SiteLocal {
     changed: Notify,
+    /// The bot's compiled robots.txt rules, with the file they came from.
+    agent_rules: agent_cache::AgentCache,
     waiting: Mutex<BTreeSet<(u8, u64)>>,
     robots_refresh: tokio::sync::Mutex<()>,
 }

@@ -111,3 +111,31 @@ async fn max_sites_at_once_bounds_the_sites_crawled_together() {
     ledger.check_min_gap(Duration::from_millis(50)).unwrap();
     web.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_pass_stopped_by_the_global_daily_cap_says_so_with_the_count_left() {
+    const SITES: usize = 5;
+    let web = TestWeb::start(
+        Manifest::uniform(SITES, SiteSpec { events: 2, ..SiteSpec::default() })
+            .with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let config = one_source(&web, SITES, "20ms", "")
+        .replace("global_daily_cap = 100000", "global_daily_cap = 8");
+    let (ctx, _sink) = context(&config);
+    let source = ctx.settings.sources[0].clone();
+    let deadline = SystemTime::now() + Duration::from_secs(60);
+    let report = super::bounded(run_pass(&ctx, &source, deadline, &|_| {})).await;
+    let ledger = web.ledger();
+    // Positive control: requests were sent; the cap held from the sites' side.
+    assert!(!ledger.is_empty());
+    assert!(ledger.len() <= 8, "{} requests over a cap of 8", ledger.len());
+    let held = &report.held[&gleaner_scheduler::HoldKind::GlobalDailyCap];
+    assert!(held.requests > 0 && held.sites > 0, "{report:?}");
+    let lines = report.hold_lines();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("global daily cap (8 requests) was reached"), "{lines:?}");
+    assert!(lines[0].contains(&format!("{} requests at", held.requests)), "{lines:?}");
+    web.shutdown().await;
+}

@@ -1,0 +1,194 @@
+//! Scale (issue 27): one source whose start URLs are thousands of loopback test-web
+//! sites, crawled in one pass at a 1 s gap, judged from the sites' side.
+//!
+//! `cargo bench -p gleaner-scheduler --bench scale` runs 2,000 sites × 5 requests and
+//! 10,000 sites × 3 requests (robots.txt, one listing page, event pages) and prints, per
+//! run: wall ÷ the ledger's bound (the largest site's sum of gaps; 1.0 is perfect), CPU
+//! seconds per 1,000 requests, peak RSS and RSS per 1,000 sites, and gap violations.
+//! `cargo test --benches` runs a quick mode (40 sites × 3 at 50 ms) in seconds.
+//! Knobs: `SCALE_RUNS="2000x5,10000x3"`, `SCALE_GAP_MS=1000`.
+//!
+//! The gate's state, registry and audit are the in-memory ones, and events go to the
+//! in-memory sink: this measures the pass, the gate and the client, not the store. CPU
+//! and RSS are the whole process's, the test web's server included.
+
+// A bench reports its figures on stdout, like criterion would.
+#![allow(clippy::print_stdout)]
+
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use gleaner_fetch::gate::audit::MemoryAudit;
+use gleaner_fetch::gate::clock::SystemClock;
+use gleaner_fetch::gate::registry::MemoryRegistry;
+use gleaner_fetch::gate::state::MemoryState;
+use gleaner_fetch::{Client, ClientSettings, Gate};
+use gleaner_scheduler::{MemorySink, PassContext, run_pass};
+use gleaner_testweb::{Manifest, SiteSpec, TestWeb};
+
+/// Seconds of CPU this process used (user + system), from `/proc/self/stat`.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which may hold spaces) start at state (field 3).
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 (indexes 11 and 12 here); 100 ticks a second.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// A `/proc/self/status` figure in MiB (`VmHWM` peak, `VmRSS` now).
+fn status_mib(key: &str) -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(key))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn config(web: &TestWeb, sites: usize, gap: Duration) -> String {
+    let mut urls = String::new();
+    for i in 0..sites {
+        urls.push_str(&format!("\"{}\",", web.url(i, "/events/")));
+    }
+    format!(
+        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Bench\"\n\n\
+         [politeness]\ngap = \"{}ms\"\nglobal_daily_cap = 10000000\nrun_time_limit = \"1h\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n[rights]\nread_files = false\n\n\
+         [[sources]]\nid = \"venues\"\nkind = \"listing\"\nstart_urls = [{urls}]\nevent_url_prefix = \"/events/\"\n\
+         max_listing_pages = 1\nmax_sites_at_once = {sites}\n",
+        gap.as_millis()
+    )
+}
+
+fn context(text: &str) -> PassContext {
+    let settings = Arc::new(gleaner_config::parse(text, "bench.toml").expect("bench config"));
+    let client = Client::new(ClientSettings::from_settings(&settings)).expect("client");
+    let gate = Gate::new(
+        client,
+        Arc::clone(&settings),
+        Arc::new(MemoryState::default()),
+        Arc::new(MemoryRegistry::default()),
+        Arc::new(MemoryAudit::default()),
+        Arc::new(SystemClock),
+    );
+    PassContext {
+        gate: Arc::new(gate),
+        sink: Arc::new(MemorySink::default()),
+        clock: Arc::new(SystemClock),
+        settings,
+        stop: Arc::default(),
+    }
+}
+
+/// Per-site gaps between request starts: (median, 99th percentile, latest first request).
+fn gaps(ledger: &gleaner_testweb::Ledger) -> (Duration, Duration, Duration) {
+    let mut by_site: std::collections::HashMap<usize, Vec<Duration>> = Default::default();
+    for e in ledger.iter() {
+        by_site.entry(e.site).or_default().push(e.at);
+    }
+    let mut all = Vec::new();
+    let mut latest_first = Duration::ZERO;
+    for starts in by_site.values_mut() {
+        starts.sort();
+        latest_first = latest_first.max(starts[0]);
+        all.extend(starts.windows(2).map(|w| w[1] - w[0]));
+    }
+    all.sort();
+    let at = |q: f64| all.get(((all.len() as f64 - 1.0) * q) as usize).copied().unwrap_or_default();
+    (at(0.5), at(0.99), latest_first)
+}
+
+/// One run: `sites` sites, `requests` requests each (robots.txt, one listing page and
+/// `requests - 2` event pages; rights files are not read), `gap` between request starts
+/// at each site.
+async fn run(sites: usize, requests: u32, gap: Duration) {
+    let events = requests.saturating_sub(2).max(1);
+    // The listing comes in two pages; only the first is read, listing half the events.
+    let web = match TestWeb::start(
+        Manifest::uniform(sites, SiteSpec { events: 2 * events, ..SiteSpec::default() })
+            .with_token("TestBot"),
+    )
+    .await
+    {
+        Ok(web) => web,
+        Err(error) => {
+            println!("scale {sites} x {requests}: the test web could not bind: {error}");
+            return;
+        }
+    };
+    let ctx = context(&config(&web, sites, gap));
+    let source = ctx.settings.sources[0].clone();
+    let rss_before = status_mib("VmRSS:");
+    let (cpu0, t0) = (cpu_seconds(), Instant::now());
+    let deadline = SystemTime::now() + Duration::from_secs(3600);
+    let report =
+        tokio::time::timeout(Duration::from_secs(600), run_pass(&ctx, &source, deadline, &|_| {}))
+            .await;
+    let (cpu, elapsed) = (cpu_seconds() - cpu0, t0.elapsed());
+    let rss_after = status_mib("VmRSS:");
+    let Ok(report) = report else {
+        println!("scale {sites} x {requests}: did not finish in 600 s");
+        web.shutdown().await;
+        return;
+    };
+    let ledger = web.ledger();
+    let bound = ledger.crawl_time_lower_bound(|_| gap);
+    let wall = ledger.span();
+    let (median, p99, latest_first) = gaps(&ledger);
+    let violations = ledger.check_min_gap(gap).err().map_or(0, |v| v.0.len());
+    let robots_first = ledger.check_robots_first().err().map_or(0, |v| v.0.len());
+    let full = report.event_pages == events * sites as u32;
+    println!(
+        "scale {sites} sites x {requests} requests at {} ms: wall/bound {:.3} (wall {:.2} s, bound {:.2} s, pass {:.2} s), \
+         {} requests, CPU {:.2} s = {:.3} s per 1,000 requests, peak RSS {:.0} MiB, RSS {:.0} -> {:.0} MiB \
+         ({:.1} MiB per 1,000 sites during the pass), gap violations {violations}, robots-first violations {robots_first}, \
+         coverage {} ({} of {} event pages at {} sites, {} failed, {} retried, {} given up, {} re-queued); per-site gap median {:.3} s, p99 {:.3} s; \
+         last site's first request at {:.2} s; refused {:?}",
+        gap.as_millis(),
+        wall.as_secs_f64() / bound.as_secs_f64().max(f64::EPSILON),
+        wall.as_secs_f64(),
+        bound.as_secs_f64(),
+        elapsed.as_secs_f64(),
+        ledger.len(),
+        cpu,
+        cpu * 1000.0 / (ledger.len().max(1) as f64),
+        status_mib("VmHWM:"),
+        rss_before,
+        rss_after,
+        (rss_after - rss_before) * 1000.0 / sites as f64,
+        if full { "full" } else { "PARTIAL" },
+        report.event_pages,
+        events * sites as u32,
+        report.sites,
+        report.failed,
+        report.retried,
+        report.given_up,
+        report.requeued,
+        median.as_secs_f64(),
+        p99.as_secs_f64(),
+        latest_first.as_secs_f64(),
+        report.refusals,
+    );
+    web.shutdown().await;
+}
+
+fn main() {
+    // `cargo test --benches` runs benches without `--bench`: stay quick then.
+    let quick = !std::env::args().any(|a| a == "--bench");
+    let runs = std::env::var("SCALE_RUNS")
+        .unwrap_or_else(|_| if quick { "40x3".into() } else { "2000x5,10000x3".into() });
+    let gap_ms: u64 = std::env::var("SCALE_GAP_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if quick { 50 } else { 1000 });
+    let rt =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+    for spec in runs.split(',') {
+        let Some((sites, requests)) = spec.split_once('x') else { continue };
+        let (Ok(sites), Ok(requests)) = (sites.trim().parse(), requests.trim().parse()) else {
+            continue;
+        };
+        rt.block_on(run(sites, requests, Duration::from_millis(gap_ms)));
+    }
+}
