@@ -17,7 +17,7 @@ use std::time::Duration;
 use gleaner_policy::Purpose;
 
 use crate::settings::Settings;
-use crate::sources::{Keep, Schedule};
+use crate::sources::{Keep, Schedule, SourceKind};
 
 const DAY: u64 = 86_400;
 
@@ -42,6 +42,9 @@ pub struct SiteDay {
     pub robots_requests: u32,
     /// The largest pass, in requests.
     pub largest_pass: u32,
+    /// Only licensed APIs are read there: no robots.txt, and the events' pages (what
+    /// the checks ask) are on other sites.
+    pub licensed_only: bool,
 }
 
 impl SiteDay {
@@ -130,19 +133,25 @@ pub fn budget_check(settings: &Settings) -> BudgetReport {
             let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
             let first = hosts_seen.insert(host.clone());
             let class = settings.class_of(&host);
+            let licensed = source.kind == SourceKind::LicensedApi;
             let site = sites.entry(host.clone()).or_insert_with(|| SiteDay {
                 host: host.clone(),
                 class: class.name.clone(),
+                licensed_only: licensed,
                 ..SiteDay::default()
             });
-            let events = if first { source.max_event_pages } else { 0 };
+            site.licensed_only &= licensed;
+            // A licensed API gives events whose pages are elsewhere: none are read here.
+            let events = if first && !licensed { source.max_event_pages } else { 0 };
             let per_pass = source.max_listing_pages + events;
             site.passes += passes;
             site.pass_requests += passes * per_pass;
             site.largest_pass = site.largest_pass.max(per_pass);
-            site.cancellation_cycles = site.cancellation_cycles.max(cancellation_cycles);
-            let head = if checks.cancellation_head { 2 } else { 1 };
-            site.cancellation_requests += cancellation_cycles * (1 + events * head);
+            if !licensed {
+                site.cancellation_cycles = site.cancellation_cycles.max(cancellation_cycles);
+                let head = if checks.cancellation_head { 2 } else { 1 };
+                site.cancellation_requests += cancellation_cycles * (1 + events * head);
+            }
             let images = if source.keep == Keep::Full { events } else { 0 };
             site.link_check_requests = (site.link_check_requests + link_cycles * (events + images))
                 .min(checks.link_checks_per_host_per_day * u32::from(link_cycles > 0));
@@ -190,7 +199,9 @@ pub fn budget_check(settings: &Settings) -> BudgetReport {
     for site in sites.values_mut() {
         let class = settings.class_of(&site.host);
         let visits = site.visits();
-        site.robots_requests = per_day(class.robots.ttl).min(visits);
+        // A licensed API is read under its contract, not robots.txt (SPEC §1).
+        site.robots_requests =
+            if site.licensed_only { 0 } else { per_day(class.robots.ttl).min(visits) };
         let requests = site.requests();
         if let Some(cap) = class.requests_per_day
             && requests > cap
@@ -284,6 +295,19 @@ mod tests {
         format!(
             "\n[[sources]]\nid = \"{id}\"\nkind = \"listing\"\nstart_urls = [\"https://{host}/agenda/\"]\n{schedule}\nmax_listing_pages = 1\nmax_event_pages = {pages}\n"
         )
+    }
+
+    #[test]
+    fn seed_ugybot_a_licensed_api_asks_no_robots_txt_and_its_events_are_checked_elsewhere() {
+        let r = check(
+            "[purposes]\nenabled = [\"robots\", \"listing\", \"event-page\", \"api\", \"cancellation-check\"]\n\
+             [[sources]]\nid = \"tickets\"\nkind = \"licensed-api\"\nstart_urls = [\"https://api.tickets.example/v2/events.json\"]\n\
+             api_key_env = \"TICKETS_KEY\"\nevery = \"12h\"\nmax_listing_pages = 5\n[sources.api]\nevents = \"/events\"\ntitle = \"/name\"\nstart = \"/start\"\n",
+        );
+        let api = r.sites.iter().find(|s| s.host == "api.tickets.example").unwrap();
+        assert_eq!((api.passes, api.pass_requests), (2, 10), "{api:?}");
+        assert_eq!(api.robots_requests, 0, "a licensed API is not asked for robots.txt");
+        assert_eq!(api.cancellation_requests, 0, "its events' pages are on other sites");
     }
 
     #[test]

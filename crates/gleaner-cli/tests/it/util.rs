@@ -12,8 +12,14 @@ pub struct Run {
 
 /// Runs `gleaner` with `args`, feeding `stdin`, and waits for it.
 pub fn gleaner(args: &[&str], stdin: &str) -> Run {
+    gleaner_with_env(args, stdin, &[])
+}
+
+/// Runs the binary like [`gleaner`], with extra environment variables (an API key, say).
+pub fn gleaner_with_env(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gleaner"))
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
