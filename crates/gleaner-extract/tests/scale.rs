@@ -1,6 +1,6 @@
 //! Order of growth of extraction (issue 24 item 6): a page of 16,000 events costs less than
-//! six times one of 4,000 (a linear reader costs four times; the old quadratic in-page merge
-//! cost sixteen). A guard of the shape of the curve, not a benchmark (`benches/scale.rs`
+//! eight times one of 4,000 (a linear reader costs four times; the old quadratic in-page merge
+//! cost sixteen; a 6× bound failed once at 6.0× for RDFa on a machine running six builds). A guard of the shape of the curve, not a benchmark (`benches/scale.rs`
 //! measures the 8 MiB pages in release); each run is bounded by a time-out.
 
 #[path = "support/pages.rs"]
@@ -51,7 +51,7 @@ fn check_growth_of(shape: &str, make: fn(usize) -> String, small: usize, events:
             small * 4
         );
     }
-    assert!(ratio < 6.0, "{shape}: 4x the events cost {ratio:.1}x the time (quadratic?)");
+    assert!(ratio < 8.0, "{shape}: 4x the events cost {ratio:.1}x the time (quadratic?)");
 }
 
 /// One test, so the shapes run one after another (tests of one binary run in parallel,
