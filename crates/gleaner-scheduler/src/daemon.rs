@@ -54,7 +54,7 @@ pub fn failed_visit(report: &PassReport) -> bool {
 /// The one-line summary of a pass, for the daemon's log.
 pub fn pass_summary(report: &PassReport) -> String {
     format!(
-        "gleaner: source `{}`: {} pages, {} new, {} updated, {} not modified, {} refused, {} retried, {} given up, {} re-queued",
+        "gleaner: source `{}`: {} pages, {} new, {} updated, {} not modified, {} refused, {} retried, {} given up, {}",
         report.source,
         report.listing_pages + report.event_pages,
         report.events_new,
@@ -63,7 +63,7 @@ pub fn pass_summary(report: &PassReport) -> String {
         report.refusals.values().sum::<u32>(),
         report.retried,
         report.given_up,
-        report.requeued
+        report.left_for_next_pass()
     )
 }
 

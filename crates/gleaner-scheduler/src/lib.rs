@@ -21,6 +21,7 @@
 //! writes SQL (the store sink calls `gleaner_store::Store`).
 
 mod api_pages;
+mod kept;
 pub mod checks;
 pub mod daemon;
 pub mod discover;

@@ -7,7 +7,10 @@
 //! source's limit, and reads the event pages they link to (purpose `event-page`),
 //! conditionally when validators are stored: a 304 records the check and re-extracts
 //! nothing. Events found on listing pages themselves count too. A request the gate
-//! defers past the run's time limit is counted as re-queued, not as a failure.
+//! defers past the run's time limit is counted as re-queued, not as a failure; a URL
+//! that answered 429 or 503 is kept in the store from that answer until it is asked
+//! again, so when the time limit (or a crash) cuts its retry, the source's next pass
+//! asks it first ([`EventSink::keep_for_next_pass`]).
 
 mod frontier;
 mod sites;
@@ -67,6 +70,9 @@ pub struct PassReport {
     pub refused: BTreeMap<RefusalKind, u32>,
     /// Requests left for the next pass (the time limit, a suspension, a used-up pass).
     pub requeued: u32,
+    /// URLs kept in the store for the next pass, which asks them first: each answered
+    /// 429 or 503 and was not asked again in this pass.
+    pub kept: u32,
     /// Requests that got no response (timeouts, connection errors), every try counted.
     pub failed: u32,
     /// Requests asked again after a 429, a 5xx or no answer ([`crate::retries`]).
@@ -102,6 +108,9 @@ struct Pass<'a> {
     done: AtomicU32,
     /// Requests queued and not yet taken, over all sites.
     outstanding: Arc<AtomicU32>,
+    /// The URLs kept for the source's next pass: those the last pass left, then each
+    /// 429 or 503 of this one, until asked again.
+    kept: Mutex<HashSet<Url>>,
 }
 
 /// One step of progress, for progress bars.
@@ -171,6 +180,20 @@ impl Step {
             Step::Feed => Purpose::Feed,
             Step::Sitemap(_) => Purpose::Sitemap,
             Step::Api | Step::Records => Purpose::Api,
+        }
+    }
+
+    /// The step of a request kept for the next pass, asked for `purpose` by a source of
+    /// this kind (a kept sitemap is read as a top-level one).
+    fn kept(purpose: Purpose, kind: SourceKind) -> Option<Step> {
+        match purpose {
+            Purpose::Listing => Some(Step::Listing),
+            Purpose::EventPage => Some(Step::Event),
+            Purpose::Feed => Some(Step::Feed),
+            Purpose::Sitemap => Some(Step::Sitemap(0)),
+            Purpose::Api if kind.is_api() || kind == SourceKind::OpenData => Some(Step::start(kind)),
+            Purpose::Api => Some(Step::Api),
+            _ => None,
         }
     }
 
@@ -594,6 +617,11 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
             request.url = api_pages::with_param(&url, param, key.expose());
         }
         let (outcome, _hops) = ctx.gate.fetch_following(&request).await;
+        if !matches!(outcome, GateOutcome::Deferred { .. })
+            && pass.kept.lock().unwrap_or_else(|p| p.into_inner()).remove(&url)
+        {
+            ctx.sink.asked_again(&source.id, &url).await;
+        }
         let done = pass.done.fetch_add(1, Ordering::Relaxed) + 1;
         (pass.progress)(Progress {
             source: source.id.clone(),
@@ -709,6 +737,10 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
                     // first. Another 5xx waits behind the site's other queued pages.
                     Verdict::Retry(_) if matches!(fetched.status, 429 | 503) => {
                         report.retried += 1;
+                        // Kept (committed) until asked again, in case the time limit or
+                        // a crash cuts the retry.
+                        ctx.sink.keep_for_next_pass(&source.id, &url, step.purpose()).await;
+                        pass.kept.lock().unwrap_or_else(|p| p.into_inner()).insert(url.clone());
                         frontier.push_front((url, step));
                     }
                     Verdict::Retry(_) => {
@@ -1001,6 +1033,17 @@ pub async fn run_pass(
         })
         .map(|u| (u, Step::start(source.kind)))
         .collect();
+    // What the last pass kept (a 429 or 503 whose retry was cut) is asked first.
+    let kept: Vec<(Url, Step)> = ctx
+        .sink
+        .kept_for_next_pass(&source.id)
+        .await
+        .into_iter()
+        .filter_map(|(url, purpose)| Some((url, Step::kept(purpose, source.kind)?)))
+        .collect();
+    let kept_urls: HashSet<Url> = kept.iter().map(|(u, _)| u.clone()).collect();
+    let start: Vec<(Url, Step)> =
+        kept.into_iter().chain(start.into_iter().filter(|(u, _)| !kept_urls.contains(u))).collect();
     let before = start.len();
     let start: Vec<(Url, Step)> =
         start.into_iter().filter(|(u, _)| !stopped.contains(&gleaner_fetch::site_key(u))).collect();
@@ -1020,11 +1063,13 @@ pub async fn run_pass(
         started_sites: Mutex::default(),
         done: AtomicU32::new(0),
         outstanding: Arc::new(AtomicU32::new(start.len() as u32)),
+        kept: Mutex::new(kept_urls),
     };
     for url in start.iter().map(|(u, _)| u) {
         pass.seen.insert(url.clone());
     }
     sites::crawl_sites(&pass, start, &mut report).await;
+    report.kept = pass.kept.lock().unwrap_or_else(|p| p.into_inner()).len() as u32;
     // Translations that failed earlier are tried again (issue 18).
     if let Some(llm) = ctx.sink.language_model() {
         llm.retry_translations(source).await;

@@ -8,6 +8,7 @@ use std::time::SystemTime;
 use gleaner_event::merge::Extractor;
 use gleaner_event::{Event, EventIdentity, EventStatus, EventTime};
 use gleaner_fetch::Validators;
+use gleaner_policy::Purpose;
 use gleaner_policy::state::BoxFuture;
 use url::Url;
 
@@ -169,6 +170,31 @@ pub trait EventSink: Send + Sync {
     fn language_model(&self) -> Option<std::sync::Arc<gleaner_llm::Llm>> {
         None
     }
+
+    /// Keeps `url` (asked for `purpose`) for the next pass of `source`, committed before
+    /// this returns: it answered 429 or 503, and is asked first next time unless it is
+    /// asked again before ([`crate::retries`]). The default keeps nothing across passes.
+    fn keep_for_next_pass<'a>(
+        &'a self,
+        source: &'a str,
+        url: &'a Url,
+        purpose: Purpose,
+    ) -> BoxFuture<'a, ()> {
+        let _ = (source, url, purpose);
+        Box::pin(async {})
+    }
+
+    /// The requests kept for the next pass of `source`, oldest first.
+    fn kept_for_next_pass<'a>(&'a self, source: &'a str) -> BoxFuture<'a, Vec<(Url, Purpose)>> {
+        let _ = source;
+        Box::pin(async { Vec::new() })
+    }
+
+    /// `url` was asked again: it is no longer kept for `source`.
+    fn asked_again<'a>(&'a self, source: &'a str, url: &'a Url) -> BoxFuture<'a, ()> {
+        let _ = (source, url);
+        Box::pin(async {})
+    }
 }
 
 /// An instant for an event time, for coarse windows: fixed times exactly, dates and
@@ -191,6 +217,8 @@ pub struct MemorySink {
     listings: Mutex<HashMap<String, ListingLinks>>,
     news: Mutex<Vec<News>>,
     rights: Mutex<HashMap<String, crate::rights::RightsFiles>>,
+    /// Requests kept for a source's next pass: (source, URL, purpose), oldest first.
+    kept: Mutex<Vec<(String, Url, Purpose)>>,
 }
 
 impl MemorySink {
@@ -212,6 +240,31 @@ impl MemorySink {
 }
 
 impl EventSink for MemorySink {
+    fn keep_for_next_pass<'a>(
+        &'a self,
+        source: &'a str,
+        url: &'a Url,
+        purpose: Purpose,
+    ) -> BoxFuture<'a, ()> {
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        kept.retain(|(s, u, _)| (s.as_str(), u) != (source, url));
+        kept.push((source.to_owned(), url.clone(), purpose));
+        Box::pin(async {})
+    }
+
+    fn kept_for_next_pass<'a>(&'a self, source: &'a str) -> BoxFuture<'a, Vec<(Url, Purpose)>> {
+        let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        let mine = kept.iter().filter(|(s, _, _)| s == source).map(|(_, u, p)| (u.clone(), *p));
+        let mine: Vec<_> = mine.collect();
+        Box::pin(async move { mine })
+    }
+
+    fn asked_again<'a>(&'a self, source: &'a str, url: &'a Url) -> BoxFuture<'a, ()> {
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        kept.retain(|(s, u, _)| (s.as_str(), u) != (source, url));
+        Box::pin(async {})
+    }
+
     fn site_rights<'a>(
         &'a self,
         site: &'a str,

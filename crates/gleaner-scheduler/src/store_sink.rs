@@ -321,6 +321,26 @@ impl EventSink for StoreSink {
             }
         })
     }
+
+    fn keep_for_next_pass<'a>(
+        &'a self,
+        source: &'a str,
+        url: &'a Url,
+        purpose: gleaner_policy::Purpose,
+    ) -> BoxFuture<'a, ()> {
+        Box::pin(crate::kept::keep(&self.store, source, url, purpose))
+    }
+
+    fn kept_for_next_pass<'a>(
+        &'a self,
+        source: &'a str,
+    ) -> BoxFuture<'a, Vec<(Url, gleaner_policy::Purpose)>> {
+        Box::pin(crate::kept::kept(&self.store, source))
+    }
+
+    fn asked_again<'a>(&'a self, source: &'a str, url: &'a Url) -> BoxFuture<'a, ()> {
+        Box::pin(crate::kept::asked_again(&self.store, source, url))
+    }
 }
 
 /// A listing's links as text for the store: the next page (or `-`) on the first line,

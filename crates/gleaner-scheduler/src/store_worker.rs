@@ -277,6 +277,26 @@ impl EventSink for FencedSink {
     fn language_model(&self) -> Option<Arc<gleaner_llm::Llm>> {
         self.inner.language_model()
     }
+
+    fn keep_for_next_pass<'a>(
+        &'a self,
+        source: &'a str,
+        url: &'a Url,
+        purpose: gleaner_policy::Purpose,
+    ) -> BoxFuture<'a, ()> {
+        self.inner.keep_for_next_pass(source, url, purpose)
+    }
+
+    fn kept_for_next_pass<'a>(
+        &'a self,
+        source: &'a str,
+    ) -> BoxFuture<'a, Vec<(Url, gleaner_policy::Purpose)>> {
+        self.inner.kept_for_next_pass(source)
+    }
+
+    fn asked_again<'a>(&'a self, source: &'a str, url: &'a Url) -> BoxFuture<'a, ()> {
+        self.inner.asked_again(source, url)
+    }
 }
 
 /// One worker slot over the store: the queue it claims from and the sink its pass

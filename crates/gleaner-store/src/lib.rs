@@ -66,6 +66,7 @@ mod codec;
 mod content;
 mod error;
 mod events;
+mod kept;
 mod merge;
 mod owners;
 mod postgres;
@@ -85,6 +86,7 @@ use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError}
 use url::Url;
 
 pub use error::StoreError;
+pub use kept::KeptRequest;
 pub use model::StoredNews;
 pub use model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,

@@ -125,7 +125,7 @@ async fn purge_to_facts(tx: &mut dyn Tx, scope: &Scope) -> Result<(), StoreError
 
 /// Deletes the content of `scope` from the tables `tx` sees (events with their
 /// descriptions, history, provenance and translations, image addresses, news, bodies,
-/// samples, validators, listing links, queued work, relay records); returns how many
+/// samples, validators, listing links, queued and kept work, relay records); returns how many
 /// rows went from each table.
 pub(crate) async fn delete_site_content(
     tx: &mut dyn Tx,
@@ -162,6 +162,7 @@ pub(crate) async fn delete_site_content(
         ("validators", plain("validators")),
         ("listing_links", plain("listing_links")),
         ("frontier", plain("frontier")),
+        ("kept_requests", plain("kept_requests")),
         ("relay_images", plain("relay_images")),
     ] {
         deleted.push((table.to_owned(), tx.exec(&sql, params![&param]).await?));

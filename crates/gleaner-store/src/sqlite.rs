@@ -99,6 +99,11 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../migrations/sqlite/0012_owner_lapses.sql"),
         probe: Probe::Column("owner_requests", "lapses_ms"),
     },
+    Migration {
+        version: 13,
+        sql: include_str!("../migrations/sqlite/0013_kept_requests.sql"),
+        probe: Probe::Table("kept_requests"),
+    },
 ];
 
 /// One schema migration.

@@ -182,6 +182,12 @@ impl PassReport {
         }
     }
 
+    /// What the pass left for the next one, for the summary line: the requests
+    /// re-queued, and the URLs among them kept in the store to be asked first.
+    pub fn left_for_next_pass(&self) -> String {
+        format!("{} re-queued ({} kept for next pass)", self.requeued, self.kept)
+    }
+
     /// One line per cap or quota that stopped part of this pass, with the count left
     /// for later, for the crawl summary and the log. Empty when none did.
     pub fn hold_lines(&self) -> Vec<String> {

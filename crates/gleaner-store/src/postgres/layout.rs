@@ -132,6 +132,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         Kind::Politeness,
         include_str!("../../migrations/postgres/0012_owner_lapses.sql"),
     ),
+    Migration::new(
+        13,
+        Kind::Copy,
+        include_str!("../../migrations/postgres/0013_kept_requests.sql"),
+    ),
 ];
 
 /// The tables of the politeness namespace; every other table belongs to a copy.

@@ -25,10 +25,11 @@ const SQL: &[(i64, &str)] = &[
     (10, include_str!("../../migrations/sqlite/0010_audit_outcome.sql")),
     (11, include_str!("../../migrations/sqlite/0011_event_merge.sql")),
     (12, include_str!("../../migrations/sqlite/0012_owner_lapses.sql")),
+    (13, include_str!("../../migrations/sqlite/0013_kept_requests.sql")),
 ];
 
 /// The newest version this build knows.
-const KNOWN: i64 = 12;
+const KNOWN: i64 = 13;
 
 fn recorded(path: &Path) -> Vec<(i64, i64)> {
     let conn = Connection::open(path).unwrap();
