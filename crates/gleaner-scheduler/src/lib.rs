@@ -21,10 +21,10 @@
 //! writes SQL (the store sink calls `gleaner_store::Store`).
 
 mod api_pages;
-mod kept;
 pub mod checks;
 pub mod daemon;
 pub mod discover;
+mod kept;
 pub mod links;
 pub mod pass;
 mod retries;

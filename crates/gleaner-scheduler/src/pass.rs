@@ -191,7 +191,9 @@ impl Step {
             Purpose::EventPage => Some(Step::Event),
             Purpose::Feed => Some(Step::Feed),
             Purpose::Sitemap => Some(Step::Sitemap(0)),
-            Purpose::Api if kind.is_api() || kind == SourceKind::OpenData => Some(Step::start(kind)),
+            Purpose::Api if kind.is_api() || kind == SourceKind::OpenData => {
+                Some(Step::start(kind))
+            }
             Purpose::Api => Some(Step::Api),
             _ => None,
         }

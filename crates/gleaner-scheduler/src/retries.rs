@@ -1,8 +1,10 @@
 //! Retries within a pass, as the about page promises them (SPEC §1, "Errors"):
 //!
 //! - a 429 or 503 is asked again once the suspension the gate stored for the site has
-//!   ended (the gate waits for it, or defers past the run's time limit, and the URL is
-//!   then re-queued for the next pass), at most `[politeness] max_retries` times;
+//!   ended (the gate waits for it, or defers past the run's time limit), at most
+//!   `[politeness] max_retries` times; the URL is kept in the store from the answer
+//!   until it is asked again, so a retry the time limit or a crash cut is asked first
+//!   in the source's next pass;
 //! - another 5xx is asked again after the rest of the site's queued pages, at most
 //!   `max_retries` times;
 //! - a site that does not answer (timeout, connection or body error) is tried

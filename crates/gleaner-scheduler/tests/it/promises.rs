@@ -182,3 +182,95 @@ async fn ledger_a_robots_tag_noindex_for_our_token_keeps_the_events_unpublished(
     ledger.check_robots_first().unwrap();
     web.shutdown().await;
 }
+
+/// A pass over `config` whose sink is a store in `dir` (SQLite), as `gleaner crawl`
+/// wires it; the gate's state stays in memory between the passes of one test.
+fn store_context(
+    config: &str,
+    dir: &std::path::Path,
+) -> (gleaner_scheduler::PassContext, gleaner_store::Store) {
+    use std::sync::Arc;
+    let (memory, _) = context(config);
+    let store = gleaner_store::Store::open_sqlite(&dir.join("g.db")).unwrap();
+    let sink =
+        gleaner_scheduler::store_sink::StoreSink::new(store.clone(), Arc::clone(&memory.settings));
+    (gleaner_scheduler::PassContext { sink: Arc::new(sink), ..memory }, store)
+}
+
+#[tokio::test]
+async fn ledger_a_429_retry_cut_by_the_time_limit_is_kept_and_asked_first_in_the_next_pass() {
+    const RETRY_AFTER: Duration = Duration::from_secs(3);
+    // As above: the sixth page request (`/events/2.html`) answers 429, `Retry-After: 3`.
+    let throttle = SiteBehaviour::Throttle {
+        status: 429,
+        after: 5,
+        suspend_for: RETRY_AFTER,
+        retry_after: RetryAfterForm::Seconds,
+    };
+    let web = TestWeb::start(
+        Manifest::new(vec![SiteSpec { events: 6, behaviour: throttle, ..SiteSpec::default() }])
+            .with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("{HEAD}{}", listing("site-0", &web.url(0, "/events/")));
+    let (ctx, store) = store_context(&text, dir.path());
+    let source = ctx.settings.sources[0].clone();
+
+    // Pass 1: its time limit (1 s) ends inside the pause the site asked for.
+    let deadline = SystemTime::now() + Duration::from_secs(1);
+    let first = bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await;
+    let ledger = web.ledger();
+    let throttled: Vec<_> = ledger.site(0).filter(|e| e.status == 429).collect();
+    assert_eq!(throttled.len(), 1, "one pause asked for: {throttled:?}");
+    let asked = throttled[0].clone();
+    let cut = ledger.site(0).map(|e| e.seq).max().unwrap();
+    assert_eq!(cut, asked.seq, "nothing asked after the 429 in pass 1");
+    assert_eq!((first.retried, first.kept), (1, 1), "{first:?}");
+    assert!(first.left_for_next_pass().contains("1 kept for next pass"), "{first:?}");
+    // Committed before pass 1 ended: a crawler started afresh on the file reads it.
+    drop((ctx.sink, store));
+    let store = gleaner_store::Store::open_sqlite(&dir.path().join("g.db")).unwrap();
+    let kept = store.kept_requests("site-0").await.unwrap();
+    assert_eq!(kept.iter().map(|k| k.url.path()).collect::<Vec<_>>(), [asked.path.as_str()]);
+    let sink = gleaner_scheduler::store_sink::StoreSink::new(store.clone(), ctx.settings.clone());
+    let ctx = gleaner_scheduler::PassContext { sink: std::sync::Arc::new(sink), ..ctx };
+
+    // Pass 2, started at once: the gate waits out the pause, then the kept page goes first.
+    let deadline = SystemTime::now() + Duration::from_secs(30);
+    let second = bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await;
+    let ledger = web.ledger();
+    let pages: Vec<_> = ledger
+        .site(0)
+        .filter(|e| e.seq > cut && !e.is_robots() && e.path.starts_with("/events/"))
+        .collect();
+    assert_eq!(
+        pages.first().map(|e| e.target()),
+        Some(asked.target()),
+        "the kept page is asked first in pass 2: {:?}",
+        pages.iter().map(|e| e.target()).collect::<Vec<_>>()
+    );
+    assert_eq!(pages[0].status, 200, "and answered: {:?}", pages[0]);
+    assert!(pages[0].at >= asked.at + RETRY_AFTER, "never before Retry-After: {:?}", pages[0]);
+    for entry in ledger.site(0).filter(|e| e.seq > asked.seq) {
+        assert!(entry.at >= asked.at + RETRY_AFTER, "{} asked inside the pause", entry.target());
+    }
+    assert_eq!(ledger.count(0, &asked.path), 2, "the 429, then once in pass 2");
+    ledger.check_suspensions(Duration::from_secs(60)).unwrap();
+    ledger.check_min_gap(Duration::from_millis(60)).unwrap();
+    // Its event is stored, and so are the others' (positive control: the pages pass 1
+    // never reached are read in pass 2 after the kept one).
+    let year = Duration::from_secs(366 * 24 * 3600);
+    let now = SystemTime::now();
+    let stored = ctx.sink.stored_events(now - year, now + 3 * year).await;
+    for n in 1..=6 {
+        let path = format!("/events/{n}.html");
+        assert!(stored.iter().any(|f| f.page.path() == path), "the event of {path} is stored");
+        let ok = ledger.site(0).filter(|e| e.path == path && e.status == 200).count();
+        assert!(ok >= 1, "{path} answered");
+    }
+    assert!(store.kept_requests("site-0").await.unwrap().is_empty(), "forgotten once asked");
+    assert_eq!(second.kept, 0, "{second:?}");
+    web.shutdown().await;
+}

@@ -126,3 +126,28 @@ each_backend_test! {
         assert!(b.claim_site(SITE, lease, grace).await.unwrap().is_some(), "released: free at once");
     }
 }
+
+each_backend_test! {
+    async fn a_kept_request_is_read_by_its_source_until_forgotten(db) {
+        let t0 = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let (a, b) = (item(1).url, item(2).url);
+        db.store.keep_request("agenda", &b, Purpose::EventPage, t0).await.unwrap();
+        db.store.keep_request("agenda", &a, Purpose::Listing, t0).await.unwrap();
+        // Kept again: one row, the newer time and purpose.
+        let later = t0 + Duration::from_secs(60);
+        db.store.keep_request("agenda", &a, Purpose::EventPage, later).await.unwrap();
+        db.store.keep_request("other", &a, Purpose::EventPage, t0).await.unwrap();
+        let kept = db.store.kept_requests("agenda").await.unwrap();
+        let got: Vec<_> = kept.iter().map(|k| (k.url.clone(), k.purpose, k.kept_at)).collect();
+        assert_eq!(
+            got,
+            [(b.clone(), Purpose::EventPage, t0), (a.clone(), Purpose::EventPage, later)],
+            "oldest first"
+        );
+        assert!(db.store.forget_kept_request("agenda", &a).await.unwrap());
+        assert!(!db.store.forget_kept_request("agenda", &a).await.unwrap(), "once");
+        let left: Vec<_> = db.store.kept_requests("agenda").await.unwrap();
+        assert_eq!(left.iter().map(|k| &k.url).collect::<Vec<_>>(), [&b]);
+        assert_eq!(db.store.kept_requests("other").await.unwrap().len(), 1, "per source");
+    }
+}

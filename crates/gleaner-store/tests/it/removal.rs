@@ -17,7 +17,7 @@ use crate::each_backend_test;
 use crate::util::{day, event};
 
 /// Tables holding site content (checked to hold the marker before the removal).
-const TABLES: [&str; 8] = [
+const TABLES: [&str; 9] = [
     "events",
     "translations",
     "bodies",
@@ -25,6 +25,7 @@ const TABLES: [&str; 8] = [
     "news_items",
     "validators",
     "listing_links",
+    "kept_requests",
     "relay_images",
 ];
 
@@ -108,6 +109,8 @@ async fn fill(store: &Store, host: &str, marker: &str) {
         .unwrap();
     store.put_validators(&page, Some(format!("\"{marker}\"")), None, day(0)).await.unwrap();
     store.put_listing_links(&page, format!("[\"{marker}.html\"]"), day(0)).await.unwrap();
+    let kept = Url::parse(&format!("https://www.{host}/events/{marker}.html")).unwrap();
+    store.keep_request("agenda", &kept, gleaner_policy::Purpose::EventPage, day(0)).await.unwrap();
     let site = format!("https://www.{host}");
     store.record(AuditRecord {
         time: day(0),
