@@ -10,9 +10,11 @@
 //! [`Words`], one table per language.
 //!
 //! [`LEDGER`] is the promise ledger: one row per fact key of the page (the politeness
-//! table's rows and this section's), with the setting it reads and the name of a test
-//! that checks the behaviour from the sites' side. A unit test fails when a fact of any
-//! seed profile's page has no row, or a row names a test that does not exist.
+//! table's rows and this section's), with the setting it reads and a [`Check`]: a
+//! behaviour and the test that checks it from the sites' side, or a statement of who
+//! and where (service, legal entity, publication director, origin) and the test that
+//! checks the page states it. A unit test fails when a fact of any seed profile's page
+//! has no row, or a row names a test that does not exist.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -543,9 +545,42 @@ pub struct Promise {
     pub key: &'static str,
     /// The setting the fact is read from.
     pub setting: &'static str,
-    /// The test that checks the behaviour from the sites' side (a `fn` of that name in
-    /// the workspace's tests).
-    pub test: &'static str,
+    /// What stands behind the row: a behaviour a test enforces, or a fact stated.
+    pub check: Check,
+}
+
+/// What stands behind a row of the page, so the page can tell a promise enforced from a
+/// fact stated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// A behaviour gleaner enforces: `test` (a `fn` of that name in the workspace's
+    /// tests) checks it from the sites' side.
+    Behaviour {
+        /// The test's function name.
+        test: &'static str,
+    },
+    /// A fact about who runs the bot and where it runs (the service, the legal entity, the
+    /// publication director, the origin of requests): stated as configured, nothing in
+    /// the crawler enforces it; `rendered_by` checks that the page states it.
+    Statement {
+        /// The test's function name.
+        rendered_by: &'static str,
+    },
+}
+
+impl Check {
+    /// The test named by the row, whichever kind it is.
+    pub fn test(self) -> &'static str {
+        match self {
+            Check::Behaviour { test } => test,
+            Check::Statement { rendered_by } => rendered_by,
+        }
+    }
+
+    /// Whether the row is a behaviour a test enforces (not a fact stated).
+    pub fn is_enforced(self) -> bool {
+        matches!(self, Check::Behaviour { .. })
+    }
 }
 
 /// Where the egress ranges are published: `/bot/ranges.json` on the about page's origin.
@@ -557,8 +592,14 @@ pub fn ranges_url(settings: &Settings) -> url::Url {
         .unwrap_or_else(|_| settings.bot.info_url.clone())
 }
 
+/// A row for a behaviour that `test` checks from the sites' side.
 const fn row(key: &'static str, setting: &'static str, test: &'static str) -> Promise {
-    Promise { key, setting, test }
+    Promise { key, setting, check: Check::Behaviour { test } }
+}
+
+/// A row for a fact stated as configured, which `rendered_by` checks the page states.
+const fn stated(key: &'static str, setting: &'static str, rendered_by: &'static str) -> Promise {
+    Promise { key, setting, check: Check::Statement { rendered_by } }
 }
 
 /// The promise ledger: every fact key the about page states, the setting it reads, and
@@ -706,18 +747,18 @@ pub const LEDGER: &[Promise] = &[
         "a_pass_reads_listings_and_event_pages_politely_and_stores_events",
     ),
     // Statements of who and where: stated as configured, checked on every profile's page.
-    row("bot.service", "bot.service", "seed_profiles_state_every_promise_in_every_language"),
-    row(
+    stated("bot.service", "bot.service", "seed_profiles_state_every_promise_in_every_language"),
+    stated(
         "bot.legal_entity",
         "bot.legal_entity",
         "seed_profiles_state_every_promise_in_every_language",
     ),
-    row(
+    stated(
         "bot.publication_director",
         "bot.publication_director",
         "seed_profiles_state_every_promise_in_every_language",
     ),
-    row(
+    stated(
         "bot.origin",
         "bot.origin, bot.egress, bot.egress_domain",
         "bot_ranges_json_publishes_the_egress_ranges",
@@ -799,12 +840,12 @@ mod tests {
         let sources: String =
             files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect();
         for promise in LEDGER {
-            assert!(!promise.test.is_empty() && !promise.setting.is_empty(), "{promise:?}");
+            let test = promise.check.test();
+            assert!(!test.is_empty() && !promise.setting.is_empty(), "{promise:?}");
             assert!(
-                sources.contains(&format!("fn {}(", promise.test)),
-                "promise `{}` names test `{}`, which does not exist",
+                sources.contains(&format!("fn {test}(")),
+                "promise `{}` names test `{test}`, which does not exist",
                 promise.key,
-                promise.test
             );
         }
         for (name, settings) in profiles() {
@@ -819,6 +860,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn statements_of_who_and_where_are_told_apart_from_enforced_promises() {
+        let statements: Vec<&str> =
+            LEDGER.iter().filter(|p| !p.check.is_enforced()).map(|p| p.key).collect();
+        assert_eq!(
+            statements,
+            ["bot.service", "bot.legal_entity", "bot.publication_director", "bot.origin"]
+        );
+        assert!(promise_for("max_retries").is_some_and(|p| p.check.is_enforced()));
+        assert!(promise_for("owners.removal_within").is_some_and(|p| p.check.is_enforced()));
     }
 
     #[test]
