@@ -771,7 +771,7 @@ pub const LEDGER: &[Promise] = &[
     row(
         "owners.removal_within",
         "owners.removal_within",
-        "the_dashboard_needs_a_token_shows_suspensions_and_carries_out_queued_removals",
+        "removal_within_a_proven_removal_is_carried_out_before_the_promised_time",
     ),
 ];
 

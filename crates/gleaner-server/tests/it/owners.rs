@@ -561,6 +561,50 @@ async fn a_removal_is_carried_out_on_a_dns_proof_and_queued_without_one() {
     );
 }
 
+/// `owners.removal_within` as promised: a removal whose control is proven is carried out
+/// (the site's events deleted, the site opted out, the request `removed`) before
+/// `removal_within` has passed since the request, through the desk's own routes.
+#[tokio::test]
+async fn removal_within_a_proven_removal_is_carried_out_before_the_promised_time() {
+    const WITHIN: Duration = Duration::from_secs(5);
+    let records = Arc::new(Mutex::new(HashMap::new()));
+    let dns = nameserver(Arc::clone(&records)).await;
+    let resolver = Arc::new(HickoryTxt::new(Some(dns)).unwrap());
+    let f = fixture("removal_within = \"5s\"", resolver).await;
+    assert_eq!(f.desk.settings.owners.removal_within, Some(WITHIN));
+    // Positive control: the site's event and another site's are stored.
+    let gone = owners_events_impl::store_event(&f.store, "https://salle.example/e/1").await;
+    let other = owners_events_impl::store_event(&f.store, "https://autre.example/e/1").await;
+    assert!(f.store.event(gone).await.unwrap().is_some());
+
+    let asked = std::time::Instant::now();
+    let session = open(&f.app, "/owners").await;
+    let (status, _, body) =
+        post(&f.app, &session, "/owners/removal", &[("scope", "salle.example"), ("stop", "no")])
+            .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let reference = by_id(&body, "reference");
+    records.lock().unwrap().insert(
+        "_gleaner-verification.salle.example".into(),
+        format!("gleaner-verification={}", by_id(&body, "proof-token")),
+    );
+    let (_, _, body) =
+        post(&f.app, &session, "/owners/verify", &[("reference", &reference), ("method", "dns")])
+            .await;
+    assert!(by_id(&body, "note").starts_with("Control proven."), "{body}");
+
+    // At the promised time at the latest, everything the removal does is done.
+    let done = f.store.submission(&reference).await.unwrap().unwrap();
+    assert!(asked.elapsed() < WITHIN, "the desk answered within the promise");
+    assert_eq!(done.status, "removed", "carried out, not left queued: {done:?}");
+    let took = done.updated.duration_since(done.created).unwrap_or_default();
+    assert!(took <= WITHIN, "removed {took:?} after the request, promised within {WITHIN:?}");
+    assert!(f.store.event(gone).await.unwrap().is_none(), "the site's event is deleted");
+    let url = Url::parse("https://salle.example/agenda/").unwrap();
+    assert!(f.store.owner_rules(&url).await.unwrap().opted_out.is_some(), "and opted out");
+    assert!(f.store.event(other).await.unwrap().is_some(), "another site's event stays");
+}
+
 /// A loopback site serving robots.txt and the proof file, counting requests per path.
 async fn proof_site(token: Arc<Mutex<String>>) -> (SocketAddr, Arc<Mutex<Vec<String>>>) {
     let hits = Arc::new(Mutex::new(Vec::new()));
