@@ -113,6 +113,101 @@ async fn sigkill_mid_crawl_loses_nothing_and_forgets_no_pause() {
     web.shutdown().await;
 }
 
+/// Issue 25 item 1: a URL that answered 503 is kept in the store from that answer, so a
+/// crawl killed (`kill -9`) while it waits out the pause leaves it there, and the next
+/// crawl asks it first once the pause is over (positive control: the other pages).
+#[tokio::test(flavor = "multi_thread")]
+async fn ledger_a_503_whose_retry_a_kill_9_cut_is_asked_first_by_the_next_crawl() {
+    const PAUSE: Duration = Duration::from_secs(3);
+    let throttle = SiteBehaviour::Throttle {
+        status: 503,
+        after: 4,
+        suspend_for: PAUSE,
+        retry_after: RetryAfterForm::Seconds,
+    };
+    let web = TestWeb::start(
+        Manifest::new(vec![SiteSpec { events: 4, behaviour: throttle, ..SiteSpec::default() }])
+            .with_token("TestBot"),
+    )
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let config = format!(
+        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
+         [politeness]\ngap = \"100ms\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n[store]\nurl = \"sqlite://{}\"\n\n\
+         [[sources]]\nid = \"site-0\"\nkind = \"listing\"\nstart_urls = [\"{}\"]\nevent_url_prefix = \"/events/\"\n",
+        db.display(),
+        web.url(0, "/events/")
+    );
+    let config_path = dir.path().join("gleaner.toml");
+    std::fs::write(&config_path, config).unwrap();
+    let crawl = move || {
+        Command::new(env!("CARGO_BIN_EXE_gleaner"))
+            .args(["--config", config_path.to_str().unwrap(), "crawl"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+
+    // First run: killed while it waits out the pause the 503 asked for.
+    let mut first = crawl();
+    let started = Instant::now();
+    let asked = loop {
+        if let Some(e) = web.ledger().entries.iter().find(|e| e.status == 503) {
+            break e.clone();
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "the site answered 503 within 20 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let cut = web.ledger().entries.iter().map(|e| e.seq).max().unwrap();
+    assert_eq!(cut, asked.seq, "nothing asked after the 503 before the kill");
+    let store = gleaner_store::Store::open_sqlite(&db).unwrap();
+    let kept = store.kept_requests("site-0").await.unwrap();
+    assert_eq!(kept.iter().map(|k| k.url.path()).collect::<Vec<_>>(), [asked.path.as_str()]);
+    drop(store);
+
+    // Second run, at once: it waits out the pause, then asks the kept URL first.
+    let second = tokio::task::spawn_blocking(move || {
+        let mut child = crawl();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the second crawl finished within 60 s");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    })
+    .await
+    .unwrap();
+    assert!(second.success(), "{second:?}");
+    let ledger = web.ledger();
+    let pages: Vec<_> = ledger
+        .entries
+        .iter()
+        .filter(|e| e.seq > cut && !e.is_robots() && e.path.starts_with("/events/"))
+        .collect();
+    assert_eq!(
+        pages.first().map(|e| e.target()),
+        Some(asked.target()),
+        "the kept URL first: {:?}",
+        pages.iter().map(|e| e.target()).collect::<Vec<_>>()
+    );
+    assert!(pages[0].at >= asked.at + PAUSE, "not before the pause ended: {:?}", pages[0]);
+    ledger.check_suspensions(Duration::from_secs(60)).unwrap();
+    ledger.check_robots_first().unwrap();
+    let wanted: Vec<String> = (1..=4).map(|n| format!("/events/{n}.html")).collect();
+    ledger.expect_all_fetched(&wanted.iter().map(|p| (0, p.as_str())).collect::<Vec<_>>()).unwrap();
+    let store = gleaner_store::Store::open_sqlite(&db).unwrap();
+    assert!(store.kept_requests("site-0").await.unwrap().is_empty(), "forgotten once asked");
+    web.shutdown().await;
+}
+
 /// Issue 25: a paged API killed between its first and second page. The next crawl asks
 /// page 0 conditionally (304), goes on with the page 0 led to, and stores its events.
 #[tokio::test(flavor = "multi_thread")]
