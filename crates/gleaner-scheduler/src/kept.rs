@@ -3,6 +3,8 @@
 //! [`crate::sink::EventSink::keep_for_next_pass`] and its two companions. A store that
 //! cannot be written is logged; the request is then asked again only when the next
 //! pass finds it on its listing.
+// A failed write is reported and the pass goes on: stderr is the crawler's log.
+#![allow(clippy::print_stderr)]
 
 use std::time::SystemTime;
 

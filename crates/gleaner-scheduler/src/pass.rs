@@ -75,7 +75,7 @@ pub struct PassReport {
     pub kept: u32,
     /// Requests that got no response (timeouts, connection errors), every try counted.
     pub failed: u32,
-    /// Requests asked again after a 429, a 5xx or no answer ([`crate::retries`]).
+    /// Requests asked again after a 429, a 5xx or no answer (`retries.rs`).
     pub retried: u32,
     /// URLs given up in this pass once their retries were spent.
     pub given_up: u32,
@@ -83,7 +83,7 @@ pub struct PassReport {
     pub news: u32,
     /// Configuration problems met during the pass (a bad selector, say).
     pub errors: Vec<String>,
-    /// Sites crawled (a source's start URLs may name many; see [`sites`]).
+    /// Sites crawled (a source's start URLs may name many; see `pass/sites.rs`).
     pub sites: u32,
     /// The sites whose crawl did not go cleanly, by site key.
     pub site_problems: Vec<SiteProblem>,

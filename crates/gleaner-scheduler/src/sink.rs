@@ -173,7 +173,8 @@ pub trait EventSink: Send + Sync {
 
     /// Keeps `url` (asked for `purpose`) for the next pass of `source`, committed before
     /// this returns: it answered 429 or 503, and is asked first next time unless it is
-    /// asked again before ([`crate::retries`]). The default keeps nothing across passes.
+    /// asked again before (the retries of `retries.rs`). The default keeps nothing across
+    /// passes.
     fn keep_for_next_pass<'a>(
         &'a self,
         source: &'a str,
