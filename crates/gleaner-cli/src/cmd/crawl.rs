@@ -284,6 +284,9 @@ pub fn print_summary(reports: &[PassReport], elapsed: std::time::Duration) -> st
         if r.news > 0 {
             writeln!(out, "{:<27}   news items stored: {}", "", r.news)?;
         }
+        if r.kept > 0 {
+            writeln!(out, "{:<27}   later: {}", "", r.left_for_next_pass())?;
+        }
         for (reason, count) in &r.refusals {
             writeln!(out, "{:<27}   refused {count}: {reason}", "")?;
         }
