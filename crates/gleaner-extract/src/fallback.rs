@@ -646,12 +646,18 @@ pub(crate) fn read_listing(
         if in_chrome(parent) || matches!(parent.value().name(), "nav" | "footer" | "aside") {
             continue;
         }
+        let days = day_headings(parent, reference, order);
         for (sig, items) in groups {
             if items.len() < MIN_ITEMS || items.len() > 500 {
                 continue;
             }
-            let read: Vec<Item> =
-                items.iter().filter_map(|i| read_item(*i, reference, order)).collect();
+            let read: Vec<Item> = items
+                .iter()
+                .filter_map(|i| {
+                    let day = days.iter().rev().find(|(at, _)| at.id() < i.id()).map(|(_, d)| *d);
+                    read_item(*i, day, reference, order)
+                })
+                .collect();
             // Most items carry their own date and title.
             if read.len() < MIN_ITEMS || read.len() * 2 <= items.len() {
                 continue;
@@ -691,8 +697,40 @@ pub(crate) fn read_listing(
     best
 }
 
-/// One item's event: `None` without its own date or a title.
-fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrder) -> Option<Item> {
+/// The day headings among a parent's children (`<h3>Monday November 10</h3>` before that
+/// day's items, as agendas grouped by day print them), in order: a heading that is only a
+/// date, without a time, dates the items after it up to the next one.
+fn day_headings(
+    parent: ElementRef<'_>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Vec<(ElementRef<'_>, NaiveDate)> {
+    let mut out = Vec::new();
+    for child in parent.children().filter_map(ElementRef::wrap) {
+        if !matches!(child.value().name(), "h2" | "h3" | "h4" | "h5" | "h6") {
+            continue;
+        }
+        let text = text_of(child);
+        if text.chars().count() > 60 || parse_text_time(&text).is_some() {
+            continue;
+        }
+        if let Some(d) = parse_text_date(&text, reference, order)
+            && let (EventTime::Date(day), None) = (d.start, d.end)
+        {
+            out.push((child, day));
+        }
+    }
+    out
+}
+
+/// One item's event: `None` without a date (its own, or its day heading's with a time of
+/// its own) or a title.
+fn read_item(
+    item: ElementRef<'_>,
+    heading_day: Option<NaiveDate>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<Item> {
     let all = text_of(item);
     if all.is_empty() || all.len() > 2000 {
         return None;
@@ -710,13 +748,21 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
     let (start, end) = match times.as_slice() {
         [] => {
             let blocks = sel(BLOCKS);
-            let (text, d) = item
+            let own = item
                 .descendants()
                 .filter_map(ElementRef::wrap)
                 .filter(|el| el.select(&blocks).all(|b| b.id() == el.id()))
                 .map(text_of)
                 .filter(|t| !t.is_empty() && t.len() <= 300 && !is_publication_line(t))
-                .find_map(|t| parse_text_date(&t, reference, order).map(|d| (t, d)))?;
+                .find_map(|t| parse_text_date(&t, reference, order).map(|d| (t, d)));
+            let Some((text, d)) = own else {
+                // No date of its own: its day heading's day, with a time the item gives.
+                let day = heading_day?;
+                let (t1, t2) = leaves(item).find_map(|t| parse_text_time(&t))?;
+                let start = EventTime::Floating(day.and_time(t1));
+                let end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+                return finish_item(item, start, end, None, reference, order);
+            };
             // A date without a time: the time may sit in another cell (`<td>8:00 pm</td>`).
             let (mut start, mut end) = (d.start, d.end);
             if let EventTime::Date(day) = start
@@ -735,6 +781,19 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
         [a, b] if b.date() >= a.date() && (b.date() - a.date()).num_days() <= 31 => (*a, Some(*b)),
         _ => return None,
     };
+    finish_item(item, start, end, date_text, reference, order)
+}
+
+/// An item's event once its dates are read: its title, link, place, price and image.
+fn finish_item(
+    item: ElementRef<'_>,
+    start: EventTime,
+    end: Option<EventTime>,
+    date_text: Option<String>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<Item> {
+    let all = text_of(item);
     // Title: a heading, else a link's text, else the words before the date.
     let usable = |t: &str| {
         let n = t.chars().count();
@@ -792,6 +851,9 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
         ..RawEvent::default()
     };
     place_and_price(item, &mut raw);
+    if raw.location_text.is_none() && raw.address_text.is_none() {
+        raw.location_text = classed_place(item, reference, order);
+    }
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
         // A cell that is only a price (`$25`, `18 €`, `Free`).
         if let Some(p) = leaves(item).filter(|t| t.chars().count() <= 24).find_map(|t| {
@@ -813,6 +875,30 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
         .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
         .map(str::to_owned);
     Some(Item { raw, start, end, called_off })
+}
+
+/// An item's place when its markup names the field (`class="views-field-field-location"`,
+/// `event-venue`, `tribe-venue`): the short text of the first element with a class ending in
+/// `location` or `venue`, when it is neither a date nor a time.
+fn classed_place(
+    item: ElementRef<'_>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<String> {
+    item.descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| {
+            el.value().classes().any(|c| {
+                let c = c.to_ascii_lowercase();
+                c.ends_with("location") || c.ends_with("venue")
+            })
+        })
+        .map(text_of)
+        .find(|t| {
+            (2..=80).contains(&t.chars().count())
+                && parse_text_date(t, reference, order).is_none()
+                && parse_text_time(t).is_none()
+        })
 }
 
 /// The words before a date in one line (`Finance Committee on 2018-06-21 - (8:30 a.m.)`

@@ -75,9 +75,8 @@ impl SavedDays {
     fn load() -> SavedDays {
         let text = std::fs::read_to_string(vendored().join("labels.json")).unwrap();
         let v: Value = serde_json::from_str(&text).unwrap();
-        let day = |v: &Value| {
-            chrono::NaiveDate::parse_from_str(v.as_str().unwrap(), "%Y-%m-%d").unwrap()
-        };
+        let day =
+            |v: &Value| chrono::NaiveDate::parse_from_str(v.as_str().unwrap(), "%Y-%m-%d").unwrap();
         let saved = &v["saved"];
         let files = saved["files"].as_object().unwrap();
         SavedDays {
