@@ -627,6 +627,7 @@ pub(crate) fn read_listing(
     order: DateOrder,
 ) -> Option<(String, Vec<RawEvent>)> {
     let mut best: Option<(String, Vec<RawEvent>)> = None;
+    let months = month_headings(doc);
     for parent in doc.root_element().descendants().filter_map(ElementRef::wrap).take(20_000) {
         let mut groups: Vec<(String, Vec<ElementRef<'_>>)> = Vec::new();
         for child in parent.children().filter_map(ElementRef::wrap) {
@@ -647,6 +648,8 @@ pub(crate) fn read_listing(
             continue;
         }
         let days = day_headings(parent, reference, order);
+        let month =
+            months.iter().rev().find(|(at, _)| at.id() < parent.id()).map(|(_, m)| m.as_str());
         for (sig, items) in groups {
             if items.len() < MIN_ITEMS || items.len() > 500 {
                 continue;
@@ -655,7 +658,7 @@ pub(crate) fn read_listing(
                 .iter()
                 .filter_map(|i| {
                     let day = days.iter().rev().find(|(at, _)| at.id() < i.id()).map(|(_, d)| *d);
-                    read_item(*i, day, reference, order)
+                    read_item(*i, Context { day, month }, reference, order)
                 })
                 .collect();
             // Most items carry their own date and title.
@@ -723,11 +726,64 @@ fn day_headings(
     out
 }
 
-/// One item's event: `None` without a date (its own, or its day heading's with a time of
-/// its own) or a title.
+/// The headings that name a month and its year (`<h2>Abril 2026</h2>` above a table whose
+/// rows give only `Jue 9`), with their node, in document order.
+fn month_headings(doc: &Html) -> Vec<(ElementRef<'_>, String)> {
+    doc.select(&sel("h1, h2, h3, h4, h5, h6, caption"))
+        .take(2000)
+        .filter_map(|h| {
+            let text = text_of(h);
+            let year = text.split(|c: char| !c.is_ascii_digit()).any(|w| {
+                w.len() == 4 && w.parse::<u32>().is_ok_and(|y| (1990..=2100).contains(&y))
+            });
+            (year && text.chars().count() <= 40 && parse_text_time(&text).is_none())
+                .then(|| (h, text))
+        })
+        .collect()
+}
+
+/// What an item's surroundings say about its date: the day heading above it, and the
+/// month heading above its list or table.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    day: Option<NaiveDate>,
+    month: Option<&'a str>,
+}
+
+/// The day a short cell gives with its month heading (`Jue 9` under `Abril 2026`): the
+/// cell holds a day number and at most a weekday, and the two read as one date.
+fn day_in_month(
+    item: ElementRef<'_>,
+    month: &str,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<NaiveDate> {
+    leaves(item).find_map(|t| {
+        let words: Vec<&str> = t
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let day = words.iter().filter(|w| w.bytes().all(|b| b.is_ascii_digit())).count() == 1
+            && words.iter().all(|w| {
+                w.bytes().all(|b| b.is_ascii_digit()) && w.len() <= 2
+                    || gleaner_event::datetext::is_weekday(w)
+            })
+            && words.len() <= 2;
+        if !day {
+            return None;
+        }
+        match parse_text_date(&format!("{t} {month}"), reference, order)? {
+            gleaner_event::datetext::TextDate { start: EventTime::Date(d), end: None } => Some(d),
+            _ => None,
+        }
+    })
+}
+
+/// One item's event: `None` without a date (its own, or its day or month heading's with a
+/// time of its own) or a title.
 fn read_item(
     item: ElementRef<'_>,
-    heading_day: Option<NaiveDate>,
+    context: Context<'_>,
     reference: Option<NaiveDate>,
     order: DateOrder,
 ) -> Option<Item> {
@@ -756,9 +812,12 @@ fn read_item(
                 .filter(|t| !t.is_empty() && t.len() <= 300 && !is_publication_line(t))
                 .find_map(|t| parse_text_date(&t, reference, order).map(|d| (t, d)));
             let Some((text, d)) = own else {
-                // No date of its own: its day heading's day, with a time the item gives.
-                let day = heading_day?;
-                let (t1, t2) = leaves(item).find_map(|t| parse_text_time(&t))?;
+                // No date of its own: its day heading's day, or a day cell read with its
+                // month heading, with a time the item gives.
+                let day =
+                    context.day.or_else(|| day_in_month(item, context.month?, reference, order))?;
+                let (t1, t2) =
+                    leaves(item).find_map(|t| parse_text_time(&t).or_else(|| cell_time(&t)))?;
                 let start = EventTime::Floating(day.and_time(t1));
                 let end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
                 return finish_item(item, start, end, None, reference, order);
@@ -870,11 +929,24 @@ fn finish_item(
     }
     raw.image = item
         .select(&sel("img[src]"))
+        .filter(|i| !is_icon(*i))
         .filter_map(|i| i.value().attr("src"))
         .map(str::trim)
         .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
         .map(str::to_owned);
     Some(Item { raw, start, end, called_off })
+}
+
+/// Whether an image is an icon rather than the event's picture: drawn smaller than 100
+/// pixels either way (`width="37" height="43"`), or named an icon or logo by its file.
+fn is_icon(img: ElementRef<'_>) -> bool {
+    let small = ["width", "height"].iter().any(|a| {
+        img.value().attr(a).and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|n| n < 100)
+    });
+    let file = img.value().attr("src").unwrap_or_default().to_ascii_lowercase();
+    let file = file.split(['?', '#']).next().unwrap_or_default();
+    let name = file.rsplit('/').next().unwrap_or_default();
+    small || name.contains("icon") || name.contains("logo")
 }
 
 /// An item's place when its markup names the field (`class="views-field-field-location"`,
