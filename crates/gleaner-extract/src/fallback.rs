@@ -306,21 +306,68 @@ fn performances(
 /// The page's description: the first sentence-like paragraph after the title (at least
 /// 40 characters, ending like a sentence, neither a date, a label nor a byline).
 fn description(doc: &Html, h1: ElementRef<'_>, order: DateOrder) -> Option<String> {
-    doc.select(&sel("p")).filter(|p| p.id() > h1.id() && !in_chrome(*p)).take(40).map(text_of).find(
-        |t| {
-            let n = t.chars().count();
-            (40..=2000).contains(&n)
-                && t.trim_end().ends_with(['.', '!', '?', '…'])
-                && !is_publication_line(t)
-                && parse_text_date(t, None, order).is_none()
-                && t.split_once(':').is_none_or(|(head, _)| label_of(head).is_none())
-        },
-    )
+    let sentence = |t: &String| {
+        let n = t.chars().count();
+        (40..=2000).contains(&n)
+            && t.trim_end().ends_with(['.', '!', '?', '…'])
+            && !is_publication_line(t)
+            && parse_text_date(t, None, order).is_none()
+            && t.split_once(':').is_none_or(|(head, _)| label_of(head).is_none())
+    };
+    let after = |e: &ElementRef<'_>| e.id() > h1.id() && !in_chrome(*e);
+    doc.select(&sel("p")).filter(after).take(40).map(text_of).find(sentence).or_else(|| {
+        // No paragraph: a text block whose paragraphs are separated by `<br><br>`
+        // (a CMS "summary" field); its first paragraph.
+        let blocks = sel(BLOCKS);
+        doc.select(&sel("div"))
+            .filter(after)
+            .filter(|d| d.select(&blocks).all(|b| b.id() == d.id()))
+            .take(40)
+            .map(first_paragraph)
+            .find(sentence)
+    })
+}
+
+/// The text of an element up to its first blank line (two `<br>` in a row).
+fn first_paragraph(el: ElementRef<'_>) -> String {
+    let mut text = String::new();
+    let mut breaks = 0;
+    for node in el.descendants() {
+        if let Some(t) = node.value().as_text() {
+            if t.trim().is_empty() {
+                continue;
+            }
+            if breaks >= 2 && !text.trim().is_empty() {
+                break;
+            }
+            breaks = 0;
+            text.push_str(t);
+            text.push(' ');
+        } else if node.value().as_element().is_some_and(|e| e.name() == "br") {
+            breaks += 1;
+        }
+    }
+    collapse(&text)
 }
 
 /// The place, address and price a root (the page, or one listing item) labels.
 fn place_and_price(root: ElementRef<'_>, raw: &mut RawEvent) {
     if let Some(address) = root.select(&sel("address")).map(text_of).find(|t| !t.is_empty()) {
+        raw.address_text = Some(address);
+    }
+    // An embedded map titled with its address (page builders title the `<iframe>` of a
+    // Google Maps embed with the address it shows).
+    if raw.address_text.is_none()
+        && let Some(address) = root
+            .select(&sel("iframe[src]"))
+            .filter(|f| {
+                let src = f.value().attr("src").unwrap_or_default().to_ascii_lowercase();
+                src.contains("maps.google.") || src.contains("google.com/maps")
+            })
+            .filter_map(|f| f.value().attr("title").or_else(|| f.value().attr("aria-label")))
+            .map(collapse)
+            .find(|t| t.contains(',') && t.chars().any(|c| c.is_ascii_digit()) && t.len() <= 200)
+    {
         raw.address_text = Some(address);
     }
     for (label, value) in labelled(root) {
