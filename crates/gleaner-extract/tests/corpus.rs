@@ -169,6 +169,20 @@ impl Scores {
     }
 }
 
+/// Applies `labels.json` "corrections" (labels that break the conventions, each with its
+/// reason there) to a file's label; returns how many fields it changed.
+fn correct(name: &str, entry: &mut Value) -> usize {
+    let text = std::fs::read_to_string(vendored().join("labels.json")).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let Some(fixes) = v["corrections"]["files"][name].as_array() else { return 0 };
+    for fix in fixes {
+        let i = usize::try_from(fix["event"].as_u64().unwrap()).unwrap();
+        let field = fix["field"].as_str().unwrap();
+        entry["events"][i][field] = fix["value"].clone();
+    }
+    fixes.len()
+}
+
 fn labelled_files() -> (BTreeMap<String, (PathBuf, Value)>, Vec<String>) {
     let mut labels = load_labels(&vendored());
     let ext = external();
@@ -208,13 +222,20 @@ fn corpus_f1() {
     let mut report =
         String::from("file: F1 with fallback off / on / site rules (predicted, labelled)\n");
     let debug = std::env::var_os("CORPUS_DEBUG").is_some();
+    let mut corrections = 0;
+    // Per mode: the counts against the labels as written, without the corrections.
+    let mut as_labelled: [FieldCounts; 3] = Default::default();
     for (name, (path, entry)) in &files {
         let class = Class::of(name);
         let base = entry["base_url"].as_str().unwrap();
         let label_events: Vec<Value> = entry["events"].as_array().cloned().unwrap_or_default();
+        let mut fixed = entry.clone();
+        let n_fixed = correct(name, &mut fixed);
+        corrections += n_fixed;
+        let fixed_events: Vec<Value> = fixed["events"].as_array().cloned().unwrap_or_default();
         let day = saved.of(name, entry);
         let mut line = format!("{name}:");
-        for ((how, mode), into) in modes.iter().zip(&mut scores) {
+        for (m, ((how, mode), into)) in modes.iter().zip(&mut scores).enumerate() {
             let preds = run_with(path, base, day, *mode);
             if *mode == Mode::Plain {
                 match class {
@@ -237,7 +258,10 @@ fn corpus_f1() {
             }
             let mut file_counts = FieldCounts::new();
             let mut log = String::new();
-            score_file(&preds, &label_events, &mut file_counts, &mut log);
+            score_file(&preds, &fixed_events, &mut file_counts, &mut log);
+            let mut labelled = FieldCounts::new();
+            score_file(&preds, &label_events, &mut labelled, &mut String::new());
+            as_labelled[m] = merged(&as_labelled[m], &labelled);
             if debug {
                 #[allow(clippy::print_stdout, reason = "debug output on request")]
                 {
@@ -275,12 +299,21 @@ fn corpus_f1() {
         &scores[2].class(Class::NoStructuredData),
     ));
     report.push_str(&format!(
-        "\nwhole corpus F1: {:.3} fallback off, {:.3} fallback on, {:.3} site rules; vendored files only (fallback off): {:.3}\n",
+        "\nwhole corpus F1: {:.3} fallback off, {:.3} fallback on, {:.3} site rules; vendored files only: {:.3} fallback off, {:.3} on\n",
         total(&scores[0].overall()).f1(),
         total(&scores[1].overall()).f1(),
         total(&scores[2].overall()).f1(),
         total(&scores[0].vendored).f1(),
+        total(&scores[1].vendored).f1(),
     ));
+    if corrections > 0 {
+        report.push_str(&format!(
+            "{corrections} label fields corrected (labels.json \"corrections\"); scored as labelled: {:.3} fallback off, {:.3} fallback on, {:.3} site rules\n",
+            total(&as_labelled[0]).f1(),
+            total(&as_labelled[1]).f1(),
+            total(&as_labelled[2]).f1(),
+        ));
+    }
     if !missing.is_empty() {
         report.push_str(&format!(
             "not available (left out of the repository): {}\n",
@@ -294,17 +327,35 @@ fn corpus_f1() {
     check_floors(&scores, &report);
 }
 
-/// Strict-scorer floors (fallback off, fallback on, vendored files with the fallback off).
-const FLOOR_OFF: f64 = 0.93;
-const FLOOR_ON: f64 = 0.932;
+/// Strict-scorer floors, just under today's scores so a regression fails loudly: the
+/// whole corpus with the fallback off and on (0.925 and 0.964 when set, with the
+/// corrections), the vendored files alone (0.954 off), and every field with the fallback
+/// on (issue 24: each field ≥ 0.85; the weakest was is_free at 0.857).
+const FLOOR_OFF: f64 = 0.92;
+const FLOOR_ON: f64 = 0.96;
 const FLOOR_VENDORED: f64 = 0.95;
+const FLOOR_VENDORED_ON: f64 = 0.95;
+const FLOOR_FIELD_ON: f64 = 0.85;
 
-/// Floors just under today's scores, so a regression fails loudly (strict scorer).
 fn check_floors(scores: &[Scores], report: &str) {
     let off = total(&scores[0].overall()).f1();
     let on = total(&scores[1].overall()).f1();
     let vendored = total(&scores[0].vendored).f1();
+    let vendored_on = total(&scores[1].vendored).f1();
     assert!(off >= FLOOR_OFF, "corpus F1 with the fallback off fell to {off:.3}\n{report}");
     assert!(on >= FLOOR_ON, "corpus F1 with the fallback on fell to {on:.3}\n{report}");
     assert!(vendored >= FLOOR_VENDORED, "vendored corpus F1 fell to {vendored:.3}\n{report}");
+    assert!(
+        vendored_on >= FLOOR_VENDORED_ON,
+        "vendored corpus F1 with the fallback on fell to {vendored_on:.3}\n{report}"
+    );
+    if external().is_some() {
+        for (field, counts) in scores[1].overall() {
+            let f1 = counts.f1();
+            assert!(
+                f1 >= FLOOR_FIELD_ON,
+                "{field} F1 with the fallback on fell to {f1:.3}\n{report}"
+            );
+        }
+    }
 }
