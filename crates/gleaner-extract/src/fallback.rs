@@ -783,8 +783,8 @@ fn month_headings(doc: &Html) -> Vec<(ElementRef<'_>, String)> {
             let year = text.split(|c: char| !c.is_ascii_digit()).any(|w| {
                 w.len() == 4 && w.parse::<u32>().is_ok_and(|y| (1990..=2100).contains(&y))
             });
-            (year && text.chars().count() <= 40 && parse_text_time(&text).is_none())
-                .then(|| (h, text))
+            let heading = year && text.chars().count() <= 40 && parse_text_time(&text).is_none();
+            heading.then_some((h, text))
         })
         .collect()
 }
