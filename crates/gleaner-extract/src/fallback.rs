@@ -12,7 +12,13 @@
 //! When that reading finds no date, or more than two `<time>` dates, the page may be a
 //! listing: `read_listing` looks for one repeated item structure (sibling rows, list
 //! items, cards sharing a tag and first class) where most items carry their own date and
-//! a title, and gives one event per such item (see there for its limits).
+//! a title, and gives one event per such item (see there for its limits). An item with
+//! only a time takes its day from the day heading above it (`<h3>Monday November 10</h3>`),
+//! and a day cell (`Jue 9`) its month and year from the heading above its table
+//! (`<h2>Abril 2026</h2>`); a field named `…location`/`…venue` gives an item's place.
+//!
+//! A detail page without an `<address>` takes the one its Google Maps embed is titled
+//! with, and without a sentence-like `<p>` the first paragraph of a `<br><br>` text block.
 //!
 //! It never invents: a field it cannot find stays empty, and a page without a date gives
 //! no event; with a reference day (the crawl's today), neither does a page whose only
