@@ -238,6 +238,14 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             out.region = Some(words[0].to_owned());
             out.postal_code.get_or_insert_with(|| words[1].to_owned());
             parts.pop();
+        } else if words.len() == 3
+            && CA_PROVINCES.contains(&words[0])
+            && is_ca_postcode(&format!("{} {}", words[1], words[2]))
+        {
+            // `BC V2N 1B2`: a Canadian province and postal code in one part.
+            out.region = Some(words[0].to_owned());
+            out.postal_code.get_or_insert_with(|| format!("{} {}", words[1], words[2]));
+            parts.pop();
         } else if is_region(&last) {
             out.region = Some(last);
             parts.pop();
@@ -327,6 +335,10 @@ mod tests {
         assert_eq!(split("Lynn, MA, 01901"), [None, o("Lynn"), o("MA"), o("01901"), None]);
         assert_eq!(split("Memphis, TN, US"), [None, o("Memphis"), o("TN"), None, o("US")]);
         assert_eq!(split("London, UK"), [None, o("London"), None, None, o("GB")]);
+        assert_eq!(
+            split("2187 Ospika Blvd S, Prince George, BC V2N 1B2"),
+            [o("2187 Ospika Blvd S"), o("Prince George"), o("BC"), o("V2N 1B2"), o("CA")]
+        );
         assert_eq!(
             split("220 S. Michigan Ave, Chicago, Illinois, USA"),
             [o("220 S. Michigan Ave"), o("Chicago"), o("Illinois"), None, o("US")]

@@ -244,7 +244,13 @@ fn venue(raw: &RawEvent) -> Venue {
         }
     }
     for text in address_texts {
-        let parts = split_address(&text);
+        let mut parts = split_address(&text);
+        if v.name.is_none()
+            && let Some((name, street)) = parts.street.as_deref().and_then(name_before_street)
+        {
+            v.name = Some(name);
+            parts.street = Some(street);
+        }
         v.street = v.street.or(parts.street);
         v.locality = v.locality.or(parts.locality);
         v.region = v.region.or(parts.region);
@@ -252,6 +258,35 @@ fn venue(raw: &RawEvent) -> Venue {
         v.country = v.country.or(parts.country);
     }
     v
+}
+
+/// A place's name written before its street in one address (`Kulturforum, Wandrahmstraße 1`,
+/// `Tourist-Information, Rathaus, Am Markt 1`): the last part is a street with its house
+/// number (`Am Markt 1`, `93 Lower Richmond Road`) and the one or two parts before it hold
+/// no digit. A number alone after a comma (`Calle Eduardo Ibarra, 3`) or after a dash
+/// (`Av. Borges de Medeiros, 1524 - Lagoa`) is the street's, so such addresses stay whole.
+fn name_before_street(street: &str) -> Option<(String, String)> {
+    let parts: Vec<&str> = street.split(", ").collect();
+    let (last, before) = parts.split_last()?;
+    if before.is_empty() || before.len() > 2 {
+        return None;
+    }
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let number = |w: &str| {
+        let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        !digits.is_empty() && digits.len() <= 4 && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    let wordy = |w: &&str| w.chars().filter(|c| c.is_alphabetic()).count() >= 3;
+    let street_like = words.len() >= 2
+        && !words.contains(&"-")
+        && (number(words[words.len() - 1]) && words[..words.len() - 1].iter().any(wordy)
+            || number(words[0])
+                && words[1..].iter().all(|w| !number(w))
+                && words[1..].iter().any(wordy));
+    if !street_like || before.iter().any(|p| p.chars().any(|c| c.is_ascii_digit())) {
+        return None;
+    }
+    Some((before.join(", "), (*last).to_owned()))
 }
 
 fn price(raw: &RawEvent, warnings: &mut Vec<NormaliseWarning>) -> (Price, Option<String>) {
@@ -470,6 +505,31 @@ mod tests {
 
     fn ctx(base: &Url) -> NormaliseContext<'_> {
         NormaliseContext { base_url: base, default_tz: None }
+    }
+
+    #[test]
+    fn names_written_before_the_street() {
+        let split = |s: &str| name_before_street(s);
+        let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
+        assert_eq!(split("Kulturforum, Wandrahmstraße 1"), pair("Kulturforum", "Wandrahmstraße 1"));
+        assert_eq!(
+            split("Tourist-Information, Rathaus, Am Markt 1"),
+            pair("Tourist-Information, Rathaus", "Am Markt 1")
+        );
+        assert_eq!(
+            split("The Half Moon, 93 Lower Richmond Road"),
+            pair("The Half Moon", "93 Lower Richmond Road")
+        );
+        for whole in [
+            "Calle Eduardo Ibarra, 3",
+            "Av. Borges de Medeiros, 1524 - Lagoa",
+            "Suite 200, 123 Main St",
+            "Am Sande",
+            "7 S. Broadway",
+            "Plaza Julián Romea, s/n",
+        ] {
+            assert_eq!(split(whole), None, "{whole}");
+        }
     }
 
     #[test]

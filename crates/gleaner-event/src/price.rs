@@ -226,10 +226,44 @@ pub fn says_free(text: &str) -> bool {
     if PHRASES.iter().any(|p| joined.contains(&format!(" {p} "))) {
         return true;
     }
-    words.iter().enumerate().any(|(i, w)| {
-        WORDS.contains(w)
-            && words.get(i + 1).is_none_or(|next| !ABOUT_ELSE.iter().any(|a| next.starts_with(a)))
-    })
+    // `a free workshop`, `this free, online info session`: English "free" after a
+    // determiner and before (within three words) the kind of event it is.
+    const DETERMINERS: [&str; 5] = ["a", "this", "our", "the", "these"];
+    const EVENT_NOUNS: [&str; 20] = [
+        "event",
+        "events",
+        "session",
+        "sessions",
+        "workshop",
+        "workshops",
+        "concert",
+        "concerts",
+        "talk",
+        "talks",
+        "class",
+        "classes",
+        "lecture",
+        "screening",
+        "webinar",
+        "program",
+        "programme",
+        "tour",
+        "performance",
+        "seminar",
+    ];
+    let english = words.iter().enumerate().any(|(i, w)| {
+        *w == "free"
+            && i > 0
+            && DETERMINERS.contains(&words[i - 1])
+            && words[i + 1..].iter().take(3).any(|n| EVENT_NOUNS.contains(n))
+    });
+    english
+        || words.iter().enumerate().any(|(i, w)| {
+            WORDS.contains(w)
+                && words
+                    .get(i + 1)
+                    .is_none_or(|next| !ABOUT_ELSE.iter().any(|a| next.starts_with(a)))
+        })
 }
 
 #[cfg(test)]
@@ -244,6 +278,8 @@ mod tests {
             "Über 60 Höfe öffnen ihre Tore. Eintritt frei.",
             "Giriş ücretsiz.",
             "Free admission; all ages.",
+            "Join us at this free, online info session and learn more.",
+            "A free workshop for beginners.",
         ] {
             assert!(says_free(yes), "{yes}");
         }
@@ -253,6 +289,8 @@ mod tests {
             "Kostenlose Parkplätze am Haus.",
             "Ücretsiz otopark mevcuttur.",
             "Tickets 12 €.",
+            "Enjoy a free parking space and a gluten free menu.",
+            "The event is free of worries.",
         ] {
             assert!(!says_free(no), "{no}");
         }

@@ -12,7 +12,13 @@
 //! When that reading finds no date, or more than two `<time>` dates, the page may be a
 //! listing: `read_listing` looks for one repeated item structure (sibling rows, list
 //! items, cards sharing a tag and first class) where most items carry their own date and
-//! a title, and gives one event per such item (see there for its limits).
+//! a title, and gives one event per such item (see there for its limits). An item with
+//! only a time takes its day from the day heading above it (`<h3>Monday November 10</h3>`),
+//! and a day cell (`Jue 9`) its month and year from the heading above its table
+//! (`<h2>Abril 2026</h2>`); a field named `…location`/`…venue` gives an item's place.
+//!
+//! A detail page without an `<address>` takes the one its Google Maps embed is titled
+//! with, and without a sentence-like `<p>` the first paragraph of a `<br><br>` text block.
 //!
 //! It never invents: a field it cannot find stays empty, and a page without a date gives
 //! no event; with a reference day (the crawl's today), neither does a page whose only
@@ -306,21 +312,68 @@ fn performances(
 /// The page's description: the first sentence-like paragraph after the title (at least
 /// 40 characters, ending like a sentence, neither a date, a label nor a byline).
 fn description(doc: &Html, h1: ElementRef<'_>, order: DateOrder) -> Option<String> {
-    doc.select(&sel("p")).filter(|p| p.id() > h1.id() && !in_chrome(*p)).take(40).map(text_of).find(
-        |t| {
-            let n = t.chars().count();
-            (40..=2000).contains(&n)
-                && t.trim_end().ends_with(['.', '!', '?', '…'])
-                && !is_publication_line(t)
-                && parse_text_date(t, None, order).is_none()
-                && t.split_once(':').is_none_or(|(head, _)| label_of(head).is_none())
-        },
-    )
+    let sentence = |t: &String| {
+        let n = t.chars().count();
+        (40..=2000).contains(&n)
+            && t.trim_end().ends_with(['.', '!', '?', '…'])
+            && !is_publication_line(t)
+            && parse_text_date(t, None, order).is_none()
+            && t.split_once(':').is_none_or(|(head, _)| label_of(head).is_none())
+    };
+    let after = |e: &ElementRef<'_>| e.id() > h1.id() && !in_chrome(*e);
+    doc.select(&sel("p")).filter(after).take(40).map(text_of).find(sentence).or_else(|| {
+        // No paragraph: a text block whose paragraphs are separated by `<br><br>`
+        // (a CMS "summary" field); its first paragraph.
+        let blocks = sel(BLOCKS);
+        doc.select(&sel("div"))
+            .filter(after)
+            .filter(|d| d.select(&blocks).all(|b| b.id() == d.id()))
+            .take(40)
+            .map(first_paragraph)
+            .find(sentence)
+    })
+}
+
+/// The text of an element up to its first blank line (two `<br>` in a row).
+fn first_paragraph(el: ElementRef<'_>) -> String {
+    let mut text = String::new();
+    let mut breaks = 0;
+    for node in el.descendants() {
+        if let Some(t) = node.value().as_text() {
+            if t.trim().is_empty() {
+                continue;
+            }
+            if breaks >= 2 && !text.trim().is_empty() {
+                break;
+            }
+            breaks = 0;
+            text.push_str(t);
+            text.push(' ');
+        } else if node.value().as_element().is_some_and(|e| e.name() == "br") {
+            breaks += 1;
+        }
+    }
+    collapse(&text)
 }
 
 /// The place, address and price a root (the page, or one listing item) labels.
 fn place_and_price(root: ElementRef<'_>, raw: &mut RawEvent) {
     if let Some(address) = root.select(&sel("address")).map(text_of).find(|t| !t.is_empty()) {
+        raw.address_text = Some(address);
+    }
+    // An embedded map titled with its address (page builders title the `<iframe>` of a
+    // Google Maps embed with the address it shows).
+    if raw.address_text.is_none()
+        && let Some(address) = root
+            .select(&sel("iframe[src]"))
+            .filter(|f| {
+                let src = f.value().attr("src").unwrap_or_default().to_ascii_lowercase();
+                src.contains("maps.google.") || src.contains("google.com/maps")
+            })
+            .filter_map(|f| f.value().attr("title").or_else(|| f.value().attr("aria-label")))
+            .map(collapse)
+            .find(|t| t.contains(',') && t.chars().any(|c| c.is_ascii_digit()) && t.len() <= 200)
+    {
         raw.address_text = Some(address);
     }
     for (label, value) in labelled(root) {
@@ -627,6 +680,7 @@ pub(crate) fn read_listing(
     order: DateOrder,
 ) -> Option<(String, Vec<RawEvent>)> {
     let mut best: Option<(String, Vec<RawEvent>)> = None;
+    let months = month_headings(doc);
     for parent in doc.root_element().descendants().filter_map(ElementRef::wrap).take(20_000) {
         let mut groups: Vec<(String, Vec<ElementRef<'_>>)> = Vec::new();
         for child in parent.children().filter_map(ElementRef::wrap) {
@@ -646,12 +700,20 @@ pub(crate) fn read_listing(
         if in_chrome(parent) || matches!(parent.value().name(), "nav" | "footer" | "aside") {
             continue;
         }
+        let days = day_headings(parent, reference, order);
+        let month =
+            months.iter().rev().find(|(at, _)| at.id() < parent.id()).map(|(_, m)| m.as_str());
         for (sig, items) in groups {
             if items.len() < MIN_ITEMS || items.len() > 500 {
                 continue;
             }
-            let read: Vec<Item> =
-                items.iter().filter_map(|i| read_item(*i, reference, order)).collect();
+            let read: Vec<Item> = items
+                .iter()
+                .filter_map(|i| {
+                    let day = days.iter().rev().find(|(at, _)| at.id() < i.id()).map(|(_, d)| *d);
+                    read_item(*i, Context { day, month }, reference, order)
+                })
+                .collect();
             // Most items carry their own date and title.
             if read.len() < MIN_ITEMS || read.len() * 2 <= items.len() {
                 continue;
@@ -691,8 +753,93 @@ pub(crate) fn read_listing(
     best
 }
 
-/// One item's event: `None` without its own date or a title.
-fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrder) -> Option<Item> {
+/// The day headings among a parent's children (`<h3>Monday November 10</h3>` before that
+/// day's items, as agendas grouped by day print them), in order: a heading that is only a
+/// date, without a time, dates the items after it up to the next one.
+fn day_headings(
+    parent: ElementRef<'_>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Vec<(ElementRef<'_>, NaiveDate)> {
+    let mut out = Vec::new();
+    for child in parent.children().filter_map(ElementRef::wrap) {
+        if !matches!(child.value().name(), "h2" | "h3" | "h4" | "h5" | "h6") {
+            continue;
+        }
+        let text = text_of(child);
+        if text.chars().count() > 60 || parse_text_time(&text).is_some() {
+            continue;
+        }
+        if let Some(d) = parse_text_date(&text, reference, order)
+            && let (EventTime::Date(day), None) = (d.start, d.end)
+        {
+            out.push((child, day));
+        }
+    }
+    out
+}
+
+/// The headings that name a month and its year (`<h2>Abril 2026</h2>` above a table whose
+/// rows give only `Jue 9`), with their node, in document order.
+fn month_headings(doc: &Html) -> Vec<(ElementRef<'_>, String)> {
+    doc.select(&sel("h1, h2, h3, h4, h5, h6, caption"))
+        .take(2000)
+        .filter_map(|h| {
+            let text = text_of(h);
+            let year = text.split(|c: char| !c.is_ascii_digit()).any(|w| {
+                w.len() == 4 && w.parse::<u32>().is_ok_and(|y| (1990..=2100).contains(&y))
+            });
+            let heading = year && text.chars().count() <= 40 && parse_text_time(&text).is_none();
+            heading.then_some((h, text))
+        })
+        .collect()
+}
+
+/// What an item's surroundings say about its date: the day heading above it, and the
+/// month heading above its list or table.
+#[derive(Clone, Copy)]
+struct Context<'a> {
+    day: Option<NaiveDate>,
+    month: Option<&'a str>,
+}
+
+/// The day a short cell gives with its month heading (`Jue 9` under `Abril 2026`): the
+/// cell holds a day number and at most a weekday, and the two read as one date.
+fn day_in_month(
+    item: ElementRef<'_>,
+    month: &str,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<NaiveDate> {
+    leaves(item).find_map(|t| {
+        let words: Vec<&str> = t
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let day = words.iter().filter(|w| w.bytes().all(|b| b.is_ascii_digit())).count() == 1
+            && words.iter().all(|w| {
+                w.bytes().all(|b| b.is_ascii_digit()) && w.len() <= 2
+                    || gleaner_event::datetext::is_weekday(w)
+            })
+            && words.len() <= 2;
+        if !day {
+            return None;
+        }
+        match parse_text_date(&format!("{t} {month}"), reference, order)? {
+            gleaner_event::datetext::TextDate { start: EventTime::Date(d), end: None } => Some(d),
+            _ => None,
+        }
+    })
+}
+
+/// One item's event: `None` without a date (its own, or its day or month heading's with a
+/// time of its own) or a title.
+fn read_item(
+    item: ElementRef<'_>,
+    context: Context<'_>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<Item> {
     let all = text_of(item);
     if all.is_empty() || all.len() > 2000 {
         return None;
@@ -710,13 +857,24 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
     let (start, end) = match times.as_slice() {
         [] => {
             let blocks = sel(BLOCKS);
-            let (text, d) = item
+            let own = item
                 .descendants()
                 .filter_map(ElementRef::wrap)
                 .filter(|el| el.select(&blocks).all(|b| b.id() == el.id()))
                 .map(text_of)
                 .filter(|t| !t.is_empty() && t.len() <= 300 && !is_publication_line(t))
-                .find_map(|t| parse_text_date(&t, reference, order).map(|d| (t, d)))?;
+                .find_map(|t| parse_text_date(&t, reference, order).map(|d| (t, d)));
+            let Some((text, d)) = own else {
+                // No date of its own: its day heading's day, or a day cell read with its
+                // month heading, with a time the item gives.
+                let day =
+                    context.day.or_else(|| day_in_month(item, context.month?, reference, order))?;
+                let (t1, t2) =
+                    leaves(item).find_map(|t| parse_text_time(&t).or_else(|| cell_time(&t)))?;
+                let start = EventTime::Floating(day.and_time(t1));
+                let end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+                return finish_item(item, start, end, None, reference, order);
+            };
             // A date without a time: the time may sit in another cell (`<td>8:00 pm</td>`).
             let (mut start, mut end) = (d.start, d.end);
             if let EventTime::Date(day) = start
@@ -735,6 +893,19 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
         [a, b] if b.date() >= a.date() && (b.date() - a.date()).num_days() <= 31 => (*a, Some(*b)),
         _ => return None,
     };
+    finish_item(item, start, end, date_text, reference, order)
+}
+
+/// An item's event once its dates are read: its title, link, place, price and image.
+fn finish_item(
+    item: ElementRef<'_>,
+    start: EventTime,
+    end: Option<EventTime>,
+    date_text: Option<String>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<Item> {
+    let all = text_of(item);
     // Title: a heading, else a link's text, else the words before the date.
     let usable = |t: &str| {
         let n = t.chars().count();
@@ -792,6 +963,9 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
         ..RawEvent::default()
     };
     place_and_price(item, &mut raw);
+    if raw.location_text.is_none() && raw.address_text.is_none() {
+        raw.location_text = classed_place(item, reference, order);
+    }
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
         // A cell that is only a price (`$25`, `18 €`, `Free`).
         if let Some(p) = leaves(item).filter(|t| t.chars().count() <= 24).find_map(|t| {
@@ -808,11 +982,48 @@ fn read_item(item: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrde
     }
     raw.image = item
         .select(&sel("img[src]"))
+        .filter(|i| !is_icon(*i))
         .filter_map(|i| i.value().attr("src"))
         .map(str::trim)
         .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
         .map(str::to_owned);
     Some(Item { raw, start, end, called_off })
+}
+
+/// Whether an image is an icon rather than the event's picture: drawn smaller than 100
+/// pixels either way (`width="37" height="43"`), or named an icon or logo by its file.
+fn is_icon(img: ElementRef<'_>) -> bool {
+    let small = ["width", "height"].iter().any(|a| {
+        img.value().attr(a).and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|n| n < 100)
+    });
+    let file = img.value().attr("src").unwrap_or_default().to_ascii_lowercase();
+    let file = file.split(['?', '#']).next().unwrap_or_default();
+    let name = file.rsplit('/').next().unwrap_or_default();
+    small || name.contains("icon") || name.contains("logo")
+}
+
+/// An item's place when its markup names the field (`class="views-field-field-location"`,
+/// `event-venue`, `tribe-venue`): the short text of the first element with a class ending in
+/// `location` or `venue`, when it is neither a date nor a time.
+fn classed_place(
+    item: ElementRef<'_>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<String> {
+    item.descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| {
+            el.value().classes().any(|c| {
+                let c = c.to_ascii_lowercase();
+                c.ends_with("location") || c.ends_with("venue")
+            })
+        })
+        .map(text_of)
+        .find(|t| {
+            (2..=80).contains(&t.chars().count())
+                && parse_text_date(t, reference, order).is_none()
+                && parse_text_time(t).is_none()
+        })
 }
 
 /// The words before a date in one line (`Finance Committee on 2018-06-21 - (8:30 a.m.)`

@@ -385,7 +385,41 @@ pub fn extract_with(
             c.raw.country = Some(country.to_owned());
         }
     }
+    same_town_same_country(&mut out.candidates);
     out
+}
+
+/// One page's events in the same town are in the same country: an event whose address
+/// gives only the town takes the country another event of the page gives for that town
+/// (a commune's agenda writes the postcode on one event and not the next). A town named
+/// in two countries on one page gives none.
+fn same_town_same_country(candidates: &mut [Candidate]) {
+    let fold = |s: &str| gleaner_event::datetext::fold_diacritics(s.trim());
+    // Town → its one country, or `None` when the page names it in two.
+    let mut known: std::collections::HashMap<String, Option<String>> =
+        std::collections::HashMap::new();
+    for c in candidates.iter() {
+        if let (Some(town), Some(country)) = (&c.raw.locality, &c.raw.country) {
+            let country = country.trim().to_ascii_uppercase();
+            known
+                .entry(fold(town))
+                .and_modify(|k| {
+                    if k.as_ref().is_some_and(|k| *k != country) {
+                        *k = None;
+                    }
+                })
+                .or_insert(Some(country));
+        }
+    }
+    if known.is_empty() {
+        return;
+    }
+    for c in candidates.iter_mut().filter(|c| c.raw.country.is_none()) {
+        let Some(town) = c.raw.locality.as_deref().map(fold) else { continue };
+        if let Some(Some(k)) = known.get(&town) {
+            c.raw.country = Some(k.clone());
+        }
+    }
 }
 
 /// Events with no price and no `isAccessibleForFree` whose description says entry is free

@@ -276,6 +276,26 @@ impl<'a> Walker<'a> {
                     {
                         continue;
                     }
+                    // A town, region or country says where, but is no venue
+                    // (schema.org `City`, `State`, `AdministrativeArea`, `Country`).
+                    if types.iter().any(|t| {
+                        matches!(t.as_str(), "City" | "State" | "AdministrativeArea" | "Country")
+                    }) {
+                        for a in values(get(m, "address")) {
+                            if let Value::Object(am) = self.resolve(a) {
+                                read_postal(raw, am);
+                            }
+                        }
+                        let name = text(get(m, "name"));
+                        if types.iter().any(|t| t == "Country") {
+                            raw.country = raw.country.take().or(name);
+                        } else if types.iter().any(|t| t == "City") {
+                            raw.locality = raw.locality.take().or(name);
+                        } else {
+                            raw.region = raw.region.take().or(name);
+                        }
+                        continue;
+                    }
                     // A place with no name but a link whose text names it.
                     raw.location_name = text(get(m, "name")).or_else(|| text(m.get("@linktext")));
                     for a in values(get(m, "address")) {

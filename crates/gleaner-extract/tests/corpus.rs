@@ -20,8 +20,9 @@
 //!
 //! Every file is scored in three modes: the fallback off (`gleaner extract --no-fallback`),
 //! the fallback on, and the site rules of `testdata/corpus-rules.toml` (keyed by site, as in
-//! `gleaner.toml`). Dates written without a year are resolved after the day the fixtures
-//! were saved ([`SAVED`]).
+//! `gleaner.toml`). Dates written without a year, and "past", are read against the day each
+//! fixture was saved (`labels.json` "saved": a per-file day, else its default), as a crawl
+//! reads them against its own today: a file is never dropped for being old.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -64,8 +65,35 @@ enum Mode<'a> {
     Fallback,
 }
 
-/// The day the fixtures without a year were saved (35 lists 10–14 November 2025).
-const SAVED: (i32, u32, u32) = (2025, 11, 1);
+/// The day each fixture was saved (`labels.json` "saved": per file, else the default).
+struct SavedDays {
+    default: chrono::NaiveDate,
+    files: BTreeMap<String, chrono::NaiveDate>,
+}
+
+impl SavedDays {
+    fn load() -> SavedDays {
+        let text = std::fs::read_to_string(vendored().join("labels.json")).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let day =
+            |v: &Value| chrono::NaiveDate::parse_from_str(v.as_str().unwrap(), "%Y-%m-%d").unwrap();
+        let saved = &v["saved"];
+        let files = saved["files"].as_object().unwrap();
+        SavedDays {
+            default: day(&saved["default"]),
+            files: files.iter().map(|(k, v)| (k.clone(), day(v))).collect(),
+        }
+    }
+
+    /// A label's own `saved` day wins over the table, so the shared labels may carry it.
+    fn of(&self, name: &str, entry: &Value) -> chrono::NaiveDate {
+        entry["saved"]
+            .as_str()
+            .and_then(|s| chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+            .or_else(|| self.files.get(name).copied())
+            .unwrap_or(self.default)
+    }
+}
 
 fn corpus_rules() -> RuleBook {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/corpus-rules.toml");
@@ -73,7 +101,7 @@ fn corpus_rules() -> RuleBook {
     RuleBook::compile(&file.site_rules).unwrap()
 }
 
-fn run_with(path: &Path, base: &str, mode: Mode<'_>) -> Vec<Value> {
+fn run_with(path: &Path, base: &str, saved: chrono::NaiveDate, mode: Mode<'_>) -> Vec<Value> {
     let name = path.file_name().unwrap().to_str().unwrap();
     let opts = ExtractOptions {
         feed_mode: feed_mode(name),
@@ -82,7 +110,7 @@ fn run_with(path: &Path, base: &str, mode: Mode<'_>) -> Vec<Value> {
             _ => None,
         },
         fallback: mode == Mode::Fallback,
-        reference_date: chrono::NaiveDate::from_ymd_opt(SAVED.0, SAVED.1, SAVED.2),
+        reference_date: Some(saved),
         ..ExtractOptions::default()
     };
     score::run(path, base, &opts)
@@ -141,6 +169,20 @@ impl Scores {
     }
 }
 
+/// Applies `labels.json` "corrections" (labels that break the conventions, each with its
+/// reason there) to a file's label; returns how many fields it changed.
+fn correct(name: &str, entry: &mut Value) -> usize {
+    let text = std::fs::read_to_string(vendored().join("labels.json")).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let Some(fixes) = v["corrections"]["files"][name].as_array() else { return 0 };
+    for fix in fixes {
+        let i = usize::try_from(fix["event"].as_u64().unwrap()).unwrap();
+        let field = fix["field"].as_str().unwrap();
+        entry["events"][i][field] = fix["value"].clone();
+    }
+    fixes.len()
+}
+
 fn labelled_files() -> (BTreeMap<String, (PathBuf, Value)>, Vec<String>) {
     let mut labels = load_labels(&vendored());
     let ext = external();
@@ -170,6 +212,7 @@ fn labelled_files() -> (BTreeMap<String, (PathBuf, Value)>, Vec<String>) {
 fn corpus_f1() {
     let (files, missing) = labelled_files();
     let book = corpus_rules();
+    let saved = SavedDays::load();
     let modes: [(&str, Mode<'_>); 3] = [
         ("fallback off", Mode::Plain),
         ("fallback on", Mode::Fallback),
@@ -179,13 +222,21 @@ fn corpus_f1() {
     let mut report =
         String::from("file: F1 with fallback off / on / site rules (predicted, labelled)\n");
     let debug = std::env::var_os("CORPUS_DEBUG").is_some();
+    let mut corrections = 0;
+    // Per mode: the counts against the labels as written, without the corrections.
+    let mut as_labelled: [FieldCounts; 3] = Default::default();
     for (name, (path, entry)) in &files {
         let class = Class::of(name);
         let base = entry["base_url"].as_str().unwrap();
         let label_events: Vec<Value> = entry["events"].as_array().cloned().unwrap_or_default();
+        let mut fixed = entry.clone();
+        let n_fixed = correct(name, &mut fixed);
+        corrections += n_fixed;
+        let fixed_events: Vec<Value> = fixed["events"].as_array().cloned().unwrap_or_default();
+        let day = saved.of(name, entry);
         let mut line = format!("{name}:");
-        for ((how, mode), into) in modes.iter().zip(&mut scores) {
-            let preds = run_with(path, base, *mode);
+        for (m, ((how, mode), into)) in modes.iter().zip(&mut scores).enumerate() {
+            let preds = run_with(path, base, day, *mode);
             if *mode == Mode::Plain {
                 match class {
                     Class::Negative => assert!(
@@ -207,7 +258,10 @@ fn corpus_f1() {
             }
             let mut file_counts = FieldCounts::new();
             let mut log = String::new();
-            score_file(&preds, &label_events, &mut file_counts, &mut log);
+            score_file(&preds, &fixed_events, &mut file_counts, &mut log);
+            let mut labelled = FieldCounts::new();
+            score_file(&preds, &label_events, &mut labelled, &mut String::new());
+            as_labelled[m] = merged(&as_labelled[m], &labelled);
             if debug {
                 #[allow(clippy::print_stdout, reason = "debug output on request")]
                 {
@@ -245,12 +299,21 @@ fn corpus_f1() {
         &scores[2].class(Class::NoStructuredData),
     ));
     report.push_str(&format!(
-        "\nwhole corpus F1: {:.3} fallback off, {:.3} fallback on, {:.3} site rules; vendored files only (fallback off): {:.3}\n",
+        "\nwhole corpus F1: {:.3} fallback off, {:.3} fallback on, {:.3} site rules; vendored files only: {:.3} fallback off, {:.3} on\n",
         total(&scores[0].overall()).f1(),
         total(&scores[1].overall()).f1(),
         total(&scores[2].overall()).f1(),
         total(&scores[0].vendored).f1(),
+        total(&scores[1].vendored).f1(),
     ));
+    if corrections > 0 {
+        report.push_str(&format!(
+            "{corrections} label fields corrected (labels.json \"corrections\"); scored as labelled: {:.3} fallback off, {:.3} fallback on, {:.3} site rules\n",
+            total(&as_labelled[0]).f1(),
+            total(&as_labelled[1]).f1(),
+            total(&as_labelled[2]).f1(),
+        ));
+    }
     if !missing.is_empty() {
         report.push_str(&format!(
             "not available (left out of the repository): {}\n",
@@ -264,17 +327,35 @@ fn corpus_f1() {
     check_floors(&scores, &report);
 }
 
-/// Strict-scorer floors (fallback off, fallback on, vendored files with the fallback off).
-const FLOOR_OFF: f64 = 0.93;
-const FLOOR_ON: f64 = 0.932;
+/// Strict-scorer floors, just under today's scores so a regression fails loudly: the
+/// whole corpus with the fallback off and on (0.925 and 0.964 when set, with the
+/// corrections), the vendored files alone (0.954 off), and every field with the fallback
+/// on (issue 24: each field ≥ 0.85; the weakest was is_free at 0.857).
+const FLOOR_OFF: f64 = 0.92;
+const FLOOR_ON: f64 = 0.96;
 const FLOOR_VENDORED: f64 = 0.95;
+const FLOOR_VENDORED_ON: f64 = 0.95;
+const FLOOR_FIELD_ON: f64 = 0.85;
 
-/// Floors just under today's scores, so a regression fails loudly (strict scorer).
 fn check_floors(scores: &[Scores], report: &str) {
     let off = total(&scores[0].overall()).f1();
     let on = total(&scores[1].overall()).f1();
     let vendored = total(&scores[0].vendored).f1();
+    let vendored_on = total(&scores[1].vendored).f1();
     assert!(off >= FLOOR_OFF, "corpus F1 with the fallback off fell to {off:.3}\n{report}");
     assert!(on >= FLOOR_ON, "corpus F1 with the fallback on fell to {on:.3}\n{report}");
     assert!(vendored >= FLOOR_VENDORED, "vendored corpus F1 fell to {vendored:.3}\n{report}");
+    assert!(
+        vendored_on >= FLOOR_VENDORED_ON,
+        "vendored corpus F1 with the fallback on fell to {vendored_on:.3}\n{report}"
+    );
+    if external().is_some() {
+        for (field, counts) in scores[1].overall() {
+            let f1 = counts.f1();
+            assert!(
+                f1 >= FLOOR_FIELD_ON,
+                "{field} F1 with the fallback on fell to {f1:.3}\n{report}"
+            );
+        }
+    }
 }

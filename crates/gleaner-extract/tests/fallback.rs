@@ -130,13 +130,15 @@ fn listings_it_refuses() {
            <li class="e"><a href="/c">Sea</a></li><li class="e"><a href="/d">Dee</a></li>"#
     );
     assert!(read(&few_dated, reference).0.is_empty());
-    // Dates in day headings, times in the items (corpus 35): the items carry no date.
+    // Dates in day headings, times in the items (corpus 35): refused until issue 24 asked
+    // for such agendas; now each item takes its heading's day (see
+    // `rows_under_day_headings_take_the_heading_day`).
     let headings = r#"<div class="list"><h3>Monday 9 March 2026</h3>
       <div class="r"><a href="/a">Chess club</a> 5:00 pm to 7:00 pm</div>
       <div class="r"><a href="/b">Lego time</a> 3:00 pm to 5:00 pm</div>
       <h3>Tuesday 10 March 2026</h3>
       <div class="r"><a href="/c">Story time</a> 10:00 am to 11:00 am</div></div>"#;
-    assert!(read(headings, reference).0.is_empty());
+    assert_eq!(read(headings, reference).0.len(), 3);
 }
 
 #[test]
@@ -159,4 +161,80 @@ fn called_off_items_give_no_event() {
         "{notes:?}"
     );
     assert!(events.iter().all(|e| e.start.is_some_and(|s| matches!(s, EventTime::Floating(_)))));
+}
+
+/// Issue 24: agendas grouped by day (`<h3>Monday November 10</h3>` then rows with only
+/// times) date each row by its heading; a field named `location` gives the row's place.
+#[test]
+fn rows_under_day_headings_take_the_heading_day() {
+    let row = |title: &str, from: &str, to: &str| {
+        format!(
+            r#"<div class="row"><div class="title"><a href="/e/{title}">{title}</a></div>
+            <div class="time"><span>{from}</span> to <span>{to}</span></div>
+            <div class="field-location">Central Branch</div></div>"#
+        )
+    };
+    let page = format!(
+        "<html lang=\"en\"><body><div class=\"view\"><h3>Monday November 10</h3>{}{}<h3>Wednesday November 12</h3>{}</div></body></html>",
+        row("Chess Club", "1:00 pm", "2:00 pm"),
+        row("LEGO Time", "3:00 pm", "5:00 pm"),
+        row("Teen Makers", "4:00 pm", "5:30 pm"),
+    );
+    let (events, notes) = read(&page, day(2025, 11, 1));
+    assert_eq!(events.len(), 3, "{notes:?}");
+    assert_eq!(start(&events[0]), "2025-11-10T13:00:00");
+    assert_eq!(events[0].end.unwrap().to_iso(), "2025-11-10T14:00:00");
+    assert_eq!(start(&events[2]), "2025-11-12T16:00:00");
+    assert_eq!(events[1].venue.name.as_deref(), Some("Central Branch"));
+    // Without the headings the rows have no date, and give nothing.
+    let bare = page
+        .replace("<h3>Monday November 10</h3>", "")
+        .replace("<h3>Wednesday November 12</h3>", "");
+    assert!(read(&bare, day(2025, 11, 1)).0.is_empty());
+}
+
+/// Issue 24: a table whose day cells give only a weekday and a day number (`Jue 9`)
+/// takes its month and year from the heading above it.
+#[test]
+fn day_cells_take_the_month_heading() {
+    let page = r#"<html lang="es"><body><h1>Programación</h1><h2>Abril 2026</h2><table>
+      <tr><td>Jue 9</td><td>21.00 h</td><td><a href="/c/1">Concierto uno</a></td></tr>
+      <tr><td>Sáb 11</td><td>21.30 h</td><td><a href="/c/2">Concierto dos</a></td></tr>
+      <tr><td>Vie 17</td><td>22.00 h</td><td><a href="/c/3">Concierto tres</a></td></tr>
+    </table></body></html>"#;
+    let (events, notes) = read(page, day(2026, 2, 26));
+    assert_eq!(events.len(), 3, "{notes:?}");
+    assert_eq!(start(&events[0]), "2026-04-09T21:00:00");
+    assert_eq!(start(&events[2]), "2026-04-17T22:00:00");
+    // A heading without a year dates nothing.
+    assert!(read(&page.replace("Abril 2026", "Abril"), day(2026, 2, 26)).0.is_empty());
+}
+
+/// Issue 24: a detail page's address from its map embed's title, its description from a
+/// summary block whose paragraphs are `<br><br>`-separated, and no icon as its image.
+#[test]
+fn map_titles_summary_blocks_and_icons() {
+    let page = r#"<html lang="en"><body><h1>Harvest Fair</h1>
+      <div><time datetime="2026-09-12T10:00">Sep 12, 2026 10 am</time></div>
+      <div class="summary">Join us for a free afternoon of games and music in the park.<br><br>Bring a blanket.<br></div>
+      <iframe src="https://maps.google.com/maps?q=x&amp;output=embed" title="2187 Ospika Blvd S, Prince George, BC V2N 1B2"></iframe>
+    </body></html>"#;
+    let (events, notes) = read(page, day(2026, 9, 1));
+    assert_eq!(events.len(), 1, "{notes:?}");
+    let e = &events[0];
+    assert_eq!(e.venue.street.as_deref(), Some("2187 Ospika Blvd S"));
+    assert_eq!(e.venue.locality.as_deref(), Some("Prince George"));
+    assert_eq!(
+        e.description.as_deref(),
+        Some("Join us for a free afternoon of games and music in the park.")
+    );
+    let icons = r#"<html><body><h1>Meetings</h1><ul>
+      <li><a href="/m/1">Board meeting</a> June 21, 2026 <img src="/img/agenda_icon.png" width="37" height="43"></li>
+      <li><a href="/m/2">Finance meeting</a> July 19, 2026 <img src="/img/agenda.png" width="37"></li>
+      <li><a href="/m/3">Audit meeting</a> August 23, 2026 <img src="/img/photo.jpg" width="600"></li>
+    </ul></body></html>"#;
+    let (events, notes) = read(icons, day(2026, 6, 1));
+    assert_eq!(events.len(), 3, "{notes:?}");
+    assert!(events[0].image_url.is_none() && events[1].image_url.is_none());
+    assert!(events[2].image_url.is_some());
 }

@@ -34,7 +34,7 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 29, "the written corpus has {} pages", files.len());
+    assert!(files.len() >= 39, "the written corpus has {} pages", files.len());
     let (mut with, mut without): (Table, Table) = (Table::new(), Table::new());
     let mut report = String::new();
     for (name, entry) in files {
@@ -76,8 +76,9 @@ fn written_pages_f1() {
     assert!(precision >= PRECISION_FLOOR, "start precision {precision:.3}\n{report}");
 }
 
-/// The all-field F1 floor with the fallback on (0.991 on 29 pages when set; 0.805 before
-/// the footer venue, the address country and the free words).
-const FLOOR_WITH: f64 = 0.97;
+/// The all-field F1 floor with the fallback on (0.989 on 39 pages when set; 0.991 on the
+/// first 29; 0.805 before the footer venue, the address country and the free words). The
+/// ten pages 30–39 scored 0.859 when first measured, before the fixes made for them.
+const FLOOR_WITH: f64 = 0.98;
 /// The floor of the start field's precision with the fallback on.
 const PRECISION_FLOOR: f64 = 0.99;
