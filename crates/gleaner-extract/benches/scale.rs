@@ -1,20 +1,34 @@
 //! 8 MiB pages of every shape (issue 24 item 6: each must extract in under 2 s on one
 //! core): JSON-LD as one array of 16,000 events and as 16,000 blocks, microdata and RDFa
 //! (about 15,000 items), a description nesting 20,000 properties, 400,000 unclosed nested
-//! elements and a JSON-LD block nested past the reader's depth limit.
+//! elements and a JSON-LD block nested past the reader's depth limit. The microdata and
+//! RDFa pages are also parsed alone (`8mib_parse`), the floor their readers stand on.
+//!
+//! Before measuring, the order of growth is checked in release (`growth`): a page of four
+//! times the events must cost less than [`GROWTH_BOUND`] times as much (linear costs four;
+//! the old quadratic in-page merge cost sixteen). The ratios are printed, and the bench
+//! panics when one is over the bound. Each run costs its thread's CPU time, the best of
+//! five (`tests/support/growth.rs`). The debug test suite keeps a small, fast guard of the
+//! same shape (`tests/scale.rs`).
 //!
 //! `cargo bench -p gleaner-extract --bench scale`; criterion reports the time per page.
 
+#[path = "../tests/support/growth.rs"]
+mod growth;
 #[path = "../tests/support/pages.rs"]
 mod pages;
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group};
 use gleaner_event::NormaliseContext;
 use url::Url;
 
 const MIB8: usize = 8 << 20;
+
+/// The most four times the events may cost, in release.
+const GROWTH_BOUND: f64 = 6.0;
 
 /// Repeats `make` with growing counts until the page reaches 8 MiB.
 fn eight_mib(make: fn(usize) -> String, per_item: usize) -> String {
@@ -26,6 +40,34 @@ fn eight_mib(make: fn(usize) -> String, per_item: usize) -> String {
         }
         n += n / 8 + 1;
     }
+}
+
+/// Checks that four times `small` items cost less than [`GROWTH_BOUND`] times as much;
+/// `events` is the events of a page whatever its size (the nested shapes hold one).
+fn growth(shape: &str, make: fn(usize) -> String, small: usize, events: Option<usize>) {
+    let (t_small, t_large, ratio) = growth::growth(make, small, events, 5, Duration::from_secs(60));
+    #[allow(clippy::print_stdout, reason = "the bench reports its figures on stdout")]
+    {
+        println!(
+            "growth/{shape}: {small} {t_small:.2?}, {} {t_large:.2?}, ratio {ratio:.1} (bound {GROWTH_BOUND})",
+            small * 4
+        );
+    }
+    assert!(
+        ratio < GROWTH_BOUND,
+        "{shape}: 4x the items cost {ratio:.1}x the time (quadratic?); profile it with `perf record -g` on this bench"
+    );
+}
+
+/// The order-of-growth check of every shape, one after another.
+fn check_growth() {
+    growth("json-ld array", pages::jsonld_array, 4_000, None);
+    growth("json-ld blocks", pages::jsonld_blocks, 4_000, None);
+    growth("microdata", pages::microdata, 4_000, None);
+    growth("rdfa", pages::rdfa, 4_000, None);
+    // Large enough to take tens of milliseconds: shorter runs measure the machine.
+    growth("nested properties", pages::nested_properties, 50_000, Some(1));
+    growth("nested elements", pages::nested_elements, 100_000, Some(1));
 }
 
 fn bench(c: &mut Criterion) {
@@ -55,11 +97,27 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
+    // The peer: html5ever alone, on the pages whose readers need its DOM.
+    let mut g = c.benchmark_group("8mib_parse");
+    g.sample_size(10);
+    for (name, page) in shapes.iter().filter(|(n, _)| matches!(*n, "microdata" | "rdfa")) {
+        g.throughput(Throughput::Bytes(page.len() as u64));
+        g.bench_function(*name, |b| {
+            b.iter(|| black_box(scraper::Html::parse_document(black_box(page))));
+        });
+    }
+    g.finish();
 }
 
 criterion_group!(benches, bench);
 
 fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` runs each bench once without
+    // it, in debug, where the growth check would take minutes.
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--profile-time") {
+        check_growth();
+    }
     benches();
     Criterion::default().configure_from_args().final_summary();
 }
