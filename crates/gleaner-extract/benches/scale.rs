@@ -11,7 +11,8 @@
 //! five (`tests/support/growth.rs`). The debug test suite keeps a small, fast guard of the
 //! same shape (`tests/scale.rs`).
 //!
-//! `cargo bench -p gleaner-extract --bench scale`; criterion reports the time per page.
+//! `cargo bench -p gleaner-extract --bench scale`; criterion reports the time per page,
+//! and `cpu/…` lines each page's CPU time (the figure to read on a shared machine).
 
 #[path = "../tests/support/growth.rs"]
 mod growth;
@@ -70,6 +71,41 @@ fn check_growth() {
     growth("nested elements", pages::nested_elements, 100_000, Some(1));
 }
 
+/// The CPU time of each page, the best of five, with the html5ever parse alone beside the
+/// pages that need the DOM: criterion's wall-clock times are the machine's as much as
+/// ours when other builds share it.
+fn cpu_report(shapes: &[(&str, String)]) {
+    let limit = Duration::from_secs(60);
+    for (name, page) in shapes {
+        let mib = page.len() as f64 / f64::from(1 << 20);
+        let (t, events) =
+            (0..5).map(|_| growth::timed(page.clone(), limit)).min().expect("five runs");
+        let parse = matches!(*name, "microdata" | "rdfa").then(|| {
+            (0..5)
+                .map(|_| {
+                    let page = page.clone();
+                    growth::cost(
+                        move || scraper::Html::parse_document(&page).tree.nodes().count(),
+                        limit,
+                    )
+                    .0
+                })
+                .min()
+                .expect("five runs")
+        });
+        #[allow(clippy::print_stdout, reason = "the bench reports its figures on stdout")]
+        {
+            let parse = parse.map_or(String::new(), |p| {
+                format!(", parse alone {p:.2?} ({:.1}x)", t.as_secs_f64() / p.as_secs_f64())
+            });
+            println!(
+                "cpu/{name}: {mib:.1} MiB, {events} events, {t:.2?} ({:.1} MiB/s){parse}",
+                mib / t.as_secs_f64()
+            );
+        }
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let base = Url::parse("https://example.org/events/").unwrap();
     let ctx = NormaliseContext { base_url: &base, default_tz: None };
@@ -82,6 +118,9 @@ fn bench(c: &mut Criterion) {
         ("nested_elements", eight_mib(pages::nested_elements, 11)),
         ("nested_jsonld", eight_mib(pages::nested_jsonld, 80)),
     ];
+    if std::env::args().any(|a| a == "--bench") {
+        cpu_report(&shapes);
+    }
     let mut g = c.benchmark_group("8mib_page");
     g.sample_size(10);
     for (name, page) in &shapes {

@@ -20,21 +20,31 @@ fn thread_cpu_time() -> Option<Duration> {
     Some(Duration::from_nanos(nanos))
 }
 
-/// One extraction of `page`: its cost and the number of events.
-pub fn timed(page: String, limit: Duration) -> (Duration, usize) {
+/// Runs `work` in a thread of its own, at most `limit` long: its cost and what it counted.
+pub fn cost(work: impl FnOnce() -> usize + Send + 'static, limit: Duration) -> (Duration, usize) {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        let base = Url::parse("https://example.org/events/").unwrap();
-        let ctx = NormaliseContext { base_url: &base, default_tz: None };
         let (c0, t0) = (thread_cpu_time(), Instant::now());
-        let out = gleaner_extract::extract_events(page.as_bytes(), "text/html", &ctx);
+        let counted = work();
         let cost = match (c0, thread_cpu_time()) {
             (Some(a), Some(b)) => b.saturating_sub(a),
             _ => t0.elapsed(),
         };
-        let _ = tx.send((cost, out.events.len()));
+        let _ = tx.send((cost, counted));
     });
     rx.recv_timeout(limit).unwrap_or_else(|_| panic!("extraction took longer than {limit:?}"))
+}
+
+/// One extraction of `page`: its cost and the number of events.
+pub fn timed(page: String, limit: Duration) -> (Duration, usize) {
+    cost(
+        move || {
+            let base = Url::parse("https://example.org/events/").unwrap();
+            let ctx = NormaliseContext { base_url: &base, default_tz: None };
+            gleaner_extract::extract_events(page.as_bytes(), "text/html", &ctx).events.len()
+        },
+        limit,
+    )
 }
 
 /// The least cost of `runs` extractions of the page of `n` items `make` writes, which
