@@ -118,7 +118,7 @@ fn bench(c: &mut Criterion) {
         ("nested_elements", eight_mib(pages::nested_elements, 11)),
         ("nested_jsonld", eight_mib(pages::nested_jsonld, 80)),
     ];
-    if std::env::args().any(|a| a == "--bench") {
+    if checks_run() {
         cpu_report(&shapes);
     }
     let mut g = c.benchmark_group("8mib_page");
@@ -150,11 +150,16 @@ fn bench(c: &mut Criterion) {
 
 criterion_group!(benches, bench);
 
-fn main() {
-    // `cargo bench` passes `--bench`; `cargo test --benches` runs each bench once without
-    // it, in debug, where the growth check would take minutes.
+/// Whether this is a measuring run: `cargo bench` passes `--bench`; `cargo test --benches`
+/// runs each bench once without it, in debug, where the growth check would take minutes;
+/// and `--profile-time` profiles one page, which the checks would drown.
+fn checks_run() -> bool {
     let args: Vec<String> = std::env::args().collect();
-    if args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--profile-time") {
+    args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--profile-time")
+}
+
+fn main() {
+    if checks_run() {
         check_growth();
     }
     benches();
