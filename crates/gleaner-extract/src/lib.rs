@@ -378,9 +378,10 @@ pub fn extract_with(
     free_from_text(&mut out.candidates);
     // An address written the way the page's language's country writes them is in that
     // country (and so on its clock).
+    let lang = page::page_language(&text);
     for c in &mut out.candidates {
         if c.raw.country.is_none()
-            && let Some(country) = page::address_country(&text, &c.raw)
+            && let Some(country) = page::address_country(lang, &c.raw)
         {
             c.raw.country = Some(country.to_owned());
         }

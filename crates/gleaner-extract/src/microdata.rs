@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use scraper::node::Element;
 use scraper::{ElementRef, Html};
 use serde_json::{Map, Value};
 
@@ -42,11 +43,12 @@ pub fn items(doc: &Html, diagnostics: &mut Vec<Diagnostic>) -> Vec<Value> {
     let mut ids: Option<HashMap<String, ElementRef<'_>>> = None;
     let mut crawler = Crawler { steps: 0, ids: &mut ids, doc, exhausted: false };
     let mut out = Vec::new();
+    let mut path = Vec::new();
     for node in doc.root_element().descendants() {
         let Some(el) = ElementRef::wrap(node) else { continue };
-        let e = el.value();
-        if e.attr("itemscope").is_some() && e.attr("itemprop").is_none() {
-            out.push(crawler.item(el, 0, &mut Vec::new()));
+        let a = ItemAttrs::of(el.value());
+        if a.itemscope && a.itemprop.is_none() {
+            out.push(crawler.item(el, a, 0, &mut path));
         }
     }
     if crawler.exhausted {
@@ -58,6 +60,48 @@ pub fn items(doc: &Html, diagnostics: &mut Vec<Diagnostic>) -> Vec<Value> {
         });
     }
     out
+}
+
+/// The microdata attributes of one element, read in one pass over its attributes
+/// (`Element::attr` looks its argument up in the atom table on every call, and the walk
+/// asks every element of the page).
+#[derive(Clone, Copy, Default)]
+struct ItemAttrs<'e> {
+    itemscope: bool,
+    itemprop: Option<&'e str>,
+    itemtype: Option<&'e str>,
+    itemid: Option<&'e str>,
+    itemref: Option<&'e str>,
+}
+
+impl<'e> ItemAttrs<'e> {
+    fn of(e: &'e Element) -> Self {
+        let mut a = ItemAttrs::default();
+        for (name, value) in &e.attrs {
+            // `Element::attr` matches attributes in no namespace only.
+            if name.prefix.is_some() || !name.ns.is_empty() {
+                continue;
+            }
+            let value: &str = value;
+            match &*name.local {
+                "itemscope" => a.itemscope = true,
+                "itemprop" => a.itemprop = Some(value),
+                "itemtype" => a.itemtype = Some(value),
+                "itemid" => a.itemid = Some(value),
+                "itemref" => a.itemref = Some(value),
+                _ => {}
+            }
+        }
+        a
+    }
+}
+
+/// Pushes `el`'s element children on `stack` so that the first is popped first, without
+/// an intermediate vector.
+fn push_children<'d>(stack: &mut Vec<ElementRef<'d>>, el: ElementRef<'d>) {
+    let at = stack.len();
+    stack.extend(el.children().filter_map(ElementRef::wrap));
+    stack[at..].reverse();
 }
 
 struct Crawler<'a, 'd> {
@@ -84,35 +128,35 @@ impl<'d> Crawler<'_, 'd> {
         ids.get(id).copied()
     }
 
-    /// One item: its types, id and properties (WHATWG "properties of an item").
+    /// One item: its types, id and properties (WHATWG "properties of an item"); `a` are
+    /// `root`'s attributes. Each element is visited once per item it belongs to (and again
+    /// only through `itemref`, within [`MAX_STEPS`]).
     fn item(
         &mut self,
         root: ElementRef<'d>,
+        a: ItemAttrs<'d>,
         depth: usize,
         path: &mut Vec<ElementRef<'d>>,
     ) -> Value {
         let mut map = Map::new();
-        let e = root.value();
-        if let Some(t) = e.attr("itemtype") {
+        if let Some(t) = a.itemtype {
             let types: Vec<Value> =
                 t.split_whitespace().map(|s| Value::String(s.to_owned())).collect();
             map.insert("@type".to_owned(), Value::Array(types));
         }
-        if let Some(id) = e.attr("itemid") {
+        if let Some(id) = a.itemid {
             map.insert("@id".to_owned(), Value::String(id.trim().to_owned()));
         }
         path.push(root);
         let mut stack: Vec<ElementRef<'d>> = Vec::new();
-        if let Some(refs) = e.attr("itemref") {
+        if let Some(refs) = a.itemref {
             for id in refs.split_whitespace().rev() {
                 if let Some(r) = self.by_id(id) {
                     stack.push(r);
                 }
             }
         }
-        stack.extend(
-            root.children().filter_map(ElementRef::wrap).collect::<Vec<_>>().into_iter().rev(),
-        );
+        push_children(&mut stack, root);
         while let Some(el) = stack.pop() {
             self.steps += 1;
             if self.steps > MAX_STEPS {
@@ -120,19 +164,20 @@ impl<'d> Crawler<'_, 'd> {
                 break;
             }
             let v = el.value();
-            let scoped = v.attr("itemscope").is_some();
-            if let Some(props) = v.attr("itemprop") {
-                let value = if scoped {
+            let ea = ItemAttrs::of(v);
+            let scoped = ea.itemscope;
+            if let Some(props) = ea.itemprop {
+                let mut value = if scoped {
                     if depth >= MAX_ITEM_DEPTH || path.contains(&el) {
                         Value::Null
                     } else {
-                        self.item(el, depth + 1, path)
+                        self.item(el, ea, depth + 1, path)
                     }
                 } else {
                     Value::String(property_value(el))
                 };
-                for name in props.split_whitespace() {
-                    let name = short_name(name);
+                let mut names = props.split_whitespace().map(short_name).peekable();
+                while let Some(name) = names.next() {
                     let value = match (&value, v.name()) {
                         // `<a itemprop="name" href>` means the link text, whatever the
                         // algorithm says; and a link's text often names what it points to.
@@ -143,19 +188,15 @@ impl<'d> Crawler<'_, 'd> {
                             push_prop(&mut map, "@linktext", Value::String(capped_text(el)));
                             value.clone()
                         }
+                        // The last name takes the value itself.
+                        _ if names.peek().is_none() => std::mem::take(&mut value),
                         _ => value.clone(),
                     };
                     push_prop(&mut map, name, value);
                 }
             }
             if !scoped {
-                stack.extend(
-                    el.children()
-                        .filter_map(ElementRef::wrap)
-                        .collect::<Vec<_>>()
-                        .into_iter()
-                        .rev(),
-                );
+                push_children(&mut stack, el);
             }
         }
         path.pop();

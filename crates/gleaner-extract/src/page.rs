@@ -61,8 +61,13 @@ pub(crate) fn page_urls(html: &str) -> PageUrls {
 /// Spanish or Turkish (without a region, or with the same one) and a postcode before the
 /// town (`69002 Lyon`, `28215 Bremen`) or, in Turkish, `Mah.`/`Cad.`/`Sok.` street words.
 /// Another language, or a region such as `fr-CA` or `de-AT`, implies none.
-pub(crate) fn address_country(html: &str, raw: &gleaner_event::RawEvent) -> Option<&'static str> {
-    let lang = page_language(html)?;
+/// `lang` is the page's [`page_language`], read once per page (reading it per event made
+/// a page of many events quadratic).
+pub(crate) fn address_country(
+    lang: Option<&str>,
+    raw: &gleaner_event::RawEvent,
+) -> Option<&'static str> {
+    let lang = lang?;
     let (primary, region) = match lang.split_once(['-', '_']) {
         Some((p, r)) => (p.to_ascii_lowercase(), Some(r.to_ascii_uppercase())),
         None => (lang.to_ascii_lowercase(), None),
@@ -120,11 +125,11 @@ pub(crate) fn address_country(html: &str, raw: &gleaner_event::RawEvent) -> Opti
 }
 
 /// The `lang` of the page's `<html>` element, when the first one has it.
-fn page_language(html: &str) -> Option<&str> {
+pub(crate) fn page_language(html: &str) -> Option<&str> {
     let bytes = &html.as_bytes()[..html.len().min(SCAN)];
-    let at = memchr::memmem::find_iter(bytes, b"<html")
-        .chain(memchr::memmem::find_iter(bytes, b"<HTML"))
-        .min()?;
+    let lower = memchr::memmem::find(bytes, b"<html");
+    let upper = memchr::memmem::find(bytes, b"<HTML");
+    let at = lower.into_iter().chain(upper).min()?;
     let rest = &html[at + 5..];
     let end = rest.find('>')?.min(4096);
     let attrs = attributes(rest.get(..end)?);

@@ -4,6 +4,7 @@
 //! Owns the RDFa walk only; it needs the html5ever DOM, which the caller builds only when
 //! the page has `typeof=` or `vocab=` attributes.
 
+use scraper::node::Element;
 use scraper::{ElementRef, Html};
 use serde_json::{Map, Value};
 
@@ -46,7 +47,51 @@ pub fn read(doc: &Html, candidates: &mut Vec<Candidate>, diagnostics: &mut Vec<D
     }));
 }
 
-/// The top-level RDFa resources of a document, as JSON.
+/// The RDFa attributes of one element, read in one pass over its attributes
+/// (`Element::attr` looks its argument up in the atom table on every call, and `typeof`,
+/// `resource` and `about` are not among html5ever's static atoms: each look-up locks the
+/// table of dynamic ones).
+#[derive(Clone, Copy, Default)]
+struct RdfaAttrs<'e> {
+    typeof_: Option<&'e str>,
+    property: Option<&'e str>,
+    rel: Option<&'e str>,
+    resource: Option<&'e str>,
+    about: Option<&'e str>,
+    href: Option<&'e str>,
+    src: Option<&'e str>,
+    content: Option<&'e str>,
+    datetime: Option<&'e str>,
+}
+
+impl<'e> RdfaAttrs<'e> {
+    fn of(e: &'e Element) -> Self {
+        let mut a = RdfaAttrs::default();
+        for (name, value) in &e.attrs {
+            // `Element::attr` matches attributes in no namespace only.
+            if name.prefix.is_some() || !name.ns.is_empty() {
+                continue;
+            }
+            let value: &str = value;
+            let slot = match &*name.local {
+                "typeof" => &mut a.typeof_,
+                "property" => &mut a.property,
+                "rel" => &mut a.rel,
+                "resource" => &mut a.resource,
+                "about" => &mut a.about,
+                "href" => &mut a.href,
+                "src" => &mut a.src,
+                "content" => &mut a.content,
+                "datetime" => &mut a.datetime,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        a
+    }
+}
+
+/// The top-level RDFa resources of a document, as JSON. One walk visits each element once.
 pub fn items(doc: &Html) -> Vec<Value> {
     let mut items: Vec<Item> = Vec::new();
     let mut roots: Vec<usize> = Vec::new();
@@ -54,34 +99,37 @@ pub fn items(doc: &Html) -> Vec<Value> {
         vec![(doc.root_element(), None, None)];
     while let Some((el, current, hanging)) = stack.pop() {
         let e = el.value();
+        let a = RdfaAttrs::of(e);
         let mut next = current;
         let mut next_hanging = hanging;
         // A `rel` with no object of its own (`<p rel="offers"><span typeof="Offer">`) is
         // completed by the first resource below it (RDFa 1.1 "hanging rel").
-        let rel = current.and(e.attr("rel")).filter(|r| !r.trim().is_empty());
+        let rel = current.and(a.rel).filter(|r| !r.trim().is_empty());
         let hangs = rel.is_some()
-            && ["typeof", "property", "resource", "href", "src", "content"]
+            && [a.typeof_, a.property, a.resource, a.href, a.src, a.content]
                 .iter()
-                .all(|a| e.attr(a).is_none());
+                .all(Option::is_none);
         if hangs {
             next_hanging = rel;
         }
         // `rel` names a property as `property` does (RDFa 1.1 `rel`/`resource`), inside
         // a resource only (`rel="stylesheet"` in the head is HTML's).
-        let property = e
-            .attr("property")
+        let property = a
+            .property
             .or(if hangs { None } else { rel })
-            .or(if e.attr("typeof").is_some() { hanging } else { None })
+            .or(if a.typeof_.is_some() { hanging } else { None })
             .filter(|p| !p.trim().is_empty());
-        if let Some(t) = e.attr("typeof") {
+        if let Some(t) = a.typeof_ {
             next_hanging = None;
             let idx = items.len();
             items.push(Item {
                 types: t.split_whitespace().map(str::to_owned).collect(),
-                id: e.attr("resource").or_else(|| e.attr("about")).map(str::to_owned),
+                id: a.resource.or(a.about).map(str::to_owned),
                 props: Vec::new(),
             });
             match (property, current) {
+                // One resource under several names is pushed once per name, one after
+                // another (`to_json` relies on it).
                 (Some(p), Some(c)) => {
                     for name in p.split_whitespace() {
                         items[c].props.push((short_name(name).to_owned(), Val::Item(idx)));
@@ -91,11 +139,10 @@ pub fn items(doc: &Html) -> Vec<Value> {
             }
             next = Some(idx);
         } else if let (Some(p), Some(c)) = (property, current) {
-            let value = rdfa_value(el);
+            let value = rdfa_value(el, &a);
             for name in p.split_whitespace() {
                 let name = short_name(name);
-                let value = if e.name() == "a" && e.attr("content").is_none() && is_text_prop(name)
-                {
+                let value = if e.name() == "a" && a.content.is_none() && is_text_prop(name) {
                     capped_text(el)
                 } else {
                     if e.name() == "a" && name == "url" {
@@ -106,51 +153,59 @@ pub fn items(doc: &Html) -> Vec<Value> {
                 items[c].props.push((name.to_owned(), Val::Text(value)));
             }
         }
-        stack.extend(
-            el.children()
-                .filter_map(ElementRef::wrap)
-                .map(|c| (c, next, next_hanging))
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev(),
-        );
+        // Children in document order when popped, without an intermediate vector.
+        let at = stack.len();
+        stack.extend(el.children().filter_map(ElementRef::wrap).map(|c| (c, next, next_hanging)));
+        stack[at..].reverse();
     }
-    roots.iter().map(|&r| to_json(&items, r, 0)).collect()
+    roots.iter().map(|&r| to_json(&mut items, r, 0)).collect()
 }
 
-fn rdfa_value(el: ElementRef<'_>) -> String {
-    let e = el.value();
-    if let Some(c) = e.attr("content") {
+fn rdfa_value(el: ElementRef<'_>, a: &RdfaAttrs<'_>) -> String {
+    if let Some(c) = a.content {
         return c.to_owned();
     }
-    let v = match e.name() {
-        "a" | "area" | "link" => e.attr("href").or_else(|| e.attr("resource")),
-        "img" | "audio" | "video" | "source" | "iframe" | "embed" => e.attr("src"),
-        "time" => e.attr("datetime"),
-        _ => e.attr("resource").or_else(|| e.attr("href")),
+    let v = match el.value().name() {
+        "a" | "area" | "link" => a.href.or(a.resource),
+        "img" | "audio" | "video" | "source" | "iframe" | "embed" => a.src,
+        "time" => a.datetime,
+        _ => a.resource.or(a.href),
     };
     v.map_or_else(|| capped_text(el), str::to_owned)
 }
 
-fn to_json(items: &[Item], idx: usize, depth: usize) -> Value {
-    let item = &items[idx];
+/// Resource `idx` as JSON, its strings moved out of `items` (each resource has one parent,
+/// so it is read once; a resource under several names is copied from its first reading).
+fn to_json(items: &mut [Item], idx: usize, depth: usize) -> Value {
+    let Item { types, id, props } = std::mem::take(&mut items[idx]);
     let mut map = Map::new();
-    if !item.types.is_empty() {
+    if !types.is_empty() {
         map.insert(
             "@type".to_owned(),
-            Value::Array(item.types.iter().cloned().map(Value::String).collect()),
+            Value::Array(types.into_iter().map(Value::String).collect()),
         );
     }
-    if let Some(id) = &item.id {
-        map.insert("@id".to_owned(), Value::String(id.clone()));
+    if let Some(id) = id {
+        map.insert("@id".to_owned(), Value::String(id));
     }
-    for (name, v) in &item.props {
+    let mut props = props.into_iter().peekable();
+    let mut repeat: Option<(usize, Value)> = None;
+    while let Some((name, v)) = props.next() {
         let value = match v {
-            Val::Text(t) => Value::String(t.clone()),
-            Val::Item(i) if depth < MAX_ITEM_DEPTH => to_json(items, *i, depth + 1),
+            Val::Text(t) => Value::String(t),
+            Val::Item(i) if depth < MAX_ITEM_DEPTH => {
+                let value = match repeat.take() {
+                    Some((seen, value)) if seen == i => value,
+                    _ => to_json(items, i, depth + 1),
+                };
+                if matches!(props.peek(), Some((_, Val::Item(j))) if *j == i) {
+                    repeat = Some((i, value.clone()));
+                }
+                value
+            }
             Val::Item(_) => Value::Null,
         };
-        push_prop(&mut map, name, value);
+        push_prop(&mut map, &name, value);
     }
     Value::Object(map)
 }
