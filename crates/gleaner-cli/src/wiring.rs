@@ -11,6 +11,8 @@ use gleaner_llm::store_llm::StoreLlm;
 use gleaner_llm::{Llm, LlmStore, ProviderError};
 use gleaner_scheduler::store_sink::StoreRights;
 use gleaner_scheduler::{PassContext, StoreSink, Written};
+use gleaner_server::AppState;
+use gleaner_server::start::{self, StartError};
 use gleaner_store::{PgSchemas, Store};
 
 use crate::BadInput;
@@ -122,4 +124,35 @@ pub async fn connect_llm(settings: &Arc<Settings>, store: &Store) -> Result<Opti
         }
         Err(e) => Err(anyhow::anyhow!("{e}")),
     }
+}
+
+/// The server's state: the store's events, relayed when the profile enables the image
+/// relay (with its own gate over the store's shared budgets).
+pub async fn app_state(settings: &Arc<Settings>, store: &Store) -> Result<AppState> {
+    let relay_gate = if start::relays_images(settings) {
+        let gate = gate_for(settings, store, GateRole::Occasional).await;
+        Some(gate.context("failed to start the image relay")?)
+    } else {
+        None
+    };
+    Ok(AppState {
+        settings: Arc::clone(settings),
+        events: start::events(store, settings, relay_gate),
+    })
+}
+
+/// The gate for owners' proof files: the store's occasional state, so the one request
+/// shares the site's budget with the crawler.
+pub async fn proof_gate(settings: &Arc<Settings>, store: &Store) -> Result<Gate> {
+    gate_for(settings, store, GateRole::Occasional)
+        .await
+        .context("failed to prepare the gate for owners' proof files")
+}
+
+/// A server part's start: a missing setting is bad input (exit 2).
+pub fn server_part<T>(result: Result<T, StartError>) -> Result<T> {
+    result.map_err(|e| match e {
+        StartError::Config(message) => BadInput(message).into(),
+        StartError::Failed(message) => anyhow::anyhow!(message),
+    })
 }

@@ -472,6 +472,78 @@ impl gleaner_llm::store_llm::SiteReservations for StoreRights {
     }
 }
 
+/// What `gleaner explain` says about a request's rights signals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RightsExplained {
+    /// A rights signal stops the request (the verdict is "no" whatever the gate says).
+    pub stops: bool,
+    /// One line per finding, for the operator.
+    pub lines: Vec<String>,
+}
+
+/// `gleaner explain`'s rights lines for a request of `purpose` to `url`: whether the
+/// site's rights files were read, the reservation that decides (if any), and for an
+/// image its relay verdict.
+pub async fn explain_rights(
+    store: &Store,
+    settings: &Settings,
+    url: &Url,
+    purpose: Purpose,
+) -> RightsExplained {
+    use gleaner_policy::signals::RightsUse;
+    use gleaner_policy::signals::reservation::{RightsDecision, survives_site_stop};
+    let mut lines = Vec::new();
+    if !settings.rights.honour_signals {
+        lines.push("rights: signals are not honoured ([rights] honour_signals = false)".to_owned());
+        return RightsExplained { stops: false, lines };
+    }
+    let site = gleaner_fetch::site_key(url);
+    let files = site_rights(store, &site).await;
+    match &files {
+        Some(f) => lines.push(format!(
+            "rights: tdmrep.json {}, ai.txt {}; read {}, trusted until {}",
+            if f.tdmrep.is_some() { "present" } else { "absent" },
+            if f.ai_txt.is_some() { "present" } else { "absent" },
+            chrono::DateTime::<chrono::Utc>::from(f.read_at).to_rfc3339(),
+            chrono::DateTime::<chrono::Utc>::from(f.valid_until).to_rfc3339()
+        )),
+        None if settings.rights.read_files => lines.push(
+            "rights: tdmrep.json and ai.txt not read yet (read after robots.txt, before the site's first page)"
+                .to_owned(),
+        ),
+        None => lines.push("rights: site files not read ([rights] read_files = false)".to_owned()),
+    }
+    let prefs = robots_prefs(store, settings, &site).await;
+    lines.extend(crate::rights::explain_prefs(&prefs, url));
+    let rights = Some(files.map(|f| SiteRights::parse(&f)).unwrap_or_default().with_prefs(prefs));
+    let use_ = match purpose {
+        Purpose::ImageRelay => RightsUse::RelayImage,
+        _ => RightsUse::KeepFacts,
+    };
+    let decision = crate::rights::decide(settings, rights.as_ref(), url, use_, &[], &[]);
+    let stops = match &decision {
+        RightsDecision::SiteStopped(_) => !survives_site_stop(purpose),
+        // Under per-purpose, a preference reserving the facts (`search=no`) keeps the
+        // page's events unpublished; it does not stop the request.
+        RightsDecision::Reserved(_) => use_ != RightsUse::KeepFacts,
+        RightsDecision::Allowed => false,
+    };
+    lines.push(format!("rights: {decision}"));
+    if purpose == Purpose::ImageRelay {
+        match store.relay_image_by_url(url.as_str()).await {
+            Ok(Some(image)) => lines.push(format!(
+                "relay: id {}; {}: {}{}",
+                image.id,
+                if image.deliverable() { "relayed" } else { "not relayed" },
+                image.reason,
+                image.taken_down.map(|r| format!(" (taken down: {r})")).unwrap_or_default()
+            )),
+            _ => lines.push("relay: not registered (no stored event shows this image)".to_owned()),
+        }
+    }
+    RightsExplained { stops, lines }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

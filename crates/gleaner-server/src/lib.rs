@@ -38,6 +38,7 @@ pub mod promises;
 pub mod ranges;
 pub mod relay;
 pub mod site_page;
+pub mod start;
 pub mod store_events;
 pub mod verify;
 

@@ -14,11 +14,10 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_samplecity::{City, SeedKind, bind_city};
-use gleaner_server::AppState;
+use gleaner_server::start;
 
 use crate::cmd::crawl::{crawl_all, print_summary};
-use crate::wiring::{crawler, open_store};
-use gleaner_server::store_events::StoreEvents;
+use crate::wiring::{app_state, crawler, open_store, proof_gate, server_part};
 
 /// Arguments of `gleaner demo`.
 #[derive(Debug, Args)]
@@ -199,17 +198,10 @@ async fn demo(args: &DemoArgs) -> Result<()> {
         let _ = city_task.await;
         return Ok(());
     }
-    let state = AppState {
-        settings: Arc::clone(&settings),
-        events: crate::relay_wiring::relayed(
-            StoreEvents { store: store.clone(), settings: Arc::clone(&settings) },
-            &store,
-            &settings,
-        )
-        .await?,
-    };
+    let state = app_state(&settings, &store).await?;
+    let gate = proof_gate(&settings, &store).await?;
     let (desk, desk_lines, stop_dashboard) =
-        crate::owner_desk::demo(&settings, &store, &state, listen).await?;
+        server_part(start::demo(&settings, &store, &state, gate, listen).await)?;
     {
         let mut out = std::io::stdout().lock();
         writeln!(out, "about page:  http://{listen}/bot")?;
@@ -227,7 +219,7 @@ async fn demo(args: &DemoArgs) -> Result<()> {
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    crate::owner_desk::serve_public(server_listener, state, desk, shutdown)
+    start::serve_public(server_listener, state, desk, shutdown)
         .await
         .context("the server stopped")?;
     let _ = stop_dashboard.send(true);

@@ -13,6 +13,7 @@ use gleaner_fetch::gate::state::GateState;
 use gleaner_fetch::{Client, ClientSettings, Gate, GateRequest};
 use gleaner_policy::Purpose;
 use gleaner_policy::state::{BoxFuture, Change, SiteState, StateError};
+use gleaner_scheduler::store_sink::explain_rights;
 use url::Url;
 
 use crate::BadInput;
@@ -102,11 +103,10 @@ pub fn run(args: &ExplainArgs, config: &Path) -> Result<()> {
             }
             ExplainVerdict::Refused => "no".to_owned(),
         };
-        let (stopped, rights) =
-            crate::relay_wiring::explain_rights(&store, &settings, &url, purpose).await;
-        let verdict = if stopped { "no".to_owned() } else { verdict };
+        let rights = explain_rights(&store, &settings, &url, purpose).await;
+        let verdict = if rights.stops { "no".to_owned() } else { verdict };
         writeln!(out, "{verdict}\t{url}")?;
-        for step in explanation.steps.iter().chain(&rights) {
+        for step in explanation.steps.iter().chain(&rights.lines) {
             writeln!(out, "  - {step}")?;
         }
         Ok(())

@@ -20,11 +20,10 @@ use clap::Args;
 use gleaner_policy::Purpose;
 use gleaner_scheduler::checks::{run_cancellation_check, run_link_check};
 use gleaner_scheduler::daemon::{self, RETENTION_RUN, failed_visit};
-use gleaner_server::AppState;
+use gleaner_server::start;
 use tokio::sync::watch;
 
-use crate::wiring::{crawler, open_store};
-use gleaner_server::store_events::StoreEvents;
+use crate::wiring::{app_state, crawler, open_store, proof_gate, server_part};
 
 /// Arguments of `gleaner run`.
 #[derive(Debug, Args)]
@@ -109,32 +108,21 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
                 )
             })?;
             eprintln!("gleaner: serving http://{}/bot and /api/events", listener.local_addr()?);
-            let state = AppState {
-                settings: Arc::clone(&settings),
-                events: crate::relay_wiring::relayed(
-                    StoreEvents { store: store.clone(), settings: Arc::clone(&settings) },
-                    &store,
-                    &settings,
-                )
-                .await?,
-            };
-            let token = crate::owner_desk::operator_token(&settings);
-            let desk = crate::owner_desk::desk(&settings, &store, &state, token).await?;
-            if let Some((addr, task)) =
-                crate::owner_desk::start_dashboard(Arc::clone(&desk), None, false, stop_rx.clone())
-                    .await?
-            {
+            let state = app_state(&settings, &store).await?;
+            let token = start::operator_token(&settings);
+            let gate = proof_gate(&settings, &store).await?;
+            let desk = server_part(start::desk(&settings, &store, &state, gate, token).await)?;
+            let dashboard = start::dashboard(Arc::clone(&desk), None, false, stop_rx.clone());
+            if let Some((addr, task)) = server_part(dashboard.await)? {
                 eprintln!("gleaner: operator dashboard on http://{addr}/");
                 tasks.push(task);
             }
             let mut server_stop = stop_rx.clone();
             tasks.push(tokio::spawn(async move {
-                if let Err(error) =
-                    crate::owner_desk::serve_public(listener, state, desk, async move {
-                        let _ = server_stop.changed().await;
-                    })
-                    .await
-                {
+                let stopped = async move {
+                    let _ = server_stop.changed().await;
+                };
+                if let Err(error) = start::serve_public(listener, state, desk, stopped).await {
                     eprintln!("warning: the server stopped: {error}");
                 }
             }));
