@@ -116,21 +116,7 @@ impl WorkQueue for StoreQueue {
     }
 
     fn pass_done<'a>(&'a self, report: &'a PassReport) -> BoxFuture<'a, ()> {
-        Box::pin(async move {
-            let failed = crate::daemon::failed_visit(report);
-            match self.store.record_outcome(&report.source, failed).await {
-                Ok(streak) if failed => eprintln!(
-                    "gleaner: source `{}`: failed visit ({streak} in a row)",
-                    report.source
-                ),
-                Ok(_) => {}
-                Err(error) => eprintln!(
-                    "warning: failed to record the outcome of `{}`: {error}",
-                    report.source
-                ),
-            }
-            eprintln!("{}", crate::daemon::pass_summary(report));
-        })
+        Box::pin(crate::daemon::record_pass(&self.store, report))
     }
 }
 

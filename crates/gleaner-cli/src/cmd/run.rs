@@ -17,9 +17,7 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
 use clap::Args;
-use gleaner_policy::Purpose;
-use gleaner_scheduler::checks::{run_cancellation_check, run_link_check};
-use gleaner_scheduler::daemon::{self, RETENTION_RUN, failed_visit};
+use gleaner_scheduler::daemon::{self, Work};
 use gleaner_server::start;
 use tokio::sync::watch;
 
@@ -181,218 +179,83 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
     })
 }
 
-/// Logs the one-line summary of a pass, and one line per cap or quota that held
-/// requests back.
-fn log_pass(report: &gleaner_scheduler::PassReport) {
-    eprintln!("{}", daemon::pass_summary(report));
-    report.hold_lines().iter().for_each(|line| eprintln!("gleaner: {line}"));
+/// How long to sleep until `wake`: at least a second.
+fn wait_until(wake: SystemTime) -> Duration {
+    wake.duration_since(SystemTime::now()).unwrap_or_default().max(Duration::from_secs(1))
 }
 
-/// The scheduler role (SPEC §7): queues each source's pass and each check in the
-/// store's frontier when due, once at a time (an item still queued or claimed is not
-/// queued again), and records the run when it queues it, so the schedule is the
-/// scheduler's alone; applies retention daily. Workers claim the items. With `once`,
-/// one round then return.
+/// The scheduler role (SPEC §7): queues each due pass and check in the store's frontier
+/// for the workers (`daemon::enqueue`), and applies retention daily. With `once`, one
+/// round then return.
 async fn enqueue_loop(
     settings: Arc<gleaner_config::Settings>,
     store: gleaner_store::Store,
     mut stop: watch::Receiver<bool>,
     once: bool,
 ) {
-    loop {
-        if *stop.borrow() {
-            break;
-        }
+    while !*stop.borrow() {
         let now = SystemTime::now();
-        let mut next_wake = now + Duration::from_secs(60);
-        let mut due_items = Vec::new();
-        for source in &settings.sources {
-            let Some(due) = daemon::source_due(&store, &settings, source, now).await else {
-                continue;
-            };
-            if due > now {
-                next_wake = next_wake.min(due);
-            } else if let Some(item) = daemon::pass_item(source) {
-                due_items.push((source.id.clone(), item));
-            }
-        }
-        for (run, every, purpose) in daemon::checks(&settings) {
-            let due = daemon::every_due(&store, run, every, now).await;
-            if due > now {
-                next_wake = next_wake.min(due);
-            } else if let Some(item) = daemon::check_item(purpose) {
-                due_items.push((run.to_owned(), item));
-            }
-        }
-        for (run, item) in due_items {
-            match store.enqueue_work(&item, now).await {
-                Ok(true) => {
-                    if let Err(error) = store.record_run(&run, now).await {
-                        eprintln!("warning: failed to record the run of `{run}`: {error}");
-                    }
-                    eprintln!("gleaner: queued `{run}`");
+        let (runs, controls) = daemon::read_state(&store, &settings).await;
+        for work in daemon::due_work(&settings, &runs, &controls, now) {
+            match work {
+                Work::Retention if !once => {
+                    daemon::record_start(&store, &controls, &Work::Retention, now).await;
+                    daemon::retention(&store, &settings, now, true).await;
                 }
-                Ok(false) => {} // still queued or running: once at a time
-                Err(error) => eprintln!("warning: failed to queue `{run}`: {error}"),
+                Work::Retention => {}
+                work => daemon::enqueue(&store, &settings, &controls, &work, now).await,
             }
-        }
-        // Retention (SPEC §3), once a day, by the scheduler itself (no request is sent).
-        let due = daemon::every_due(&store, RETENTION_RUN, daemon::RETENTION_EVERY, now).await;
-        if due <= now && !once {
-            if let Err(error) = store.record_run(RETENTION_RUN, now).await {
-                eprintln!("warning: failed to record the retention run: {error}");
-            }
-            let policy = gleaner_store::RetentionPolicy::from_settings(&settings);
-            match store.purge(policy, now).await {
-                Ok(report) => eprintln!("gleaner: retention applied: {report:?}"),
-                Err(error) => eprintln!("warning: retention failed: {error}"),
-            }
-            let day_ago = now - Duration::from_secs(24 * 3600);
-            if let Err(error) = store.prune_work(day_ago).await {
-                eprintln!("warning: failed to delete finished work items: {error}");
-            }
-        } else {
-            next_wake = next_wake.min(due);
         }
         if once {
             break;
         }
         // Wake at least every few seconds: a failed pass's quick restart depends on the
         // outcome a worker records after the pass.
-        let wait = next_wake
-            .duration_since(SystemTime::now())
-            .unwrap_or(Duration::from_secs(1))
-            .clamp(Duration::from_secs(1), Duration::from_secs(5));
+        let wake = daemon::next_wake(&settings, &runs, &controls, now);
         tokio::select! {
-            _ = tokio::time::sleep(wait) => {}
+            _ = tokio::time::sleep(wait_until(wake).min(Duration::from_secs(5))) => {}
             _ = stop.changed() => break,
         }
     }
 }
 
-/// Starts each source's pass when due; one pass per source at a time.
+/// Starts each due pass, check and retention in this process; one of each at a time.
 async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receiver<bool>) {
     let settings = Arc::clone(&crawler.context.settings);
-    let mut running: HashMap<String, tokio::task::JoinHandle<()>> = HashMap::new();
+    let mut running: HashMap<Work, tokio::task::JoinHandle<()>> = HashMap::new();
     let link_cap = gleaner_scheduler::store_sink::link_check_cap(&settings, &crawler.store);
-    loop {
-        if *stop.borrow() {
-            break;
-        }
+    while !*stop.borrow() {
         let now = SystemTime::now();
-        let mut next_wake = now + Duration::from_secs(60);
-        for source in &settings.sources {
-            if running.get(&source.id).is_some_and(|h| !h.is_finished()) {
+        let (runs, controls) = daemon::read_state(&crawler.store, &settings).await;
+        for work in daemon::due_work(&settings, &runs, &controls, now) {
+            if running.get(&work).is_some_and(|h| !h.is_finished()) {
                 continue;
             }
-            let Some(due) = daemon::source_due(&crawler.store, &settings, source, now).await else {
-                continue;
+            daemon::record_start(&crawler.store, &controls, &work, now).await;
+            let (ctx, store, cap) =
+                (crawler.context.clone(), crawler.store.clone(), Arc::clone(&link_cap));
+            let source = match &work {
+                Work::Pass(id) => settings.sources.iter().find(|s| &s.id == id).cloned(),
+                _ => None,
             };
-            if due > now {
-                next_wake = next_wake.min(due);
-                continue;
-            }
-            let ctx = crawler.context.clone();
-            let store = crawler.store.clone();
-            let source = source.clone();
-            let deadline = now + settings.politeness.run_time_limit;
-            let id = source.id.clone();
-            running.insert(
-                id,
-                tokio::spawn(async move {
-                    if let Err(error) = store.record_run(&source.id, now).await {
-                        eprintln!("warning: failed to record the run of `{}`: {error}", source.id);
+            let key = work.clone();
+            let task = async move {
+                match (&work, source) {
+                    (Work::Pass(_), Some(source)) => {
+                        daemon::run_source_pass(&ctx, &store, &source, now).await
                     }
-                    let report =
-                        gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {}).await;
-                    let failed = failed_visit(&report);
-                    match store.record_outcome(&source.id, failed).await {
-                        Ok(streak) if failed => eprintln!(
-                            "gleaner: source `{}`: failed visit ({streak} in a row)",
-                            source.id
-                        ),
-                        Ok(_) => {}
-                        Err(error) => eprintln!(
-                            "warning: failed to record the outcome of `{}`: {error}",
-                            source.id
-                        ),
+                    (Work::Check(purpose), _) => daemon::run_check(&ctx, &cap, *purpose, now).await,
+                    (Work::Retention, _) => {
+                        daemon::retention(&store, &ctx.settings, now, false).await
                     }
-                    log_pass(&report);
-                }),
-            );
+                    (Work::Pass(_), None) => {}
+                }
+            };
+            running.insert(key, tokio::spawn(task));
         }
-        // Retention (SPEC §3), once a day, remembered in the store like a source's runs.
-        if running.get(RETENTION_RUN).is_none_or(|h| h.is_finished()) {
-            let due =
-                daemon::every_due(&crawler.store, RETENTION_RUN, daemon::RETENTION_EVERY, now)
-                    .await;
-            if due > now {
-                next_wake = next_wake.min(due);
-            } else {
-                let store = crawler.store.clone();
-                let policy = gleaner_store::RetentionPolicy::from_settings(&settings);
-                running.insert(
-                    RETENTION_RUN.to_owned(),
-                    tokio::spawn(async move {
-                        if let Err(error) = store.record_run(RETENTION_RUN, now).await {
-                            eprintln!("warning: failed to record the retention run: {error}");
-                        }
-                        match store.purge(policy, now).await {
-                            Ok(report) => eprintln!("gleaner: retention applied: {report:?}"),
-                            Err(error) => eprintln!("warning: retention failed: {error}"),
-                        }
-                    }),
-                );
-            }
-        }
-        // The checks that keep events true (SPEC §4), each on its own interval and
-        // remembered in the store like a source's runs.
-        for (run, every, purpose) in daemon::checks(&settings) {
-            if running.get(run).is_some_and(|h| !h.is_finished()) {
-                continue;
-            }
-            let due = daemon::every_due(&crawler.store, run, every, now).await;
-            if due > now {
-                next_wake = next_wake.min(due);
-                continue;
-            }
-            let ctx = crawler.context.clone();
-            let store = crawler.store.clone();
-            let cap = Arc::clone(&link_cap);
-            let deadline = now + settings.politeness.run_time_limit;
-            running.insert(
-                run.to_owned(),
-                tokio::spawn(async move {
-                    if let Err(error) = store.record_run(run, now).await {
-                        eprintln!("warning: failed to record the run of the {purpose}: {error}");
-                    }
-                    let report = if purpose == Purpose::LinkCheck {
-                        run_link_check(&ctx, &cap, deadline).await
-                    } else {
-                        run_cancellation_check(&ctx, deadline).await
-                    };
-                    eprintln!(
-                        "gleaner: {purpose}: {} events, {} pages, {} listings, {} images, {} not modified, {} changed, {} gone at source, {} refused, {} re-queued, {} over the daily cap",
-                        report.events,
-                        report.pages_checked,
-                        report.listings_checked,
-                        report.images_checked,
-                        report.not_modified,
-                        report.changed,
-                        report.events_gone,
-                        report.refusals.values().sum::<u32>(),
-                        report.requeued,
-                        report.capped
-                    );
-                }),
-            );
-        }
-        let wait = next_wake
-            .duration_since(SystemTime::now())
-            .unwrap_or(Duration::from_secs(1))
-            .max(Duration::from_secs(1));
+        let wake = daemon::next_wake(&settings, &runs, &controls, now);
         tokio::select! {
-            _ = tokio::time::sleep(wait) => {}
+            _ = tokio::time::sleep(wait_until(wake)) => {}
             _ = stop.changed() => break,
         }
     }
