@@ -12,7 +12,7 @@ use gleaner_config::Settings;
 use gleaner_config::sources::Keep;
 use gleaner_fetch::Validators;
 use gleaner_policy::Purpose;
-use gleaner_policy::state::BoxFuture;
+use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError};
 use gleaner_store::{BackendKind, EventWrite, Store, Upserted};
 use url::Url;
 
@@ -468,6 +468,34 @@ impl gleaner_llm::store_llm::SiteReservations for StoreRights {
                 &[],
             );
             (!decision.is_allowed()).then(|| decision.to_string())
+        })
+    }
+}
+
+/// The store's gate state, read-only (`gleaner explain`): a change is applied to a copy
+/// and dropped, so explaining takes no lease and changes nothing.
+#[derive(Debug)]
+pub struct ReadOnlyState(pub Store);
+
+impl GateState for ReadOnlyState {
+    fn update<'a>(
+        &'a self,
+        site: &'a str,
+        change: Change<'a>,
+    ) -> BoxFuture<'a, Result<(), StateError>> {
+        Box::pin(async move {
+            let mut state = self.0.site_state(site).await.ok().flatten().unwrap_or_default();
+            let mut global = gleaner_policy::budget::GlobalBudget::default();
+            change(&mut state, &mut global);
+            Ok(())
+        })
+    }
+
+    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Result<Option<SiteState>, StateError>> {
+        Box::pin(async move {
+            self.0.site_state(site).await.map_err(|error| {
+                StateError(format!("failed to read the state of `{site}`: {error}"))
+            })
         })
     }
 }
