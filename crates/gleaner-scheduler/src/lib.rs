@@ -26,6 +26,7 @@ pub mod daemon;
 pub mod discover;
 pub mod links;
 pub mod pass;
+pub mod report;
 mod retries;
 pub mod rights;
 pub mod schedule;
