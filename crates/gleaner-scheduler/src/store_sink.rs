@@ -21,6 +21,15 @@ use crate::links::ListingLinks;
 use crate::rights::{RightsFiles, SiteRights, may_relay};
 use crate::{EventSink, Found, Upsert};
 
+/// What a pass's upsert says of a stored event.
+pub fn upsert_of(upserted: &Upserted) -> Upsert {
+    match upserted {
+        Upserted::Inserted(_) => Upsert::New,
+        Upserted::Updated { .. } => Upsert::Updated,
+        Upserted::Unchanged(_) => Upsert::Unchanged,
+    }
+}
+
 /// The link check's daily cap per host: shared by every process through the store on
 /// PostgreSQL, counted in this process on SQLite (one crawling process per file).
 pub fn link_check_cap(settings: &Settings, store: &Store) -> Arc<DailyCap> {
@@ -127,10 +136,23 @@ impl StoreSink {
     }
 
     /// What the store keeps of `source`'s events (its `keep`).
-    pub(crate) fn keep_of(&self, source: &str) -> gleaner_store::Keep {
+    fn keep_of(&self, source: &str) -> gleaner_store::Keep {
         match self.settings.sources.iter().find(|s| s.id == source).map(|s| s.keep) {
             Some(Keep::Full) => gleaner_store::Keep::Full,
             _ => gleaner_store::Keep::Facts,
+        }
+    }
+
+    /// The store's write of a found event, under its source's `keep`: the one both this
+    /// sink and the worker's fenced sink hand to the store.
+    pub(crate) fn write_of<'a>(&self, found: &'a Found) -> EventWrite<'a> {
+        EventWrite {
+            event: &found.event,
+            source: Some(&found.source),
+            fetched_url: &found.page,
+            fetched_at: found.checked_at,
+            keep: self.keep_of(&found.source),
+            extractor: found.extractor,
         }
     }
 }
@@ -138,24 +160,13 @@ impl StoreSink {
 impl EventSink for StoreSink {
     fn upsert<'a>(&'a self, found: Found) -> BoxFuture<'a, Upsert> {
         Box::pin(async move {
-            let keep = self.keep_of(&found.source);
-            let write = EventWrite {
-                event: &found.event,
-                source: Some(&found.source),
-                fetched_url: &found.page,
-                fetched_at: found.checked_at,
-                keep,
-                extractor: found.extractor,
-            };
-            let stored = self.store.upsert_event(&write).await;
+            let stored = self.store.upsert_event(&self.write_of(&found)).await;
             if let (Some(written), Ok(stored)) = (&self.written, &stored) {
                 written.record(stored);
             }
             register_image(&self.store, &self.settings, &found).await;
             match stored {
-                Ok(Upserted::Inserted(_)) => Upsert::New,
-                Ok(Upserted::Updated { .. }) => Upsert::Updated,
-                Ok(Upserted::Unchanged(_)) => Upsert::Unchanged,
+                Ok(upserted) => upsert_of(&upserted),
                 Err(error) => {
                     eprintln!("warning: failed to store an event from `{}`: {error}", found.page);
                     Upsert::Unchanged

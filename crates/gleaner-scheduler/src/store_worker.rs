@@ -11,7 +11,7 @@ use std::time::{Duration, Instant, SystemTime};
 use gleaner_config::Settings;
 use gleaner_fetch::Validators;
 use gleaner_policy::state::BoxFuture;
-use gleaner_store::{CrawlerState, EventWrite, Store, StoreError, Upserted, WorkLease};
+use gleaner_store::{CrawlerState, Store, StoreError, WorkLease};
 use url::Url;
 
 use crate::links::ListingLinks;
@@ -156,19 +156,8 @@ impl EventSink for FencedSink {
                 eprintln!("warning: not storing events from `{}`: no current claim", found.page);
                 return Upsert::Unchanged;
             };
-            let keep = self.inner.keep_of(&found.source);
-            let write = EventWrite {
-                event: &found.event,
-                source: Some(&found.source),
-                fetched_url: &found.page,
-                fetched_at: found.checked_at,
-                keep,
-                extractor: found.extractor,
-            };
-            match self.state.upsert_event_fenced(&write, &lease).await {
-                Ok(Upserted::Inserted(_)) => Upsert::New,
-                Ok(Upserted::Updated { .. }) => Upsert::Updated,
-                Ok(Upserted::Unchanged(_)) => Upsert::Unchanged,
+            match self.state.upsert_event_fenced(&self.inner.write_of(&found), &lease).await {
+                Ok(upserted) => crate::store_sink::upsert_of(&upserted),
                 Err(error @ StoreError::FencedOut { .. }) => {
                     let mut slot = self.held.lock().unwrap_or_else(|p| p.into_inner());
                     slot.fenced_out = true;
