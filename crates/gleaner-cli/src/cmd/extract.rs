@@ -199,32 +199,6 @@ fn load_rules(
     })
 }
 
-/// The `[[site_rules]]` `gleaner demo` writes for the sample city's venues without
-/// structured data (one per language): cards or table rows on the listings, a facts
-/// block on the event pages, dates in words in the venue's language.
-pub(crate) fn sample_city_rules(
-    city: &gleaner_samplecity::City,
-    origins: &gleaner_samplecity::Origins,
-) -> String {
-    let mut text = String::new();
-    for i in city.venues_with(gleaner_samplecity::Markup::Plain) {
-        let site = city.site(i);
-        text.push_str(&format!(
-            "\n[[site_rules]]\nsite = \"{origin}\"\nitem = \"tr.event-row, article.event-card\"\n\
-             title = \".event-title\"\ndate = \".event-date time\"\nvenue = \".event-venue span\"\n\
-             address = \".event-address\"\nprice = \".event-price\"\nlink = \".event-title a\"\n\
-             image = \"img.event-image\"\ndescription = \".event-description\"\n\
-             status = {{ selector = \".event-status\", regex = \"(?:[^:]*:)?\\\\s*(.+)\" }}\n\
-             next_page = \"a[rel=next]\"\nlanguage = \"{lang}\"\ntime_zone = \"{zone}\"\ncurrency = \"{currency}\"\n",
-            origin = origins.origin(i),
-            lang = site.lang.code(),
-            zone = site.zone.name(),
-            currency = site.currency,
-        ));
-    }
-    text
-}
-
 fn parse_base_url(value: &str) -> Result<url::Url, BadInput> {
     let url = url::Url::parse(value)
         .map_err(|e| BadInput(format!("`{value}` is not a valid base URL: {e}")))?;
