@@ -25,6 +25,7 @@ pub mod checks;
 pub mod daemon;
 pub mod discover;
 pub mod links;
+pub mod manual;
 pub mod pass;
 pub mod report;
 mod retries;

@@ -74,7 +74,7 @@ async fn check(
     let sink = gleaner_scheduler::StoreSink::new(store.clone(), Arc::clone(&settings));
     let opts = DiscoverOptions {
         max_requests: args.max_requests,
-        manual_checks_today: crate::cmd::fetch::checks_today(&store, &settings, &url).await,
+        manual_checks_today: gleaner_scheduler::manual::checks_today(&store, &settings, &url).await,
     };
     let result = discover(&gate, &sink, &settings, &counter, url, opts).await;
     store
