@@ -1,16 +1,81 @@
-//! How passes are told to the operator: `gleaner crawl`'s summary table and its dry run
-//! (what each source would request first, and why). Text only, written once here; the
+//! How passes are told to the operator: `gleaner crawl`'s progress line, summary table
+//! and dry run (what each source would request first, and why). Text only, written once here; the
 //! binary prints it.
 
+use std::collections::BTreeSet;
 use std::fmt::Write;
-use std::time::Duration;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use gleaner_config::sources::{Source, SourceKind};
 use gleaner_fetch::gate::ExplainVerdict;
 use gleaner_fetch::{Gate, GateRequest};
 use gleaner_policy::Purpose;
 
-use crate::PassReport;
+use crate::{PassContext, PassReport, Written};
+
+/// What `gleaner crawl`'s progress line counts while passes run.
+pub struct Tally {
+    /// Each source's sites (budget keys of its start URLs).
+    sites_of: Vec<BTreeSet<String>>,
+    /// Which sources' passes are over.
+    done: Mutex<Vec<bool>>,
+    /// Requests the passes handled (the progress callback adds them).
+    pub requests: AtomicU64,
+    started: Instant,
+}
+
+impl Tally {
+    /// A tally of passes of `sources`, none done yet.
+    pub fn new(sources: &[Source]) -> Tally {
+        let sites_of: Vec<BTreeSet<String>> = sources
+            .iter()
+            .map(|s| s.start_urls.iter().map(gleaner_fetch::site_key).collect())
+            .collect();
+        Tally {
+            done: Mutex::new(vec![false; sites_of.len()]),
+            sites_of,
+            requests: AtomicU64::new(0),
+            started: Instant::now(),
+        }
+    }
+
+    /// Marks the pass of the `source`-th source done.
+    pub fn finish(&self, source: usize) {
+        if let Some(done) = self.done.lock().unwrap_or_else(|p| p.into_inner()).get_mut(source) {
+            *done = true;
+        }
+    }
+
+    /// Sites whose every source is done, and all sites.
+    fn sites(&self) -> (usize, usize) {
+        let done = self.done.lock().unwrap_or_else(|p| p.into_inner());
+        let all: BTreeSet<&String> = self.sites_of.iter().flatten().collect();
+        let finished = all
+            .iter()
+            .filter(|site| {
+                self.sites_of
+                    .iter()
+                    .zip(done.iter())
+                    .all(|(sites, d)| *d || !sites.contains(**site))
+            })
+            .count();
+        (finished, all.len())
+    }
+
+    /// "3/12 sites done, 141 requests, 96 events, 2 waiting for their site's turn, 12 s".
+    pub fn line(&self, ctx: &PassContext, written: &Written) -> String {
+        let (done, total) = self.sites();
+        format!(
+            "{done}/{total} sites done, {} requests, {} events, {} waiting for their site's turn, {} s",
+            self.requests.load(Ordering::Relaxed),
+            written.events(),
+            ctx.gate.waiting(),
+            self.started.elapsed().as_secs()
+        )
+    }
+}
 
 /// Sites with problems listed under a source's line (the rest are counted).
 const SITE_PROBLEMS_SHOWN: usize = 10;

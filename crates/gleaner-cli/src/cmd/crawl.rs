@@ -3,18 +3,18 @@
 //! in the store), with progress on stderr (bars on a terminal, else a line every few
 //! seconds) and a summary table; `-o FILE` also writes what the pass stored or updated.
 
-use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_config::Settings;
 use gleaner_config::sources::Source;
-use gleaner_scheduler::{PassReport, Progress, report, run_pass};
+use gleaner_scheduler::report::{self, Tally};
+use gleaner_scheduler::{PassReport, Progress, run_pass};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
 use crate::BadInput;
@@ -104,66 +104,6 @@ pub fn run(args: &CrawlArgs, config: &Path) -> Result<()> {
 /// How often the progress line is written when stderr is not a terminal.
 const PROGRESS_EVERY: Duration = Duration::from_secs(3);
 
-/// What the progress line counts while passes run.
-struct Tally {
-    /// Each source's sites (budget keys of its start URLs).
-    sites_of: Vec<BTreeSet<String>>,
-    /// Which sources' passes are over.
-    done: Mutex<Vec<bool>>,
-    /// Requests the passes handled.
-    requests: AtomicU64,
-    started: Instant,
-}
-
-impl Tally {
-    fn new(sources: &[Source]) -> Tally {
-        let sites_of: Vec<BTreeSet<String>> = sources
-            .iter()
-            .map(|s| s.start_urls.iter().map(gleaner_fetch::site_key).collect())
-            .collect();
-        Tally {
-            done: Mutex::new(vec![false; sites_of.len()]),
-            sites_of,
-            requests: AtomicU64::new(0),
-            started: Instant::now(),
-        }
-    }
-
-    fn finish(&self, source: usize) {
-        if let Some(done) = self.done.lock().unwrap_or_else(|p| p.into_inner()).get_mut(source) {
-            *done = true;
-        }
-    }
-
-    /// Sites whose every source is done, and all sites.
-    fn sites(&self) -> (usize, usize) {
-        let done = self.done.lock().unwrap_or_else(|p| p.into_inner());
-        let all: BTreeSet<&String> = self.sites_of.iter().flatten().collect();
-        let finished = all
-            .iter()
-            .filter(|site| {
-                self.sites_of
-                    .iter()
-                    .zip(done.iter())
-                    .all(|(sites, d)| *d || !sites.contains(**site))
-            })
-            .count();
-        (finished, all.len())
-    }
-
-    /// "3/12 sites done, 141 requests, 96 events, 2 waiting for their site's turn, 12 s".
-    fn line(&self, crawler: &Crawler) -> String {
-        let (done, total) = self.sites();
-        format!(
-            "{done}/{total} sites done, {} requests, {} events, {} waiting for their site's turn, {} s",
-            self.requests.load(Ordering::Relaxed),
-            crawler.written.events(),
-            crawler.context.gate.waiting(),
-            self.started.elapsed().as_secs()
-        )
-    }
-}
-
 /// Runs one pass of each source, in parallel (their sites' budgets keep them polite),
 /// with progress on stderr: bars on a terminal, else one line every few seconds.
 pub async fn crawl_all(
@@ -227,18 +167,18 @@ pub async fn crawl_all(
             reports = &mut joined => break reports,
             _ = ticks.tick(), if show_progress => {
                 if on_terminal {
-                    overall.set_message(tally.line(crawler));
+                    overall.set_message(tally.line(&crawler.context, &crawler.written));
                     overall.tick();
                 } else {
-                    eprintln!("progress: {}", tally.line(crawler));
+                    eprintln!("progress: {}", tally.line(&crawler.context, &crawler.written));
                 }
             }
         }
     };
     if on_terminal {
-        overall.finish_with_message(tally.line(crawler));
+        overall.finish_with_message(tally.line(&crawler.context, &crawler.written));
     } else if show_progress {
-        eprintln!("progress: {}", tally.line(crawler));
+        eprintln!("progress: {}", tally.line(&crawler.context, &crawler.written));
     }
     reports
 }
