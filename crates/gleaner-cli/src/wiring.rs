@@ -13,7 +13,7 @@ use gleaner_llm::{Llm, LlmStore, ProviderError};
 use gleaner_policy::audit::AuditSink;
 use gleaner_policy::state::GateState;
 use gleaner_scheduler::discover::RequestCounter;
-use gleaner_scheduler::store_sink::{ReadOnlyState, StoreRights};
+use gleaner_scheduler::store_sink::{ReadOnlyState, StoreRights, wake_on_registry_changes};
 use gleaner_scheduler::worker::LeaseFence;
 use gleaner_scheduler::{PassContext, StoreSink, Written};
 use gleaner_server::AppState;
@@ -39,20 +39,6 @@ pub fn open_store(settings: &Settings) -> Result<Store> {
     };
     Store::open_in(url, &schemas)
         .map_err(|e| BadInput(format!("failed to open the store `{url}`: {e}")).into())
-}
-
-/// Wakes the waiting requests of `gates` whenever another process changes the owners'
-/// registry (PostgreSQL `LISTEN`), so an opt-out stops a request waiting out a long gap
-/// at once. Nothing to do on SQLite. The task ends when the store's listener does.
-pub fn wake_on_registry_changes(store: &Store, gates: Vec<Arc<Gate>>) {
-    let Some(mut changes) = store.registry_changes() else { return };
-    tokio::spawn(async move {
-        while changes.changed().await.is_ok() {
-            for gate in &gates {
-                gate.wake_all();
-            }
-        }
-    });
 }
 
 /// The crawler's parts: the gate over the store's state, and the pipeline's context.

@@ -10,7 +10,7 @@ use std::time::SystemTime;
 
 use gleaner_config::Settings;
 use gleaner_config::sources::Keep;
-use gleaner_fetch::Validators;
+use gleaner_fetch::{Gate, Validators};
 use gleaner_policy::Purpose;
 use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError};
 use gleaner_store::{BackendKind, EventWrite, Store, Upserted};
@@ -481,6 +481,20 @@ impl gleaner_llm::store_llm::SiteReservations for StoreRights {
             (!decision.is_allowed()).then(|| decision.to_string())
         })
     }
+}
+
+/// Wakes the waiting requests of `gates` whenever another process changes the owners'
+/// registry (PostgreSQL `LISTEN`), so an opt-out stops a request waiting out a long gap
+/// at once. Nothing to do on SQLite. The task ends when the store's listener does.
+pub fn wake_on_registry_changes(store: &Store, gates: Vec<Arc<Gate>>) {
+    let Some(mut changes) = store.registry_changes() else { return };
+    tokio::spawn(async move {
+        while changes.changed().await.is_ok() {
+            for gate in &gates {
+                gate.wake_all();
+            }
+        }
+    });
 }
 
 /// The store's gate state, read-only (`gleaner explain`): a change is applied to a copy

@@ -148,8 +148,8 @@ pub async fn dashboard(
 
 /// The demo's desk and dashboard: the operator token from the environment when set,
 /// else a random one made for this run and printed once (never a fixed default), the
-/// dashboard on a free loopback port. Returns the desk, the lines to print, and the
-/// sender that stops the dashboard.
+/// dashboard on a free loopback port. Returns the desk, the lines to print (every
+/// address the demo serves on `listen`), and the sender that stops the dashboard.
 pub async fn demo(
     settings: &Arc<Settings>,
     store: &Store,
@@ -162,6 +162,7 @@ pub async fn demo(
     let (stop, stopped) = watch::channel(false);
     let loopback = SocketAddr::from(([127, 0, 0, 1], 0));
     let mut lines = vec![
+        format!("about page:  http://{listen}/bot"),
         format!("site owners: http://{listen}/owners"),
         format!("per site:    http://{listen}/site/<domain>"),
     ];
@@ -169,5 +170,11 @@ pub async fn demo(
     {
         lines.push(format!("dashboard:   http://{addr}/ (operator token for this run: {token})"));
     }
+    lines.extend([
+        format!("events page: http://{listen}/events"),
+        format!("calendar:    http://{listen}/events.ics"),
+        format!("metrics:     http://{listen}/metrics"),
+        format!("events:      http://{listen}/api/events"),
+    ]);
     Ok((desk, lines, stop))
 }

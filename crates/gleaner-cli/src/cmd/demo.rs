@@ -110,14 +110,9 @@ async fn demo(args: &DemoArgs) -> Result<()> {
         server_part(start::demo(&settings, &store, &state, gate, listen).await)?;
     {
         let mut out = std::io::stdout().lock();
-        writeln!(out, "about page:  http://{listen}/bot")?;
         for line in &desk_lines {
             writeln!(out, "{line}")?;
         }
-        writeln!(out, "events page: http://{listen}/events")?;
-        writeln!(out, "calendar:    http://{listen}/events.ics")?;
-        writeln!(out, "metrics:     http://{listen}/metrics")?;
-        writeln!(out, "events:      http://{listen}/api/events")?;
         writeln!(out, "config:      {}", config_path.display())?;
         writeln!(out, "press Ctrl-C to stop")?;
         out.flush()?;

@@ -12,9 +12,8 @@ use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_config::Settings;
 use gleaner_policy::state::GateState;
-use gleaner_scheduler::PassContext;
-use gleaner_scheduler::store_worker::store_slot;
-use gleaner_scheduler::worker::{LeaseFence, WorkerOptions, run_worker};
+use gleaner_scheduler::store_worker::run_slots;
+use gleaner_scheduler::worker::{LeaseFence, WorkerOptions};
 use gleaner_store::{BackendKind, Store};
 
 use crate::BadInput;
@@ -104,41 +103,22 @@ pub async fn work(
             .context("failed to register this worker")?,
     );
     eprintln!("gleaner: worker `{}` started ({} slot(s))", state.worker_id(), args.slots);
-    let link_cap = gleaner_scheduler::store_sink::link_check_cap(&settings, &store);
     let options = WorkerOptions::for_lease(&settings, args.lease, args.exit_when_idle);
     let options = options.map_err(BadInput)?;
     let llm = crate::wiring::connect_llm(&settings, &store).await?;
-    let mut slots = Vec::new();
     let mut gates = Vec::new();
     for _ in 0..args.slots {
-        let inner: Arc<dyn GateState> = Arc::clone(&state) as Arc<dyn GateState>;
-        let fence = Arc::new(LeaseFence::new(inner));
+        let fence = Arc::new(LeaseFence::new(Arc::clone(&state) as Arc<dyn GateState>));
         let gate = gate_for(&settings, &store, GateRole::Slot(Arc::clone(&fence))).await?;
-        let (queue, sink) =
-            store_slot(&store, &state, &settings, llm.clone(), args.lease + WORKER_LEASE_SLACK);
-        let gate = Arc::new(gate);
-        gates.push(Arc::clone(&gate));
-        let ctx = PassContext {
-            clock: Arc::clone(gate.clock()),
-            gate,
-            sink: Arc::new(sink),
-            settings: Arc::clone(&settings),
-            stop: Arc::clone(&stop),
-        };
-        let (options, stop, link_cap) = (options.clone(), Arc::clone(&stop), Arc::clone(&link_cap));
-        slots.push(tokio::spawn(async move {
-            run_worker(&queue, &ctx, &fence, &link_cap, &options, &stop, &|line| {
-                eprintln!("{line}")
-            })
-            .await
-        }));
+        gates.push((Arc::new(gate), fence));
     }
-    crate::wiring::wake_on_registry_changes(&store, gates);
-    let mut done = gleaner_scheduler::worker::WorkerReport::default();
-    for slot in slots {
-        let report = slot.await.context("a worker slot panicked")?;
-        done.add(&report);
-    }
+    gleaner_scheduler::store_sink::wake_on_registry_changes(
+        &store,
+        gates.iter().map(|(g, _)| Arc::clone(g)).collect(),
+    );
+    let lease = args.lease + WORKER_LEASE_SLACK;
+    let done = run_slots(&store, &state, &settings, llm, gates, &options, lease, &stop).await;
+    let done = done.map_err(|e| anyhow::anyhow!(e))?;
     eprintln!("gleaner: worker `{}`: {}", state.worker_id(), done.summary());
     Ok(())
 }
