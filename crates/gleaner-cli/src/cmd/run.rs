@@ -98,6 +98,7 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
         let (stop_tx, stop_rx) = watch::channel(false);
         let stop_work = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let mut tasks = Vec::new();
+        let mut wake = Arc::new(tokio::sync::Notify::new());
         if matches!(args.role, Role::All | Role::Server) {
             let address = args.listen.unwrap_or(settings.server.address);
             let listener = tokio::net::TcpListener::bind(address).await.with_context(|| {
@@ -110,6 +111,8 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
             let token = start::operator_token(&settings);
             let gate = proof_gate(&settings, &store).await?;
             let desk = server_part(start::desk(&settings, &store, &state, gate, token).await)?;
+            // The dashboard's "run now" rings this process's scheduler at once.
+            wake = Arc::clone(&desk.scheduler_wake);
             let dashboard = start::dashboard(Arc::clone(&desk), None, false, stop_rx.clone());
             if let Some((addr, task)) = server_part(dashboard.await)? {
                 eprintln!("gleaner: operator dashboard on http://{addr}/");
@@ -130,7 +133,7 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
             // One process on SQLite: passes run here, scheduled as they fall due.
             let crawler = crawler(Arc::clone(&settings), store.clone()).await?;
             stop_passes = Some(Arc::clone(&crawler.context.stop));
-            tasks.push(tokio::spawn(schedule_loop(crawler, stop_rx.clone())));
+            tasks.push(tokio::spawn(schedule_loop(crawler, stop_rx.clone(), wake)));
         }
         if matches!(args.role, Role::All | Role::Scheduler) && queued {
             tasks.push(tokio::spawn(enqueue_loop(
@@ -220,7 +223,12 @@ async fn enqueue_loop(
 }
 
 /// Starts each due pass, check and retention in this process; one of each at a time.
-async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receiver<bool>) {
+/// `wake` (the dashboard's "run now") makes it look again before its next due time.
+async fn schedule_loop(
+    crawler: crate::wiring::Crawler,
+    mut stop: watch::Receiver<bool>,
+    wake: Arc<tokio::sync::Notify>,
+) {
     let settings = Arc::clone(&crawler.context.settings);
     let mut running: HashMap<Work, tokio::task::JoinHandle<()>> = HashMap::new();
     let link_cap = gleaner_scheduler::store_sink::link_check_cap(&settings, &crawler.store);
@@ -253,9 +261,10 @@ async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receive
             };
             running.insert(key, tokio::spawn(task));
         }
-        let wake = daemon::next_wake(&settings, &runs, &controls, now);
+        let next = daemon::next_wake(&settings, &runs, &controls, now);
         tokio::select! {
-            _ = tokio::time::sleep(wait_until(wake)) => {}
+            _ = tokio::time::sleep(wait_until(next)) => {}
+            _ = wake.notified() => {}
             _ = stop.changed() => break,
         }
     }
