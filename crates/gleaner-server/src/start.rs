@@ -146,6 +146,38 @@ pub async fn dashboard(
     Ok(Some((bound, task)))
 }
 
+/// `gleaner run`'s server: the public routes with the owners' forms on `listener`, and
+/// the dashboard when `[dashboard] enabled`, until `stop` changes. Returns the desk's
+/// scheduler wake-up (rung by the dashboard's source actions) and the tasks to await.
+#[allow(clippy::print_stderr)] // stderr is the server's log
+pub async fn serve_run(
+    settings: &Arc<Settings>,
+    store: &Store,
+    state: AppState,
+    listener: tokio::net::TcpListener,
+    proof_gate: Gate,
+    stop: watch::Receiver<bool>,
+) -> Result<(Arc<tokio::sync::Notify>, Vec<tokio::task::JoinHandle<()>>), StartError> {
+    let token = operator_token(settings);
+    let desk = desk(settings, store, &state, proof_gate, token).await?;
+    let wake = Arc::clone(&desk.scheduler_wake);
+    let mut tasks = Vec::new();
+    if let Some((addr, task)) = dashboard(Arc::clone(&desk), None, false, stop.clone()).await? {
+        eprintln!("gleaner: operator dashboard on http://{addr}/");
+        tasks.push(task);
+    }
+    let mut stop = stop;
+    tasks.push(tokio::spawn(async move {
+        let stopped = async move {
+            let _ = stop.changed().await;
+        };
+        if let Err(error) = serve_public(listener, state, desk, stopped).await {
+            eprintln!("warning: the server stopped: {error}");
+        }
+    }));
+    Ok((wake, tasks))
+}
+
 /// The demo's desk and dashboard: the operator token from the environment when set,
 /// else a random one made for this run and printed once (never a fixed default), the
 /// dashboard on a free loopback port. Returns the desk, the lines to print (every

@@ -83,12 +83,9 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
     runtime.block_on(async {
         let store = open_store(&settings)?;
         let queued = store.kind() == gleaner_store::BackendKind::Postgres;
-        match args.role {
-            Role::Scheduler | Role::Worker => {
-                let role = if args.role == Role::Worker { "worker" } else { "scheduler" };
-                crate::cmd::worker::require_postgres(&store, role)?;
-            }
-            Role::All | Role::Server => {}
+        if let Role::Scheduler | Role::Worker = args.role {
+            let role = if args.role == Role::Worker { "worker" } else { "scheduler" };
+            crate::cmd::worker::require_postgres(&store, role)?;
         }
         if args.role == Role::Scheduler && args.once {
             let (_tx, rx) = watch::channel(false);
@@ -108,25 +105,12 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
             })?;
             eprintln!("gleaner: serving http://{}/bot and /api/events", listener.local_addr()?);
             let state = app_state(&settings, &store).await?;
-            let token = start::operator_token(&settings);
             let gate = proof_gate(&settings, &store).await?;
-            let desk = server_part(start::desk(&settings, &store, &state, gate, token).await)?;
+            let served =
+                start::serve_run(&settings, &store, state, listener, gate, stop_rx.clone());
+            let (desk_wake, served) = server_part(served.await)?;
             // The dashboard's "run now" rings this process's scheduler at once.
-            wake = Arc::clone(&desk.scheduler_wake);
-            let dashboard = start::dashboard(Arc::clone(&desk), None, false, stop_rx.clone());
-            if let Some((addr, task)) = server_part(dashboard.await)? {
-                eprintln!("gleaner: operator dashboard on http://{addr}/");
-                tasks.push(task);
-            }
-            let mut server_stop = stop_rx.clone();
-            tasks.push(tokio::spawn(async move {
-                let stopped = async move {
-                    let _ = server_stop.changed().await;
-                };
-                if let Err(error) = start::serve_public(listener, state, desk, stopped).await {
-                    eprintln!("warning: the server stopped: {error}");
-                }
-            }));
+            (wake, tasks) = (desk_wake, served);
         }
         let mut stop_passes = None;
         if args.role == Role::All && !queued {
