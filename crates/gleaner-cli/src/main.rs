@@ -8,8 +8,6 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod cmd;
-mod owner_desk;
-mod relay_wiring;
 mod wiring;
 
 use std::path::PathBuf;

@@ -32,6 +32,7 @@ pub mod server_limits;
 pub mod settings;
 pub mod site_rules;
 pub mod sources;
+pub mod summary;
 pub mod units;
 
 pub use error::{ConfigError, Problem};

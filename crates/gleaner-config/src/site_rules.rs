@@ -5,7 +5,10 @@
 //! the line and key of a bad one, and the rules are compiled once into a [`RuleBook`] the
 //! crawl looks pages up in.
 
-use gleaner_extract::rules::{RuleBook, SiteRules};
+use std::sync::Arc;
+
+use gleaner_extract::rules::{CompiledRules, RuleBook, RulesFile, SiteRules};
+use url::Url;
 
 use crate::error::Problem;
 
@@ -37,6 +40,45 @@ pub fn resolve(raw: &[SiteRules], problems: &mut Vec<Problem>) -> RuleBook {
             RuleBook::default()
         }
     }
+}
+
+/// The rules for `base`'s site in a rules file (`gleaner extract --rules FILE`: the
+/// same `[[site_rules]]` tables as in `gleaner.toml`), its text read from `name`. An
+/// invalid file names the line or key and the fix; a file without rules for the site
+/// says which sites it has rules for.
+pub fn rules_for(text: &str, name: &str, base: &Url) -> Result<Arc<CompiledRules>, String> {
+    let file: RulesFile = toml::from_str(text).map_err(|e| {
+        let at = e
+            .span()
+            .map(|s| {
+                let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
+                format!(":{line}")
+            })
+            .unwrap_or_default();
+        format!(
+            "invalid rules file `{name}{at}`: {}\nhint: every key is listed in examples/gleaner.toml under [[site_rules]]",
+            e.message().trim_end()
+        )
+    })?;
+    let book = RuleBook::compile(&file.site_rules).map_err(|problems| {
+        let mut msg = format!("invalid rules file `{name}`");
+        for (i, p) in problems {
+            msg.push_str(&format!("\n  `site_rules[{i}].{}`: {}", p.key, p.message));
+            if let Some(h) = p.hint {
+                msg.push_str(&format!("\n    hint: {h}"));
+            }
+        }
+        msg
+    })?;
+    book.for_url(base).ok_or_else(|| {
+        let sites: Vec<String> =
+            file.site_rules.iter().map(|r| format!("`{}`", r.site)).collect();
+        format!(
+            "no rules in `{name}` apply to `{base}` (rules for: {})\nhint: set `site` to the page's origin, e.g. `{}`",
+            if sites.is_empty() { "no site".to_owned() } else { sites.join(", ") },
+            base.origin().ascii_serialization()
+        )
+    })
 }
 
 #[cfg(test)]

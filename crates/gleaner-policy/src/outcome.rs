@@ -141,6 +141,17 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// How the audit log shows it to the operator (`gleaner audit`): `HTTP 200`,
+    /// `not sent (code)`, a failure's recorded `error`, else `failed (code)`.
+    pub fn answer(&self, error: Option<&str>) -> String {
+        match (self, error) {
+            (Outcome::Sent { status }, _) => format!("HTTP {status}"),
+            (Outcome::Refused(kind), _) => format!("not sent ({})", kind.code()),
+            (Outcome::Failed(_), Some(error)) => error.to_owned(),
+            (Outcome::Failed(kind), None) => format!("failed ({})", kind.code()),
+        }
+    }
+
     /// The stable code of the outcome, without the status: `sent`, `refused:opt-out`,
     /// `failed:timeout`. The store keeps it beside the status.
     pub fn code(&self) -> String {

@@ -72,6 +72,25 @@ pub struct RegistryEntry {
     pub reference: String,
 }
 
+impl std::fmt::Display for RegistryEntry {
+    /// `domain example.org<TAB>opt-out`, as `gleaner optout list` shows it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.scope {
+            Scope::Domain(d) => write!(f, "domain {d}\t")?,
+            Scope::UrlPrefix(p) => write!(f, "prefix {p}\t")?,
+        }
+        match &self.request {
+            OwnerRequest::OptOut => f.write_str("opt-out"),
+            OwnerRequest::SlowDown(factor) => write!(f, "slow-down x{factor}"),
+            OwnerRequest::PauseUntil(t) => {
+                let t = chrono::DateTime::<chrono::Utc>::from(*t);
+                write!(f, "pause until {}", t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+            }
+            OwnerRequest::FactsOnly => f.write_str("facts only"),
+        }
+    }
+}
+
 /// What applies to one URL.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OwnerRules {

@@ -11,6 +11,7 @@
 //! - [`venues`]: the sites ([`Site`], [`Lang`], [`Markup`], [`Role`], [`Refusal`]);
 //! - [`events`]: events and how they change between passes ([`Event`], [`Status`], [`Price`]);
 //! - [`city`]: the model ([`City::generate`]), [`Origins`] and crawl [`Seed`]s;
+//! - [`demo`]: the configuration `gleaner demo` crawls the city with;
 //! - `pages`, `feeds`, [`ical`], `sitemap`, `api`, [`images`], [`rights`]: the documents;
 //! - [`route`]: [`City::respond`], pure routing;
 //! - [`truth`]: [`City::ground_truth`], what a perfect polite crawler keeps;
@@ -63,6 +64,7 @@
 
 pub mod api;
 pub mod city;
+pub mod demo;
 pub mod events;
 mod feeds;
 pub mod ical;

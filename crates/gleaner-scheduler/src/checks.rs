@@ -80,6 +80,23 @@ pub struct CheckReport {
 }
 
 impl CheckReport {
+    /// The one-line summary of a cycle, for the daemon's log.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} events, {} pages, {} listings, {} images, {} not modified, {} changed, {} gone at source, {} refused, {} re-queued, {} over the daily cap",
+            self.events,
+            self.pages_checked,
+            self.listings_checked,
+            self.images_checked,
+            self.not_modified,
+            self.changed,
+            self.events_gone,
+            self.refusals.values().sum::<u32>(),
+            self.requeued,
+            self.capped
+        )
+    }
+
     fn merge(&mut self, other: CheckReport) {
         self.pages_checked += other.pages_checked;
         self.listings_checked += other.listings_checked;

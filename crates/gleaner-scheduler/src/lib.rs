@@ -11,8 +11,11 @@
 //!   check and the link check.
 //! - [`rights`]: site rights files (TDMRep, ai.txt) read through the gate, and the
 //!   query "may this page be used for purpose X?" ([`rights::RightsBook`]);
-//! - [`daemon`]: when the daemon's work is due (passes under failure streaks and the
-//!   operator's controls, the checks, retention), for both ways of running it;
+//! - [`daemon`]: when the daemon's work is due ([`daemon::due_work`]: passes under
+//!   failure streaks and the operator's controls, the checks, retention), for both ways
+//!   of running it, and how each is run or queued;
+//! - [`manual`]: a manual check's daily cap and stop on a reservation; [`report`]: the
+//!   crawl's progress line, summary table and dry run, as text;
 //! - [`worker`]: the worker loop of `gleaner worker` (claims from a shared queue, a
 //!   lease fence on the gate's state); [`store_worker`]: the store as its queue, and
 //!   the fenced store sink;
@@ -26,7 +29,9 @@ pub mod daemon;
 pub mod discover;
 mod kept;
 pub mod links;
+pub mod manual;
 pub mod pass;
+pub mod report;
 mod retries;
 pub mod rights;
 pub mod schedule;

@@ -10,9 +10,9 @@ use std::time::SystemTime;
 
 use gleaner_config::Settings;
 use gleaner_config::sources::Keep;
-use gleaner_fetch::Validators;
+use gleaner_fetch::{Gate, Validators};
 use gleaner_policy::Purpose;
-use gleaner_policy::state::BoxFuture;
+use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError};
 use gleaner_store::{BackendKind, EventWrite, Store, Upserted};
 use url::Url;
 
@@ -20,6 +20,15 @@ use crate::checks::{DailyCap, DayCounter};
 use crate::links::ListingLinks;
 use crate::rights::{RightsFiles, SiteRights, may_relay};
 use crate::{EventSink, Found, Upsert};
+
+/// What a pass's upsert says of a stored event.
+pub fn upsert_of(upserted: &Upserted) -> Upsert {
+    match upserted {
+        Upserted::Inserted(_) => Upsert::New,
+        Upserted::Updated { .. } => Upsert::Updated,
+        Upserted::Unchanged(_) => Upsert::Unchanged,
+    }
+}
 
 /// The link check's daily cap per host: shared by every process through the store on
 /// PostgreSQL, counted in this process on SQLite (one crawling process per file).
@@ -127,10 +136,23 @@ impl StoreSink {
     }
 
     /// What the store keeps of `source`'s events (its `keep`).
-    pub(crate) fn keep_of(&self, source: &str) -> gleaner_store::Keep {
+    fn keep_of(&self, source: &str) -> gleaner_store::Keep {
         match self.settings.sources.iter().find(|s| s.id == source).map(|s| s.keep) {
             Some(Keep::Full) => gleaner_store::Keep::Full,
             _ => gleaner_store::Keep::Facts,
+        }
+    }
+
+    /// The store's write of a found event, under its source's `keep`: the one both this
+    /// sink and the worker's fenced sink hand to the store.
+    pub(crate) fn write_of<'a>(&self, found: &'a Found) -> EventWrite<'a> {
+        EventWrite {
+            event: &found.event,
+            source: Some(&found.source),
+            fetched_url: &found.page,
+            fetched_at: found.checked_at,
+            keep: self.keep_of(&found.source),
+            extractor: found.extractor,
         }
     }
 }
@@ -138,24 +160,13 @@ impl StoreSink {
 impl EventSink for StoreSink {
     fn upsert<'a>(&'a self, found: Found) -> BoxFuture<'a, Upsert> {
         Box::pin(async move {
-            let keep = self.keep_of(&found.source);
-            let write = EventWrite {
-                event: &found.event,
-                source: Some(&found.source),
-                fetched_url: &found.page,
-                fetched_at: found.checked_at,
-                keep,
-                extractor: found.extractor,
-            };
-            let stored = self.store.upsert_event(&write).await;
+            let stored = self.store.upsert_event(&self.write_of(&found)).await;
             if let (Some(written), Ok(stored)) = (&self.written, &stored) {
                 written.record(stored);
             }
             register_image(&self.store, &self.settings, &found).await;
             match stored {
-                Ok(Upserted::Inserted(_)) => Upsert::New,
-                Ok(Upserted::Updated { .. }) => Upsert::Updated,
-                Ok(Upserted::Unchanged(_)) => Upsert::Unchanged,
+                Ok(upserted) => upsert_of(&upserted),
                 Err(error) => {
                     eprintln!("warning: failed to store an event from `{}`: {error}", found.page);
                     Upsert::Unchanged
@@ -490,6 +501,120 @@ impl gleaner_llm::store_llm::SiteReservations for StoreRights {
             (!decision.is_allowed()).then(|| decision.to_string())
         })
     }
+}
+
+/// Wakes the waiting requests of `gates` whenever another process changes the owners'
+/// registry (PostgreSQL `LISTEN`), so an opt-out stops a request waiting out a long gap
+/// at once. Nothing to do on SQLite. The task ends when the store's listener does.
+pub fn wake_on_registry_changes(store: &Store, gates: Vec<Arc<Gate>>) {
+    let Some(mut changes) = store.registry_changes() else { return };
+    tokio::spawn(async move {
+        while changes.changed().await.is_ok() {
+            for gate in &gates {
+                gate.wake_all();
+            }
+        }
+    });
+}
+
+/// The store's gate state, read-only (`gleaner explain`): a change is applied to a copy
+/// and dropped, so explaining takes no lease and changes nothing.
+#[derive(Debug)]
+pub struct ReadOnlyState(pub Store);
+
+impl GateState for ReadOnlyState {
+    fn update<'a>(
+        &'a self,
+        site: &'a str,
+        change: Change<'a>,
+    ) -> BoxFuture<'a, Result<(), StateError>> {
+        Box::pin(async move {
+            let mut state = self.0.site_state(site).await.ok().flatten().unwrap_or_default();
+            let mut global = gleaner_policy::budget::GlobalBudget::default();
+            change(&mut state, &mut global);
+            Ok(())
+        })
+    }
+
+    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Result<Option<SiteState>, StateError>> {
+        Box::pin(async move {
+            self.0.site_state(site).await.map_err(|error| {
+                StateError(format!("failed to read the state of `{site}`: {error}"))
+            })
+        })
+    }
+}
+
+/// What `gleaner explain` says about a request's rights signals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RightsExplained {
+    /// A rights signal stops the request (the verdict is "no" whatever the gate says).
+    pub stops: bool,
+    /// One line per finding, for the operator.
+    pub lines: Vec<String>,
+}
+
+/// `gleaner explain`'s rights lines for a request of `purpose` to `url`: whether the
+/// site's rights files were read, the reservation that decides (if any), and for an
+/// image its relay verdict.
+pub async fn explain_rights(
+    store: &Store,
+    settings: &Settings,
+    url: &Url,
+    purpose: Purpose,
+) -> RightsExplained {
+    use gleaner_policy::signals::RightsUse;
+    use gleaner_policy::signals::reservation::{RightsDecision, survives_site_stop};
+    let mut lines = Vec::new();
+    if !settings.rights.honour_signals {
+        lines.push("rights: signals are not honoured ([rights] honour_signals = false)".to_owned());
+        return RightsExplained { stops: false, lines };
+    }
+    let site = gleaner_fetch::site_key(url);
+    let files = site_rights(store, &site).await;
+    match &files {
+        Some(f) => lines.push(format!(
+            "rights: tdmrep.json {}, ai.txt {}; read {}, trusted until {}",
+            if f.tdmrep.is_some() { "present" } else { "absent" },
+            if f.ai_txt.is_some() { "present" } else { "absent" },
+            chrono::DateTime::<chrono::Utc>::from(f.read_at).to_rfc3339(),
+            chrono::DateTime::<chrono::Utc>::from(f.valid_until).to_rfc3339()
+        )),
+        None if settings.rights.read_files => lines.push(
+            "rights: tdmrep.json and ai.txt not read yet (read after robots.txt, before the site's first page)"
+                .to_owned(),
+        ),
+        None => lines.push("rights: site files not read ([rights] read_files = false)".to_owned()),
+    }
+    let prefs = robots_prefs(store, settings, &site).await;
+    lines.extend(crate::rights::explain_prefs(&prefs, url));
+    let rights = Some(files.map(|f| SiteRights::parse(&f)).unwrap_or_default().with_prefs(prefs));
+    let use_ = match purpose {
+        Purpose::ImageRelay => RightsUse::RelayImage,
+        _ => RightsUse::KeepFacts,
+    };
+    let decision = crate::rights::decide(settings, rights.as_ref(), url, use_, &[], &[]);
+    let stops = match &decision {
+        RightsDecision::SiteStopped(_) => !survives_site_stop(purpose),
+        // Under per-purpose, a preference reserving the facts (`search=no`) keeps the
+        // page's events unpublished; it does not stop the request.
+        RightsDecision::Reserved(_) => use_ != RightsUse::KeepFacts,
+        RightsDecision::Allowed => false,
+    };
+    lines.push(format!("rights: {decision}"));
+    if purpose == Purpose::ImageRelay {
+        match store.relay_image_by_url(url.as_str()).await {
+            Ok(Some(image)) => lines.push(format!(
+                "relay: id {}; {}: {}{}",
+                image.id,
+                if image.deliverable() { "relayed" } else { "not relayed" },
+                image.reason,
+                image.taken_down.map(|r| format!(" (taken down: {r})")).unwrap_or_default()
+            )),
+            _ => lines.push("relay: not registered (no stored event shows this image)".to_owned()),
+        }
+    }
+    RightsExplained { stops, lines }
 }
 
 #[cfg(test)]

@@ -5,19 +5,20 @@
 // A refused or failed write is reported and the loop goes on: stderr is the worker's log.
 #![allow(clippy::print_stderr)]
 
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use gleaner_config::Settings;
-use gleaner_fetch::Validators;
+use gleaner_fetch::{Gate, Validators};
 use gleaner_policy::state::BoxFuture;
-use gleaner_store::{CrawlerState, EventWrite, Store, StoreError, Upserted, WorkLease};
+use gleaner_store::{CrawlerState, Store, StoreError, WorkLease};
 use url::Url;
 
 use crate::links::ListingLinks;
 use crate::store_sink::StoreSink;
-use crate::worker::{Claim, Job, WorkQueue};
-use crate::{EventSink, Found, PassReport, Upsert};
+use crate::worker::{Claim, Job, LeaseFence, WorkQueue, WorkerOptions, WorkerReport, run_worker};
+use crate::{EventSink, Found, PassContext, PassReport, Upsert};
 
 /// What a slot's sink and queue share: the claim its results are fenced with, and the
 /// validators of pages whose events may not all be stored yet.
@@ -116,21 +117,7 @@ impl WorkQueue for StoreQueue {
     }
 
     fn pass_done<'a>(&'a self, report: &'a PassReport) -> BoxFuture<'a, ()> {
-        Box::pin(async move {
-            let failed = crate::daemon::failed_visit(report);
-            match self.store.record_outcome(&report.source, failed).await {
-                Ok(streak) if failed => eprintln!(
-                    "gleaner: source `{}`: failed visit ({streak} in a row)",
-                    report.source
-                ),
-                Ok(_) => {}
-                Err(error) => eprintln!(
-                    "warning: failed to record the outcome of `{}`: {error}",
-                    report.source
-                ),
-            }
-            eprintln!("{}", crate::daemon::pass_summary(report));
-        })
+        Box::pin(crate::daemon::record_pass(&self.store, report))
     }
 }
 
@@ -170,19 +157,8 @@ impl EventSink for FencedSink {
                 eprintln!("warning: not storing events from `{}`: no current claim", found.page);
                 return Upsert::Unchanged;
             };
-            let keep = self.inner.keep_of(&found.source);
-            let write = EventWrite {
-                event: &found.event,
-                source: Some(&found.source),
-                fetched_url: &found.page,
-                fetched_at: found.checked_at,
-                keep,
-                extractor: found.extractor,
-            };
-            match self.state.upsert_event_fenced(&write, &lease).await {
-                Ok(Upserted::Inserted(_)) => Upsert::New,
-                Ok(Upserted::Updated { .. }) => Upsert::Updated,
-                Ok(Upserted::Unchanged(_)) => Upsert::Unchanged,
+            match self.state.upsert_event_fenced(&self.inner.write_of(&found), &lease).await {
+                Ok(upserted) => crate::store_sink::upsert_of(&upserted),
                 Err(error @ StoreError::FencedOut { .. }) => {
                     let mut slot = self.held.lock().unwrap_or_else(|p| p.into_inner());
                     slot.fenced_out = true;
@@ -324,6 +300,45 @@ pub fn store_slot(
         worker_lease,
     };
     (queue, sink)
+}
+
+/// Runs one worker loop per gate in `gates` (each over its own lease fence of `state`)
+/// until `stop` is set or, with `options.exit_when_idle`, nothing is due; returns what
+/// all slots did (an error when one panicked). `worker_lease` is how long the worker's own lease is renewed for with
+/// each claim.
+#[allow(clippy::too_many_arguments)] // the parts of a worker, each built by the binary
+pub async fn run_slots(
+    store: &Store,
+    state: &Arc<CrawlerState>,
+    settings: &Arc<Settings>,
+    llm: Option<Arc<gleaner_llm::Llm>>,
+    gates: Vec<(Arc<Gate>, Arc<LeaseFence>)>,
+    options: &WorkerOptions,
+    worker_lease: Duration,
+    stop: &Arc<AtomicBool>,
+) -> Result<WorkerReport, String> {
+    let link_cap = crate::store_sink::link_check_cap(settings, store);
+    let mut slots = Vec::new();
+    for (gate, fence) in gates {
+        let (queue, sink) = store_slot(store, state, settings, llm.clone(), worker_lease);
+        let ctx = PassContext {
+            clock: Arc::clone(gate.clock()),
+            gate,
+            sink: Arc::new(sink),
+            settings: Arc::clone(settings),
+            stop: Arc::clone(stop),
+        };
+        let (options, stop, link_cap) = (options.clone(), Arc::clone(stop), Arc::clone(&link_cap));
+        slots.push(tokio::spawn(async move {
+            let log = |line| eprintln!("{line}");
+            run_worker(&queue, &ctx, &fence, &link_cap, &options, &stop, &log).await
+        }));
+    }
+    let mut done = WorkerReport::default();
+    for slot in slots {
+        done.add(&slot.await.map_err(|e| format!("a worker slot panicked: {e}"))?);
+    }
+    Ok(done)
 }
 
 #[cfg(test)]

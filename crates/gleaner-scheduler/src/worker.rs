@@ -21,6 +21,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use gleaner_config::Settings;
 use gleaner_policy::Purpose;
 use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError};
 
@@ -181,6 +182,45 @@ pub struct WorkerReport {
     pub released: u32,
     /// Errors talking to the queue.
     pub errors: Vec<String>,
+}
+
+impl WorkerOptions {
+    /// The options of a worker whose claims last `lease`: no request starts with less
+    /// than the connect timeout plus the response deadline left. Fails with what to pass
+    /// when `lease` leaves no time to start a request.
+    pub fn for_lease(
+        settings: &Settings,
+        lease: Duration,
+        exit_when_idle: bool,
+    ) -> Result<WorkerOptions, String> {
+        let margin = settings.limits.connect_timeout + settings.limits.response_deadline;
+        if lease <= margin + margin / 4 {
+            return Err(format!(
+                "--lease {} leaves no time to start a request: each must start with at least the connect timeout plus the response deadline ({}) left\nhint: pass a longer --lease",
+                humantime::format_duration(lease),
+                humantime::format_duration(margin)
+            ));
+        }
+        Ok(WorkerOptions { lease, margin, idle_poll: Duration::from_millis(500), exit_when_idle })
+    }
+}
+
+impl WorkerReport {
+    /// Adds another slot's counts (its errors are its own).
+    pub fn add(&mut self, other: &WorkerReport) {
+        self.claimed += other.claimed;
+        self.completed += other.completed;
+        self.lost += other.lost;
+        self.released += other.released;
+    }
+
+    /// The one-line summary, for the worker's log.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} claimed, {} completed, {} lost to another worker, {} given back",
+            self.claimed, self.completed, self.lost, self.released
+        )
+    }
 }
 
 /// The instant before which a request may start under a claim expiring at `expires`.

@@ -196,6 +196,10 @@ pub struct EventQuery {
     pub per_page: usize,
 }
 
+/// The public statuses an event may have (`status` filters on one of them).
+pub const STATUSES: [&str; 5] =
+    ["scheduled", "cancelled", "postponed", "rescheduled", "moved_online"];
+
 /// Largest page size.
 pub const MAX_PER_PAGE: usize = 500;
 /// Default page size.
@@ -232,6 +236,45 @@ impl EventQuery {
             page: number("page", 1)?,
             per_page: number("per_page", DEFAULT_PER_PAGE)?.min(MAX_PER_PAGE),
         })
+    }
+
+    /// `gleaner export`'s filters by option name (`from`, `to`, `category`, `locality`,
+    /// `source`, `site`, `status`, `lang`), read as [`EventQuery::parse`] reads a query
+    /// string but strictly: an unknown status, a day or language code that is not one, or
+    /// `to` before `from` is an error naming the option and what to write. Every event is
+    /// on the one page.
+    pub fn strict(filters: &HashMap<String, String>) -> Result<EventQuery, String> {
+        let given = |key: &str| filters.get(key).map(|v| v.trim()).filter(|v| !v.is_empty());
+        if let Some(status) = given("status")
+            && !STATUSES.contains(&status)
+        {
+            let all = STATUSES.join(", ");
+            return Err(format!("unknown status `{status}`\nhint: statuses are {all}"));
+        }
+        if let Some(lang) = given("lang")
+            && !(2..=3).contains(&lang.len())
+        {
+            return Err(format!(
+                "--lang `{lang}` is not a language code\nhint: use ISO 639-1, such as fr or tr"
+            ));
+        }
+        for key in ["from", "to"] {
+            if let Some(day) = given(key)
+                && NaiveDate::parse_from_str(day, "%Y-%m-%d").is_err()
+            {
+                return Err(format!("--{key} `{day}` is not a day\nhint: write it as YYYY-MM-DD"));
+            }
+        }
+        let query = EventQuery::parse(filters);
+        let mut query =
+            query.map_err(|_| "the filters cannot be read\nhint: see --help".to_owned())?;
+        if let (Some(from), Some(to)) = (query.from, query.to)
+            && to < from
+        {
+            return Err(format!("--to {to} is before --from {from}"));
+        }
+        (query.page, query.per_page) = (1, usize::MAX);
+        Ok(query)
     }
 
     /// Whether an event passes the filters.

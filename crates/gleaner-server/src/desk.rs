@@ -47,6 +47,9 @@ pub struct OwnerDesk {
     pub notifier: Notifier,
     /// Published events (event counts per source on the dashboard).
     pub events: Option<Arc<dyn EventSource>>,
+    /// Rung when the operator pauses, resumes or runs a source, so a scheduler in this
+    /// process looks again at once instead of at its next minute.
+    pub scheduler_wake: Arc<tokio::sync::Notify>,
     operator_token: Option<String>,
     secret: Vec<u8>,
     limiter: RateLimiter,
@@ -114,6 +117,7 @@ impl OwnerDesk {
             resolver,
             notifier,
             events: None,
+            scheduler_wake: Arc::default(),
             operator_token: None,
             secret,
             limiter,

@@ -11,7 +11,8 @@
 //! - the image relay, `/relay/{id}` (module [`relay`], when the profile enables it);
 //! - the site owners' forms (`/owners`, module [`owners`]), `/site/{domain}` ([`site_page`]),
 //!   and the operator dashboard on its own listener ([`dashboard`]), around an
-//!   [`desk::OwnerDesk`] (the store, the gate for proof files, DNS, the webhook).
+//!   [`desk::OwnerDesk`] (the store, the gate for proof files, DNS, the webhook), all
+//!   put together from the settings by [`start`] for `gleaner run` and `gleaner demo`.
 //!
 //! Events come through the [`EventSource`] trait (the store implements it beside it, in
 //! [`store_events`]), so this crate holds no SQL. `keep = "facts"` and `publish = false` are
@@ -38,6 +39,7 @@ pub mod promises;
 pub mod ranges;
 pub mod relay;
 pub mod site_page;
+pub mod start;
 pub mod store_events;
 pub mod verify;
 

@@ -6,8 +6,10 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use chrono::NaiveDate;
 use gleaner_config::Settings;
-use gleaner_event::PublicEvent;
+use gleaner_config::sources::Keep;
+use gleaner_event::{EventStatus, PublicEvent};
 use gleaner_policy::outcome::Outcome;
 use gleaner_policy::registry::Scope;
 use gleaner_policy::state::BoxFuture;
@@ -15,6 +17,7 @@ use gleaner_relay::Relay;
 use gleaner_store::{DocumentKind, Store};
 use url::Url;
 
+use crate::api::{EventQuery, visible};
 use crate::{ApiEvent, CrawlMetrics, EventDetail, EventSource, FetchRecord, StatusRecord};
 
 /// The store as the server's [`EventSource`]: upcoming events of sources that publish.
@@ -23,6 +26,81 @@ pub struct StoreEvents {
     pub store: Store,
     /// The settings (which sources publish).
     pub settings: Arc<Settings>,
+}
+
+/// `gleaner export`'s events: the store's published events that pass `query`'s filters,
+/// on every date unless it bounds them, soonest first.
+pub async fn exported_events(
+    store: &Store,
+    settings: &Settings,
+    query: &EventQuery,
+) -> Result<Vec<ApiEvent>, String> {
+    // Day bounds are widened by the widest UTC offsets (−12 h, +14 h); `matches` then
+    // compares the day as the event writes it.
+    let century = Duration::from_secs(100 * 366 * 24 * 3600);
+    let at = |d: NaiveDate, shift_hours: i64| {
+        let t =
+            d.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc().timestamp() + shift_hours * 3600;
+        SystemTime::UNIX_EPOCH + Duration::from_secs(t.max(0) as u64)
+    };
+    let from = query.from.map_or(SystemTime::UNIX_EPOCH, |d| at(d, -14));
+    let to = query.to.map_or(SystemTime::now() + century, |d| at(d, 24 + 12));
+    let stored = store.events_between(from, to).await;
+    let stored = stored.map_err(|e| format!("failed to read the events from the store: {e}"))?;
+    Ok(stored
+        .iter()
+        .filter(|e| e.event.status != EventStatus::GoneAtSource)
+        .map(api_event)
+        .filter_map(|e| visible(settings, e))
+        .filter(|e| query.matches(e))
+        .collect())
+}
+
+/// `gleaner export --news`: the newsroom pool's items that pass the filters; summaries
+/// and images only where the source keeps them in full.
+pub async fn exported_news(
+    store: &Store,
+    settings: &Settings,
+    query: &EventQuery,
+) -> Result<Vec<ApiEvent>, String> {
+    let items = store.news(1_000_000).await;
+    let items = items.map_err(|e| format!("failed to read the news items from the store: {e}"))?;
+    Ok(items
+        .iter()
+        .map(news_item)
+        .map(|mut e| {
+            let keep = settings.sources.iter().find(|s| s.id == e.source).map(|s| s.keep);
+            if keep != Some(Keep::Full) {
+                e.facts.description = None;
+                e.facts.image_url = None;
+            }
+            e
+        })
+        .filter(|e| query.matches(e))
+        .collect())
+}
+
+/// The events with these ids as they are now (`gleaner crawl -o`: what a pass stored or
+/// updated), published ones only, in the order given.
+pub async fn events_by_id(
+    store: &Store,
+    settings: &Settings,
+    ids: &[i64],
+) -> Result<Vec<ApiEvent>, String> {
+    let mut events = Vec::with_capacity(ids.len());
+    for id in ids {
+        let stored = store.event(*id).await;
+        let stored =
+            stored.map_err(|e| format!("failed to read event {id} from the store: {e}"))?;
+        if let Some(event) = stored
+            .filter(|e| e.event.status != EventStatus::GoneAtSource)
+            .map(|e| api_event(&e))
+            .and_then(|e| visible(settings, e))
+        {
+            events.push(event);
+        }
+    }
+    Ok(events)
 }
 
 fn rfc3339(t: SystemTime) -> String {

@@ -6,7 +6,6 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use gleaner_policy::outcome::Outcome;
 use gleaner_store::DocumentKind;
 
 use crate::cmd::optout::{open_store, runtime, scope};
@@ -35,12 +34,7 @@ pub fn run(args: &AuditArgs, config: &Path) -> Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "requests to `{}` ({}):", args.site, rows.len())?;
     for r in &rows {
-        let answer = match (r.outcome, &r.error) {
-            (Outcome::Sent { status }, _) => format!("HTTP {status}"),
-            (Outcome::Refused(kind), _) => format!("not sent ({})", kind.code()),
-            (Outcome::Failed(_), Some(error)) => error.clone(),
-            (Outcome::Failed(kind), None) => format!("failed ({})", kind.code()),
-        };
+        let answer = r.outcome.answer(r.error.as_deref());
         let purpose = r.purpose.map_or("unknown", |p| p.as_str());
         writeln!(
             out,

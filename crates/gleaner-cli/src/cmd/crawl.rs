@@ -3,27 +3,25 @@
 //! in the store), with progress on stderr (bars on a terminal, else a line every few
 //! seconds) and a summary table; `-o FILE` also writes what the pass stored or updated.
 
-use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_config::Settings;
-use gleaner_config::sources::{Source, SourceKind};
-use gleaner_fetch::GateRequest;
-use gleaner_fetch::gate::ExplainVerdict;
-use gleaner_policy::Purpose;
+use gleaner_config::sources::Source;
+use gleaner_scheduler::report::{self, Tally};
 use gleaner_scheduler::{PassReport, Progress, run_pass};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
 use crate::BadInput;
-use crate::cmd::export::{OutputArgs, stored_events, write_output};
+use crate::cmd::export::{OutputArgs, write_output};
 use crate::wiring::{Crawler, crawler, open_store};
 use gleaner_server::encode::encode;
+use gleaner_server::store_events::events_by_id;
 
 /// Arguments of `gleaner crawl`.
 #[derive(Debug, Args)]
@@ -90,7 +88,8 @@ pub fn run(args: &CrawlArgs, config: &Path) -> Result<()> {
             .context("failed to write the audit log")?;
         print_summary(&reports, started.elapsed())?;
         if let (Some(path), Some(format)) = (&args.output.output, format) {
-            let events = stored_events(&crawler.store, &settings, &crawler.written.ids()).await?;
+            let events = events_by_id(&crawler.store, &settings, &crawler.written.ids()).await;
+            let events = events.map_err(|e| anyhow::anyhow!(e))?;
             write_output(Some(path), &encode(format, &settings, &events))?;
             eprintln!(
                 "wrote {} event(s) stored or updated by this pass to `{}` ({format})",
@@ -104,66 +103,6 @@ pub fn run(args: &CrawlArgs, config: &Path) -> Result<()> {
 
 /// How often the progress line is written when stderr is not a terminal.
 const PROGRESS_EVERY: Duration = Duration::from_secs(3);
-
-/// What the progress line counts while passes run.
-struct Tally {
-    /// Each source's sites (budget keys of its start URLs).
-    sites_of: Vec<BTreeSet<String>>,
-    /// Which sources' passes are over.
-    done: Mutex<Vec<bool>>,
-    /// Requests the passes handled.
-    requests: AtomicU64,
-    started: Instant,
-}
-
-impl Tally {
-    fn new(sources: &[Source]) -> Tally {
-        let sites_of: Vec<BTreeSet<String>> = sources
-            .iter()
-            .map(|s| s.start_urls.iter().map(gleaner_fetch::site_key).collect())
-            .collect();
-        Tally {
-            done: Mutex::new(vec![false; sites_of.len()]),
-            sites_of,
-            requests: AtomicU64::new(0),
-            started: Instant::now(),
-        }
-    }
-
-    fn finish(&self, source: usize) {
-        if let Some(done) = self.done.lock().unwrap_or_else(|p| p.into_inner()).get_mut(source) {
-            *done = true;
-        }
-    }
-
-    /// Sites whose every source is done, and all sites.
-    fn sites(&self) -> (usize, usize) {
-        let done = self.done.lock().unwrap_or_else(|p| p.into_inner());
-        let all: BTreeSet<&String> = self.sites_of.iter().flatten().collect();
-        let finished = all
-            .iter()
-            .filter(|site| {
-                self.sites_of
-                    .iter()
-                    .zip(done.iter())
-                    .all(|(sites, d)| *d || !sites.contains(**site))
-            })
-            .count();
-        (finished, all.len())
-    }
-
-    /// "3/12 sites done, 141 requests, 96 events, 2 waiting for their site's turn, 12 s".
-    fn line(&self, crawler: &Crawler) -> String {
-        let (done, total) = self.sites();
-        format!(
-            "{done}/{total} sites done, {} requests, {} events, {} waiting for their site's turn, {} s",
-            self.requests.load(Ordering::Relaxed),
-            crawler.written.events(),
-            crawler.context.gate.waiting(),
-            self.started.elapsed().as_secs()
-        )
-    }
-}
 
 /// Runs one pass of each source, in parallel (their sites' budgets keep them polite),
 /// with progress on stderr: bars on a terminal, else one line every few seconds.
@@ -228,137 +167,32 @@ pub async fn crawl_all(
             reports = &mut joined => break reports,
             _ = ticks.tick(), if show_progress => {
                 if on_terminal {
-                    overall.set_message(tally.line(crawler));
+                    overall.set_message(tally.line(&crawler.context, &crawler.written));
                     overall.tick();
                 } else {
-                    eprintln!("progress: {}", tally.line(crawler));
+                    eprintln!("progress: {}", tally.line(&crawler.context, &crawler.written));
                 }
             }
         }
     };
     if on_terminal {
-        overall.finish_with_message(tally.line(crawler));
+        overall.finish_with_message(tally.line(&crawler.context, &crawler.written));
     } else if show_progress {
-        eprintln!("progress: {}", tally.line(crawler));
+        eprintln!("progress: {}", tally.line(&crawler.context, &crawler.written));
     }
     reports
 }
 
 /// Prints the summary table of a crawl on stdout.
-pub fn print_summary(reports: &[PassReport], elapsed: std::time::Duration) -> std::io::Result<()> {
+pub fn print_summary(reports: &[PassReport], elapsed: Duration) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "{:<27} {:>6} {:>6} {:>5} {:>5} {:>5} {:>6} {:>5} {:>7} {:>7} {:>8} {:>6}",
-        "source",
-        "pages",
-        "resp",
-        "304",
-        "new",
-        "upd",
-        "same",
-        "gone",
-        "refused",
-        "retried",
-        "given up",
-        "later"
-    )?;
-    for r in reports {
-        let refused: u32 = r.refusals.values().sum();
-        writeln!(
-            out,
-            "{:<27} {:>6} {:>6} {:>5} {:>5} {:>5} {:>6} {:>5} {:>7} {:>7} {:>8} {:>6}",
-            r.source,
-            r.listing_pages + r.event_pages,
-            r.responses,
-            r.not_modified,
-            r.events_new,
-            r.events_updated,
-            r.events_unchanged,
-            r.gone,
-            refused,
-            r.retried,
-            r.given_up,
-            r.requeued
-        )?;
-        if r.news > 0 {
-            writeln!(out, "{:<27}   news items stored: {}", "", r.news)?;
-        }
-        if r.kept > 0 {
-            writeln!(out, "{:<27}   later: {}", "", r.left_for_next_pass())?;
-        }
-        for (reason, count) in &r.refusals {
-            writeln!(out, "{:<27}   refused {count}: {reason}", "")?;
-        }
-        for error in &r.errors {
-            writeln!(out, "{:<27}   error: {error}", "")?;
-        }
-        if r.sites > 1 {
-            let problems = &r.site_problems;
-            writeln!(out, "{:<27}   {} sites, {} with problems", "", r.sites, problems.len())?;
-            for problem in problems.iter().take(SITE_PROBLEMS_SHOWN) {
-                writeln!(out, "{:<27}   site {problem}", "")?;
-            }
-            if problems.len() > SITE_PROBLEMS_SHOWN {
-                let more = problems.len() - SITE_PROBLEMS_SHOWN;
-                writeln!(out, "{:<27}   ... and {more} more sites with problems", "")?;
-            }
-        }
-        for line in r.hold_lines() {
-            writeln!(out, "{:<27}   {line}", "")?;
-        }
-    }
-    writeln!(out, "done in {:.1} s", elapsed.as_secs_f64())?;
-    Ok(())
+    out.write_all(report::crawl_table(reports, elapsed).as_bytes())
 }
 
-/// Sites with problems listed under a source's line (the rest are counted).
-const SITE_PROBLEMS_SHOWN: usize = 10;
-
 async fn dry_run(crawler: &Crawler, sources: &[Source]) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    for source in sources {
-        writeln!(out, "source `{}` ({}):", source.id, source.kind.name())?;
-        let purpose = match source.kind {
-            SourceKind::Listing => Purpose::Listing,
-            SourceKind::Sitemap => Purpose::Sitemap,
-            SourceKind::Feed | SourceKind::Ical => Purpose::Feed,
-            SourceKind::JsonApi | SourceKind::LicensedApi | SourceKind::OpenData => Purpose::Api,
-        };
-        for url in &source.start_urls {
-            let mut request = GateRequest::new(url.clone(), purpose);
-            request.source = Some(source.id.clone());
-            let explanation = crawler
-                .context
-                .gate
-                .explain(&request)
-                .await
-                .map_err(|e| anyhow::anyhow!("{e}"))
-                .context("failed to read the site's state; check that the store is reachable")?;
-            let verdict = match explanation.verdict {
-                ExplainVerdict::Now => "would request now".to_owned(),
-                ExplainVerdict::NotBefore(t) => format!(
-                    "would wait until {}",
-                    chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339()
-                ),
-                ExplainVerdict::WhenARequestEnds => "would wait for a request to end".to_owned(),
-                ExplainVerdict::Refused => "would not request it".to_owned(),
-            };
-            writeln!(out, "  GET {url} ({purpose}): {verdict}")?;
-            for step in &explanation.steps {
-                writeln!(out, "    - {step}")?;
-            }
-        }
-        let then = match source.kind {
-            SourceKind::Listing | SourceKind::Sitemap | SourceKind::Feed => {
-                "then the event pages it links to, each through the same checks"
-            }
-            SourceKind::JsonApi | SourceKind::LicensedApi if source.paging.is_some() => {
-                "then its further pages, each through the same checks"
-            }
-            _ => "its events or records are read from the document itself",
-        };
-        writeln!(out, "  {then}")?;
-    }
-    Ok(())
+    let text =
+        report::dry_run(&crawler.context.gate, sources).await.map_err(|e| anyhow::anyhow!(e));
+    let text =
+        text.context("failed to read the site's state; check that the store is reachable")?;
+    std::io::stdout().lock().write_all(text.as_bytes()).context("failed to write to stdout")
 }

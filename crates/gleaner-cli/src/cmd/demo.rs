@@ -7,18 +7,18 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use gleaner_samplecity::{City, SeedKind, bind_city};
-use gleaner_server::AppState;
+use gleaner_samplecity::demo::{DEMO_KEY_ENV, demo_config};
+use gleaner_samplecity::{City, bind_city};
+use gleaner_server::start;
 
 use crate::cmd::crawl::{crawl_all, print_summary};
-use crate::wiring::{crawler, open_store};
-use gleaner_server::store_events::StoreEvents;
+use crate::wiring::{app_state, crawler, open_store, proof_gate, server_part};
 
 /// Arguments of `gleaner demo`.
 #[derive(Debug, Args)]
@@ -35,102 +35,6 @@ pub struct DemoArgs {
     /// Crawl, print the summary, and exit without serving.
     #[arg(long)]
     no_serve: bool,
-}
-
-/// The environment variable the demo's licensed-API source names; the demo supplies the
-/// sample city's key itself when it is unset.
-const DEMO_KEY_ENV: &str = "GLEANER_DEMO_TICKETING_KEY";
-
-/// The demo's configuration: the sample city's listings as sources, loopback allowed.
-fn demo_config(
-    city: &City,
-    origins: &gleaner_samplecity::Origins,
-    db: &Path,
-    listen: SocketAddr,
-    gap: &str,
-) -> String {
-    let mut text = format!(
-        "# Written by `gleaner demo`: the configuration the demo crawled and served with.\n\
-         [bot]\ntoken = \"{token}\"\nversion = \"{version}\"\ninfo_url = \"http://{listen}/bot\"\n\
-         operator = \"the gleaner demo\"\nlanguages = [\"en\"]\n\n\
-         [politeness]\ngap = \"{gap}\"\nmax_in_flight = 1\n\n\
-         [politeness.purpose.event-page]\njitter = [\"0ms\", \"150ms\"]\n\n\
-         [network]\n# The sample city lives on loopback; a real deployment allows no private range.\nallow = [\"127.0.0.0/8\"]\n\n\
-         [store]\nurl = \"sqlite://{db}\"\n\n\
-         [identity]\n# Every request is signed (Web Bot Auth); the key directory is served at\n\
-         # http://{listen}/.well-known/http-message-signatures-directory.\nkey_file = \"identity.pem\"\n",
-        token = city.token(),
-        version = env!("CARGO_PKG_VERSION"),
-        db = db.display(),
-    );
-    for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::JsonApi) {
-        let site = city.site(seed.site);
-        text.push_str(&format!(
-            "\n[[sources]]\nid = \"{key}-api\"\nkind = \"json-api\"\nstart_urls = [\"{url}\"]\nkeep = \"full\"\n\
-             [sources.api]\nevents = \"/events\"\nid = \"/id\"\ntitle = \"/title\"\nstart = \"/start\"\nend = \"/end\"\n\
-             url = \"/url\"\nimage = \"/image\"\nstatus = \"/status\"\nvenue = \"/venue\"\nvenue_name = \"/name\"\n\
-             street = \"/address\"\npostal_code = \"/postal_code\"\nlocality = \"/city\"\ncountry = \"/country\"\n",
-            key = site.key,
-            url = seed.url,
-        ));
-    }
-    for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::LicensedApi) {
-        // The ticketing API's licence: its key (from the environment, the demo sets its
-        // own) and its rate limit of 10 calls a minute, as a 6 s gap.
-        text.push_str(&format!(
-            "\n[[sources]]\nid = \"ticketing\"\nkind = \"licensed-api\"\nstart_urls = [\"{url}\"]\nkeep = \"full\"\n\
-             api_key_env = \"{DEMO_KEY_ENV}\"\napi_key_param = \"apikey\"\napi_gap = \"6s\"\n\
-             page_param = \"page\"\ntotal_pages = \"/page/totalPages\"\n\
-             [sources.api]\nevents = \"/_embedded/events\"\nid = \"/id\"\ntitle = \"/name\"\nurl = \"/url\"\n\
-             start = \"/dates/start/dateTime\"\nstatus = \"/dates/status/code\"\nvenue = \"/_embedded/venues/0\"\n\
-             venue_name = \"/name\"\nstreet = \"/address/line1\"\nlocality = \"/city/name\"\npostal_code = \"/postalCode\"\n\
-             country = \"/country/countryCode\"\nprice_min = \"/priceRanges/0/min\"\nprice_max = \"/priceRanges/0/max\"\n\
-             currency = \"/priceRanges/0/currency\"\n",
-            url = seed.url,
-        ));
-    }
-    for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::OpenDataJson) {
-        // Open data for the newsroom: weather warnings (one per phenomenon) and fuel prices.
-        let (id, mapping) = if seed.url.ends_with("vigilance.json") {
-            (
-                "vigilance",
-                "records = \"/warnings\"\nid = \"phenomenon\"\ntitle = [\"phenomenon\", \"level\"]\ndate = \"start\"\n",
-            )
-        } else {
-            (
-                "fuel-prices",
-                "records = \"/prices\"\ntitle = [\"name\", \"fuel\", \"price_eur_per_litre\"]\ndate = \"updated\"\n",
-            )
-        };
-        text.push_str(&format!(
-            "\n[[sources]]\nid = \"{id}\"\nkind = \"open-data\"\nstart_urls = [\"{url}\"]\nkeep = \"full\"\npublish = false\n\
-             [sources.records]\n{mapping}",
-            url = seed.url,
-        ));
-    }
-    for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::ICalendar) {
-        let site = city.site(seed.site);
-        text.push_str(&format!(
-            "\n[[sources]]\nid = \"{key}-agenda\"\nkind = \"ical\"\nstart_urls = [\"{url}\"]\nkeep = \"full\"\ntime_zone = \"{zone}\"\n",
-            key = site.key,
-            url = seed.url,
-            zone = site.zone,
-        ));
-    }
-    for seed in city.seeds(origins).into_iter().filter(|s| s.kind == SeedKind::Listing) {
-        let site = city.site(seed.site);
-        let prefix = url::Url::parse(&seed.url).map(|u| u.path().to_owned()).unwrap_or_default();
-        text.push_str(&format!(
-            "\n[[sources]]\nid = \"{key}\"\nkind = \"listing\"\nstart_urls = [\"{url}\"]\nevent_url_prefix = \"{prefix}\"\n\
-             keep = \"full\"\ntime_zone = \"{zone}\"\nmax_event_pages = 30\n",
-            key = site.key,
-            url = seed.url,
-            zone = site.zone,
-        ));
-    }
-    // Venues without structured data are read with per-site rules (issue 10).
-    text.push_str(&crate::cmd::extract::sample_city_rules(city, origins));
-    text
 }
 
 /// Runs `gleaner demo`.
@@ -156,7 +60,8 @@ async fn demo(args: &DemoArgs) -> Result<()> {
     })?;
     let listen = server_listener.local_addr()?;
     let db = args.dir.join("gleaner.db");
-    let config_text = demo_config(&city, &origins, &db, listen, &args.gap);
+    let config_text =
+        demo_config(&city, &origins, &db, listen, &args.gap, env!("CARGO_PKG_VERSION"));
     let config_path = args.dir.join("gleaner.toml");
     let key_path = args.dir.join("identity.pem");
     if !key_path.exists() {
@@ -199,27 +104,15 @@ async fn demo(args: &DemoArgs) -> Result<()> {
         let _ = city_task.await;
         return Ok(());
     }
-    let state = AppState {
-        settings: Arc::clone(&settings),
-        events: crate::relay_wiring::relayed(
-            StoreEvents { store: store.clone(), settings: Arc::clone(&settings) },
-            &store,
-            &settings,
-        )
-        .await?,
-    };
+    let state = app_state(&settings, &store).await?;
+    let gate = proof_gate(&settings, &store).await?;
     let (desk, desk_lines, stop_dashboard) =
-        crate::owner_desk::demo(&settings, &store, &state, listen).await?;
+        server_part(start::demo(&settings, &store, &state, gate, listen).await)?;
     {
         let mut out = std::io::stdout().lock();
-        writeln!(out, "about page:  http://{listen}/bot")?;
         for line in &desk_lines {
             writeln!(out, "{line}")?;
         }
-        writeln!(out, "events page: http://{listen}/events")?;
-        writeln!(out, "calendar:    http://{listen}/events.ics")?;
-        writeln!(out, "metrics:     http://{listen}/metrics")?;
-        writeln!(out, "events:      http://{listen}/api/events")?;
         writeln!(out, "config:      {}", config_path.display())?;
         writeln!(out, "press Ctrl-C to stop")?;
         out.flush()?;
@@ -227,7 +120,7 @@ async fn demo(args: &DemoArgs) -> Result<()> {
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    crate::owner_desk::serve_public(server_listener, state, desk, shutdown)
+    start::serve_public(server_listener, state, desk, shutdown)
         .await
         .context("the server stopped")?;
     let _ = stop_dashboard.send(true);

@@ -13,7 +13,6 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_scheduler::discover::{
     DEFAULT_MAX_REQUESTS, DiscoverOptions, RequestCounter, discover,
 };
@@ -21,7 +20,7 @@ use url::Url;
 
 use crate::BadInput;
 use crate::cmd::fetch::Refused;
-use crate::wiring::open_store;
+use crate::wiring::{GateRole, gate_for, open_store};
 
 /// How the report is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -70,21 +69,12 @@ async fn check(
     args: &DiscoverArgs,
 ) -> Result<()> {
     let store = open_store(&settings)?;
-    let state = store.occasional_state().await.map_err(|e| anyhow::anyhow!("{e}"))?;
-    let client = Client::new(ClientSettings::from_settings(&settings))?;
     let counter = Arc::new(RequestCounter::new(Arc::new(store.clone())));
-    let gate = Gate::new(
-        client,
-        Arc::clone(&settings),
-        Arc::new(state),
-        Arc::new(store.clone()),
-        Arc::clone(&counter) as _,
-        store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
-    );
+    let gate = gate_for(&settings, &store, GateRole::Discover(Arc::clone(&counter))).await?;
     let sink = gleaner_scheduler::StoreSink::new(store.clone(), Arc::clone(&settings));
     let opts = DiscoverOptions {
         max_requests: args.max_requests,
-        manual_checks_today: crate::cmd::fetch::checks_today(&store, &settings, &url).await,
+        manual_checks_today: gleaner_scheduler::manual::checks_today(&store, &settings, &url).await,
     };
     let result = discover(&gate, &sink, &settings, &counter, url, opts).await;
     store

@@ -8,15 +8,14 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use gleaner_fetch::GateRequest;
 use gleaner_fetch::gate::ExplainVerdict;
-use gleaner_fetch::gate::state::GateState;
-use gleaner_fetch::{Client, ClientSettings, Gate, GateRequest};
 use gleaner_policy::Purpose;
-use gleaner_policy::state::{BoxFuture, Change, SiteState, StateError};
+use gleaner_scheduler::store_sink::explain_rights;
 use url::Url;
 
 use crate::BadInput;
-use crate::wiring::open_store;
+use crate::wiring::{GateRole, gate_for, open_store};
 
 /// Arguments of `gleaner explain`.
 #[derive(Debug, Args)]
@@ -26,35 +25,6 @@ pub struct ExplainArgs {
     /// The purpose of the request (event-page, listing, feed, link-check, …).
     #[arg(long, default_value = "event-page")]
     purpose: String,
-}
-
-/// The store's gate state, read-only: `explain` must not take the crawler's lease or
-/// change anything.
-#[derive(Debug)]
-struct ReadOnly(gleaner_store::Store);
-
-impl GateState for ReadOnly {
-    fn update<'a>(
-        &'a self,
-        site: &'a str,
-        change: Change<'a>,
-    ) -> BoxFuture<'a, Result<(), StateError>> {
-        Box::pin(async move {
-            // Apply the change to a copy: explain reads, it never writes.
-            let mut state = self.0.site_state(site).await.ok().flatten().unwrap_or_default();
-            let mut global = gleaner_policy::budget::GlobalBudget::default();
-            change(&mut state, &mut global);
-            Ok(())
-        })
-    }
-
-    fn site<'a>(&'a self, site: &'a str) -> BoxFuture<'a, Result<Option<SiteState>, StateError>> {
-        Box::pin(async move {
-            self.0.site_state(site).await.map_err(|error| {
-                StateError(format!("failed to read the state of `{site}`: {error}"))
-            })
-        })
-    }
 }
 
 /// Runs `gleaner explain`.
@@ -76,15 +46,7 @@ pub fn run(args: &ExplainArgs, config: &Path) -> Result<()> {
         .context("failed to start the async runtime")?;
     runtime.block_on(async {
         let store = open_store(&settings)?;
-        let client = Client::new(ClientSettings::from_settings(&settings))?;
-        let gate = Gate::new(
-            client,
-            Arc::clone(&settings),
-            Arc::new(ReadOnly(store.clone())),
-            Arc::new(store.clone()),
-            Arc::new(gleaner_fetch::gate::audit::MemoryAudit::default()),
-            store.clock().await.map_err(|e| anyhow::anyhow!("{e}"))?,
-        );
+        let gate = gate_for(&settings, &store, GateRole::ReadOnly).await?;
         let explanation = gate
             .explain(&GateRequest::new(url.clone(), purpose))
             .await
@@ -102,11 +64,10 @@ pub fn run(args: &ExplainArgs, config: &Path) -> Result<()> {
             }
             ExplainVerdict::Refused => "no".to_owned(),
         };
-        let (stopped, rights) =
-            crate::relay_wiring::explain_rights(&store, &settings, &url, purpose).await;
-        let verdict = if stopped { "no".to_owned() } else { verdict };
+        let rights = explain_rights(&store, &settings, &url, purpose).await;
+        let verdict = if rights.stops { "no".to_owned() } else { verdict };
         writeln!(out, "{verdict}\t{url}")?;
-        for step in explanation.steps.iter().chain(&rights) {
+        for step in explanation.steps.iter().chain(&rights.lines) {
             writeln!(out, "  - {step}")?;
         }
         Ok(())

@@ -12,21 +12,15 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
-use chrono::NaiveDate;
 use clap::Args;
-use gleaner_config::Settings;
-use gleaner_config::sources::Keep;
-use gleaner_server::ApiEvent;
-use gleaner_server::api::{EventQuery, visible};
+use gleaner_server::api::EventQuery;
 use gleaner_server::encode::{Format, encode};
-use gleaner_store::Store;
 
 use crate::BadInput;
 use crate::wiring::open_store;
-use gleaner_server::store_events::{api_event, news_item};
+use gleaner_server::store_events::{exported_events, exported_news};
 
 /// Arguments of `gleaner export`.
 #[derive(Debug, Args)]
@@ -159,58 +153,21 @@ pub fn write_output(path: Option<&Path>, text: &str) -> Result<()> {
     Ok(())
 }
 
-fn day(option: &str, value: &Option<String>) -> Result<Option<NaiveDate>> {
-    match value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
-        None => Ok(None),
-        Some(v) => NaiveDate::parse_from_str(v, "%Y-%m-%d").map(Some).map_err(|_| {
-            BadInput(format!("--{option} `{v}` is not a day\nhint: write it as YYYY-MM-DD")).into()
-        }),
-    }
-}
-
-/// The public statuses `--status` takes.
-const STATUSES: [&str; 5] = ["scheduled", "cancelled", "postponed", "rescheduled", "moved_online"];
-
 impl ExportArgs {
+    /// The filters, checked strictly (bad input names the option).
     fn query(&self) -> Result<EventQuery> {
-        if let Some(status) = &self.status
-            && !STATUSES.contains(&status.as_str())
-        {
-            return Err(BadInput(format!(
-                "unknown status `{status}`\nhint: statuses are {}",
-                STATUSES.join(", ")
-            ))
-            .into());
-        }
-        if let Some(lang) = &self.lang
-            && !(2..=3).contains(&lang.len())
-        {
-            return Err(BadInput(format!(
-                "--lang `{lang}` is not a language code\nhint: use ISO 639-1, such as fr or tr"
-            ))
-            .into());
-        }
-        let (from, to) = (day("from", &self.from)?, day("to", &self.to)?);
-        if let (Some(from), Some(to)) = (from, to)
-            && to < from
-        {
-            return Err(BadInput(format!("--to {to} is before --from {from}")).into());
-        }
-        fn text(v: &Option<String>) -> Option<&str> {
-            v.as_deref().map(str::trim).filter(|v| !v.is_empty())
-        }
-        Ok(EventQuery {
-            from,
-            to,
-            category: text(&self.category).map(str::to_owned),
-            locality: text(&self.locality).map(str::to_owned),
-            source: text(&self.source).map(str::to_owned),
-            site: text(&self.site).map(|s| s.trim_end_matches('.').to_ascii_lowercase()),
-            status: text(&self.status).map(str::to_owned),
-            lang: text(&self.lang).map(str::to_ascii_lowercase),
-            page: 1,
-            per_page: usize::MAX,
-        })
+        let filters = [
+            ("from", &self.from),
+            ("to", &self.to),
+            ("source", &self.source),
+            ("site", &self.site),
+            ("status", &self.status),
+            ("category", &self.category),
+            ("locality", &self.locality),
+            ("lang", &self.lang),
+        ];
+        let given = filters.into_iter().filter_map(|(k, v)| Some((k.to_owned(), v.clone()?)));
+        EventQuery::strict(&given.collect()).map_err(|e| BadInput(e).into())
     }
 }
 
@@ -219,25 +176,19 @@ pub fn run(args: &ExportArgs, config: &Path) -> Result<()> {
     let settings = Arc::new(crate::cmd::config::load(config)?);
     let format = args.output.format()?;
     let query = args.query()?;
-    if let Some(source) = &query.source
-        && !settings.sources.iter().any(|s| &s.id == source)
-    {
-        let known: Vec<&str> = settings.sources.iter().map(|s| s.id.as_str()).collect();
-        return Err(BadInput(format!(
-            "no source `{source}`\nhint: configured sources are {}",
-            known.join(", ")
-        ))
-        .into());
+    if let Some(source) = &query.source {
+        crate::cmd::crawl::select_sources(&settings, std::slice::from_ref(source))?;
     }
     args.output.check_writable()?;
     let runtime = tokio::runtime::Runtime::new().context("failed to start the async runtime")?;
     let events = runtime.block_on(async {
         let store = open_store(&settings)?;
-        if args.news {
-            news(&store, &settings, &query).await
+        let events = if args.news {
+            exported_news(&store, &settings, &query).await
         } else {
-            events(&store, &settings, &query).await
-        }
+            exported_events(&store, &settings, &query).await
+        };
+        events.map_err(|e| anyhow::anyhow!(e))
     })?;
     write_output(args.output.output.as_deref(), &encode(format, &settings, &events))?;
     if let Some(path) = &args.output.output {
@@ -249,79 +200,4 @@ pub fn run(args: &ExportArgs, config: &Path) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// The published events of the store that pass the filters, soonest first.
-async fn events(store: &Store, settings: &Settings, query: &EventQuery) -> Result<Vec<ApiEvent>> {
-    // Day bounds are widened by the widest UTC offsets (−12 h, +14 h); `matches` then
-    // compares the day as the event writes it.
-    let now = SystemTime::now();
-    let century = Duration::from_secs(100 * 366 * 24 * 3600);
-    let at = |d: NaiveDate, shift_hours: i64| {
-        let t =
-            d.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc().timestamp() + shift_hours * 3600;
-        SystemTime::UNIX_EPOCH + Duration::from_secs(t.max(0) as u64)
-    };
-    let from = query.from.map_or(SystemTime::UNIX_EPOCH, |d| at(d, -14));
-    let to = query.to.map_or(now + century, |d| at(d, 24 + 12));
-    let stored = store
-        .events_between(from, to)
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .context("failed to read the events from the store")?;
-    Ok(stored
-        .iter()
-        .filter(|e| e.event.status != gleaner_event::EventStatus::GoneAtSource)
-        .map(api_event)
-        .filter_map(|e| visible(settings, e))
-        .filter(|e| query.matches(e))
-        .collect())
-}
-
-/// The newsroom pool's items that pass the filters; summaries only where the source
-/// keeps them in full.
-async fn news(store: &Store, settings: &Settings, query: &EventQuery) -> Result<Vec<ApiEvent>> {
-    let items = store
-        .news(1_000_000)
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .context("failed to read the news items from the store")?;
-    Ok(items
-        .iter()
-        .map(news_item)
-        .map(|mut e| {
-            let keep = settings.sources.iter().find(|s| s.id == e.source).map(|s| s.keep);
-            if keep != Some(Keep::Full) {
-                e.facts.description = None;
-                e.facts.image_url = None;
-            }
-            e
-        })
-        .filter(|e| query.matches(e))
-        .collect())
-}
-
-/// The events a crawl stored for the first time or updated (`gleaner crawl -o`), as
-/// they are now, published ones only, in id order.
-pub async fn stored_events(
-    store: &Store,
-    settings: &Settings,
-    ids: &[i64],
-) -> Result<Vec<ApiEvent>> {
-    let mut events = Vec::with_capacity(ids.len());
-    for id in ids {
-        let stored = store
-            .event(*id)
-            .await
-            .map_err(|e| anyhow::anyhow!("{e}"))
-            .with_context(|| format!("failed to read event {id} from the store"))?;
-        if let Some(event) = stored
-            .filter(|e| e.event.status != gleaner_event::EventStatus::GoneAtSource)
-            .map(|e| api_event(&e))
-            .and_then(|e| visible(settings, e))
-        {
-            events.push(event);
-        }
-    }
-    Ok(events)
 }

@@ -30,11 +30,13 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use clap::Args;
 use gleaner_event::{NormaliseContext, PublicEvent};
+use gleaner_extract::rules::CompiledRules;
 use gleaner_extract::{ExtractOptions, FeedMode};
 
 use crate::BadInput;
@@ -158,71 +160,11 @@ pub fn run(args: &ExtractArgs, config: &Path) -> Result<()> {
 }
 
 /// Reads a rules file and picks the rules of `base`'s site.
-fn load_rules(
-    path: &Path,
-    base: &url::Url,
-) -> Result<std::sync::Arc<gleaner_extract::rules::CompiledRules>, BadInput> {
-    let name = path.display();
+fn load_rules(path: &Path, base: &url::Url) -> Result<Arc<CompiledRules>, BadInput> {
+    let name = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| BadInput(format!("failed to read rules file `{name}`: {e}")))?;
-    let file: gleaner_extract::rules::RulesFile = toml::from_str(&text).map_err(|e| {
-        let at = e
-            .span()
-            .map(|s| {
-                let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
-                format!(":{line}")
-            })
-            .unwrap_or_default();
-        BadInput(format!(
-            "invalid rules file `{name}{at}`: {}\nhint: every key is listed in examples/gleaner.toml under [[site_rules]]",
-            e.message().trim_end()
-        ))
-    })?;
-    let book = gleaner_extract::rules::RuleBook::compile(&file.site_rules).map_err(|problems| {
-        let mut msg = format!("invalid rules file `{name}`");
-        for (i, p) in problems {
-            msg.push_str(&format!("\n  `site_rules[{i}].{}`: {}", p.key, p.message));
-            if let Some(h) = p.hint {
-                msg.push_str(&format!("\n    hint: {h}"));
-            }
-        }
-        BadInput(msg)
-    })?;
-    book.for_url(base).ok_or_else(|| {
-        let sites: Vec<String> =
-            file.site_rules.iter().map(|r| format!("`{}`", r.site)).collect();
-        BadInput(format!(
-            "no rules in `{name}` apply to `{base}` (rules for: {})\nhint: set `site` to the page's origin, e.g. `{}`",
-            if sites.is_empty() { "no site".to_owned() } else { sites.join(", ") },
-            base.origin().ascii_serialization()
-        ))
-    })
-}
-
-/// The `[[site_rules]]` `gleaner demo` writes for the sample city's venues without
-/// structured data (one per language): cards or table rows on the listings, a facts
-/// block on the event pages, dates in words in the venue's language.
-pub(crate) fn sample_city_rules(
-    city: &gleaner_samplecity::City,
-    origins: &gleaner_samplecity::Origins,
-) -> String {
-    let mut text = String::new();
-    for i in city.venues_with(gleaner_samplecity::Markup::Plain) {
-        let site = city.site(i);
-        text.push_str(&format!(
-            "\n[[site_rules]]\nsite = \"{origin}\"\nitem = \"tr.event-row, article.event-card\"\n\
-             title = \".event-title\"\ndate = \".event-date time\"\nvenue = \".event-venue span\"\n\
-             address = \".event-address\"\nprice = \".event-price\"\nlink = \".event-title a\"\n\
-             image = \"img.event-image\"\ndescription = \".event-description\"\n\
-             status = {{ selector = \".event-status\", regex = \"(?:[^:]*:)?\\\\s*(.+)\" }}\n\
-             next_page = \"a[rel=next]\"\nlanguage = \"{lang}\"\ntime_zone = \"{zone}\"\ncurrency = \"{currency}\"\n",
-            origin = origins.origin(i),
-            lang = site.lang.code(),
-            zone = site.zone.name(),
-            currency = site.currency,
-        ));
-    }
-    text
+    gleaner_config::site_rules::rules_for(&text, &name, base).map_err(BadInput)
 }
 
 fn parse_base_url(value: &str) -> Result<url::Url, BadInput> {

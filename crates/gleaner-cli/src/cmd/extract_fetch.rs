@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use gleaner_config::{Settings, redact_url};
 use gleaner_fetch::{GateOutcome, GateRequest};
 use gleaner_policy::Purpose;
+use gleaner_scheduler::manual::may_check;
 use url::Url;
 
 use crate::cmd::fetch::Refused;
@@ -39,23 +40,12 @@ pub fn fetch_page(url: Url, config: &Path) -> Result<FetchedPage> {
 async fn fetch(settings: Arc<Settings>, url: Url) -> Result<FetchedPage> {
     let store = open_store(&settings)?;
     let show = |u: &Url| redact_url(u, &settings.network.secret_query_params, &[]);
-    let cap = settings.purposes.manual_checks_per_site_per_day;
-    let done_today = crate::cmd::fetch::checks_today(&store, &settings, &url).await;
-    if done_today >= cap {
-        return Err(Refused(format!(
-            "{done_today} manual checks of `{}` today already (the cap is {cap} a day)",
-            gleaner_fetch::site_key(&url)
-        ))
-        .into());
-    }
     let gate =
         crate::wiring::gate_for(&settings, &store, crate::wiring::GateRole::Occasional).await?;
     let request = GateRequest::new(url.clone(), Purpose::ManualCheck);
-    if let Some(refusal) =
-        crate::cmd::fetch::stopped_on_reservation(&gate, &store, &settings, &request).await
-    {
+    if let Err(refusal) = may_check(&gate, &store, &settings, &request).await {
         store.flush_audit().await.ok();
-        return Err(Refused(format!("not fetching `{}`: {refusal}", show(&url))).into());
+        return Err(Refused(refusal).into());
     }
     let (outcome, _hops) = gate.fetch_following(&request).await;
     store

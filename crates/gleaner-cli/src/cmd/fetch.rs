@@ -13,15 +13,14 @@
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_config::{Settings, redact_url};
-use gleaner_fetch::{Gate, GateOutcome, GateRequest, RedirectChain, site_key};
+use gleaner_fetch::{GateOutcome, GateRequest, RedirectChain};
 use gleaner_policy::Purpose;
-use gleaner_policy::budget::local_date;
 use gleaner_policy::signals::challenge;
+use gleaner_scheduler::manual::may_check;
 use url::Url;
 
 use crate::BadInput;
@@ -65,59 +64,11 @@ pub fn run(args: &FetchArgs, config: &Path) -> Result<()> {
     runtime.block_on(check(settings, url, args.show_body))
 }
 
-/// Manual checks of `url`'s site recorded today (in the site's zone).
-pub(crate) async fn checks_today(
-    store: &gleaner_store::Store,
-    settings: &Settings,
-    url: &Url,
-) -> u32 {
-    let Some(host) = url.host_str() else { return 0 };
-    let Ok(scope) = gleaner_store::parse_scope(host) else { return 0 };
-    let zone = settings.time_zone_of(&host.to_ascii_lowercase());
-    let today = local_date(SystemTime::now(), zone);
-    let site = site_key(url);
-    store
-        .audit_for(&scope, 10_000)
-        .await
-        .map(|rows| {
-            rows.iter()
-                .filter(|r| {
-                    r.purpose == Some(Purpose::ManualCheck)
-                        && r.site == site
-                        && r.outcome.status().is_some()
-                })
-                .filter(|r| local_date(r.time, zone) == today)
-                .count() as u32
-        })
-        .unwrap_or(0)
-}
-
-/// Under `rights.on_reservation = "stop-site"`, a site whose rights files reserve its
-/// rights is not read by hand either: the files are read (through the gate, kept for
-/// `rights.files_ttl`) as a pass would, and the refusal is audited. The reason, when
-/// stopped.
-pub(crate) async fn stopped_on_reservation(
-    gate: &Gate,
-    store: &gleaner_store::Store,
-    settings: &Arc<Settings>,
-    request: &GateRequest,
-) -> Option<String> {
-    let sink = gleaner_scheduler::StoreSink::new(store.clone(), Arc::clone(settings));
-    let now = gate.clock().now();
-    let stop =
-        gleaner_scheduler::rights::site_stopped(gate, &sink, settings, &request.url, now, None)
-            .await?;
-    let reason = format!("site stopped on reservation: {stop}");
-    gate.record_refusal(request, reason.clone());
-    Some(format!("{reason} (`rights.on_reservation` is `stop-site`)"))
-}
-
 async fn check(settings: Arc<Settings>, url: Url, show_body: bool) -> Result<()> {
     let store = open_store(&settings)?;
     let gate =
         crate::wiring::gate_for(&settings, &store, crate::wiring::GateRole::Occasional).await?;
     let show = |u: &Url| redact_url(u, &settings.network.secret_query_params, &[]);
-    let cap = settings.purposes.manual_checks_per_site_per_day;
     let mut out = std::io::stdout().lock();
     writeln!(out, "user-agent: {}", settings.bot.user_agent())?;
     let mut chain = RedirectChain::new(
@@ -127,16 +78,9 @@ async fn check(settings: Arc<Settings>, url: Url, show_body: bool) -> Result<()>
     );
     let mut current = url;
     let result = loop {
-        let done_today = checks_today(&store, &settings, &current).await;
-        if done_today >= cap {
-            break Err(Refused(format!(
-                "{done_today} manual checks of `{}` today already (the cap is {cap} a day)",
-                site_key(&current)
-            )));
-        }
         let request = GateRequest::new(current.clone(), Purpose::ManualCheck);
-        if let Some(refusal) = stopped_on_reservation(&gate, &store, &settings, &request).await {
-            break Err(Refused(format!("not fetching `{}`: {refusal}", show(&current))));
+        if let Err(refusal) = may_check(&gate, &store, &settings, &request).await {
+            break Err(Refused(refusal));
         }
         match gate.explain(&request).await {
             Ok(explanation) => {

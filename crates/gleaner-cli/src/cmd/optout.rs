@@ -58,23 +58,6 @@ pub fn runtime() -> Result<tokio::runtime::Runtime> {
         .context("failed to start the async runtime")
 }
 
-/// Describes an owner request for humans.
-fn describe(entry: &RegistryEntry) -> String {
-    let scope = match &entry.scope {
-        Scope::Domain(d) => format!("domain {d}"),
-        Scope::UrlPrefix(p) => format!("prefix {p}"),
-    };
-    let request = match &entry.request {
-        OwnerRequest::OptOut => "opt-out".to_owned(),
-        OwnerRequest::SlowDown(f) => format!("slow-down x{f}"),
-        OwnerRequest::PauseUntil(t) => {
-            format!("pause until {}", humantime::format_rfc3339_seconds(*t))
-        }
-        OwnerRequest::FactsOnly => "facts only".to_owned(),
-    };
-    format!("{scope}\t{request}")
-}
-
 /// Runs an `optout` subcommand.
 pub fn run(command: OptoutCommand, config: &Path) -> Result<()> {
     let (_, store) = open_store(config)?;
@@ -93,7 +76,7 @@ pub fn run(command: OptoutCommand, config: &Path) -> Result<()> {
                 request: OwnerRequest::OptOut,
                 reference: reference.clone(),
             };
-            let line = describe(&entry);
+            let line = entry.to_string();
             rt.block_on(store.add_owner_request(entry, note, now))
                 .with_context(|| format!("failed to record the opt-out for `{site}`"))?;
             writeln!(out, "opted out: {line}\treference {reference}")?;
@@ -111,7 +94,7 @@ pub fn run(command: OptoutCommand, config: &Path) -> Result<()> {
                     out,
                     "{}\t{}\t{}\t{}",
                     r.entry.reference,
-                    describe(&r.entry),
+                    r.entry,
                     humantime::format_rfc3339_seconds(r.created),
                     r.note.as_deref().unwrap_or("")
                 )?;

@@ -113,41 +113,8 @@ fn explain(args: &FileAndAgent, url: &str) -> Result<()> {
     writeln!(out, "{}\t{url}", if verdict.allowed { "allow" } else { "disallow" })?;
     writeln!(out, "file:      {}", args.robots.display())?;
     writeln!(out, "agent:     `{}` (product token `{}`)", args.agent, rules.token())?;
-    writeln!(out, "group:     {}", rules.selection())?;
-    writeln!(
-        out,
-        "path:      {path} (normalised: {})",
-        gleaner_policy::robots::normalise_path(&path)
-    )?;
-    writeln!(out, "decision:  {verdict}")?;
-    if let Some((delay, line)) = rules.crawl_delay() {
-        writeln!(
-            out,
-            "crawl-delay: {delay} s (line {line}; honoured only when slower than our spacing)"
-        )?;
-    }
-    if let Some((gap, line)) = rules.pace().rate_gap() {
-        writeln!(
-            out,
-            "request-rate: at least {} s between requests (line {line}; honoured only when slower than our spacing)",
-            gap.as_secs_f64()
-        )?;
-    }
-    for window in rules.pace().windows() {
-        writeln!(out, "window:    requests start only inside {window} (or another stated window)")?;
-    }
-    if rules.disallows_all() {
-        writeln!(
-            out,
-            "note:      these rules disallow everything: the crawler asks this site for robots.txt alone"
-        )?;
-    }
-    if robots.truncated {
-        writeln!(
-            out,
-            "note:      the file is larger than {} bytes; the rest was ignored",
-            gleaner_policy::robots::MAX_PARSED_BYTES
-        )?;
+    for line in rules.explain(&robots, &path) {
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }

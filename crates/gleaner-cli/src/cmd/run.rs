@@ -17,14 +17,11 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::{Context, Result};
 use clap::Args;
-use gleaner_policy::Purpose;
-use gleaner_scheduler::checks::{run_cancellation_check, run_link_check};
-use gleaner_scheduler::daemon::{self, RETENTION_RUN, failed_visit};
-use gleaner_server::AppState;
+use gleaner_scheduler::daemon::{self, Work};
+use gleaner_server::start;
 use tokio::sync::watch;
 
-use crate::wiring::{crawler, open_store};
-use gleaner_server::store_events::StoreEvents;
+use crate::wiring::{app_state, crawler, open_store, proof_gate, server_part};
 
 /// Arguments of `gleaner run`.
 #[derive(Debug, Args)]
@@ -86,12 +83,9 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
     runtime.block_on(async {
         let store = open_store(&settings)?;
         let queued = store.kind() == gleaner_store::BackendKind::Postgres;
-        match args.role {
-            Role::Scheduler | Role::Worker => {
-                let role = if args.role == Role::Worker { "worker" } else { "scheduler" };
-                crate::cmd::worker::require_postgres(&store, role)?;
-            }
-            Role::All | Role::Server => {}
+        if let Role::Scheduler | Role::Worker = args.role {
+            let role = if args.role == Role::Worker { "worker" } else { "scheduler" };
+            crate::cmd::worker::require_postgres(&store, role)?;
         }
         if args.role == Role::Scheduler && args.once {
             let (_tx, rx) = watch::channel(false);
@@ -101,6 +95,7 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
         let (stop_tx, stop_rx) = watch::channel(false);
         let stop_work = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let mut tasks = Vec::new();
+        let mut wake = Arc::new(tokio::sync::Notify::new());
         if matches!(args.role, Role::All | Role::Server) {
             let address = args.listen.unwrap_or(settings.server.address);
             let listener = tokio::net::TcpListener::bind(address).await.with_context(|| {
@@ -109,42 +104,20 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
                 )
             })?;
             eprintln!("gleaner: serving http://{}/bot and /api/events", listener.local_addr()?);
-            let state = AppState {
-                settings: Arc::clone(&settings),
-                events: crate::relay_wiring::relayed(
-                    StoreEvents { store: store.clone(), settings: Arc::clone(&settings) },
-                    &store,
-                    &settings,
-                )
-                .await?,
-            };
-            let token = crate::owner_desk::operator_token(&settings);
-            let desk = crate::owner_desk::desk(&settings, &store, &state, token).await?;
-            if let Some((addr, task)) =
-                crate::owner_desk::start_dashboard(Arc::clone(&desk), None, false, stop_rx.clone())
-                    .await?
-            {
-                eprintln!("gleaner: operator dashboard on http://{addr}/");
-                tasks.push(task);
-            }
-            let mut server_stop = stop_rx.clone();
-            tasks.push(tokio::spawn(async move {
-                if let Err(error) =
-                    crate::owner_desk::serve_public(listener, state, desk, async move {
-                        let _ = server_stop.changed().await;
-                    })
-                    .await
-                {
-                    eprintln!("warning: the server stopped: {error}");
-                }
-            }));
+            let state = app_state(&settings, &store).await?;
+            let gate = proof_gate(&settings, &store).await?;
+            let served =
+                start::serve_run(&settings, &store, state, listener, gate, stop_rx.clone());
+            let (desk_wake, served) = server_part(served.await)?;
+            // The dashboard's "run now" rings this process's scheduler at once.
+            (wake, tasks) = (desk_wake, served);
         }
         let mut stop_passes = None;
         if args.role == Role::All && !queued {
             // One process on SQLite: passes run here, scheduled as they fall due.
             let crawler = crawler(Arc::clone(&settings), store.clone()).await?;
             stop_passes = Some(Arc::clone(&crawler.context.stop));
-            tasks.push(tokio::spawn(schedule_loop(crawler, stop_rx.clone())));
+            tasks.push(tokio::spawn(schedule_loop(crawler, stop_rx.clone(), wake)));
         }
         if matches!(args.role, Role::All | Role::Scheduler) && queued {
             tasks.push(tokio::spawn(enqueue_loop(
@@ -193,218 +166,89 @@ pub fn run(args: &RunArgs, config: &Path) -> Result<()> {
     })
 }
 
-/// Logs the one-line summary of a pass, and one line per cap or quota that held
-/// requests back.
-fn log_pass(report: &gleaner_scheduler::PassReport) {
-    eprintln!("{}", daemon::pass_summary(report));
-    report.hold_lines().iter().for_each(|line| eprintln!("gleaner: {line}"));
+/// How long to sleep until `wake`: at least a second.
+fn wait_until(wake: SystemTime) -> Duration {
+    wake.duration_since(SystemTime::now()).unwrap_or_default().max(Duration::from_secs(1))
 }
 
-/// The scheduler role (SPEC §7): queues each source's pass and each check in the
-/// store's frontier when due, once at a time (an item still queued or claimed is not
-/// queued again), and records the run when it queues it, so the schedule is the
-/// scheduler's alone; applies retention daily. Workers claim the items. With `once`,
-/// one round then return.
+/// The scheduler role (SPEC §7): queues each due pass and check in the store's frontier
+/// for the workers (`daemon::enqueue`), and applies retention daily. With `once`, one
+/// round then return.
 async fn enqueue_loop(
     settings: Arc<gleaner_config::Settings>,
     store: gleaner_store::Store,
     mut stop: watch::Receiver<bool>,
     once: bool,
 ) {
-    loop {
-        if *stop.borrow() {
-            break;
-        }
+    while !*stop.borrow() {
         let now = SystemTime::now();
-        let mut next_wake = now + Duration::from_secs(60);
-        let mut due_items = Vec::new();
-        for source in &settings.sources {
-            let Some(due) = daemon::source_due(&store, &settings, source, now).await else {
-                continue;
-            };
-            if due > now {
-                next_wake = next_wake.min(due);
-            } else if let Some(item) = daemon::pass_item(source) {
-                due_items.push((source.id.clone(), item));
-            }
-        }
-        for (run, every, purpose) in daemon::checks(&settings) {
-            let due = daemon::every_due(&store, run, every, now).await;
-            if due > now {
-                next_wake = next_wake.min(due);
-            } else if let Some(item) = daemon::check_item(purpose) {
-                due_items.push((run.to_owned(), item));
-            }
-        }
-        for (run, item) in due_items {
-            match store.enqueue_work(&item, now).await {
-                Ok(true) => {
-                    if let Err(error) = store.record_run(&run, now).await {
-                        eprintln!("warning: failed to record the run of `{run}`: {error}");
-                    }
-                    eprintln!("gleaner: queued `{run}`");
+        let (runs, controls) = daemon::read_state(&store, &settings).await;
+        for work in daemon::due_work(&settings, &runs, &controls, now) {
+            match work {
+                Work::Retention if !once => {
+                    daemon::record_start(&store, &controls, &Work::Retention, now).await;
+                    daemon::retention(&store, &settings, now, true).await;
                 }
-                Ok(false) => {} // still queued or running: once at a time
-                Err(error) => eprintln!("warning: failed to queue `{run}`: {error}"),
+                Work::Retention => {}
+                work => daemon::enqueue(&store, &settings, &controls, &work, now).await,
             }
-        }
-        // Retention (SPEC §3), once a day, by the scheduler itself (no request is sent).
-        let due = daemon::every_due(&store, RETENTION_RUN, daemon::RETENTION_EVERY, now).await;
-        if due <= now && !once {
-            if let Err(error) = store.record_run(RETENTION_RUN, now).await {
-                eprintln!("warning: failed to record the retention run: {error}");
-            }
-            let policy = gleaner_store::RetentionPolicy::from_settings(&settings);
-            match store.purge(policy, now).await {
-                Ok(report) => eprintln!("gleaner: retention applied: {report:?}"),
-                Err(error) => eprintln!("warning: retention failed: {error}"),
-            }
-            let day_ago = now - Duration::from_secs(24 * 3600);
-            if let Err(error) = store.prune_work(day_ago).await {
-                eprintln!("warning: failed to delete finished work items: {error}");
-            }
-        } else {
-            next_wake = next_wake.min(due);
         }
         if once {
             break;
         }
         // Wake at least every few seconds: a failed pass's quick restart depends on the
         // outcome a worker records after the pass.
-        let wait = next_wake
-            .duration_since(SystemTime::now())
-            .unwrap_or(Duration::from_secs(1))
-            .clamp(Duration::from_secs(1), Duration::from_secs(5));
+        let wake = daemon::next_wake(&settings, &runs, &controls, now);
         tokio::select! {
-            _ = tokio::time::sleep(wait) => {}
+            _ = tokio::time::sleep(wait_until(wake).min(Duration::from_secs(5))) => {}
             _ = stop.changed() => break,
         }
     }
 }
 
-/// Starts each source's pass when due; one pass per source at a time.
-async fn schedule_loop(crawler: crate::wiring::Crawler, mut stop: watch::Receiver<bool>) {
+/// Starts each due pass, check and retention in this process; one of each at a time.
+/// `wake` (the dashboard's "run now") makes it look again before its next due time.
+async fn schedule_loop(
+    crawler: crate::wiring::Crawler,
+    mut stop: watch::Receiver<bool>,
+    wake: Arc<tokio::sync::Notify>,
+) {
     let settings = Arc::clone(&crawler.context.settings);
-    let mut running: HashMap<String, tokio::task::JoinHandle<()>> = HashMap::new();
+    let mut running: HashMap<Work, tokio::task::JoinHandle<()>> = HashMap::new();
     let link_cap = gleaner_scheduler::store_sink::link_check_cap(&settings, &crawler.store);
-    loop {
-        if *stop.borrow() {
-            break;
-        }
+    while !*stop.borrow() {
         let now = SystemTime::now();
-        let mut next_wake = now + Duration::from_secs(60);
-        for source in &settings.sources {
-            if running.get(&source.id).is_some_and(|h| !h.is_finished()) {
+        let (runs, controls) = daemon::read_state(&crawler.store, &settings).await;
+        for work in daemon::due_work(&settings, &runs, &controls, now) {
+            if running.get(&work).is_some_and(|h| !h.is_finished()) {
                 continue;
             }
-            let Some(due) = daemon::source_due(&crawler.store, &settings, source, now).await else {
-                continue;
+            daemon::record_start(&crawler.store, &controls, &work, now).await;
+            let (ctx, store, cap) =
+                (crawler.context.clone(), crawler.store.clone(), Arc::clone(&link_cap));
+            let source = match &work {
+                Work::Pass(id) => settings.sources.iter().find(|s| &s.id == id).cloned(),
+                _ => None,
             };
-            if due > now {
-                next_wake = next_wake.min(due);
-                continue;
-            }
-            let ctx = crawler.context.clone();
-            let store = crawler.store.clone();
-            let source = source.clone();
-            let deadline = now + settings.politeness.run_time_limit;
-            let id = source.id.clone();
-            running.insert(
-                id,
-                tokio::spawn(async move {
-                    if let Err(error) = store.record_run(&source.id, now).await {
-                        eprintln!("warning: failed to record the run of `{}`: {error}", source.id);
+            let key = work.clone();
+            let task = async move {
+                match (&work, source) {
+                    (Work::Pass(_), Some(source)) => {
+                        daemon::run_source_pass(&ctx, &store, &source, now).await
                     }
-                    let report =
-                        gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {}).await;
-                    let failed = failed_visit(&report);
-                    match store.record_outcome(&source.id, failed).await {
-                        Ok(streak) if failed => eprintln!(
-                            "gleaner: source `{}`: failed visit ({streak} in a row)",
-                            source.id
-                        ),
-                        Ok(_) => {}
-                        Err(error) => eprintln!(
-                            "warning: failed to record the outcome of `{}`: {error}",
-                            source.id
-                        ),
+                    (Work::Check(purpose), _) => daemon::run_check(&ctx, &cap, *purpose, now).await,
+                    (Work::Retention, _) => {
+                        daemon::retention(&store, &ctx.settings, now, false).await
                     }
-                    log_pass(&report);
-                }),
-            );
+                    (Work::Pass(_), None) => {}
+                }
+            };
+            running.insert(key, tokio::spawn(task));
         }
-        // Retention (SPEC §3), once a day, remembered in the store like a source's runs.
-        if running.get(RETENTION_RUN).is_none_or(|h| h.is_finished()) {
-            let due =
-                daemon::every_due(&crawler.store, RETENTION_RUN, daemon::RETENTION_EVERY, now)
-                    .await;
-            if due > now {
-                next_wake = next_wake.min(due);
-            } else {
-                let store = crawler.store.clone();
-                let policy = gleaner_store::RetentionPolicy::from_settings(&settings);
-                running.insert(
-                    RETENTION_RUN.to_owned(),
-                    tokio::spawn(async move {
-                        if let Err(error) = store.record_run(RETENTION_RUN, now).await {
-                            eprintln!("warning: failed to record the retention run: {error}");
-                        }
-                        match store.purge(policy, now).await {
-                            Ok(report) => eprintln!("gleaner: retention applied: {report:?}"),
-                            Err(error) => eprintln!("warning: retention failed: {error}"),
-                        }
-                    }),
-                );
-            }
-        }
-        // The checks that keep events true (SPEC §4), each on its own interval and
-        // remembered in the store like a source's runs.
-        for (run, every, purpose) in daemon::checks(&settings) {
-            if running.get(run).is_some_and(|h| !h.is_finished()) {
-                continue;
-            }
-            let due = daemon::every_due(&crawler.store, run, every, now).await;
-            if due > now {
-                next_wake = next_wake.min(due);
-                continue;
-            }
-            let ctx = crawler.context.clone();
-            let store = crawler.store.clone();
-            let cap = Arc::clone(&link_cap);
-            let deadline = now + settings.politeness.run_time_limit;
-            running.insert(
-                run.to_owned(),
-                tokio::spawn(async move {
-                    if let Err(error) = store.record_run(run, now).await {
-                        eprintln!("warning: failed to record the run of the {purpose}: {error}");
-                    }
-                    let report = if purpose == Purpose::LinkCheck {
-                        run_link_check(&ctx, &cap, deadline).await
-                    } else {
-                        run_cancellation_check(&ctx, deadline).await
-                    };
-                    eprintln!(
-                        "gleaner: {purpose}: {} events, {} pages, {} listings, {} images, {} not modified, {} changed, {} gone at source, {} refused, {} re-queued, {} over the daily cap",
-                        report.events,
-                        report.pages_checked,
-                        report.listings_checked,
-                        report.images_checked,
-                        report.not_modified,
-                        report.changed,
-                        report.events_gone,
-                        report.refusals.values().sum::<u32>(),
-                        report.requeued,
-                        report.capped
-                    );
-                }),
-            );
-        }
-        let wait = next_wake
-            .duration_since(SystemTime::now())
-            .unwrap_or(Duration::from_secs(1))
-            .max(Duration::from_secs(1));
+        let next = daemon::next_wake(&settings, &runs, &controls, now);
         tokio::select! {
-            _ = tokio::time::sleep(wait) => {}
+            _ = tokio::time::sleep(wait_until(next)) => {}
+            _ = wake.notified() => {}
             _ = stop.changed() => break,
         }
     }

@@ -11,15 +11,13 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use gleaner_config::Settings;
-use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_policy::state::GateState;
-use gleaner_scheduler::PassContext;
-use gleaner_scheduler::store_worker::store_slot;
-use gleaner_scheduler::worker::{LeaseFence, WorkerOptions, run_worker};
+use gleaner_scheduler::store_worker::run_slots;
+use gleaner_scheduler::worker::{LeaseFence, WorkerOptions};
 use gleaner_store::{BackendKind, Store};
 
 use crate::BadInput;
-use crate::wiring::open_store;
+use crate::wiring::{GateRole, gate_for, open_store};
 
 /// Arguments of `gleaner worker` (also taken by `gleaner run --role worker|all`).
 #[derive(Debug, Args, Clone)]
@@ -105,79 +103,22 @@ pub async fn work(
             .context("failed to register this worker")?,
     );
     eprintln!("gleaner: worker `{}` started ({} slot(s))", state.worker_id(), args.slots);
-    let link_cap = gleaner_scheduler::store_sink::link_check_cap(&settings, &store);
-    let margin = settings.limits.connect_timeout + settings.limits.response_deadline;
-    if args.lease <= margin + margin / 4 {
-        return Err(BadInput(format!(
-            "--lease {} leaves no time to start a request: each must start with at least the connect timeout plus the response deadline ({}) left\nhint: pass a longer --lease",
-            humantime::format_duration(args.lease),
-            humantime::format_duration(margin)
-        ))
-        .into());
-    }
-    let options = WorkerOptions {
-        lease: args.lease,
-        margin,
-        idle_poll: Duration::from_millis(500),
-        exit_when_idle: args.exit_when_idle,
-    };
-    let clock = store
-        .clock()
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .context("failed to read the database clock")?;
+    let options = WorkerOptions::for_lease(&settings, args.lease, args.exit_when_idle);
+    let options = options.map_err(BadInput)?;
     let llm = crate::wiring::connect_llm(&settings, &store).await?;
-    let mut slots = Vec::new();
     let mut gates = Vec::new();
     for _ in 0..args.slots {
-        let client = Client::new(ClientSettings::from_settings(&settings))
-            .context("failed to start the HTTP client")?;
-        let clock = Arc::clone(&clock);
-        let inner: Arc<dyn GateState> = Arc::clone(&state) as Arc<dyn GateState>;
-        let fence = Arc::new(LeaseFence::new(inner));
-        let gate = Gate::new(
-            client,
-            Arc::clone(&settings),
-            Arc::clone(&fence) as Arc<dyn GateState>,
-            Arc::new(store.clone()),
-            Arc::new(store.clone()),
-            Arc::clone(&clock),
-        );
-        let (queue, sink) =
-            store_slot(&store, &state, &settings, llm.clone(), args.lease + WORKER_LEASE_SLACK);
-        let gate = Arc::new(gate);
-        gates.push(Arc::clone(&gate));
-        let ctx = PassContext {
-            gate,
-            sink: Arc::new(sink),
-            clock,
-            settings: Arc::clone(&settings),
-            stop: Arc::clone(&stop),
-        };
-        let (options, stop, link_cap) = (options.clone(), Arc::clone(&stop), Arc::clone(&link_cap));
-        slots.push(tokio::spawn(async move {
-            run_worker(&queue, &ctx, &fence, &link_cap, &options, &stop, &|line| {
-                eprintln!("{line}")
-            })
-            .await
-        }));
+        let fence = Arc::new(LeaseFence::new(Arc::clone(&state) as Arc<dyn GateState>));
+        let gate = gate_for(&settings, &store, GateRole::Slot(Arc::clone(&fence))).await?;
+        gates.push((Arc::new(gate), fence));
     }
-    crate::wiring::wake_on_registry_changes(&store, gates);
-    let mut done = gleaner_scheduler::worker::WorkerReport::default();
-    for slot in slots {
-        let report = slot.await.context("a worker slot panicked")?;
-        done.claimed += report.claimed;
-        done.completed += report.completed;
-        done.lost += report.lost;
-        done.released += report.released;
-    }
-    eprintln!(
-        "gleaner: worker `{}`: {} claimed, {} completed, {} lost to another worker, {} given back",
-        state.worker_id(),
-        done.claimed,
-        done.completed,
-        done.lost,
-        done.released
+    gleaner_scheduler::store_sink::wake_on_registry_changes(
+        &store,
+        gates.iter().map(|(g, _)| Arc::clone(g)).collect(),
     );
+    let lease = args.lease + WORKER_LEASE_SLACK;
+    let done = run_slots(&store, &state, &settings, llm, gates, &options, lease, &stop).await;
+    let done = done.map_err(|e| anyhow::anyhow!(e))?;
+    eprintln!("gleaner: worker `{}`: {}", state.worker_id(), done.summary());
     Ok(())
 }

@@ -17,6 +17,7 @@
 //! - [`outcome`]: what a robots.txt *fetch* outcome means (rules, allow all, or fetch
 //!   nothing until it can be read again).
 
+mod explain;
 pub mod outcome;
 pub mod pace;
 pub mod parse;

@@ -381,7 +381,10 @@ async fn source_action(
         }
     };
     match result {
-        Ok(()) => Redirect::to("/").into_response(),
+        Ok(()) => {
+            desk.scheduler_wake.notify_one();
+            Redirect::to("/").into_response()
+        }
         Err(e) => failed(&e.to_string()),
     }
 }
