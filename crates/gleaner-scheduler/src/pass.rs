@@ -598,9 +598,10 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
         }
         // The site's gap is waited here, not inside the gate: a site between two
         // requests then holds a timer rather than a gate request (issue 27).
-        // `not_before` is at most what the gate asks (the class's gap counted from a
-        // lower bound of the previous answer's end; no purpose gap, Crawl-delay or
-        // slow-down shortens it), so the gate still decides and waits whatever is left.
+        // `not_before` is at most what the gate asks (the class's gap counted from
+        // before the previous request started, on the gate's clock; no purpose gap,
+        // Crawl-delay or slow-down shortens it), so the gate still decides and waits
+        // whatever is left.
         if let Some(at) = not_before.take()
             && at <= deadline
             && !wait_until(ctx, at).await
@@ -616,9 +617,8 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
             && hops.is_empty()
             && ctx.settings.licensed_api_for(&source.id, &url).is_none()
         {
-            // The request started after `asked` and took at least `elapsed`.
             let host = fetched.url.host_str().unwrap_or_default().to_ascii_lowercase();
-            not_before = Some(asked + fetched.elapsed + ctx.settings.class_of(&host).gap);
+            not_before = Some(asked + ctx.settings.class_of(&host).gap);
         }
         let done = pass.done.fetch_add(1, Ordering::Relaxed) + 1;
         (pass.progress)(Progress {
