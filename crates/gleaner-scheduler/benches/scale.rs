@@ -6,11 +6,16 @@
 //! run: wall ÷ the ledger's bound (the largest site's sum of gaps; 1.0 is perfect), CPU
 //! seconds per 1,000 requests, peak RSS and RSS per 1,000 sites, and gap violations.
 //! `cargo test --benches` runs a quick mode (40 sites × 3 at 50 ms) in seconds.
-//! Knobs: `SCALE_RUNS="2000x5,10000x3"`, `SCALE_GAP_MS=1000`.
+//! Knobs: `SCALE_RUNS="2000x5,10000x3"`, `SCALE_GAP_MS=1000`, `SCALE_KEEP_IDLE_MS` and
+//! `SCALE_MAX_IN_FLIGHT` (or `off`),
+//! `SCALE_SITES_PER_CHILD=4000`.
 //!
 //! The gate's state, registry and audit are the in-memory ones, and events go to the
-//! in-memory sink: this measures the pass, the gate and the client, not the store. CPU
-//! and RSS are the whole process's, the test web's server included.
+//! in-memory sink: this measures the pass, the gate and the client, not the store.
+//! The test web runs in child processes (this binary re-executed, at most
+//! `SCALE_SITES_PER_CHILD` sites each, 4,000 by default: each child has its own open-file
+//! limit), so the CPU and RSS printed are the crawler's alone; the children's CPU is
+//! printed beside them. Their ledgers are merged and judged as one.
 
 // A bench reports its figures on stdout, like criterion would.
 #![allow(clippy::print_stdout)]
@@ -24,30 +29,10 @@ use gleaner_fetch::gate::registry::MemoryRegistry;
 use gleaner_fetch::gate::state::MemoryState;
 use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_scheduler::{MemorySink, PassContext, run_pass};
-use gleaner_testweb::{Manifest, SiteSpec, TestWeb};
+use gleaner_testweb::split::{cpu_seconds, status_mib};
+use gleaner_testweb::{Manifest, SiteSpec, SplitWeb};
 
-/// Seconds of CPU this process used (user + system), from `/proc/self/stat`.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // Fields after the command name (which may hold spaces) start at state (field 3).
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
-    // utime and stime are fields 14 and 15 (indexes 11 and 12 here); 100 ticks a second.
-    (ticks(11) + ticks(12)) / 100.0
-}
-
-/// A `/proc/self/status` figure in MiB (`VmHWM` peak, `VmRSS` now).
-fn status_mib(key: &str) -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix(key))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-fn config(web: &TestWeb, sites: usize, gap: Duration) -> String {
+fn config(web: &SplitWeb, sites: usize, gap: Duration) -> String {
     let mut urls = String::new();
     for i in 0..sites {
         urls.push_str(&format!("\"{}\",", web.url(i, "/events/")));
@@ -61,9 +46,17 @@ fn config(web: &TestWeb, sites: usize, gap: Duration) -> String {
     )
 }
 
-fn context(text: &str) -> PassContext {
+fn context(text: &str, keep_idle: Option<Duration>) -> PassContext {
     let settings = Arc::new(gleaner_config::parse(text, "bench.toml").expect("bench config"));
-    let client = Client::new(ClientSettings::from_settings(&settings)).expect("client");
+    let defaults = ClientSettings::from_settings(&settings);
+    // `SCALE_MAX_IN_FLIGHT`: requests on the wire at once (`off` for no limit).
+    let max_in_flight = match std::env::var("SCALE_MAX_IN_FLIGHT").ok().as_deref() {
+        Some("off") => None,
+        Some(n) => n.parse().ok().or(defaults.max_in_flight),
+        None => defaults.max_in_flight,
+    };
+    let client =
+        Client::new(ClientSettings { keep_idle, max_in_flight, ..defaults }).expect("client");
     let gate = Gate::new(
         client,
         Arc::clone(&settings),
@@ -105,19 +98,26 @@ fn gaps(ledger: &gleaner_testweb::Ledger) -> (Duration, Duration, Duration) {
 async fn run(sites: usize, requests: u32, gap: Duration) {
     let events = requests.saturating_sub(2).max(1);
     // The listing comes in two pages; only the first is read, listing half the events.
-    let web = match TestWeb::start(
-        Manifest::uniform(sites, SiteSpec { events: 2 * events, ..SiteSpec::default() })
-            .with_token("TestBot"),
-    )
-    .await
-    {
+    let per_child =
+        std::env::var("SCALE_SITES_PER_CHILD").ok().and_then(|v| v.parse().ok()).unwrap_or(4000);
+    let manifest = Manifest::uniform(sites, SiteSpec { events: 2 * events, ..SiteSpec::default() })
+        .with_token("TestBot");
+    let exe = std::env::current_exe().expect("this bench's executable");
+    let web = match SplitWeb::start(&exe, manifest, per_child) {
         Ok(web) => web,
         Err(error) => {
-            println!("scale {sites} x {requests}: the test web could not bind: {error}");
+            println!("scale {sites} x {requests}: the test web did not start: {error}");
             return;
         }
     };
-    let ctx = context(&config(&web, sites, gap));
+    // `SCALE_KEEP_IDLE_MS`: how long an idle connection is kept (`off` closes each after
+    // its answer; the default is the client's own, 90 s).
+    let keep_idle = match std::env::var("SCALE_KEEP_IDLE_MS").ok().as_deref() {
+        Some("off") => None,
+        Some(ms) => Some(Duration::from_millis(ms.parse().unwrap_or(90_000))),
+        None => Some(gleaner_fetch::client::DEFAULT_KEEP_IDLE),
+    };
+    let ctx = context(&config(&web, sites, gap), keep_idle);
     let source = ctx.settings.sources[0].clone();
     let rss_before = status_mib("VmRSS:");
     let (cpu0, t0) = (cpu_seconds(), Instant::now());
@@ -127,12 +127,20 @@ async fn run(sites: usize, requests: u32, gap: Duration) {
             .await;
     let (cpu, elapsed) = (cpu_seconds() - cpu0, t0.elapsed());
     let rss_after = status_mib("VmRSS:");
+    let peak_rss = status_mib("VmHWM:");
+    let children = web.children();
+    let stopped = web.stop(Duration::from_secs(30));
     let Ok(report) = report else {
         println!("scale {sites} x {requests}: did not finish in 600 s");
-        web.shutdown().await;
         return;
     };
-    let ledger = web.ledger();
+    let (ledger, usage) = match stopped {
+        Ok(stopped) => stopped,
+        Err(error) => {
+            println!("scale {sites} x {requests}: the test web's ledger is lost: {error}");
+            return;
+        }
+    };
     let bound = ledger.crawl_time_lower_bound(|_| gap);
     let wall = ledger.span();
     let (median, p99, latest_first) = gaps(&ledger);
@@ -140,12 +148,13 @@ async fn run(sites: usize, requests: u32, gap: Duration) {
     let robots_first = ledger.check_robots_first().err().map_or(0, |v| v.0.len());
     let full = report.event_pages == events * sites as u32;
     println!(
-        "scale {sites} sites x {requests} requests at {} ms: wall/bound {:.3} (wall {:.2} s, bound {:.2} s, pass {:.2} s), \
-         {} requests, CPU {:.2} s = {:.3} s per 1,000 requests, peak RSS {:.0} MiB, RSS {:.0} -> {:.0} MiB \
-         ({:.1} MiB per 1,000 sites during the pass), gap violations {violations}, robots-first violations {robots_first}, \
+        "scale {sites} sites x {requests} requests at {} ms, idle connections kept {}: wall/bound {:.3} (wall {:.2} s, bound {:.2} s, pass {:.2} s), \
+         {} requests, crawler CPU {:.2} s = {:.3} s per 1,000 requests, crawler peak RSS {:.0} MiB, RSS {:.0} -> {:.0} MiB \
+         ({:.1} MiB per 1,000 sites during the pass), test web in {children} processes: CPU {:.2} s, peak RSS {:.0} MiB each at most, gap violations {violations}, robots-first violations {robots_first}, \
          coverage {} ({} of {} event pages at {} sites, {} failed, {} retried, {} given up, {} re-queued); per-site gap median {:.3} s, p99 {:.3} s; \
          last site's first request at {:.2} s; refused {:?}",
         gap.as_millis(),
+        keep_idle.map_or("never".to_owned(), |d| format!("{} ms", d.as_millis())),
         wall.as_secs_f64() / bound.as_secs_f64().max(f64::EPSILON),
         wall.as_secs_f64(),
         bound.as_secs_f64(),
@@ -153,10 +162,12 @@ async fn run(sites: usize, requests: u32, gap: Duration) {
         ledger.len(),
         cpu,
         cpu * 1000.0 / (ledger.len().max(1) as f64),
-        status_mib("VmHWM:"),
+        peak_rss,
         rss_before,
         rss_after,
         (rss_after - rss_before) * 1000.0 / sites as f64,
+        usage.cpu_seconds,
+        usage.max_peak_rss_mib,
         if full { "full" } else { "PARTIAL" },
         report.event_pages,
         events * sites as u32,
@@ -170,10 +181,14 @@ async fn run(sites: usize, requests: u32, gap: Duration) {
         latest_first.as_secs_f64(),
         report.refusals,
     );
-    web.shutdown().await;
 }
 
 fn main() {
+    // Re-executed as one of the test web's child processes.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(code) = gleaner_testweb::split::child_main(&args) {
+        std::process::exit(code);
+    }
     // `cargo test --benches` runs benches without `--bench`: stay quick then.
     let quick = !std::env::args().any(|a| a == "--bench");
     let runs = std::env::var("SCALE_RUNS")

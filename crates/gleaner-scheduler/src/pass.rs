@@ -562,6 +562,8 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
     let mut retries = Retries::new(&ctx.settings.politeness);
     // Requests held back until a time: the tries of a site that did not answer.
     let mut held: Vec<(SystemTime, Url, Step)> = Vec::new();
+    // When the site's next request may start at the earliest (see below).
+    let mut not_before: Option<SystemTime> = None;
     loop {
         let now = ctx.clock.now();
         for (url, step) in take_due(&mut held, now).into_iter().rev() {
@@ -587,7 +589,8 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
         // The site's rights files first (after robots.txt): a reservation under
         // `stop-site` stops the whole site before any page is read.
         if !pass.started_sites.lock().unwrap_or_else(|p| p.into_inner()).contains(&site)
-            && let Some(reason) = crate::rights::stop_before_site(ctx, source, &url, deadline).await
+            && let Some(reason) =
+                Box::pin(crate::rights::stop_before_site(ctx, source, &url, deadline)).await
         {
             *report.refusals.entry(reason.clone()).or_default() += 1;
             drop_site(
@@ -618,7 +621,30 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
         if let (Step::Api, Some((param, key))) = (step, &api_key) {
             request.url = api_pages::with_param(&url, param, key.expose());
         }
-        let (outcome, _hops) = ctx.gate.fetch_following(&request).await;
+        // The site's gap is waited here, not inside the gate: a site between two
+        // requests then holds a timer rather than a gate request (issue 27).
+        // `not_before` is at most what the gate asks (the class's gap counted from
+        // before the previous request started, on the gate's clock; no purpose gap,
+        // Crawl-delay or slow-down shortens it), so the gate still decides and waits
+        // whatever is left.
+        if let Some(at) = not_before.take()
+            && at <= deadline
+            && !wait_until(ctx, at).await
+        {
+            report.requeued += 1 + (frontier.len() + held.len()) as u32;
+            break;
+        }
+        let asked = ctx.clock.now();
+        // Boxed, like every large await below: a site waiting for its gap holds only
+        // what it waits on, not the space of every step of a page.
+        let (outcome, hops) = Box::pin(ctx.gate.fetch_following(&request)).await;
+        if let GateOutcome::Fetched(fetched) = &outcome
+            && hops.is_empty()
+            && ctx.settings.licensed_api_for(&source.id, &url).is_none()
+        {
+            let host = fetched.url.host_str().unwrap_or_default().to_ascii_lowercase();
+            not_before = Some(asked + ctx.settings.class_of(&host).gap);
+        }
         if !matches!(outcome, GateOutcome::Deferred { .. })
             && pass.kept.lock().unwrap_or_else(|p| p.into_inner()).remove(&url)
         {
@@ -718,7 +744,7 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
             404 | 410 => {
                 report.gone += 1;
                 if step == Step::Event {
-                    mark_page_gone(ctx, &url, now).await;
+                    Box::pin(mark_page_gone(ctx, &url, now)).await;
                 }
                 continue;
             }
@@ -769,7 +795,7 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
                 let rules = if ctx.settings.licensed_api_for(&source.id, &url).is_some() {
                     Vec::new()
                 } else {
-                    ctx.gate.robots_preferences(&request).await.unwrap_or_default()
+                    Box::pin(ctx.gate.robots_preferences(&request)).await.unwrap_or_default()
                 };
                 site_prefs.insert(site.clone(), rules);
             }
@@ -910,7 +936,8 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
                         events.push((normalised.event, Some(Extractor::Api)));
                     }
                 }
-                store_events(ctx, source, &signals, &page_url, step, events, &mut report).await;
+                Box::pin(store_events(ctx, source, &signals, &page_url, step, events, &mut report))
+                    .await;
                 break 'page;
             }
             let options = ExtractOptions {
@@ -982,7 +1009,8 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
                     (e, formats.get(i).copied().unwrap_or(Some(Extractor::LanguageModel)))
                 })
                 .collect();
-            store_events(ctx, source, &signals, &fetched.url, step, read, &mut report).await;
+            Box::pin(store_events(ctx, source, &signals, &fetched.url, step, read, &mut report))
+                .await;
         }
         ctx.sink.set_validators(&url, validators).await;
     }

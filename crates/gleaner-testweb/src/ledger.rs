@@ -10,12 +10,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::manifest::{Manifest, SiteSpec};
 
 /// What the server chose to answer, so helpers need not re-derive it from paths.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Served {
     /// A robots file (`/robots.txt`, a redirect hop, `/robots-moved.txt`) in any outcome.
     Robots,
@@ -36,14 +36,14 @@ pub enum Served {
 }
 
 /// One request as the site saw it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LedgerEntry {
     /// Order of arrival across the whole web, from 0.
     pub seq: u64,
     /// Arrival time since the ledger's epoch (monotonic): when the first bytes of the
     /// request were read. (A request body is never read, so a later read of one can only
     /// make the next request on that connection look earlier; gleaner sends no bodies.)
-    #[serde(serialize_with = "secs")]
+    #[serde(serialize_with = "secs", deserialize_with = "de_secs")]
     pub at: Duration,
     /// Index of the site (its position in the manifest).
     pub site: usize,
@@ -80,14 +80,14 @@ pub struct LedgerEntry {
     /// What kind of answer the server gave.
     pub served: Served,
     /// The pause the server asked for with `Retry-After`, when it sent a readable one.
-    #[serde(serialize_with = "opt_secs")]
+    #[serde(serialize_with = "opt_secs", deserialize_with = "de_opt_secs")]
     pub retry_after: Option<Duration>,
     /// Whether the answer carried an `ETag` or `Last-Modified` validator.
     pub validators_sent: bool,
     /// Body bytes handed to the connection.
     pub bytes_sent: u64,
     /// When the server was done with the request (since the epoch), if it is.
-    #[serde(serialize_with = "opt_secs")]
+    #[serde(serialize_with = "opt_secs", deserialize_with = "de_opt_secs")]
     pub finished: Option<Duration>,
     /// Whether the client went away before the whole answer was sent.
     pub hung_up: bool,
@@ -127,6 +127,18 @@ fn opt_secs<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S
     match d {
         Some(d) => s.serialize_some(&d.as_secs_f64()),
         None => s.serialize_none(),
+    }
+}
+
+fn de_secs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+    let secs = f64::deserialize(d)?;
+    Duration::try_from_secs_f64(secs).map_err(serde::de::Error::custom)
+}
+
+fn de_opt_secs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+    match Option::<f64>::deserialize(d)? {
+        Some(secs) => Duration::try_from_secs_f64(secs).map(Some).map_err(serde::de::Error::custom),
+        None => Ok(None),
     }
 }
 
@@ -354,4 +366,48 @@ impl Ledger {
         }
         out
     }
+
+    /// Entries read back from [`Ledger::to_json_lines`] (blank lines skipped).
+    pub fn entries_from_json_lines(text: &str) -> Result<Vec<LedgerEntry>, serde_json::Error> {
+        text.lines().filter(|l| !l.trim().is_empty()).map(serde_json::from_str).collect()
+    }
+
+    /// One ledger from the ledgers of several webs that split `manifest` between them
+    /// (see [`crate::split`]): part `k` served sites `first..first + n` of `manifest` as
+    /// its sites `0..n` and counted `at` from its own epoch.
+    ///
+    /// Sites are renumbered into `manifest`, connections kept apart per part, times moved
+    /// onto the earliest part's epoch (by the parts' wall-clock epochs: the same machine's
+    /// clock, so microseconds apart, while every per-site check compares times of one part)
+    /// and `seq` renumbered in arrival order.
+    pub fn merge(parts: Vec<LedgerPart>, manifest: Arc<Manifest>) -> Ledger {
+        let wall_epoch = parts.iter().map(|p| p.wall_epoch).min().unwrap_or(SystemTime::UNIX_EPOCH);
+        let mut entries = Vec::with_capacity(parts.iter().map(|p| p.entries.len()).sum());
+        for (k, part) in parts.into_iter().enumerate() {
+            let shift = part.wall_epoch.duration_since(wall_epoch).unwrap_or_default();
+            for mut e in part.entries {
+                e.site += part.first_site;
+                e.conn += (k as u64) << 40;
+                e.at += shift;
+                e.finished = e.finished.map(|f| f + shift);
+                entries.push(e);
+            }
+        }
+        entries.sort_by_key(|e| e.at);
+        for (seq, e) in entries.iter_mut().enumerate() {
+            e.seq = seq as u64;
+        }
+        Ledger { entries, manifest, wall_epoch, slack: crate::check::TIMING_SLACK }
+    }
+}
+
+/// The ledger of one web serving a slice of a larger manifest, for [`Ledger::merge`].
+#[derive(Clone, Debug)]
+pub struct LedgerPart {
+    /// The larger manifest's index of this web's site 0.
+    pub first_site: usize,
+    /// Wall-clock time at this web's epoch.
+    pub wall_epoch: SystemTime,
+    /// This web's entries (sites and times its own).
+    pub entries: Vec<LedgerEntry>,
 }

@@ -17,7 +17,9 @@
 //! - `content`: what each path answers;
 //! - [`ledger`]: the request ledger ([`LedgerEntry`], [`Ledger`]);
 //! - [`check`]: assertion helpers and positive controls over a ledger;
-//! - [`load`]: the small HTTP/1.1 load generator used by the throughput bench.
+//! - [`load`]: the small HTTP/1.1 load generator used by the throughput bench;
+//! - [`split`]: one web served by several child processes ([`SplitWeb`]), for more sites
+//!   than one process's open-file limit holds.
 //!
 //! # Usage
 //! ```no_run
@@ -90,12 +92,14 @@ pub mod load;
 pub mod manifest;
 pub mod server;
 pub mod signatures;
+pub mod split;
 
 pub use check::{PathKind, Rule, Violation, Violations};
 pub use city::CityWeb;
-pub use ledger::{Ledger, LedgerEntry, Served};
+pub use ledger::{Ledger, LedgerEntry, LedgerPart, Served};
 pub use manifest::{
     CityConfig, DEFAULT_TOKEN, Manifest, RetryAfterForm, RobotsRules, RobotsScenario,
     SiteBehaviour, SiteContent, SiteSpec, Timings,
 };
-pub use server::{TestWeb, WebState, bind_sites, serve, site_ip};
+pub use server::{TestWeb, WebState, bind_sites, bind_sites_from, serve, site_ip};
+pub use split::SplitWeb;

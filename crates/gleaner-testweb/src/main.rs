@@ -91,6 +91,11 @@ enum Command {
 }
 
 fn main() -> Result<()> {
+    // Started by a `SplitWeb` to serve one slice of a larger web.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(code) = gleaner_testweb::split::child_main(&args) {
+        std::process::exit(code);
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Load { port, sites, connections, seconds, path } => {

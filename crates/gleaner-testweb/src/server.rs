@@ -53,15 +53,28 @@ pub fn site_ip(index: usize) -> Ipv4Addr {
 /// Each address is bound explicitly, never `0.0.0.0`. When another process holds the
 /// chosen port on some later address, the whole set is dropped and tried again.
 pub async fn bind_sites(count: usize) -> io::Result<Vec<TcpListener>> {
+    bind_sites_from(0, count).await
+}
+
+/// Like [`bind_sites`], on the addresses of sites `first..first + count`: webs in
+/// several processes, each with its own open-file limit, bind disjoint ranges
+/// ([`crate::split`]).
+pub async fn bind_sites_from(first: usize, count: usize) -> io::Result<Vec<TcpListener>> {
+    if first.saturating_add(count) > MAX_SITES {
+        return Err(io::Error::other(format!(
+            "sites {first}..{} do not fit the {MAX_SITES} loopback addresses of the test web",
+            first.saturating_add(count)
+        )));
+    }
     raise_fd_limit(count);
     let mut last_err = None;
     for _attempt in 0..20 {
-        let first = TcpListener::bind(SocketAddrV4::new(site_ip(0), 0)).await?;
-        let port = first.local_addr()?.port();
+        let head = TcpListener::bind(SocketAddrV4::new(site_ip(first), 0)).await?;
+        let port = head.local_addr()?.port();
         let mut listeners = Vec::with_capacity(count);
-        listeners.push(first);
+        listeners.push(head);
         let mut failed = None;
-        for i in 1..count {
+        for i in first + 1..first + count {
             match TcpListener::bind(SocketAddrV4::new(site_ip(i), port)).await {
                 Ok(l) => listeners.push(l),
                 Err(e) => {
@@ -526,13 +539,21 @@ impl TestWeb {
     ///
     /// Callable from any async context (it awaits the server's own runtime).
     pub async fn start(manifest: Manifest) -> io::Result<TestWeb> {
+        TestWeb::start_at(manifest, 0).await
+    }
+
+    /// Like [`TestWeb::start`], with site `i` on the address of site `first + i`
+    /// ([`site_ip`]), so webs in several processes never share an address; the ledger
+    /// still numbers sites from 0.
+    pub async fn start_at(manifest: Manifest, first: usize) -> io::Result<TestWeb> {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("gleaner-testweb")
             .enable_all()
             .build()?;
         let count = manifest.sites.len();
-        let listeners = runtime.spawn(bind_sites(count)).await.map_err(io::Error::other)??;
+        let listeners =
+            runtime.spawn(bind_sites_from(first, count)).await.map_err(io::Error::other)??;
         let addrs =
             listeners.iter().map(TcpListener::local_addr).collect::<io::Result<Vec<_>>>()?;
         let state = Arc::new(WebState::new(manifest, addrs.clone()));

@@ -456,7 +456,7 @@ impl Gate {
             };
             let mut decision = self.decide(request, &owner, robots.as_ref(), self.clock.now());
             if let Stage::RobotsUnknown(_) = decision.stage {
-                match self.refresh_robots(&site, request).await {
+                match Box::pin(self.refresh_robots(&site, request)).await {
                     Ok(memory) => {
                         decision = self.decide(request, &owner, Some(&memory), self.clock.now());
                     }
@@ -503,7 +503,8 @@ impl Gate {
                 return outcome;
             }
         };
-        self.send(&site, request, format!("{allowed_by}; {}", permit.reason)).await
+        // Boxed, as in `read_robots`: the wait above holds only the small state.
+        Box::pin(self.send(&site, request, format!("{allowed_by}; {}", permit.reason))).await
     }
 
     /// Follows redirects through the gate, each hop a new request (robots.txt and
@@ -655,7 +656,9 @@ impl Gate {
                     Err(error) => Err(state_unreadable(&error)),
                 };
             };
-            match self.send(&hop_site, &hop, permit.reason).await {
+            // Boxed: the client's future is large, and a request waiting for its budget
+            // (every idle site of a big pass) should not carry its space (issue 27).
+            match Box::pin(self.send(&hop_site, &hop, permit.reason)).await {
                 GateOutcome::Fetched(fetched) => {
                     rights_headers.extend(
                         fetched

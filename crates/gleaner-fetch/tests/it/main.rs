@@ -26,6 +26,8 @@ fn settings() -> ClientSettings {
         head_allowed: false,
         address_policy: AddressPolicy::allowing(vec!["127.0.0.0/8".parse().unwrap()]),
         signer: None,
+        keep_idle: Some(gleaner_fetch::client::DEFAULT_KEEP_IDLE),
+        max_in_flight: None,
     }
 }
 
@@ -309,5 +311,33 @@ async fn robots_failures_map_to_fail_closed_outcomes() {
     );
     assert_eq!(decision.state, RobotsState::FetchNothing);
     assert_eq!(err.robots_outcome(), FetchOutcome::Timeout);
+    web.shutdown().await;
+}
+
+/// Issue 27: `max_in_flight` bounds the requests on the wire over all sites, so a pass's
+/// start-up burst (every site's robots.txt at once) holds that many connections at most.
+#[tokio::test]
+async fn issue27_max_in_flight_holds_requests_to_other_sites_until_a_turn_is_free() {
+    let timings = Timings { slow_first_byte: Duration::from_millis(300), ..Timings::default() };
+    let manifest =
+        Manifest::uniform(3, SiteSpec::default()).with_timings(timings).with_token("TestBot");
+    let web = TestWeb::start(manifest).await.unwrap();
+    let slow = |i: usize| FetchRequest::get(Url::parse(&web.url(i, "/slow/first-byte")).unwrap());
+    for (limit, expect_overlap) in [(None, true), (Some(1), false)] {
+        web.clear_ledger();
+        let c = Client::new(ClientSettings { max_in_flight: limit, ..settings() }).unwrap();
+        let (a, b, d) = (slow(0), slow(1), slow(2));
+        let (ra, rb, rd) =
+            bounded(async { tokio::join!(c.fetch(&a), c.fetch(&b), c.fetch(&d)) }).await;
+        assert!(ra.is_ok() && rb.is_ok() && rd.is_ok());
+        let ledger = web.ledger();
+        assert_eq!(ledger.len(), 3);
+        let mut spans: Vec<(Duration, Duration)> = ledger.iter().map(|e| (e.at, e.end())).collect();
+        spans.sort();
+        let overlap = spans.windows(2).any(|w| w[1].0 < w[0].1);
+        // Without a limit the three sites are asked at once (the positive control); with
+        // one turn each request arrives after the previous answer ended.
+        assert_eq!(overlap, expect_overlap, "limit {limit:?}: {spans:?}");
+    }
     web.shutdown().await;
 }

@@ -9,3 +9,4 @@ mod city;
 mod client;
 mod ledger;
 mod scenarios;
+mod split;
