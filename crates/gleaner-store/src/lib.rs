@@ -189,6 +189,17 @@ impl Store {
         Ok(Store::new(Backend::Sqlite(db)))
     }
 
+    /// How many SQL statements this handle's SQLite connections have run (`BEGIN` and
+    /// `COMMIT` included), for the benches' statements per page; `None` on PostgreSQL,
+    /// whose round trips are counted on the wire instead (`benches/store_scale.rs` in
+    /// `gleaner-scheduler`).
+    pub fn statements_run(&self) -> Option<u64> {
+        match &*self.backend {
+            Backend::Sqlite(db) => Some(db.statements_run()),
+            Backend::Postgres(_) => None,
+        }
+    }
+
     /// A short description of where the data lives, for messages.
     pub fn location(&self) -> String {
         match &*self.backend {

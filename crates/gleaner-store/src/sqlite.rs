@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, SystemTime};
 
@@ -166,6 +167,8 @@ pub(crate) struct Sqlite {
     reader: Arc<tokio::sync::Mutex<Connection>>,
     audit: Mutex<mpsc::Sender<AuditMsg>>,
     robots: RobotsCache,
+    /// Statements run on this store's connections (the benches' count per page).
+    statements: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for Sqlite {
@@ -191,6 +194,18 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
     )
     .map_err(open)?;
     Ok(conn)
+}
+
+/// Counts every statement `conn` runs to its end (`BEGIN` and `COMMIT` included) in
+/// `counter`, from SQLite's own profile hook.
+fn count_statements(conn: &mut Connection, counter: &Arc<AtomicU64>) {
+    let counter = Arc::clone(counter);
+    let _ = conn.trace_v2(
+        rusqlite::trace::TraceEventCodes::SQLITE_TRACE_PROFILE,
+        Some(move |_: rusqlite::trace::TraceEvent<'_>| {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }),
+    );
 }
 
 /// Brings the file to this build's schema: records which migrations it has (filling in
@@ -531,8 +546,12 @@ impl Sqlite {
     pub(crate) fn open(path: &Path) -> Result<Sqlite, StoreError> {
         let mut writer = connect(path)?;
         migrate(&mut writer, path)?;
-        let reader = connect(path)?;
-        let audit_conn = connect(path)?;
+        let mut reader = connect(path)?;
+        let mut audit_conn = connect(path)?;
+        let statements = Arc::new(AtomicU64::new(0));
+        for conn in [&mut writer, &mut reader, &mut audit_conn] {
+            count_statements(conn, &statements);
+        }
         let (tx, rx) = mpsc::channel();
         std::thread::Builder::new()
             .name("gleaner-store-audit".into())
@@ -544,7 +563,13 @@ impl Sqlite {
             reader: Arc::new(tokio::sync::Mutex::new(reader)),
             audit: Mutex::new(tx),
             robots: Arc::default(),
+            statements,
         })
+    }
+
+    /// How many statements this store's connections have run so far.
+    pub(crate) fn statements_run(&self) -> u64 {
+        self.statements.load(Ordering::Relaxed)
     }
 
     /// The database file.
