@@ -72,7 +72,11 @@ pub enum GateRole {
 /// The gate over the store's budgets, robots cache, audit log and clock, for `role`.
 pub async fn gate_for(settings: &Arc<Settings>, store: &Store, role: GateRole) -> Result<Gate> {
     let state = match role {
-        GateRole::Crawler => store.claim_crawler().await,
+        // The daily cap in leased blocks, not one locked row per request (issue 27).
+        GateRole::Crawler => {
+            let cap = settings.politeness.global_daily_cap;
+            store.claim_crawler().await.map(|state| state.lease_daily_cap(cap))
+        }
         GateRole::Occasional => store.occasional_state().await,
     }
     .map_err(|e| anyhow::anyhow!("{e}"))

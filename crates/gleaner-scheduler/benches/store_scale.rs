@@ -18,7 +18,8 @@
 //!
 //! `cargo test --benches` runs a quick mode (20 sites × 4 at 50 ms, SQLite, and PostgreSQL
 //! when configured). Knobs: `STORE_RUNS="500x10@200,2000x5@1000"`,
-//! `STORE_BACKENDS="sqlite,postgres"`.
+//! `STORE_BACKENDS="sqlite,postgres"`, `STORE_LEASE=0` (the daily cap's row locked per
+//! request, as before the leased blocks).
 
 // A bench reports its figures on stdout, like criterion would.
 #![allow(clippy::print_stdout)]
@@ -60,6 +61,18 @@ fn config(web: &TestWeb, sites: usize, gap: Duration) -> String {
 #[derive(Default)]
 struct Wire {
     round_trips: AtomicU64,
+    /// Statements executed, by their first words (`STORE_PROFILE=1`).
+    by_statement: std::sync::Mutex<std::collections::HashMap<String, u64>>,
+}
+
+/// A message's NUL-terminated strings from `at`.
+fn cstrings(body: &[u8]) -> Vec<String> {
+    body.split(|b| *b == 0).map(|s| String::from_utf8_lossy(s).into_owned()).collect()
+}
+
+/// The first words of a statement, to group the profile by.
+fn head_of(sql: &str) -> String {
+    sql.split_whitespace().take(9).collect::<Vec<_>>().join(" ")
 }
 
 /// A loopback proxy in front of `upstream` that counts the client's `Sync` and `Query`
@@ -93,6 +106,8 @@ async fn forward_counting(
     wire: &Wire,
 ) -> std::io::Result<()> {
     let mut started = false;
+    let profile = std::env::var("STORE_PROFILE").is_ok_and(|v| v == "1");
+    let mut prepared: std::collections::HashMap<String, String> = Default::default();
     loop {
         let mut head = [0u8; 5];
         let (kind, len) = if started {
@@ -107,6 +122,19 @@ async fn forward_counting(
         match kind {
             Some(b'S' | b'Q') => {
                 wire.round_trips.fetch_add(1, Ordering::Relaxed);
+                if profile && kind == Some(b'Q') {
+                    let sql = head_of(&cstrings(&body)[0]);
+                    *wire.by_statement.lock().unwrap().entry(sql).or_default() += 1;
+                }
+            }
+            Some(b'P') if profile => {
+                let parts = cstrings(&body);
+                prepared.insert(parts[0].clone(), head_of(&parts[1]));
+            }
+            Some(b'B') if profile => {
+                let parts = cstrings(&body);
+                let sql = prepared.get(&parts[1]).cloned().unwrap_or_else(|| parts[1].clone());
+                *wire.by_statement.lock().unwrap().entry(sql).or_default() += 1;
             }
             Some(_) => {}
             // The start-up message carries protocol 3.0; an SSL or GSS request comes first.
@@ -213,7 +241,12 @@ async fn run(backend: &str, index: usize, sites: usize, requests: u32, gap: Dura
     };
     let settings =
         Arc::new(gleaner_config::parse(&config(&web, sites, gap), "bench.toml").expect("config"));
+    let cap = settings.politeness.global_daily_cap;
     let state = store.claim_crawler().await.expect("crawler state");
+    let state = match std::env::var("STORE_LEASE").as_deref() {
+        Ok("0") => state,
+        _ => state.lease_daily_cap(cap),
+    };
     let clock = store.clock().await.expect("store clock");
     let client = Client::new(ClientSettings::from_settings(&settings)).expect("client");
     let gate = Gate::new(
@@ -275,6 +308,14 @@ async fn run(backend: &str, index: usize, sites: usize, requests: u32, gap: Dura
         report.failed,
         report.requeued,
     );
+    if let Place::Postgres { wire, .. } = &place {
+        let by = wire.by_statement.lock().unwrap();
+        let mut top: Vec<_> = by.iter().collect();
+        top.sort_by(|a, b| b.1.cmp(a.1));
+        for (sql, count) in top.iter().take(25) {
+            println!("  {:6.2} per request  {sql}", **count as f64 / n);
+        }
+    }
     drop(ctx);
     web.shutdown().await;
     place.drop_schema().await;
@@ -283,9 +324,8 @@ async fn run(backend: &str, index: usize, sites: usize, requests: u32, gap: Dura
 fn main() {
     // `cargo test --benches` runs benches without `--bench`: stay quick then.
     let quick = !std::env::args().any(|a| a == "--bench");
-    let runs = std::env::var("STORE_RUNS").unwrap_or_else(|_| {
-        if quick { "20x4@50".into() } else { "500x10@200,2000x5@1000".into() }
-    });
+    let runs = std::env::var("STORE_RUNS")
+        .unwrap_or_else(|_| if quick { "20x4@50".into() } else { "500x10@200,2000x5@1000".into() });
     let backends = std::env::var("STORE_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
     let rt =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");

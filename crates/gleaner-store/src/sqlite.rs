@@ -763,16 +763,19 @@ impl crate::backend::GateBackend for Sqlite {
         site: &str,
         _worker: &str,
         change: Change<'_>,
+        leased: Option<&mut GlobalBudget>,
     ) -> Result<(), StoreError> {
         let conn = Arc::clone(&self.writer).lock_owned().await;
+        let shared = leased.is_none();
         let owned = site.to_owned();
         let cache = Arc::clone(&self.robots);
         let (conn, before, mut global) = blocking(move || {
             recover(&conn);
             conn.execute_batch("BEGIN IMMEDIATE")
                 .doing(|| format!("reserving the budget of `{owned}`"))?;
-            let loaded =
-                load_site(&conn, &owned, &cache).and_then(|s| Ok((s, load_global(&conn)?)));
+            let loaded = load_site(&conn, &owned, &cache).and_then(|s| {
+                Ok((s, if shared { load_global(&conn)? } else { GlobalBudget::default() }))
+            });
             match loaded {
                 Ok((state, global)) => Ok((OpenTransaction(Some(conn)), state, global)),
                 Err(e) => {
@@ -782,11 +785,14 @@ impl crate::backend::GateBackend for Sqlite {
             }
         })
         .await?;
-        let global_before = global.clone();
         let mut after = before.clone().unwrap_or_default();
         // The change is pure (policy decisions on the loaded state): no I/O while the
         // transaction is open.
-        change(&mut after, &mut global);
+        let global_before = global.clone();
+        match leased {
+            Some(view) => change(&mut after, view),
+            None => change(&mut after, &mut global),
+        }
         let owned = site.to_owned();
         let mut open = conn;
         blocking(move || {
