@@ -213,6 +213,7 @@ fn audit_thread(
     };
     rt.block_on(async move {
         let mut client: Option<tokio_postgres::Client> = None;
+        let mut prepared: Option<tokio_postgres::Statement> = None;
         let mut batch: Vec<AuditRecord> = Vec::new();
         let mut waiting: Vec<tokio::sync::oneshot::Sender<()>> = Vec::new();
         while let Some(first) = rx.recv().await {
@@ -233,9 +234,10 @@ fn audit_thread(
                 for _ in 0..2 {
                     if client.as_ref().is_none_or(|c| c.is_closed()) {
                         client = connect(&config, &location).await.ok();
+                        prepared = None;
                     }
                     let Some(c) = client.as_mut() else { continue };
-                    if write_audit(c, &batch).await.is_ok() {
+                    if write_audit(c, &mut prepared, &batch).await.is_ok() {
                         break;
                     }
                     client = None;
@@ -249,41 +251,50 @@ fn audit_thread(
     });
 }
 
+/// Writes a batch of audit records in one statement (one round trip, atomic: all or
+/// none), as arrays unnested in order.
 async fn write_audit(
     client: &mut tokio_postgres::Client,
+    prepared: &mut Option<tokio_postgres::Statement>,
     batch: &[AuditRecord],
 ) -> Result<(), tokio_postgres::Error> {
-    let tx = client.transaction().await?;
-    let st = tx
-        .prepare(
-            "INSERT INTO audit_log (time_ms, site, host, url, purpose, source, status, error,
+    let st = match prepared {
+        Some(st) => st.clone(),
+        None => client
+            .prepare(
+                "INSERT INTO audit_log (time_ms, site, host, url, purpose, source, status, error,
                  bytes, duration_ms, reason, outcome)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-        )
-        .await?;
-    for r in batch {
-        let status = r.outcome.status().map(i64::from);
-        let outcome = r.outcome.code();
-        tx.execute(
+             SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[],
+                 $6::text[], $7::bigint[], $8::text[], $9::bigint[], $10::bigint[], $11::text[],
+                 $12::text[])",
+            )
+            .await?,
+    };
+    *prepared = Some(st.clone());
+    let time: Vec<i64> = batch.iter().map(|r| codec::to_ms(r.time)).collect();
+    let site: Vec<&str> = batch.iter().map(|r| r.site.as_str()).collect();
+    let host: Vec<String> = batch.iter().map(|r| codec::host_of(&r.site)).collect();
+    let url: Vec<&str> = batch.iter().map(|r| r.url.as_str()).collect();
+    let purpose: Vec<&str> = batch.iter().map(|r| r.purpose.as_str()).collect();
+    let source: Vec<Option<&str>> = batch.iter().map(|r| r.source.as_deref()).collect();
+    let status: Vec<Option<i64>> =
+        batch.iter().map(|r| r.outcome.status().map(i64::from)).collect();
+    let error: Vec<Option<&str>> = batch.iter().map(|r| r.error.as_deref()).collect();
+    let bytes: Vec<i64> =
+        batch.iter().map(|r| i64::try_from(r.bytes).unwrap_or(i64::MAX)).collect();
+    let duration: Vec<i64> = batch.iter().map(|r| codec::duration_ms(r.duration)).collect();
+    let reason: Vec<&str> = batch.iter().map(|r| r.reason.as_str()).collect();
+    let outcome: Vec<String> = batch.iter().map(|r| r.outcome.code().to_string()).collect();
+    client
+        .execute(
             &st,
             &[
-                &codec::to_ms(r.time),
-                &r.site,
-                &codec::host_of(&r.site),
-                &r.url,
-                &r.purpose.as_str(),
-                &r.source,
-                &status,
-                &r.error,
-                &i64::try_from(r.bytes).unwrap_or(i64::MAX),
-                &codec::duration_ms(r.duration),
-                &r.reason,
-                &outcome,
+                &time, &site, &host, &url, &purpose, &source, &status, &error, &bytes, &duration,
+                &reason, &outcome,
             ],
         )
-        .await?;
-    }
-    tx.commit().await
+        .await
+        .map(drop)
 }
 
 /// A provenance row (`source, fetch_url, fetched_ms, extractor, facts, description,
@@ -699,6 +710,15 @@ impl Db for Postgres {
             let written = run_on(&conn, sql, &params).await;
             Ok(written.doing(&self.location, || doing)?.rows)
         })
+    }
+
+    fn point_query<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Vec<SqlRow>, StoreError>> {
+        self.query(sql, params, doing)
     }
 
     fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
