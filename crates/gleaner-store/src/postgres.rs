@@ -993,18 +993,25 @@ impl crate::backend::EventsBackend for Postgres {
                 .collect();
         keys.sort_unstable();
         keys.dedup();
-        for key in &keys {
-            tx.execute("SELECT pg_advisory_xact_lock($1)", &[key]).await.doing(loc, doing)?;
-        }
+        // One round trip for every lock, taken in the array's (sorted) order.
+        let lock = tx
+            .prepare_cached("SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k")
+            .await
+            .doing(loc, doing)?;
+        tx.execute(&lock, &[&keys]).await.doing(loc, doing)?;
         let found = tx
             .query(
-                "SELECT id, identity, facts, description, image_url, status FROM events
+                &tx.prepare_cached(
+                    "SELECT id, identity, facts, description, image_url, status FROM events
                  WHERE identity = $1
                     OR ($2::text IS NOT NULL AND url = $2)
                     OR ($3::text IS NOT NULL AND title_key = $3
                         AND (($4::bigint IS NULL AND start_ms IS NULL)
                              OR start_ms BETWEEN $4 - $5 AND $4 + $5))
                  ORDER BY id LIMIT 64 FOR UPDATE",
+                )
+                .await
+                .doing(loc, doing)?,
                 &[
                     &lookup.identity,
                     &lookup.url,
@@ -1018,10 +1025,8 @@ impl crate::backend::EventsBackend for Postgres {
         let mut rows = Vec::with_capacity(found.len());
         for r in &found {
             let id: i64 = r.get(0);
-            let readings = tx
-                .query(
-                    "SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url
-                     FROM event_provenance WHERE event_id = $1 ORDER BY fetched_ms, id",
+            let readings = tx.query(&tx.prepare_cached("SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url
+                     FROM event_provenance WHERE event_id = $1 ORDER BY fetched_ms, id").await.doing(loc, doing)?,
                     &[&id],
                 )
                 .await
@@ -1043,13 +1048,11 @@ impl crate::backend::EventsBackend for Postgres {
         let c = merge::columns(&plan, write.fetched_at);
         let (id, outcome) = match plan.target {
             merge::Target::New(row_identity) => {
-                let row = tx
-                    .query_one(
-                        "INSERT INTO events (identity, host, url_host, source, url, title, category,
+                let row = tx.query_one(&tx.prepare_cached("INSERT INTO events (identity, host, url_host, source, url, title, category,
                              status, start_ms, end_ms, last_day_end_ms, facts, description,
                              image_url, first_seen_ms, last_checked_ms, title_key)
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
-                         RETURNING id",
+                         RETURNING id").await.doing(loc, doing)?,
                         &[
                             &row_identity,
                             &c.host,
@@ -1082,8 +1085,12 @@ impl crate::backend::EventsBackend for Postgres {
                     && row.image_url == c.image
                 {
                     tx.execute(
-                        "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2),
+                        &tx.prepare_cached(
+                            "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2),
                              last_day_end_ms = $3, title_key = $4 WHERE id = $1",
+                        )
+                        .await
+                        .doing(loc, doing)?,
                         &[&id, &now, &c.last_day_end, &c.title_key],
                     )
                     .await
@@ -1091,12 +1098,16 @@ impl crate::backend::EventsBackend for Postgres {
                     (id, Upserted::Unchanged(id))
                 } else {
                     tx.execute(
-                        "UPDATE events SET host = $2, url_host = $3, source = $4, url = $5,
+                        &tx.prepare_cached(
+                            "UPDATE events SET host = $2, url_host = $3, source = $4, url = $5,
                              title = $6, category = $7, status = $8, start_ms = $9, end_ms = $10,
                              last_day_end_ms = $11, facts = $12, description = $13,
                              image_url = $14, last_checked_ms = greatest(last_checked_ms, $15),
                              title_key = $16
                          WHERE id = $1",
+                        )
+                        .await
+                        .doing(loc, doing)?,
                         &[
                             &id,
                             &c.host,
@@ -1125,15 +1136,15 @@ impl crate::backend::EventsBackend for Postgres {
         };
         if matches!(outcome, Upserted::Inserted(_) | Upserted::Updated { status_changed: true, .. })
         {
-            tx.execute(
-                "INSERT INTO event_status (event_id, status, stated, at_ms) VALUES ($1, $2, $3, $4)",
+            tx.execute(&tx.prepare_cached("INSERT INTO event_status (event_id, status, stated, at_ms) VALUES ($1, $2, $3, $4)").await.doing(loc, doing)?,
                 &[&id, &c.status, &c.stated, &now],
             )
             .await
             .doing(loc, doing)?;
         }
         tx.execute(
-            "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms, extractor,
+            &tx.prepare_cached(
+                "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms, extractor,
                  facts, description, image_url)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (event_id, source, fetch_url)
@@ -1141,6 +1152,9 @@ impl crate::backend::EventsBackend for Postgres {
                  extractor = coalesce(excluded.extractor, event_provenance.extractor),
                  facts = excluded.facts, description = excluded.description,
                  image_url = excluded.image_url",
+            )
+            .await
+            .doing(loc, doing)?,
             &[
                 &id,
                 &reading.source,
