@@ -65,7 +65,7 @@ struct Wire {
     by_statement: std::sync::Mutex<std::collections::HashMap<String, u64>>,
 }
 
-/// A message's NUL-terminated strings from `at`.
+/// A message's NUL-terminated strings.
 fn cstrings(body: &[u8]) -> Vec<String> {
     body.split(|b| *b == 0).map(|s| String::from_utf8_lossy(s).into_owned()).collect()
 }
@@ -140,9 +140,8 @@ async fn forward_counting(
             // The start-up message carries protocol 3.0; an SSL or GSS request comes first.
             None => started = body.get(..4) == Some(&[0, 3, 0, 0]),
         }
-        match kind {
-            Some(k) => to.write_all(&[k]).await?,
-            None => {}
+        if let Some(k) = kind {
+            to.write_all(&[k]).await?;
         }
         to.write_all(&len.to_be_bytes()).await?;
         to.write_all(&body).await?;
