@@ -50,9 +50,13 @@
 //! - SQLite: one crawling process per database file (the crawler lease, an OS file
 //!   lock); other processes (`gleaner optout`, the server) read and write freely, and
 //!   each update is one `BEGIN IMMEDIATE` transaction.
-//! - PostgreSQL: any number of workers. Each update locks the site's row and the global
-//!   budget row (`SELECT … FOR UPDATE`) for the few statements of one transaction, so
-//!   every worker sees the previous one's reservation. In-flight requests are counted per
+//! - PostgreSQL: any number of workers. Each update locks the site's row (`SELECT …
+//!   FOR UPDATE`) for one transaction of two round trips, so every worker sees the
+//!   previous one's reservation.
+//! - The global daily cap: a crawler ([`CrawlerState::lease_daily_cap`], as `gleaner
+//!   run` wires it) takes it in leased blocks (`daily_cap`), so no reservation locks the
+//!   shared `global_budget` row; without a lease (`gleaner fetch`) each update locks and
+//!   writes that row as well. In-flight requests are counted per
 //!   worker and only while the worker's lease on the database clock holds (a heartbeat
 //!   renews it), so a worker that dies stops holding the in-flight cap within its lease
 //!   (30 s by default, [`Store::claim_worker`]), and no worker clears another's requests.

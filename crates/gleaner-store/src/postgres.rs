@@ -8,9 +8,11 @@
 //! - Schema: `migrations/postgres`, applied on open in one transaction per version under
 //!   an advisory lock, so workers starting together migrate once.
 //! - The gate's state ([`Postgres::update_site`]): one short transaction per update —
-//!   `SELECT … FOR UPDATE` of the site's row (inserted first when missing), then of the
-//!   global budget row (always in that order, so two updates never deadlock), the
-//!   caller's synchronous closure, the writes, `COMMIT`, all before the future completes.
+//!   `SELECT … FOR UPDATE` of the site's row (inserted first when missing) with its
+//!   requests in flight, pipelined with `BEGIN`; then, unless the daily cap is leased in
+//!   blocks (`crate::daily_cap`), of the global budget row (always in that order, so two
+//!   updates never deadlock); the caller's synchronous closure; the writes, the last one
+//!   pipelined with `COMMIT`; all before the future completes: two round trips.
 //!   The row locks are held for the closure's microseconds and a few statements, never
 //!   across an HTTP request, and a second worker's update of the same site waits for the
 //!   first one's commit instead of overwriting it.
@@ -21,7 +23,8 @@
 //!   default), and no live worker's requests are ever cleared by another.
 //! - Registry: a version number (`meta.registry_version`, moved by a trigger that also
 //!   sends `NOTIFY gleaner_registry`) read before each lookup, as on SQLite.
-//! - Audit: a thread with its own runtime and connection writes batches.
+//! - Audit: a thread with its own runtime and connection writes batches, one statement
+//!   (`unnest` of arrays) per batch.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash, Hasher};
