@@ -16,6 +16,15 @@
 //!   and the server: one per `Sync` or simple `Query` message the client sends (each
 //!   waits for the server's answer), on every connection (pool, audit writer, listener).
 //!
+//! Measured on the 2-core machine, shared (load 4–7), before → after issue 27's store work
+//! (one run each, 500 × 10 @ 0.2 s / 2,000 × 5 @ 1 s):
+//! - SQLite: CPU 4.15 → 2.79 s / 9.80 → 5.52 s; wall ÷ bound 2.10 → 1.56 / 1.74 → 1.35;
+//!   statements per request about 26 and 29 (unchanged: the win was thread hops);
+//! - PostgreSQL: round trips per request 55.9 → 24.0 / 59.0 → 26.8; wall ÷ bound
+//!   23.8 → 4.0 / 17.0 → 3.8; CPU 14.6 → 5.4 s / 32.7 → 12.7 s. The gate's share is
+//!   about 7.5 per request (two reservations of two round trips, one state read, two
+//!   registry version reads); the event write and validators make the rest.
+//!
 //! `cargo test --benches` runs a quick mode (20 sites × 4 at 50 ms, SQLite, and PostgreSQL
 //! when configured). Knobs: `STORE_RUNS="500x10@200,2000x5@1000"`,
 //! `STORE_BACKENDS="sqlite,postgres"`, `STORE_LEASE=0` (the daily cap's row locked per
