@@ -82,7 +82,10 @@ pub async fn gate_for(settings: &Arc<Settings>, store: &Store, role: GateRole) -
     let audit: Arc<dyn AuditSink> = Arc::new(store.clone());
     let (state, audit) = match role {
         GateRole::Crawler => {
-            let state = store.claim_crawler().await.map_err(|e| anyhow::anyhow!("{e}"));
+            // The daily cap in leased blocks, not one locked row per request (issue 27).
+            let cap = settings.politeness.global_daily_cap;
+            let state = store.claim_crawler().await.map(|state| state.lease_daily_cap(cap));
+            let state = state.map_err(|e| anyhow::anyhow!("{e}"));
             (Arc::new(state.context(STATE)?) as Arc<dyn GateState>, audit)
         }
         GateRole::Occasional => (occasional.await?, audit),

@@ -12,6 +12,7 @@ use std::time::{Duration, SystemTime};
 
 use async_trait::async_trait;
 use gleaner_policy::audit::AuditRecord;
+use gleaner_policy::budget::GlobalBudget;
 use gleaner_policy::registry::Scope;
 use gleaner_policy::state::{Change, SiteState};
 
@@ -24,12 +25,16 @@ use crate::model::{
 #[async_trait]
 pub(crate) trait GateBackend {
     /// Applies `change` to a site's state and the global budget for `worker`, committed
-    /// before it returns (SQLite has one crawling process and ignores `worker`).
+    /// before it returns (SQLite has one crawling process and ignores `worker`). With
+    /// `leased`, the change sees that view of the global budget (this process's leased
+    /// block of the daily cap, `crate::daily_cap`) and the shared row is neither locked
+    /// nor written.
     async fn update_site(
         &self,
         site: &str,
         worker: &str,
         change: Change<'_>,
+        leased: Option<&mut GlobalBudget>,
     ) -> Result<(), StoreError>;
 
     /// A copy of a site's gate state.

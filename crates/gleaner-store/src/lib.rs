@@ -50,9 +50,13 @@
 //! - SQLite: one crawling process per database file (the crawler lease, an OS file
 //!   lock); other processes (`gleaner optout`, the server) read and write freely, and
 //!   each update is one `BEGIN IMMEDIATE` transaction.
-//! - PostgreSQL: any number of workers. Each update locks the site's row and the global
-//!   budget row (`SELECT … FOR UPDATE`) for the few statements of one transaction, so
-//!   every worker sees the previous one's reservation. In-flight requests are counted per
+//! - PostgreSQL: any number of workers. Each update locks the site's row (`SELECT …
+//!   FOR UPDATE`) for one transaction of two round trips, so every worker sees the
+//!   previous one's reservation.
+//! - The global daily cap: a crawler ([`CrawlerState::lease_daily_cap`], as `gleaner
+//!   run` wires it) takes it in leased blocks (`daily_cap`), so no reservation locks the
+//!   shared `global_budget` row; without a lease (`gleaner fetch`) each update locks and
+//!   writes that row as well. In-flight requests are counted per
 //!   worker and only while the worker's lease on the database clock holds (a heartbeat
 //!   renews it), so a worker that dies stops holding the in-flight cap within its lease
 //!   (30 s by default, [`Store::claim_worker`]), and no worker clears another's requests.
@@ -64,6 +68,7 @@ mod backend;
 mod clock;
 mod codec;
 mod content;
+mod daily_cap;
 mod error;
 mod events;
 mod kept;
@@ -81,6 +86,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use gleaner_policy::audit::{AuditRecord, AuditSink};
+use gleaner_policy::budget::GlobalBudget;
 use gleaner_policy::registry::{OwnerRules, Registry, Scope};
 use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError};
 use url::Url;
@@ -191,6 +197,17 @@ impl Store {
         Ok(Store::new(Backend::Sqlite(db)))
     }
 
+    /// How many SQL statements this handle's SQLite connections have run (`BEGIN` and
+    /// `COMMIT` included), for the benches' statements per page; `None` on PostgreSQL,
+    /// whose round trips are counted on the wire instead (`benches/store_scale.rs` in
+    /// `gleaner-scheduler`).
+    pub fn statements_run(&self) -> Option<u64> {
+        match &*self.backend {
+            Backend::Sqlite(db) => Some(db.statements_run()),
+            Backend::Postgres(_) => None,
+        }
+    }
+
     /// A short description of where the data lives, for messages.
     pub fn location(&self) -> String {
         match &*self.backend {
@@ -212,6 +229,7 @@ impl Store {
                 reset: 0,
                 worker: format!("occasional-{}", std::process::id()),
                 heartbeat: None,
+                cap: None,
             }),
             Backend::Postgres(_) => self.claim_crawler().await,
         }
@@ -265,6 +283,7 @@ impl Store {
                     reset,
                     worker,
                     heartbeat: Some(heartbeat.abort_handle()),
+                    cap: None,
                 });
             }
         };
@@ -297,6 +316,7 @@ impl Store {
             reset,
             worker: postgres::new_worker_id(),
             heartbeat: None,
+            cap: None,
         })
     }
 
@@ -454,13 +474,43 @@ pub struct CrawlerState {
     reset: u64,
     worker: String,
     heartbeat: Option<tokio::task::AbortHandle>,
+    /// This process's block of the global daily cap, once [`CrawlerState::lease_daily_cap`]
+    /// turned leasing on.
+    cap: Option<Arc<tokio::sync::Mutex<CapLease>>>,
 }
+
+/// A block of the global daily cap held by one process (`daily_cap`).
+#[derive(Debug)]
+struct CapLease {
+    /// The daily cap, from the settings.
+    cap: u32,
+    /// How many to take at a time.
+    block: u32,
+    /// The day the units are of.
+    day: Option<chrono::NaiveDate>,
+    /// Units held and not yet used.
+    left: u32,
+    /// The store had none left when last asked: ask again after this.
+    dry_until: Option<std::time::Instant>,
+}
+
+/// How long a process whose lease came back empty waits before asking again (another
+/// process may give its unused block back).
+const DRY_RETRY: Duration = Duration::from_secs(10);
 
 impl Drop for CrawlerState {
     /// Ends the heartbeat and, on a live runtime, the worker's lease at once (its
     /// requests are over: the gate that used this state is gone). Without a runtime the
     /// lease simply expires.
     fn drop(&mut self) {
+        // The unused units of the daily cap go back (a process killed instead keeps
+        // them for the day: the cap is met that many requests early).
+        if let (Some(cap), Ok(runtime)) = (self.cap.take(), tokio::runtime::Handle::try_current()) {
+            let store = self.store.clone();
+            runtime.spawn(async move {
+                let _ = give_back_lease(&store, &cap).await;
+            });
+        }
         if let Some(heartbeat) = self.heartbeat.take() {
             heartbeat.abort();
             if let (Backend::Postgres(_), Ok(runtime)) =
@@ -478,7 +528,88 @@ impl Drop for CrawlerState {
     }
 }
 
+/// Gives a lease's unused units back to the store.
+async fn give_back_lease(
+    store: &Store,
+    cap: &tokio::sync::Mutex<CapLease>,
+) -> Result<(), StoreError> {
+    let mut lease = cap.lock().await;
+    let (day, unused) = (lease.day, std::mem::take(&mut lease.left));
+    match day {
+        Some(day) => daily_cap::give_back(store.db(), day, unused).await,
+        None => Ok(()),
+    }
+}
+
 impl CrawlerState {
+    /// Takes the global daily cap (`[politeness] global_daily_cap`, `cap`) in leased
+    /// blocks instead of locking its row for every request: a hundredth of the cap at a
+    /// time (1 to 100), spent in memory, the unused rest given back by
+    /// [`CrawlerState::give_back_daily_cap`] or when this value is dropped. Processes
+    /// together never start more than `cap` requests a day; a process that dies with a
+    /// block takes its unused units with it for that day.
+    pub fn lease_daily_cap(mut self, cap: u32) -> CrawlerState {
+        self.cap = Some(Arc::new(tokio::sync::Mutex::new(CapLease {
+            cap,
+            block: daily_cap::block_for(cap),
+            day: None,
+            left: 0,
+            dry_until: None,
+        })));
+        self
+    }
+
+    /// Gives the unused units of this process's block of the daily cap back now (the end
+    /// of a pass); the next reservation leases a new block.
+    pub async fn give_back_daily_cap(&self) -> Result<(), StoreError> {
+        match &self.cap {
+            Some(cap) => give_back_lease(&self.store, cap).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Takes one unit of the leased daily cap for `day`, leasing a new block when none is
+    /// left; false when the day's allowance is used up.
+    /// Also returns the cap.
+    async fn take_unit(
+        &self,
+        cap: &tokio::sync::Mutex<CapLease>,
+        day: chrono::NaiveDate,
+    ) -> (bool, u32) {
+        let mut lease = cap.lock().await;
+        if lease.day != Some(day) {
+            // A new day: what is left of yesterday's block is of no use any more.
+            lease.day = Some(day);
+            lease.left = 0;
+            lease.dry_until = None;
+        }
+        if lease.left == 0 && lease.dry_until.is_none_or(|t| t <= std::time::Instant::now()) {
+            let (limit, block) = (lease.cap, lease.block);
+            match daily_cap::lease(self.store.db(), day, limit, block).await {
+                Ok(0) | Err(_) => {
+                    lease.dry_until = Some(std::time::Instant::now() + DRY_RETRY);
+                }
+                Ok(granted) => {
+                    lease.left = granted;
+                    lease.dry_until = None;
+                }
+            }
+        }
+        if lease.left == 0 {
+            return (false, lease.cap);
+        }
+        lease.left -= 1;
+        (true, lease.cap)
+    }
+
+    /// Puts back a unit that [`CrawlerState::take_unit`] took and the change did not use.
+    async fn return_unit(&self, cap: &tokio::sync::Mutex<CapLease>, day: chrono::NaiveDate) {
+        let mut lease = cap.lock().await;
+        if lease.day == Some(day) {
+            lease.left += 1;
+        }
+    }
+
     /// The store.
     pub fn store(&self) -> &Store {
         &self.store
@@ -557,10 +688,31 @@ impl GateState for CrawlerState {
         change: Change<'a>,
     ) -> BoxFuture<'a, Result<(), StateError>> {
         Box::pin(async move {
-            let result = self.store.backend().update_site(site, &self.worker, change).await;
-            result.map_err(|error| {
-                StateError(format!("failed to record the budget of `{site}`: {error}"))
-            })
+            let failed =
+                |error| StateError(format!("failed to record the budget of `{site}`: {error}"));
+            let Some(cap) = &self.cap else {
+                let result = self.store.backend().update_site(site, &self.worker, change, None);
+                return result.await.map_err(failed);
+            };
+            // With a leased block, the change sees the block, not the shared row: one unit
+            // held means "under the cap", none means "the cap is met".
+            let day = chrono::Utc::now().date_naive();
+            let (held, limit) = self.take_unit(cap, day).await;
+            let before = GlobalBudget { day: Some(day), requests: if held { 0 } else { limit } };
+            let mut view = before.clone();
+            let result =
+                self.store.backend().update_site(site, &self.worker, change, Some(&mut view)).await;
+            let used = result.is_ok() && view != before;
+            if held && !used {
+                self.return_unit(cap, day).await;
+            }
+            if used && !held {
+                // The change counted a request under a day the block is not of (its clock
+                // is past midnight before this one): it is counted on the shared row.
+                let _ =
+                    daily_cap::lease(self.store.db(), view.day.unwrap_or(day), u32::MAX, 1).await;
+            }
+            result.map_err(failed)
         })
     }
 

@@ -8,9 +8,11 @@
 //! - Schema: `migrations/postgres`, applied on open in one transaction per version under
 //!   an advisory lock, so workers starting together migrate once.
 //! - The gate's state ([`Postgres::update_site`]): one short transaction per update —
-//!   `SELECT … FOR UPDATE` of the site's row (inserted first when missing), then of the
-//!   global budget row (always in that order, so two updates never deadlock), the
-//!   caller's synchronous closure, the writes, `COMMIT`, all before the future completes.
+//!   `SELECT … FOR UPDATE` of the site's row (inserted first when missing) with its
+//!   requests in flight, pipelined with `BEGIN`; then, unless the daily cap is leased in
+//!   blocks (`crate::daily_cap`), of the global budget row (always in that order, so two
+//!   updates never deadlock); the caller's synchronous closure; the writes, the last one
+//!   pipelined with `COMMIT`; all before the future completes: two round trips.
 //!   The row locks are held for the closure's microseconds and a few statements, never
 //!   across an HTTP request, and a second worker's update of the same site waits for the
 //!   first one's commit instead of overwriting it.
@@ -21,7 +23,8 @@
 //!   default), and no live worker's requests are ever cleared by another.
 //! - Registry: a version number (`meta.registry_version`, moved by a trigger that also
 //!   sends `NOTIFY gleaner_registry`) read before each lookup, as on SQLite.
-//! - Audit: a thread with its own runtime and connection writes batches.
+//! - Audit: a thread with its own runtime and connection writes batches, one statement
+//!   (`unnest` of arrays) per batch.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash, Hasher};
@@ -32,6 +35,7 @@ use std::time::{Duration, Instant, SystemTime};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use gleaner_policy::Purpose;
 use gleaner_policy::audit::AuditRecord;
+use gleaner_policy::budget::GlobalBudget;
 use gleaner_policy::registry::Scope;
 use gleaner_policy::robots::RobotsTxt;
 use gleaner_policy::state::{Change, SiteState};
@@ -212,6 +216,7 @@ fn audit_thread(
     };
     rt.block_on(async move {
         let mut client: Option<tokio_postgres::Client> = None;
+        let mut prepared: Option<tokio_postgres::Statement> = None;
         let mut batch: Vec<AuditRecord> = Vec::new();
         let mut waiting: Vec<tokio::sync::oneshot::Sender<()>> = Vec::new();
         while let Some(first) = rx.recv().await {
@@ -232,9 +237,10 @@ fn audit_thread(
                 for _ in 0..2 {
                     if client.as_ref().is_none_or(|c| c.is_closed()) {
                         client = connect(&config, &location).await.ok();
+                        prepared = None;
                     }
                     let Some(c) = client.as_mut() else { continue };
-                    if write_audit(c, &batch).await.is_ok() {
+                    if write_audit(c, &mut prepared, &batch).await.is_ok() {
                         break;
                     }
                     client = None;
@@ -248,41 +254,50 @@ fn audit_thread(
     });
 }
 
+/// Writes a batch of audit records in one statement (one round trip, atomic: all or
+/// none), as arrays unnested in order.
 async fn write_audit(
     client: &mut tokio_postgres::Client,
+    prepared: &mut Option<tokio_postgres::Statement>,
     batch: &[AuditRecord],
 ) -> Result<(), tokio_postgres::Error> {
-    let tx = client.transaction().await?;
-    let st = tx
-        .prepare(
-            "INSERT INTO audit_log (time_ms, site, host, url, purpose, source, status, error,
+    let st = match prepared {
+        Some(st) => st.clone(),
+        None => client
+            .prepare(
+                "INSERT INTO audit_log (time_ms, site, host, url, purpose, source, status, error,
                  bytes, duration_ms, reason, outcome)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-        )
-        .await?;
-    for r in batch {
-        let status = r.outcome.status().map(i64::from);
-        let outcome = r.outcome.code();
-        tx.execute(
+             SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[],
+                 $6::text[], $7::bigint[], $8::text[], $9::bigint[], $10::bigint[], $11::text[],
+                 $12::text[])",
+            )
+            .await?,
+    };
+    *prepared = Some(st.clone());
+    let time: Vec<i64> = batch.iter().map(|r| codec::to_ms(r.time)).collect();
+    let site: Vec<&str> = batch.iter().map(|r| r.site.as_str()).collect();
+    let host: Vec<String> = batch.iter().map(|r| codec::host_of(&r.site)).collect();
+    let url: Vec<&str> = batch.iter().map(|r| r.url.as_str()).collect();
+    let purpose: Vec<&str> = batch.iter().map(|r| r.purpose.as_str()).collect();
+    let source: Vec<Option<&str>> = batch.iter().map(|r| r.source.as_deref()).collect();
+    let status: Vec<Option<i64>> =
+        batch.iter().map(|r| r.outcome.status().map(i64::from)).collect();
+    let error: Vec<Option<&str>> = batch.iter().map(|r| r.error.as_deref()).collect();
+    let bytes: Vec<i64> =
+        batch.iter().map(|r| i64::try_from(r.bytes).unwrap_or(i64::MAX)).collect();
+    let duration: Vec<i64> = batch.iter().map(|r| codec::duration_ms(r.duration)).collect();
+    let reason: Vec<&str> = batch.iter().map(|r| r.reason.as_str()).collect();
+    let outcome: Vec<String> = batch.iter().map(|r| r.outcome.code().to_string()).collect();
+    client
+        .execute(
             &st,
             &[
-                &codec::to_ms(r.time),
-                &r.site,
-                &codec::host_of(&r.site),
-                &r.url,
-                &r.purpose.as_str(),
-                &r.source,
-                &status,
-                &r.error,
-                &i64::try_from(r.bytes).unwrap_or(i64::MAX),
-                &codec::duration_ms(r.duration),
-                &r.reason,
-                &outcome,
+                &time, &site, &host, &url, &purpose, &source, &status, &error, &bytes, &duration,
+                &reason, &outcome,
             ],
         )
-        .await?;
-    }
-    tx.commit().await
+        .await
+        .map(drop)
 }
 
 /// A provenance row (`source, fetch_url, fetched_ms, extractor, facts, description,
@@ -309,13 +324,83 @@ fn lock_key(text: &str) -> i64 {
     h as i64
 }
 
-/// The in-flight counts per purpose of a site, over workers whose lease holds, and the
-/// calling worker's own.
-const IN_FLIGHT: &str = "SELECT f.purpose, sum(f.count)::bigint,
-        coalesce(sum(f.count) FILTER (WHERE f.worker = $2), 0)::bigint
-     FROM site_in_flight f JOIN workers w ON w.id = f.worker
-     WHERE f.site = $1 AND w.lease_until > now()
-     GROUP BY f.purpose";
+/// A site's row (`$1` the site, `$2` the worker) with its requests in flight as JSON
+/// `[[purpose, all live workers', this worker's], …]`, in one round trip.
+macro_rules! site_with_flights {
+    () => {
+        "SELECT budget, robots, robots_body, failure_streak,
+            (SELECT coalesce(json_agg(json_build_array(x.purpose, x.total, x.mine)), '[]')::text
+             FROM (SELECT f.purpose, sum(f.count)::bigint AS total,
+                     coalesce(sum(f.count) FILTER (WHERE f.worker = $2), 0)::bigint AS mine
+                   FROM site_in_flight f JOIN workers w ON w.id = f.worker
+                   WHERE f.site = $1 AND w.lease_until > now()
+                   GROUP BY f.purpose) x)
+         FROM site_state WHERE site = $1"
+    };
+}
+
+/// [`site_with_flights`], the row locked for an update.
+const SITE_FOR_UPDATE: &str = concat!(site_with_flights!(), " FOR UPDATE OF site_state");
+
+/// The requests in flight of [`site_with_flights`]'s last column, by purpose: (all live
+/// workers', this worker's).
+fn flights(row: &Row) -> BTreeMap<String, (u32, i64)> {
+    let flights: Vec<(String, i64, i64)> =
+        serde_json::from_str(row.get::<_, &str>(4)).unwrap_or_default();
+    flights
+        .into_iter()
+        .map(|(purpose, all, mine)| (purpose, (u32::try_from(all).unwrap_or(0), mine)))
+        .collect()
+}
+
+/// A site's row saved (`$1` site, `$2` budget, `$3` failure streak, `$4` time).
+const SAVE_SITE: &str = "UPDATE site_state SET budget = $2, failure_streak = $3, updated_us = $4
+     WHERE site = $1";
+
+/// [`SAVE_SITE`], and worker `$5`'s count of purpose `$6` in flight set to `$7`.
+const SAVE_SITE_WITH_FLIGHT: &str = "WITH saved AS (UPDATE site_state
+         SET budget = $2, failure_streak = $3, updated_us = $4 WHERE site = $1)
+     INSERT INTO site_in_flight (site, worker, purpose, count) VALUES ($1, $5, $6, $7)
+     ON CONFLICT (site, worker, purpose) DO UPDATE SET count = excluded.count";
+
+/// [`SAVE_SITE`], and worker `$5`'s last request of purpose `$6` in flight ended.
+const SAVE_SITE_ENDING_FLIGHT: &str = "WITH saved AS (UPDATE site_state
+         SET budget = $2, failure_streak = $3, updated_us = $4 WHERE site = $1)
+     DELETE FROM site_in_flight WHERE site = $1 AND worker = $5 AND purpose = $6";
+
+/// Worker `$2`'s count of purpose `$3` in flight at site `$1` set to `$4`.
+const UPSERT_FLIGHT: &str = "INSERT INTO site_in_flight (site, worker, purpose, count)
+     VALUES ($1, $2, $3, $4)
+     ON CONFLICT (site, worker, purpose) DO UPDATE SET count = excluded.count";
+
+/// Worker `$2`'s requests of purpose `$3` in flight at site `$1` all ended.
+const DELETE_FLIGHT: &str =
+    "DELETE FROM site_in_flight WHERE site = $1 AND worker = $2 AND purpose = $3";
+
+/// A pooled connection with a transaction open on it. Dropped before
+/// [`OpenTx::done`] (an error, or a cancelled caller), it leaves the pool: the server
+/// rolls the transaction back when the connection closes, and no later user of the pool
+/// finds a transaction open.
+struct OpenTx(Option<Conn>);
+
+impl OpenTx {
+    fn client(&self) -> &deadpool_postgres::ClientWrapper {
+        self.0.as_ref().expect("an open transaction has its connection")
+    }
+
+    /// The transaction ended (committed): the connection goes back to the pool.
+    fn done(mut self) {
+        self.0.take();
+    }
+}
+
+impl Drop for OpenTx {
+    fn drop(&mut self) {
+        if let Some(conn) = self.0.take() {
+            drop(deadpool_postgres::Object::take(conn));
+        }
+    }
+}
 
 /// A connection from the pool, or a transaction on one.
 type Conn = deadpool_postgres::Object;
@@ -534,7 +619,7 @@ impl Postgres {
 /// Stores a document version when it differs from the latest one archived for the site,
 /// or notes that the latest one was seen again.
 async fn archive(
-    tx: &tokio_postgres::Transaction<'_>,
+    tx: &impl tokio_postgres::GenericClient,
     loc: &str,
     site: &str,
     kind: DocumentKind,
@@ -630,6 +715,15 @@ impl Db for Postgres {
         })
     }
 
+    fn point_query<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Vec<SqlRow>, StoreError>> {
+        self.query(sql, params, doing)
+    }
+
     fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(self.run_body(None, doing, body))
     }
@@ -665,146 +759,174 @@ impl crate::backend::GateBackend for Postgres {
     /// Applies `change` to a site's state and the global budget in one short transaction
     /// (see the module docs), committed before it returns. `worker` owns the in-flight
     /// requests the change adds or ends.
+    ///
+    /// Two round trips when the site's row exists: `BEGIN` is pipelined with the locking
+    /// read (the row and its requests in flight in one statement), and the write (the
+    /// row and this worker's in-flight count in one statement) with `COMMIT`. A write
+    /// that fails makes that `COMMIT` a rollback, and the error is returned. A caller
+    /// cancelled in between drops the connection instead of returning it to the pool
+    /// with a transaction open (the server then rolls it back).
     async fn update_site(
         &self,
         site: &str,
         worker: &str,
         change: Change<'_>,
+        leased: Option<&mut GlobalBudget>,
     ) -> Result<(), StoreError> {
         let loc = self.location.as_str();
         let doing = || format!("reserving the budget of `{site}`");
-        let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.doing(loc, doing)?;
-        let select = tx
-            .prepare_cached(
-                "SELECT budget, robots, robots_body, failure_streak FROM site_state
-                 WHERE site = $1 FOR UPDATE",
-            )
-            .await
-            .doing(loc, doing)?;
-        let mut row = tx.query_opt(&select, &[&site]).await.doing(loc, doing)?;
+        let open = OpenTx(Some(self.conn().await?));
+        let conn = open.client();
+        let select = conn.prepare_cached(SITE_FOR_UPDATE).await.doing(loc, doing)?;
+        let keys: [&(dyn ToSql + Sync); 2] = [&site, &worker];
+        // `biased`: polled in order, so `BEGIN` is sent first.
+        let (begun, row) =
+            tokio::join!(biased; conn.batch_execute("BEGIN"), conn.query_opt(&select, &keys));
+        begun.doing(loc, doing)?;
+        let mut row = row.doing(loc, doing)?;
         if row.is_none() {
-            let insert = tx
+            let insert = conn
                 .prepare_cached(
                     "INSERT INTO site_state (site, updated_us) VALUES ($1, $2)
                      ON CONFLICT (site) DO NOTHING",
                 )
                 .await
                 .doing(loc, doing)?;
-            tx.execute(&insert, &[&site, &codec::to_us(SystemTime::now())])
+            conn.execute(&insert, &[&site, &codec::to_us(SystemTime::now())])
                 .await
                 .doing(loc, doing)?;
-            row = tx.query_opt(&select, &[&site]).await.doing(loc, doing)?;
+            row = conn.query_opt(&select, &[&site, &worker]).await.doing(loc, doing)?;
         }
         let row = row.ok_or_else(|| StoreError::Worker(format!("lost the row of `{site}`")))?;
-        let global = tx
-            .prepare_cached("SELECT day, requests FROM global_budget WHERE id = 1 FOR UPDATE")
-            .await
-            .doing(loc, doing)?;
-        let global = tx.query_one(&global, &[]).await.doing(loc, doing)?;
-        let mut global = codec::decode_global(global.get(0), global.get(1));
-        let in_flight = tx.prepare_cached(IN_FLIGHT).await.doing(loc, doing)?;
-        let mut total: BTreeMap<String, u32> = BTreeMap::new();
-        let mut own: BTreeMap<String, i64> = BTreeMap::new();
-        for r in tx.query(&in_flight, &[&site, &worker]).await.doing(loc, doing)? {
-            let purpose: String = r.get(0);
-            total.insert(purpose.clone(), u32::try_from(r.get::<_, i64>(1)).unwrap_or(0));
-            own.insert(purpose, r.get(2));
-        }
+        let mut global = match &leased {
+            Some(_) => GlobalBudget::default(),
+            None => {
+                let global = conn
+                    .prepare_cached(
+                        "SELECT day, requests FROM global_budget WHERE id = 1 FOR UPDATE",
+                    )
+                    .await
+                    .doing(loc, doing)?;
+                let global = conn.query_one(&global, &[]).await.doing(loc, doing)?;
+                codec::decode_global(global.get(0), global.get(1))
+            }
+        };
+        let flights = flights(&row);
+        let total: BTreeMap<String, u32> =
+            flights.iter().map(|(p, (all, _))| (p.clone(), *all)).collect();
+        let own: BTreeMap<String, i64> =
+            flights.into_iter().map(|(p, (_, mine))| (p, mine)).collect();
         let before = self.decode(site, &row, &total)?;
         let global_before = global.clone();
         let mut after = before.clone().unwrap_or_default();
         // The change is pure (policy decisions on the loaded state): no I/O while the
         // rows are locked.
-        change(&mut after, &mut global);
+        match leased {
+            Some(view) => change(&mut after, view),
+            None => change(&mut after, &mut global),
+        }
 
+        // The writes before the last one, which goes with `COMMIT`.
+        let mut last: Option<(tokio_postgres::Statement, Vec<Box<dyn ToSql + Sync + Send>>)> = None;
         if before.as_ref() != Some(&after) {
             let now = SystemTime::now();
             let enc = codec::encode_site(&after);
-            let save = tx
-                .prepare_cached(
-                    "UPDATE site_state SET budget = $2, failure_streak = $3, updated_us = $4
-                     WHERE site = $1",
-                )
-                .await
-                .doing(loc, doing)?;
-            tx.execute(
-                &save,
-                &[&site, &enc.budget, &i64::from(enc.failure_streak), &codec::to_us(now)],
-            )
-            .await
-            .doing(loc, doing)?;
             let old_robots = before.as_ref().and_then(|s| s.robots.as_ref());
             if old_robots != after.robots.as_ref() {
-                tx.execute(
-                    "UPDATE site_state SET robots = $2, robots_body = $3 WHERE site = $1",
-                    &[&site, &enc.robots, &enc.robots_body],
-                )
-                .await
-                .doing(loc, doing)?;
+                let robots = conn
+                    .prepare_cached(
+                        "UPDATE site_state SET robots = $2, robots_body = $3 WHERE site = $1",
+                    )
+                    .await
+                    .doing(loc, doing)?;
+                conn.execute(&robots, &[&site, &enc.robots, &enc.robots_body])
+                    .await
+                    .doing(loc, doing)?;
                 if let Some(body) = &enc.robots_body {
                     let url = format!("{site}/robots.txt");
-                    archive(&tx, loc, site, DocumentKind::Robots, &url, body, now).await?;
+                    archive(&**conn, loc, site, DocumentKind::Robots, &url, body, now).await?;
                 }
             }
             // This worker's share of the in-flight requests moves by what the change did.
             let old = before.map(|s| s.budget.in_flight).unwrap_or_default();
             let purposes: std::collections::BTreeSet<Purpose> =
                 old.keys().chain(after.budget.in_flight.keys()).copied().collect();
+            let mut moves = Vec::new();
             for purpose in purposes {
                 let delta = i64::from(after.budget.in_flight.get(&purpose).copied().unwrap_or(0))
                     - i64::from(old.get(&purpose).copied().unwrap_or(0));
-                if delta == 0 {
-                    continue;
-                }
-                let name = purpose.as_str();
-                let mine = (own.get(name).copied().unwrap_or(0) + delta).max(0);
-                if mine == 0 {
-                    tx.execute(
-                        "DELETE FROM site_in_flight WHERE site = $1 AND worker = $2 AND purpose = $3",
-                        &[&site, &worker, &name],
-                    )
-                    .await
-                    .doing(loc, doing)?;
-                } else {
-                    tx.execute(
-                        "INSERT INTO site_in_flight (site, worker, purpose, count) VALUES ($1, $2, $3, $4)
-                         ON CONFLICT (site, worker, purpose) DO UPDATE SET count = excluded.count",
-                        &[&site, &worker, &name, &mine],
-                    )
-                    .await
-                    .doing(loc, doing)?;
+                if delta != 0 {
+                    let name = purpose.as_str();
+                    moves.push((name, (own.get(name).copied().unwrap_or(0) + delta).max(0)));
                 }
             }
+            // The row's update carries the first in-flight move (the usual one: a
+            // reservation adds one, a finished request ends one).
+            let (sql, flight): (&str, Option<(&str, i64)>) = match moves.first() {
+                None => (SAVE_SITE, None),
+                Some(&(name, 0)) => (SAVE_SITE_ENDING_FLIGHT, Some((name, 0))),
+                Some(&(name, mine)) => (SAVE_SITE_WITH_FLIGHT, Some((name, mine))),
+            };
+            for &(name, mine) in moves.iter().skip(1) {
+                let (sql, params): (&str, Vec<&(dyn ToSql + Sync)>) = match mine {
+                    0 => (DELETE_FLIGHT, vec![&site, &worker, &name]),
+                    _ => (UPSERT_FLIGHT, vec![&site, &worker, &name, &mine]),
+                };
+                let st = conn.prepare_cached(sql).await.doing(loc, doing)?;
+                conn.execute(&st, &params).await.doing(loc, doing)?;
+            }
+            let st = conn.prepare_cached(sql).await.doing(loc, doing)?;
+            let mut params: Vec<Box<dyn ToSql + Sync + Send>> = vec![
+                Box::new(site.to_owned()),
+                Box::new(enc.budget),
+                Box::new(i64::from(enc.failure_streak)),
+                Box::new(codec::to_us(now)),
+            ];
+            if let Some((name, mine)) = flight {
+                params.push(Box::new(worker.to_owned()));
+                params.push(Box::new(name.to_owned()));
+                if mine != 0 {
+                    params.push(Box::new(mine));
+                }
+            }
+            last = Some((st, params));
         }
         if global != global_before {
             let (day, requests) = codec::encode_global(&global);
-            tx.execute(
-                "UPDATE global_budget SET day = $1, requests = $2 WHERE id = 1",
-                &[&day, &requests],
-            )
-            .await
-            .doing(loc, || "saving the global budget".to_owned())?;
+            let st = conn
+                .prepare_cached("UPDATE global_budget SET day = $1, requests = $2 WHERE id = 1")
+                .await
+                .doing(loc, || "saving the global budget".to_owned())?;
+            if let Some((st, params)) = last.take() {
+                let refs: Vec<&(dyn ToSql + Sync)> =
+                    params.iter().map(|p| &**p as &(dyn ToSql + Sync)).collect();
+                conn.execute(&st, &refs).await.doing(loc, doing)?;
+            }
+            let params: Vec<Box<dyn ToSql + Sync + Send>> = vec![Box::new(day), Box::new(requests)];
+            last = Some((st, params));
         }
-        tx.commit().await.doing(loc, || format!("committing the state of `{site}`"))
+        let committing = || format!("committing the state of `{site}`");
+        match last {
+            Some((st, params)) => {
+                let refs: Vec<&(dyn ToSql + Sync)> =
+                    params.iter().map(|p| &**p as &(dyn ToSql + Sync)).collect();
+                let (written, committed) =
+                    tokio::join!(biased; conn.execute(&st, &refs), conn.batch_execute("COMMIT"));
+                written.doing(loc, doing)?;
+                committed.doing(loc, committing)?;
+            }
+            None => conn.batch_execute("COMMIT").await.doing(loc, committing)?,
+        }
+        open.done();
+        Ok(())
     }
 
     async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
         let doing = || format!("reading the state of `{site}`");
-        let Some(row) = self
-            .row(
-                "SELECT budget, robots, robots_body, failure_streak FROM site_state WHERE site = $1",
-                &[&site],
-                doing,
-            )
-            .await?
-        else {
+        let Some(row) = self.row(site_with_flights!(), &[&site, &""], doing).await? else {
             return Ok(None);
         };
-        let mut total = BTreeMap::new();
-        for r in self.rows(IN_FLIGHT, &[&site, &""], doing).await? {
-            total.insert(r.get::<_, String>(0), u32::try_from(r.get::<_, i64>(1)).unwrap_or(0));
-        }
+        let total = flights(&row).into_iter().map(|(p, (all, _))| (p, all)).collect();
         self.decode(site, &row, &total)
     }
 }
@@ -835,7 +957,7 @@ impl crate::backend::AuditBackend for Postgres {
         let doing = || format!("archiving a document of `{site}`");
         let mut conn = self.conn().await?;
         let tx = conn.transaction().await.doing(loc, doing)?;
-        let stored = archive(&tx, loc, site, kind, url, &body, now).await?;
+        let stored = archive(&*tx, loc, site, kind, url, &body, now).await?;
         tx.commit().await.doing(loc, doing)?;
         Ok(stored)
     }
@@ -874,18 +996,25 @@ impl crate::backend::EventsBackend for Postgres {
                 .collect();
         keys.sort_unstable();
         keys.dedup();
-        for key in &keys {
-            tx.execute("SELECT pg_advisory_xact_lock($1)", &[key]).await.doing(loc, doing)?;
-        }
+        // One round trip for every lock, taken in the array's (sorted) order.
+        let lock = tx
+            .prepare_cached("SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k")
+            .await
+            .doing(loc, doing)?;
+        tx.execute(&lock, &[&keys]).await.doing(loc, doing)?;
         let found = tx
             .query(
-                "SELECT id, identity, facts, description, image_url, status FROM events
+                &tx.prepare_cached(
+                    "SELECT id, identity, facts, description, image_url, status FROM events
                  WHERE identity = $1
                     OR ($2::text IS NOT NULL AND url = $2)
                     OR ($3::text IS NOT NULL AND title_key = $3
                         AND (($4::bigint IS NULL AND start_ms IS NULL)
                              OR start_ms BETWEEN $4 - $5 AND $4 + $5))
                  ORDER BY id LIMIT 64 FOR UPDATE",
+                )
+                .await
+                .doing(loc, doing)?,
                 &[
                     &lookup.identity,
                     &lookup.url,
@@ -899,10 +1028,8 @@ impl crate::backend::EventsBackend for Postgres {
         let mut rows = Vec::with_capacity(found.len());
         for r in &found {
             let id: i64 = r.get(0);
-            let readings = tx
-                .query(
-                    "SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url
-                     FROM event_provenance WHERE event_id = $1 ORDER BY fetched_ms, id",
+            let readings = tx.query(&tx.prepare_cached("SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url
+                     FROM event_provenance WHERE event_id = $1 ORDER BY fetched_ms, id").await.doing(loc, doing)?,
                     &[&id],
                 )
                 .await
@@ -924,13 +1051,11 @@ impl crate::backend::EventsBackend for Postgres {
         let c = merge::columns(&plan, write.fetched_at);
         let (id, outcome) = match plan.target {
             merge::Target::New(row_identity) => {
-                let row = tx
-                    .query_one(
-                        "INSERT INTO events (identity, host, url_host, source, url, title, category,
+                let row = tx.query_one(&tx.prepare_cached("INSERT INTO events (identity, host, url_host, source, url, title, category,
                              status, start_ms, end_ms, last_day_end_ms, facts, description,
                              image_url, first_seen_ms, last_checked_ms, title_key)
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
-                         RETURNING id",
+                         RETURNING id").await.doing(loc, doing)?,
                         &[
                             &row_identity,
                             &c.host,
@@ -963,8 +1088,12 @@ impl crate::backend::EventsBackend for Postgres {
                     && row.image_url == c.image
                 {
                     tx.execute(
-                        "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2),
+                        &tx.prepare_cached(
+                            "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2),
                              last_day_end_ms = $3, title_key = $4 WHERE id = $1",
+                        )
+                        .await
+                        .doing(loc, doing)?,
                         &[&id, &now, &c.last_day_end, &c.title_key],
                     )
                     .await
@@ -972,12 +1101,16 @@ impl crate::backend::EventsBackend for Postgres {
                     (id, Upserted::Unchanged(id))
                 } else {
                     tx.execute(
-                        "UPDATE events SET host = $2, url_host = $3, source = $4, url = $5,
+                        &tx.prepare_cached(
+                            "UPDATE events SET host = $2, url_host = $3, source = $4, url = $5,
                              title = $6, category = $7, status = $8, start_ms = $9, end_ms = $10,
                              last_day_end_ms = $11, facts = $12, description = $13,
                              image_url = $14, last_checked_ms = greatest(last_checked_ms, $15),
                              title_key = $16
                          WHERE id = $1",
+                        )
+                        .await
+                        .doing(loc, doing)?,
                         &[
                             &id,
                             &c.host,
@@ -1006,15 +1139,15 @@ impl crate::backend::EventsBackend for Postgres {
         };
         if matches!(outcome, Upserted::Inserted(_) | Upserted::Updated { status_changed: true, .. })
         {
-            tx.execute(
-                "INSERT INTO event_status (event_id, status, stated, at_ms) VALUES ($1, $2, $3, $4)",
+            tx.execute(&tx.prepare_cached("INSERT INTO event_status (event_id, status, stated, at_ms) VALUES ($1, $2, $3, $4)").await.doing(loc, doing)?,
                 &[&id, &c.status, &c.stated, &now],
             )
             .await
             .doing(loc, doing)?;
         }
         tx.execute(
-            "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms, extractor,
+            &tx.prepare_cached(
+                "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms, extractor,
                  facts, description, image_url)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
              ON CONFLICT (event_id, source, fetch_url)
@@ -1022,6 +1155,9 @@ impl crate::backend::EventsBackend for Postgres {
                  extractor = coalesce(excluded.extractor, event_provenance.extractor),
                  facts = excluded.facts, description = excluded.description,
                  image_url = excluded.image_url",
+            )
+            .await
+            .doing(loc, doing)?,
             &[
                 &id,
                 &reading.source,

@@ -232,7 +232,11 @@ impl Store {
     /// The registry's entries, from the cache while the version has not moved.
     async fn registry_entries(&self) -> Result<Arc<Vec<OwnerRecord>>, StoreError> {
         let cached = self.registry.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        let row = self.db().row(VERSION, params![], "reading the registry version".into()).await?;
+        let rows = self
+            .db()
+            .point_query(VERSION, params![], "reading the registry version".into())
+            .await?;
+        let row = rows.into_iter().next();
         let version: i64 = row.map(|r| r.get(0)).transpose()?.unwrap_or(0);
         if let Some((v, entries)) = cached
             && v == version

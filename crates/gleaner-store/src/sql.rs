@@ -433,6 +433,16 @@ pub(crate) trait Db: Send + Sync {
         doing: String,
     ) -> BoxFuture<'a, Result<Vec<Row>, StoreError>>;
 
+    /// [`Db::query`] for a statement that reads a row or two by key (the registry's
+    /// version before every request): SQLite runs it on the calling thread, since a
+    /// hop to the blocking pool costs more than the read.
+    fn point_query<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Vec<Row>, StoreError>>;
+
     /// Runs `body` in one write transaction, committed when it returns `Ok`, rolled
     /// back otherwise; `doing` names it in errors.
     fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>>;

@@ -7,6 +7,7 @@
 
 mod copies;
 mod crash;
+mod daily_cap;
 mod events;
 mod frontier;
 mod llm;
