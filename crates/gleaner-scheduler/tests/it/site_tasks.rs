@@ -49,7 +49,7 @@ impl EventSink for HookSink {
     }
 }
 
-/// A pass over `sites` test-web sites (3 event pages each, 20 ms gap) whose sink runs
+/// A pass over `sites` test-web sites (20 ms gap) whose sink runs
 /// `hook` on each event, with the in-memory sink underneath.
 fn hooked(web: &TestWeb, sites: usize, hook: Hook) -> (PassContext, Arc<MemorySink>) {
     let urls: Vec<String> = (0..sites).map(|i| format!("\"{}\"", web.url(i, "/events/"))).collect();
@@ -68,22 +68,31 @@ fn site_of(url: &str) -> String {
     gleaner_fetch::site_key(&Url::parse(url).unwrap())
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_sites_crawls_run_at_the_same_instant_on_two_threads() {
     let web = TestWeb::start(
-        Manifest::uniform(2, SiteSpec { events: 3, ..SiteSpec::default() }).with_token("TestBot"),
+        Manifest::uniform(2, SiteSpec { events: 8, ..SiteSpec::default() }).with_token("TestBot"),
     )
     .await
     .unwrap();
     // Each store blocks its thread (not just its task) until the other site's crawl is
-    // storing too, at most 2 s: crawls polled by one task never meet here.
+    // storing too, at most 1 s: crawls polled by one task never meet here. Eight events a
+    // site give them eight chances (a task can wait behind a blocked worker for a while).
     let inside = Arc::new((Mutex::new(0usize), Condvar::new()));
     let met = Arc::new(AtomicBool::new(false));
     let stores = Arc::new(AtomicUsize::new(0));
+    // Stores on the thread that runs the pass itself (the test's own, here): none, each
+    // site's crawl is a task of the runtime's workers.
+    let on_pass_thread = Arc::new(AtomicUsize::new(0));
+    let pass_thread = std::thread::current().id();
     let hook = {
         let (inside, met, stores) = (Arc::clone(&inside), Arc::clone(&met), Arc::clone(&stores));
+        let on_pass_thread = Arc::clone(&on_pass_thread);
         Box::new(move |_: &Found| {
             stores.fetch_add(1, Ordering::Relaxed);
+            if std::thread::current().id() == pass_thread {
+                on_pass_thread.fetch_add(1, Ordering::Relaxed);
+            }
             let (count, cvar) = &*inside;
             let mut n = count.lock().unwrap();
             *n += 1;
@@ -91,7 +100,7 @@ async fn two_sites_crawls_run_at_the_same_instant_on_two_threads() {
                 met.store(true, Ordering::Relaxed);
                 cvar.notify_all();
             } else if !met.load(Ordering::Relaxed) {
-                n = cvar.wait_timeout(n, Duration::from_secs(2)).unwrap().0;
+                n = cvar.wait_timeout(n, Duration::from_secs(1)).unwrap().0;
             }
             *n -= 1;
         })
@@ -101,9 +110,10 @@ async fn two_sites_crawls_run_at_the_same_instant_on_two_threads() {
     let deadline = SystemTime::now() + Duration::from_secs(60);
     let report = super::bounded(run_pass(&ctx, &source, deadline, &|_| {})).await;
     // Positive control: both sites' events went through the hook.
-    assert_eq!(report.event_pages, 6, "{report:?}");
-    assert_eq!(sink.events().len(), 6);
-    assert!(stores.load(Ordering::Relaxed) >= 6);
+    assert_eq!(report.event_pages, 16, "{report:?}");
+    assert_eq!(sink.events().len(), 16);
+    assert!(stores.load(Ordering::Relaxed) >= 16);
+    assert_eq!(on_pass_thread.load(Ordering::Relaxed), 0, "no crawl ran on the pass's task");
     assert!(met.load(Ordering::Relaxed), "two sites' crawls were storing at the same instant");
     web.ledger().check_min_gap(Duration::from_millis(20)).unwrap();
     web.shutdown().await;
