@@ -92,12 +92,13 @@ pub struct PassReport {
     pub held: BTreeMap<HoldKind, Held>,
 }
 
-/// One pass, shared by the crawls of its sites.
-struct Pass<'a> {
-    ctx: &'a PassContext,
-    source: &'a Source,
+/// One pass, shared (behind an `Arc`) by the crawls of its sites, each its own task.
+struct Pass {
+    ctx: PassContext,
+    source: Arc<Source>,
     deadline: SystemTime,
-    progress: &'a (dyn Fn(Progress) + Sync),
+    /// Each request's progress, for [`run_pass`]'s caller (called on the pass's own task).
+    progress: tokio::sync::mpsc::UnboundedSender<Progress>,
     event_selector: Option<scraper::Selector>,
     next_selector: scraper::Selector,
     api_key: Option<(String, gleaner_config::Secret)>,
@@ -550,8 +551,8 @@ fn no_answer(verdict: Verdict, site: &str, url: Url, step: Step, q: &mut Queues<
 /// Crawls one site's part of a pass, from `frontier`, to the end or the deadline: the
 /// URLs found on it that belong to other sites are returned in the frontier's
 /// `elsewhere`, for their own sites' crawls.
-async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport, SiteFrontier) {
-    let (ctx, source, deadline) = (pass.ctx, pass.source, pass.deadline);
+async fn crawl_site(pass: &Pass, mut frontier: SiteFrontier) -> (PassReport, SiteFrontier) {
+    let (ctx, source, deadline) = (&pass.ctx, &*pass.source, pass.deadline);
     let (event_selector, next_selector, api_key) =
         (&pass.event_selector, &pass.next_selector, &pass.api_key);
     let seen = &pass.seen;
@@ -651,7 +652,8 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
             ctx.sink.asked_again(&source.id, &url).await;
         }
         let done = pass.done.fetch_add(1, Ordering::Relaxed) + 1;
-        (pass.progress)(Progress {
+        // Ignored when the pass's task is gone (its future dropped): nobody listens.
+        let _ = pass.progress.send(Progress {
             source: source.id.clone(),
             url: url.clone(),
             done,
@@ -1018,6 +1020,10 @@ async fn crawl_site(pass: &Pass<'_>, mut frontier: SiteFrontier) -> (PassReport,
 }
 
 /// Runs one pass of `source`, giving up waiting at `deadline` (the rest is re-queued).
+///
+/// Each site's crawl is its own task on the current tokio runtime (so a multi-thread
+/// runtime spreads them over its workers); `progress` is called on the caller's task.
+/// Dropping the future aborts the crawls.
 pub async fn run_pass(
     ctx: &PassContext,
     source: &Source,
@@ -1081,11 +1087,12 @@ pub async fn run_pass(
         let key = "rights reserved (response headers): site stopped".to_owned();
         *report.refusals.entry(key).or_default() += (before - start.len()) as u32;
     }
+    let (progress_tx, progress_rx) = tokio::sync::mpsc::unbounded_channel();
     let pass = Pass {
-        ctx,
-        source,
+        ctx: ctx.clone(),
+        source: Arc::new(source.clone()),
         deadline,
-        progress,
+        progress: progress_tx,
         event_selector,
         next_selector,
         api_key,
@@ -1098,7 +1105,8 @@ pub async fn run_pass(
     for url in start.iter().map(|(u, _)| u) {
         pass.seen.insert(url.clone());
     }
-    sites::crawl_sites(&pass, start, &mut report).await;
+    let pass = Arc::new(pass);
+    sites::crawl_sites(Arc::clone(&pass), start, &mut report, progress_rx, progress).await;
     report.kept = pass.kept.lock().unwrap_or_else(|p| p.into_inner()).len() as u32;
     // Translations that failed earlier are tried again (issue 18).
     if let Some(llm) = ctx.sink.language_model() {

@@ -19,6 +19,9 @@ pub struct SiteProblem {
     pub refused: u32,
     /// Requests left for the next pass.
     pub requeued: u32,
+    /// Crawls of the site that ended in a panic (a bug; the log says more): what they
+    /// had queued waits for the next pass.
+    pub crashed: u32,
 }
 
 impl SiteProblem {
@@ -35,12 +38,13 @@ impl SiteProblem {
             given_up: report.given_up,
             refused: report.refusals.values().sum(),
             requeued: report.requeued,
+            crashed: 0,
         }
     }
 
     /// Whether anything went wrong.
     pub fn any(&self) -> bool {
-        self.failed + self.given_up + self.refused + self.requeued > 0
+        self.failed + self.given_up + self.refused + self.requeued + self.crashed > 0
     }
 
     pub(super) fn add(&mut self, other: &SiteProblem) {
@@ -48,6 +52,7 @@ impl SiteProblem {
         self.given_up += other.given_up;
         self.refused += other.refused;
         self.requeued += other.requeued;
+        self.crashed += other.crashed;
     }
 }
 
@@ -57,7 +62,11 @@ impl std::fmt::Display for SiteProblem {
             f,
             "{}: {} failed, {} given up, {} refused, {} re-queued",
             self.site, self.failed, self.given_up, self.refused, self.requeued
-        )
+        )?;
+        if self.crashed > 0 {
+            write!(f, ", {} crawl(s) crashed", self.crashed)?;
+        }
+        Ok(())
     }
 }
 

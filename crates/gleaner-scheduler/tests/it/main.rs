@@ -8,6 +8,7 @@ mod many_sites;
 mod prefs;
 mod promises;
 mod rights;
+mod site_tasks;
 mod worker_loop;
 
 use std::sync::Arc;
