@@ -337,6 +337,8 @@ pub struct RawNetwork {
     pub secret_query_params: Option<Vec<String>>,
     /// Says that `allow` may name ranges beyond loopback and the private ranges.
     pub allow_wide: Option<bool>,
+    /// Requests on the wire at once over all sites (the client's own limit).
+    pub max_open_requests: Option<u32>,
 }
 
 /// `[[infrastructure]]`.

@@ -893,7 +893,18 @@ fn resolve_network(r: &mut Resolver, raw: &RawConfig) -> Network {
             secret_query_params.push(name);
         }
     }
-    Network { allow, secret_query_params }
+    let max_open_requests = match raw.network.max_open_requests {
+        Some(0) => {
+            r.problem(
+                Problem::at("network.max_open_requests", "must be at least 1")
+                    .hint("leave it out for the default (512)"),
+            );
+            defaults::MAX_OPEN_REQUESTS
+        }
+        Some(n) => n as usize,
+        None => defaults::MAX_OPEN_REQUESTS,
+    };
+    Network { allow, secret_query_params, max_open_requests }
 }
 
 fn resolve_infrastructure(r: &mut Resolver, raw: &RawConfig) -> Vec<Infrastructure> {

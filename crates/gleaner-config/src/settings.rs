@@ -341,6 +341,10 @@ pub struct Network {
     pub allow: Vec<IpNet>,
     /// Query parameter names always redacted.
     pub secret_query_params: Vec<String>,
+    /// Requests this process has on the wire at once over all sites: a bound on sockets
+    /// and buffers when thousands of sites are due together, never a site's limit
+    /// (each site's own `max_in_flight` and gap still apply).
+    pub max_open_requests: usize,
 }
 
 /// An infrastructure endpoint: never robots.txt, its own limits, an explicit
@@ -539,6 +543,9 @@ pub mod defaults {
     pub const LINK_CHECK_EVERY: Duration = Duration::from_secs(24 * 3600);
     /// Link-check requests per host per day.
     pub const LINK_CHECKS_PER_HOST_PER_DAY: u32 = 100;
+    /// Requests on the wire at once over all sites (`[network] max_open_requests`):
+    /// ample for the network, about 15 MiB of connection buffers at most (issue 27).
+    pub const MAX_OPEN_REQUESTS: usize = 512;
     /// Query parameters always treated as secrets.
     pub const SECRET_QUERY_PARAMS: &[&str] =
         &["apikey", "api_key", "key", "token", "access_token", "auth", "signature", "sig"];

@@ -55,10 +55,6 @@ pub struct ClientSettings {
     pub max_in_flight: Option<usize>,
 }
 
-/// Requests on the wire at once by default: ample for loopback and the network, and
-/// about 15 MiB of connection buffers at most.
-pub const DEFAULT_MAX_IN_FLIGHT: usize = 512;
-
 /// How long reqwest keeps an unused connection by default, kept as gleaner's default.
 pub const DEFAULT_KEEP_IDLE: Duration = Duration::from_secs(90);
 
@@ -74,7 +70,7 @@ impl ClientSettings {
             address_policy: AddressPolicy::allowing(settings.network.allow.clone()),
             signer: signer_of(settings),
             keep_idle: Some(DEFAULT_KEEP_IDLE),
-            max_in_flight: Some(DEFAULT_MAX_IN_FLIGHT),
+            max_in_flight: Some(settings.network.max_open_requests),
         }
     }
 }

@@ -57,6 +57,7 @@ fn defaults_are_the_strictest_seeds() {
     assert_eq!(s.rights.on_reservation, OnReservation::StopSite);
     assert!(!s.purposes.head_allowed);
     assert!(s.network.allow.is_empty(), "production allows no private range");
+    assert_eq!(s.network.max_open_requests, 512);
     assert_eq!(s.retention.events_after_end, Duration::from_secs(30 * 86400));
 }
 
@@ -343,4 +344,15 @@ fn bot_egress_ranges_and_domain_are_checked_with_their_key_path() {
     // `address_ranges` was renamed to `egress` everywhere: the old key is refused by name.
     let e = errors(&format!("{base}address_ranges = [\"192.0.2.0/24\"]\n"));
     assert!(e.contains("address_ranges"), "{e}");
+}
+
+#[test]
+fn max_open_requests_is_read_and_zero_is_refused_with_the_default_named() {
+    let s =
+        gleaner_config::parse(&format!("{MINIMAL}\n[network]\nmax_open_requests = 64\n"), "g.toml")
+            .unwrap();
+    assert_eq!(s.network.max_open_requests, 64);
+    let error = errors(&format!("{MINIMAL}\n[network]\nmax_open_requests = 0\n"));
+    assert!(error.contains("network.max_open_requests"), "{error}");
+    assert!(error.contains("at least 1") && error.contains("512"), "{error}");
 }
