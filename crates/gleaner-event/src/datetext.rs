@@ -280,6 +280,72 @@ pub fn is_weekday(word: &str) -> bool {
     WEEKDAYS.contains(&w.as_str())
 }
 
+/// The day of the week a full weekday name (or an English three-letter one) names, in the
+/// five languages; abbreviations that are also other words (`mar`, `do`, `sa`) name none.
+fn weekday_named(word: &str) -> Option<chrono::Weekday> {
+    use chrono::Weekday::{Fri, Mon, Sat, Sun, Thu, Tue, Wed};
+    const NAMES: [(&str, chrono::Weekday); 42] = [
+        ("monday", Mon),
+        ("tuesday", Tue),
+        ("wednesday", Wed),
+        ("thursday", Thu),
+        ("friday", Fri),
+        ("saturday", Sat),
+        ("sunday", Sun),
+        ("mon", Mon),
+        ("tue", Tue),
+        ("wed", Wed),
+        ("thu", Thu),
+        ("fri", Fri),
+        ("sat", Sat),
+        ("sun", Sun),
+        ("lundi", Mon),
+        ("mardi", Tue),
+        ("mercredi", Wed),
+        ("jeudi", Thu),
+        ("vendredi", Fri),
+        ("samedi", Sat),
+        ("dimanche", Sun),
+        ("lunes", Mon),
+        ("martes", Tue),
+        ("miercoles", Wed),
+        ("jueves", Thu),
+        ("viernes", Fri),
+        ("sabado", Sat),
+        ("domingo", Sun),
+        ("montag", Mon),
+        ("dienstag", Tue),
+        ("mittwoch", Wed),
+        ("donnerstag", Thu),
+        ("freitag", Fri),
+        ("samstag", Sat),
+        ("sonntag", Sun),
+        ("pazartesi", Mon),
+        ("sali", Tue),
+        ("carsamba", Wed),
+        ("persembe", Thu),
+        ("cuma", Fri),
+        ("cumartesi", Sat),
+        ("pazar", Sun),
+    ];
+    NAMES.iter().find(|(n, _)| *n == word).map(|(_, d)| *d)
+}
+
+/// The weekday written right before token `i` (`Tuesday, February 24`, `mardi 24 février`).
+fn stated_weekday(tokens: &[Token], i: usize) -> Option<chrono::Weekday> {
+    let mut j = i.checked_sub(1)?;
+    if matches!(sep(tokens, j), Some(',' | '.')) {
+        j = j.checked_sub(1)?;
+    }
+    weekday_named(word(tokens, j)?)
+}
+
+/// A year-less date resolved after the reference day whose stated weekday is another day
+/// is a past date (a news item's "Tuesday, February 24"), not next year's: no date.
+fn weekday_agrees(tokens: &[Token], i: usize, year: Option<i32>, date: NaiveDate) -> bool {
+    year.is_some() || stated_weekday(tokens, i).is_none_or(|w| w == date.weekday())
+}
+
 /// Words that are not months although they abbreviate one (`ago` is Spanish for August
 /// but English for "before"; `mar` is also Tuesday in French and Spanish, handled by
 /// preferring day-then-month).
@@ -451,6 +517,9 @@ fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Opt
     }
     let y = year.map(|(y, _)| y);
     let start = resolve(y, month, d1, reference)?;
+    if !weekday_agrees(tokens, i, y, start) {
+        return None;
+    }
     let end = match d2 {
         Some(d) if d > d1 => Some(NaiveDate::from_ymd_opt(start.year(), month, d)?),
         _ => None,
@@ -489,6 +558,9 @@ fn month_day_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Opt
         k = after;
     }
     let start = resolve(year.map(|(y, _)| y), month, d1, reference)?;
+    if !weekday_agrees(tokens, i, year.map(|(y, _)| y), start) {
+        return None;
+    }
     let end = match d2 {
         Some(d) if d > d1 => Some(NaiveDate::from_ymd_opt(start.year(), month, d)?),
         _ => None,
@@ -733,6 +805,20 @@ mod tests {
     }
 
     #[test]
+    fn a_year_less_date_whose_weekday_disagrees_is_past_not_next_year() {
+        // Read on 2026-11-30: 10 November 2027 is a Wednesday, so "Monday, November 10"
+        // is a past page's date (2025), not 2027's.
+        for text in
+            ["Monday, November 10 1:00 - 2:00 PM", "lundi 10 novembre", "Montag, 10. November"]
+        {
+            assert_eq!(iso(text), None, "`{text}`");
+        }
+        // The weekday that agrees, or a stated year, keeps the date.
+        assert_eq!(iso("mercredi 10 novembre").as_deref(), Some("2027-11-10"));
+        assert_eq!(iso("Monday, November 10, 2025").as_deref(), Some("2025-11-10"));
+    }
+
+    #[test]
     fn every_form_in_the_issue_and_more() {
         let cases = [
             // The issue's forms.
@@ -748,7 +834,7 @@ mod tests {
             ("Sat Dec 5 2026 8 p.m.", "2026-12-05T20:00:00"),
             ("5th December 2026", "2026-12-05"),
             ("Nov. 12, 2025 1:00pm - 2:00pm", "2025-11-12T13:00:00/2025-11-12T14:00:00"),
-            ("Monday, November 10 1:00 - 2:00 PM", "2027-11-10T13:00:00/2027-11-10T14:00:00"),
+            ("Wednesday, November 10 1:00 - 2:00 PM", "2027-11-10T13:00:00/2027-11-10T14:00:00"),
             ("Jan 3", "2027-01-03"),
             ("June 21, 2018", "2018-06-21"),
             ("10:00 am - 4:00 pm July 27, 2025", "2025-07-27T10:00:00/2025-07-27T16:00:00"),

@@ -113,6 +113,14 @@ fn split_zone(s: &str) -> Option<(&str, Tz)> {
 }
 
 fn parse_date(s: &str) -> Option<NaiveDate> {
+    // ISO 8601 basic format (`20260418`, as hCalendar's `abbr title` and iCalendar write it).
+    if s.len() == 8 && s.bytes().all(|b| b.is_ascii_digit()) {
+        return NaiveDate::from_ymd_opt(
+            s[..4].parse().ok()?,
+            s[4..6].parse().ok()?,
+            s[6..].parse().ok()?,
+        );
+    }
     let mut it = s.split('-');
     let y: i32 = num(it.next()?, 4, 4)?;
     let m: u32 = num(it.next()?, 1, 2)?;
@@ -150,6 +158,22 @@ fn parse_time_and_offset(s: &str) -> Option<(NaiveTime, Option<FixedOffset>)> {
         Some((c, f)) if f.bytes().all(|b| b.is_ascii_digit()) => (c, f),
         Some(_) => return None,
         None => (clock, ""),
+    };
+    // Basic format: `2000`, `203000`.
+    let basic: String;
+    let clock = if !clock.contains(':')
+        && matches!(clock.len(), 4 | 6)
+        && clock.bytes().all(|b| b.is_ascii_digit())
+    {
+        basic = clock
+            .as_bytes()
+            .chunks(2)
+            .map(|c| String::from_utf8_lossy(c))
+            .collect::<Vec<_>>()
+            .join(":");
+        basic.as_str()
+    } else {
+        clock
     };
     let mut parts = clock.split(':');
     let h: u32 = num(parts.next()?, 1, 2)?;
@@ -203,6 +227,16 @@ mod tests {
 
     fn iso(s: &str) -> Option<String> {
         parse_event_time(s).map(|t| t.to_iso())
+    }
+
+    #[test]
+    fn basic_format_as_hcalendar_titles_write_it() {
+        assert_eq!(iso("20260418T2000").as_deref(), Some("2026-04-18T20:00:00"));
+        assert_eq!(iso("20260418T203015").as_deref(), Some("2026-04-18T20:30:15"));
+        assert_eq!(iso("20260418T2000+0200").as_deref(), Some("2026-04-18T20:00:00+02:00"));
+        assert_eq!(iso("20260418").as_deref(), Some("2026-04-18"));
+        assert_eq!(iso("20260418T20").as_deref(), Some("2026-04-18T20:00:00"));
+        assert_eq!(iso("2026041T2000"), None);
     }
 
     #[test]

@@ -954,6 +954,15 @@ fn finish_item(
     let folded = gleaner_event::datetext::fold_diacritics(&all);
     let called_off =
         CALLED_OFF.iter().any(|w| folded.contains(&gleaner_event::datetext::fold_diacritics(w)));
+    // The item's booking link (`Comprar`, `Bilet al`): not an anchor on its own page.
+    let page_of = |h: &str| h.split('#').next().unwrap_or_default().to_owned();
+    let tickets = item
+        .select(&sel("a[href]"))
+        .filter(|a| {
+            TICKET_WORDS.contains(&gleaner_event::datetext::fold_diacritics(&text_of(*a)).as_str())
+        })
+        .find_map(link_of)
+        .filter(|h| url.as_deref().map(page_of) != Some(page_of(h)));
     let mut raw = RawEvent {
         name: Some(title),
         url,
@@ -978,6 +987,15 @@ fn finish_item(
             (money || p.is_free && parse_text_time(&t).is_none()).then_some(p)
         }) {
             price_into(&p, &mut raw);
+        } else if leaves(item).any(|t| gleaner_event::says_free(&t)) {
+            // A longer line that says so (`Entrada libre hasta completar aforo`).
+            raw.is_accessible_for_free = Some("true".into());
+        }
+    }
+    if let Some(t) = tickets {
+        match raw.offers.first_mut() {
+            Some(o) => o.url = Some(t),
+            None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
         }
     }
     raw.image = item

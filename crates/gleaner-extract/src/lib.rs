@@ -372,8 +372,21 @@ pub fn extract_with(
         }
     }
     if out.candidates.is_empty() && opts.fallback && opts.rules.is_none() {
-        let doc = dom.get_or_insert_with(|| parse_dom(&text));
-        fallback::read(doc, opts.reference_date, &mut out.candidates, &mut out.diagnostics);
+        if let Some(kind) = news_article_type(&text) {
+            // A page that says it is news reports dates; it describes no event of its own.
+            out.diagnostics.push(Diagnostic {
+                severity: Severity::Info,
+                format: Format::Fallback,
+                message: format!(
+                    "the page declares itself a {kind}: the fallback reads no events from \
+                     news (add site rules if its articles do announce events)"
+                ),
+                location: String::new(),
+            });
+        } else {
+            let doc = dom.get_or_insert_with(|| parse_dom(&text));
+            fallback::read(doc, opts.reference_date, &mut out.candidates, &mut out.diagnostics);
+        }
     }
     free_from_text(&mut out.candidates);
     // An address written the way the page's language's country writes them is in that
@@ -444,6 +457,38 @@ fn free_from_text(candidates: &mut [Candidate]) {
     }
 }
 
+/// The schema.org news type (`NewsArticle` and its subtypes) a page's JSON-LD declares
+/// the page to be, if any.
+fn news_article_type(html: &str) -> Option<String> {
+    fn walk(v: &serde_json::Value, depth: usize) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        match v {
+            serde_json::Value::Array(a) => a.iter().find_map(|x| walk(x, depth + 1)),
+            serde_json::Value::Object(m) => {
+                let types = match m.get("@type") {
+                    Some(serde_json::Value::String(t)) => vec![t.as_str()],
+                    Some(serde_json::Value::Array(a)) => {
+                        a.iter().filter_map(serde_json::Value::as_str).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                types
+                    .into_iter()
+                    .map(|t| t.rsplit(['/', ':']).next().unwrap_or(t))
+                    .find(|t| t.ends_with("NewsArticle"))
+                    .map(str::to_owned)
+                    .or_else(|| m.get("@graph").and_then(|g| walk(g, depth + 1)))
+            }
+            _ => None,
+        }
+    }
+    jsonld::blocks(html)
+        .iter()
+        .find_map(|b| lenient_json::parse(b.text).values.iter().find_map(|v| walk(v, 0)))
+}
+
 /// The page's DOM, its nesting bounded first (see `depth`).
 fn parse_dom(text: &str) -> scraper::Html {
     scraper::Html::parse_document(&depth::limit_depth(text))
@@ -504,9 +549,14 @@ pub fn extract_events_with(
                 match merge.then(|| index.find(&events, &n.event)).flatten() {
                     Some(i) => {
                         let had_venue = events[i].venue.name.is_some();
+                        let was_dated = matches!(events[i].start, Some(EventTime::Date(_)));
                         merge_into(&mut events[i], n.event);
                         if !had_venue {
                             index.venue_filled(&events, i);
+                        }
+                        if was_dated && !matches!(events[i].start, Some(EventTime::Date(_))) {
+                            // A date-only reading took its time from the other: found by it too.
+                            index.insert(&events[i], i);
                         }
                     }
                     None => {
@@ -604,9 +654,8 @@ fn merge_into(e: &mut Event, other: Event) {
     fn better(a: &mut Option<EventTime>, b: Option<EventTime>) {
         match (&a, &b) {
             (None, _)
-            | (Some(EventTime::Floating(_) | EventTime::Date(_)), Some(EventTime::Fixed(_))) => {
-                *a = b
-            }
+            | (Some(EventTime::Floating(_) | EventTime::Date(_)), Some(EventTime::Fixed(_)))
+            | (Some(EventTime::Date(_)), Some(EventTime::Floating(_))) => *a = b,
             _ => {}
         }
     }

@@ -507,12 +507,20 @@ fn u_value(el: ElementRef<'_>) -> String {
 }
 
 fn dt_value(el: ElementRef<'_>) -> String {
+    let e = el.value();
     let parts = value_parts(el);
     if !parts.is_empty() {
         let values: Vec<String> = parts.iter().map(|p| part_value(*p, true)).collect();
-        return combine_parts(&values);
+        let combined = combine_parts(&values);
+        // Parts in words (`<span class="value">samedi 11 avril</span>`) inside a `<time>`
+        // that carries the machine value: the attribute is the date-time.
+        if normalise_datetime(&combined).is_none()
+            && let Some(full) = e.attr("datetime").and_then(normalise_datetime)
+        {
+            return full;
+        }
+        return combined;
     }
-    let e = el.value();
     let attr = match e.name() {
         "time" | "ins" | "del" => e.attr("datetime"),
         "abbr" => e.attr("title"),

@@ -373,9 +373,19 @@ fn inherit(raw: &mut RawEvent, show: RawEvent) {
             *a = b;
         }
     }
+    // A sub-event with a name of its own (a festival's concert) is not a performance of
+    // its show: the show's description and image are about the show, not about it.
+    let own_name = match (raw.name.as_deref(), show.name.as_deref()) {
+        (Some(a), Some(b)) => {
+            gleaner_event::identity_parts::fold(a) != gleaner_event::identity_parts::fold(b)
+        }
+        _ => false,
+    };
     fill(&mut raw.name, show.name);
-    fill(&mut raw.description, show.description);
-    fill(&mut raw.image, show.image);
+    if !own_name {
+        fill(&mut raw.description, show.description);
+        fill(&mut raw.image, show.image);
+    }
     fill(&mut raw.url, show.url);
     let has_place = raw.location_name.is_some()
         || raw.location_text.is_some()

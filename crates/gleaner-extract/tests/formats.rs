@@ -359,3 +359,78 @@ fn rdfa_hanging_rel_takes_the_resource_below() {
                 "ticket_url": "https://tickets.example.org/e/1"}]),
     );
 }
+
+#[test]
+fn a_date_only_reading_merges_with_the_one_timed_reading_of_that_day() {
+    let microdata = r#"<div itemscope itemtype="https://schema.org/MusicEvent">
+        <span itemprop="name">Quartet</span>
+        <meta itemprop="startDate" content="2026-05-08T20:00:00+02:00">
+        <div itemprop="offers" itemscope itemtype="https://schema.org/AggregateOffer">
+        <meta itemprop="lowPrice" content="20"><meta itemprop="highPrice" content="32">
+        <meta itemprop="priceCurrency" content="EUR"></div></div>"#;
+    let jsonld = r#"<script type="application/ld+json">{"@context":"https://schema.org",
+        "@type":"Event","name":"Quartet","startDate":"2026-05-08",
+        "image":"https://example.org/q.jpg"}</script>"#;
+    // Either order: one event, the time and offset of the timed reading, the image of the other.
+    for page in [
+        format!("<html>{jsonld}<body>{microdata}</body></html>"),
+        format!("<html><body>{microdata}</body>{jsonld}</html>"),
+    ] {
+        check(
+            &page,
+            json!([{"title": "Quartet", "start": "2026-05-08T20:00:00+02:00",
+                    "price_min": "20", "price_max": "32", "image_url": "https://example.org/q.jpg"}]),
+        );
+    }
+    // Two timed performances that day: the date-only reading is neither of them.
+    check(
+        &ld(r#"[{"@type":"Event","name":"Play","startDate":"2026-05-08T14:00:00+02:00"},
+               {"@type":"Event","name":"Play","startDate":"2026-05-08T20:00:00+02:00"},
+               {"@type":"Event","name":"Play","startDate":"2026-05-08"}]"#),
+        json!([{"start": "2026-05-08T14:00:00+02:00"}, {"start": "2026-05-08T20:00:00+02:00"},
+               {"start": "2026-05-08"}]),
+    );
+}
+
+#[test]
+fn a_named_sub_event_does_not_take_its_festivals_description_and_image() {
+    check(
+        &ld(r#"{"@context":"https://schema.org","@type":"Festival","name":"Folk Weekend",
+            "startDate":"2026-05-23","description":"Two days of folk.","image":"https://example.org/f.jpg",
+            "subEvent":[{"@type":"MusicEvent","name":"Saturday Concert","startDate":"2026-05-23T19:30:00+01:00"},
+                        {"@type":"MusicEvent","startDate":"2026-05-24T19:30:00+01:00"}]}"#),
+        json!([
+            {"title": "Folk Weekend", "description": "Two days of folk.", "image_url": "https://example.org/f.jpg"},
+            {"title": "Saturday Concert", "description": null, "image_url": null},
+            // A performance without a name of its own is the show's: it inherits.
+            {"title": "Folk Weekend", "start": "2026-05-24T19:30:00+01:00",
+             "description": "Two days of folk.", "image_url": "https://example.org/f.jpg"},
+        ]),
+    );
+}
+
+#[test]
+fn a_page_that_declares_itself_news_gives_no_fallback_event() {
+    let body = "<body><h1>Council approves renovation</h1>\
+        <p>Construction begins on Monday, June 1, 2026 at 9:00 am.</p></body>";
+    let news = format!(
+        "<html><head><script type=\"application/ld+json\">{{\"@context\":\"https://schema.org\",\
+         \"@type\":\"NewsArticle\",\"headline\":\"Council approves renovation\"}}</script></head>{body}</html>"
+    );
+    let (got, diags) = events(&news);
+    assert!(got.is_empty(), "{got:#?}");
+    assert!(diags.iter().any(|d| d.contains("NewsArticle")), "{diags:#?}");
+    // Positive control: the same page without the declaration is read by the fallback.
+    let (got, _) = events(&format!("<html>{body}</html>"));
+    assert_eq!(got.len(), 1, "{got:#?}");
+}
+
+#[test]
+fn a_time_element_with_value_parts_in_words_keeps_its_datetime() {
+    check(
+        r#"<html><body><div class="h-event"><h2 class="p-name">Visite</h2>
+           <time class="dt-start" datetime="2026-04-11T14:30"><span class="value">samedi 11 avril</span></time>
+           <abbr class="dt-end" title="20260411T1630">16h30</abbr></div></body></html>"#,
+        json!([{"title": "Visite", "start": "2026-04-11T14:30:00", "end": "2026-04-11T16:30:00"}]),
+    );
+}
