@@ -71,9 +71,23 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
     let rest_lower = format!(" {}", rest.to_lowercase());
     // A reduced price after the full one (`14 € / ermäßigt 9 €`, `12 £, concessions 8 £`).
     let reduced = rest.contains('/')
-        || ["ermäßigt", "ermässigt", "réduit", "reduced", "concession", "indirimli", "reducida"]
-            .iter()
-            .any(|w| rest_lower.contains(w));
+        || [
+            "ermäßigt",
+            "ermässigt",
+            "réduit",
+            "reduced",
+            "concession",
+            "indirimli",
+            "reducida",
+            // Members' prices (`9 € (adhérents 6 €)`, `12 €, Mitglieder 8 €`).
+            "adhérent",
+            "members",
+            "mitglieder",
+            "socios",
+            "üye",
+        ]
+        .iter()
+        .any(|w| rest_lower.contains(w));
     let second = if rest.contains(['-', '–', '—'])
         || reduced
         || [" to ", " bis ", " à ", " a ", " y "].iter().any(|w| rest_lower.contains(w))

@@ -246,8 +246,9 @@ struct Performance {
 }
 
 /// Link texts that book a performance.
-const TICKET_WORDS: [&str; 14] = [
+const TICKET_WORDS: [&str; 15] = [
     "book",
+    "vorverkauf",
     "book now",
     "tickets",
     "buy tickets",
@@ -390,7 +391,8 @@ fn place_and_price(root: ElementRef<'_>, raw: &mut RawEvent) {
     }
 }
 
-fn price_into(p: &gleaner_event::PriceText, raw: &mut RawEvent) {
+/// Puts a price read from text into a raw event (a free price as free).
+pub(crate) fn price_into(p: &gleaner_event::PriceText, raw: &mut RawEvent) {
     if p.is_free {
         raw.is_accessible_for_free = Some("true".into());
     } else {
@@ -401,6 +403,44 @@ fn price_into(p: &gleaner_event::PriceText, raw: &mut RawEvent) {
             ..RawOffer::default()
         });
     }
+}
+
+/// The price an event's own element writes in its text: the first short line with an
+/// amount and a currency (`Karten ab 25 € an der Abendkasse`, `Tarif : 9 €`), else a line
+/// that says it is free (`Entrée gratuite.`). For structured items (h-event, vevent) that
+/// name no price property.
+pub(crate) fn price_in_text(el: ElementRef<'_>) -> Option<gleaner_event::PriceText> {
+    let lines: Vec<String> = leaves(el).filter(|t| t.chars().count() <= 160).collect();
+    lines
+        .iter()
+        .find_map(|t| {
+            let lower = t.to_lowercase();
+            let money = t.contains(['$', '€', '£', '₺'])
+                || lower
+                    .split(|c: char| !c.is_alphanumeric())
+                    .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w));
+            parse_price_text(t).filter(|p| money && !p.is_free)
+        })
+        .or_else(|| {
+            lines.iter().any(|t| gleaner_event::says_free(t)).then_some(gleaner_event::PriceText {
+                min: Default::default(),
+                max: Some(Default::default()),
+                currency: None,
+                is_free: true,
+            })
+        })
+}
+
+/// An event element's booking link (`Réserver`, `Vorverkauf`, `Bilet al`).
+pub(crate) fn booking_link(el: ElementRef<'_>) -> Option<String> {
+    el.select(&sel("a[href]"))
+        .find(|a| {
+            TICKET_WORDS.contains(&gleaner_event::datetext::fold_diacritics(&text_of(*a)).as_str())
+        })
+        .and_then(|a| a.value().attr("href"))
+        .map(str::trim)
+        .filter(|h| !h.is_empty() && !h.starts_with('#'))
+        .map(str::to_owned)
 }
 
 /// The texts of an element's smallest blocks (cells, spans, paragraphs), in order.

@@ -46,6 +46,10 @@ struct Item {
     has_text_props: bool,
     /// Whether some `u-*` property was found (no implied url or photo then).
     has_url_props: bool,
+    /// For an event without price properties: the price its text writes.
+    text_price: Option<gleaner_event::PriceText>,
+    /// For an event: its booking link (`Réserver`, `Vorverkauf`).
+    booking: Option<String>,
 }
 
 /// One property value: its text and, for a nested microformat, the item.
@@ -244,6 +248,10 @@ fn parse_item(el: ElementRef<'_>, root: Root, depth: usize) -> Item {
     parse_children(el, &root, &mut item, &mut nested_roots, depth + 1);
     if !root.classic {
         imply(el, &mut item, nested_roots);
+    }
+    if item.is("h-event") {
+        item.text_price = crate::fallback::price_in_text(el);
+        item.booking = crate::fallback::booking_link(el);
     }
     // A `dt-end` with only a time takes the start's date.
     if let (Some(start), Some(ends)) =
@@ -703,6 +711,16 @@ fn to_raw(item: &Item) -> RawEvent {
             .unwrap_or_default(),
         ..RawEvent::default()
     };
+    // No price properties in microformats: the price and booking link its text gives.
+    if let Some(p) = &item.text_price {
+        crate::fallback::price_into(p, &mut raw);
+    }
+    if let Some(b) = item.booking.clone().filter(|b| raw.url.as_deref() != Some(b.as_str())) {
+        match raw.offers.first_mut() {
+            Some(o) => o.url = Some(b),
+            None => raw.offers.push(gleaner_event::RawOffer { url: Some(b), ..Default::default() }),
+        }
+    }
     // An h-event's own address properties.
     address_into(item, &mut raw);
     if let Some(loc) = item.first("location") {

@@ -238,3 +238,22 @@ fn map_titles_summary_blocks_and_icons() {
     assert!(events[0].image_url.is_none() && events[1].image_url.is_none());
     assert!(events[2].image_url.is_some());
 }
+
+#[test]
+fn listing_items_give_their_booking_link_and_a_long_free_line() {
+    let page = r#"<html lang="es"><body><h1>Agenda</h1>
+      <div class="ev"><h2><a href="/agenda/flamenco">Flamenco joven</a></h2><p>Sábado 14 de marzo de 2026 · 21:00 h</p>
+        <p>Desde 15 € · <a href="/taquilla/flamenco">Comprar</a></p></div>
+      <div class="ev"><h2><a href="/agenda/club">Club de lectura</a></h2><p>Miércoles 18 de marzo de 2026 · 19:00 h</p>
+        <p>Entrada libre hasta completar aforo</p></div>
+      <div class="ev"><h2><a href="/agenda/teatro">Teatro</a></h2><p>Viernes 27 de marzo de 2026 · 20:30 h</p>
+        <p>12 € · <a href="/agenda/teatro#reservar">Comprar</a></p></div>
+    </body></html>"#;
+    let (events, notes) = read(page, day(2026, 2, 26));
+    assert_eq!(events.len(), 3, "{events:#?}\n{notes:#?}");
+    let ticket = |i: usize| events[i].ticket_url.as_ref().map(ToString::to_string);
+    assert_eq!(ticket(0).as_deref(), Some("https://venue.example/taquilla/flamenco"));
+    assert_eq!(events[1].price.is_free, Some(true), "{:#?}", events[1]);
+    // An anchor on the event's own page books nothing else: no ticket link.
+    assert_eq!(ticket(2), None);
+}

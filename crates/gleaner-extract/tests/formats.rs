@@ -434,3 +434,24 @@ fn a_time_element_with_value_parts_in_words_keeps_its_datetime() {
         json!([{"title": "Visite", "start": "2026-04-11T14:30:00", "end": "2026-04-11T16:30:00"}]),
     );
 }
+
+#[test]
+fn microformat_events_take_the_price_and_booking_link_their_text_gives() {
+    check(
+        r#"<html><body>
+        <div class="vevent"><h2 class="summary"><a class="url" href="https://example.org/e/requiem">Requiem</a></h2>
+          <abbr class="dtstart" title="2026-03-14T19:30:00+01:00">14. März</abbr>
+          <p>Karten ab 25 € an der Abendkasse und im <a href="https://tickets.example.org/requiem">Vorverkauf</a>.</p></div>
+        <div class="h-event"><h2 class="p-name">Visite</h2><time class="dt-start" datetime="2026-04-11T14:30">11 avril</time>
+          <p>Tarif : 9 € (adhérents 6 €).</p></div>
+        <div class="h-event"><h2 class="p-name">Conférence</h2><time class="dt-start" datetime="2026-04-23T18:30">23 avril</time>
+          <p>Entrée gratuite.</p></div>
+        </body></html>"#,
+        json!([
+            {"title": "Requiem", "price_min": "25", "price_max": null, "currency": "EUR",
+             "ticket_url": "https://tickets.example.org/requiem"},
+            {"title": "Visite", "price_min": "6", "price_max": "9", "currency": "EUR"},
+            {"title": "Conférence", "is_free": true},
+        ]),
+    );
+}

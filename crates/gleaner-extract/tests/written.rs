@@ -34,7 +34,7 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 39, "the written corpus has {} pages", files.len());
+    assert!(files.len() >= 49, "the written corpus has {} pages", files.len());
     let (mut with, mut without): (Table, Table) = (Table::new(), Table::new());
     let mut report = String::new();
     for (name, entry) in files {
@@ -76,9 +76,10 @@ fn written_pages_f1() {
     assert!(precision >= PRECISION_FLOOR, "start precision {precision:.3}\n{report}");
 }
 
-/// The all-field F1 floor with the fallback on (0.989 on 39 pages when set; 0.991 on the
-/// first 29; 0.805 before the footer venue, the address country and the free words). The
-/// ten pages 30–39 scored 0.859 when first measured, before the fixes made for them.
-const FLOOR_WITH: f64 = 0.98;
+/// The all-field F1 floor with the fallback on (0.991 on 49 pages when set; 0.989 on the
+/// first 39; 0.805 on 29 before the footer venue, the address country and the free words).
+/// The ten pages 30–39 scored 0.859 when first measured, before the fixes made for them;
+/// the ten pages 40–49 scored 0.890 (0.969 over all 49).
+const FLOOR_WITH: f64 = 0.988;
 /// The floor of the start field's precision with the fallback on.
 const PRECISION_FLOOR: f64 = 0.99;
