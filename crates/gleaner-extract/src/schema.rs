@@ -224,6 +224,15 @@ impl<'a> Walker<'a> {
         raw.image = url_of(get(m, "image"));
         raw.start = text(get(m, "startDate"));
         raw.end = text(get(m, "endDate"));
+        if raw.start.is_none()
+            && let Some(first) = values(get(m, "eventSchedule"))
+                .filter_map(Value::as_object)
+                .find_map(schedule_first)
+        {
+            raw.start = Some(first.start);
+            raw.end = raw.end.take().or(first.end);
+            raw.zone = first.zone;
+        }
         raw.previous_start = text(get(m, "previousStartDate"));
         raw.status = id_or_text(get(m, "eventStatus"));
         raw.attendance_mode = id_or_text(get(m, "eventAttendanceMode"));
@@ -518,6 +527,48 @@ fn url_of(v: Option<&Value>) -> Option<String> {
 }
 
 /// An enumeration value: a string or a node's `@id` (`{"@id": "schema:EventCancelled"}`).
+/// The first occurrence a schema.org `Schedule` gives.
+struct FirstOccurrence {
+    start: String,
+    end: Option<String>,
+    zone: Option<String>,
+}
+
+/// The first occurrence of an `eventSchedule`: its `startDate`, moved to the first `byDay`
+/// on or after it, at `startTime` (to `endTime`), in `scheduleTimezone` — as an iCalendar
+/// recurrence master gives its first `DTSTART`. None without a `startDate` (never invented).
+fn schedule_first(s: &Map<String, Value>) -> Option<FirstOccurrence> {
+    use chrono::{Datelike, NaiveDate, NaiveTime, Weekday};
+    let from = text(get(s, "startDate"))?;
+    let day = NaiveDate::parse_from_str(from.get(..10)?, "%Y-%m-%d").ok()?;
+    let wanted: Vec<Weekday> = values(get(s, "byDay"))
+        .filter_map(|v| id_or_text(Some(v)))
+        .filter_map(|d| d.rsplit(['/', ':']).next().and_then(|n| n.parse::<Weekday>().ok()))
+        .collect();
+    let month_days: Vec<u32> = values(get(s, "byMonthDay"))
+        .filter_map(|v| text(Some(v)))
+        .filter_map(|d| d.trim().parse().ok())
+        .collect();
+    // The first day on or after `startDate` that every stated rule allows (a year at most).
+    let day = day.iter_days().take(366).find(|d| {
+        (wanted.is_empty() || wanted.contains(&d.weekday()))
+            && (month_days.is_empty() || month_days.contains(&d.day()))
+    })?;
+    let time = |key: &str| {
+        let t = text(get(s, key))?;
+        let t = t.trim();
+        NaiveTime::parse_from_str(t, "%H:%M:%S")
+            .or_else(|_| NaiveTime::parse_from_str(t, "%H:%M"))
+            .ok()
+    };
+    let iso = |t: NaiveTime| day.and_time(t).format("%Y-%m-%dT%H:%M:%S").to_string();
+    let (start, end) = match time("startTime") {
+        Some(t) => (iso(t), time("endTime").filter(|e| *e > t).map(iso)),
+        None => (day.format("%Y-%m-%d").to_string(), None),
+    };
+    Some(FirstOccurrence { start, end, zone: text(get(s, "scheduleTimezone")) })
+}
+
 fn id_or_text(v: Option<&Value>) -> Option<String> {
     values(v).find_map(|v| match v {
         Value::Object(m) => text(m.get("@id")).or_else(|| text(m.get("name"))),

@@ -455,3 +455,25 @@ fn microformat_events_take_the_price_and_booking_link_their_text_gives() {
         ]),
     );
 }
+
+#[test]
+fn an_event_schedule_gives_its_first_occurrence() {
+    check(
+        &ld(r#"{"@context":"https://schema.org","@type":"Event","name":"Weekly yoga",
+            "eventSchedule":{"@type":"Schedule","startDate":"2017-01-01","endDate":"2017-12-31",
+              "repeatFrequency":"P1W","byDay":"https://schema.org/Wednesday",
+              "startTime":"19:00:00","endTime":"20:00:00","scheduleTimezone":"Europe/London"}}"#),
+        json!([{"title": "Weekly yoga", "start": "2017-01-04T19:00:00+00:00",
+                "end": "2017-01-04T20:00:00+00:00"}]),
+    );
+    check(
+        &ld(r#"[{"@type":"Event","name":"Monthly market","eventSchedule":{"@type":"Schedule",
+              "startDate":"2026-03-02","repeatFrequency":"P1M","byMonthDay":15,"startTime":"08:00"}},
+            {"@type":"Event","name":"No start","eventSchedule":{"@type":"Schedule","repeatFrequency":"P1W"}}]"#),
+        json!([
+            {"title": "Monthly market", "start": "2026-03-15T08:00:00"},
+            // A schedule without a start date gives no date: none is invented.
+            {"title": "No start", "start": null},
+        ]),
+    );
+}
