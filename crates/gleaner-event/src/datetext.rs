@@ -504,6 +504,22 @@ fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Opt
     {
         d2 = Some(d);
         j = skip_ordinal(tokens, j + 2);
+    } else if matches!(word(tokens, j), Some("au" | "al" | "bis" | "to" | "until")) {
+        // `du vendredi 11 au dimanche 13 décembre`, `del 11 al 13 de marzo`, `11. bis 13. März`.
+        let mut k = j + 1;
+        if word(tokens, k).is_some_and(is_weekday) {
+            k += 1;
+            if matches!(sep(tokens, k), Some(',' | '.')) {
+                k += 1;
+            }
+        }
+        if let Some((d, l)) = num(tokens, k)
+            && day_ok(d, l)
+            && d > d1
+        {
+            d2 = Some(d);
+            j = skip_ordinal(tokens, k + 1);
+        }
     }
     j = skip_filler(tokens, j);
     let month = month_of(word(tokens, j)?)?;
@@ -655,6 +671,19 @@ fn find_times_from(
                 }),
             )?;
             let end = t2.and_then(|(e, m)| apply_meridiem(e, m));
+            // `7–9 p.m.`, `7 to 9 pm`: a bare hour before a time with a meridiem starts it.
+            if t2.is_none()
+                && let Some(m) = mer1
+                && let Some(bare) = bare_hour_before(tokens, used, i)
+                // The same half of the day when that keeps it first (`7–9 pm`), else the
+                // morning (`11–1 pm`).
+                && let Some(early) = [Some(m), Some(Meridiem::Am)]
+                    .into_iter()
+                    .filter_map(|m| apply_meridiem((bare, 0), m))
+                    .find(|e| *e < start)
+            {
+                return Some((early, Some(start)));
+            }
             let doors = (1..=2)
                 .filter_map(|k| i.checked_sub(k))
                 .any(|k| word(tokens, k).is_some_and(|w| DOORS.contains(&w)));
@@ -666,6 +695,23 @@ fn find_times_from(
         i += 1;
     }
     None
+}
+
+/// The bare hour (`7` in `7–9 p.m.`, `7 to 9 pm`) joined by a dash or `to` to the time at
+/// `i`: not a time of its own and not the tail of a date or number.
+fn bare_hour_before(tokens: &[Token], used: &[usize], i: usize) -> Option<u32> {
+    let joined = i >= 2
+        && (sep(tokens, i - 1) == Some('-')
+            || matches!(word(tokens, i - 1), Some("to" | "until" | "till")));
+    if !joined || used.contains(&(i - 2)) {
+        return None;
+    }
+    let (h, len) = num(tokens, i - 2)?;
+    let tail = i >= 3
+        && (matches!(sep(tokens, i - 3), Some('/' | '.' | ',' | ':' | '-'))
+            && !tokens[i - 2].spaced
+            || num(tokens, i - 3).is_some());
+    ((1..=12).contains(&h) && len <= 2 && !tail).then_some(h)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -875,6 +921,10 @@ mod tests {
             ("29 février", "2028-02-29"),
             // Across midnight.
             ("5 December 2026 22:00–01:00", "2026-12-05T22:00:00/2026-12-06T01:00:00"),
+            // A day range in words, weekdays between.
+            ("Du vendredi 11 au dimanche 13 décembre 2026", "2026-12-11/2026-12-13"),
+            ("del 11 al 13 de diciembre de 2026", "2026-12-11/2026-12-13"),
+            ("11. bis 13. Dezember 2026", "2026-12-11/2026-12-13"),
         ];
         for (text, want) in cases {
             assert_eq!(iso(text).as_deref(), Some(want), "`{text}`");
@@ -947,5 +997,9 @@ mod tests {
         assert_eq!(t("12,50 €"), None);
         assert_eq!(t("Room 12"), None);
         assert_eq!(t("25:00"), None);
+        // A bare hour joined to a time with a meridiem starts the range.
+        assert_eq!(t("7–9 p.m. CT"), Some(("19:00".into(), Some("21:00".into()))));
+        assert_eq!(t("7 to 9 pm"), Some(("19:00".into(), Some("21:00".into()))));
+        assert_eq!(t("11–1 pm"), Some(("11:00".into(), Some("13:00".into()))));
     }
 }
