@@ -235,16 +235,31 @@ fn venue(raw: &RawEvent) -> Venue {
     if let Some(a) = raw.address_text.as_deref() {
         address_texts.push(block_of(a, m).replace('\n', ", "));
     }
+    let mut place_text = None;
     if let Some(text) = raw.location_text.as_deref() {
         let text = block_of(text, m).replace('\n', ", ");
         if text.contains(',') {
+            place_text = Some(address_texts.len());
             address_texts.push(text);
         } else if v.name.is_none() && !text.is_empty() {
             v.name = Some(text);
         }
     }
-    for text in address_texts {
+    for (at, text) in address_texts.into_iter().enumerate() {
         let mut parts = split_address(&text);
+        // A place written `Venue, District, City` (no number anywhere, no street word): what
+        // is left before the town is the venue and its quarter, not a street.
+        if v.name.is_none()
+            && place_text == Some(at)
+            && !text.chars().any(|c| c.is_ascii_digit())
+            && let Some(rest) = parts.street.take()
+        {
+            if names_a_street(&rest) {
+                parts.street = Some(rest);
+            } else {
+                v.name = rest.split(", ").next().map(str::to_owned);
+            }
+        }
         if v.name.is_none()
             && let Some((name, street)) = parts.street.as_deref().and_then(name_before_street)
         {
@@ -258,6 +273,46 @@ fn venue(raw: &RawEvent) -> Venue {
         v.country = v.country.or(parts.country);
     }
     v
+}
+
+/// Whether a text without a house number still names a street (`Main Street`,
+/// `rue de la Paix`, `Calle Mayor`, `Bahariye Caddesi`).
+fn names_a_street(text: &str) -> bool {
+    const WORDS: [&str; 29] = [
+        "street",
+        "st",
+        "road",
+        "rd",
+        "avenue",
+        "ave",
+        "lane",
+        "boulevard",
+        "blvd",
+        "way",
+        "rue",
+        "chemin",
+        "bd",
+        "quai",
+        "calle",
+        "avenida",
+        "paseo",
+        "carrer",
+        "straße",
+        "strasse",
+        "str",
+        "weg",
+        "allee",
+        "platz",
+        "gasse",
+        "cad",
+        "caddesi",
+        "sokak",
+        "sk",
+    ];
+    let lower = text.to_lowercase();
+    lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| WORDS.contains(&w) || w.ends_with("straße") || w.ends_with("strasse"))
 }
 
 /// A place's name written before its street in one address (`Kulturforum, Wandrahmstraße 1`,

@@ -257,3 +257,32 @@ fn listing_items_give_their_booking_link_and_a_long_free_line() {
     // An anchor on the event's own page books nothing else: no ticket link.
     assert_eq!(ticket(2), None);
 }
+
+#[test]
+fn a_place_without_numbers_is_venue_and_town_unless_it_names_a_street() {
+    let page = |place: &str| {
+        format!(
+            "<html lang=\"en\"><body><main><h1>Show</h1><p>Saturday 14 March 2026, 7.30pm</p>\
+             <p>Venue: {place}</p></main></body></html>"
+        )
+    };
+    let venue = |place: &str| {
+        let (events, notes) = read(&page(place), day(2026, 2, 26));
+        assert_eq!(events.len(), 1, "{notes:#?}");
+        let v = &events[0].venue;
+        (v.name.clone(), v.street.clone(), v.locality.clone())
+    };
+    assert_eq!(
+        venue("Cemal Reşit Rey Konser Salonu, Harbiye, İstanbul"),
+        (Some("Cemal Reşit Rey Konser Salonu".into()), None, Some("İstanbul".into()))
+    );
+    assert_eq!(
+        venue("Globe Theatre, London"),
+        (Some("Globe Theatre".into()), None, Some("London".into()))
+    );
+    // Control: a street without a number stays the street.
+    assert_eq!(
+        venue("Main Street, Springfield"),
+        (None, Some("Main Street".into()), Some("Springfield".into()))
+    );
+}
