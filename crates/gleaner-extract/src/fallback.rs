@@ -22,7 +22,10 @@
 //!
 //! It never invents: a field it cannot find stays empty, and a page without a date gives
 //! no event; with a reference day (the crawl's today), neither does a page whose only
-//! dates are past (a news item's publication date looks just like an event's date). What it finds is marked low confidence in the diagnostics.
+//! dates are past (a news item's publication date looks just like an event's date), nor a
+//! page whose JSON-LD declares it a `NewsArticle` (the caller does not run it there), nor a
+//! year-less date whose written weekday is another day (`datetext`). What it finds is
+//! marked low confidence in the diagnostics.
 
 use chrono::NaiveDate;
 use gleaner_event::EventTime;

@@ -15,7 +15,11 @@
 //! - implied `name` and `url` on `h-*` roots without explicit ones;
 //! - date-times: a date (`2026-12-05`, ordinal `2026-339`), a time (`20:30`, `8pm`,
 //!   `8:30 p.m.`) and an offset (`Z`, `-08`, `-0800`, `+01:00`), from one value or split
-//!   over value-class parts; a `dt-end` with only a time takes the `dt-start`'s date.
+//!   over value-class parts; a `dt-end` with only a time takes the `dt-start`'s date;
+//!   worded parts inside a `<time datetime>` (`<span class="value">samedi 11 avril</span>`)
+//!   give way to its `datetime`;
+//! - microformats have no price property: an event's own text gives its price, free words
+//!   and booking link (`Karten ab 25 €`, `Entrée gratuite`, a `Vorverkauf` link).
 //!
 //! Every `h-event` / `vevent` found, at any depth (inside an `h-feed`, or as a property of
 //! another item), is one candidate.
