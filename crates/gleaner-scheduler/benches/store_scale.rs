@@ -70,6 +70,9 @@ fn config(web: &TestWeb, sites: usize, gap: Duration) -> String {
 #[derive(Default)]
 struct Wire {
     round_trips: AtomicU64,
+    /// Waits for the server: a `Sync` or `Query` sent while the connection had no
+    /// unanswered one (messages pipelined behind an unanswered one share its wait).
+    waits: AtomicU64,
     /// Statements executed, by their first words (`STORE_PROFILE=1`).
     by_statement: std::sync::Mutex<std::collections::HashMap<String, u64>>,
 }
@@ -98,8 +101,11 @@ async fn proxy(upstream: std::net::SocketAddr, wire: Arc<Wire>) -> std::net::Soc
                 let _ = server.set_nodelay(true);
                 let (mut cr, mut cw) = client.into_split();
                 let (mut sr, mut sw) = server.into_split();
-                let back = tokio::spawn(async move { tokio::io::copy(&mut sr, &mut cw).await });
-                let _ = forward_counting(&mut cr, &mut sw, &wire).await;
+                let open = Arc::new(AtomicU64::new(0));
+                let answers = Arc::clone(&open);
+                let back =
+                    tokio::spawn(async move { forward_answers(&mut sr, &mut cw, &answers).await });
+                let _ = forward_counting(&mut cr, &mut sw, &wire, &open).await;
                 back.abort();
             });
         }
@@ -107,12 +113,34 @@ async fn proxy(upstream: std::net::SocketAddr, wire: Arc<Wire>) -> std::net::Soc
     addr
 }
 
+/// Copies the server's messages to the client, counting down `open` at each
+/// `ReadyForQuery` (the answer to one `Sync` or `Query`) before passing it on.
+async fn forward_answers(
+    from: &mut (impl AsyncReadExt + Unpin),
+    to: &mut (impl AsyncWriteExt + Unpin),
+    open: &AtomicU64,
+) -> std::io::Result<()> {
+    loop {
+        let mut head = [0u8; 5];
+        from.read_exact(&mut head).await?;
+        let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]);
+        let mut body = vec![0u8; (len as usize).saturating_sub(4)];
+        from.read_exact(&mut body).await?;
+        if head[0] == b'Z' {
+            let _ = open.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        }
+        to.write_all(&head).await?;
+        to.write_all(&body).await?;
+    }
+}
+
 /// Copies the client's messages to the server, counting `S` and `Q` messages after the
-/// untyped start-up messages.
+/// untyped start-up messages, and those of them that wait (`open` was 0).
 async fn forward_counting(
     from: &mut (impl AsyncReadExt + Unpin),
     to: &mut (impl AsyncWriteExt + Unpin),
     wire: &Wire,
+    open: &AtomicU64,
 ) -> std::io::Result<()> {
     let mut started = false;
     let profile = std::env::var("STORE_PROFILE").is_ok_and(|v| v == "1");
@@ -131,6 +159,9 @@ async fn forward_counting(
         match kind {
             Some(b'S' | b'Q') => {
                 wire.round_trips.fetch_add(1, Ordering::Relaxed);
+                if open.fetch_add(1, Ordering::SeqCst) == 0 {
+                    wire.waits.fetch_add(1, Ordering::Relaxed);
+                }
                 if profile && kind == Some(b'Q') {
                     let sql = head_of(&cstrings(&body)[0]);
                     *wire.by_statement.lock().unwrap().entry(sql).or_default() += 1;
@@ -317,6 +348,12 @@ async fn run(backend: &str, index: usize, sites: usize, requests: u32, gap: Dura
         report.requeued,
     );
     if let Place::Postgres { wire, .. } = &place {
+        let waits = wire.waits.load(Ordering::Relaxed) as f64;
+        println!(
+            "  round trips that wait (pipelined ones share a wait): {:.1} per request, {:.1} per event page",
+            waits / n,
+            waits / f64::from(report.event_pages.max(1)),
+        );
         let by = wire.by_statement.lock().unwrap();
         let mut top: Vec<_> = by.iter().collect();
         top.sort_by(|a, b| b.1.cmp(a.1));

@@ -20,7 +20,8 @@ use crate::{Store, StoreError};
 /// The registry's entries as last read, with the version they were read at.
 pub(crate) type RegistryCache = Mutex<Option<(i64, Arc<Vec<OwnerRecord>>)>>;
 
-const VERSION: &str = "SELECT value FROM meta WHERE key = 'registry_version'";
+/// The registry's version.
+pub(crate) const VERSION: &str = "SELECT value FROM meta WHERE key = 'registry_version'";
 
 /// A scope as the columns `scope_kind` and `scope`.
 pub(crate) fn scope_columns(scope: &Scope) -> (&'static str, &str) {
@@ -229,6 +230,27 @@ impl Store {
         Ok(rules_for(entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry), url))
     }
 
+    /// Whether an owner asked to keep only the facts of `url`'s events, from the
+    /// registry as last read (read when there is none yet), with the version that answer
+    /// holds at: the event write checks that version in its own transaction and fails
+    /// with [`StoreError::RegistryMoved`] when it moved (then [`Store::forget_registry`]
+    /// and ask again). No round trip of its own while the registry does not change.
+    pub(crate) async fn facts_only(&self, url: &Url) -> Result<(bool, i64), StoreError> {
+        let cached = self.registry.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let (version, entries) = match cached {
+            Some(cached) => cached,
+            None => self.read_registry().await?,
+        };
+        let now = SystemTime::now();
+        let rules = rules_for(entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry), url);
+        Ok((rules.facts_only, version))
+    }
+
+    /// Drops the registry as last read: the next lookup reads it again.
+    pub(crate) fn forget_registry(&self) {
+        *self.registry.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
     /// The registry's entries, from the cache while the version has not moved.
     async fn registry_entries(&self) -> Result<Arc<Vec<OwnerRecord>>, StoreError> {
         let cached = self.registry.lock().unwrap_or_else(|p| p.into_inner()).clone();
@@ -243,6 +265,11 @@ impl Store {
         {
             return Ok(entries);
         }
+        Ok(self.read_registry().await?.1)
+    }
+
+    /// The version and the entries, read together in one snapshot, and cached.
+    async fn read_registry(&self) -> Result<(i64, Arc<Vec<OwnerRecord>>), StoreError> {
         let (version, entries) = self
             .db()
             .read_tx("reading owner requests".into(), |tx| {
@@ -256,7 +283,7 @@ impl Store {
         let entries = Arc::new(entries);
         *self.registry.lock().unwrap_or_else(|p| p.into_inner()) =
             Some((version, Arc::clone(&entries)));
-        Ok(entries)
+        Ok((version, entries))
     }
 
     /// Records an opt-out or override (replacing one with the same reference). "Facts
