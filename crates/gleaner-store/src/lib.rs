@@ -462,18 +462,21 @@ pub fn parse_scope(site: &str) -> Result<Scope, StoreError> {
 
 impl Registry for Store {
     fn lookup<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, OwnerRules> {
-        Box::pin(async move {
-            match self.owner_rules(url).await {
-                Ok(rules) => rules,
-                // Fail closed: when the registry cannot be read, nothing is fetched.
-                Err(error) => OwnerRules {
-                    opted_out: Some(format!("registry unreadable: {error}")),
-                    slowdown: 1,
-                    ..OwnerRules::default()
-                },
-            }
-        })
+        Box::pin(async move { fail_closed(self.owner_rules(url).await) })
     }
+
+    fn lookup_again<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, OwnerRules> {
+        Box::pin(async move { fail_closed(self.owner_rules_listened(url).await) })
+    }
+}
+
+/// Fail closed: when the registry cannot be read, nothing is fetched.
+fn fail_closed(rules: Result<OwnerRules, StoreError>) -> OwnerRules {
+    rules.unwrap_or_else(|error| OwnerRules {
+        opted_out: Some(format!("registry unreadable: {error}")),
+        slowdown: 1,
+        ..OwnerRules::default()
+    })
 }
 
 impl AuditSink for Store {

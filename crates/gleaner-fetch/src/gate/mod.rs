@@ -772,7 +772,7 @@ impl Gate {
             // Skipped on a first attempt the caller checked moments ago (issue 27: one
             // registry read per request, not two).
             if !registry_fresh
-                && let Some(reference) = self.registry.lookup(&request.url).await.opted_out
+                && let Some(reference) = self.registry.lookup_again(&request.url).await.opted_out
             {
                 break Err(GateOutcome::Refused(Refusal::OptedOut(reference)));
             }
