@@ -724,6 +724,18 @@ impl Db for Postgres {
         self.query(sql, params, doing)
     }
 
+    fn write_one<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Written, StoreError>> {
+        Box::pin(async move {
+            let conn = self.conn().await?;
+            run_on(&conn, sql, &params).await.doing(&self.location, || doing)
+        })
+    }
+
     fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(self.run_body(None, doing, body))
     }

@@ -717,6 +717,19 @@ impl Db for Sqlite {
         )
     }
 
+    fn write_one<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Written, StoreError>> {
+        Box::pin(async move {
+            let db: &dyn Db = self;
+            let sql = sql.to_owned();
+            db.tx(doing, move |tx| Box::pin(async move { tx.run(&sql, params).await })).await
+        })
+    }
+
     fn point_query<'a>(
         &'a self,
         sql: &'a str,
