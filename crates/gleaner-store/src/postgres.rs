@@ -22,7 +22,15 @@
 //!   expired. A worker that dies stops counting within its lease ([`WORKER_LEASE`] by
 //!   default), and no live worker's requests are ever cleared by another.
 //! - Registry: a version number (`meta.registry_version`, moved by a trigger that also
-//!   sends `NOTIFY gleaner_registry`) read before each lookup, as on SQLite.
+//!   sends `NOTIFY gleaner_registry`) read before each lookup, as on SQLite; the
+//!   re-check after a request's wait answers from the cache while the listener heard of
+//!   no change (`crate::registry`), and the event write checks "facts only" by reading
+//!   the version inside its own transaction, pipelined.
+//! - Event write (`upsert_event_fenced`): `BEGIN`, the fence, the registry version, the
+//!   advisory locks and the lookup pipelined in one round trip; the candidates' readings
+//!   in one more when there are any; the `INSERT … RETURNING id` of a new event; the
+//!   remaining writes pipelined with `COMMIT`: two to three round trips (eight before).
+//! - A single-statement write (`Db::write_one`) is sent alone, in autocommit.
 //! - Audit: a thread with its own runtime and connection writes batches, one statement
 //!   (`unnest` of arrays) per batch.
 

@@ -6,6 +6,13 @@
 //! trigger bumps it on every change). Each lookup reads the version; when it moved, the
 //! version and the entries are read again together in one snapshot, so the cache never
 //! pairs new entries with an old version (or the reverse) on either backend.
+//!
+//! Issue 27: on PostgreSQL the cache also remembers the `LISTEN gleaner_registry`
+//! counter from before its last confirmation; a request's re-check right before its
+//! reservation, after a wait, answers from the cache while the counter has not moved
+//! (at most 5 s), so a request reads the version once, at its start. "Facts only" for
+//! an event write comes from the cache, and the write checks its version in its own
+//! transaction (`StoreError::RegistryMoved`, then one retry on a fresh read).
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
