@@ -108,6 +108,14 @@ pub struct OwnerRules {
 pub trait Registry: Send + Sync + std::fmt::Debug {
     /// Everything that applies to `url`.
     fn lookup<'a>(&'a self, url: &'a Url) -> crate::state::BoxFuture<'a, OwnerRules>;
+
+    /// [`Registry::lookup`] again for a request that looked once and then waited, right
+    /// before it is reserved: a registry told of every change (PostgreSQL `LISTEN`) may
+    /// answer from what it last read while it heard of none. The same as `lookup` unless
+    /// overridden.
+    fn lookup_again<'a>(&'a self, url: &'a Url) -> crate::state::BoxFuture<'a, OwnerRules> {
+        self.lookup(url)
+    }
 }
 
 /// What a set of entries says about `url`: the opt-out, the strongest slow-down, the

@@ -25,6 +25,13 @@
 //!   about 7.5 per request (two reservations of two round trips, one state read, two
 //!   registry version reads); the event write and validators make the rest.
 //!
+//! PostgreSQL round trips that wait for the server (messages pipelined behind an
+//! unanswered one share its wait; the line under each run), 500 × 10 @ 0.2 s, before →
+//! after the round-trip work of issue 27 item 2 (pipelined event write, one registry
+//! read per request, single-statement writes in autocommit): 19.6 → 13.1 per request,
+//! 24.6 → 16.3 per event page; messages 24.0 → 21.4 per request; wall ÷ bound
+//! 7.4 → 6.7, CPU 1.54 → 1.40 s per 1,000 requests (shared machine, one run each).
+//!
 //! `cargo test --benches` runs a quick mode (20 sites × 4 at 50 ms, SQLite, and PostgreSQL
 //! when configured). Knobs: `STORE_RUNS="500x10@200,2000x5@1000"`,
 //! `STORE_BACKENDS="sqlite,postgres"`, `STORE_LEASE=0` (the daily cap's row locked per
@@ -70,6 +77,9 @@ fn config(web: &TestWeb, sites: usize, gap: Duration) -> String {
 #[derive(Default)]
 struct Wire {
     round_trips: AtomicU64,
+    /// Waits for the server: a `Sync` or `Query` sent while the connection had no
+    /// unanswered one (messages pipelined behind an unanswered one share its wait).
+    waits: AtomicU64,
     /// Statements executed, by their first words (`STORE_PROFILE=1`).
     by_statement: std::sync::Mutex<std::collections::HashMap<String, u64>>,
 }
@@ -98,8 +108,11 @@ async fn proxy(upstream: std::net::SocketAddr, wire: Arc<Wire>) -> std::net::Soc
                 let _ = server.set_nodelay(true);
                 let (mut cr, mut cw) = client.into_split();
                 let (mut sr, mut sw) = server.into_split();
-                let back = tokio::spawn(async move { tokio::io::copy(&mut sr, &mut cw).await });
-                let _ = forward_counting(&mut cr, &mut sw, &wire).await;
+                let open = Arc::new(AtomicU64::new(0));
+                let answers = Arc::clone(&open);
+                let back =
+                    tokio::spawn(async move { forward_answers(&mut sr, &mut cw, &answers).await });
+                let _ = forward_counting(&mut cr, &mut sw, &wire, &open).await;
                 back.abort();
             });
         }
@@ -107,12 +120,34 @@ async fn proxy(upstream: std::net::SocketAddr, wire: Arc<Wire>) -> std::net::Soc
     addr
 }
 
+/// Copies the server's messages to the client, counting down `open` at each
+/// `ReadyForQuery` (the answer to one `Sync` or `Query`) before passing it on.
+async fn forward_answers(
+    from: &mut (impl AsyncReadExt + Unpin),
+    to: &mut (impl AsyncWriteExt + Unpin),
+    open: &AtomicU64,
+) -> std::io::Result<()> {
+    loop {
+        let mut head = [0u8; 5];
+        from.read_exact(&mut head).await?;
+        let len = u32::from_be_bytes([head[1], head[2], head[3], head[4]]);
+        let mut body = vec![0u8; (len as usize).saturating_sub(4)];
+        from.read_exact(&mut body).await?;
+        if head[0] == b'Z' {
+            let _ = open.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        }
+        to.write_all(&head).await?;
+        to.write_all(&body).await?;
+    }
+}
+
 /// Copies the client's messages to the server, counting `S` and `Q` messages after the
-/// untyped start-up messages.
+/// untyped start-up messages, and those of them that wait (`open` was 0).
 async fn forward_counting(
     from: &mut (impl AsyncReadExt + Unpin),
     to: &mut (impl AsyncWriteExt + Unpin),
     wire: &Wire,
+    open: &AtomicU64,
 ) -> std::io::Result<()> {
     let mut started = false;
     let profile = std::env::var("STORE_PROFILE").is_ok_and(|v| v == "1");
@@ -131,6 +166,9 @@ async fn forward_counting(
         match kind {
             Some(b'S' | b'Q') => {
                 wire.round_trips.fetch_add(1, Ordering::Relaxed);
+                if open.fetch_add(1, Ordering::SeqCst) == 0 {
+                    wire.waits.fetch_add(1, Ordering::Relaxed);
+                }
                 if profile && kind == Some(b'Q') {
                     let sql = head_of(&cstrings(&body)[0]);
                     *wire.by_statement.lock().unwrap().entry(sql).or_default() += 1;
@@ -317,6 +355,12 @@ async fn run(backend: &str, index: usize, sites: usize, requests: u32, gap: Dura
         report.requeued,
     );
     if let Place::Postgres { wire, .. } = &place {
+        let waits = wire.waits.load(Ordering::Relaxed) as f64;
+        println!(
+            "  round trips that wait (pipelined ones share a wait): {:.1} per request, {:.1} per event page",
+            waits / n,
+            waits / f64::from(report.event_pages.max(1)),
+        );
         let by = wire.by_statement.lock().unwrap();
         let mut top: Vec<_> = by.iter().collect();
         top.sort_by(|a, b| b.1.cmp(a.1));

@@ -108,11 +108,14 @@ pub(crate) trait AuditBackend {
 /// Storing a source's reading of an event.
 #[async_trait]
 pub(crate) trait EventsBackend {
-    /// Stores a reading (`crate::merge`), only while `fence` is current when given.
+    /// Stores a reading (`crate::merge`), only while `fence` is current when given, and
+    /// only while the registry is at `registry` (the version `write.keep` was decided
+    /// at; [`StoreError::RegistryMoved`] otherwise), read in the same transaction.
     async fn upsert_event_fenced(
         &self,
         write: &EventWrite<'_>,
         fence: Option<&WorkLease>,
+        registry: i64,
     ) -> Result<Upserted, StoreError>;
 }
 

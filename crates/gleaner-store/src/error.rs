@@ -208,6 +208,17 @@ pub enum StoreError {
         /// The stale token.
         token: i64,
     },
+    /// The owners' registry changed after the caller decided what to keep of an event
+    /// (an owner's "facts only"): nothing was written.
+    #[error(
+        "not storing an event: the owners' registry changed (version {seen}, expected {expected}) while it was being stored\nhint: store it again; the new registry then applies"
+    )]
+    RegistryMoved {
+        /// The version the caller decided at.
+        expected: i64,
+        /// The version the write found.
+        seen: i64,
+    },
 }
 
 impl StoreError {

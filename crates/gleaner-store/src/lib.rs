@@ -396,11 +396,32 @@ impl Store {
     /// to the event's provenance.
     /// An owner's "facts only" for the page overrides `write.keep`.
     pub async fn upsert_event(&self, write: &EventWrite<'_>) -> Result<Upserted, StoreError> {
-        let mut write = *write;
-        if write.keep == Keep::Full && self.owner_rules(write.fetched_url).await?.facts_only {
-            write.keep = Keep::Facts;
+        self.upsert_event_checked(write, None).await
+    }
+
+    /// Stores `write`, fenced by `fence` when given, under an owner's "facts only" as the
+    /// registry stands when it commits: decided from the registry as last read and
+    /// checked in the write's transaction; once more from a fresh read when it moved.
+    pub(crate) async fn upsert_event_checked(
+        &self,
+        write: &EventWrite<'_>,
+        fence: Option<&WorkLease>,
+    ) -> Result<Upserted, StoreError> {
+        let mut attempt = 0;
+        loop {
+            let mut write = *write;
+            let (facts_only, version) = self.facts_only(write.fetched_url).await?;
+            if write.keep == Keep::Full && facts_only {
+                write.keep = Keep::Facts;
+            }
+            match self.backend().upsert_event_fenced(&write, fence, version).await {
+                Err(StoreError::RegistryMoved { .. }) if attempt == 0 => {
+                    self.forget_registry();
+                    attempt += 1;
+                }
+                result => return result,
+            }
         }
-        self.backend().upsert_event_fenced(&write, None).await
     }
 
     /// Deletes a site's content (events, descriptions, image addresses, translations,
@@ -441,18 +462,21 @@ pub fn parse_scope(site: &str) -> Result<Scope, StoreError> {
 
 impl Registry for Store {
     fn lookup<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, OwnerRules> {
-        Box::pin(async move {
-            match self.owner_rules(url).await {
-                Ok(rules) => rules,
-                // Fail closed: when the registry cannot be read, nothing is fetched.
-                Err(error) => OwnerRules {
-                    opted_out: Some(format!("registry unreadable: {error}")),
-                    slowdown: 1,
-                    ..OwnerRules::default()
-                },
-            }
-        })
+        Box::pin(async move { fail_closed(self.owner_rules(url).await) })
     }
+
+    fn lookup_again<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, OwnerRules> {
+        Box::pin(async move { fail_closed(self.owner_rules_listened(url).await) })
+    }
+}
+
+/// Fail closed: when the registry cannot be read, nothing is fetched.
+fn fail_closed(rules: Result<OwnerRules, StoreError>) -> OwnerRules {
+    rules.unwrap_or_else(|error| OwnerRules {
+        opted_out: Some(format!("registry unreadable: {error}")),
+        slowdown: 1,
+        ..OwnerRules::default()
+    })
 }
 
 impl AuditSink for Store {

@@ -22,7 +22,15 @@
 //!   expired. A worker that dies stops counting within its lease ([`WORKER_LEASE`] by
 //!   default), and no live worker's requests are ever cleared by another.
 //! - Registry: a version number (`meta.registry_version`, moved by a trigger that also
-//!   sends `NOTIFY gleaner_registry`) read before each lookup, as on SQLite.
+//!   sends `NOTIFY gleaner_registry`) read before each lookup, as on SQLite; the
+//!   re-check after a request's wait answers from the cache while the listener heard of
+//!   no change (`crate::registry`), and the event write checks "facts only" by reading
+//!   the version inside its own transaction, pipelined.
+//! - Event write (`upsert_event_fenced`): `BEGIN`, the fence, the registry version, the
+//!   advisory locks and the lookup pipelined in one round trip; the candidates' readings
+//!   in one more when there are any; the `INSERT … RETURNING id` of a new event; the
+//!   remaining writes pipelined with `COMMIT`: two to three round trips (eight before).
+//! - A single-statement write (`Db::write_one`) is sent alone, in autocommit.
 //! - Audit: a thread with its own runtime and connection writes batches, one statement
 //!   (`unnest` of arrays) per batch.
 
@@ -724,6 +732,18 @@ impl Db for Postgres {
         self.query(sql, params, doing)
     }
 
+    fn write_one<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Written, StoreError>> {
+        Box::pin(async move {
+            let conn = self.conn().await?;
+            run_on(&conn, sql, &params).await.doing(&self.location, || doing)
+        })
+    }
+
     fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(self.run_body(None, doing, body))
     }
@@ -972,6 +992,7 @@ impl crate::backend::EventsBackend for Postgres {
         &self,
         write: &EventWrite<'_>,
         fence: Option<&WorkLease>,
+        registry: i64,
     ) -> Result<Upserted, StoreError> {
         let incoming = merge::incoming(write);
         let lookup = merge::lookup(&incoming);
@@ -980,11 +1001,6 @@ impl crate::backend::EventsBackend for Postgres {
         let now = codec::to_ms(write.fetched_at);
         let loc = self.location.as_str();
         let doing = || format!("storing event `{identity}`");
-        let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.doing(loc, doing)?;
-        if let Some(lease) = fence {
-            workers::check_fence(&tx, loc, lease).await?;
-        }
         // Serialise writers that could store the same event (two workers reading it from
         // two sources): each takes the transaction locks of its identity, own page and
         // title, in one order, before looking, so the second one sees the first's row.
@@ -996,66 +1012,76 @@ impl crate::backend::EventsBackend for Postgres {
                 .collect();
         keys.sort_unstable();
         keys.dedup();
-        // One round trip for every lock, taken in the array's (sorted) order.
-        let lock = tx
-            .prepare_cached("SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k")
-            .await
-            .doing(loc, doing)?;
-        tx.execute(&lock, &[&keys]).await.doing(loc, doing)?;
-        let found = tx
-            .query(
-                &tx.prepare_cached(
-                    "SELECT id, identity, facts, description, image_url, status FROM events
-                 WHERE identity = $1
-                    OR ($2::text IS NOT NULL AND url = $2)
-                    OR ($3::text IS NOT NULL AND title_key = $3
-                        AND (($4::bigint IS NULL AND start_ms IS NULL)
-                             OR start_ms BETWEEN $4 - $5 AND $4 + $5))
-                 ORDER BY id LIMIT 64 FOR UPDATE",
-                )
-                .await
-                .doing(loc, doing)?,
-                &[
-                    &lookup.identity,
-                    &lookup.url,
-                    &lookup.title_key,
-                    &lookup.start_ms,
-                    &merge::START_WINDOW_MS,
-                ],
-            )
-            .await
-            .doing(loc, doing)?;
-        let mut rows = Vec::with_capacity(found.len());
-        for r in &found {
-            let id: i64 = r.get(0);
-            let readings = tx.query(&tx.prepare_cached("SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url
-                     FROM event_provenance WHERE event_id = $1 ORDER BY fetched_ms, id").await.doing(loc, doing)?,
-                    &[&id],
-                )
-                .await
-                .doing(loc, doing)?
-                .iter()
-                .map(stored_reading)
-                .collect();
-            rows.push(merge::Row {
-                id,
-                identity: r.get(1),
-                facts: r.get(2),
-                description: r.get(3),
-                image_url: r.get(4),
-                status: r.get(5),
-                readings,
-            });
+        let open = OpenTx(Some(self.conn().await?));
+        let tx = open.client();
+        let version = tx.prepare_cached(registry::VERSION).await.doing(loc, doing)?;
+        let lock = tx.prepare_cached(LOCK_KEYS).await.doing(loc, doing)?;
+        let find = tx.prepare_cached(FIND_EVENTS).await.doing(loc, doing)?;
+        let lookup_params: [&(dyn ToSql + Sync); 5] = [
+            &lookup.identity,
+            &lookup.url,
+            &lookup.title_key,
+            &lookup.start_ms,
+            &merge::START_WINDOW_MS,
+        ];
+        // One round trip: `BEGIN`, the fence, the registry's version, every lock (taken
+        // in the array's sorted order) and the lookup, pipelined in that order on one
+        // connection.
+        let fenced = async {
+            match fence {
+                Some(lease) => workers::check_fence(tx, loc, lease).await,
+                None => Ok(()),
+            }
+        };
+        let lock_params: [&(dyn ToSql + Sync); 1] = [&keys];
+        let (begun, fenced, seen, locked, found) = tokio::join!(
+            biased;
+            tx.batch_execute("BEGIN"),
+            fenced,
+            tx.query_opt(&version, &[]),
+            tx.execute(&lock, &lock_params),
+            tx.query(&find, &lookup_params)
+        );
+        begun.doing(loc, doing)?;
+        fenced?;
+        let seen: i64 = seen.doing(loc, doing)?.map_or(0, |r| r.get(0));
+        if seen != registry {
+            return Err(StoreError::RegistryMoved { expected: registry, seen });
         }
+        locked.doing(loc, doing)?;
+        let found = found.doing(loc, doing)?;
+        // The readings of every candidate in one statement.
+        let ids: Vec<i64> = found.iter().map(|r| r.get(0)).collect();
+        let mut readings: HashMap<i64, Vec<merge::StoredReading>> = HashMap::new();
+        if !ids.is_empty() {
+            let st = tx.prepare_cached(READINGS_OF_EVENTS).await.doing(loc, doing)?;
+            for r in tx.query(&st, &[&ids]).await.doing(loc, doing)? {
+                readings.entry(r.get(7)).or_default().push(stored_reading(&r));
+            }
+        }
+        let rows: Vec<merge::Row> = found
+            .iter()
+            .map(|r| {
+                let id: i64 = r.get(0);
+                merge::Row {
+                    id,
+                    identity: r.get(1),
+                    facts: r.get(2),
+                    description: r.get(3),
+                    image_url: r.get(4),
+                    status: r.get(5),
+                    readings: readings.remove(&id).unwrap_or_default(),
+                }
+            })
+            .collect();
         let plan = merge::plan(&incoming, &identity, &rows)?;
         let c = merge::columns(&plan, write.fetched_at);
-        let (id, outcome) = match plan.target {
+        let (id, outcome, changed_row) = match plan.target {
             merge::Target::New(row_identity) => {
-                let row = tx.query_one(&tx.prepare_cached("INSERT INTO events (identity, host, url_host, source, url, title, category,
-                             status, start_ms, end_ms, last_day_end_ms, facts, description,
-                             image_url, first_seen_ms, last_checked_ms, title_key)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
-                         RETURNING id").await.doing(loc, doing)?,
+                let st = tx.prepare_cached(INSERT_EVENT).await.doing(loc, doing)?;
+                let row = tx
+                    .query_one(
+                        &st,
                         &[
                             &row_identity,
                             &c.host,
@@ -1078,7 +1104,7 @@ impl crate::backend::EventsBackend for Postgres {
                     .await
                     .doing(loc, doing)?;
                 let id: i64 = row.get(0);
-                (id, Upserted::Inserted(id))
+                (id, Upserted::Inserted(id), None)
             }
             merge::Target::Existing(i) => {
                 let row = &rows[i];
@@ -1087,30 +1113,28 @@ impl crate::backend::EventsBackend for Postgres {
                     && row.description == c.description
                     && row.image_url == c.image
                 {
-                    tx.execute(
-                        &tx.prepare_cached(
-                            "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2),
-                             last_day_end_ms = $3, title_key = $4 WHERE id = $1",
-                        )
-                        .await
-                        .doing(loc, doing)?,
-                        &[&id, &now, &c.last_day_end, &c.title_key],
-                    )
-                    .await
-                    .doing(loc, doing)?;
-                    (id, Upserted::Unchanged(id))
+                    (id, Upserted::Unchanged(id), Some(false))
                 } else {
+                    let changed = row.status != c.status;
+                    (id, Upserted::Updated { id, status_changed: changed }, Some(true))
+                }
+            }
+        };
+        // The writes that remain, pipelined with `COMMIT`: one round trip. A write that
+        // fails makes the `COMMIT` a rollback, and its error is returned.
+        let touch = tx.prepare_cached(TOUCH_EVENT).await.doing(loc, doing)?;
+        let update = tx.prepare_cached(UPDATE_EVENT).await.doing(loc, doing)?;
+        let status = tx.prepare_cached(INSERT_STATUS).await.doing(loc, doing)?;
+        let provenance = tx.prepare_cached(UPSERT_PROVENANCE).await.doing(loc, doing)?;
+        let row_write = async {
+            match changed_row {
+                None => Ok(0),
+                Some(false) => {
+                    tx.execute(&touch, &[&id, &now, &c.last_day_end, &c.title_key]).await
+                }
+                Some(true) => {
                     tx.execute(
-                        &tx.prepare_cached(
-                            "UPDATE events SET host = $2, url_host = $3, source = $4, url = $5,
-                             title = $6, category = $7, status = $8, start_ms = $9, end_ms = $10,
-                             last_day_end_ms = $11, facts = $12, description = $13,
-                             image_url = $14, last_checked_ms = greatest(last_checked_ms, $15),
-                             title_key = $16
-                         WHERE id = $1",
-                        )
-                        .await
-                        .doing(loc, doing)?,
+                        &update,
                         &[
                             &id,
                             &c.host,
@@ -1131,50 +1155,96 @@ impl crate::backend::EventsBackend for Postgres {
                         ],
                     )
                     .await
-                    .doing(loc, doing)?;
-                    let changed = row.status != c.status;
-                    (id, Upserted::Updated { id, status_changed: changed })
                 }
             }
         };
-        if matches!(outcome, Upserted::Inserted(_) | Upserted::Updated { status_changed: true, .. })
-        {
-            tx.execute(&tx.prepare_cached("INSERT INTO event_status (event_id, status, stated, at_ms) VALUES ($1, $2, $3, $4)").await.doing(loc, doing)?,
-                &[&id, &c.status, &c.stated, &now],
-            )
-            .await
-            .doing(loc, doing)?;
-        }
-        tx.execute(
-            &tx.prepare_cached(
-                "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms, extractor,
-                 facts, description, image_url)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-             ON CONFLICT (event_id, source, fetch_url)
-             DO UPDATE SET fetched_ms = greatest(event_provenance.fetched_ms, excluded.fetched_ms),
-                 extractor = coalesce(excluded.extractor, event_provenance.extractor),
-                 facts = excluded.facts, description = excluded.description,
-                 image_url = excluded.image_url",
-            )
-            .await
-            .doing(loc, doing)?,
-            &[
-                &id,
-                &reading.source,
-                &reading.fetch_url,
-                &now,
-                &reading.extractor,
-                &reading.facts,
-                &reading.description,
-                &reading.image,
-            ],
-        )
-        .await
-        .doing(loc, doing)?;
-        tx.commit().await.doing(loc, doing)?;
+        let status_write = async {
+            match outcome {
+                Upserted::Inserted(_) | Upserted::Updated { status_changed: true, .. } => {
+                    tx.execute(&status, &[&id, &c.status, &c.stated, &now]).await
+                }
+                _ => Ok(0),
+            }
+        };
+        let provenance_params: [&(dyn ToSql + Sync); 8] = [
+            &id,
+            &reading.source,
+            &reading.fetch_url,
+            &now,
+            &reading.extractor,
+            &reading.facts,
+            &reading.description,
+            &reading.image,
+        ];
+        let provenance_write = tx.execute(&provenance, &provenance_params);
+        let (row_written, status_written, provenance_written, committed) = tokio::join!(
+            biased;
+            row_write,
+            status_write,
+            provenance_write,
+            tx.batch_execute("COMMIT")
+        );
+        row_written.doing(loc, doing)?;
+        status_written.doing(loc, doing)?;
+        provenance_written.doing(loc, doing)?;
+        committed.doing(loc, doing)?;
+        open.done();
         Ok(outcome)
     }
 }
+
+/// Takes the transaction locks `$1`, in the array's order.
+const LOCK_KEYS: &str = "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k";
+
+/// The stored events a reading may be the same event as (`crate::merge::lookup`).
+const FIND_EVENTS: &str = "SELECT id, identity, facts, description, image_url, status FROM events
+     WHERE identity = $1
+        OR ($2::text IS NOT NULL AND url = $2)
+        OR ($3::text IS NOT NULL AND title_key = $3
+            AND (($4::bigint IS NULL AND start_ms IS NULL)
+                 OR start_ms BETWEEN $4 - $5 AND $4 + $5))
+     ORDER BY id LIMIT 64 FOR UPDATE";
+
+/// The provenance rows of the events `$1`, each event's oldest first; column 7 is the
+/// event's id.
+const READINGS_OF_EVENTS: &str =
+    "SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url, event_id
+     FROM event_provenance WHERE event_id = ANY($1) ORDER BY event_id, fetched_ms, id";
+
+/// A new event; returns its id.
+const INSERT_EVENT: &str =
+    "INSERT INTO events (identity, host, url_host, source, url, title, category,
+         status, start_ms, end_ms, last_day_end_ms, facts, description,
+         image_url, first_seen_ms, last_checked_ms, title_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
+     RETURNING id";
+
+/// An event read again with nothing new.
+const TOUCH_EVENT: &str = "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2),
+     last_day_end_ms = $3, title_key = $4 WHERE id = $1";
+
+/// An event whose merge changed.
+const UPDATE_EVENT: &str = "UPDATE events SET host = $2, url_host = $3, source = $4, url = $5,
+         title = $6, category = $7, status = $8, start_ms = $9, end_ms = $10,
+         last_day_end_ms = $11, facts = $12, description = $13,
+         image_url = $14, last_checked_ms = greatest(last_checked_ms, $15),
+         title_key = $16
+     WHERE id = $1";
+
+/// A status-history row.
+const INSERT_STATUS: &str =
+    "INSERT INTO event_status (event_id, status, stated, at_ms) VALUES ($1, $2, $3, $4)";
+
+/// This fetch's reading in the event's provenance.
+const UPSERT_PROVENANCE: &str =
+    "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms, extractor,
+         facts, description, image_url)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (event_id, source, fetch_url)
+     DO UPDATE SET fetched_ms = greatest(event_provenance.fetched_ms, excluded.fetched_ms),
+         extractor = coalesce(excluded.extractor, event_provenance.extractor),
+         facts = excluded.facts, description = excluded.description,
+         image_url = excluded.image_url";
 
 #[async_trait::async_trait]
 impl crate::backend::RetentionBackend for Postgres {

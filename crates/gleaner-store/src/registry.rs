@@ -6,21 +6,59 @@
 //! trigger bumps it on every change). Each lookup reads the version; when it moved, the
 //! version and the entries are read again together in one snapshot, so the cache never
 //! pairs new entries with an old version (or the reverse) on either backend.
+//!
+//! Issue 27: on PostgreSQL the cache also remembers the `LISTEN gleaner_registry`
+//! counter from before its last confirmation; a request's re-check right before its
+//! reservation, after a wait, answers from the cache while the counter has not moved
+//! (at most 5 s), so a request reads the version once, at its start. "Facts only" for
+//! an event write comes from the cache, and the write checks its version in its own
+//! transaction (`StoreError::RegistryMoved`, then one retry on a fresh read).
 
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use gleaner_policy::registry::{OwnerRequest, OwnerRules, RegistryEntry, Scope, rules_for};
+use tokio::sync::watch;
 use url::Url;
 
 use crate::model::{OwnerRecord, RemovalReport};
 use crate::sql::{Dialect, Row, Tx, params, returned};
 use crate::{Store, StoreError};
 
-/// The registry's entries as last read, with the version they were read at.
-pub(crate) type RegistryCache = Mutex<Option<(i64, Arc<Vec<OwnerRecord>>)>>;
+/// The registry's entries as last read, with the version they were read at, and what
+/// the `LISTEN` counter ([`Store::registry_changes`]) said when that version was last
+/// confirmed (PostgreSQL).
+#[derive(Debug, Default)]
+pub(crate) struct RegistryCache {
+    read: Mutex<Option<Cached>>,
+    changes: Mutex<Option<watch::Receiver<u64>>>,
+}
 
-const VERSION: &str = "SELECT value FROM meta WHERE key = 'registry_version'";
+#[derive(Debug, Clone)]
+struct Cached {
+    version: i64,
+    entries: Arc<Vec<OwnerRecord>>,
+    /// The listener's count of changes before the version was last confirmed, when it
+    /// was listening; with the instant of that confirmation.
+    listened: Option<(u64, Instant)>,
+}
+
+/// How long a confirmation of the version stands for [`Store::owner_rules_listened`]
+/// while no notification came: the bound on how late a lost notification is noticed.
+const LISTENED_STANDS: Duration = Duration::from_secs(5);
+
+impl RegistryCache {
+    fn get(&self) -> Option<Cached> {
+        self.read.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn set(&self, cached: Option<Cached>) {
+        *self.read.lock().unwrap_or_else(|p| p.into_inner()) = cached;
+    }
+}
+
+/// The registry's version.
+pub(crate) const VERSION: &str = "SELECT value FROM meta WHERE key = 'registry_version'";
 
 /// A scope as the columns `scope_kind` and `scope`.
 pub(crate) fn scope_columns(scope: &Scope) -> (&'static str, &str) {
@@ -229,20 +267,88 @@ impl Store {
         Ok(rules_for(entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry), url))
     }
 
+    /// [`Store::owner_rules`] for a request that checked once and then waited
+    /// (`Registry::lookup_again`): on PostgreSQL, while the `LISTEN gleaner_registry`
+    /// listener has heard of no change since the version was last confirmed (and that
+    /// confirmation is younger than [`LISTENED_STANDS`]), the entries as last read,
+    /// without a round trip; otherwise as [`Store::owner_rules`]. An opt-out another
+    /// process commits thus stops a waiting request once its notification arrives
+    /// (milliseconds; it also wakes the request), or within 5 s when it is lost.
+    pub async fn owner_rules_listened(&self, url: &Url) -> Result<OwnerRules, StoreError> {
+        let heard = self.listened();
+        if let Some(cached) = self.registry.get()
+            && let (Some((seen, at)), Some(now)) = (cached.listened, heard)
+            && seen == now
+            && at.elapsed() < LISTENED_STANDS
+        {
+            let now = SystemTime::now();
+            let entries = cached.entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry);
+            return Ok(rules_for(entries, url));
+        }
+        self.owner_rules(url).await
+    }
+
+    /// The listener's count of changes, when it listens (PostgreSQL, connected);
+    /// subscribes on first use.
+    fn listened(&self) -> Option<u64> {
+        let mut changes = self.registry.changes.lock().unwrap_or_else(|p| p.into_inner());
+        if changes.as_ref().is_none_or(|c| c.has_changed().is_err()) {
+            *changes = self.registry_changes();
+        }
+        let changes = changes.as_ref()?;
+        changes.has_changed().ok()?;
+        // 0: not listening yet (the first count is the `LISTEN` itself).
+        Some(*changes.borrow()).filter(|n| *n > 0)
+    }
+
+    /// Whether an owner asked to keep only the facts of `url`'s events, from the
+    /// registry as last read (read when there is none yet), with the version that answer
+    /// holds at: the event write checks that version in its own transaction and fails
+    /// with [`StoreError::RegistryMoved`] when it moved (then [`Store::forget_registry`]
+    /// and ask again). No round trip of its own while the registry does not change.
+    pub(crate) async fn facts_only(&self, url: &Url) -> Result<(bool, i64), StoreError> {
+        let (version, entries) = match self.registry.get() {
+            Some(cached) => (cached.version, cached.entries),
+            None => self.read_registry(self.listened()).await?,
+        };
+        let now = SystemTime::now();
+        let rules = rules_for(entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry), url);
+        Ok((rules.facts_only, version))
+    }
+
+    /// Drops the registry as last read: the next lookup reads it again.
+    pub(crate) fn forget_registry(&self) {
+        self.registry.set(None);
+    }
+
     /// The registry's entries, from the cache while the version has not moved.
     async fn registry_entries(&self) -> Result<Arc<Vec<OwnerRecord>>, StoreError> {
-        let cached = self.registry.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        // Counted before the version is read: a change after this moves the counter.
+        let heard = self.listened();
+        let cached = self.registry.get();
         let rows = self
             .db()
             .point_query(VERSION, params![], "reading the registry version".into())
             .await?;
         let row = rows.into_iter().next();
         let version: i64 = row.map(|r| r.get(0)).transpose()?.unwrap_or(0);
-        if let Some((v, entries)) = cached
-            && v == version
+        if let Some(mut cached) = cached
+            && cached.version == version
         {
+            let entries = Arc::clone(&cached.entries);
+            cached.listened = heard.map(|n| (n, Instant::now()));
+            self.registry.set(Some(cached));
             return Ok(entries);
         }
+        Ok(self.read_registry(heard).await?.1)
+    }
+
+    /// The version and the entries, read together in one snapshot, and cached with
+    /// `heard`, the listener's count taken before reading.
+    async fn read_registry(
+        &self,
+        heard: Option<u64>,
+    ) -> Result<(i64, Arc<Vec<OwnerRecord>>), StoreError> {
         let (version, entries) = self
             .db()
             .read_tx("reading owner requests".into(), |tx| {
@@ -254,9 +360,12 @@ impl Store {
             })
             .await?;
         let entries = Arc::new(entries);
-        *self.registry.lock().unwrap_or_else(|p| p.into_inner()) =
-            Some((version, Arc::clone(&entries)));
-        Ok(entries)
+        self.registry.set(Some(Cached {
+            version,
+            entries: Arc::clone(&entries),
+            listened: heard.map(|n| (n, Instant::now())),
+        }));
+        Ok((version, entries))
     }
 
     /// Records an opt-out or override (replacing one with the same reference). "Facts

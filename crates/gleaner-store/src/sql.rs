@@ -443,6 +443,16 @@ pub(crate) trait Db: Send + Sync {
         doing: String,
     ) -> BoxFuture<'a, Result<Vec<Row>, StoreError>>;
 
+    /// Runs one write statement, atomic on its own; `doing` names it in errors. SQLite
+    /// runs it in a transaction of its own on the writer; PostgreSQL sends it alone
+    /// (autocommit: one round trip instead of three).
+    fn write_one<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Written, StoreError>>;
+
     /// Runs `body` in one write transaction, committed when it returns `Ok`, rolled
     /// back otherwise; `doing` names it in errors.
     fn transaction(&self, doing: String, body: TxBody) -> BoxFuture<'_, Result<(), StoreError>>;
@@ -470,8 +480,7 @@ impl dyn Db + '_ {
         params: Vec<Value>,
         doing: String,
     ) -> Result<Written, StoreError> {
-        let sql = sql.to_owned();
-        self.tx(doing, move |tx| Box::pin(async move { tx.run(&sql, params).await })).await
+        self.write_one(sql, params, doing).await
     }
 
     /// Runs one statement in its own transaction and returns how many rows it changed.

@@ -717,6 +717,19 @@ impl Db for Sqlite {
         )
     }
 
+    fn write_one<'a>(
+        &'a self,
+        sql: &'a str,
+        params: Vec<Value>,
+        doing: String,
+    ) -> BoxFuture<'a, Result<Written, StoreError>> {
+        Box::pin(async move {
+            let db: &dyn Db = self;
+            let sql = sql.to_owned();
+            db.tx(doing, move |tx| Box::pin(async move { tx.run(&sql, params).await })).await
+        })
+    }
+
     fn point_query<'a>(
         &'a self,
         sql: &'a str,
@@ -882,6 +895,7 @@ impl crate::backend::EventsBackend for Sqlite {
         &self,
         write: &EventWrite<'_>,
         fence: Option<&crate::model::WorkLease>,
+        registry: i64,
     ) -> Result<Upserted, StoreError> {
         let fence = fence.map(|l| (l.id, l.token, l.item.url.to_string()));
         let incoming = merge::incoming(write);
@@ -897,6 +911,13 @@ impl crate::backend::EventsBackend for Sqlite {
                 let doing = || format!("storing event `{identity}`");
                 if let Some((id, token, url)) = &fence {
                     workers::check_fence(tx, *id, *token, url)?;
+                }
+                let seen: i64 = tx
+                    .prepare_cached(crate::registry::VERSION)
+                    .and_then(|mut st| st.query_row([], |r| r.get(0)))
+                    .doing(doing)?;
+                if seen != registry {
+                    return Err(StoreError::RegistryMoved { expected: registry, seen });
                 }
                 let rows = candidate_rows(tx, &lookup).doing(doing)?;
                 let plan = merge::plan(&incoming, &identity, &rows)?;

@@ -11,7 +11,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use crate::model::{EventWrite, Keep, Upserted, WorkLease};
+use crate::model::{EventWrite, Upserted, WorkLease};
 use crate::sql::params;
 use crate::{Backend, CrawlerState, Store, StoreError};
 
@@ -70,10 +70,6 @@ impl CrawlerState {
         write: &EventWrite<'_>,
         lease: &WorkLease,
     ) -> Result<Upserted, StoreError> {
-        let mut write = *write;
-        if write.keep == Keep::Full && self.store.owner_rules(write.fetched_url).await?.facts_only {
-            write.keep = Keep::Facts;
-        }
-        self.store.backend().upsert_event_fenced(&write, Some(lease)).await
+        self.store.upsert_event_checked(write, Some(lease)).await
     }
 }

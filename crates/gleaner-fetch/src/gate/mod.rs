@@ -32,6 +32,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+/// How recent the caller's registry check must be for the reservation right after it to
+/// skip its own (no wait in between): an opt-out committed in that window stops the
+/// site's next request instead.
+const REGISTRY_FRESH: Duration = Duration::from_millis(100);
+
 use gleaner_config::Settings;
 use gleaner_config::settings::{PurposePoliteness, SiteClass};
 use gleaner_policy::Purpose;
@@ -443,7 +448,8 @@ impl Gate {
     pub async fn fetch(&self, request: &GateRequest) -> GateOutcome {
         let site = site_key(&request.url);
         let mut waited_for_pause = false;
-        let (rules, allowed_by) = loop {
+        let (rules, allowed_by, checked_at) = loop {
+            let checked_at = self.clock.now();
             let owner = self.registry.lookup(&request.url).await;
             let needs_robots =
                 request.purpose != Purpose::Robots && self.licensed(request).is_none();
@@ -484,7 +490,7 @@ impl Gate {
                     self.sleep_until(until).await;
                     waited_for_pause = true;
                 }
-                Stage::Budget { rules, allowed_by } => break (rules, allowed_by),
+                Stage::Budget { rules, allowed_by } => break (rules, allowed_by, checked_at),
                 Stage::RobotsUnknown(_) => {
                     return GateOutcome::Deferred {
                         hold: None,
@@ -494,7 +500,7 @@ impl Gate {
                 }
             }
         };
-        let permit = match self.acquire(&site, &rules, request).await {
+        let permit = match self.acquire(&site, &rules, request, checked_at).await {
             Ok(permit) => permit,
             Err(outcome) => {
                 if let GateOutcome::Refused(refusal) = &outcome {
@@ -637,13 +643,23 @@ impl Gate {
             let mut hop = GateRequest::new(next.clone(), Purpose::Robots);
             hop.source = parent.source.clone();
             hop.wait_until_at_most = parent.wait_until_at_most;
-            let rules =
-                self.budget_rules(&next, None, self.registry.lookup(&next).await.slowdown.max(1));
+            let checked_at = self.clock.now();
+            let owner = self.registry.lookup(&next).await;
+            let rules = self.budget_rules(&next, None, owner.slowdown.max(1));
+            // Not opted out as of this lookup: the reservation right after it need not ask
+            // again (an opted-out hop is refused there, by a lookup of its own).
+            let checked_at = owner.opted_out.is_none().then_some(checked_at);
             // Another process may read this site's robots.txt while this one waits for
             // the budget: then its reading is used, and nothing is sent twice.
             let known_robots_ends_it = hop_site == site;
             let Some(permit) = self
-                .acquire_unless_robots_known(&hop_site, &rules, &hop, known_robots_ends_it)
+                .acquire_unless_robots_known(
+                    &hop_site,
+                    &rules,
+                    &hop,
+                    known_robots_ends_it,
+                    checked_at,
+                )
                 .await?
             else {
                 return match self.fresh_robots(site).await {
@@ -701,15 +717,20 @@ impl Gate {
     }
 
     /// Waits for the site's budget and reserves it. Waiting requests of a site are
-    /// served by purpose priority, then in arrival order.
+    /// served by purpose priority, then in arrival order. `checked_at`: when the caller
+    /// found the request not opted out (see [`REGISTRY_FRESH`]).
     async fn acquire(
         &self,
         site: &str,
         rules: &BudgetRules,
         request: &GateRequest,
+        checked_at: SystemTime,
     ) -> Result<Permit, GateOutcome> {
-        self.acquire_unless_robots_known(site, rules, request, false).await?.ok_or_else(|| {
-            GateOutcome::Deferred { hold: None, until: None, why: "nothing reserved".into() }
+        let known = self.acquire_unless_robots_known(site, rules, request, false, Some(checked_at));
+        known.await?.ok_or_else(|| GateOutcome::Deferred {
+            hold: None,
+            until: None,
+            why: "nothing reserved".into(),
         })
     }
 
@@ -722,12 +743,19 @@ impl Gate {
         rules: &BudgetRules,
         request: &GateRequest,
         unless_robots_known: bool,
+        checked_at: Option<SystemTime>,
     ) -> Result<Option<Permit>, GateOutcome> {
+        // The caller's registry check stands for the first attempt when it is that recent
+        // and nothing waited since; any later attempt checks again.
+        let mut fresh = checked_at.is_some_and(|at| {
+            self.clock.now().duration_since(at).is_ok_and(|d| d < REGISTRY_FRESH)
+        });
         let local = self.local(site);
         let ticket = (priority(request.purpose), self.tickets.fetch_add(1, Ordering::Relaxed));
         local.waiting.lock().unwrap_or_else(|p| p.into_inner()).insert(ticket);
         let jitter = self.jitter(request.purpose);
         let result = loop {
+            let registry_fresh = std::mem::replace(&mut fresh, false);
             let changed = local.changed.notified();
             tokio::pin!(changed);
             changed.as_mut().enable();
@@ -741,7 +769,11 @@ impl Gate {
             // The registry again, right before reserving: an opt-out committed while this
             // request waited (another process's `gleaner optout`) stops it here, so no
             // request starts later than one reservation after the opt-out commits.
-            if let Some(reference) = self.registry.lookup(&request.url).await.opted_out {
+            // Skipped on a first attempt the caller checked moments ago (issue 27: one
+            // registry read per request, not two).
+            if !registry_fresh
+                && let Some(reference) = self.registry.lookup_again(&request.url).await.opted_out
+            {
                 break Err(GateOutcome::Refused(Refusal::OptedOut(reference)));
             }
             let now = self.clock.now();

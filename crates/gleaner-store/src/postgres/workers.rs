@@ -13,18 +13,19 @@ use crate::model::WorkLease;
 /// takes `FOR UPDATE … SKIP LOCKED`) until the caller's transaction ends, so the write
 /// and the check commit together.
 pub(super) async fn check_fence(
-    tx: &deadpool_postgres::Transaction<'_>,
+    tx: &deadpool_postgres::ClientWrapper,
     loc: &str,
     lease: &WorkLease,
 ) -> Result<(), StoreError> {
-    let current = tx
-        .query_opt(
+    let doing = || format!("checking the claim on `{}`", lease.item.url);
+    let check = tx
+        .prepare_cached(
             "SELECT 1 FROM frontier WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL
                  AND lease_until > now() FOR SHARE",
-            &[&lease.id, &lease.token],
         )
         .await
-        .doing(loc, || format!("checking the claim on `{}`", lease.item.url))?;
+        .doing(loc, doing)?;
+    let current = tx.query_opt(&check, &[&lease.id, &lease.token]).await.doing(loc, doing)?;
     match current {
         Some(_) => Ok(()),
         None => Err(StoreError::FencedOut { url: lease.item.url.to_string(), token: lease.token }),

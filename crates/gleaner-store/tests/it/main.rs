@@ -16,6 +16,7 @@ mod owners;
 mod relay;
 mod removal;
 mod retention;
+mod round_trips;
 mod runs;
 mod sqlite_migrations;
 mod state;
