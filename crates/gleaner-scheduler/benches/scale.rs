@@ -20,6 +20,8 @@
 // A bench reports its figures on stdout, like criterion would.
 #![allow(clippy::print_stdout)]
 
+mod support;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -33,17 +35,7 @@ use gleaner_testweb::split::{cpu_seconds, status_mib};
 use gleaner_testweb::{Manifest, SiteSpec, SplitWeb};
 
 fn config(web: &SplitWeb, sites: usize, gap: Duration) -> String {
-    let mut urls = String::new();
-    for i in 0..sites {
-        urls.push_str(&format!("\"{}\",", web.url(i, "/events/")));
-    }
-    format!(
-        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Bench\"\n\n\
-         [politeness]\ngap = \"{}ms\"\nglobal_daily_cap = 10000000\nrun_time_limit = \"1h\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n[rights]\nread_files = false\n\n\
-         [[sources]]\nid = \"venues\"\nkind = \"listing\"\nstart_urls = [{urls}]\nevent_url_prefix = \"/events/\"\n\
-         max_listing_pages = 1\nmax_sites_at_once = {sites}\n",
-        gap.as_millis()
-    )
+    support::config(sites, gap, |i| web.url(i, "/events/"))
 }
 
 fn context(text: &str, keep_idle: Option<Duration>) -> PassContext {

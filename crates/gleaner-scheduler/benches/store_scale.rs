@@ -40,6 +40,8 @@
 // A bench reports its figures on stdout, like criterion would.
 #![allow(clippy::print_stdout)]
 
+mod support;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime};
@@ -47,30 +49,12 @@ use std::time::{Duration, Instant, SystemTime};
 use gleaner_fetch::{Client, ClientSettings, Gate};
 use gleaner_scheduler::{PassContext, StoreSink, run_pass};
 use gleaner_store::{PgSchemas, Store};
+use gleaner_testweb::split::cpu_seconds;
 use gleaner_testweb::{Manifest, SiteSpec, TestWeb};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-/// Seconds of CPU this process used (user + system), from `/proc/self/stat`.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
-    (ticks(11) + ticks(12)) / 100.0
-}
-
 fn config(web: &TestWeb, sites: usize, gap: Duration) -> String {
-    let mut urls = String::new();
-    for i in 0..sites {
-        urls.push_str(&format!("\"{}\",", web.url(i, "/events/")));
-    }
-    format!(
-        "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Bench\"\n\n\
-         [politeness]\ngap = \"{}ms\"\nglobal_daily_cap = 10000000\nrun_time_limit = \"1h\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n[rights]\nread_files = false\n\n\
-         [[sources]]\nid = \"venues\"\nkind = \"listing\"\nstart_urls = [{urls}]\nevent_url_prefix = \"/events/\"\n\
-         max_listing_pages = 1\nmax_sites_at_once = {sites}\n",
-        gap.as_millis()
-    )
+    support::config(sites, gap, |i| web.url(i, "/events/"))
 }
 
 /// Round trips to PostgreSQL, counted by [`proxy`].
