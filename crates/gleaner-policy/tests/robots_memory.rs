@@ -84,6 +84,18 @@ fn memory_stays_linear_in_the_file() {
         ("star pairs", repeat("Disallow: /a**b**c**$\n", 20_000)),
         ("many literal rules", repeat("Allow: /x\n", 50_000)),
         ("many agents", repeat("User-agent: a\n", 50_000)),
+        // A small file of distinct floating segments: the matcher's fixed cost once
+        // exceeded the bound here (a DFA's tables for a few hundred bytes of file).
+        ("a few floating segments", {
+            let mut file = b"User-agent: *\n".to_vec();
+            let alphabet = b"abcdefghijklmnopqrstuvwxyz0123456789%$";
+            for i in 0..16 {
+                let segment: String =
+                    (0..10).map(|j| alphabet[(i * 7 + j * 5) % alphabet.len()] as char).collect();
+                file.extend_from_slice(format!("Disallow: /*{segment}*\n").as_bytes());
+            }
+            file
+        }),
     ] {
         assert_linear(name, &file);
     }

@@ -285,7 +285,12 @@ impl AgentRules {
             nodes[at].rules.push(index as u32);
         }
         if !segments.is_empty() {
+            // A contiguous NFA, never the DFA the builder picks for few patterns: the
+            // DFA's transition tables cost tens of KiB for a handful of segments, per
+            // site kept (issue 26's linear bound; issue 27's memory per site), and
+            // matching paths of a few hundred bytes needs no DFA's speed.
             floating.automaton = aho_corasick::AhoCorasick::builder()
+                .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
                 .match_kind(aho_corasick::MatchKind::Standard)
                 .build(&segments)
                 .ok();
