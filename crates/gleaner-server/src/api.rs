@@ -24,6 +24,9 @@ pub struct Shared {
     pub options: Arc<ServerOptions>,
     /// Responses served, for `/metrics`.
     pub counters: Arc<metrics::ServerCounters>,
+    /// The owners' desk when it is served with these routes (overdue removals in
+    /// `/metrics`).
+    pub desk: Option<Arc<crate::desk::OwnerDesk>>,
 }
 
 /// An error a client sees: a stable code, a fixed message, a status. Nothing from the
@@ -566,6 +569,13 @@ pub async fn news(State(shared): State<Shared>, headers: HeaderMap) -> Result<Re
 /// `/metrics`: Prometheus text.
 pub async fn metrics(State(shared): State<Shared>) -> Response {
     let crawl = shared.app.events.metrics().await;
-    let body = metrics::render(&shared.app.settings, crawl.as_ref().ok(), &shared.counters);
+    let overdue = match &shared.desk {
+        Some(desk) => {
+            crate::dashboard::overdue_removals(desk, std::time::SystemTime::now()).await.ok()
+        }
+        None => None,
+    };
+    let body =
+        metrics::render(&shared.app.settings, crawl.as_ref().ok(), overdue, &shared.counters);
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body).into_response()
 }

@@ -223,12 +223,17 @@ pub fn router(state: AppState) -> Router {
 
 /// The routes with explicit options (tests).
 pub fn router_with(state: AppState, options: ServerOptions) -> Router {
+    routes(state, options, None)
+}
+
+fn routes(state: AppState, options: ServerOptions, desk: Option<Arc<desk::OwnerDesk>>) -> Router {
     let relay = state.events.relay();
     let settings = Arc::clone(&state.settings);
     let shared = api::Shared {
         app: state,
         options: Arc::new(options),
         counters: Arc::new(metrics::ServerCounters::default()),
+        desk,
     };
     let router = Router::new()
         .route("/bot", get(api::about_page))
@@ -267,7 +272,7 @@ pub fn router_with_desk(
     options: ServerOptions,
     desk: Arc<desk::OwnerDesk>,
 ) -> Router {
-    owners::routes(desk).merge(router_with(state, options))
+    owners::routes(Arc::clone(&desk)).merge(routes(state, options, Some(desk)))
 }
 
 /// Serves the public routes with the owners' desk ([`router_with_desk`]), the client's

@@ -83,10 +83,13 @@ fn label(value: &str) -> String {
 }
 
 /// Renders every family. `crawl` is `None` when the store could not be read; the
-/// `gleaner_store_up` gauge then says 0.
+/// `gleaner_store_up` gauge then says 0. `overdue` is the count of unproven removal
+/// requests older than `[owners] removal_within`, when this process serves the owners'
+/// desk (the gauge is left out otherwise).
 pub fn render(
     settings: &Settings,
     crawl: Option<&CrawlMetrics>,
+    overdue: Option<u64>,
     server: &ServerCounters,
 ) -> String {
     let mut out = String::new();
@@ -142,6 +145,12 @@ pub fn render(
         let _ = writeln!(
             out,
             "# HELP gleaner_queue_depth Sources whose pass is due now.\n# TYPE gleaner_queue_depth gauge\ngleaner_queue_depth {depth}"
+        );
+    }
+    if let Some(overdue) = overdue {
+        let _ = writeln!(
+            out,
+            "# HELP gleaner_owner_removals_overdue Unproven removal requests waiting for the operator longer than [owners] removal_within.\n# TYPE gleaner_owner_removals_overdue gauge\ngleaner_owner_removals_overdue {overdue}"
         );
     }
     render_llm(&mut out, &c.llm);

@@ -5,7 +5,9 @@
 //!
 //! Pages: sources (last run, status, next run, events, errors), sites (suspensions,
 //! blocks, robots.txt state, owners' overrides), recent requests, a chart of requests per
-//! site and purpose over time (inline SVG, `chart.rs`), owners' submissions. Actions, all
+//! site and purpose over time (inline SVG, `chart.rs`), owners' submissions (an unproven
+//! removal waiting longer than `[owners] removal_within` is marked overdue and listed
+//! first, issue 25; `/metrics` counts them). Actions, all
 //! POST forms with a CSRF token: pause or resume a source, run one now (the scheduler
 //! starts the pass, through the gate as always), record a removal, a takedown or an
 //! override, carry out or decline a queued removal. There is deliberately no way to clear
@@ -48,6 +50,29 @@ pub const SESSION: Duration = Duration::from_secs(12 * 3600);
 const AUDIT_ROWS: u32 = 20_000;
 /// Days in the chart.
 pub const CHART_DAYS: u32 = 14;
+/// Owners' submissions shown on their page.
+const SUBMISSION_ROWS: usize = 500;
+/// Owners' submissions read to find the overdue ones (the oldest are the overdue ones,
+/// so the page's limit is not enough).
+const SUBMISSIONS_READ: u32 = 100_000;
+
+/// Whether `s` is a removal still waiting for the operator longer than the about page
+/// promises (`[owners] removal_within`; never without that promise).
+pub fn is_overdue(s: &OwnerSubmission, within: Option<Duration>, now: SystemTime) -> bool {
+    s.kind == "removal"
+        && s.status == "pending"
+        && within.is_some_and(|w| now.duration_since(s.created).is_ok_and(|age| age > w))
+}
+
+/// How many removals wait longer than promised ([`is_overdue`]), for `/metrics`.
+pub async fn overdue_removals(
+    desk: &OwnerDesk,
+    now: SystemTime,
+) -> Result<u64, gleaner_store::StoreError> {
+    let within = desk.settings.owners.removal_within;
+    let list = desk.store.submissions(SUBMISSIONS_READ).await?;
+    Ok(list.iter().filter(|s| is_overdue(s, within, now)).count() as u64)
+}
 
 /// The dashboard's routes. Fails with a message saying what to set when the desk has no
 /// operator token (no default password).
@@ -650,7 +675,12 @@ async fn chart_page(State(desk): State<Arc<OwnerDesk>>) -> Response {
 
 async fn submissions_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap) -> Response {
     let (token, set) = csrf_for(&desk, &headers);
-    let list = desk.store.submissions(500).await.unwrap_or_default();
+    let now = SystemTime::now();
+    let within = desk.settings.owners.removal_within;
+    let mut list = desk.store.submissions(SUBMISSIONS_READ).await.unwrap_or_default();
+    // Overdue removals first (stable: newest first within each group).
+    list.sort_by_key(|s| !is_overdue(s, within, now));
+    list.truncate(SUBMISSION_ROWS);
     let mut by_status: BTreeMap<&str, u32> = BTreeMap::new();
     for s in &list {
         *by_status.entry(s.status.as_str()).or_default() += 1;
@@ -660,6 +690,7 @@ async fn submissions_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap
         by_status.iter().map(|(s, n)| format!("{n} {s}")).collect::<Vec<_>>().join(", ")
     );
     for s in &list {
+        let overdue = is_overdue(s, within, now);
         let actions = if s.status == crate::owners::UNVERIFIED {
             format!(
                 "<form class=\"inline\" method=\"post\" action=\"/submissions/{r}/undo\">{h}<button type=\"submit\">undo</button></form> \
@@ -686,7 +717,9 @@ async fn submissions_page(State(desk): State<Arc<OwnerDesk>>, headers: HeaderMap
         };
         let _ = writeln!(
             body,
-            "<tr class=\"submission\" data-reference=\"{r}\"><td>{r}</td><td>{at}</td><td>{k}</td><td>{sc}</td><td>{d}</td><td>{c}</td><td class=\"status\">{st}</td><td>{actions}</td></tr>",
+            "<tr class=\"submission{oc}\" data-reference=\"{r}\"><td>{r}</td><td>{at}</td><td>{k}</td><td>{sc}</td><td>{d}</td><td>{c}</td><td class=\"status\">{st}{ov}</td><td>{actions}</td></tr>",
+            oc = if overdue { " overdue" } else { "" },
+            ov = if overdue { " <span class=\"err overdue\">overdue</span>" } else { "" },
             r = escape(&s.reference),
             at = when(Some(s.created)),
             k = escape(&s.kind),

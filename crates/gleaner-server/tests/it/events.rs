@@ -235,7 +235,7 @@ fn refusals_are_labelled_by_their_kind() {
     let mut crawl = gleaner_server::CrawlMetrics::default();
     crawl.refusals.insert(RefusalKind::RobotsDisallowed, 2);
     crawl.refusals.insert(RefusalKind::Quota, 1);
-    let body = render(&settings, Some(&crawl), &ServerCounters::default());
+    let body = render(&settings, Some(&crawl), None, &ServerCounters::default());
     assert!(body.contains("gleaner_refusals_total{reason=\"robots-disallowed\"} 2"), "{body}");
     assert!(body.contains("gleaner_refusals_total{reason=\"quota\"} 1"), "{body}");
     let codes: std::collections::BTreeSet<&str> =

@@ -1113,3 +1113,66 @@ async fn issue26_unproven_requests_lapse_and_delete_nothing_until_proven() {
     assert_eq!(f.store.owner_rules(&venue).await.unwrap().slowdown, 1, "undone");
     assert_eq!(f.store.submission(&slow_ref).await.unwrap().unwrap().status, "undone");
 }
+
+/// Issue 25: an unproven removal waiting longer than `[owners] removal_within` is marked
+/// overdue on the dashboard, listed first, and counted by `/metrics`; a younger one is
+/// not (the positive control). The old request is made "earlier" by its stored time.
+#[tokio::test]
+async fn an_unproven_removal_past_removal_within_is_overdue_on_the_dashboard_and_in_metrics() {
+    const WITHIN: Duration = Duration::from_secs(3600);
+    let f = fixture("removal_within = \"1h\"", Arc::new(NoDns)).await;
+    assert_eq!(f.desk.settings.owners.removal_within, Some(WITHIN));
+    let dash = gleaner_server::dashboard::router(Arc::clone(&f.desk)).unwrap();
+    let bearer = format!("Bearer {OPERATOR}");
+    let get = |path: &str| {
+        Request::get(path).header(header::AUTHORIZATION, &bearer).body(Body::empty()).unwrap()
+    };
+    let gauge = |body: &str| {
+        body.lines()
+            .find_map(|l| l.strip_prefix("gleaner_owner_removals_overdue "))
+            .map(|n| n.trim().parse::<u64>().unwrap())
+    };
+    // A young removal through the owners' form: queued, not overdue.
+    let session = open(&f.app, "/owners").await;
+    let (_, _, receipt) =
+        post(&f.app, &session, "/owners/removal", &[("scope", "salle.example"), ("stop", "no")])
+            .await;
+    let young = by_id(&receipt, "reference");
+    assert_eq!(f.store.submission(&young).await.unwrap().unwrap().status, "pending");
+    let (status, _, metrics) = send(&f.app, get("/metrics")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(gauge(&metrics), Some(0), "{metrics}");
+    // One asked two hours ago (the promise is one hour), still waiting.
+    let earlier = SystemTime::now() - 2 * WITHIN;
+    let old = gleaner_store::OwnerSubmission {
+        reference: "OWN-OLD-25".into(),
+        kind: "removal".into(),
+        scope: "mairie.example".into(),
+        detail: "removal, no proof".into(),
+        contact: None,
+        status: "pending".into(),
+        created: earlier,
+        updated: earlier,
+    };
+    f.store.add_submission(&old).await.unwrap();
+    let (_, _, metrics) = send(&f.app, get("/metrics")).await;
+    assert_eq!(gauge(&metrics), Some(1), "{metrics}");
+    let (status, _, page) = send(&dash, get("/submissions")).await;
+    assert_eq!(status, StatusCode::OK);
+    let row = |reference: &str| {
+        page.split(&format!("data-reference=\"{reference}\""))
+            .nth(1)
+            .unwrap()
+            .split("</tr>")
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(row("OWN-OLD-25").contains("overdue"), "{page}");
+    assert!(!row(&young).contains("overdue"), "a younger removal is not overdue: {page}");
+    let first = page.find("data-reference=\"OWN-OLD-25\"").unwrap();
+    assert!(
+        page.find(&format!("data-reference=\"{young}\"")).unwrap() > first,
+        "the overdue one comes first, though older: {page}"
+    );
+}
