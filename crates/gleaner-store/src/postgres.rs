@@ -1076,33 +1076,31 @@ impl crate::backend::EventsBackend for Postgres {
             .collect();
         let plan = merge::plan(&incoming, &identity, &rows)?;
         let c = merge::columns(&plan, write.fetched_at);
+        // The event's columns after its key, in the order INSERT_EVENT and UPDATE_EVENT
+        // bind them ($2…$16).
+        let columns: [P<'_>; 15] = [
+            &c.host,
+            &c.url_host,
+            &c.source,
+            &c.url,
+            &c.title,
+            &c.category,
+            &c.status,
+            &c.start,
+            &c.end,
+            &c.last_day_end,
+            &c.facts,
+            &c.description,
+            &c.image,
+            &now,
+            &c.title_key,
+        ];
         let (id, outcome, changed_row) = match plan.target {
             merge::Target::New(row_identity) => {
                 let st = tx.prepare_cached(INSERT_EVENT).await.doing(loc, doing)?;
-                let row = tx
-                    .query_one(
-                        &st,
-                        &[
-                            &row_identity,
-                            &c.host,
-                            &c.url_host,
-                            &c.source,
-                            &c.url,
-                            &c.title,
-                            &c.category,
-                            &c.status,
-                            &c.start,
-                            &c.end,
-                            &c.last_day_end,
-                            &c.facts,
-                            &c.description,
-                            &c.image,
-                            &now,
-                            &c.title_key,
-                        ],
-                    )
-                    .await
-                    .doing(loc, doing)?;
+                let params: Vec<P<'_>> =
+                    std::iter::once(&row_identity as P<'_>).chain(columns).collect();
+                let row = tx.query_one(&st, &params).await.doing(loc, doing)?;
                 let id: i64 = row.get(0);
                 (id, Upserted::Inserted(id), None)
             }
@@ -1133,28 +1131,8 @@ impl crate::backend::EventsBackend for Postgres {
                     tx.execute(&touch, &[&id, &now, &c.last_day_end, &c.title_key]).await
                 }
                 Some(true) => {
-                    tx.execute(
-                        &update,
-                        &[
-                            &id,
-                            &c.host,
-                            &c.url_host,
-                            &c.source,
-                            &c.url,
-                            &c.title,
-                            &c.category,
-                            &c.status,
-                            &c.start,
-                            &c.end,
-                            &c.last_day_end,
-                            &c.facts,
-                            &c.description,
-                            &c.image,
-                            &now,
-                            &c.title_key,
-                        ],
-                    )
-                    .await
+                    let params: Vec<P<'_>> = std::iter::once(&id as P<'_>).chain(columns).collect();
+                    tx.execute(&update, &params).await
                 }
             }
         };
