@@ -1,17 +1,89 @@
-//! Reading what gleaner did, written once for both backends (`crate::sql`): the audit
-//! log of every request and refusal, and the archive of robots.txt and terms pages.
-//! Writing them stays with each backend: audit rows go through its batch writer, and
-//! robots.txt versions are archived inside the gate's own transaction.
+//! What gleaner did, written once for both backends (`crate::sql`): the audit log of
+//! every request and refusal, and the archive of robots.txt and terms pages. Audit rows
+//! go through one queue ([`AuditQueue`]) to a thread that hands them in batches to the
+//! backend's own writer (`crate::backend::AuditWriter`); robots.txt versions are
+//! archived inside the gate's own transaction.
 
 use std::time::{Duration, SystemTime};
 
 use gleaner_policy::Purpose;
+use gleaner_policy::audit::AuditRecord;
 use gleaner_policy::registry::Scope;
+use tokio::sync::{mpsc, oneshot};
 
+use crate::backend::AuditWriter;
 use crate::codec;
 use crate::model::{ArchivedDocument, AuditEntry, DocumentKind};
-use crate::sql::params;
+use crate::sql::{Tx, params};
 use crate::{Store, StoreError};
+
+/// How long the audit writer waits for more records before writing a batch.
+const AUDIT_LINGER: Duration = Duration::from_millis(1);
+
+enum AuditMsg {
+    Record(Box<AuditRecord>),
+    Flush(oneshot::Sender<()>),
+}
+
+/// The way to a backend's audit writer: records are queued at once, and a flush waits
+/// until every record queued before it is written.
+#[derive(Debug)]
+pub(crate) struct AuditQueue(mpsc::UnboundedSender<AuditMsg>);
+
+impl AuditQueue {
+    /// Starts `writer` on a thread of its own, with a runtime of its own: it gets each
+    /// burst of records as one batch (lingering a millisecond for more, 4,096 at most).
+    pub(crate) fn start(mut writer: impl AuditWriter) -> Result<AuditQueue, StoreError> {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let run = move || {
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
+                return;
+            };
+            rt.block_on(async move {
+                let mut batch: Vec<AuditRecord> = Vec::new();
+                let mut waiting: Vec<oneshot::Sender<()>> = Vec::new();
+                while let Some(first) = rx.recv().await {
+                    let mut next = Some(first);
+                    while let Some(msg) = next.take() {
+                        match msg {
+                            AuditMsg::Record(r) => batch.push(*r),
+                            AuditMsg::Flush(done) => waiting.push(done),
+                        }
+                        if batch.len() < 4096 && waiting.is_empty() {
+                            next =
+                                tokio::time::timeout(AUDIT_LINGER, rx.recv()).await.ok().flatten();
+                        }
+                    }
+                    if !batch.is_empty() {
+                        writer.write(&batch).await;
+                        batch.clear();
+                    }
+                    for done in waiting.drain(..) {
+                        let _ = done.send(());
+                    }
+                }
+            });
+        };
+        std::thread::Builder::new()
+            .name("gleaner-store-audit".into())
+            .spawn(run)
+            .map_err(|e| StoreError::Worker(format!("failed to start the audit writer: {e}")))?;
+        Ok(AuditQueue(tx))
+    }
+
+    /// Queues a record for the writer.
+    pub(crate) fn record(&self, record: AuditRecord) {
+        let _ = self.0.send(AuditMsg::Record(Box::new(record)));
+    }
+
+    /// Waits until every record queued so far is written.
+    pub(crate) async fn flush(&self) -> Result<(), StoreError> {
+        let stopped = || StoreError::Worker("the audit writer stopped".into());
+        let (done, wait) = oneshot::channel();
+        self.0.send(AuditMsg::Flush(done)).map_err(|_| stopped())?;
+        wait.await.map_err(|_| stopped())
+    }
+}
 
 impl Store {
     /// The latest `limit` audit rows within `scope`, oldest first.
@@ -100,4 +172,37 @@ impl Store {
         }
         Ok(docs)
     }
+}
+
+/// Stores a document version in `tx` when it differs from the latest one archived for
+/// the site, or notes that the latest one was seen again; true when stored.
+pub(crate) async fn archive(
+    tx: &mut dyn Tx,
+    site: &str,
+    kind: DocumentKind,
+    url: &str,
+    body: &[u8],
+    now: SystemTime,
+) -> Result<bool, StoreError> {
+    let latest = tx
+        .row(
+            "SELECT id, body FROM archive WHERE site = $1 AND kind = $2
+             ORDER BY first_seen_ms DESC, id DESC LIMIT 1",
+            params![site, kind.as_str()],
+        )
+        .await?;
+    if let Some(row) = latest
+        && row.get::<Vec<u8>>(1)? == body
+    {
+        let sql = "UPDATE archive SET last_seen_ms = $2 WHERE id = $1";
+        tx.exec(sql, params![row.get::<i64>(0)?, now]).await?;
+        return Ok(false);
+    }
+    tx.exec(
+        "INSERT INTO archive (site, host, kind, url, first_seen_ms, last_seen_ms, body)
+         VALUES ($1, $2, $3, $4, $5, $5, $6)",
+        params![site, codec::host_of(site), kind.as_str(), url, now, body],
+    )
+    .await?;
+    Ok(true)
 }

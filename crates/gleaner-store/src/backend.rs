@@ -14,12 +14,10 @@ use async_trait::async_trait;
 use gleaner_policy::audit::AuditRecord;
 use gleaner_policy::budget::GlobalBudget;
 use gleaner_policy::registry::Scope;
-use gleaner_policy::state::{Change, SiteState};
+use gleaner_policy::state::{BoxFuture, Change, SiteState};
 
 use crate::StoreError;
-use crate::model::{
-    DocumentKind, EventWrite, RemovalReport, SiteLease, Upserted, WorkItem, WorkLease,
-};
+use crate::model::{EventWrite, RemovalReport, SiteLease, Upserted, WorkLease};
 
 /// The gate's state: a site's budget and robots.txt, read and changed under a lock.
 #[async_trait]
@@ -44,9 +42,6 @@ pub(crate) trait GateBackend {
 /// The frontier and the site leases (SPEC §7).
 #[async_trait]
 pub(crate) trait FrontierBackend {
-    /// Queues due work unless the same URL and purpose is pending; true when queued.
-    async fn enqueue_work(&self, item: &WorkItem, due: SystemTime) -> Result<bool, StoreError>;
-
     /// Claims up to `limit` items due at `now` for `worker`, each for `lease`.
     async fn claim_work(
         &self,
@@ -55,12 +50,6 @@ pub(crate) trait FrontierBackend {
         lease: Duration,
         now: SystemTime,
     ) -> Result<Vec<WorkLease>, StoreError>;
-
-    /// Marks a claimed item done; false when fenced out.
-    async fn complete_work(&self, lease: &WorkLease, now: SystemTime) -> Result<bool, StoreError>;
-
-    /// Gives a claimed item back, due at once; false when fenced out.
-    async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError>;
 
     /// Extends a current claim by `extend`, renewing `worker`'s lease to `worker_lease`
     /// first (PostgreSQL); `None` when the claim was lost.
@@ -80,29 +69,19 @@ pub(crate) trait FrontierBackend {
         lease: Duration,
         grace: Duration,
     ) -> Result<Option<SiteLease>, StoreError>;
-
-    /// Gives a site back; false when the token is no longer current.
-    async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError>;
 }
 
-/// The audit log's writer and the document archive's.
-#[async_trait]
+/// The audit log: each backend's batch writer behind the one queue.
 pub(crate) trait AuditBackend {
-    /// Queues an audit record for the batch writer.
-    fn record_audit(&self, record: AuditRecord);
+    /// The queue to this backend's [`AuditWriter`].
+    fn audit(&self) -> &crate::audit::AuditQueue;
+}
 
-    /// Waits until every queued audit record is written.
-    async fn flush_audit(&self) -> Result<(), StoreError>;
-
-    /// Archives a document version when it changed; true when stored.
-    async fn archive_document(
-        &self,
-        site: &str,
-        kind: DocumentKind,
-        url: &str,
-        body: Vec<u8>,
-        now: SystemTime,
-    ) -> Result<bool, StoreError>;
+/// The audit log's batch writer, run on a thread of its own by [`crate::audit::AuditQueue`].
+pub(crate) trait AuditWriter: Send + 'static {
+    /// Writes one batch of records, all or none. A failure must not stop the crawl: the
+    /// writer tries again as it sees fit, then drops the batch.
+    fn write<'a>(&'a mut self, batch: &'a [AuditRecord]) -> BoxFuture<'a, ()>;
 }
 
 /// Storing a source's reading of an event.

@@ -8,7 +8,7 @@ use gleaner_policy::registry::Scope;
 use url::Url;
 
 use crate::codec;
-use crate::model::{Keep, NewsItem, PurgeReport, RetentionPolicy, SourceRecord, StoredNews};
+use crate::model::{Keep, NewsItem, PurgeReport, RetentionPolicy, StoredNews};
 use crate::sql::{params, returned};
 use crate::{Store, StoreError};
 
@@ -101,25 +101,6 @@ impl Store {
         let doing = format!("reading a translation of event {event_id}");
         let row = self.db().row(sql, params![event_id, lang], doing).await?;
         row.map(|r| Ok((r.get(0)?, r.get(1)?))).transpose()
-    }
-
-    /// Records a configured source.
-    pub async fn upsert_source(
-        &self,
-        source: SourceRecord,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        let url = source.url.as_str();
-        self.db()
-            .exec(
-                "INSERT INTO sources (name, url, host, kind, keep, updated_ms) VALUES ($1, $2, $3, $4, $5, $6)
-                 ON CONFLICT (name) DO UPDATE SET url = excluded.url, host = excluded.host,
-                     kind = excluded.kind, keep = excluded.keep, updated_ms = excluded.updated_ms",
-                params![&source.name, url, codec::host_of(url), &source.kind, source.keep.as_str(), now],
-                format!("storing source `{}`", source.name),
-            )
-            .await
-            .map(drop)
     }
 
     /// Stores a news item by URL; the summary only for `Keep::Full`.
@@ -306,23 +287,6 @@ impl Store {
         let doing = format!("storing a sample of `{url}`");
         let written = self.db().write(&sql, params![url, host, now, body], doing).await?;
         written.rows.first().map(|r| r.get(0)).transpose()
-    }
-
-    /// Never sample this domain (or its subdomains) again.
-    pub async fn exclude_from_samples(
-        &self,
-        domain: &str,
-        now: SystemTime,
-    ) -> Result<(), StoreError> {
-        self.db()
-            .exec(
-                "INSERT INTO sample_exclusions (domain, created_ms) VALUES ($1, $2)
-                 ON CONFLICT (domain) DO NOTHING",
-                params![domain, now],
-                format!("excluding `{domain}` from samples"),
-            )
-            .await
-            .map(drop)
     }
 }
 

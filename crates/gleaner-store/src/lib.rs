@@ -91,13 +91,15 @@ use gleaner_policy::registry::{OwnerRules, Registry, Scope};
 use gleaner_policy::state::{BoxFuture, Change, GateState, SiteState, StateError};
 use url::Url;
 
+use crate::sql::params;
+
 pub use error::StoreError;
 pub use kept::KeptRequest;
 pub use model::StoredNews;
 pub use model::{
     ArchivedDocument, AuditEntry, DocumentKind, EventWrite, Keep, NewsItem, OwnerRecord,
-    Provenance, PurgeReport, RemovalReport, RetentionPolicy, SiteLease, SourceRecord, StatusChange,
-    StoredEvent, Upserted, WorkItem, WorkLease,
+    Provenance, PurgeReport, RemovalReport, RetentionPolicy, SiteLease, StatusChange, StoredEvent,
+    Upserted, WorkItem, WorkLease,
 };
 pub use owners::{OwnerSubmission, SourceControl};
 pub use postgres::layout::{PgSchemas, is_identifier as is_schema_name};
@@ -158,13 +160,6 @@ impl Store {
             Some(path) if !path.is_empty() => Store::open_sqlite(Path::new(path)),
             _ => Err(StoreError::UnsupportedUrl { url: url.to_owned() }),
         }
-    }
-
-    /// Connects to a PostgreSQL database (migrating it). Blocks the calling thread for
-    /// the connection and the migrations; connections of the pool are then made on the
-    /// runtime of whoever uses the store.
-    pub fn open_postgres(url: &str) -> Result<Store, StoreError> {
-        Store::open_in(url, &PgSchemas::default())
     }
 
     /// The active backend, for the operations written once (`sql`).
@@ -324,7 +319,13 @@ impl Store {
     /// already pending; true when queued. Workers claim it with
     /// [`CrawlerState::claim_work`].
     pub async fn enqueue_work(&self, item: &WorkItem, due: SystemTime) -> Result<bool, StoreError> {
-        self.backend().enqueue_work(item, due).await
+        let url = item.url.as_str();
+        let sql = "INSERT INTO frontier (site, host, url, purpose, source, due_ms)
+             VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (url, purpose) WHERE done_ms IS NULL DO NOTHING";
+        let host = codec::host_of(url);
+        let params = params![&item.site, host, url, item.purpose.as_str(), &item.source, due];
+        Ok(self.db().exec(sql, params, format!("queueing `{url}`")).await? > 0)
     }
 
     /// The clock every process of a deployment agrees on: on PostgreSQL the database
@@ -371,7 +372,7 @@ impl Store {
 
     /// Waits until every audit record handed to [`AuditSink::record`] so far is written.
     pub async fn flush_audit(&self) -> Result<(), StoreError> {
-        self.backend().flush_audit().await
+        self.backend().audit().flush().await
     }
 
     /// Archives a terms page (or any document) version when it changed; true when a new
@@ -385,7 +386,13 @@ impl Store {
         body: Vec<u8>,
         now: SystemTime,
     ) -> Result<bool, StoreError> {
-        self.backend().archive_document(site, kind, url, body, now).await
+        let (site, url) = (site.to_owned(), url.to_owned());
+        let doing = format!("archiving a document of `{site}`");
+        self.db()
+            .tx(doing, move |tx| {
+                Box::pin(async move { audit::archive(tx, &site, kind, &url, &body, now).await })
+            })
+            .await
     }
 
     /// Stores a source's reading of an event: it joins the stored event it is the same
@@ -483,7 +490,7 @@ impl AuditSink for Store {
     /// Queues the record for the batch writer (written within milliseconds; call
     /// [`Store::flush_audit`] to wait for it).
     fn record(&self, record: AuditRecord) {
-        self.backend().record_audit(record)
+        self.backend().audit().record(record)
     }
 }
 
@@ -673,7 +680,13 @@ impl CrawlerState {
         lease: &WorkLease,
         now: SystemTime,
     ) -> Result<bool, StoreError> {
-        self.store.backend().complete_work(lease, now).await
+        let sql = format!(
+            "UPDATE frontier SET done_ms = $3, {} = NULL
+             WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL",
+            self.store.db().dialect().lease_until()
+        );
+        let doing = format!("completing `{}`", lease.item.url);
+        Ok(self.store.db().exec(&sql, params![lease.id, lease.token, now], doing).await? == 1)
     }
 
     /// Leases `site` to this worker for `lease` (SPEC §7): granted when the site is free,
@@ -693,12 +706,20 @@ impl CrawlerState {
     /// Gives a site back before its lease ends (its requests are over), so the next
     /// holder need not wait; false when the token is no longer current.
     pub async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError> {
-        self.store.backend().release_site(lease).await
+        let sql = "DELETE FROM site_leases WHERE site = $1 AND token = $2";
+        let doing = format!("releasing `{}`", lease.site);
+        Ok(self.store.db().exec(sql, params![&lease.site, lease.token], doing).await? == 1)
     }
 
     /// Gives a claimed item back to the frontier, due at once; false when fenced out.
     pub async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError> {
-        self.store.backend().release_work(lease).await
+        let sql = format!(
+            "UPDATE frontier SET lease_owner = NULL, {} = NULL
+             WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL",
+            self.store.db().dialect().lease_until()
+        );
+        let doing = format!("releasing `{}`", lease.item.url);
+        Ok(self.store.db().exec(&sql, params![lease.id, lease.token], doing).await? == 1)
     }
 }
 

@@ -28,19 +28,6 @@ impl Keep {
     }
 }
 
-/// A configured source, as the store remembers it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceRecord {
-    /// Its configured name.
-    pub name: String,
-    /// Where it is read.
-    pub url: Url,
-    /// Listing, sitemap, feed, calendar, API.
-    pub kind: String,
-    /// What may be kept.
-    pub keep: Keep,
-}
-
 /// One extracted event to upsert, with where it came from.
 #[derive(Debug, Clone, Copy)]
 pub struct EventWrite<'a> {

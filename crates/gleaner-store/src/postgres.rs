@@ -30,7 +30,7 @@
 //!   advisory locks and the lookup pipelined in one round trip; the candidates' readings
 //!   in one more when there are any; the `INSERT … RETURNING id` of a new event; the
 //!   remaining writes pipelined with `COMMIT`: two to three round trips (eight before).
-//! - A single-statement write (`Db::write_one`) is sent alone, in autocommit.
+//! - A single-statement write (`Db::write`) is sent alone, in autocommit.
 //! - Audit: a thread with its own runtime and connection writes batches, one statement
 //!   (`unnest` of arrays) per batch.
 
@@ -83,18 +83,10 @@ pub(crate) const WORKER_LEASE: Duration = Duration::from_secs(30);
 /// inside a transaction for this long is ended by the server, releasing its locks.
 const IDLE_IN_TRANSACTION: &str = "-c idle_in_transaction_session_timeout=10s";
 
-/// How long the audit writer waits for more records before committing a batch.
-const AUDIT_LINGER: Duration = Duration::from_millis(1);
-
 /// An arbitrary key for the advisory lock that serialises migrations.
 const MIGRATION_LOCK: i64 = 0x0067_6c65_616e_6572;
 
 type RobotsCache = Arc<Mutex<HashMap<(String, u64), Arc<RobotsTxt>>>>;
-
-enum AuditMsg {
-    Record(Box<AuditRecord>),
-    Flush(tokio::sync::oneshot::Sender<()>),
-}
 
 /// The PostgreSQL backend.
 pub(crate) struct Postgres {
@@ -106,7 +98,7 @@ pub(crate) struct Postgres {
     /// Counts `NOTIFY gleaner_registry` messages once someone listens.
     registry_changes: Mutex<Option<tokio::sync::watch::Sender<u64>>>,
     pool: Pool,
-    audit: tokio::sync::mpsc::UnboundedSender<AuditMsg>,
+    audit: crate::audit::AuditQueue,
     robots: RobotsCache,
 }
 
@@ -214,52 +206,31 @@ fn on_own_runtime<R: Send>(
     })
 }
 
-fn audit_thread(
+/// The audit writer's own connection, made again after an error, with its statement.
+struct AuditConn {
     config: Config,
     location: String,
-    mut rx: tokio::sync::mpsc::UnboundedReceiver<AuditMsg>,
-) {
-    let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
-        return;
-    };
-    rt.block_on(async move {
-        let mut client: Option<tokio_postgres::Client> = None;
-        let mut prepared: Option<tokio_postgres::Statement> = None;
-        let mut batch: Vec<AuditRecord> = Vec::new();
-        let mut waiting: Vec<tokio::sync::oneshot::Sender<()>> = Vec::new();
-        while let Some(first) = rx.recv().await {
-            let mut next = Some(first);
-            while let Some(msg) = next.take() {
-                match msg {
-                    AuditMsg::Record(r) => batch.push(*r),
-                    AuditMsg::Flush(done) => waiting.push(done),
+    client: Option<tokio_postgres::Client>,
+    prepared: Option<tokio_postgres::Statement>,
+}
+
+impl crate::backend::AuditWriter for AuditConn {
+    /// One statement per batch, tried again once on a fresh connection.
+    fn write<'a>(&'a mut self, batch: &'a [AuditRecord]) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            for _ in 0..2 {
+                if self.client.as_ref().is_none_or(|c| c.is_closed()) {
+                    self.client = connect(&self.config, &self.location).await.ok();
+                    self.prepared = None;
                 }
-                // Linger up to a millisecond for more records, so a burst is one transaction.
-                if batch.len() < 4096 && waiting.is_empty() {
-                    next = tokio::time::timeout(AUDIT_LINGER, rx.recv()).await.ok().flatten();
+                let Some(c) = self.client.as_mut() else { continue };
+                if write_audit(c, &mut self.prepared, batch).await.is_ok() {
+                    break;
                 }
+                self.client = None;
             }
-            if !batch.is_empty() {
-                // An audit write failure must not stop the crawl; the batch is retried once
-                // on a fresh connection, then dropped.
-                for _ in 0..2 {
-                    if client.as_ref().is_none_or(|c| c.is_closed()) {
-                        client = connect(&config, &location).await.ok();
-                        prepared = None;
-                    }
-                    let Some(c) = client.as_mut() else { continue };
-                    if write_audit(c, &mut prepared, &batch).await.is_ok() {
-                        break;
-                    }
-                    client = None;
-                }
-                batch.clear();
-            }
-            for done in waiting.drain(..) {
-                let _ = done.send(());
-            }
-        }
-    });
+        })
+    }
 }
 
 /// Writes a batch of audit records in one statement (one round trip, atomic: all or
@@ -453,23 +424,16 @@ impl Postgres {
                 location: location.clone(),
                 detail: e.to_string(),
             })?;
-        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        {
-            let (config, location) = (config.clone(), location.clone());
-            std::thread::Builder::new()
-                .name("gleaner-store-audit".into())
-                .spawn(move || audit_thread(config, location, rx))
-                .map_err(|e| {
-                    StoreError::Worker(format!("failed to start the audit writer: {e}"))
-                })?;
-        }
+        let (client, prepared) = (None, None);
+        let writer =
+            AuditConn { config: config.clone(), location: location.clone(), client, prepared };
         Ok(Postgres {
             location,
             schemas: schemas.clone(),
             config: Box::new(config.clone()),
             registry_changes: Mutex::new(None),
             pool,
-            audit: tx,
+            audit: crate::audit::AuditQueue::start(writer)?,
             robots: Arc::default(),
         })
     }
@@ -608,20 +572,6 @@ impl Postgres {
         })?;
         Ok(Some(state))
     }
-
-    // ----- frontier -----------------------------------------------------------------
-
-    // ----- registry -----------------------------------------------------------------
-
-    // ----- audit --------------------------------------------------------------------
-
-    // ----- archive ------------------------------------------------------------------
-
-    // ----- events -------------------------------------------------------------------
-
-    // ----- other content ------------------------------------------------------------
-
-    // ----- retention and removal --------------------------------------------------------
 }
 
 /// Stores a document version when it differs from the latest one archived for the site,
@@ -732,7 +682,7 @@ impl Db for Postgres {
         self.query(sql, params, doing)
     }
 
-    fn write_one<'a>(
+    fn write<'a>(
         &'a self,
         sql: &'a str,
         params: Vec<Value>,
@@ -951,35 +901,9 @@ impl crate::backend::GateBackend for Postgres {
     }
 }
 
-#[async_trait::async_trait]
 impl crate::backend::AuditBackend for Postgres {
-    fn record_audit(&self, record: AuditRecord) {
-        let _ = self.audit.send(AuditMsg::Record(Box::new(record)));
-    }
-
-    async fn flush_audit(&self) -> Result<(), StoreError> {
-        let (done, wait) = tokio::sync::oneshot::channel();
-        self.audit
-            .send(AuditMsg::Flush(done))
-            .map_err(|_| StoreError::Worker("the audit writer stopped".into()))?;
-        wait.await.map_err(|_| StoreError::Worker("the audit writer stopped".into()))
-    }
-
-    async fn archive_document(
-        &self,
-        site: &str,
-        kind: DocumentKind,
-        url: &str,
-        body: Vec<u8>,
-        now: SystemTime,
-    ) -> Result<bool, StoreError> {
-        let loc = self.location.as_str();
-        let doing = || format!("archiving a document of `{site}`");
-        let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.doing(loc, doing)?;
-        let stored = archive(&*tx, loc, site, kind, url, &body, now).await?;
-        tx.commit().await.doing(loc, doing)?;
-        Ok(stored)
+    fn audit(&self) -> &crate::audit::AuditQueue {
+        &self.audit
     }
 }
 
@@ -1294,26 +1218,6 @@ impl crate::backend::RetentionBackend for Postgres {
 
 #[async_trait::async_trait]
 impl crate::backend::FrontierBackend for Postgres {
-    async fn enqueue_work(&self, item: &WorkItem, due: SystemTime) -> Result<bool, StoreError> {
-        let url = item.url.to_string();
-        self.exec(
-            "INSERT INTO frontier (site, host, url, purpose, source, due_ms)
-             VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (url, purpose) WHERE done_ms IS NULL DO NOTHING",
-            &[
-                &item.site,
-                &codec::host_of(&url),
-                &url,
-                &item.purpose.as_str(),
-                &item.source,
-                &codec::to_ms(due),
-            ],
-            || format!("queueing `{url}`"),
-        )
-        .await
-        .map(|n| n > 0)
-    }
-
     /// Claims up to `limit` due items in one statement: rows another worker is claiming
     /// are skipped, not waited for (`SKIP LOCKED`); the lease and the time left are
     /// taken from the database clock.
@@ -1358,31 +1262,6 @@ impl crate::backend::FrontierBackend for Postgres {
             .collect();
         leases.sort_by_key(|l| l.id);
         Ok(leases)
-    }
-
-    /// Marks a claimed item done, only with its current token (a worker whose lease
-    /// expired and was claimed again is fenced out).
-    async fn complete_work(&self, lease: &WorkLease, now: SystemTime) -> Result<bool, StoreError> {
-        self.exec(
-            "UPDATE frontier SET done_ms = $3, lease_until = NULL
-             WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL",
-            &[&lease.id, &lease.token, &codec::to_ms(now)],
-            || format!("completing `{}`", lease.item.url),
-        )
-        .await
-        .map(|n| n == 1)
-    }
-
-    /// Gives a claimed item back (due again at once), only with its current token.
-    async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError> {
-        self.exec(
-            "UPDATE frontier SET lease_owner = NULL, lease_until = NULL
-             WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL",
-            &[&lease.id, &lease.token],
-            || format!("releasing `{}`", lease.item.url),
-        )
-        .await
-        .map(|n| n == 1)
     }
 
     /// Extends `lease` by `extend` from now (database clock) when it is still current and
@@ -1446,17 +1325,6 @@ impl crate::backend::FrontierBackend for Postgres {
             valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(1).max(0.0)).unwrap_or_default(),
             claimed_at,
         }))
-    }
-
-    /// Ends a site lease early (its requests are over), only with its current token.
-    async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError> {
-        self.exec(
-            "DELETE FROM site_leases WHERE site = $1 AND token = $2",
-            &[&lease.site, &lease.token],
-            || format!("releasing `{}`", lease.site),
-        )
-        .await
-        .map(|n| n == 1)
     }
 }
 

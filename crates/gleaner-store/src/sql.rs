@@ -67,6 +67,15 @@ impl Dialect {
         }
     }
 
+    /// The column holding the end of a claim on a work item: milliseconds on the one
+    /// crawling process's clock (SQLite), a timestamp on the database clock (PostgreSQL).
+    pub(crate) fn lease_until(self) -> &'static str {
+        match self {
+            Dialect::Sqlite => "lease_until_ms",
+            Dialect::Postgres => "lease_until",
+        }
+    }
+
     /// The larger of two numbers.
     pub(crate) fn greatest(self) -> &'static str {
         match self {
@@ -446,7 +455,7 @@ pub(crate) trait Db: Send + Sync {
     /// Runs one write statement, atomic on its own; `doing` names it in errors. SQLite
     /// runs it in a transaction of its own on the writer; PostgreSQL sends it alone
     /// (autocommit: one round trip instead of three).
-    fn write_one<'a>(
+    fn write<'a>(
         &'a self,
         sql: &'a str,
         params: Vec<Value>,
@@ -471,16 +480,6 @@ impl dyn Db + '_ {
         doing: String,
     ) -> Result<Option<Row>, StoreError> {
         Ok(self.query(sql, params, doing).await?.into_iter().next())
-    }
-
-    /// Runs one statement in its own transaction and returns what it did.
-    pub(crate) async fn write(
-        &self,
-        sql: &str,
-        params: Vec<Value>,
-        doing: String,
-    ) -> Result<Written, StoreError> {
-        self.write_one(sql, params, doing).await
     }
 
     /// Runs one statement in its own transaction and returns how many rows it changed.

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use gleaner_policy::audit::AuditRecord;
@@ -29,8 +29,8 @@ use crate::codec::{self, SiteRow};
 use crate::error::{Doing, StoreError};
 use crate::merge;
 use crate::model::{DocumentKind, EventWrite, RemovalReport, Upserted};
-use crate::registry;
 use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written};
+use crate::{audit, registry};
 use gleaner_policy::state::BoxFuture;
 
 /// Schema migrations. Every applied one is a row of `schema_migrations`; on open, every
@@ -153,24 +153,16 @@ mod workers;
 /// How long a statement waits for another process's write lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// How long the audit writer waits for more records before committing a batch.
-const AUDIT_LINGER: Duration = Duration::from_millis(1);
-
 /// Parsed robots.txt files, keyed by site and the stored robots JSON (which changes
 /// whenever the file is read again), so the rules are not re-parsed on every request.
 type RobotsCache = Arc<Mutex<HashMap<(String, u64), Arc<RobotsTxt>>>>;
-
-enum AuditMsg {
-    Record(Box<AuditRecord>),
-    Flush(mpsc::Sender<()>),
-}
 
 /// The SQLite backend.
 pub(crate) struct Sqlite {
     path: PathBuf,
     writer: Arc<tokio::sync::Mutex<Connection>>,
     reader: Arc<tokio::sync::Mutex<Connection>>,
-    audit: Mutex<mpsc::Sender<AuditMsg>>,
+    audit: audit::AuditQueue,
     robots: RobotsCache,
     /// Statements run on this store's connections (the benches' count per page).
     statements: Arc<AtomicU64>,
@@ -286,12 +278,12 @@ fn recorded_migrations(conn: &Connection) -> rusqlite::Result<Vec<i64>> {
         .collect()
 }
 
-/// Rolls back a transaction still open on `conn` when dropped (a commit leaves none).
-struct EndsOnDrop<'a>(&'a Connection);
+/// The writer, its transaction still open rolled back when dropped (a commit leaves none).
+struct EndsOnDrop<'a>(tokio::sync::MutexGuard<'a, Connection>);
 
 impl Drop for EndsOnDrop<'_> {
     fn drop(&mut self) {
-        recover(self.0);
+        recover(&self.0);
     }
 }
 
@@ -355,7 +347,7 @@ fn load_global(conn: &Connection) -> Result<GlobalBudget, StoreError> {
 }
 
 fn save_site(
-    conn: &Connection,
+    conn: &mut Connection,
     site: &str,
     before: &Option<SiteState>,
     after: &SiteState,
@@ -380,77 +372,24 @@ fn save_site(
             .doing(doing)?;
         if let Some(body) = &row.robots_body {
             let url = format!("{site}/robots.txt");
-            archive(conn, site, DocumentKind::Robots, &url, body, now)?;
+            let mut tx = SqliteTx { conn, doing: doing() };
+            now_or_never(audit::archive(&mut tx, site, DocumentKind::Robots, &url, body, now))?;
         }
     }
     Ok(())
 }
 
-/// Stores a document version when it differs from the latest one archived for the site,
-/// or notes that the latest one was seen again.
-fn archive(
-    conn: &Connection,
-    site: &str,
-    kind: DocumentKind,
-    url: &str,
-    body: &[u8],
-    now: SystemTime,
-) -> Result<bool, StoreError> {
-    let doing = || format!("archiving the {} of `{site}`", kind.as_str());
-    let latest: Option<(i64, Vec<u8>)> = conn
-        .prepare_cached(
-            "SELECT id, body FROM archive WHERE site = ?1 AND kind = ?2
-             ORDER BY first_seen_ms DESC, id DESC LIMIT 1",
-        )
-        .and_then(|mut st| {
-            st.query_row(params![site, kind.as_str()], |r| Ok((r.get(0)?, r.get(1)?))).optional()
-        })
-        .doing(doing)?;
-    let now = codec::to_ms(now);
-    match latest {
-        Some((id, old)) if old == body => {
-            conn.execute("UPDATE archive SET last_seen_ms = ?2 WHERE id = ?1", params![id, now])
-                .doing(doing)?;
-            Ok(false)
-        }
-        _ => {
-            conn.execute(
-                "INSERT INTO archive (site, host, kind, url, first_seen_ms, last_seen_ms, body)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)",
-                params![site, codec::host_of(site), kind.as_str(), url, now, body],
-            )
-            .doing(doing)?;
-            Ok(true)
-        }
-    }
-}
+/// The audit writer's own connection.
+struct AuditConn(Connection);
 
-fn audit_thread(mut conn: Connection, rx: mpsc::Receiver<AuditMsg>) {
-    let mut batch: Vec<AuditRecord> = Vec::new();
-    let mut waiting: Vec<mpsc::Sender<()>> = Vec::new();
-    while let Ok(first) = rx.recv() {
-        let mut next = Some(first);
-        while let Some(msg) = next.take() {
-            match msg {
-                AuditMsg::Record(r) => batch.push(*r),
-                AuditMsg::Flush(done) => waiting.push(done),
-            }
-            // Linger up to a millisecond for more records, so a burst is one transaction.
-            if batch.len() < 4096 && waiting.is_empty() {
-                next = rx.recv_timeout(AUDIT_LINGER).ok();
-            }
+impl crate::backend::AuditWriter for AuditConn {
+    /// One `BEGIN IMMEDIATE` transaction per batch, tried again once after the busy
+    /// timeout.
+    fn write<'a>(&'a mut self, batch: &'a [AuditRecord]) -> BoxFuture<'a, ()> {
+        if write_audit(&mut self.0, batch).is_err() {
+            let _ = write_audit(&mut self.0, batch);
         }
-        if !batch.is_empty() {
-            // An audit write failure must not stop the crawl; the batch is retried once
-            // after the busy timeout, then dropped.
-            if write_audit(&mut conn, &batch).is_err() {
-                let _ = write_audit(&mut conn, &batch);
-            }
-            batch.clear();
-        }
-        for done in waiting.drain(..) {
-            let _ = done.send(());
-        }
+        Box::pin(std::future::ready(()))
     }
 }
 
@@ -553,16 +492,11 @@ impl Sqlite {
         for conn in [&mut writer, &mut reader, &mut audit_conn] {
             count_statements(conn, &statements);
         }
-        let (tx, rx) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("gleaner-store-audit".into())
-            .spawn(move || audit_thread(audit_conn, rx))
-            .map_err(|e| StoreError::Worker(format!("failed to start the audit writer: {e}")))?;
         Ok(Sqlite {
             path: path.to_owned(),
             writer: Arc::new(tokio::sync::Mutex::new(writer)),
             reader: Arc::new(tokio::sync::Mutex::new(reader)),
-            audit: Mutex::new(tx),
+            audit: audit::AuditQueue::start(AuditConn(audit_conn))?,
             robots: Arc::default(),
             statements,
         })
@@ -625,16 +559,6 @@ impl Sqlite {
         .await
     }
 
-    // ----- registry -----------------------------------------------------------------
-
-    // ----- audit --------------------------------------------------------------------
-
-    // ----- archive ------------------------------------------------------------------
-
-    // ----- events -------------------------------------------------------------------
-
-    // ----- other content ------------------------------------------------------------
-
     // ----- retention and removal --------------------------------------------------------
 
     /// Copies the WAL into the database file and truncates it, so deleted (and, with
@@ -672,21 +596,25 @@ fn run_sql(conn: &Connection, sql: &str, params: &[Value]) -> rusqlite::Result<W
 
 /// Polls a future once: the statements of a SQLite transaction run synchronously, so
 /// its body is complete after one poll.
-fn now_or_never<T>(fut: impl std::future::Future<Output = T>) -> Option<T> {
+fn now_or_never<T>(
+    fut: impl std::future::Future<Output = Result<T, StoreError>>,
+) -> Result<T, StoreError> {
     let mut fut = std::pin::pin!(fut);
     match fut.as_mut().poll(&mut std::task::Context::from_waker(std::task::Waker::noop())) {
-        std::task::Poll::Ready(v) => Some(v),
-        std::task::Poll::Pending => None,
+        std::task::Poll::Ready(v) => v,
+        std::task::Poll::Pending => {
+            Err(StoreError::Worker("a SQLite statement waited in a transaction".into()))
+        }
     }
 }
 
-/// The writer inside a `BEGIN IMMEDIATE` transaction.
-struct SqliteTx {
-    conn: tokio::sync::OwnedMutexGuard<Connection>,
+/// A connection inside a transaction.
+struct SqliteTx<'c> {
+    conn: &'c mut Connection,
     doing: String,
 }
 
-impl Tx for SqliteTx {
+impl Tx for SqliteTx<'_> {
     fn dialect(&self) -> Dialect {
         Dialect::Sqlite
     }
@@ -717,7 +645,7 @@ impl Db for Sqlite {
         )
     }
 
-    fn write_one<'a>(
+    fn write<'a>(
         &'a self,
         sql: &'a str,
         params: Vec<Value>,
@@ -757,7 +685,7 @@ impl Db for Sqlite {
 /// Runs `body` on `conn` inside a transaction opened with `begin`, committed when it
 /// succeeds and rolled back otherwise.
 async fn run_body(
-    conn: tokio::sync::OwnedMutexGuard<Connection>,
+    mut conn: tokio::sync::OwnedMutexGuard<Connection>,
     begin: &'static str,
     doing: String,
     body: TxBody,
@@ -765,11 +693,8 @@ async fn run_body(
     blocking(move || {
         recover(&conn);
         conn.execute_batch(begin).doing(|| doing.clone())?;
-        let mut tx = SqliteTx { conn, doing };
-        let result = now_or_never(body(&mut tx)).unwrap_or_else(|| {
-            Err(StoreError::Worker(format!("a SQLite statement waited while {}", tx.doing)))
-        });
-        match result {
+        let mut tx = SqliteTx { conn: &mut conn, doing };
+        match now_or_never(body(&mut tx)) {
             Ok(()) => tx.conn.execute_batch("COMMIT").doing(|| tx.doing.clone()),
             Err(error) => {
                 let _ = tx.conn.execute_batch("ROLLBACK");
@@ -800,15 +725,15 @@ impl crate::backend::GateBackend for Sqlite {
         change: Change<'_>,
         leased: Option<&mut GlobalBudget>,
     ) -> Result<(), StoreError> {
-        let conn = self.writer.lock().await;
-        recover(&conn);
-        conn.execute_batch("BEGIN IMMEDIATE")
-            .doing(|| format!("reserving the budget of `{site}`"))?;
         // A change that panics unwinds through here: the transaction ends at once, not
         // at the writer's next use, so other processes do not wait behind it.
-        let _ends = EndsOnDrop(&conn);
-        let result = (|| {
-            let before = load_site(&conn, site, &self.robots)?;
+        let mut ends = EndsOnDrop(self.writer.lock().await);
+        let conn: &mut Connection = &mut ends.0;
+        recover(conn);
+        conn.execute_batch("BEGIN IMMEDIATE")
+            .doing(|| format!("reserving the budget of `{site}`"))?;
+        let result = || {
+            let before = load_site(conn, site, &self.robots)?;
             let mut after = before.clone().unwrap_or_default();
             // The change is pure (policy decisions on the loaded state): no I/O while the
             // transaction is open.
@@ -816,7 +741,7 @@ impl crate::backend::GateBackend for Sqlite {
             match leased {
                 Some(view) => change(&mut after, view),
                 None => {
-                    let mut global = load_global(&conn)?;
+                    let mut global = load_global(conn)?;
                     let global_before = global.clone();
                     change(&mut after, &mut global);
                     if global != global_before {
@@ -830,12 +755,13 @@ impl crate::backend::GateBackend for Sqlite {
                 }
             }
             if before.as_ref() != Some(&after) {
-                save_site(&conn, site, &before, &after, now)?;
+                save_site(conn, site, &before, &after, now)?;
             }
             conn.execute_batch("COMMIT").doing(|| format!("committing the state of `{site}`"))
-        })();
+        };
+        let result = result();
         if result.is_err() {
-            recover(&conn);
+            recover(&ends.0);
         }
         result
     }
@@ -848,41 +774,9 @@ impl crate::backend::GateBackend for Sqlite {
     }
 }
 
-#[async_trait::async_trait]
 impl crate::backend::AuditBackend for Sqlite {
-    fn record_audit(&self, record: AuditRecord) {
-        let tx = self.audit.lock().unwrap_or_else(|p| p.into_inner());
-        let _ = tx.send(AuditMsg::Record(Box::new(record)));
-    }
-
-    async fn flush_audit(&self) -> Result<(), StoreError> {
-        let (done, wait) = mpsc::channel();
-        self.audit
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .send(AuditMsg::Flush(done))
-            .map_err(|_| StoreError::Worker("the audit writer stopped".into()))?;
-        blocking(move || {
-            wait.recv().map_err(|_| StoreError::Worker("the audit writer stopped".into()))
-        })
-        .await
-    }
-
-    async fn archive_document(
-        &self,
-        site: &str,
-        kind: DocumentKind,
-        url: &str,
-        body: Vec<u8>,
-        now: SystemTime,
-    ) -> Result<bool, StoreError> {
-        let (site, url) = (site.to_owned(), url.to_owned());
-        let s2 = site.clone();
-        self.write(
-            move || format!("archiving a document of `{s2}`"),
-            move |tx| archive(tx, &site, kind, &url, &body, now),
-        )
-        .await
+    fn audit(&self) -> &audit::AuditQueue {
+        &self.audit
     }
 }
 

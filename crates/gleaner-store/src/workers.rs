@@ -43,7 +43,7 @@ impl CrawlerState {
         now: SystemTime,
     ) -> Result<Vec<WorkLease>, StoreError> {
         if let Backend::Postgres(db) = &*self.store.backend {
-            db.renew_worker(&self.worker, worker_lease).await?;
+            db.heartbeat(&self.worker, worker_lease).await?;
         }
         self.claim_work(limit, lease, now).await
     }

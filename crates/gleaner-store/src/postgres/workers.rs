@@ -2,9 +2,7 @@
 //! together with the worker's own lease, and fencing result writes with the claim's
 //! token. The claim itself is `Postgres::claim_work`.
 
-use std::time::Duration;
-
-use super::{PgDoing, Postgres};
+use super::PgDoing;
 use crate::error::StoreError;
 use crate::model::WorkLease;
 
@@ -31,17 +29,3 @@ pub(super) async fn check_fence(
         None => Err(StoreError::FencedOut { url: lease.item.url.to_string(), token: lease.token }),
     }
 }
-
-impl Postgres {
-    /// Renews the worker's own lease (see `Postgres::heartbeat`), for callers outside
-    /// the heartbeat task.
-    pub(crate) async fn renew_worker(
-        &self,
-        worker: &str,
-        worker_lease: Duration,
-    ) -> Result<(), StoreError> {
-        self.heartbeat(worker, worker_lease).await
-    }
-}
-
-impl Postgres {}

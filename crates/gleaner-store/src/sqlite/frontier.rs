@@ -13,38 +13,8 @@ use crate::codec;
 use crate::error::{Doing, StoreError};
 use crate::model::{SiteLease, WorkItem, WorkLease};
 
-impl Sqlite {}
-
 #[async_trait::async_trait]
 impl crate::backend::FrontierBackend for Sqlite {
-    /// Queues an item unless the same URL and purpose is already pending.
-    async fn enqueue_work(&self, item: &WorkItem, due: SystemTime) -> Result<bool, StoreError> {
-        let item = item.clone();
-        let shown = item.url.to_string();
-        self.write(
-            move || format!("queueing `{shown}`"),
-            move |tx| {
-                let url = item.url.to_string();
-                tx.execute(
-                    "INSERT INTO frontier (site, host, url, purpose, source, due_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                     ON CONFLICT (url, purpose) WHERE done_ms IS NULL DO NOTHING",
-                    params![
-                        item.site,
-                        codec::host_of(&url),
-                        url,
-                        item.purpose.as_str(),
-                        item.source,
-                        codec::to_ms(due)
-                    ],
-                )
-                .map(|n| n > 0)
-                .doing(|| format!("queueing `{url}`"))
-            },
-        )
-        .await
-    }
-
     /// Claims up to `limit` due items whose lease is free or expired.
     async fn claim_work(
         &self,
@@ -109,42 +79,6 @@ impl crate::backend::FrontierBackend for Sqlite {
                     });
                 }
                 Ok(leases)
-            },
-        )
-        .await
-    }
-
-    /// Marks a claimed item done, only with its current token.
-    async fn complete_work(&self, lease: &WorkLease, now: SystemTime) -> Result<bool, StoreError> {
-        let (id, token, url) = (lease.id, lease.token, lease.item.url.to_string());
-        self.write(
-            move || format!("completing `{url}`"),
-            move |tx| {
-                tx.execute(
-                    "UPDATE frontier SET done_ms = ?3, lease_until_ms = NULL
-                     WHERE id = ?1 AND lease_token = ?2 AND done_ms IS NULL",
-                    params![id, token, codec::to_ms(now)],
-                )
-                .map(|n| n == 1)
-                .doing(|| format!("completing work item {id}"))
-            },
-        )
-        .await
-    }
-
-    /// Gives a claimed item back, only with its current token.
-    async fn release_work(&self, lease: &WorkLease) -> Result<bool, StoreError> {
-        let (id, token) = (lease.id, lease.token);
-        self.write(
-            move || format!("releasing work item {id}"),
-            move |tx| {
-                tx.execute(
-                    "UPDATE frontier SET lease_owner = NULL, lease_until_ms = NULL
-                     WHERE id = ?1 AND lease_token = ?2 AND done_ms IS NULL",
-                    params![id, token],
-                )
-                .map(|n| n == 1)
-                .doing(|| format!("releasing work item {id}"))
             },
         )
         .await
@@ -221,24 +155,6 @@ impl crate::backend::FrontierBackend for Sqlite {
                     .optional()
                     .doing(doing)?;
                 Ok(token.map(|token| SiteLease { site, token, valid_for: lease, claimed_at }))
-            },
-        )
-        .await
-    }
-
-    /// Ends a site lease early, only with its current token.
-    async fn release_site(&self, lease: &SiteLease) -> Result<bool, StoreError> {
-        let (site, token) = (lease.site.clone(), lease.token);
-        let shown = site.clone();
-        self.write(
-            move || format!("releasing `{shown}`"),
-            move |tx| {
-                tx.execute(
-                    "DELETE FROM site_leases WHERE site = ?1 AND token = ?2",
-                    params![site, token],
-                )
-                .map(|n| n == 1)
-                .doing(|| format!("releasing `{site}`"))
             },
         )
         .await

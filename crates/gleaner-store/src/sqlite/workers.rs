@@ -5,7 +5,6 @@ use std::time::SystemTime;
 
 use rusqlite::{OptionalExtension, params};
 
-use super::Sqlite;
 use crate::codec;
 use crate::error::{Doing, StoreError};
 
@@ -33,5 +32,3 @@ pub(super) fn check_fence(
         None => Err(StoreError::FencedOut { url: url.to_owned(), token }),
     }
 }
-
-impl Sqlite {}
