@@ -39,7 +39,8 @@ pub(crate) trait GateBackend {
     async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError>;
 }
 
-/// The frontier and the site leases (SPEC §7).
+/// Claims on the frontier and the site leases (SPEC §7), on each backend's clock;
+/// queueing and releasing are written once (`Store::enqueue_work`, `CrawlerState`).
 #[async_trait]
 pub(crate) trait FrontierBackend {
     /// Claims up to `limit` items due at `now` for `worker`, each for `lease`.

@@ -21,7 +21,7 @@
 //!   modules `content`, `registry`, `events`, `audit`, `relay`, `llm`, `owners` and
 //!   `workers`;
 //! - `backend`: one trait per domain whose SQL differs in substance (gate state,
-//!   frontier and leases, audit writer and archive, the event write, removal, and what
+//!   frontier and leases, the audit batch writer, the event write, removal, and what
 //!   processes sharing a database agree on), implemented by both backends; [`Store`]
 //!   calls them through `Store::backend()`, so a method missing on one backend does not
 //!   compile;

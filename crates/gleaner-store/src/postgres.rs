@@ -34,7 +34,7 @@
 //! - Audit: a thread with its own runtime and connection writes batches, one statement
 //!   (`unnest` of arrays) per batch.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
@@ -58,7 +58,7 @@ use crate::model::{
     DocumentKind, EventWrite, RemovalReport, SiteLease, Upserted, WorkItem, WorkLease,
 };
 use crate::registry;
-use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written};
+use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written, params, returned};
 use gleaner_policy::state::BoxFuture;
 
 pub(crate) mod layout;
@@ -453,48 +453,6 @@ impl Postgres {
         })
     }
 
-    /// Runs one statement, returning the number of rows changed.
-    async fn exec(
-        &self,
-        sql: &str,
-        params: &[P<'_>],
-        doing: impl FnOnce() -> String,
-    ) -> Result<u64, StoreError> {
-        let conn = self.conn().await?;
-        let result = async {
-            let st = conn.prepare_cached(sql).await?;
-            conn.execute(&st, params).await
-        }
-        .await;
-        result.doing(&self.location, doing)
-    }
-
-    /// Runs one query, returning its rows.
-    async fn rows(
-        &self,
-        sql: &str,
-        params: &[P<'_>],
-        doing: impl FnOnce() -> String,
-    ) -> Result<Vec<Row>, StoreError> {
-        let conn = self.conn().await?;
-        let result = async {
-            let st = conn.prepare_cached(sql).await?;
-            conn.query(&st, params).await
-        }
-        .await;
-        result.doing(&self.location, doing)
-    }
-
-    /// Runs one query expected to return at most one row.
-    async fn row(
-        &self,
-        sql: &str,
-        params: &[P<'_>],
-        doing: impl FnOnce() -> String,
-    ) -> Result<Option<Row>, StoreError> {
-        Ok(self.rows(sql, params, doing).await?.into_iter().next())
-    }
-
     // ----- gate state -------------------------------------------------------------
 
     /// Registers this process as a worker (a lease on the database clock) and clears the
@@ -506,16 +464,12 @@ impl Postgres {
         lease: Duration,
     ) -> Result<u64, StoreError> {
         self.heartbeat(worker, lease).await?;
-        let rows = self
-            .rows(
-                "WITH dead AS (DELETE FROM workers WHERE lease_until <= now() RETURNING id)
-                 SELECT count(DISTINCT site)::bigint FROM site_in_flight
-                 WHERE worker IN (SELECT id FROM dead)",
-                &[],
-                || "clearing requests left in flight by dead workers".to_owned(),
-            )
-            .await?;
-        Ok(rows.first().map_or(0, |r| r.get::<_, i64>(0)).max(0) as u64)
+        let sql = "WITH dead AS (DELETE FROM workers WHERE lease_until <= now() RETURNING id)
+                   SELECT count(DISTINCT site)::bigint FROM site_in_flight
+                   WHERE worker IN (SELECT id FROM dead)";
+        let doing = "clearing requests left in flight by dead workers".to_owned();
+        let written = (self as &dyn Db).write(sql, params![], doing).await?;
+        Ok(returned::<i64>(written, "the sites cleared")?.max(0) as u64)
     }
 
     /// Renews a worker's lease (re-registering it if another worker cleared it).
@@ -525,26 +479,22 @@ impl Postgres {
         // stopped counting when the lease ran out, so they are over for everyone; drop
         // their rows rather than count them again (they would hold the in-flight cap
         // of their sites for as long as the worker lives, its own requests included).
-        self.exec(
-            "WITH lapsed AS (
+        let sql = "WITH lapsed AS (
                  DELETE FROM site_in_flight WHERE worker = $1 AND NOT EXISTS
                      (SELECT 1 FROM workers WHERE id = $1 AND lease_until > now()))
              INSERT INTO workers (id, lease_until) VALUES ($1, now() + make_interval(secs => $2))
-             ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until",
-            &[&worker, &secs],
-            || format!("renewing the lease of worker `{worker}`"),
-        )
-        .await
-        .map(|_| ())
+             ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until";
+        let doing = format!("renewing the lease of worker `{worker}`");
+        (self as &dyn Db).exec(sql, params![worker, secs], doing).await.map(drop)
     }
 
     /// Ends a worker's lease now: its requests in flight are over.
     pub(crate) async fn release_worker(&self, worker: &str) -> Result<(), StoreError> {
-        self.exec("DELETE FROM workers WHERE id = $1", &[&worker], || {
-            format!("releasing worker `{worker}`")
-        })
-        .await
-        .map(|_| ())
+        let doing = format!("releasing worker `{worker}`");
+        (self as &dyn Db)
+            .exec("DELETE FROM workers WHERE id = $1", params![worker], doing)
+            .await
+            .map(drop)
     }
 
     fn decode(
@@ -892,8 +842,10 @@ impl crate::backend::GateBackend for Postgres {
     }
 
     async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {
-        let doing = || format!("reading the state of `{site}`");
-        let Some(row) = self.row(site_with_flights!(), &[&site, &""], doing).await? else {
+        let (loc, doing) = (&self.location, || format!("reading the state of `{site}`"));
+        let conn = self.conn().await?;
+        let st = conn.prepare_cached(site_with_flights!()).await.doing(loc, doing)?;
+        let Some(row) = conn.query_opt(&st, &[&site, &""]).await.doing(loc, doing)? else {
             return Ok(None);
         };
         let total = flights(&row).into_iter().map(|(p, (all, _))| (p, all)).collect();
@@ -1199,12 +1151,9 @@ impl crate::backend::RetentionBackend for Postgres {
         };
         for (schema, role) in places {
             let sql = format!("SELECT version FROM {schema}.schema_migrations");
-            let found: std::collections::BTreeSet<i64> = self
-                .rows(&sql, &[], || "checking the database".to_owned())
-                .await?
-                .iter()
-                .map(|r| r.get(0))
-                .collect();
+            let rows = (self as &dyn Db).query(&sql, params![], "checking the database".into());
+            let found =
+                rows.await?.iter().map(|r| r.get(0)).collect::<Result<BTreeSet<i64>, _>>()?;
             let expected = role.expected();
             if found != expected {
                 problems.push(format!(
@@ -1229,8 +1178,8 @@ impl crate::backend::FrontierBackend for Postgres {
         now: SystemTime,
     ) -> Result<Vec<WorkLease>, StoreError> {
         let claimed_at = std::time::Instant::now();
-        let rows = self
-            .rows(
+        let rows = (self as &dyn Db)
+            .write(
                 "WITH picked AS (
                      SELECT id FROM frontier
                      WHERE done_ms IS NULL AND due_ms <= $4
@@ -1241,25 +1190,20 @@ impl crate::backend::FrontierBackend for Postgres {
                  FROM picked WHERE f.id = picked.id
                  RETURNING f.id, f.site, f.url, f.purpose, f.source, f.lease_token,
                      extract(epoch FROM f.lease_until - now())::float8",
-                &[&worker, &i64::from(limit), &lease.as_secs_f64(), &codec::to_ms(now)],
-                || format!("claiming work for worker `{worker}`"),
+                params![worker, limit, lease.as_secs_f64(), now],
+                format!("claiming work for worker `{worker}`"),
             )
             .await?;
-        let mut leases: Vec<WorkLease> = rows
-            .iter()
-            .filter_map(|r| {
-                let purpose = Purpose::from_name(&r.get::<_, String>(3))?;
-                let url = Url::parse(&r.get::<_, String>(2)).ok()?;
-                Some(WorkLease {
-                    id: r.get(0),
-                    item: WorkItem { site: r.get(1), url, purpose, source: r.get(4) },
-                    token: r.get(5),
-                    valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(6).max(0.0))
-                        .unwrap_or_default(),
-                    claimed_at,
-                })
-            })
-            .collect();
+        let mut leases = Vec::new();
+        for r in &rows.rows {
+            let purpose = Purpose::from_name(&r.get::<String>(3)?);
+            let (Some(purpose), Ok(url)) = (purpose, Url::parse(&r.get::<String>(2)?)) else {
+                continue;
+            };
+            let item = WorkItem { site: r.get(1)?, url, purpose, source: r.get(4)? };
+            let (id, token, valid_for) = (r.get(0)?, r.get(5)?, secs_left(r, 6)?);
+            leases.push(WorkLease { id, item, token, valid_for, claimed_at });
+        }
         leases.sort_by_key(|l| l.id);
         Ok(leases)
     }
@@ -1276,20 +1220,17 @@ impl crate::backend::FrontierBackend for Postgres {
     ) -> Result<Option<WorkLease>, StoreError> {
         let sent = Instant::now();
         self.heartbeat(worker, worker_lease).await?;
-        let row = self
-            .row(
+        let written = (self as &dyn Db)
+            .write(
                 "UPDATE frontier SET lease_until = now() + make_interval(secs => $3)
                  WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL AND lease_until > now()
                  RETURNING extract(epoch FROM lease_until - now())::float8",
-                &[&lease.id, &lease.token, &extend.as_secs_f64()],
-                || format!("renewing the claim on `{}`", lease.item.url),
+                params![lease.id, lease.token, extend.as_secs_f64()],
+                format!("renewing the claim on `{}`", lease.item.url),
             )
             .await?;
-        Ok(row.map(|r| WorkLease {
-            valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(0).max(0.0)).unwrap_or_default(),
-            claimed_at: sent,
-            ..lease.clone()
-        }))
+        let Some(r) = written.rows.first() else { return Ok(None) };
+        Ok(Some(WorkLease { valid_for: secs_left(r, 0)?, claimed_at: sent, ..lease.clone() }))
     }
 
     /// Leases `site` to `worker`: granted when the site is free, when the worker renews
@@ -1303,8 +1244,8 @@ impl crate::backend::FrontierBackend for Postgres {
         grace: Duration,
     ) -> Result<Option<SiteLease>, StoreError> {
         let claimed_at = std::time::Instant::now();
-        let row = self
-            .row(
+        let written = (self as &dyn Db)
+            .write(
                 "INSERT INTO site_leases (site, worker, token, lease_until)
                  VALUES ($1, $2, nextval('site_lease_fence'), now() + make_interval(secs => $3))
                  ON CONFLICT (site) DO UPDATE SET
@@ -1315,17 +1256,19 @@ impl crate::backend::FrontierBackend for Postgres {
                  WHERE (site_leases.worker = excluded.worker AND site_leases.lease_until > now())
                      OR site_leases.lease_until + make_interval(secs => $4) <= now()
                  RETURNING token, extract(epoch FROM lease_until - now())::float8",
-                &[&site, &worker, &lease.as_secs_f64(), &grace.as_secs_f64()],
-                || format!("leasing `{site}` to worker `{worker}`"),
+                params![site, worker, lease.as_secs_f64(), grace.as_secs_f64()],
+                format!("leasing `{site}` to worker `{worker}`"),
             )
             .await?;
-        Ok(row.map(|r| SiteLease {
-            site: site.to_owned(),
-            token: r.get(0),
-            valid_for: Duration::try_from_secs_f64(r.get::<_, f64>(1).max(0.0)).unwrap_or_default(),
-            claimed_at,
-        }))
+        let Some(r) = written.rows.first() else { return Ok(None) };
+        let (site, token, valid_for) = (site.to_owned(), r.get(0)?, secs_left(r, 1)?);
+        Ok(Some(SiteLease { site, token, valid_for, claimed_at }))
     }
+}
+
+/// Column `i` of `r`, seconds left on the database clock, as a duration (none when past).
+fn secs_left(r: &SqlRow, i: usize) -> Result<Duration, StoreError> {
+    Ok(Duration::try_from_secs_f64(r.get::<f64>(i)?.max(0.0)).unwrap_or_default())
 }
 
 #[async_trait::async_trait]
@@ -1337,13 +1280,12 @@ impl crate::backend::SharedBackend for Postgres {
     /// The database server's clock (`clock_timestamp()`, which moves within a
     /// transaction, unlike `now()`).
     async fn database_time(&self) -> Result<SystemTime, StoreError> {
-        let row = self
-            .row("SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint", &[], || {
-                "reading the database clock".to_owned()
-            })
+        let sql = "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint";
+        let row = (self as &dyn Db).row(sql, params![], "reading the database clock".into());
+        let row = row
             .await?
             .ok_or_else(|| StoreError::Worker("the database clock gave no row".into()))?;
-        let micros: i64 = row.get(0);
+        let micros: i64 = row.get(0)?;
         Ok(SystemTime::UNIX_EPOCH + Duration::from_micros(micros.max(0) as u64))
     }
 
@@ -1359,35 +1301,31 @@ impl crate::backend::SharedBackend for Postgres {
         if cap == 0 {
             return Ok(Some(false));
         }
-        let day_text = day.to_string();
-        let taken = self
-            .row(
+        let db: &dyn Db = self;
+        let taken = db
+            .write(
                 "INSERT INTO daily_counts (key, day, count) VALUES ($1, $2, 1)
                  ON CONFLICT (key, day) DO UPDATE SET count = daily_counts.count + 1
                  WHERE daily_counts.count < $3
                  RETURNING count",
-                &[&key, &day_text, &i64::from(cap)],
-                || format!("counting `{key}` on {day}"),
+                params![key, day.to_string(), cap],
+                format!("counting `{key}` on {day}"),
             )
             .await?;
-        if taken.as_ref().is_some_and(|r| r.get::<_, i64>(0) == 1) {
+        let count = taken.rows.first().map(|r| r.get::<i64>(0)).transpose()?;
+        if count == Some(1) {
             let old = (day - chrono::Days::new(1)).to_string();
-            self.exec("DELETE FROM daily_counts WHERE day < $1", &[&old], || {
-                "forgetting old daily counts".to_owned()
-            })
-            .await?;
+            let sql = "DELETE FROM daily_counts WHERE day < $1";
+            db.exec(sql, params![old], "forgetting old daily counts".into()).await?;
         }
-        Ok(Some(taken.is_some()))
+        Ok(Some(count.is_some()))
     }
 
     /// Gives one back to `key`'s allowance for `day`.
     async fn give_back_daily(&self, key: &str, day: chrono::NaiveDate) -> Result<(), StoreError> {
-        self.exec(
-            "UPDATE daily_counts SET count = count - 1 WHERE key = $1 AND day = $2 AND count > 0",
-            &[&key, &day.to_string()],
-            || format!("giving back a count of `{key}` on {day}"),
-        )
-        .await
-        .map(|_| ())
+        let sql =
+            "UPDATE daily_counts SET count = count - 1 WHERE key = $1 AND day = $2 AND count > 0";
+        let doing = format!("giving back a count of `{key}` on {day}");
+        (self as &dyn Db).exec(sql, params![key, day.to_string()], doing).await.map(drop)
     }
 }

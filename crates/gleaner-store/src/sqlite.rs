@@ -33,6 +33,17 @@ use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written};
 use crate::{audit, registry};
 use gleaner_policy::state::BoxFuture;
 
+/// Migration `$version` from `migrations/sqlite/$file`, with its probe.
+macro_rules! migration {
+    ($version:literal, $file:literal, $probe:expr) => {
+        Migration {
+            version: $version,
+            sql: include_str!(concat!("../migrations/sqlite/", $file)),
+            probe: $probe,
+        }
+    };
+}
+
 /// Schema migrations. Every applied one is a row of `schema_migrations`; on open, every
 /// migration here without a row is applied, in order, each in its own transaction with
 /// its row — so a migration that landed in the code after later ones had already been
@@ -40,71 +51,19 @@ use gleaner_policy::state::BoxFuture;
 /// `PRAGMA user_version` is kept at the highest applied version, so that a gleaner from
 /// before `schema_migrations` still refuses a file newer than it knows.
 const MIGRATIONS: &[Migration] = &[
-    Migration {
-        version: 1,
-        sql: include_str!("../migrations/sqlite/0001_init.sql"),
-        probe: Probe::Table("meta"),
-    },
-    Migration {
-        version: 2,
-        sql: include_str!("../migrations/sqlite/0002_source_runs.sql"),
-        probe: Probe::Table("source_runs"),
-    },
-    Migration {
-        version: 3,
-        sql: include_str!("../migrations/sqlite/0003_listing_links.sql"),
-        probe: Probe::Table("listing_links"),
-    },
-    Migration {
-        version: 4,
-        sql: include_str!("../migrations/sqlite/0004_frontier.sql"),
-        probe: Probe::Table("frontier"),
-    },
-    Migration {
-        version: 5,
-        sql: include_str!("../migrations/sqlite/0005_site_leases.sql"),
-        probe: Probe::Table("site_leases"),
-    },
-    Migration {
-        version: 6,
-        sql: include_str!("../migrations/sqlite/0006_source_failures.sql"),
-        probe: Probe::Column("source_runs", "failures"),
-    },
-    Migration {
-        version: 7,
-        sql: include_str!("../migrations/sqlite/0007_owner_desk.sql"),
-        probe: Probe::Table("owner_submissions"),
-    },
-    Migration {
-        version: 8,
-        sql: include_str!("../migrations/sqlite/0008_relay.sql"),
-        probe: Probe::Table("relay_images"),
-    },
-    Migration {
-        version: 9,
-        sql: include_str!("../migrations/sqlite/0009_llm.sql"),
-        probe: Probe::Table("translation_cache"),
-    },
-    Migration {
-        version: 10,
-        sql: include_str!("../migrations/sqlite/0010_audit_outcome.sql"),
-        probe: Probe::Column("audit_log", "outcome"),
-    },
-    Migration {
-        version: 11,
-        sql: include_str!("../migrations/sqlite/0011_event_merge.sql"),
-        probe: Probe::Column("event_provenance", "extractor"),
-    },
-    Migration {
-        version: 12,
-        sql: include_str!("../migrations/sqlite/0012_owner_lapses.sql"),
-        probe: Probe::Column("owner_requests", "lapses_ms"),
-    },
-    Migration {
-        version: 13,
-        sql: include_str!("../migrations/sqlite/0013_kept_requests.sql"),
-        probe: Probe::Table("kept_requests"),
-    },
+    migration!(1, "0001_init.sql", Probe::Table("meta")),
+    migration!(2, "0002_source_runs.sql", Probe::Table("source_runs")),
+    migration!(3, "0003_listing_links.sql", Probe::Table("listing_links")),
+    migration!(4, "0004_frontier.sql", Probe::Table("frontier")),
+    migration!(5, "0005_site_leases.sql", Probe::Table("site_leases")),
+    migration!(6, "0006_source_failures.sql", Probe::Column("source_runs", "failures")),
+    migration!(7, "0007_owner_desk.sql", Probe::Table("owner_submissions")),
+    migration!(8, "0008_relay.sql", Probe::Table("relay_images")),
+    migration!(9, "0009_llm.sql", Probe::Table("translation_cache")),
+    migration!(10, "0010_audit_outcome.sql", Probe::Column("audit_log", "outcome")),
+    migration!(11, "0011_event_merge.sql", Probe::Column("event_provenance", "extractor")),
+    migration!(12, "0012_owner_lapses.sql", Probe::Column("owner_requests", "lapses_ms")),
+    migration!(13, "0013_kept_requests.sql", Probe::Table("kept_requests")),
 ];
 
 /// One schema migration.
@@ -548,15 +507,9 @@ impl Sqlite {
     /// Requests that were in flight when their process died are over: clears every
     /// in-flight counter. Only the holder of the crawler lease calls this.
     pub(crate) async fn reset_in_flight(&self) -> Result<u64, StoreError> {
-        self.write(
-            || "clearing requests left in flight by a previous crawler".to_owned(),
-            |tx| {
-                tx.execute("UPDATE site_state SET in_flight = '{}' WHERE in_flight != '{}'", [])
-                    .map(|n| n as u64)
-                    .doing(|| "clearing in-flight counters".to_owned())
-            },
-        )
-        .await
+        let sql = "UPDATE site_state SET in_flight = '{}' WHERE in_flight != '{}'";
+        let doing = "clearing requests left in flight by a previous crawler".to_owned();
+        (self as &dyn Db).exec(sql, Vec::new(), doing).await
     }
 
     // ----- retention and removal --------------------------------------------------------

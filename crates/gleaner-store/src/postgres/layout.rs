@@ -96,47 +96,32 @@ pub(crate) struct Migration {
     pub(crate) sql: &'static str,
 }
 
-impl Migration {
-    const fn new(version: i64, kind: Kind, sql: &'static str) -> Migration {
-        Migration { version, kind, sql }
-    }
+/// Migration `$version` of `$kind` from `migrations/postgres/$file`.
+macro_rules! migration {
+    ($version:literal, $kind:expr, $file:literal) => {
+        Migration {
+            version: $version,
+            kind: $kind,
+            sql: include_str!(concat!("../../migrations/postgres/", $file)),
+        }
+    };
 }
 
 /// Schema migrations, applied in order; each schema's `schema_migrations` records which.
 pub(crate) const MIGRATIONS: &[Migration] = &[
-    Migration::new(1, Kind::Mixed, include_str!("../../migrations/postgres/0001_init.sql")),
-    Migration::new(2, Kind::Mixed, include_str!("../../migrations/postgres/0002_frontier.sql")),
-    Migration::new(3, Kind::Mixed, include_str!("../../migrations/postgres/0003_site_leases.sql")),
-    Migration::new(
-        4,
-        Kind::Mixed,
-        include_str!("../../migrations/postgres/0004_source_failures.sql"),
-    ),
-    Migration::new(5, Kind::Mixed, include_str!("../../migrations/postgres/0005_owner_desk.sql")),
-    Migration::new(6, Kind::Mixed, include_str!("../../migrations/postgres/0006_relay.sql")),
-    Migration::new(7, Kind::Mixed, include_str!("../../migrations/postgres/0007_llm.sql")),
-    Migration::new(8, Kind::Politeness, include_str!("../../migrations/postgres/0008_copies.sql")),
-    Migration::new(
-        9,
-        Kind::Politeness,
-        include_str!("../../migrations/postgres/0009_daily_counts.sql"),
-    ),
-    Migration::new(
-        10,
-        Kind::Politeness,
-        include_str!("../../migrations/postgres/0010_audit_outcome.sql"),
-    ),
-    Migration::new(11, Kind::Copy, include_str!("../../migrations/postgres/0011_event_merge.sql")),
-    Migration::new(
-        12,
-        Kind::Politeness,
-        include_str!("../../migrations/postgres/0012_owner_lapses.sql"),
-    ),
-    Migration::new(
-        13,
-        Kind::Copy,
-        include_str!("../../migrations/postgres/0013_kept_requests.sql"),
-    ),
+    migration!(1, Kind::Mixed, "0001_init.sql"),
+    migration!(2, Kind::Mixed, "0002_frontier.sql"),
+    migration!(3, Kind::Mixed, "0003_site_leases.sql"),
+    migration!(4, Kind::Mixed, "0004_source_failures.sql"),
+    migration!(5, Kind::Mixed, "0005_owner_desk.sql"),
+    migration!(6, Kind::Mixed, "0006_relay.sql"),
+    migration!(7, Kind::Mixed, "0007_llm.sql"),
+    migration!(8, Kind::Politeness, "0008_copies.sql"),
+    migration!(9, Kind::Politeness, "0009_daily_counts.sql"),
+    migration!(10, Kind::Politeness, "0010_audit_outcome.sql"),
+    migration!(11, Kind::Copy, "0011_event_merge.sql"),
+    migration!(12, Kind::Politeness, "0012_owner_lapses.sql"),
+    migration!(13, Kind::Copy, "0013_kept_requests.sql"),
 ];
 
 /// The tables of the politeness namespace; every other table belongs to a copy.

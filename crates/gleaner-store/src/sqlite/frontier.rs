@@ -5,13 +5,17 @@
 use std::time::{Duration, Instant, SystemTime};
 
 use gleaner_policy::Purpose;
-use rusqlite::{OptionalExtension, params};
 use url::Url;
 
 use super::Sqlite;
 use crate::codec;
-use crate::error::{Doing, StoreError};
+use crate::error::StoreError;
 use crate::model::{SiteLease, WorkItem, WorkLease};
+use crate::sql::{Db, params, returned};
+
+/// Takes the next fencing token (shared by work items and site leases).
+const NEXT_FENCE: &str =
+    "UPDATE meta SET value = value + 1 WHERE key = 'work_fence' RETURNING value";
 
 #[async_trait::async_trait]
 impl crate::backend::FrontierBackend for Sqlite {
@@ -25,62 +29,38 @@ impl crate::backend::FrontierBackend for Sqlite {
     ) -> Result<Vec<WorkLease>, StoreError> {
         let claimed_at = Instant::now();
         let worker = worker.to_owned();
-        self.write(
-            || "claiming work".to_owned(),
-            move |tx| {
-                let doing = || "claiming work".to_owned();
-                let clock = codec::to_ms(SystemTime::now());
-                let until = clock.saturating_add(codec::duration_ms(lease));
-                let mut st = tx
-                    .prepare(
+        let db: &dyn Db = self;
+        db.tx("claiming work".into(), move |tx| {
+            Box::pin(async move {
+                let clock = SystemTime::now();
+                let until = codec::to_ms(clock).saturating_add(codec::duration_ms(lease));
+                let rows = tx
+                    .rows(
                         "SELECT id, site, url, purpose, source FROM frontier
-                         WHERE done_ms IS NULL AND due_ms <= ?1
-                             AND (lease_until_ms IS NULL OR lease_until_ms <= ?2)
-                         ORDER BY due_ms, id LIMIT ?3",
+                         WHERE done_ms IS NULL AND due_ms <= $1
+                             AND (lease_until_ms IS NULL OR lease_until_ms <= $2)
+                         ORDER BY due_ms, id LIMIT $3",
+                        params![now, clock, limit],
                     )
-                    .doing(doing)?;
-                let rows = st
-                    .query_map(params![codec::to_ms(now), clock, limit], |r| {
-                        Ok((
-                            r.get::<_, i64>(0)?,
-                            r.get::<_, String>(1)?,
-                            r.get::<_, String>(2)?,
-                            r.get::<_, String>(3)?,
-                            r.get::<_, Option<String>>(4)?,
-                        ))
-                    })
-                    .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                    .doing(doing)?;
+                    .await?;
                 let mut leases = Vec::new();
-                for (id, site, url, purpose, source) in rows {
-                    let token: i64 = tx
-                        .query_row(
-                            "UPDATE meta SET value = value + 1 WHERE key = 'work_fence' RETURNING value",
-                            [],
-                            |r| r.get(0),
-                        )
-                        .doing(doing)?;
-                    tx.execute(
-                        "UPDATE frontier SET lease_owner = ?2, lease_token = ?3, lease_until_ms = ?4
-                         WHERE id = ?1",
-                        params![id, worker, token, until],
-                    )
-                    .doing(doing)?;
-                    let (Some(purpose), Ok(url)) = (Purpose::from_name(&purpose), Url::parse(&url))
+                for r in rows {
+                    let id: i64 = r.get(0)?;
+                    let token: i64 = returned(tx.run(NEXT_FENCE, params![]).await?, "a token")?;
+                    let sql = "UPDATE frontier SET lease_owner = $2, lease_token = $3,
+                                   lease_until_ms = $4 WHERE id = $1";
+                    tx.exec(sql, params![id, &worker, token, until]).await?;
+                    let purpose = Purpose::from_name(&r.get::<String>(3)?);
+                    let (Some(purpose), Ok(url)) = (purpose, Url::parse(&r.get::<String>(2)?))
                     else {
                         continue;
                     };
-                    leases.push(WorkLease {
-                        id,
-                        item: WorkItem { site, url, purpose, source },
-                        token,
-                        valid_for: lease,
-                        claimed_at,
-                    });
+                    let item = WorkItem { site: r.get(1)?, url, purpose, source: r.get(4)? };
+                    leases.push(WorkLease { id, item, token, valid_for: lease, claimed_at });
                 }
                 Ok(leases)
-            },
-        )
+            })
+        })
         .await
     }
 
@@ -94,21 +74,18 @@ impl crate::backend::FrontierBackend for Sqlite {
     ) -> Result<Option<WorkLease>, StoreError> {
         let sent = Instant::now();
         let (id, token) = (lease.id, lease.token);
-        let renewed = self
-            .write(
-                move || format!("renewing work item {id}"),
-                move |tx| {
+        let db: &dyn Db = self;
+        let renewed = db
+            .tx(format!("renewing work item {id}"), move |tx| {
+                Box::pin(async move {
                     let now = codec::to_ms(SystemTime::now());
-                    tx.execute(
-                        "UPDATE frontier SET lease_until_ms = ?4
-                         WHERE id = ?1 AND lease_token = ?2 AND done_ms IS NULL
-                             AND lease_until_ms > ?3",
-                        params![id, token, now, now.saturating_add(codec::duration_ms(extend))],
-                    )
-                    .map(|n| n == 1)
-                    .doing(|| format!("renewing work item {id}"))
-                },
-            )
+                    let until = now.saturating_add(codec::duration_ms(extend));
+                    let sql = "UPDATE frontier SET lease_until_ms = $4
+                               WHERE id = $1 AND lease_token = $2 AND done_ms IS NULL
+                                   AND lease_until_ms > $3";
+                    Ok(tx.exec(sql, params![id, token, now, until]).await? == 1)
+                })
+            })
             .await?;
         Ok(renewed.then(|| WorkLease { valid_for: extend, claimed_at: sent, ..lease.clone() }))
     }
@@ -123,40 +100,31 @@ impl crate::backend::FrontierBackend for Sqlite {
     ) -> Result<Option<SiteLease>, StoreError> {
         let claimed_at = Instant::now();
         let (worker, site) = (worker.to_owned(), site.to_owned());
-        let shown = site.clone();
-        self.write(
-            move || format!("leasing `{shown}`"),
-            move |tx| {
-                let doing = || format!("leasing `{site}`");
+        let db: &dyn Db = self;
+        db.tx(format!("leasing `{site}`"), move |tx| {
+            Box::pin(async move {
                 let now = codec::to_ms(SystemTime::now());
-                let fresh: i64 = tx
-                    .query_row(
-                        "UPDATE meta SET value = value + 1 WHERE key = 'work_fence' RETURNING value",
-                        [],
-                        |r| r.get(0),
-                    )
-                    .doing(doing)?;
+                let fresh: i64 = returned(tx.run(NEXT_FENCE, params![]).await?, "a token")?;
                 let until = now.saturating_add(codec::duration_ms(lease));
-                let token: Option<i64> = tx
-                    .query_row(
+                let row = tx
+                    .row(
                         "INSERT INTO site_leases (site, worker, token, lease_until_ms)
-                         VALUES (?1, ?2, ?3, ?4)
+                         VALUES ($1, $2, $3, $4)
                          ON CONFLICT (site) DO UPDATE SET
                              token = CASE WHEN site_leases.worker = excluded.worker
-                                 AND site_leases.lease_until_ms > ?5
+                                 AND site_leases.lease_until_ms > $5
                                  THEN site_leases.token ELSE excluded.token END,
                              worker = excluded.worker, lease_until_ms = excluded.lease_until_ms
-                         WHERE (site_leases.worker = excluded.worker AND site_leases.lease_until_ms > ?5)
-                             OR site_leases.lease_until_ms + ?6 <= ?5
+                         WHERE (site_leases.worker = excluded.worker AND site_leases.lease_until_ms > $5)
+                             OR site_leases.lease_until_ms + $6 <= $5
                          RETURNING token",
-                        params![site, worker, fresh, until, now, codec::duration_ms(grace)],
-                        |r| r.get(0),
+                        params![&site, worker, fresh, until, now, codec::duration_ms(grace)],
                     )
-                    .optional()
-                    .doing(doing)?;
+                    .await?;
+                let token: Option<i64> = row.map(|r| r.get(0)).transpose()?;
                 Ok(token.map(|token| SiteLease { site, token, valid_for: lease, claimed_at }))
-            },
-        )
+            })
+        })
         .await
     }
 }
