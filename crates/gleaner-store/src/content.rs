@@ -12,6 +12,13 @@ use crate::model::{Keep, NewsItem, PurgeReport, RetentionPolicy, StoredNews};
 use crate::sql::{params, returned};
 use crate::{Store, StoreError};
 
+/// An event's translation into `$2` (the row the API shows), replacing an earlier one.
+pub(crate) const UPSERT_TRANSLATION: &str =
+    "INSERT INTO translations (event_id, lang, title, description, created_ms)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (event_id, lang) DO UPDATE SET title = excluded.title,
+         description = excluded.description, created_ms = excluded.created_ms";
+
 impl Store {
     /// Records that a pass of `source` started at `at` (schedules hold across restarts).
     pub async fn record_run(&self, source: &str, at: SystemTime) -> Result<(), StoreError> {
@@ -78,17 +85,9 @@ impl Store {
         description: Option<String>,
         now: SystemTime,
     ) -> Result<(), StoreError> {
-        self.db()
-            .exec(
-                "INSERT INTO translations (event_id, lang, title, description, created_ms)
-                 VALUES ($1, $2, $3, $4, $5)
-                 ON CONFLICT (event_id, lang) DO UPDATE SET title = excluded.title,
-                     description = excluded.description, created_ms = excluded.created_ms",
-                params![event_id, lang, title, description, now],
-                format!("storing a translation of event {event_id}"),
-            )
-            .await
-            .map(drop)
+        let params = params![event_id, lang, title, description, now];
+        let doing = format!("storing a translation of event {event_id}");
+        self.db().exec(UPSERT_TRANSLATION, params, doing).await.map(drop)
     }
 
     /// A stored translation: (title, description).

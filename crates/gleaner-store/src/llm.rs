@@ -100,14 +100,8 @@ impl Store {
         self.db()
             .tx(format!("storing the translation of event {event_id}"), move |tx| {
                 Box::pin(async move {
-                    tx.exec(
-                        "INSERT INTO translations (event_id, lang, title, description, created_ms)
-                         VALUES ($1, $2, $3, $4, $5)
-                         ON CONFLICT (event_id, lang) DO UPDATE SET title = excluded.title,
-                             description = excluded.description, created_ms = excluded.created_ms",
-                        params![event_id, &target, title, description, now],
-                    )
-                    .await?;
+                    let params = params![event_id, &target, title, description, now];
+                    tx.exec(crate::content::UPSERT_TRANSLATION, params).await?;
                     for p in &parts {
                         let written = tx
                             .run(
