@@ -577,7 +577,7 @@ impl Tx for SqliteTx<'_> {
         sql: &'a str,
         params: Vec<Value>,
     ) -> BoxFuture<'a, Result<Written, StoreError>> {
-        Box::pin(std::future::ready(run_sql(&self.conn, sql, &params).doing(|| self.doing.clone())))
+        Box::pin(std::future::ready(run_sql(self.conn, sql, &params).doing(|| self.doing.clone())))
     }
 }
 
