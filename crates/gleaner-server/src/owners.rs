@@ -27,6 +27,7 @@ use gleaner_store::OwnerSubmission;
 
 use crate::about::escape;
 use crate::desk::{ClientIp, FORM_COOKIE, OwnerDesk, TrustedProxies, cookie};
+use crate::desk_store::SubmissionStatus;
 use crate::i18n::Lang;
 use crate::notify::Notice;
 use crate::verify::{FILE_PATH, Proof, check_dns, check_file, txt_name, txt_value};
@@ -36,7 +37,7 @@ pub const MAX_FACTOR: u32 = 100;
 
 /// The status of a request applied at once but not yet proven or confirmed: it lapses
 /// after `[owners] unverified_lapse`.
-pub const UNVERIFIED: &str = "unverified";
+pub const UNVERIFIED: &str = SubmissionStatus::Unverified.as_str();
 
 /// `t + d`, saturating far in the future.
 fn later(t: SystemTime, d: std::time::Duration) -> SystemTime {
@@ -655,7 +656,11 @@ pub async fn verify(
                 Ok(report) => {
                     let _ = desk
                         .store
-                        .set_submission_status(&submission.reference, "removed", now)
+                        .set_submission_status(
+                            &submission.reference,
+                            SubmissionStatus::Removed,
+                            now,
+                        )
                         .await;
                     // The opt-out asked for with the removal holds for good too.
                     let _ = desk.store.confirm_owner_request(&submission.reference).await;
@@ -719,7 +724,7 @@ pub async fn carry_out(
     } else {
         desk.store.confirm_owner_request(&submission.reference).await?;
     }
-    desk.store.set_submission_status(&submission.reference, "applied", now).await?;
+    desk.store.set_submission_status(&submission.reference, SubmissionStatus::Applied, now).await?;
     let mut done = submission.clone();
     done.status = "applied".into();
     done.updated = now;
