@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
+use gleaner_policy::audit::AuditRecord;
 use gleaner_policy::registry::{OwnerRequest, RegistryEntry, Scope};
 use gleaner_policy::state::{BoxFuture, SiteState};
 use gleaner_store::{
@@ -403,8 +404,15 @@ fn ms(t: SystemTime) -> SystemTime {
     SystemTime::UNIX_EPOCH + Duration::from_millis(since.as_millis() as u64)
 }
 
-fn covers(scope: &Scope, url: &str) -> bool {
-    Url::parse(url).is_ok_and(|u| scope.covers(&u))
+/// Whether a row of `site` (a budget key, an origin) at `url` is one of `scope`'s, as
+/// the store's scope condition reads its columns: a domain by the site's host (so a
+/// site's log holds its robots.txt and redirects wherever they point), a URL prefix by
+/// the URL.
+fn covers(scope: &Scope, site: &str, url: &str) -> bool {
+    match scope {
+        Scope::Domain(_) => Url::parse(site).is_ok_and(|u| scope.covers(&u)),
+        Scope::UrlPrefix(prefix) => url.starts_with(prefix.as_str()),
+    }
 }
 
 impl Rows {
@@ -438,17 +446,51 @@ impl MemoryDesk {
         self.rows.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Adds an audit row, as the gate would have written it.
-    pub fn record_audit(&self, mut entry: AuditEntry) {
-        entry.time = ms(entry.time);
+    /// Adds an audit row, as the gate writes it through the store's `AuditSink`.
+    pub fn record_audit(&self, record: AuditRecord) {
+        let entry = AuditEntry {
+            time: ms(record.time),
+            site: record.site,
+            url: record.url,
+            purpose: Some(record.purpose),
+            source: record.source,
+            outcome: record.outcome,
+            error: record.error,
+            bytes: record.bytes,
+            duration: Duration::from_millis(record.duration.as_millis() as u64),
+            reason: record.reason,
+        };
         self.rows().audit.push(entry);
     }
 
-    /// Adds an archived document, as the gate would have written it.
-    pub fn archive(&self, mut doc: ArchivedDocument) {
-        doc.first_seen = ms(doc.first_seen);
-        doc.last_seen = ms(doc.last_seen);
-        self.rows().archive.push(doc);
+    /// Archives a document as the store's `archive_document` does: the same bytes as
+    /// the site's latest version of that kind only move its last reading (false); other
+    /// bytes are a new version (true).
+    pub fn archive_document(
+        &self,
+        site: &str,
+        kind: DocumentKind,
+        url: &str,
+        body: Vec<u8>,
+        now: SystemTime,
+    ) -> bool {
+        let now = ms(now);
+        let mut rows = self.rows();
+        let latest = rows.archive.iter_mut().rev().find(|d| d.site == site && d.kind == kind);
+        if let Some(latest) = latest.filter(|d| d.body == body) {
+            latest.last_seen = now;
+            return false;
+        }
+        let (site, url) = (site.to_owned(), url.to_owned());
+        rows.archive.push(ArchivedDocument {
+            site,
+            kind,
+            url,
+            first_seen: now,
+            last_seen: now,
+            body,
+        });
+        true
     }
 
     /// Sets the gate's state of `site` (an origin), which makes it a known site.
@@ -617,7 +659,7 @@ impl DeskStore for MemoryDesk {
     ) -> BoxFuture<'a, Result<Vec<AuditEntry>, StoreError>> {
         let rows = self.rows();
         let mut list: Vec<AuditEntry> =
-            rows.audit.iter().filter(|e| covers(scope, &e.url)).cloned().collect();
+            rows.audit.iter().filter(|e| covers(scope, &e.site, &e.url)).cloned().collect();
         // Stable: rows of the same millisecond keep the order they were written in.
         list.sort_by_key(|e| e.time);
         let skip = list.len().saturating_sub(limit as usize);
@@ -634,7 +676,7 @@ impl DeskStore for MemoryDesk {
         let mut list: Vec<ArchivedDocument> = rows
             .archive
             .iter()
-            .filter(|d| d.kind == kind && covers(scope, &d.url))
+            .filter(|d| d.kind == kind && covers(scope, &d.site, &d.url))
             .cloned()
             .collect();
         list.sort_by(|a, b| a.site.cmp(&b.site).then_with(|| a.first_seen.cmp(&b.first_seen)));

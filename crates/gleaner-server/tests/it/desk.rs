@@ -10,13 +10,15 @@ use std::time::{Duration, SystemTime};
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
+use gleaner_policy::Purpose;
+use gleaner_policy::audit::{AuditRecord, AuditSink, Outcome, RefusalKind};
 use gleaner_policy::registry::{OwnerRequest, RegistryEntry, Scope};
 use gleaner_policy::state::{BoxFuture, SiteState};
 use gleaner_server::desk::OwnerDesk;
 use gleaner_server::desk_store::{DeskStore, MemoryDesk, StoreDesk, SubmissionStatus};
 use gleaner_server::verify::{TxtResolver, txt_value};
 use gleaner_server::{AppState, ServerOptions};
-use gleaner_store::{OwnerSubmission, Store};
+use gleaner_store::{DocumentKind, OwnerSubmission, Store};
 
 use crate::owners::{OPERATOR, by_id, config, open, post, send, token_in};
 use crate::{Fixed, sample_events};
@@ -313,4 +315,90 @@ async fn the_dashboard_runs_on_the_memory_desk() {
     assert!(rows.source_control("salle").await.unwrap().paused);
     let (_, sources) = d.dashboard_get("/").await;
     assert!(sources.contains(">paused<"), "{sources}");
+}
+
+/// What the gate wrote about `salle.example`: three requests sent, one refused.
+fn salle_audit(now: SystemTime) -> Vec<AuditRecord> {
+    let row = |path: &str, purpose, outcome, reason: &str| AuditRecord {
+        time: now,
+        site: "https://salle.example".into(),
+        url: format!("https://salle.example{path}"),
+        purpose,
+        source: Some("salle".into()),
+        outcome,
+        error: None,
+        bytes: 10,
+        duration: Duration::from_millis(5),
+        reason: reason.into(),
+    };
+    let sent = |status| Outcome::Sent { status };
+    let refused = Outcome::Refused(RefusalKind::RobotsDisallowed);
+    vec![
+        row("/robots.txt", Purpose::Robots, sent(200), "robots"),
+        row("/agenda/", Purpose::Listing, sent(200), "allowed"),
+        row("/agenda/1.html", Purpose::EventPage, sent(404), "allowed"),
+        row("/private/x.html", Purpose::EventPage, refused, "robots.txt: disallowed"),
+        // Another site's row, which the page of `salle.example` must not count.
+        AuditRecord {
+            site: "https://autre.example".into(),
+            url: "https://autre.example/".into(),
+            ..row("/", Purpose::Listing, sent(200), "allowed")
+        },
+    ]
+}
+
+/// `/site/{domain}` as a stranger and as the operator see it, with the desk's secrets
+/// (the form token and the proof token) blanked.
+async fn site_pages(d: &Desk) -> [String; 2] {
+    let stranger = Request::get("/site/salle.example").body(Body::empty()).unwrap();
+    let operator = Request::get("/site/salle.example")
+        .header(header::AUTHORIZATION, format!("Bearer {OPERATOR}"))
+        .body(Body::empty())
+        .unwrap();
+    let mut pages = Vec::new();
+    for request in [stranger, operator] {
+        let (status, _, mut body) = send(&d.app, request).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        if body.contains("name=\"csrf\"") {
+            body = body.replace(&token_in(&body), "CSRF");
+        }
+        pages.push(body.replace(&d.desk.proof_token("salle.example"), "PROOF"));
+    }
+    [pages.remove(0), pages.remove(0)]
+}
+
+/// What a site's owner reads on `/site/{domain}` (requests per day, purpose, status and
+/// refusal, the robots.txt versions, the URL list for the operator) is the same on the
+/// in-memory desk as on the store, given the same audit rows and robots.txt.
+#[tokio::test]
+async fn memory_and_store_show_an_owner_the_same_site_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_sqlite(&dir.path().join("g.db")).unwrap();
+    let memory = Arc::new(MemoryDesk::new());
+    let now = SystemTime::now();
+    for record in salle_audit(now) {
+        store.record(record.clone());
+        memory.record_audit(record);
+    }
+    store.flush_audit().await.unwrap();
+    let robots = b"User-agent: *\nDisallow: /private/\n".to_vec();
+    let (site, kind, url) =
+        ("https://salle.example", DocumentKind::Robots, "https://salle.example/robots.txt");
+    for (body, at) in [
+        (robots.clone(), now - Duration::from_secs(7200)),
+        (robots, now),
+        (b"User-agent: *\n".to_vec(), now),
+    ] {
+        let on_store = store.archive_document(site, kind, url, body.clone(), at).await.unwrap();
+        assert_eq!(memory.archive_document(site, kind, url, body, at), on_store);
+    }
+    let on_store = Desk::over(Some(dir), Arc::new(StoreDesk::new(store)), "").await;
+    let on_memory = Desk::over(None, memory, "").await;
+    let [stranger, operator] = site_pages(&on_store).await;
+    assert!(by_id(&stranger, "totals").starts_with("3 requests sent and 1 refused"), "{stranger}");
+    assert!(operator.contains("https://salle.example/agenda/1.html"), "{operator}");
+    assert!(!operator.contains("autre.example"), "{operator}");
+    let [memory_stranger, memory_operator] = site_pages(&on_memory).await;
+    assert_eq!(memory_stranger, stranger);
+    assert_eq!(memory_operator, operator);
 }
