@@ -12,8 +12,8 @@
 //! - the site owners' forms (`/owners`, module [`owners`]), `/site/{domain}` ([`site_page`]),
 //!   and the operator dashboard on its own listener ([`dashboard`]), around an
 //!   [`desk::OwnerDesk`] (its rows behind [`desk_store::DeskStore`], the gate for proof
-//!   files, DNS, the webhook), all
-//!   put together from the settings by [`start`] for `gleaner run` and `gleaner demo`.
+//!   files, DNS, the webhook), all put together from the settings by [`start`] for
+//!   `gleaner run` and `gleaner demo`.
 //!
 //! Events come through the [`EventSource`] trait (the store implements it beside it, in
 //! [`store_events`]), so this crate holds no SQL. `keep = "facts"` and `publish = false` are

@@ -586,7 +586,8 @@ pub async fn receipt_page(
 }
 
 /// `POST /owners/verify`: checks the proof of a pending removal; on proof, removes the
-/// site's content at once through the store's removal path.
+/// site's content at once (the store's removal path, through
+/// [`crate::desk_store::DeskStore::remove_site`]).
 pub async fn verify(
     State(desk): State<Arc<OwnerDesk>>,
     ip: ClientIp,
@@ -705,7 +706,8 @@ pub async fn verify(
 /// Makes a proven or operator-approved opt-out, slow-down or facts-only hold for good:
 /// an unverified one stops lapsing; a pending facts-only goes into the registry and
 /// purges what is stored beyond facts. Returns the submission with its new status
-/// (`applied`). Removal has its own path (`Store::remove_site`).
+/// (`applied`). Removal has its own path
+/// ([`crate::desk_store::DeskStore::remove_site`]).
 pub async fn carry_out(
     desk: &OwnerDesk,
     submission: &OwnerSubmission,
