@@ -401,4 +401,23 @@ async fn memory_and_store_show_an_owner_the_same_site_page() {
     let [memory_stranger, memory_operator] = site_pages(&on_memory).await;
     assert_eq!(memory_stranger, stranger);
     assert_eq!(memory_operator, operator);
+    // The rows behind the page, by domain and by URL prefix, newest `limit` kept.
+    let scopes = [
+        Scope::Domain("salle.example".into()),
+        Scope::Domain("example".into()),
+        Scope::Domain("autre.example".into()),
+        Scope::url_prefix("https://salle.example/agenda/").unwrap(),
+    ];
+    for scope in &scopes {
+        for limit in [1, 2, 10] {
+            let on_store = on_store.rows.audit_for(scope, limit).await.unwrap();
+            assert_eq!(
+                on_memory.rows.audit_for(scope, limit).await.unwrap(),
+                on_store,
+                "{scope:?}"
+            );
+        }
+        let on_store = on_store.rows.archive_history(scope, kind).await.unwrap();
+        assert_eq!(on_memory.rows.archive_history(scope, kind).await.unwrap(), on_store);
+    }
 }
