@@ -1,5 +1,6 @@
 //! The owners' desk: what the owner forms, `/site/{domain}` and the dashboard share —
-//! the store, the gate (for the one proof-file request an owner asks for), the TXT
+//! where the desk keeps its rows (a [`DeskStore`]: the store in production, memory in
+//! tests), the gate (for the one proof-file request an owner asks for), the TXT
 //! resolver, the operator's notifier, the server secret, and the per-address rate limit.
 //!
 //! Tokens are HMAC-SHA-256 with a secret kept in the store (created once, shared by every
@@ -18,11 +19,11 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
 use gleaner_config::Settings;
 use gleaner_fetch::Gate;
-use gleaner_store::Store;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
 use crate::EventSource;
+use crate::desk_store::DeskStore;
 use crate::limiter::RateLimiter;
 use crate::notify::Notifier;
 use crate::verify::TxtResolver;
@@ -35,8 +36,10 @@ const SECRET_NAME: &str = "forms-v1";
 
 /// Everything the owner pages and the dashboard need.
 pub struct OwnerDesk {
-    /// The store (submissions, the registry, audit, archive, removal).
-    pub store: Store,
+    /// Where the desk keeps its rows (submissions, the registry, audit, archive,
+    /// removal): [`crate::desk_store::StoreDesk`] or, in tests,
+    /// [`crate::desk_store::MemoryDesk`].
+    pub store: Arc<dyn DeskStore>,
     /// The running settings.
     pub settings: Arc<Settings>,
     /// The gate, for the proof file (`None`: file proofs are queued for the operator).
@@ -82,10 +85,10 @@ impl std::fmt::Debug for OwnerDesk {
 }
 
 impl OwnerDesk {
-    /// Builds the desk: reads (or creates) the server secret in the store, and the
+    /// Builds the desk: reads (or creates) the server secret in `store`, and the
     /// resolver the settings name (`[owners] dns_nameserver`, else the system's).
     pub async fn new(
-        store: Store,
+        store: Arc<dyn DeskStore>,
         settings: Arc<Settings>,
         gate: Option<Arc<Gate>>,
     ) -> Result<OwnerDesk, String> {
@@ -96,7 +99,7 @@ impl OwnerDesk {
     /// [`OwnerDesk::new`] with a given resolver (tests stub DNS at this boundary or
     /// point it at a local nameserver).
     pub async fn with_resolver(
-        store: Store,
+        store: Arc<dyn DeskStore>,
         settings: Arc<Settings>,
         gate: Option<Arc<Gate>>,
         resolver: Arc<dyn TxtResolver>,

@@ -11,8 +11,9 @@
 //! - the image relay, `/relay/{id}` (module [`relay`], when the profile enables it);
 //! - the site owners' forms (`/owners`, module [`owners`]), `/site/{domain}` ([`site_page`]),
 //!   and the operator dashboard on its own listener ([`dashboard`]), around an
-//!   [`desk::OwnerDesk`] (the store, the gate for proof files, DNS, the webhook), all
-//!   put together from the settings by [`start`] for `gleaner run` and `gleaner demo`.
+//!   [`desk::OwnerDesk`] (its rows behind [`desk_store::DeskStore`], the gate for proof
+//!   files, DNS, the webhook), all put together from the settings by [`start`] for
+//!   `gleaner run` and `gleaner demo`.
 //!
 //! Events come through the [`EventSource`] trait (the store implements it beside it, in
 //! [`store_events`]), so this crate holds no SQL. `keep = "facts"` and `publish = false` are
@@ -26,6 +27,7 @@ pub mod api;
 pub mod dashboard;
 pub mod dates;
 pub mod desk;
+pub mod desk_store;
 pub mod encode;
 pub mod html;
 pub mod i18n;

@@ -27,6 +27,7 @@ use gleaner_store::OwnerSubmission;
 
 use crate::about::escape;
 use crate::desk::{ClientIp, FORM_COOKIE, OwnerDesk, TrustedProxies, cookie};
+use crate::desk_store::SubmissionStatus;
 use crate::i18n::Lang;
 use crate::notify::Notice;
 use crate::verify::{FILE_PATH, Proof, check_dns, check_file, txt_name, txt_value};
@@ -36,7 +37,7 @@ pub const MAX_FACTOR: u32 = 100;
 
 /// The status of a request applied at once but not yet proven or confirmed: it lapses
 /// after `[owners] unverified_lapse`.
-pub const UNVERIFIED: &str = "unverified";
+pub const UNVERIFIED: &str = SubmissionStatus::Unverified.as_str();
 
 /// `t + d`, saturating far in the future.
 fn later(t: SystemTime, d: std::time::Duration) -> SystemTime {
@@ -585,7 +586,8 @@ pub async fn receipt_page(
 }
 
 /// `POST /owners/verify`: checks the proof of a pending removal; on proof, removes the
-/// site's content at once through the store's removal path.
+/// site's content at once (the store's removal path, through
+/// [`crate::desk_store::DeskStore::remove_site`]).
 pub async fn verify(
     State(desk): State<Arc<OwnerDesk>>,
     ip: ClientIp,
@@ -655,7 +657,11 @@ pub async fn verify(
                 Ok(report) => {
                     let _ = desk
                         .store
-                        .set_submission_status(&submission.reference, "removed", now)
+                        .set_submission_status(
+                            &submission.reference,
+                            SubmissionStatus::Removed,
+                            now,
+                        )
                         .await;
                     // The opt-out asked for with the removal holds for good too.
                     let _ = desk.store.confirm_owner_request(&submission.reference).await;
@@ -700,7 +706,8 @@ pub async fn verify(
 /// Makes a proven or operator-approved opt-out, slow-down or facts-only hold for good:
 /// an unverified one stops lapsing; a pending facts-only goes into the registry and
 /// purges what is stored beyond facts. Returns the submission with its new status
-/// (`applied`). Removal has its own path (`Store::remove_site`).
+/// (`applied`). Removal has its own path
+/// ([`crate::desk_store::DeskStore::remove_site`]).
 pub async fn carry_out(
     desk: &OwnerDesk,
     submission: &OwnerSubmission,
@@ -719,7 +726,7 @@ pub async fn carry_out(
     } else {
         desk.store.confirm_owner_request(&submission.reference).await?;
     }
-    desk.store.set_submission_status(&submission.reference, "applied", now).await?;
+    desk.store.set_submission_status(&submission.reference, SubmissionStatus::Applied, now).await?;
     let mut done = submission.clone();
     done.status = "applied".into();
     done.updated = now;

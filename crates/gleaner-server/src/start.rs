@@ -16,6 +16,7 @@ use gleaner_store::Store;
 use tokio::sync::watch;
 
 use crate::desk::OwnerDesk;
+use crate::desk_store::StoreDesk;
 use crate::store_events::{RelayedEvents, StoreEvents};
 use crate::{AppState, EventSource, ServerOptions};
 
@@ -80,8 +81,9 @@ pub fn operator_token(settings: &Settings) -> Option<String> {
         .filter(|t| !t.trim().is_empty())
 }
 
-/// Builds the desk: the server secret from the store, `proof_gate` for proof files, the
-/// DNS resolver and the webhook from `[owners]`, the events of `state`.
+/// Builds the desk: its rows in the store ([`StoreDesk`]), the server secret from them,
+/// `proof_gate` for proof files, the DNS resolver and the webhook from `[owners]`, the
+/// events of `state`.
 pub async fn desk(
     settings: &Arc<Settings>,
     store: &Store,
@@ -89,7 +91,8 @@ pub async fn desk(
     proof_gate: Gate,
     token: Option<String>,
 ) -> Result<Arc<OwnerDesk>, StartError> {
-    let desk = OwnerDesk::new(store.clone(), Arc::clone(settings), Some(Arc::new(proof_gate)))
+    let rows = Arc::new(StoreDesk::new(store.clone()));
+    let desk = OwnerDesk::new(rows, Arc::clone(settings), Some(Arc::new(proof_gate)))
         .await
         .map_err(|e| StartError::Failed(format!("failed to start the owners' forms: {e}")))?;
     Ok(Arc::new(desk.with_events(Arc::clone(&state.events)).with_operator_token(token)))

@@ -39,6 +39,7 @@ use gleaner_store::{AuditEntry, OwnerSubmission};
 
 use crate::about::escape;
 use crate::desk::{OwnerDesk, same};
+use crate::desk_store::SubmissionStatus;
 use crate::owners::{csrf_for, read_scope, scope_text};
 use crate::site_page::refused;
 
@@ -759,7 +760,8 @@ async fn submission_action(
             if let Err(e) = desk.store.remove_owner_request(&s.reference).await {
                 return failed(&e.to_string());
             }
-            let _ = desk.store.set_submission_status(&s.reference, "undone", now).await;
+            let _ =
+                desk.store.set_submission_status(&s.reference, SubmissionStatus::Undone, now).await;
         }
         // Confirmed by the operator: holds for good (a facts-only then purges).
         "confirm" if s.status == crate::owners::UNVERIFIED || s.kind == "facts-only" => {
@@ -774,10 +776,16 @@ async fn submission_action(
             if let Err(e) = desk.store.remove_site(scope, &s.reference, now).await {
                 return failed(&e.to_string());
             }
-            let _ = desk.store.set_submission_status(&s.reference, "removed", now).await;
+            let _ = desk
+                .store
+                .set_submission_status(&s.reference, SubmissionStatus::Removed, now)
+                .await;
         }
         "reject" if s.status == "pending" => {
-            let _ = desk.store.set_submission_status(&s.reference, "rejected", now).await;
+            let _ = desk
+                .store
+                .set_submission_status(&s.reference, SubmissionStatus::Rejected, now)
+                .await;
         }
         _ => {
             return (

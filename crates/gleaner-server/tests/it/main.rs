@@ -3,6 +3,7 @@
 
 mod about;
 mod browser;
+mod desk;
 mod events;
 mod limits;
 mod owners;

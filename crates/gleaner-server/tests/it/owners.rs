@@ -19,6 +19,7 @@ use gleaner_policy::Purpose;
 use gleaner_policy::audit::{AuditRecord, AuditSink};
 use gleaner_policy::audit::{Outcome, RefusalKind};
 use gleaner_server::desk::OwnerDesk;
+use gleaner_server::desk_store::StoreDesk;
 use gleaner_server::verify::{HickoryTxt, TxtResolver};
 use gleaner_server::{AppState, ServerOptions};
 use gleaner_store::{DocumentKind, Store};
@@ -86,7 +87,7 @@ pub async fn fixture(owners: &str, resolver: Arc<dyn TxtResolver>) -> Fixture {
         Arc::new(SystemClock),
     ));
     let desk = OwnerDesk::with_resolver(
-        store.clone(),
+        Arc::new(StoreDesk::new(store.clone())),
         Arc::clone(&settings),
         Some(Arc::clone(&gate)),
         resolver,
@@ -803,7 +804,8 @@ async fn the_dashboard_needs_a_token_shows_suspensions_and_carries_out_queued_re
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_sqlite(&dir.path().join("g.db")).unwrap();
     let settings = Arc::new(gleaner_config::parse(&config(""), "test.toml").unwrap());
-    let bare = OwnerDesk::with_resolver(store, settings, None, Arc::new(NoDns)).await.unwrap();
+    let rows = Arc::new(StoreDesk::new(store));
+    let bare = OwnerDesk::with_resolver(rows, settings, None, Arc::new(NoDns)).await.unwrap();
     let error = match gleaner_server::dashboard::router(Arc::new(bare)) {
         Err(error) => error,
         Ok(_) => panic!("a dashboard without a token must be refused"),
