@@ -6,11 +6,12 @@
 //! site's robots.txt changed (another `Arc`, and other bytes when a store re-read them).
 //!
 //! Memory (issue 27): many sites serve the same file (a CMS's default, a host's
-//! template), so the compiled rules, the parsed file and the one copy of its bytes that
-//! recognises it live in a [`RulesBook`] shared by all sites, one entry per distinct
-//! file; a site keeps two pointers. A file is recognised by its bytes, compared in full
-//! (a hash only finds the candidate), so two sites share rules only when their files are
-//! identical. An entry lives while a site uses it.
+//! template, often with a comment naming the site), so the compiled rules, the parsed
+//! file and the one copy of its bytes that recognises it live in a [`RulesBook`] shared
+//! by all sites, one entry per distinct file; a site keeps two pointers. A file is
+//! recognised by its [`RobotsTxt::comparable`] bytes (comments cut, line numbers kept),
+//! compared in full (a hash only finds the candidate), so two sites share rules only
+//! when their files parse the same. An entry lives while a site uses it.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
@@ -18,14 +19,15 @@ use std::sync::{Arc, Mutex, Weak};
 
 use gleaner_policy::robots::{AgentRules, RobotsTxt};
 
-/// Bodies up to this size are kept (once per distinct file) to recognise a re-read of
-/// the same file; a larger file is compiled per site and recognised by its `Arc` alone.
+/// Bodies up to this size are kept (once per distinct file, without comments) to
+/// recognise a re-read of the same file; a larger file is compiled per site and
+/// recognised by its `Arc` alone.
 const KEEP_BODY_UP_TO: usize = 64 * 1024;
 
 /// One distinct robots.txt, parsed and compiled for the bot's token.
 #[derive(Debug)]
 pub(super) struct Compiled {
-    /// The file's bytes, when kept (at most [`KEEP_BODY_UP_TO`]).
+    /// The file's comparable bytes, when kept (files of at most [`KEEP_BODY_UP_TO`]).
     body: Option<Box<[u8]>>,
     /// The token the rules were compiled for.
     token: Box<str>,
@@ -67,23 +69,22 @@ impl RulesBook {
         book.by_hash.get(&key)?.iter().filter_map(Weak::upgrade).find(|c| c.is(body, token))
     }
 
-    /// The entry for `file` (read from `body`): the shared one when the same bytes were
-    /// compiled before, else compiled now and shared from now on.
-    fn compiled(&self, file: &Arc<RobotsTxt>, body: Option<&[u8]>, token: &str) -> Arc<Compiled> {
-        let kept = body.filter(|b| b.len() <= KEEP_BODY_UP_TO);
-        if let Some(body) = kept
+    /// The entry for `file` (read from a body of these comparable bytes): the shared one
+    /// when the same bytes were compiled before, else compiled now and shared from now on.
+    fn compiled(&self, file: &Arc<RobotsTxt>, kept: Option<Vec<u8>>, token: &str) -> Arc<Compiled> {
+        if let Some(body) = kept.as_deref()
             && let Some(found) = self.find(body, token)
         {
             return found;
         }
+        let key = kept.as_deref().map(|body| self.key(body, token));
         let compiled = Arc::new(Compiled {
-            body: kept.map(Box::from),
+            body: kept.map(Vec::into_boxed_slice),
             token: token.into(),
             file: Arc::clone(file),
             rules: Arc::new(file.for_agent(token)),
         });
-        if let Some(body) = kept {
-            let key = self.key(body, token);
+        if let Some(key) = key {
             let mut book = self.inner.lock().unwrap_or_else(|p| p.into_inner());
             let entries = book.by_hash.values().map(Vec::len).sum::<usize>();
             if entries >= book.swept_at.saturating_mul(2).max(64) {
@@ -97,6 +98,11 @@ impl RulesBook {
         }
         compiled
     }
+}
+
+/// The comparable bytes of a body small enough to keep.
+fn comparable(body: Option<&[u8]>) -> Option<Vec<u8>> {
+    body.filter(|b| b.len() <= KEEP_BODY_UP_TO).map(RobotsTxt::comparable)
 }
 
 /// One site's compiled rules for the bot's token: the file they were compiled from
@@ -122,14 +128,16 @@ impl AgentCache {
             if std::ptr::eq(file.as_ptr(), Arc::as_ptr(robots)) {
                 return Arc::clone(&compiled.rules);
             }
-            if let Some(body) = body
-                && compiled.is(body, token)
-            {
-                *file = Arc::downgrade(robots);
-                return Arc::clone(&compiled.rules);
-            }
         }
-        let compiled = book.compiled(robots, body, token);
+        let kept = comparable(body);
+        if let Some((file, compiled)) = slot.as_mut()
+            && let Some(body) = kept.as_deref()
+            && compiled.is(body, token)
+        {
+            *file = Arc::downgrade(robots);
+            return Arc::clone(&compiled.rules);
+        }
+        let compiled = book.compiled(robots, kept, token);
         let rules = Arc::clone(&compiled.rules);
         *slot = Some((Arc::downgrade(robots), compiled));
         rules
@@ -146,7 +154,7 @@ impl AgentCache {
         body: &[u8],
         token: &str,
     ) -> Arc<RobotsTxt> {
-        let compiled = book.compiled(file, Some(body), token);
+        let compiled = book.compiled(file, comparable(Some(body)), token);
         let shared = Arc::clone(&compiled.file);
         let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
         *slot = Some((Arc::downgrade(&shared), compiled));
@@ -194,6 +202,13 @@ mod tests {
         assert!(Arc::ptr_eq(&kept_b, &file_a), "a re-read keeps the shared parse");
         assert!(Arc::ptr_eq(&rules_a, &b.rules(&book, &kept_b, Some(body), "TestBot")));
         drop(kept_b);
+        // A file that differs only in comments and line ends parses the same: shared.
+        let commented = b"User-agent: TestBot# site 2\r\nDisallow: /private/\r\n".as_slice();
+        let d = AgentCache::default();
+        let rules_d =
+            d.rules(&book, &Arc::new(RobotsTxt::parse(commented)), Some(commented), "TestBot");
+        assert!(Arc::ptr_eq(&rules_a, &rules_d));
+        drop((d, rules_d));
         // A file that differs by one byte is its own: a hash is never trusted alone.
         let near = b"User-agent: TestBot\nDisallow: /privatE/\n".as_slice();
         let rules_c = c.rules(&book, &Arc::new(RobotsTxt::parse(near)), Some(near), "TestBot");
