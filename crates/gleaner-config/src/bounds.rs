@@ -58,6 +58,7 @@ pub fn duration_range(key: &str) -> DurationRange {
         "header_read_timeout" | "idle_timeout" | "request_timeout" => {
             range(Duration::from_millis(100), 10 * MINUTE, "a limit on one client connection")
         }
+        "keep_idle" => range(Duration::ZERO, HOUR, "how long an unused connection is kept"),
         "unverified_lapse" => range(HOUR, 365 * DAY, "how long an unproven owner request holds"),
         _ => range(Duration::ZERO, MAX_DURATION, "a duration"),
     }

@@ -339,6 +339,9 @@ pub struct RawNetwork {
     pub allow_wide: Option<bool>,
     /// Requests on the wire at once over all sites (the client's own limit).
     pub max_open_requests: Option<u32>,
+    /// How long an unused connection to a site is kept for its next request (`0s`
+    /// closes each after its answer).
+    pub keep_idle: Option<String>,
 }
 
 /// `[[infrastructure]]`.

@@ -904,7 +904,10 @@ fn resolve_network(r: &mut Resolver, raw: &RawConfig) -> Network {
         Some(n) => n as usize,
         None => defaults::MAX_OPEN_REQUESTS,
     };
-    Network { allow, secret_query_params, max_open_requests }
+    let keep_idle =
+        r.duration("network.keep_idle", raw.network.keep_idle.as_ref(), defaults::KEEP_IDLE);
+    let keep_idle = (!keep_idle.is_zero()).then_some(keep_idle);
+    Network { allow, secret_query_params, max_open_requests, keep_idle }
 }
 
 fn resolve_infrastructure(r: &mut Resolver, raw: &RawConfig) -> Vec<Infrastructure> {

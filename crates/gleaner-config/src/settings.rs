@@ -345,6 +345,14 @@ pub struct Network {
     /// and buffers when thousands of sites are due together, never a site's limit
     /// (each site's own `max_in_flight` and gap still apply).
     pub max_open_requests: usize,
+    /// How long an unused connection to a site stays open for the site's next request
+    /// (`[network] keep_idle`); `None` (`0s`) closes each connection after its answer.
+    /// The trade-off (issue 27, on loopback): an idle connection holds about 28 KiB, so
+    /// 10,000 sites at a 1 s gap hold about 280 MiB in idle connections, while
+    /// connecting again for each request costs about 0.06 ms of CPU more per request
+    /// here, plus a handshake for the site. A site whose gap is longer than this
+    /// connects again for each request.
+    pub keep_idle: Option<Duration>,
 }
 
 /// An infrastructure endpoint: never robots.txt, its own limits, an explicit
@@ -546,6 +554,11 @@ pub mod defaults {
     /// Requests on the wire at once over all sites (`[network] max_open_requests`):
     /// ample for the network, about 15 MiB of connection buffers at most (issue 27).
     pub const MAX_OPEN_REQUESTS: usize = 512;
+    /// How long an unused connection is kept (`[network] keep_idle`): reqwest's own
+    /// default, long enough for any site's gap, so a site is not asked for a handshake
+    /// per request; set `0s` (or a duration shorter than the gaps) for thousands of
+    /// sites in little memory.
+    pub const KEEP_IDLE: Duration = Duration::from_secs(90);
     /// Query parameters always treated as secrets.
     pub const SECRET_QUERY_PARAMS: &[&str] =
         &["apikey", "api_key", "key", "token", "access_token", "auth", "signature", "sig"];

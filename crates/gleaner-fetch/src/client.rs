@@ -69,7 +69,7 @@ impl ClientSettings {
             head_allowed: settings.purposes.head_allowed,
             address_policy: AddressPolicy::allowing(settings.network.allow.clone()),
             signer: signer_of(settings),
-            keep_idle: Some(DEFAULT_KEEP_IDLE),
+            keep_idle: settings.network.keep_idle,
             max_in_flight: Some(settings.network.max_open_requests),
         }
     }

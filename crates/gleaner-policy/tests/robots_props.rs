@@ -11,7 +11,8 @@ fn path_strategy() -> impl Strategy<Value = String> {
 
 /// A small robots.txt with one group for `bot` and rules drawn from the same alphabet.
 fn robots_strategy() -> impl Strategy<Value = String> {
-    prop::collection::vec((any::<bool>(), path_strategy()), 0..8).prop_map(|rules| {
+    // Up to 40 rules: sets of 16 and more are indexed, smaller ones tried one by one.
+    prop::collection::vec((any::<bool>(), path_strategy()), 0..40).prop_map(|rules| {
         let mut text = String::from("user-agent: bot\n");
         for (allow, pattern) in rules {
             text.push_str(if allow { "allow: " } else { "disallow: " });
@@ -22,8 +23,35 @@ fn robots_strategy() -> impl Strategy<Value = String> {
     })
 }
 
+/// Pieces of robots.txt files: directives, comments (one inside a value), every line
+/// end, a BOM and a byte that is not UTF-8.
+const PIECES: &[&[u8]] = &[
+    b"User-agent: bot",
+    b"User-agent: *",
+    b"Disallow: /a",
+    b"Allow: /a*b$",
+    b"Sitemap: http://x/s#frag",
+    b"Crawl-delay: 2",
+    b"# site 42",
+    b"#",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b" ",
+    b"\xEF\xBB\xBF",
+    b"\xFF",
+];
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn comments_and_line_ends_do_not_change_the_parse(pieces in prop::collection::vec(prop::sample::select(PIECES), 0..64)) {
+        let bytes = pieces.concat();
+        let comparable = RobotsTxt::comparable(&bytes);
+        prop_assert_eq!(RobotsTxt::parse(&comparable), RobotsTxt::parse(&bytes));
+        prop_assert_eq!(RobotsTxt::comparable(&comparable), comparable);
+    }
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..2048), path in ".{0,64}") {

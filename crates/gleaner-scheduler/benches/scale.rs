@@ -38,7 +38,7 @@ fn config(web: &SplitWeb, sites: usize, gap: Duration) -> String {
     support::config(sites, gap, |i| web.url(i, "/events/"))
 }
 
-fn context(text: &str, keep_idle: Option<Duration>) -> PassContext {
+fn context(text: &str, keep_idle: Option<Option<Duration>>) -> PassContext {
     let settings = Arc::new(gleaner_config::parse(text, "bench.toml").expect("bench config"));
     let defaults = ClientSettings::from_settings(&settings);
     // `SCALE_MAX_IN_FLIGHT`: requests on the wire at once (`off` for no limit).
@@ -47,6 +47,7 @@ fn context(text: &str, keep_idle: Option<Duration>) -> PassContext {
         Some(n) => n.parse().ok().or(defaults.max_in_flight),
         None => defaults.max_in_flight,
     };
+    let keep_idle = keep_idle.unwrap_or(defaults.keep_idle);
     let client =
         Client::new(ClientSettings { keep_idle, max_in_flight, ..defaults }).expect("client");
     let gate = Gate::new(
@@ -103,13 +104,14 @@ async fn run(sites: usize, requests: u32, gap: Duration) {
         }
     };
     // `SCALE_KEEP_IDLE_MS`: how long an idle connection is kept (`off` closes each after
-    // its answer; the default is the client's own, 90 s).
+    // its answer; the default is `[network] keep_idle`'s, 90 s).
     let keep_idle = match std::env::var("SCALE_KEEP_IDLE_MS").ok().as_deref() {
-        Some("off") => None,
-        Some(ms) => Some(Duration::from_millis(ms.parse().unwrap_or(90_000))),
-        None => Some(gleaner_fetch::client::DEFAULT_KEEP_IDLE),
+        Some("off") => Some(None),
+        Some(ms) => ms.parse().ok().map(|ms| Some(Duration::from_millis(ms))),
+        None => None,
     };
     let ctx = context(&config(&web, sites, gap), keep_idle);
+    let keep_idle = keep_idle.unwrap_or(ctx.settings.network.keep_idle);
     let source = ctx.settings.sources[0].clone();
     let rss_before = status_mib("VmRSS:");
     let (cpu0, t0) = (cpu_seconds(), Instant::now());

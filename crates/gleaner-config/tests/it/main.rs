@@ -58,6 +58,7 @@ fn defaults_are_the_strictest_seeds() {
     assert!(!s.purposes.head_allowed);
     assert!(s.network.allow.is_empty(), "production allows no private range");
     assert_eq!(s.network.max_open_requests, 512);
+    assert_eq!(s.network.keep_idle, Some(Duration::from_secs(90)));
     assert_eq!(s.retention.events_after_end, Duration::from_secs(30 * 86400));
 }
 
@@ -355,4 +356,15 @@ fn max_open_requests_is_read_and_zero_is_refused_with_the_default_named() {
     let error = errors(&format!("{MINIMAL}\n[network]\nmax_open_requests = 0\n"));
     assert!(error.contains("network.max_open_requests"), "{error}");
     assert!(error.contains("at least 1") && error.contains("512"), "{error}");
+}
+
+#[test]
+fn keep_idle_is_read_zero_closes_each_connection_and_a_day_is_refused() {
+    let parse = |v: &str| {
+        gleaner_config::parse(&format!("{MINIMAL}\n[network]\nkeep_idle = \"{v}\"\n"), "g.toml")
+    };
+    assert_eq!(parse("2s").unwrap().network.keep_idle, Some(Duration::from_secs(2)));
+    assert_eq!(parse("0s").unwrap().network.keep_idle, None);
+    let error = errors(&format!("{MINIMAL}\n[network]\nkeep_idle = \"1d\"\n"));
+    assert!(error.contains("network.keep_idle") && error.contains("1h"), "{error}");
 }

@@ -100,6 +100,7 @@ impl Gate {
                     RobotsState::Rules(robots) => {
                         let site = super::site_key(&request.url);
                         let rules = self.local(&site).agent_rules.rules(
+                            &self.rules_book,
                             robots,
                             memory.body.as_deref(),
                             &self.settings.bot.token,

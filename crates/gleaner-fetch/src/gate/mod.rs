@@ -241,6 +241,8 @@ pub struct Gate {
     audit: Arc<dyn AuditSink>,
     clock: Arc<dyn WallClock>,
     local: Mutex<HashMap<String, Arc<SiteLocal>>>,
+    /// The distinct robots.txt files of all sites, parsed and compiled once each.
+    rules_book: agent_cache::RulesBook,
     tickets: AtomicU64,
 }
 
@@ -262,6 +264,7 @@ impl Gate {
             audit,
             clock,
             local: Mutex::new(HashMap::new()),
+            rules_book: agent_cache::RulesBook::default(),
             tickets: AtomicU64::new(0),
         }
     }
@@ -587,9 +590,12 @@ impl Gate {
     ) -> Option<Vec<gleaner_policy::signals::prefs::PrefRule>> {
         let memory = self.robots_memory(request).await?;
         Some(match &memory.state {
-            RobotsState::Rules(robots) => {
-                robots.for_agent(&self.settings.bot.token).preferences().to_vec()
-            }
+            RobotsState::Rules(robots) => self
+                .local(&site_key(&request.url))
+                .agent_rules
+                .rules(&self.rules_book, robots, memory.body.as_deref(), &self.settings.bot.token)
+                .preferences()
+                .to_vec(),
             _ => Vec::new(),
         })
     }
@@ -693,10 +699,15 @@ impl Gate {
                 other => return Err(other),
             }
         };
-        let decision =
+        let mut decision =
             outcome::decide(&outcome, &policy, self.clock.now(), previous_failures, retry);
-        let body = match (&outcome, &decision.state) {
-            (FetchOutcome::Response { body, .. }, RobotsState::Rules(_)) => Some(body.clone()),
+        let body = match (&outcome, &mut decision.state) {
+            (FetchOutcome::Response { body, .. }, RobotsState::Rules(file)) => {
+                // Sites serving the same bytes keep one parse (issue 27).
+                let token = &self.settings.bot.token;
+                *file = self.local(site).agent_rules.adopt(&self.rules_book, file, body, token);
+                Some(body.clone())
+            }
             _ => None,
         };
         let mut memory = RobotsMemory::new(decision, body);

@@ -187,6 +187,12 @@ impl AgentRules {
 /// Wildcard rules whose literal prefix is at most this long go to the floating index.
 const FLOATING_PREFIX_MAX: usize = 1;
 
+/// Rule sets smaller than this are matched by trying each rule, with no index: the prefix
+/// trie costs a node (48 bytes and a child list) per byte of every literal prefix, about
+/// 2.5 KiB for a typical three-rule file, per site kept (issue 27), and trying a dozen
+/// rules is as quick as walking it.
+const INDEX_FROM_RULES: usize = 16;
+
 impl RobotsTxt {
     /// Selects the groups for `agent` (a product token; `UGYBot/1.0` is reduced to
     /// `UGYBot`), merges them (RFC 9309 §2.2.1: several groups for one agent are
@@ -248,9 +254,26 @@ impl AgentRules {
         crawl_delay: Option<f64>,
         crawl_delay_line: Option<usize>,
     ) -> AgentRules {
-        let mut nodes = vec![Node::default()];
         let mut floating =
             FloatingRules { by_segment: Vec::new(), automaton: None, always: Vec::new() };
+        let prefs = Vec::new();
+        if rules.len() < INDEX_FROM_RULES {
+            // No index: `best_rule` tries each rule (an empty trie says so).
+            let mut rules = rules;
+            rules.shrink_to_fit();
+            return AgentRules {
+                token,
+                selection,
+                rules,
+                crawl_delay,
+                crawl_delay_line,
+                pace: Pace::default(),
+                nodes: Vec::new(),
+                floating,
+                prefs,
+            };
+        }
+        let mut nodes = vec![Node::default()];
         let mut segments: Vec<&[u8]> = Vec::new();
         let mut segment_ids: std::collections::HashMap<&[u8], usize> =
             std::collections::HashMap::new();
@@ -295,7 +318,7 @@ impl AgentRules {
                 .build(&segments)
                 .ok();
         }
-        let prefs = Vec::new();
+        nodes.shrink_to_fit();
         AgentRules {
             token,
             selection,
@@ -376,6 +399,15 @@ impl AgentRules {
     /// The deciding rule for a normalised path: the longest match, `Allow` on a tie.
     fn best_rule(&self, path: &[u8]) -> Option<&Rule> {
         let mut best: Option<&Rule> = None;
+        if self.nodes.is_empty() {
+            // A small set, not indexed: try each rule.
+            for rule in &self.rules {
+                if beats(rule, best) && rule.pattern.matches(path) {
+                    best = Some(rule);
+                }
+            }
+            return best;
+        }
         let mut consider = |index: u32, prefix_checked: bool| {
             let rule = &self.rules[index as usize];
             if beats(rule, best)

@@ -267,6 +267,37 @@ fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 impl RobotsTxt {
+    /// The bytes of a file that decide its parse: each line cut at its `#` comment and
+    /// ended by `\n`, so line numbers are kept. Two files with the same comparable bytes
+    /// parse into equal [`RobotsTxt`]s (`parse(comparable(f)) == parse(f)`), which lets
+    /// sites whose files differ only in comments (a "site 42" header line, a date)
+    /// share one compilation (issue 27). A file longer than [`MAX_PARSED_BYTES`] is
+    /// returned whole: the cut at that size must not move.
+    pub fn comparable(bytes: &[u8]) -> Vec<u8> {
+        if bytes.len() > MAX_PARSED_BYTES {
+            return bytes.to_vec();
+        }
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut rest = bytes;
+        // Line ends and `#` are ASCII, never part of a UTF-8 sequence nor of what
+        // lossy decoding replaces, so cutting the bytes cuts the text `parse` reads.
+        while !rest.is_empty() {
+            let end = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
+            let line = &rest[..end];
+            let kept = memchr::memchr(b'#', line).map_or(line, |hash| &line[..hash]);
+            out.extend_from_slice(kept);
+            out.push(b'\n');
+            let mut next = end;
+            if rest[next..].starts_with(b"\r\n") {
+                next += 2;
+            } else if next < rest.len() {
+                next += 1;
+            }
+            rest = &rest[next..];
+        }
+        out
+    }
+
     /// Parses robots.txt bytes. Never fails: unparseable lines are skipped, as RFC 9309
     /// §2.2 asks of crawlers.
     pub fn parse(bytes: &[u8]) -> RobotsTxt {
