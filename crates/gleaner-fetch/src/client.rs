@@ -379,8 +379,7 @@ impl Client {
     ) -> Result<Fetched, FetchError> {
         let url = &request.url;
         let headers = self.headers(request)?;
-        let outgoing =
-            Outgoing { method: request.method, url: url.clone(), headers, deadline };
+        let outgoing = Outgoing { method: request.method, url: url.clone(), headers, deadline };
         let mut response = self.transport.send(outgoing).await?;
         let status = response.status;
         let headers: Vec<(String, String)> = response
@@ -414,7 +413,11 @@ impl Client {
             }
             while let Some(chunk) = response.body.chunk().await? {
                 if body.len() as u64 + chunk.len() as u64 > limit {
-                    return Err(FetchError::TooLarge { url: url.to_string(), limit, declared: None });
+                    return Err(FetchError::TooLarge {
+                        url: url.to_string(),
+                        limit,
+                        declared: None,
+                    });
                 }
                 body.extend_from_slice(&chunk);
             }

@@ -59,10 +59,17 @@ impl TestWeb {
         TestWeb::from_state(state)
     }
 
-    /// A transport that reaches this web's site handlers in process. On a socket web it
-    /// works too, but its ledger reads the machine's clock: use [`TestWeb::in_process`]
-    /// for a test on paused time.
+    /// A transport that reaches this web's site handlers in process.
+    ///
+    /// # Panics
+    /// On a web that listens on sockets ([`TestWeb::start`]): its ledger reads the
+    /// machine's clock, so a crawl on paused time would be judged on another clock.
     pub fn transport(&self) -> Arc<dyn Transport> {
+        assert!(
+            matches!(self.state().ledger_clock(), LedgerClock::Tokio(_)),
+            "TestWeb::transport is for a web started with TestWeb::in_process; \
+             this one listens on sockets and its ledger reads the machine's clock"
+        );
         Arc::new(InProcessTransport { state: Arc::clone(self.state()) })
     }
 }
@@ -92,7 +99,9 @@ impl Transport for InProcessTransport {
             let url = request.url.to_string();
             let connect = |detail: String| FetchError::Connect { url: url.clone(), detail };
             let Some(site) = self.site_of(&request) else {
-                return Err(connect("connection refused: no in-process site at this address".into()));
+                return Err(connect(
+                    "connection refused: no in-process site at this address".into(),
+                ));
             };
             let method = match request.method {
                 Method::Get => http::Method::GET,
@@ -132,7 +141,8 @@ impl Transport for InProcessTransport {
                 };
                 let (parts, mut body) = response.into_parts();
                 // hyper never polls the body of a HEAD, 204 or 304 answer; nor do we.
-                let bodiless = method == http::Method::HEAD || matches!(parts.status.as_u16(), 204 | 304);
+                let bodiless =
+                    method == http::Method::HEAD || matches!(parts.status.as_u16(), 204 | 304);
                 if head_tx.send(Ok(parts)).is_err() || bodiless {
                     return;
                 }

@@ -192,6 +192,16 @@ impl LedgerSink {
         }
     }
 
+    /// Now as a wall time: the machine's for a socket web, the epoch's wall time plus
+    /// Tokio's elapsed time for the in-process web (so an HTTP-date agrees with the clock
+    /// a test on paused time runs on).
+    pub(crate) fn wall_now(&self) -> SystemTime {
+        match self.epoch {
+            LedgerClock::Machine(_) => SystemTime::now(),
+            LedgerClock::Tokio(epoch) => self.wall_epoch + epoch.elapsed(),
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<LedgerEntry>> {
         self.entries.lock().unwrap_or_else(PoisonError::into_inner)
     }

@@ -167,6 +167,11 @@ impl WebState {
         &self.addrs
     }
 
+    /// The clock the ledger reads.
+    pub fn ledger_clock(&self) -> LedgerClock {
+        self.ledger.epoch
+    }
+
     /// Time since the ledger's epoch, on the ledger's clock.
     pub fn since_epoch(&self) -> Duration {
         self.ledger.epoch.elapsed()
@@ -390,12 +395,24 @@ where
             body: &body,
             moment,
         };
-        let world = World { manifest: &state.manifest, addrs: &state.addrs, pass: state.pass() };
+        let world = World {
+            manifest: &state.manifest,
+            addrs: &state.addrs,
+            pass: state.pass(),
+            now: state.ledger.epoch.elapsed(),
+            wall: state.ledger.wall_now(),
+        };
         let reply = content::route_city(&world, site, &state.sites[site], &ask, city, j, &request);
         return Ok(respond(reply, guard, is_head));
     }
     let reply = {
-        let world = World { manifest: &state.manifest, addrs: &state.addrs, pass: state.pass() };
+        let world = World {
+            manifest: &state.manifest,
+            addrs: &state.addrs,
+            pass: state.pass(),
+            now: state.ledger.epoch.elapsed(),
+            wall: state.ledger.wall_now(),
+        };
         let ask = Ask {
             path: req.uri().path(),
             query: req.uri().query(),
