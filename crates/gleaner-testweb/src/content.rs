@@ -794,16 +794,17 @@ mod tests {
 
     #[test]
     fn retry_after_rounds_up_and_dates_follow_the_date_header() {
-        let r = throttle(429, Duration::from_millis(1500), RetryAfterForm::Seconds);
+        let r =
+            throttle(429, Duration::from_millis(1500), RetryAfterForm::Seconds, SystemTime::now());
         assert_eq!(header(&r, "retry-after"), Some("2"));
         assert_eq!(r.retry_after, Some(Duration::from_secs(2)));
-        let r = throttle(503, Duration::from_secs(30), RetryAfterForm::HttpDate);
+        let r = throttle(503, Duration::from_secs(30), RetryAfterForm::HttpDate, SystemTime::now());
         let date = httpdate::parse_http_date(header(&r, "date").unwrap()).unwrap();
         let until = httpdate::parse_http_date(header(&r, "retry-after").unwrap()).unwrap();
         assert_eq!(until.duration_since(date).unwrap(), Duration::from_secs(30));
-        let r = throttle(429, Duration::from_secs(30), RetryAfterForm::Garbage);
+        let r = throttle(429, Duration::from_secs(30), RetryAfterForm::Garbage, SystemTime::now());
         assert_eq!((header(&r, "retry-after"), r.retry_after), (Some("soon-ish"), None));
-        let r = throttle(429, Duration::from_secs(30), RetryAfterForm::Missing);
+        let r = throttle(429, Duration::from_secs(30), RetryAfterForm::Missing, SystemTime::now());
         assert_eq!(header(&r, "retry-after"), None);
     }
 
