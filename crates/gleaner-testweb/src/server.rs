@@ -369,7 +369,8 @@ where
     let is_head = req.method() == http::Method::HEAD;
     let mut guard = state.ledger.arrive(entry);
     if let (SiteContent::City(j), Some(city)) = (state.manifest.sites[site].content, state.city()) {
-        let moment = city.traffic.moment(&city.city, j);
+        let on_tokio = matches!(state.ledger.epoch, LedgerClock::Tokio(_));
+        let moment = city.moment(j, on_tokio.then(|| state.ledger.epoch.elapsed()));
         let (parts, body) = req.into_parts();
         // Only the language-model mock reads a body; nothing else pays for one.
         let body = if parts.method == http::Method::POST {
