@@ -1,5 +1,12 @@
 //! The gate from the site's side: every assertion is made on the test web's ledger, and
 //! every "nothing bad happened" comes with a positive control.
+//!
+//! Tests that wait long gaps (Request-rate, slow-downs, per-purpose gaps, quiet hours,
+//! Visit-time) run on paused time against the in-process web ([`web_in_process`],
+//! [`paused_gate`]), judged on a ledger kept on the same clock. The others stay on real
+//! sockets, among them the real-time proofs that spacing and the in-flight cap
+//! (`several_purposes_and_sources_share_one_gap_and_in_flight_cap`) and Retry-After
+//! (`retry_after_suspends_the_whole_site_and_is_remembered`) hold over a connection.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};

@@ -1,5 +1,10 @@
 //! One pass over listing sources of the loopback test web, checked from the sites' side
 //! and from what was stored.
+//!
+//! Passes that wait gaps, retries or time limits run on paused time against the
+//! in-process web ([`paused_context`]); a pass over many sites
+//! (`many_sites::one_source_with_500_start_urls_crawls_500_sites_concurrently_each_at_its_gap`)
+//! and the plain passes stay on real sockets, the site's side of the proof.
 
 mod apis;
 mod checks;
