@@ -13,9 +13,10 @@
 //! - conditional requests from stored [`Validators`]; a 304 refreshes them.
 //!
 //! Retries, spacing and budgets are not here: the gate decides when a request may start.
+//! The send itself is a [`Transport`] (reqwest by default; see [`crate::transport`]).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use bytes::{Bytes, BytesMut};
 use gleaner_config::Settings;
@@ -23,7 +24,8 @@ use reqwest::header::{self, HeaderMap, HeaderValue};
 use url::Url;
 
 use crate::signing::Signer;
-use crate::ssrf::{AddressPolicy, GuardedResolver, SsrfRefusal, check_url_host};
+use crate::ssrf::{AddressPolicy, SsrfRefusal, check_url_host};
+use crate::transport::{Outgoing, ReqwestTransport, Transport};
 
 /// What the client needs from the configuration.
 #[derive(Debug, Clone)]
@@ -295,7 +297,7 @@ impl FetchError {
 /// The polite HTTP client. Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct Client {
-    http: reqwest::Client,
+    transport: Arc<dyn Transport>,
     settings: Arc<ClientSettings>,
     /// Turns on the wire ([`ClientSettings::max_in_flight`]), shared by clones.
     turns: Option<Arc<tokio::sync::Semaphore>>,
@@ -305,32 +307,20 @@ pub struct Client {
 const ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.8,text/calendar;q=0.8,*/*;q=0.5";
 
 impl Client {
-    /// Builds the client. Fails only if the TLS backend cannot start.
+    /// Builds the client on reqwest ([`ReqwestTransport`]). Fails only if the TLS
+    /// backend cannot start.
     pub fn new(settings: ClientSettings) -> Result<Client, FetchError> {
-        let mut headers = HeaderMap::new();
-        headers.insert(header::ACCEPT, HeaderValue::from_static(ACCEPT));
-        let http = reqwest::Client::builder()
-            .user_agent(settings.user_agent.clone())
-            .default_headers(headers)
-            .redirect(reqwest::redirect::Policy::none())
-            .referer(false)
-            .no_proxy()
-            .retry(reqwest::retry::never())
-            .connect_timeout(settings.connect_timeout)
-            .timeout(settings.response_deadline)
-            .dns_resolver(Arc::new(GuardedResolver::new(Arc::new(
-                settings.address_policy.clone(),
-            ))));
-        let http = match settings.keep_idle {
-            Some(idle) => http.pool_idle_timeout(idle),
-            None => http.pool_max_idle_per_host(0),
-        };
-        let http = http.build().map_err(|e| FetchError::Connect {
-            url: String::new(),
-            detail: format!("cannot start the HTTP client: {e}"),
-        })?;
+        let transport = ReqwestTransport::new(&settings)?;
+        Ok(Client::with_transport(settings, Arc::new(transport)))
+    }
+
+    /// The client on another [`Transport`] (the test web's in-process one, for tests on
+    /// paused time). Everything but the send itself stays the client's: the checks and
+    /// the address guard before the transport is called, the turn, the deadline, the
+    /// body cap, validators and signing.
+    pub fn with_transport(settings: ClientSettings, transport: Arc<dyn Transport>) -> Client {
         let turns = settings.max_in_flight.map(|n| Arc::new(tokio::sync::Semaphore::new(n.max(1))));
-        Ok(Client { http, settings: Arc::new(settings), turns })
+        Client { transport, settings: Arc::new(settings), turns }
     }
 
     /// The User-Agent every request carries.
@@ -368,7 +358,7 @@ impl Client {
             })?),
             None => None,
         };
-        let started = Instant::now();
+        let started = tokio::time::Instant::now();
         // The client's own timeout covers the body too; the outer one is a backstop
         // that also covers a per-site deadline shorter than the client's.
         match tokio::time::timeout(deadline, self.send(request, limit, deadline)).await {
@@ -388,31 +378,12 @@ impl Client {
         deadline: Duration,
     ) -> Result<Fetched, FetchError> {
         let url = &request.url;
-        let method = match request.method {
-            Method::Get => reqwest::Method::GET,
-            Method::Head => reqwest::Method::HEAD,
-        };
-        let mut builder = self.http.request(method, url.clone()).timeout(deadline);
-        if let Some(etag) = &request.validators.etag {
-            builder = builder.header(header::IF_NONE_MATCH, etag);
-        }
-        if let Some(last_modified) = &request.validators.last_modified {
-            builder = builder.header(header::IF_MODIFIED_SINCE, last_modified);
-        }
-        // Signed now, as the request leaves: never at reservation time, so a long wait
-        // for the site's gap cannot send an expired signature.
-        if let Some(signed) =
-            self.settings.signer.as_ref().and_then(|s| s.sign_request(url, SystemTime::now()))
-        {
-            builder = builder
-                .header("signature-agent", signed.signature_agent)
-                .header("signature-input", signed.signature_input)
-                .header("signature", signed.signature);
-        }
-        let mut response = builder.send().await.map_err(|e| classify(url, &e, deadline))?;
-        let status = response.status().as_u16();
+        let headers = self.headers(request)?;
+        let outgoing = Outgoing { method: request.method, url: url.clone(), headers, deadline };
+        let mut response = self.transport.send(outgoing).await?;
+        let status = response.status;
         let headers: Vec<(String, String)> = response
-            .headers()
+            .headers
             .iter()
             .map(|(n, v)| {
                 (n.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())
@@ -431,9 +402,7 @@ impl Client {
         let mut body = BytesMut::new();
         let reads_body = request.method == Method::Get && status != 304 && status != 204;
         if reads_body {
-            // With content decoding, reqwest reports no length; the running count below
-            // covers that case.
-            if let Some(declared) = response.content_length()
+            if let Some(declared) = response.content_length
                 && declared > limit
             {
                 return Err(FetchError::TooLarge {
@@ -442,29 +411,15 @@ impl Client {
                     declared: Some(declared),
                 });
             }
-            loop {
-                match response.chunk().await {
-                    Ok(Some(chunk)) => {
-                        if body.len() as u64 + chunk.len() as u64 > limit {
-                            return Err(FetchError::TooLarge {
-                                url: url.to_string(),
-                                limit,
-                                declared: None,
-                            });
-                        }
-                        body.extend_from_slice(&chunk);
-                    }
-                    Ok(None) => break,
-                    Err(e) if e.is_timeout() => {
-                        return Err(FetchError::Timeout { url: url.to_string(), deadline });
-                    }
-                    Err(e) => {
-                        return Err(FetchError::Body {
-                            url: url.to_string(),
-                            detail: error_chain(&e),
-                        });
-                    }
+            while let Some(chunk) = response.body.chunk().await? {
+                if body.len() as u64 + chunk.len() as u64 > limit {
+                    return Err(FetchError::TooLarge {
+                        url: url.to_string(),
+                        limit,
+                        declared: None,
+                    });
                 }
+                body.extend_from_slice(&chunk);
             }
         }
         Ok(Fetched {
@@ -476,34 +431,34 @@ impl Client {
             elapsed: Duration::ZERO,
         })
     }
-}
 
-/// Maps a reqwest error to ours, finding an SSRF refusal inside the resolver's error.
-fn classify(url: &Url, error: &reqwest::Error, deadline: Duration) -> FetchError {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
-    while let Some(e) = source {
-        if let Some(refusal) = e.downcast_ref::<SsrfRefusal>() {
-            return FetchError::Refused(refusal.clone());
+    /// Every header the request carries: the identity, validators and, signed now as the
+    /// request leaves (never at reservation time, so a long wait for the site's gap cannot
+    /// send an expired signature), the signature.
+    fn headers(&self, request: &FetchRequest) -> Result<HeaderMap, FetchError> {
+        let url = &request.url;
+        let value = |v: &str| {
+            HeaderValue::from_str(v).map_err(|e| FetchError::Connect {
+                url: url.to_string(),
+                detail: format!("cannot send the header value `{v}`: {e}"),
+            })
+        };
+        let mut headers = HeaderMap::new();
+        headers.insert(header::USER_AGENT, value(&self.settings.user_agent)?);
+        headers.insert(header::ACCEPT, HeaderValue::from_static(ACCEPT));
+        if let Some(etag) = &request.validators.etag {
+            headers.insert(header::IF_NONE_MATCH, value(etag)?);
         }
-        source = e.source();
-    }
-    if error.is_timeout() {
-        FetchError::Timeout { url: url.to_string(), deadline }
-    } else {
-        FetchError::Connect { url: url.to_string(), detail: error_chain(error) }
-    }
-}
-
-/// An error and its causes on one line, each printed once.
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut parts = vec![error.to_string()];
-    let mut source = error.source();
-    while let Some(e) = source {
-        let text = e.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
+        if let Some(last_modified) = &request.validators.last_modified {
+            headers.insert(header::IF_MODIFIED_SINCE, value(last_modified)?);
         }
-        source = e.source();
+        if let Some(signed) =
+            self.settings.signer.as_ref().and_then(|s| s.sign_request(url, SystemTime::now()))
+        {
+            headers.insert("signature-agent", value(&signed.signature_agent)?);
+            headers.insert("signature-input", value(&signed.signature_input)?);
+            headers.insert("signature", value(&signed.signature)?);
+        }
+        Ok(headers)
     }
-    parts.join(": ")
 }

@@ -4,9 +4,12 @@
 //! The city's pages name other city sites by absolute URL, so its [`Origins`] are the test
 //! web's addresses of the city's sites, in the city's order.
 
+use std::collections::VecDeque;
 use std::net::SocketAddr;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
-use gleaner_samplecity::{City, GroundTruth, Origins, Traffic};
+use gleaner_samplecity::{City, GroundTruth, Moment, Origins, Role, Traffic};
 
 use crate::manifest::{Manifest, SiteContent};
 
@@ -19,6 +22,8 @@ pub struct CityWeb {
     pub origins: Origins,
     /// The throttle window and API rate limit counters, from the web's start.
     pub(crate) traffic: Traffic,
+    /// The licensed API's calls on the ledger's clock, for the in-process web.
+    api_calls: Mutex<VecDeque<Duration>>,
 }
 
 impl CityWeb {
@@ -37,7 +42,30 @@ impl CityWeb {
         // A city site the manifest leaves out is named at an address nothing answers.
         let unserved = SocketAddr::from(([127, 0, 0, 0], 9));
         let addrs: Vec<SocketAddr> = by_city.into_iter().map(|a| a.unwrap_or(unserved)).collect();
-        Some(CityWeb { city, origins: Origins::from_addrs(&addrs), traffic: Traffic::new() })
+        Some(CityWeb {
+            city,
+            origins: Origins::from_addrs(&addrs),
+            traffic: Traffic::new(),
+            api_calls: Mutex::default(),
+        })
+    }
+
+    /// The moment a request to city site `j` arrives: on the machine's clock (the
+    /// city's own [`Traffic`]) for a socket web, or at `now` on the ledger's clock (time
+    /// since its epoch, Tokio's for the in-process web), so the throttling venue's window
+    /// and the API's rate limit run on the clock a test on paused time keeps.
+    pub(crate) fn moment(&self, j: usize, now: Option<Duration>) -> Moment {
+        let Some(now) = now else { return self.traffic.moment(&self.city, j) };
+        let mut api_calls = 0;
+        if self.city.site(j).role == Role::LicensedApi {
+            let mut calls = self.api_calls.lock().unwrap_or_else(PoisonError::into_inner);
+            while calls.front().is_some_and(|t| now.saturating_sub(*t) >= self.city.api_window()) {
+                calls.pop_front();
+            }
+            calls.push_back(now);
+            api_calls = calls.len() as u32;
+        }
+        Moment { elapsed: now, api_calls }
     }
 
     /// What a perfect, polite crawler keeps at `pass`, with URLs on this web.

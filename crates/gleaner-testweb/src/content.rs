@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use rand::{Rng, RngCore, SeedableRng};
@@ -117,7 +117,8 @@ pub(crate) struct Ask<'a> {
 #[derive(Debug, Default)]
 pub(crate) struct SiteState {
     pages: AtomicU32,
-    throttle_until: Mutex<Option<Instant>>,
+    /// When the site's pause ends, on the ledger's clock (time since its epoch).
+    throttle_until: Mutex<Option<Duration>>,
 }
 
 /// Everything routing needs that is shared by all sites.
@@ -126,6 +127,10 @@ pub(crate) struct World<'a> {
     pub(crate) manifest: &'a Manifest,
     pub(crate) addrs: &'a [SocketAddr],
     pub(crate) pass: u32,
+    /// Now on the ledger's clock (time since its epoch): the site's own sense of time.
+    pub(crate) now: Duration,
+    /// Now as a wall time, for `Date` and HTTP-date `Retry-After` headers.
+    pub(crate) wall: SystemTime,
 }
 
 impl World<'_> {
@@ -144,7 +149,7 @@ pub(crate) fn route(world: &World<'_>, site: usize, state: &SiteState, ask: &Ask
     if is_robots_path(ask.path) {
         return robots(world, site, spec, ask);
     }
-    if let Some(reply) = behaviour(spec, state) {
+    if let Some(reply) = behaviour(spec, state, world) {
         return reply;
     }
     let mut reply = page(world, site, spec, ask);
@@ -184,7 +189,7 @@ pub(crate) fn route_city(
             Some(tag) => reply.header("x-robots-tag", tag.clone()),
             None => reply,
         };
-    } else if let Some(reply) = behaviour(spec, state) {
+    } else if let Some(reply) = behaviour(spec, state, world) {
         return reply;
     }
     let reply = city.city.respond(&city.origins, j, world.pass, req);
@@ -333,12 +338,12 @@ fn large_robots(token: &str, rules: &RobotsRules, site: usize) -> String {
 }
 
 /// Applies the site's page behaviour (throttle, block, challenge, login wall).
-fn behaviour(spec: &SiteSpec, state: &SiteState) -> Option<Reply> {
+fn behaviour(spec: &SiteSpec, state: &SiteState, world: &World<'_>) -> Option<Reply> {
     let served_before = state.pages.fetch_add(1, Ordering::SeqCst);
     match &spec.behaviour {
         SiteBehaviour::Normal => None,
         SiteBehaviour::Throttle { status, after, suspend_for, retry_after } => {
-            let now = Instant::now();
+            let now = world.now;
             let mut until = state.throttle_until.lock().unwrap_or_else(PoisonError::into_inner);
             let end = match *until {
                 Some(end) if now < end => end,
@@ -349,7 +354,7 @@ fn behaviour(spec: &SiteSpec, state: &SiteState) -> Option<Reply> {
                 }
                 None => return None,
             };
-            Some(throttle(*status, end - now, *retry_after))
+            Some(throttle(*status, end - now, *retry_after, world.wall))
         }
         SiteBehaviour::Block { status, after } if served_before >= *after => Some(Reply::html(
             *status,
@@ -365,7 +370,7 @@ fn behaviour(spec: &SiteSpec, state: &SiteState) -> Option<Reply> {
 }
 
 /// A 429/503 asking for `remaining` (rounded up to whole seconds).
-fn throttle(status: u16, remaining: Duration, form: RetryAfterForm) -> Reply {
+fn throttle(status: u16, remaining: Duration, form: RetryAfterForm, wall: SystemTime) -> Reply {
     let secs = remaining.as_secs() + u64::from(remaining.subsec_nanos() > 0);
     let secs = secs.max(1);
     let mut r = Reply::html(
@@ -375,7 +380,7 @@ fn throttle(status: u16, remaining: Duration, form: RetryAfterForm) -> Reply {
     );
     // The Date header is written here, not by hyper, so that an HTTP-date Retry-After is
     // exactly `secs` after it (SPEC §1: the date is taken relative to `Date`).
-    let now = UNIX_EPOCH + Duration::from_secs(whole_secs(SystemTime::now()));
+    let now = UNIX_EPOCH + Duration::from_secs(whole_secs(wall));
     r.headers.push(("date", httpdate::fmt_http_date(now)));
     match form {
         RetryAfterForm::Seconds => {
@@ -548,7 +553,7 @@ fn other_page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) ->
         return Reply::redirect(302, Served::Redirect, next);
     }
     if let Some(code) = number_between(path, "/status/", "") {
-        return status_page(code, ask.query);
+        return status_page(code, ask.query, world.wall);
     }
     if path.starts_with("/private/") || path.starts_with("/late-rule/") || path == "/about.html" {
         return validated(Reply::html(200, Served::Page, event_html(seed, site, 0, 0)), 0);
@@ -560,7 +565,7 @@ fn other_page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) ->
 }
 
 /// `/status/{code}`: that status; 429/503 take `?retry_after=N` (seconds).
-fn status_page(code: u32, query: Option<&str>) -> Reply {
+fn status_page(code: u32, query: Option<&str>, wall: SystemTime) -> Reply {
     let code = u16::try_from(code).ok().filter(|c| (200..600).contains(c));
     let Some(code) = code else {
         return gone(404);
@@ -577,8 +582,8 @@ fn status_page(code: u32, query: Option<&str>) -> Reply {
                 .and_then(|q| q.strip_prefix("retry_after="))
                 .and_then(|n| n.parse::<u64>().ok());
             match secs {
-                Some(s) => throttle(code, Duration::from_secs(s), RetryAfterForm::Seconds),
-                None => throttle(code, Duration::from_secs(60), RetryAfterForm::Missing),
+                Some(s) => throttle(code, Duration::from_secs(s), RetryAfterForm::Seconds, wall),
+                None => throttle(code, Duration::from_secs(60), RetryAfterForm::Missing, wall),
             }
         }
         _ => Reply::text(code, Served::Page, format!("status {code}\n")),
@@ -789,16 +794,17 @@ mod tests {
 
     #[test]
     fn retry_after_rounds_up_and_dates_follow_the_date_header() {
-        let r = throttle(429, Duration::from_millis(1500), RetryAfterForm::Seconds);
+        let r =
+            throttle(429, Duration::from_millis(1500), RetryAfterForm::Seconds, SystemTime::now());
         assert_eq!(header(&r, "retry-after"), Some("2"));
         assert_eq!(r.retry_after, Some(Duration::from_secs(2)));
-        let r = throttle(503, Duration::from_secs(30), RetryAfterForm::HttpDate);
+        let r = throttle(503, Duration::from_secs(30), RetryAfterForm::HttpDate, SystemTime::now());
         let date = httpdate::parse_http_date(header(&r, "date").unwrap()).unwrap();
         let until = httpdate::parse_http_date(header(&r, "retry-after").unwrap()).unwrap();
         assert_eq!(until.duration_since(date).unwrap(), Duration::from_secs(30));
-        let r = throttle(429, Duration::from_secs(30), RetryAfterForm::Garbage);
+        let r = throttle(429, Duration::from_secs(30), RetryAfterForm::Garbage, SystemTime::now());
         assert_eq!((header(&r, "retry-after"), r.retry_after), (Some("soon-ish"), None));
-        let r = throttle(429, Duration::from_secs(30), RetryAfterForm::Missing);
+        let r = throttle(429, Duration::from_secs(30), RetryAfterForm::Missing, SystemTime::now());
         assert_eq!(header(&r, "retry-after"), None);
     }
 

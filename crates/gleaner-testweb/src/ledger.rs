@@ -2,7 +2,8 @@
 //!
 //! The server appends an entry when a request arrives (the arrival time is the moment its
 //! first bytes were read from the socket, from a monotonic clock, so a busy server cannot
-//! make a polite client look impolite) and completes it when the response is done or the
+//! make a polite client look impolite; on Tokio's clock for the in-process web, see
+//! [`LedgerClock`]) and completes it when the response is done or the
 //! client hangs up. [`Ledger`] is an immutable snapshot with query methods; the assertion
 //! helpers live in [`crate::check`].
 
@@ -147,22 +148,57 @@ pub fn is_robots_path(path: &str) -> bool {
     path == "/robots.txt" || path == "/robots-moved.txt" || path.starts_with("/robots-hop/")
 }
 
+/// The monotonic clock a ledger's `at` and `finished` count on.
+///
+/// The socket server reads the machine's clock ([`std::time::Instant`]) on its own
+/// runtime, so a test's paused time cannot bend what the sites saw. The in-process web
+/// ([`crate::inprocess`]) runs on the test's runtime and reads Tokio's clock, so a test on
+/// paused time (`tokio::time::pause`) is judged on the same time its crawler kept. The
+/// checks in [`crate::check`] compare durations only and work on either.
+#[derive(Debug, Clone, Copy)]
+pub enum LedgerClock {
+    /// The machine's monotonic clock, from this instant.
+    Machine(Instant),
+    /// Tokio's clock (paused or not), from this instant.
+    Tokio(tokio::time::Instant),
+}
+
+impl LedgerClock {
+    /// Time since the epoch on this clock.
+    pub fn elapsed(&self) -> Duration {
+        match self {
+            LedgerClock::Machine(epoch) => epoch.elapsed(),
+            LedgerClock::Tokio(epoch) => epoch.elapsed(),
+        }
+    }
+}
+
 /// Live ledger shared by the server's connections.
 #[derive(Debug)]
 pub(crate) struct LedgerSink {
-    pub(crate) epoch: Instant,
+    pub(crate) epoch: LedgerClock,
     pub(crate) wall_epoch: SystemTime,
     entries: Mutex<Vec<LedgerEntry>>,
     in_flight: Vec<AtomicUsize>,
 }
 
 impl LedgerSink {
-    pub(crate) fn new(sites: usize) -> Self {
+    pub(crate) fn new(sites: usize, epoch: LedgerClock) -> Self {
         LedgerSink {
-            epoch: Instant::now(),
+            epoch,
             wall_epoch: SystemTime::now(),
             entries: Mutex::new(Vec::with_capacity(1024)),
             in_flight: (0..sites).map(|_| AtomicUsize::new(0)).collect(),
+        }
+    }
+
+    /// Now as a wall time: the machine's for a socket web, the epoch's wall time plus
+    /// Tokio's elapsed time for the in-process web (so an HTTP-date agrees with the clock
+    /// a test on paused time runs on).
+    pub(crate) fn wall_now(&self) -> SystemTime {
+        match self.epoch {
+            LedgerClock::Machine(_) => SystemTime::now(),
+            LedgerClock::Tokio(epoch) => self.wall_epoch + epoch.elapsed(),
         }
     }
 

@@ -15,6 +15,8 @@
 //! - [`server`]: binding ([`bind_sites`]), serving ([`serve`] takes bound listeners and a
 //!   shutdown future) and the [`TestWeb`] handle for tests;
 //! - `content`: what each path answers;
+//! - [`inprocess`]: the same sites without sockets, on Tokio's (pausable) clock, through a
+//!   `gleaner_fetch::Transport` ([`TestWeb::in_process`], [`TestWeb::transport`]);
 //! - [`ledger`]: the request ledger ([`LedgerEntry`], [`Ledger`]);
 //! - [`check`]: assertion helpers and positive controls over a ledger;
 //! - [`load`]: the small HTTP/1.1 load generator used by the throughput bench;
@@ -87,6 +89,7 @@
 pub mod check;
 pub mod city;
 mod content;
+pub mod inprocess;
 pub mod ledger;
 pub mod load;
 pub mod manifest;
@@ -96,7 +99,7 @@ pub mod split;
 
 pub use check::{PathKind, Rule, Violation, Violations};
 pub use city::CityWeb;
-pub use ledger::{Ledger, LedgerEntry, LedgerPart, Served};
+pub use ledger::{Ledger, LedgerClock, LedgerEntry, LedgerPart, Served};
 pub use manifest::{
     CityConfig, DEFAULT_TOKEN, Manifest, RetryAfterForm, RobotsRules, RobotsScenario,
     SiteBehaviour, SiteContent, SiteSpec, Timings,

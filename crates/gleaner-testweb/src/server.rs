@@ -29,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::city::CityWeb;
 use crate::content::{self, Ask, Fault, Payload, Reply, SiteState, World};
-use crate::ledger::{Ledger, LedgerEntry, LedgerSink, RequestGuard, Served};
+use crate::ledger::{Ledger, LedgerClock, LedgerEntry, LedgerSink, RequestGuard, Served};
 use crate::manifest::SiteContent;
 use crate::manifest::{Manifest, SiteSpec};
 
@@ -112,13 +112,19 @@ pub struct WebState {
 }
 
 impl WebState {
-    /// State for `manifest`, whose site `i` listens on `addrs[i]`.
+    /// State for `manifest`, whose site `i` listens on `addrs[i]`, its ledger on the
+    /// machine's clock.
     pub fn new(manifest: Manifest, addrs: Vec<SocketAddr>) -> Self {
+        WebState::with_clock(manifest, addrs, LedgerClock::Machine(std::time::Instant::now()))
+    }
+
+    /// Like [`WebState::new`], with the ledger on `clock` (Tokio's for the in-process web).
+    pub fn with_clock(manifest: Manifest, addrs: Vec<SocketAddr>, clock: LedgerClock) -> Self {
         assert_eq!(manifest.sites.len(), addrs.len(), "one address per site in the manifest");
         WebState {
             city: CityWeb::new(&manifest, &addrs),
             sites: (0..addrs.len()).map(|_| SiteState::default()).collect(),
-            ledger: Arc::new(LedgerSink::new(addrs.len())),
+            ledger: Arc::new(LedgerSink::new(addrs.len(), clock)),
             manifest: Arc::new(manifest),
             addrs,
             pass: AtomicU32::new(0),
@@ -154,6 +160,26 @@ impl WebState {
     /// Moves every site to the next pass (pages change, vanish or move) and returns it.
     pub fn advance_pass(&self) -> u32 {
         self.pass.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    /// The address of every site, in site order.
+    pub fn addrs(&self) -> &[SocketAddr] {
+        &self.addrs
+    }
+
+    /// The clock the ledger reads.
+    pub fn ledger_clock(&self) -> LedgerClock {
+        self.ledger.epoch
+    }
+
+    /// Time since the ledger's epoch, on the ledger's clock.
+    pub fn since_epoch(&self) -> Duration {
+        self.ledger.epoch.elapsed()
+    }
+
+    /// A new connection number (the in-process web counts one per request).
+    pub(crate) fn next_conn(&self) -> u64 {
+        self.conns.fetch_add(1, Ordering::Relaxed)
     }
 }
 
@@ -219,7 +245,7 @@ async fn connection(
 
 /// Per-connection facts shared between the socket wrapper and the request handler.
 #[derive(Debug, Default)]
-struct ConnShared {
+pub(crate) struct ConnShared {
     /// Nanoseconds since the epoch, plus one, of the first read of the next request; 0
     /// when no unclaimed bytes have arrived.
     arrival: AtomicU64,
@@ -232,7 +258,7 @@ struct ConnShared {
 struct TimedIo {
     stream: TcpStream,
     shared: Arc<ConnShared>,
-    epoch: std::time::Instant,
+    epoch: LedgerClock,
 }
 
 impl AsyncRead for TimedIo {
@@ -297,13 +323,19 @@ fn header(headers: &HeaderMap, name: &str) -> Option<String> {
     headers.get(name).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
 }
 
-async fn handle(
+/// Answers one request of site `site`, recording it in the ledger: the same handler for
+/// a socket's connection and for the in-process transport.
+pub(crate) async fn handle<B>(
     state: Arc<WebState>,
     site: usize,
     conn: u64,
     shared: Arc<ConnShared>,
-    req: Request<hyper::body::Incoming>,
-) -> Result<Response<TrackedBody>, io::Error> {
+    req: Request<B>,
+) -> Result<Response<TrackedBody>, io::Error>
+where
+    B: Body<Data = Bytes> + Send + 'static,
+    B::Error: std::error::Error + Send + Sync + 'static,
+{
     let claimed = shared.arrival.swap(0, Ordering::SeqCst);
     let at =
         if claimed == 0 { state.ledger.epoch.elapsed() } else { Duration::from_nanos(claimed - 1) };
@@ -337,7 +369,8 @@ async fn handle(
     let is_head = req.method() == http::Method::HEAD;
     let mut guard = state.ledger.arrive(entry);
     if let (SiteContent::City(j), Some(city)) = (state.manifest.sites[site].content, state.city()) {
-        let moment = city.traffic.moment(&city.city, j);
+        let on_tokio = matches!(state.ledger.epoch, LedgerClock::Tokio(_));
+        let moment = city.moment(j, on_tokio.then(|| state.ledger.epoch.elapsed()));
         let (parts, body) = req.into_parts();
         // Only the language-model mock reads a body; nothing else pays for one.
         let body = if parts.method == http::Method::POST {
@@ -363,12 +396,24 @@ async fn handle(
             body: &body,
             moment,
         };
-        let world = World { manifest: &state.manifest, addrs: &state.addrs, pass: state.pass() };
+        let world = World {
+            manifest: &state.manifest,
+            addrs: &state.addrs,
+            pass: state.pass(),
+            now: state.ledger.epoch.elapsed(),
+            wall: state.ledger.wall_now(),
+        };
         let reply = content::route_city(&world, site, &state.sites[site], &ask, city, j, &request);
         return Ok(respond(reply, guard, is_head));
     }
     let reply = {
-        let world = World { manifest: &state.manifest, addrs: &state.addrs, pass: state.pass() };
+        let world = World {
+            manifest: &state.manifest,
+            addrs: &state.addrs,
+            pass: state.pass(),
+            now: state.ledger.epoch.elapsed(),
+            wall: state.ledger.wall_now(),
+        };
         let ask = Ask {
             path: req.uri().path(),
             query: req.uri().query(),
@@ -564,6 +609,11 @@ impl TestWeb {
         Ok(TestWeb { state, addrs, stop: Some(stop), task: Some(task), runtime: Some(runtime) })
     }
 
+    /// A web handle over `state` with no servers (the in-process web).
+    pub(crate) fn from_state(state: Arc<WebState>) -> TestWeb {
+        TestWeb { addrs: state.addrs().to_vec(), state, stop: None, task: None, runtime: None }
+    }
+
     /// Number of sites.
     pub fn len(&self) -> usize {
         self.addrs.len()
@@ -629,9 +679,20 @@ impl TestWeb {
         &self.state
     }
 
-    /// The monotonic instant the ledger's `at` values count from.
+    /// The monotonic instant the ledger's `at` values count from (on the machine's
+    /// clock; for the in-process web, Tokio's epoch as a machine instant, which is only
+    /// meaningful with time not paused: use [`TestWeb::since_epoch`] there).
     pub fn epoch(&self) -> std::time::Instant {
-        self.state.ledger.epoch
+        match self.state.ledger.epoch {
+            LedgerClock::Machine(epoch) => epoch,
+            LedgerClock::Tokio(epoch) => epoch.into_std(),
+        }
+    }
+
+    /// Time since the ledger's epoch on the ledger's clock: what `at` of a request
+    /// arriving now would read.
+    pub fn since_epoch(&self) -> Duration {
+        self.state.since_epoch()
     }
 
     /// Moves every site to the next pass and returns its number (see the crate docs).

@@ -1,12 +1,13 @@
 //! The four seed profiles of `examples/profiles/`, run against the loopback test web:
 //! the promises that set each bot apart, asserted from the sites' side (the ledger),
-//! each with a positive control. The gate and the scheduler are driven directly with the
+//! each with a positive control, on paused time against the in-process test web (the
+//! gaps of 1–2 s are waited on Tokio's clock; what the sites saw is recorded on it). The gate and the scheduler are driven directly with the
 //! profile file's settings; only what the test web needs is overridden (`[network]
 //! allow` and the sources' URLs), plus, where a test is about quotas rather than
 //! spacing, a shorter gap.
 
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use chrono::{TimeZone, Utc};
 use gleaner_config::Settings;
@@ -34,7 +35,7 @@ fn profile(name: &str, urls: &[(&str, String)]) -> String {
     text
 }
 
-/// A clock that starts at a chosen wall time, advances in real time, and can be moved
+/// A clock that starts at a chosen wall time, advances on Tokio's clock, and can be moved
 /// forward by a test (an hour later, the next pass).
 #[derive(Debug)]
 struct SteppedClock {
@@ -58,18 +59,22 @@ impl WallClock for SteppedClock {
     }
 }
 
-fn context(text: &str, clock: Arc<dyn WallClock>) -> (PassContext, Arc<MemorySink>) {
+/// A pass context on `web`, an in-process test web ([`TestWeb::in_process`]), reached
+/// through its transport: with `clock` on Tokio's clock, every test here runs on paused
+/// time and the ledger records the gaps on that clock.
+fn context(text: &str, clock: Arc<dyn WallClock>, web: &TestWeb) -> (PassContext, Arc<MemorySink>) {
     let settings: Arc<Settings> = Arc::new(gleaner_config::parse(text, "profile.toml").unwrap());
     let sink = Arc::new(MemorySink::default());
-    (context_with_sink(settings, clock, sink.clone()), sink)
+    (context_with_sink(settings, clock, sink.clone(), web), sink)
 }
 
 fn context_with_sink(
     settings: Arc<Settings>,
     clock: Arc<dyn WallClock>,
     sink: Arc<MemorySink>,
+    web: &TestWeb,
 ) -> PassContext {
-    let client = Client::new(ClientSettings::from_settings(&settings)).unwrap();
+    let client = Client::with_transport(ClientSettings::from_settings(&settings), web.transport());
     let gate = Gate::new(
         client,
         Arc::clone(&settings),
@@ -100,9 +105,9 @@ fn gaps_before(entries: &[&LedgerEntry], pick: impl Fn(&LedgerEntry) -> bool) ->
     entries.windows(2).filter(|w| pick(w[1])).map(|w| w[1].at.saturating_sub(w[0].end())).collect()
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn seed_ugybot_three_in_flight_jitter_before_event_pages_robots_hourly_no_images() {
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::new(vec![
             SiteSpec { events: 5, ..SiteSpec::default() },
             SiteSpec::default(),
@@ -113,9 +118,7 @@ async fn seed_ugybot_three_in_flight_jitter_before_event_pages_robots_hourly_no_
             slow_first_byte: Duration::from_millis(2500),
             ..Timings::default()
         }),
-    )
-    .await
-    .unwrap();
+    );
     let text = profile(
         "ugybot.toml",
         &[
@@ -125,10 +128,10 @@ async fn seed_ugybot_three_in_flight_jitter_before_event_pages_robots_hourly_no_
         ],
     );
     let clock = SteppedClock::starting_at(SystemTime::now());
-    let (ctx, sink) = context(&text, clock.clone());
+    let (ctx, sink) = context(&text, clock.clone(), &web);
     assert_eq!(ctx.settings.politeness.max_in_flight, 3);
     let source = ctx.settings.sources.iter().find(|s| s.id == "venue-agenda").unwrap().clone();
-    let deadline = SystemTime::now() + Duration::from_secs(3600);
+    let deadline = clock.now() + Duration::from_secs(3600);
 
     // Site 0: one pass (jitter); site 1 at the same time: six slow requests (in flight).
     let pass = run_pass(&ctx, &source, deadline, &|_| {});
@@ -219,14 +222,12 @@ fn aubeactu(web: &TestWeb, gap: Option<&str>) -> String {
     text
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn seed_aubeactu_no_request_to_a_local_authority_site_in_quiet_hours() {
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::uniform(2, SiteSpec { events: 16, ..SiteSpec::default() })
             .with_token("AubeActuBot"),
-    )
-    .await
-    .unwrap();
+    );
     // Both sites are local authority sites; the clock shows 07:59:55 in Paris.
     let text = aubeactu(&web, None).replace(
         "[site_classes.open-data]",
@@ -235,10 +236,10 @@ async fn seed_aubeactu_no_request_to_a_local_authority_site_in_quiet_hours() {
             web.addr(1).ip()
         ),
     );
-    let created = Instant::now();
+    let created = web.since_epoch();
     let start_wall = paris(1, 7, 59, 55);
     let clock: Arc<dyn WallClock> = Arc::new(ShiftedClock::starting_at(start_wall));
-    let (ctx, _sink) = context(&text, clock.clone());
+    let (ctx, _sink) = context(&text, clock.clone(), &web);
     let source = ctx.settings.sources[0].clone();
     let report =
         bounded(run_pass(&ctx, &source, clock.now() + Duration::from_secs(10), &|_| {})).await;
@@ -264,9 +265,7 @@ async fn seed_aubeactu_no_request_to_a_local_authority_site_in_quiet_hours() {
         ctx.settings.class_of(&web.addr(1).ip().to_string()).name,
         ledger.site(1).collect::<Vec<_>>()
     );
-    let epoch_local = (start_wall - created.duration_since(web.epoch()))
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .unwrap();
+    let epoch_local = (start_wall - created).duration_since(SystemTime::UNIX_EPOCH).unwrap();
     let local_at_epoch = chrono::DateTime::<Utc>::from(SystemTime::UNIX_EPOCH + epoch_local)
         .with_timezone(&chrono_tz::Europe::Paris)
         .naive_local();
@@ -281,18 +280,16 @@ async fn seed_aubeactu_no_request_to_a_local_authority_site_in_quiet_hours() {
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn seed_aubeactu_five_per_pass_twelve_per_hour_sixty_per_day_nothing_published() {
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::uniform(1, SiteSpec { events: 16, ..SiteSpec::default() })
             .with_token("AubeActuBot"),
-    )
-    .await
-    .unwrap();
+    );
     // The promise here is the quotas, not the 2 s gap: a short gap keeps the test quick.
     let text = aubeactu(&web, Some("50ms"));
     let clock = SteppedClock::starting_at(paris(1, 15, 0, 0));
-    let (ctx, sink) = context(&text, clock.clone());
+    let (ctx, sink) = context(&text, clock.clone(), &web);
     let source = ctx.settings.sources[0].clone();
     let mut per_pass = Vec::new();
     let mut seen = 0;
@@ -330,17 +327,15 @@ async fn seed_aubeactu_five_per_pass_twelve_per_hour_sixty_per_day_nothing_publi
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn seed_cixtra_link_checks_two_seconds_one_at_a_time_get_only_robots_403_is_a_no() {
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::new(vec![
             SiteSpec { events: 4, ..SiteSpec::default() },
             SiteSpec::with_robots(RobotsScenario::Status(403)),
         ])
         .with_token("CIXTRA-Bot"),
-    )
-    .await
-    .unwrap();
+    );
     let text = profile(
         "cixtra-bot.toml",
         &[
@@ -357,14 +352,14 @@ async fn seed_cixtra_link_checks_two_seconds_one_at_a_time_get_only_robots_403_i
         gleaner_config::parse(&text.replace("gap = \"2s\"", "gap = \"50ms\""), "quick.toml")
             .unwrap(),
     );
-    let stocked = context_with_sink(quick, Arc::clone(&clock), sink.clone());
+    let stocked = context_with_sink(quick, Arc::clone(&clock), sink.clone(), &web);
     let source = stocked.settings.sources[0].clone();
-    let far = SystemTime::now() + Duration::from_secs(3600);
+    let far = clock.now() + Duration::from_secs(3600);
     let stored = bounded(run_pass(&stocked, &source, far, &|_| {})).await;
     assert_eq!(stored.event_pages, 4, "{stored:?}");
     web.clear_ledger();
 
-    let ctx = context_with_sink(settings, clock, sink);
+    let ctx = context_with_sink(settings, clock, sink, &web);
     // Two link checkers at once, two pages each: the host still sees one at a time.
     let (a, b) = (Arc::new(DailyCap::new(2)), Arc::new(DailyCap::new(2)));
     let (ra, rb) = bounded(async {
@@ -400,9 +395,9 @@ async fn seed_cixtra_link_checks_two_seconds_one_at_a_time_get_only_robots_403_i
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn seed_festrobot_one_second_fails_closed_shows_last_checked_keeps_no_bodies() {
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::new(vec![
             SiteSpec { events: 3, ..SiteSpec::default() },
             SiteSpec::with_robots(RobotsScenario::Status(500)),
@@ -410,9 +405,7 @@ async fn seed_festrobot_one_second_fails_closed_shows_last_checked_keeps_no_bodi
             SiteSpec::with_robots(RobotsScenario::Status(404)),
         ])
         .with_token("FestroBot"),
-    )
-    .await
-    .unwrap();
+    );
     let text = profile(
         "festrobot.toml",
         &[
@@ -421,9 +414,9 @@ async fn seed_festrobot_one_second_fails_closed_shows_last_checked_keeps_no_bodi
         ],
     );
     let clock: Arc<dyn WallClock> = Arc::new(ShiftedClock::starting_at(SystemTime::now()));
-    let (ctx, sink) = context(&text, clock);
+    let (ctx, sink) = context(&text, clock, &web);
     let source = ctx.settings.sources[0].clone();
-    let far = SystemTime::now() + Duration::from_secs(3600);
+    let far = ctx.clock.now() + Duration::from_secs(3600);
 
     let unreadable = async {
         let mut outcomes = Vec::new();
@@ -544,10 +537,10 @@ fn seed_aubeactu_config_check_warns_of_a_four_hourly_check_on_a_site_capped_at_6
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn seed_cixtra_a_tdmrep_reservation_or_noai_stops_the_site() {
     use gleaner_samplecity::{Extra, Refusal, Role};
-    let web = TestWeb::start(Manifest::city(7, Utc::now()).with_token("CIXTRA-Bot")).await.unwrap();
+    let web = TestWeb::in_process(Manifest::city(7, Utc::now()).with_token("CIXTRA-Bot"));
     let city = &web.city().unwrap().city;
     let pick = |want: &dyn Fn(&gleaner_samplecity::Site) -> bool| {
         let j = city.sites().iter().position(|s| s.role == Role::Venue && want(s)).unwrap();
@@ -573,8 +566,8 @@ async fn seed_cixtra_a_tdmrep_reservation_or_noai_stops_the_site() {
         ));
     }
     let clock: Arc<dyn WallClock> = Arc::new(ShiftedClock::starting_at(SystemTime::now()));
-    let (ctx, sink) = context(&text, clock);
-    let far = SystemTime::now() + Duration::from_secs(3600);
+    let (ctx, sink) = context(&text, clock, &web);
+    let far = ctx.clock.now() + Duration::from_secs(3600);
     let mut reports = Vec::new();
     for source in ctx.settings.sources.clone() {
         reports.push(bounded(run_pass(&ctx, &source, far, &|_| {})).await);

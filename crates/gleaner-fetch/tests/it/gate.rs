@@ -1,5 +1,12 @@
 //! The gate from the site's side: every assertion is made on the test web's ledger, and
 //! every "nothing bad happened" comes with a positive control.
+//!
+//! Tests that wait long gaps (Request-rate, slow-downs, per-purpose gaps, quiet hours,
+//! Visit-time) run on paused time against the in-process web ([`web_in_process`],
+//! [`paused_gate`]), judged on a ledger kept on the same clock. The others stay on real
+//! sockets, among them the real-time proofs that spacing and the in-flight cap
+//! (`several_purposes_and_sources_share_one_gap_and_in_flight_cap`) and Retry-After
+//! (`retry_after_suspends_the_whole_site_and_is_remembered`) hold over a connection.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -42,9 +49,29 @@ struct Setup {
 }
 
 fn gate_with(extra: &str, clock: Arc<dyn WallClock>) -> Setup {
+    gate_on(extra, clock, None)
+}
+
+/// A gate for a test on paused time: it reaches `web` (an in-process web, see
+/// [`web_in_process`]) through its transport and reads `clock`, a [`ShiftedClock`] on
+/// Tokio's clock, so the test waits its gaps on paused time and the ledger records them
+/// on that clock.
+fn paused_gate_with(extra: &str, clock: ShiftedClock, web: &TestWeb) -> Setup {
+    gate_on(extra, Arc::new(clock), Some(web))
+}
+
+fn paused_gate(extra: &str, web: &TestWeb) -> Setup {
+    paused_gate_with(extra, ShiftedClock::from_now(), web)
+}
+
+fn gate_on(extra: &str, clock: Arc<dyn WallClock>, in_process: Option<&TestWeb>) -> Setup {
     let settings =
         Arc::new(gleaner_config::parse(&format!("{BASE}\n{extra}"), "test.toml").unwrap());
-    let client = Client::new(ClientSettings::from_settings(&settings)).unwrap();
+    let client_settings = ClientSettings::from_settings(&settings);
+    let client = match in_process {
+        Some(web) => Client::with_transport(client_settings, web.transport()),
+        None => Client::new(client_settings).unwrap(),
+    };
     let registry = Arc::new(MemoryRegistry::default());
     let audit = Arc::new(MemoryAudit::default());
     let gate = Gate::new(
@@ -64,6 +91,11 @@ fn gate(extra: &str) -> Setup {
 
 async fn web(specs: Vec<SiteSpec>) -> TestWeb {
     TestWeb::start(Manifest::new(specs).with_token("TestBot")).await.unwrap()
+}
+
+/// The sites of `specs` without sockets, on Tokio's clock (call it after time is paused).
+fn web_in_process(specs: Vec<SiteSpec>) -> TestWeb {
+    TestWeb::in_process(Manifest::new(specs).with_token("TestBot"))
 }
 
 fn url(web: &TestWeb, site: usize, path: &str) -> Url {
@@ -207,11 +239,13 @@ async fn several_purposes_and_sources_share_one_gap_and_in_flight_cap() {
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_per_purpose_gap_holds_after_a_request_of_another_purpose() {
-    let web = web(vec![SiteSpec::default()]).await;
-    let s =
-        gate("[politeness]\ngap = \"100ms\"\n\n[politeness.purpose.link-check]\ngap = \"400ms\"\n");
+    let web = web_in_process(vec![SiteSpec::default()]);
+    let s = paused_gate(
+        "[politeness]\ngap = \"100ms\"\n\n[politeness.purpose.link-check]\ngap = \"400ms\"\n",
+        &web,
+    );
     for n in 1..=3 {
         bounded(s.gate.fetch(&GateRequest::new(
             url(&web, 0, &format!("/events/{n}.html")),
@@ -345,10 +379,10 @@ async fn opt_out_added_mid_crawl_stops_the_next_request() {
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn owner_slow_down_multiplies_the_gap() {
-    let web = web(vec![SiteSpec::default()]).await;
-    let s = gate("[politeness]\ngap = \"60ms\"\n");
+    let web = web_in_process(vec![SiteSpec::default()]);
+    let s = paused_gate("[politeness]\ngap = \"60ms\"\n", &web);
     let host = url(&web, 0, "/").host_str().unwrap().to_owned();
     s.registry.add(RegistryEntry {
         scope: Scope::domain(&host).unwrap(),
@@ -372,9 +406,9 @@ fn paris(h: u32, m: u32, s: u32) -> SystemTime {
     SystemTime::from(Paris.with_ymd_and_hms(2026, 12, 1, h, m, s).unwrap().with_timezone(&Utc))
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn seed_aubeactu_no_request_starts_in_quiet_hours_with_an_injected_clock() {
-    let web = web(vec![SiteSpec::default()]).await;
+    let web = web_in_process(vec![SiteSpec::default()]);
     let host = url(&web, 0, "/").host_str().unwrap().to_owned();
     let extra = format!(
         "[politeness]\ngap = \"50ms\"\n\n[site_classes.municipal]\ntime_zone = \"Europe/Paris\"\nquiet_hours = [\"08:00-09:00\"]\n\n[[sites]]\nhost = \"{host}\"\nclass = \"municipal\"\n"
@@ -383,8 +417,8 @@ async fn seed_aubeactu_no_request_starts_in_quiet_hours_with_an_injected_clock()
     let start = paris(8, 59, 58) + Duration::from_millis(500);
     let epoch_local = chrono::DateTime::<Utc>::from(start).with_timezone(&Paris).naive_local();
     // Measured before the clock starts, so mapped ledger times err late, never early.
-    let web_epoch_offset = web.epoch().elapsed();
-    let s = gate_with(&extra, Arc::new(ShiftedClock::starting_at(start)));
+    let web_epoch_offset = web.since_epoch();
+    let s = paused_gate_with(&extra, ShiftedClock::starting_at(start), &web);
     for n in 1..=3 {
         bounded(s.gate.fetch(&GateRequest::new(
             url(&web, 0, &format!("/events/{n}.html")),
@@ -575,10 +609,10 @@ fn rules_with(request_rate: Option<(u32, u32)>, visit_time: Option<(u16, u16)>) 
 /// A site asking `Request-rate: 1/10s` sees no two requests closer than 10 s (robots.txt,
 /// then two pages: about 20 s on the real ledger); a site beside it without the line
 /// gets its pages at the configured 50 ms (positive control), and `explain` names the line.
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn extended_standard_request_rate_holds_from_the_sites_side() {
-    let web = web(vec![rules_with(Some((1, 10)), None), SiteSpec::default()]).await;
-    let s = gate("[politeness]\ngap = \"50ms\"\n");
+    let web = web_in_process(vec![rules_with(Some((1, 10)), None), SiteSpec::default()]);
+    let s = paused_gate("[politeness]\ngap = \"50ms\"\n", &web);
     let pages = |site: usize| {
         let gate = Arc::clone(&s.gate);
         let urls: Vec<Url> =
@@ -621,17 +655,17 @@ fn utc_at(h: u32, m: u32) -> SystemTime {
 /// The crawler's clock shows 12:00 UTC. A site whose `Visit-time: 0200-0300` excludes
 /// now is asked for robots.txt alone and the pages are deferred to 02:00 with the line;
 /// a site whose `Visit-time: 1100-1300` includes now gets its pages (positive control).
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn extended_standard_visit_time_from_the_sites_side() {
     use gleaner_fetch::gate::ExplainVerdict;
-    let web = web(vec![
+    let web = web_in_process(vec![
         rules_with(None, Some((2 * 60, 3 * 60))),
         rules_with(None, Some((11 * 60, 13 * 60))),
-    ])
-    .await;
+    ]);
     let start = utc_at(12, 0);
-    let web_epoch_offset = web.epoch().elapsed();
-    let s = gate_with("[politeness]\ngap = \"50ms\"\n", Arc::new(ShiftedClock::starting_at(start)));
+    let web_epoch_offset = web.since_epoch();
+    let s =
+        paused_gate_with("[politeness]\ngap = \"50ms\"\n", ShiftedClock::starting_at(start), &web);
     for site in [0, 1] {
         for n in 1..=2 {
             let mut page =

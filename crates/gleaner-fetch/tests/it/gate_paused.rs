@@ -1,9 +1,10 @@
 //! The gate's waits on paused time (issue 23): nothing here leaves the process — every
 //! request goes to an address the client's own guard refuses before any socket is opened
 //! (`10.0.0.1`, not allowed), so the gate's budget, waits and audit run for real while
-//! Tokio's clock auto-advances. What the sites see is proven in `gate.rs`, on real time
-//! against the loopback test web; these prove the waits themselves, minutes of them, in
-//! milliseconds.
+//! Tokio's clock auto-advances. What the sites see is proven in `gate.rs`, against the
+//! test web: on paused time through its in-process transport, and on real time over
+//! sockets for a few spacing tests; these prove the waits themselves, minutes of them,
+//! in milliseconds, with no web at all.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};

@@ -14,6 +14,7 @@ mod gate;
 mod gate_paused;
 mod robots;
 mod signing;
+mod transport;
 
 const UA: &str = "TestBot/1.0 (+https://bot.example/about; bot@bot.example)";
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use gleaner_fetch::gate::audit::MemoryAudit;
-use gleaner_fetch::gate::clock::SystemClock;
+use gleaner_fetch::gate::clock::{ShiftedClock, SystemClock, WallClock};
 use gleaner_fetch::gate::registry::MemoryRegistry;
 use gleaner_fetch::gate::state::MemoryState;
 use gleaner_fetch::signing::{Signer, generate_pem};
@@ -38,6 +38,16 @@ key_env = "TEST_SIGNING_KEY"
 "#;
 
 fn signed_gate(pem: &str, signed: bool) -> (Gate, Option<Arc<Signer>>) {
+    signed_gate_on(pem, signed, None)
+}
+
+/// Like [`signed_gate`], reaching `web` (an in-process web) on Tokio's clock, for a test
+/// on paused time.
+fn signed_gate_on(
+    pem: &str,
+    signed: bool,
+    in_process: Option<&TestWeb>,
+) -> (Gate, Option<Arc<Signer>>) {
     let config = if signed {
         CONFIG.to_owned()
     } else {
@@ -49,13 +59,20 @@ fn signed_gate(pem: &str, signed: bool) -> (Gate, Option<Arc<Signer>>) {
     assert!(problems.is_empty(), "{problems:?}");
     let client_settings = ClientSettings::from_settings(&settings);
     let signer = client_settings.signer.clone();
+    let (client, clock): (Client, Arc<dyn WallClock>) = match in_process {
+        Some(web) => (
+            Client::with_transport(client_settings, web.transport()),
+            Arc::new(ShiftedClock::from_now()),
+        ),
+        None => (Client::new(client_settings).unwrap(), Arc::new(SystemClock)),
+    };
     let gate = Gate::new(
-        Client::new(client_settings).unwrap(),
+        client,
         Arc::new(settings),
         Arc::new(MemoryState::default()),
         Arc::new(MemoryRegistry::default()),
         Arc::new(MemoryAudit::default()),
-        Arc::new(SystemClock),
+        clock,
     );
     (gate, signer)
 }
@@ -120,16 +137,16 @@ async fn every_request_the_sites_receive_verifies_robots_txt_and_redirects_inclu
     web.shutdown().await;
 }
 
-#[tokio::test]
+/// On paused time: nothing here depends on when a request left. (The test above stays on
+/// real time: it compares the signature's wall-clock creation with the arrival.)
+#[tokio::test(start_paused = true)]
 async fn without_identity_nothing_is_signed_and_the_verifier_says_so() {
     // Positive control for the verifier: an unsigned crawler fails it.
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::new(vec![SiteSpec::default(), SiteSpec::default()]).with_token("TestBot"),
-    )
-    .await
-    .unwrap();
+    );
     let (pem, _) = generate_pem().unwrap();
-    let (gate, signer) = signed_gate(&pem, false);
+    let (gate, signer) = signed_gate_on(&pem, false, Some(&web));
     assert!(signer.is_none());
     crawl(&gate, &web).await;
     let (_, some) = signed_gate(&pem, true);

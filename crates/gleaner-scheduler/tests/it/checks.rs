@@ -21,10 +21,13 @@ fn december_first() -> SystemTime {
     SystemTime::from(Utc.with_ymd_and_hms(2026, 11, 30, 23, 0, 0).unwrap())
 }
 
-fn context(config: &str) -> (PassContext, Arc<MemorySink>) {
+/// A context whose clock starts on 1 December and advances on Tokio's clock; the gate
+/// reaches `web`, an in-process test web, through its transport, so every test here runs
+/// on paused time.
+fn context(config: &str, web: &TestWeb) -> (PassContext, Arc<MemorySink>) {
     let settings = Arc::new(gleaner_config::parse(config, "test.toml").unwrap());
     let clock: Arc<dyn WallClock> = Arc::new(ShiftedClock::starting_at(december_first()));
-    let client = Client::new(ClientSettings::from_settings(&settings)).unwrap();
+    let client = Client::with_transport(ClientSettings::from_settings(&settings), web.transport());
     let gate = Gate::new(
         client,
         Arc::clone(&settings),
@@ -63,14 +66,12 @@ fn far() -> SystemTime {
     SystemTime::now() + Duration::from_secs(3600 * 24 * 400)
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn spec_cancellation_check_asks_each_page_in_the_window_once_and_marks_404_gone() {
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::uniform(1, SiteSpec { events: 15, ..SiteSpec::default() }).with_token("TestBot"),
-    )
-    .await
-    .unwrap();
-    let (ctx, sink) = context(&config(&web, ""));
+    );
+    let (ctx, sink) = context(&config(&web, ""), &web);
     let source = ctx.settings.sources[0].clone();
     let first = bounded(run_pass(&ctx, &source, far(), &|_| {})).await;
     assert_eq!(first.event_pages, 15, "positive control: every event stored: {first:?}");
@@ -136,9 +137,9 @@ async fn spec_cancellation_check_asks_each_page_in_the_window_once_and_marks_404
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn spec_cancellation_check_obeys_retry_after_and_robots_txt() {
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::uniform(
             1,
             SiteSpec {
@@ -157,10 +158,8 @@ async fn spec_cancellation_check_obeys_retry_after_and_robots_txt() {
             },
         )
         .with_token("TestBot"),
-    )
-    .await
-    .unwrap();
-    let (ctx, _sink) = context(&config(&web, ""));
+    );
+    let (ctx, _sink) = context(&config(&web, ""), &web);
     let source = ctx.settings.sources[0].clone();
     let first = bounded(run_pass(&ctx, &source, far(), &|_| {})).await;
     assert_eq!(first.event_pages, 15, "{first:?}");
@@ -176,14 +175,13 @@ async fn spec_cancellation_check_obeys_retry_after_and_robots_txt() {
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn seed_cixtra_link_check_keeps_a_daily_cap_per_host() {
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::uniform(1, SiteSpec { events: 6, ..SiteSpec::default() }).with_token("TestBot"),
-    )
-    .await
-    .unwrap();
-    let (ctx, _sink) = context(&config(&web, "\n[checks]\nlink_checks_per_host_per_day = 4\n"));
+    );
+    let (ctx, _sink) =
+        context(&config(&web, "\n[checks]\nlink_checks_per_host_per_day = 4\n"), &web);
     assert_eq!(ctx.settings.checks.link_checks_per_host_per_day, 4);
     let source = ctx.settings.sources[0].clone();
     bounded(run_pass(&ctx, &source, far(), &|_| {})).await;
@@ -202,15 +200,13 @@ async fn seed_cixtra_link_check_keeps_a_daily_cap_per_host() {
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn seed_ugybot_head_first_and_a_get_only_for_changed_pages() {
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::uniform(1, SiteSpec { events: 15, ..SiteSpec::default() }).with_token("TestBot"),
-    )
-    .await
-    .unwrap();
+    );
     let extra = "\n[purposes]\nmethods = [\"GET\", \"HEAD\"]\n\n[checks]\ncancellation_method = \"head-then-get\"\n";
-    let (ctx, sink) = context(&config(&web, extra));
+    let (ctx, sink) = context(&config(&web, extra), &web);
     assert!(ctx.settings.checks.cancellation_head);
     let source = ctx.settings.sources[0].clone();
     bounded(run_pass(&ctx, &source, far(), &|_| {})).await;

@@ -1,22 +1,23 @@
 //! A polite crawl of the sample city (served by the test web) scored against the city's
 //! ground truth: nothing a perfect polite crawler would leave out is kept (robots.txt,
 //! TDMRep, noai, noindex), most of what it would keep is found, and the sites saw a
-//! polite crawler.
+//! polite crawler. On paused time against the in-process web: the throttling venue's
+//! window and the gaps run on Tokio's clock.
 
 use std::collections::HashSet;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use gleaner_samplecity::SeedKind;
 use gleaner_testweb::{Manifest, TestWeb};
 
-use crate::{bounded, context};
+use crate::{bounded, paused_context};
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn city_crawl_keeps_no_excluded_event_and_finds_most_of_the_rest() {
     let manifest = Manifest::city(7, chrono::Utc::now())
         .with_token("TestBot")
         .with_city_throttle(Duration::from_secs(1));
-    let web = TestWeb::start(manifest).await.unwrap();
+    let web = TestWeb::in_process(manifest);
     let city = web.city().expect("a city web");
     let seeds = city.city.seeds(&city.origins);
     let mut config = String::from(
@@ -30,8 +31,8 @@ async fn city_crawl_keeps_no_excluded_event_and_finds_most_of_the_rest() {
             seed.url
         ));
     }
-    let (ctx, sink) = context(&config);
-    let deadline = SystemTime::now() + Duration::from_secs(60);
+    let (ctx, sink) = paused_context(&config, &web);
+    let deadline = ctx.clock.now() + Duration::from_secs(60);
     let sources = ctx.settings.sources.clone();
     bounded(async {
         let handles: Vec<_> = sources
@@ -85,12 +86,12 @@ async fn city_crawl_keeps_no_excluded_event_and_finds_most_of_the_rest() {
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn sitemaps_feeds_and_calendars_are_read_politely() {
     let manifest = Manifest::city(7, chrono::Utc::now())
         .with_token("TestBot")
         .with_city_throttle(Duration::from_secs(1));
-    let web = TestWeb::start(manifest).await.unwrap();
+    let web = TestWeb::in_process(manifest);
     let city = web.city().expect("a city web");
     let seeds = city.city.seeds(&city.origins);
     let mut config = String::from(
@@ -117,8 +118,8 @@ async fn sitemaps_feeds_and_calendars_are_read_politely() {
         }
     }
     assert_eq!(kinds.len(), 4, "the city has a sitemap, a feed, a calendar and an API: {kinds:?}");
-    let (ctx, sink) = context(&config);
-    let deadline = SystemTime::now() + Duration::from_secs(60);
+    let (ctx, sink) = paused_context(&config, &web);
+    let deadline = ctx.clock.now() + Duration::from_secs(60);
     let mut reports = Vec::new();
     for source in ctx.settings.sources.clone() {
         reports.push(bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await);

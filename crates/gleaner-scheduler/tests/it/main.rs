@@ -1,5 +1,10 @@
 //! One pass over listing sources of the loopback test web, checked from the sites' side
 //! and from what was stored.
+//!
+//! Passes that wait gaps, retries or time limits run on paused time against the
+//! in-process web ([`paused_context`]); a pass over many sites
+//! (`many_sites::one_source_with_500_start_urls_crawls_500_sites_concurrently_each_at_its_gap`)
+//! and the plain passes stay on real sockets, the site's side of the proof.
 
 mod apis;
 mod checks;
@@ -15,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use gleaner_fetch::gate::audit::MemoryAudit;
-use gleaner_fetch::gate::clock::SystemClock;
+use gleaner_fetch::gate::clock::{ShiftedClock, SystemClock, WallClock};
 use gleaner_fetch::gate::registry::MemoryRegistry;
 use gleaner_fetch::gate::state::MemoryState;
 use gleaner_fetch::{Client, ClientSettings, Gate};
@@ -31,24 +36,47 @@ pub(crate) fn context_with_keys(
     config: &str,
     keys: impl Fn(&str) -> Option<String>,
 ) -> (PassContext, Arc<MemorySink>) {
+    build_context(config, keys, None)
+}
+
+/// A context on paused time: the gate reaches `web` (an in-process test web,
+/// [`TestWeb::in_process`]) through its transport, and the gate and the pass read a
+/// [`ShiftedClock`] on Tokio's clock, so `#[tokio::test(start_paused = true)]` waits the
+/// gaps out on paused time and the web's ledger sees them on the same clock.
+pub(crate) fn paused_context(config: &str, web: &TestWeb) -> (PassContext, Arc<MemorySink>) {
+    build_context(config, |_| None, Some(web))
+}
+
+fn build_context(
+    config: &str,
+    keys: impl Fn(&str) -> Option<String>,
+    in_process: Option<&TestWeb>,
+) -> (PassContext, Arc<MemorySink>) {
     let mut settings = gleaner_config::parse(config, "test.toml").unwrap();
     settings.load_api_keys(keys);
     let settings = Arc::new(settings);
-    let client = Client::new(ClientSettings::from_settings(&settings)).unwrap();
+    let client_settings = ClientSettings::from_settings(&settings);
+    let (client, clock): (Client, Arc<dyn WallClock>) = match in_process {
+        Some(web) => (
+            Client::with_transport(client_settings, web.transport()),
+            Arc::new(ShiftedClock::from_now()),
+        ),
+        None => (Client::new(client_settings).unwrap(), Arc::new(SystemClock)),
+    };
     let gate = Gate::new(
         client,
         Arc::clone(&settings),
         Arc::new(MemoryState::default()),
         Arc::new(MemoryRegistry::default()),
         Arc::new(MemoryAudit::default()),
-        Arc::new(SystemClock),
+        Arc::clone(&clock),
     );
     let sink = Arc::new(MemorySink::default());
     (
         PassContext {
             gate: Arc::new(gate),
             sink: sink.clone(),
-            clock: Arc::new(SystemClock),
+            clock,
             settings,
             stop: Arc::default(),
         },
@@ -122,16 +150,14 @@ async fn a_pass_reads_listings_and_event_pages_politely_and_stores_events() {
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_second_pass_is_conditional_and_re_extracts_nothing_unchanged() {
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::uniform(1, SiteSpec { events: 4, ..SiteSpec::default() }).with_token("TestBot"),
-    )
-    .await
-    .unwrap();
-    let (ctx, _sink) = context(&config(&web, 1));
+    );
+    let (ctx, _sink) = paused_context(&config(&web, 1), &web);
     let source = ctx.settings.sources[0].clone();
-    let deadline = SystemTime::now() + Duration::from_secs(60);
+    let deadline = ctx.clock.now() + Duration::from_secs(60);
     let first = bounded(run_pass(&ctx, &source, deadline, &|_| {})).await;
     assert_eq!(first.event_pages, 4, "{first:?}");
     let second = bounded(run_pass(&ctx, &source, deadline, &|_| {})).await;
@@ -143,22 +169,20 @@ async fn a_second_pass_is_conditional_and_re_extracts_nothing_unchanged() {
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_pass_past_its_time_limit_requeues_the_rest() {
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::uniform(1, SiteSpec { events: 8, ..SiteSpec::default() }).with_token("TestBot"),
-    )
-    .await
-    .unwrap();
+    );
     let text = config(&web, 1).replace("gap = \"60ms\"", "gap = \"400ms\"");
-    let (ctx, _sink) = context(&text);
+    let (ctx, _sink) = paused_context(&text, &web);
     let source = ctx.settings.sources[0].clone();
     // One gap apart: robots.txt at 0, the rights files (tdmrep.json, ai.txt, read by
     // default) at 0.4 and 0.8 s, the two listing pages at 1.2 and 1.6 s, the first event
     // page at 2.0 s. The limit was 1.5 s before the rights files; two gaps more, 2.3 s,
     // leave room for one of the eight event pages and requeue the rest.
     let report =
-        bounded(run_pass(&ctx, &source, SystemTime::now() + Duration::from_millis(2300), &|_| {}))
+        bounded(run_pass(&ctx, &source, ctx.clock.now() + Duration::from_millis(2300), &|_| {}))
             .await;
     assert!(report.requeued > 0, "{report:?}");
     assert_eq!(report.failed, 0, "a time limit is not a failure: {report:?}");

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use gleaner_testweb::{Manifest, RetryAfterForm, Served, SiteBehaviour, SiteSpec, TestWeb};
 
-use crate::{bounded, context};
+use crate::{bounded, context, paused_context};
 
 const HEAD: &str = "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
      [politeness]\ngap = \"60ms\"\nmax_retries = 2\n\n[network]\nallow = [\"127.0.0.0/8\"]\n";
@@ -17,7 +17,7 @@ fn listing(id: &str, url: &str) -> String {
     )
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn ledger_a_429_page_is_asked_again_after_retry_after_and_every_event_is_stored() {
     const RETRY_AFTER: Duration = Duration::from_secs(2);
     // Five page requests are served (the two rights files, the two listing pages, the
@@ -28,15 +28,14 @@ async fn ledger_a_429_page_is_asked_again_after_retry_after_and_every_event_is_s
         suspend_for: RETRY_AFTER,
         retry_after: RetryAfterForm::Seconds,
     };
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::new(vec![SiteSpec { events: 6, behaviour: throttle, ..SiteSpec::default() }])
             .with_token("TestBot"),
-    )
-    .await
-    .unwrap();
-    let (ctx, sink) = context(&format!("{HEAD}{}", listing("site-0", &web.url(0, "/events/"))));
+    );
+    let (ctx, sink) =
+        paused_context(&format!("{HEAD}{}", listing("site-0", &web.url(0, "/events/"))), &web);
     let source = ctx.settings.sources[0].clone();
-    let deadline = SystemTime::now() + Duration::from_secs(30);
+    let deadline = ctx.clock.now() + Duration::from_secs(30);
     let report = bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await;
 
     let ledger = web.ledger();
@@ -73,18 +72,16 @@ async fn ledger_a_429_page_is_asked_again_after_retry_after_and_every_event_is_s
     web.shutdown().await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn ledger_a_5xx_is_asked_again_max_retries_times_then_given_up() {
-    let web = TestWeb::start(Manifest::uniform(1, SiteSpec::default()).with_token("TestBot"))
-        .await
-        .unwrap();
+    let web = TestWeb::in_process(Manifest::uniform(1, SiteSpec::default()).with_token("TestBot"));
     let text = format!(
         "{HEAD}{}{}",
         listing("broken", &web.url(0, "/status/500")),
         listing("fine", &web.url(0, "/events/"))
     );
-    let (ctx, _sink) = context(&text);
-    let deadline = SystemTime::now() + Duration::from_secs(30);
+    let (ctx, _sink) = paused_context(&text, &web);
+    let deadline = ctx.clock.now() + Duration::from_secs(30);
     let mut reports = Vec::new();
     for source in ctx.settings.sources.clone() {
         reports.push(bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await);
@@ -188,16 +185,17 @@ async fn ledger_a_robots_tag_noindex_for_our_token_keeps_the_events_unpublished(
 fn store_context(
     config: &str,
     dir: &std::path::Path,
+    web: &TestWeb,
 ) -> (gleaner_scheduler::PassContext, gleaner_store::Store) {
     use std::sync::Arc;
-    let (memory, _) = context(config);
+    let (memory, _) = paused_context(config, web);
     let store = gleaner_store::Store::open_sqlite(&dir.join("g.db")).unwrap();
     let sink =
         gleaner_scheduler::store_sink::StoreSink::new(store.clone(), Arc::clone(&memory.settings));
     (gleaner_scheduler::PassContext { sink: Arc::new(sink), ..memory }, store)
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn ledger_a_429_retry_cut_by_the_time_limit_is_kept_and_asked_first_in_the_next_pass() {
     const RETRY_AFTER: Duration = Duration::from_secs(3);
     // As above: the sixth page request (`/events/2.html`) answers 429, `Retry-After: 3`.
@@ -207,19 +205,17 @@ async fn ledger_a_429_retry_cut_by_the_time_limit_is_kept_and_asked_first_in_the
         suspend_for: RETRY_AFTER,
         retry_after: RetryAfterForm::Seconds,
     };
-    let web = TestWeb::start(
+    let web = TestWeb::in_process(
         Manifest::new(vec![SiteSpec { events: 6, behaviour: throttle, ..SiteSpec::default() }])
             .with_token("TestBot"),
-    )
-    .await
-    .unwrap();
+    );
     let dir = tempfile::tempdir().unwrap();
     let text = format!("{HEAD}{}", listing("site-0", &web.url(0, "/events/")));
-    let (ctx, store) = store_context(&text, dir.path());
+    let (ctx, store) = store_context(&text, dir.path(), &web);
     let source = ctx.settings.sources[0].clone();
 
     // Pass 1: its time limit (1 s) ends inside the pause the site asked for.
-    let deadline = SystemTime::now() + Duration::from_secs(1);
+    let deadline = ctx.clock.now() + Duration::from_secs(1);
     let first = bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await;
     let ledger = web.ledger();
     let throttled: Vec<_> = ledger.site(0).filter(|e| e.status == 429).collect();
@@ -238,7 +234,7 @@ async fn ledger_a_429_retry_cut_by_the_time_limit_is_kept_and_asked_first_in_the
     let ctx = gleaner_scheduler::PassContext { sink: std::sync::Arc::new(sink), ..ctx };
 
     // Pass 2, started at once: the gate waits out the pause, then the kept page goes first.
-    let deadline = SystemTime::now() + Duration::from_secs(30);
+    let deadline = ctx.clock.now() + Duration::from_secs(30);
     let second = bounded(gleaner_scheduler::run_pass(&ctx, &source, deadline, &|_| {})).await;
     let ledger = web.ledger();
     let pages: Vec<_> = ledger
@@ -262,7 +258,7 @@ async fn ledger_a_429_retry_cut_by_the_time_limit_is_kept_and_asked_first_in_the
     // Its event is stored, and so are the others' (positive control: the pages pass 1
     // never reached are read in pass 2 after the kept one).
     let year = Duration::from_secs(366 * 24 * 3600);
-    let now = SystemTime::now();
+    let now = ctx.clock.now();
     let stored = ctx.sink.stored_events(now - year, now + 3 * year).await;
     for n in 1..=6 {
         let path = format!("/events/{n}.html");
