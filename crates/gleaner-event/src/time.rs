@@ -121,6 +121,9 @@ fn parse_date(s: &str) -> Option<NaiveDate> {
             s[6..].parse().ok()?,
         );
     }
+    if s.contains(['/', '.']) {
+        return parse_written_date(s);
+    }
     let mut it = s.split('-');
     let y: i32 = num(it.next()?, 4, 4)?;
     let m: u32 = num(it.next()?, 1, 2)?;
@@ -129,6 +132,28 @@ fn parse_date(s: &str) -> Option<NaiveDate> {
         return None;
     }
     NaiveDate::from_ymd_opt(y, m, d)
+}
+
+/// A date written with slashes or dots, as plugins put it into `startDate`: `2026/03/15`,
+/// `15.03.2026` (dots are day-first wherever they are used), and `15/03/2026` or
+/// `03/15/2026` only when one of the two numbers cannot be a month. `03/04/2026` is
+/// either of two days, so it gives none: a wrong date is worse than none.
+fn parse_written_date(s: &str) -> Option<NaiveDate> {
+    let sep = if s.contains('/') { '/' } else { '.' };
+    let parts: Vec<&str> = s.split(sep).collect();
+    let [a, b, c] = parts[..] else { return None };
+    if a.len() == 4 {
+        return NaiveDate::from_ymd_opt(num(a, 4, 4)?, num(b, 1, 2)?, num(c, 1, 2)?);
+    }
+    let (x, y, year): (u32, u32, i32) = (num(a, 1, 2)?, num(b, 1, 2)?, num(c, 4, 4)?);
+    let (day, month) = if sep == '.' || (x > 12 && y <= 12) || x == y {
+        (x, y)
+    } else if y > 12 && x <= 12 {
+        (y, x)
+    } else {
+        return None;
+    };
+    NaiveDate::from_ymd_opt(year, month, day)
 }
 
 fn num<T: std::str::FromStr>(s: &str, min: usize, max: usize) -> Option<T> {
@@ -259,6 +284,14 @@ mod tests {
             ("2026-07-10T20:30+01:00 CET", Some("2026-07-10T20:30:00+01:00")),
             ("2026-07-10 soon CET", None),
             ("2014-13-12", None),
+            ("15/03/2026 21:00", Some("2026-03-15T21:00:00")),
+            ("03/15/2026", Some("2026-03-15")),
+            ("2026/03/15", Some("2026-03-15")),
+            ("21.03.2026", Some("2026-03-21")),
+            ("04/04/2026", Some("2026-04-04")),
+            ("03/04/2026", None),
+            ("13/13/2026", None),
+            ("1.2", None),
             ("tomorrow", None),
             ("", None),
         ];

@@ -218,7 +218,8 @@ impl<'a> Walker<'a> {
         let mut raw = RawEvent { types, ..RawEvent::default() };
         // `summary` is the name in the retired data-vocabulary.org Event.
         raw.name = text(get(m, "name")).or_else(|| text(get(m, "summary")));
-        raw.description = text(get(m, "description"));
+        // A microdata or RDFa item that marks no description up: its unmarked paragraph.
+        raw.description = text(get(m, "description")).or_else(|| text(m.get("@paragraph")));
         raw.url = url_of(get(m, "url"));
         raw.id = text(m.get("@id"));
         raw.image = url_of(get(m, "image"));
