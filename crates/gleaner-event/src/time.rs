@@ -67,6 +67,20 @@ impl EventTime {
 /// read as 10:00 local time). Returns `None` for anything else.
 pub fn parse_event_time(input: &str) -> Option<EventTime> {
     let s = input.trim();
+    // `2026-03-15 19:00:00 UTC` (a plugin's `strftime`): the offset is zero.
+    if let Some(head) = strip_suffix_ignore_case(s, " UTC")
+        .or_else(|| strip_suffix_ignore_case(s, " GMT"))
+        .filter(|h| h.contains(':') && !h.ends_with(['Z', 'z']) && !h.contains('+'))
+    {
+        return parse_event_time(&format!("{}Z", head.trim_end()));
+    }
+    // `Sun, 15 Mar 2026 19:00:00 +0100`: RFC 2822, as feeds write dates and some pages
+    // copy them into `startDate`.
+    if s.starts_with(|c: char| c.is_ascii_alphabetic())
+        && let Ok(t) = chrono::DateTime::parse_from_rfc2822(s)
+    {
+        return Some(EventTime::Fixed(t));
+    }
     // A zone written after the time: `[Europe/Paris]` (RFC 9557), ` Europe/Paris`, ` CET`,
     // ` TSİ`, ` heure de Paris`. An offset written beside it wins.
     if let Some((head, zone)) = split_zone(s) {
@@ -89,6 +103,24 @@ pub fn parse_event_time(input: &str) -> Option<EventTime> {
         Some(off) => EventTime::Fixed(off.from_local_datetime(&local).single()?),
         None => EventTime::Floating(local),
     })
+}
+
+fn strip_suffix_ignore_case<'a>(s: &'a str, suffix: &str) -> Option<&'a str> {
+    let cut = s.len().checked_sub(suffix.len())?;
+    (s.is_char_boundary(cut) && s[cut..].eq_ignore_ascii_case(suffix)).then(|| &s[..cut])
+}
+
+/// A time of day alone (`21:30`, `9:30:15`), as some pages write an `endDate` that ends
+/// the same day as the start.
+pub fn parse_time_of_day(input: &str) -> Option<NaiveTime> {
+    let s = input.trim();
+    if !s.contains(':') || s.contains(['-', '+', 'T', ' ']) {
+        return None;
+    }
+    match parse_time_and_offset(s)? {
+        (t, None) => Some(t),
+        _ => None,
+    }
 }
 
 /// Splits a trailing zone name or zone words off a date-time.
@@ -292,6 +324,10 @@ mod tests {
             ("03/04/2026", None),
             ("13/13/2026", None),
             ("1.2", None),
+            ("2026-03-15 19:00:00 UTC", Some("2026-03-15T19:00:00+00:00")),
+            ("2026-03-15T19:00 gmt", Some("2026-03-15T19:00:00+00:00")),
+            ("Sun, 15 Mar 2026 19:00:00 +0100", Some("2026-03-15T19:00:00+01:00")),
+            ("Sun, 15 Mar 2026", None),
             ("tomorrow", None),
             ("", None),
         ];

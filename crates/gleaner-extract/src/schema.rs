@@ -422,7 +422,7 @@ fn inherit(raw: &mut RawEvent, show: RawEvent) {
 }
 
 /// Whether a location written as text says the event is online (five languages).
-fn is_online(t: &str) -> bool {
+pub(crate) fn is_online(t: &str) -> bool {
     let t = t.trim().trim_end_matches('.').to_lowercase();
     matches!(
         t.as_str(),

@@ -39,7 +39,10 @@ fn run(table: &[(&str, &str, &str, Value)]) {
             }
         }
     }
-    println!("{} of {} cases right", table.len() - count_cases(&failures), table.len());
+    #[allow(clippy::print_stdout, reason = "the tally is what the report quotes")]
+    {
+        println!("{} of {} cases right", table.len() - count_cases(&failures), table.len());
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -674,6 +677,116 @@ fn icalendar_parameters_and_odd_shapes() {
             ICS,
             "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d2@x\nSUMMARY:Board\nLOCATION:City Hall\\, 3rd Floor\\, 121 Main St\\, Springfield\nDTSTART:20260715T190000\nEND:VEVENT\nEND:VCALENDAR\n",
             json!({"venue_name": "City Hall", "street": "121 Main St"}),
+        ),
+    ]);
+}
+
+#[test]
+fn more_shapes_from_the_suites() {
+    run(&[
+        (
+            "h-event p-description and an implied photo-less image",
+            H,
+            r#"<article class="h-event"><h1 class="p-name">Seed Swap</h1>
+               <time class="dt-start" datetime="2014-05-03T10:00:00.000-05:00">3 May</time>
+               <p class="p-description">Bring seeds in labelled envelopes.</p></article>"#,
+            json!({"description": "Bring seeds in labelled envelopes.", "start": "2014-05-03T10:00:00-05:00"}),
+        ),
+        (
+            "h-adr with a country name in German",
+            H,
+            r#"<div class="h-event"><span class="p-name">Hoffest</span>
+               <time class="dt-start" datetime="2014-05-03">3. Mai</time>
+               <p class="p-location h-adr"><span class="p-street-address">Dorfstraße 3</span>,
+               <span class="p-locality">Wendlingen</span>, <span class="p-country-name">Deutschland</span></p></div>"#,
+            json!({"street": "Dorfstraße 3", "locality": "Wendlingen", "country": "DE"}),
+        ),
+        (
+            "JSON-LD startDate with a trailing UTC",
+            H,
+            r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event",
+                 "name":"Hack Night","startDate":"2026-03-15 19:00:00 UTC"}</script>"#,
+            json!({"start": "2026-03-15T19:00:00+00:00"}),
+        ),
+        (
+            "JSON-LD inside an HTML comment",
+            H,
+            "<script type=\"application/ld+json\"><!--\n{\"@context\":\"https://schema.org\",\"@type\":\"Event\",\"name\":\"Barn Dance\",\"startDate\":\"2026-03-15T19:00\"}\n--></script>",
+            json!({"title": "Barn Dance"}),
+        ),
+        (
+            "JSON-LD inside CDATA",
+            H,
+            "<script type=\"application/ld+json\">//<![CDATA[\n{\"@context\":\"https://schema.org\",\"@type\":\"Event\",\"name\":\"Barn Dance\",\"startDate\":\"2026-03-15T19:00\"}\n//]]></script>",
+            json!({"title": "Barn Dance"}),
+        ),
+        (
+            "addressCountry as a Country object",
+            H,
+            r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event",
+                 "name":"Markt","startDate":"2026-03-15T09:00",
+                 "location":{"@type":"Place","name":"Marktplatz","address":{"@type":"PostalAddress",
+                 "addressLocality":"Tübingen","addressCountry":{"@type":"Country","name":"Germany"}}}}</script>"#,
+            json!({"country": "DE", "start": "2026-03-15T09:00:00+01:00"}),
+        ),
+        (
+            "a price written Free",
+            H,
+            r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event",
+                 "name":"Story Time","startDate":"2026-03-15T10:00","offers":{"@type":"Offer","price":"Free"}}</script>"#,
+            json!({"is_free": true}),
+        ),
+        (
+            "isAccessibleForFree as the string False",
+            H,
+            r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event",
+                 "name":"Gala","startDate":"2026-03-15T19:00","isAccessibleForFree":"False"}</script>"#,
+            json!({"is_free": false}),
+        ),
+        (
+            "a location written Online is no venue",
+            H,
+            r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event",
+                 "name":"Book Club","startDate":"2026-03-15T19:00","location":"Online"}</script>"#,
+            json!({"venue_name": null}),
+        ),
+        (
+            "a US address in LOCATION",
+            ICS,
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:e1@x\nSUMMARY:Story hour\nLOCATION:Elm Branch Library\\, 12 Elm St\\, Springfield\\, IL 62701\nDTSTART:20260715T100000\nEND:VEVENT\nEND:VCALENDAR\n",
+            json!({"venue_name": "Elm Branch Library", "street": "12 Elm St", "locality": "Springfield"}),
+        ),
+        (
+            "a meeting link in LOCATION is no venue",
+            ICS,
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:e2@x\nSUMMARY:Call\nLOCATION:https://meet.example/abc-defg\nDTSTART:20260715T100000Z\nEND:VEVENT\nEND:VCALENDAR\n",
+            json!({"venue_name": null}),
+        ),
+        (
+            "LOCATION Online is no venue",
+            ICS,
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:e3@x\nSUMMARY:Call\nLOCATION:Online\nDTSTART:20260715T100000Z\nEND:VEVENT\nEND:VCALENDAR\n",
+            json!({"venue_name": null}),
+        ),
+        (
+            "a Windows zone for London",
+            ICS,
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:e4@x\nSUMMARY:Quiz\nDTSTART;TZID=GMT Standard Time:20260715T190000\nEND:VEVENT\nEND:VCALENDAR\n",
+            json!({"start": "2026-07-15T19:00:00+01:00"}),
+        ),
+        (
+            "RFC 2822 date in startDate",
+            H,
+            r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event",
+                 "name":"Poetry","startDate":"Sun, 15 Mar 2026 19:00:00 +0100"}</script>"#,
+            json!({"start": "2026-03-15T19:00:00+01:00"}),
+        ),
+        (
+            "an endDate that is only a time",
+            H,
+            r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event",
+                 "name":"Poetry","startDate":"2026-03-15T19:00","endDate":"21:30"}</script>"#,
+            json!({"start": "2026-03-15T19:00:00", "end": "2026-03-15T21:30:00"}),
         ),
     ]);
 }

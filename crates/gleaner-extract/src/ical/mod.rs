@@ -801,6 +801,10 @@ pub struct LocationParts {
 /// middle part has a number. Anything else is the venue's name as written.
 pub fn split_location(text: &str) -> LocationParts {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // `Online`, `Zoom`, a meeting link: no place anyone goes to.
+    if crate::schema::is_online(&one_line) {
+        return LocationParts::default();
+    }
     // `Venue @ Street 5, 03044 Town` (WordPress Events Manager).
     if let Some((venue, address)) = one_line.split_once(" @ ") {
         let mut parts = split_address_parts(address);
@@ -854,7 +858,22 @@ fn venue_of(parts: &[&str]) -> Option<String> {
 /// `[Venue, ]Street 5, 14473 Town[, Country]`, `Street 5 14473 Town`, or
 /// `Venue, Street 5, Town`; the venue is what comes before the street.
 fn split_address_parts(text: &str) -> LocationParts {
-    let parts: Vec<&str> = text.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+    let all: Vec<&str> = text.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+    // A US state and ZIP code last (`…, Springfield, IL 62701`): the town is before it.
+    let us_state = |s: &str| {
+        let mut w = s.split_whitespace();
+        let state =
+            w.next().is_some_and(|st| st.len() == 2 && st.bytes().all(|b| b.is_ascii_uppercase()));
+        let zip = w.next().is_none_or(|z| {
+            let (five, plus) = z.split_once('-').unwrap_or((z, ""));
+            five.len() == 5 && five.bytes().chain(plus.bytes()).all(|b| b.is_ascii_digit())
+        });
+        state && zip && w.next().is_none()
+    };
+    let parts: &[&str] = match &all[..] {
+        [rest @ .., last] if rest.len() >= 2 && us_state(last) => rest,
+        _ => &all,
+    };
     let has_digit = |s: &str| s.chars().any(|c| c.is_ascii_digit());
     let is_code = |w: &str| (4..=5).contains(&w.len()) && w.chars().all(|c| c.is_ascii_digit());
     let postal = |s: &str| {
@@ -895,7 +914,7 @@ fn split_address_parts(text: &str) -> LocationParts {
         return LocationParts { venue: venue_of(&parts[..p]), street: None, locality };
     }
     // `Venue[, Room], Street 5, Town` and `Venue, Room 204, Town`.
-    if let [before @ .., middle, town] = &parts[..]
+    if let [before @ .., middle, town] = parts
         && !before.is_empty()
         && has_digit(middle)
         && !has_digit(town)
@@ -1081,6 +1100,10 @@ mod tests {
                 ("Stadtbibliothek", "Hauptstr. 5", "Stuttgart"),
             ),
             ("Town Hall, 2nd Floor, 5 Main St, Ely", ("Town Hall", "5 Main St", "Ely")),
+            (
+                "Elm Library, 12 Elm St, Springfield, IL 62701",
+                ("Elm Library", "12 Elm St", "Springfield"),
+            ),
         ];
         for (input, (v, s, l)) in cases {
             let p = split_location(input);
