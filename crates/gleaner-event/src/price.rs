@@ -252,8 +252,17 @@ fn states_free_entry(words: &[&str]) -> bool {
 }
 
 fn says_free_in_words(words: &[&str]) -> bool {
-    const WORDS: [&str; 7] =
-        ["gratuit", "gratuite", "gratis", "gratuito", "gratuita", "kostenlos", "ucretsiz"];
+    const WORDS: [&str; 9] = [
+        "gratuit",
+        "gratuite",
+        "gratis",
+        "gratuito",
+        "gratuita",
+        "kostenlos",
+        "kostenfrei",
+        "gebuhrenfrei",
+        "ucretsiz",
+    ];
     const ABOUT_ELSE: [&str; 11] = [
         "pour", "jusqu", "para", "fur", "otopark", "servis", "ulasim", "park", "parking", "moins",
         "menores",
@@ -312,6 +321,7 @@ mod tests {
             "Free admission; all ages.",
             "Join us at this free, online info session and learn more.",
             "A free workshop for beginners.",
+            "Entgelt: kostenfrei",
         ] {
             assert!(says_free(yes), "{yes}");
         }

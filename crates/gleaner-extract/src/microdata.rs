@@ -251,6 +251,28 @@ impl<'d> Crawler<'_, 'd> {
         if let Some(p) = paragraph {
             map.insert("@paragraph".to_owned(), Value::String(p));
         }
+        // An event that marks no price up: the price or "free" its own text writes
+        // (`<p>Entrée libre</p>` beside the marked properties), as for microformats.
+        let is_event = a.itemtype.is_some_and(|t| t.contains("Event") || t.contains("Festival"));
+        if is_event
+            && !map.contains_key("offers")
+            && !map.contains_key("isAccessibleForFree")
+            && let Some(p) = crate::fallback::price_in_text(root)
+        {
+            if p.is_free {
+                map.insert("isAccessibleForFree".to_owned(), Value::String("true".to_owned()));
+            } else {
+                let mut offer = Map::new();
+                offer.insert("lowPrice".to_owned(), Value::String(p.min.to_string()));
+                if let Some(max) = p.max {
+                    offer.insert("highPrice".to_owned(), Value::String(max.to_string()));
+                }
+                if let Some(c) = p.currency {
+                    offer.insert("priceCurrency".to_owned(), Value::String(c.to_owned()));
+                }
+                map.insert("offers".to_owned(), Value::Object(offer));
+            }
+        }
         Value::Object(map)
     }
 }

@@ -790,3 +790,33 @@ fn more_shapes_from_the_suites() {
         ),
     ]);
 }
+
+#[test]
+fn prices_written_beside_structured_items() {
+    run(&[
+        (
+            "a microdata event's unmarked line says entry is free",
+            H,
+            r#"<div itemscope itemtype="https://schema.org/MusicEvent"><h1 itemprop="name">Orgelkonzert</h1>
+                 <meta itemprop="startDate" content="2026-05-03T17:00">
+                 <p>Eintritt frei – Spenden erbeten.</p></div>"#,
+            json!({"is_free": true}),
+        ),
+        (
+            "a microdata event's unmarked line gives its price",
+            H,
+            r#"<div itemscope itemtype="https://schema.org/TheaterEvent"><h1 itemprop="name">Le Misanthrope</h1>
+                 <meta itemprop="startDate" content="2026-05-03T20:30">
+                 <p class="tarif">Tarif : 18 € / réduit 12 €</p></div>"#,
+            json!({"price_min": "12", "price_max": "18", "currency": "EUR"}),
+        ),
+        (
+            "an hCalendar event's fee line in German",
+            H,
+            r#"<div class="vevent"><span class="summary">Sternführung</span>
+                 <abbr class="dtstart" title="2026-03-12T19:30">12. März</abbr>
+                 <p>Entgelt: kostenfrei</p></div>"#,
+            json!({"is_free": true}),
+        ),
+    ]);
+}
