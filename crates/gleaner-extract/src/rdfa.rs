@@ -98,6 +98,8 @@ impl<'e> RdfaAttrs<'e> {
 /// The top-level RDFa resources of a document, as JSON. One walk visits each element once.
 pub fn items(doc: &Html) -> Vec<Value> {
     let mut items: Vec<Item> = Vec::new();
+    // The element of each resource, for the price its text writes.
+    let mut elements: Vec<ElementRef<'_>> = Vec::new();
     let mut roots: Vec<usize> = Vec::new();
     let mut stack: Vec<(ElementRef<'_>, Option<usize>, Option<&str>, Place)> =
         vec![(doc.root_element(), None, None, Place::ROOT)];
@@ -132,6 +134,7 @@ pub fn items(doc: &Html) -> Vec<Value> {
                 props: Vec::new(),
                 paragraph: None,
             });
+            elements.push(el);
             match (property, current) {
                 // One resource under several names is pushed once per name, one after
                 // another (`to_json` relies on it).
@@ -175,6 +178,32 @@ pub fn items(doc: &Html) -> Vec<Value> {
             el.children().filter_map(ElementRef::wrap).map(|c| (c, next, next_hanging, child_at)),
         );
         stack[from..].reverse();
+    }
+    // An event that marks no price up: the price or "free" its own text writes, as for
+    // microdata and microformats.
+    for (item, el) in items.iter_mut().zip(&elements) {
+        let is_event = item.types.iter().any(|t| t.contains("Event") || t.contains("Festival"));
+        // `offers` or `schema:offers`.
+        let named = |n: &str, want: &str| {
+            n == want || n.strip_suffix(want).is_some_and(|p| p.ends_with(':'))
+        };
+        let priced =
+            item.props.iter().any(|(n, _)| named(n, "offers") || named(n, "isAccessibleForFree"));
+        if !is_event || priced {
+            continue;
+        }
+        let Some(p) = crate::fallback::price_in_text(*el) else { continue };
+        if p.is_free {
+            item.props.push(("isAccessibleForFree".to_owned(), Val::Text("true".to_owned())));
+        } else {
+            item.props.push(("@lowPrice".to_owned(), Val::Text(p.min.to_string())));
+            if let Some(max) = p.max {
+                item.props.push(("@highPrice".to_owned(), Val::Text(max.to_string())));
+            }
+            if let Some(c) = p.currency {
+                item.props.push(("@priceCurrency".to_owned(), Val::Text(c.to_owned())));
+            }
+        }
     }
     roots.iter().map(|&r| to_json(&mut items, r, 0)).collect()
 }
@@ -227,6 +256,19 @@ fn to_json(items: &mut [Item], idx: usize, depth: usize) -> Value {
     }
     if let Some(p) = paragraph {
         map.insert("@paragraph".to_owned(), Value::String(p));
+    }
+    let mut offer = Map::new();
+    for (from, to) in [
+        ("@lowPrice", "lowPrice"),
+        ("@highPrice", "highPrice"),
+        ("@priceCurrency", "priceCurrency"),
+    ] {
+        if let Some(v) = map.remove(from) {
+            offer.insert(to.to_owned(), v);
+        }
+    }
+    if !offer.is_empty() {
+        map.insert("offers".to_owned(), Value::Object(offer));
     }
     Value::Object(map)
 }

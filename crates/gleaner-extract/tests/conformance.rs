@@ -811,6 +811,14 @@ fn prices_written_beside_structured_items() {
             json!({"price_min": "12", "price_max": "18", "currency": "EUR"}),
         ),
         (
+            "an RDFa event's unmarked line says entry is free",
+            H,
+            r#"<div vocab="https://schema.org/" typeof="Event"><h1 property="name">Visite guidée</h1>
+                 <meta property="startDate" content="2026-05-03T15:00">
+                 <p>Entrée gratuite, sans réservation.</p></div>"#,
+            json!({"is_free": true}),
+        ),
+        (
             "an hCalendar event's fee line in German",
             H,
             r#"<div class="vevent"><span class="summary">Sternführung</span>
