@@ -32,7 +32,7 @@ pub use model::{AttendanceMode, Category, Event, EventStatus, Price, Venue};
 pub use normalise::{
     NormaliseContext, NormaliseError, NormaliseWarning, Normalised, normalise, same_site,
 };
-pub use price::{PriceText, parse_price_text, says_free};
+pub use price::{PriceText, parse_price_text, says_free, says_free_entry};
 pub use public::PublicEvent;
 pub use raw::{Markup, RawEvent, RawOffer};
 pub use time::EventTime;

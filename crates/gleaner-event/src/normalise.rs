@@ -98,8 +98,14 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
     let start = time("startDate", &raw.start);
     // An end equal to the start says nothing more, except a date-only end: a one-day
     // event's `endDate` is kept as written (issue 24).
-    let end =
-        time("endDate", &raw.end).filter(|e| matches!(e, EventTime::Date(_)) || Some(*e) != start);
+    // An `endDate` of a time alone (`21:30`) ends on the start's day (the next day when
+    // it is earlier than the start), in the start's zone.
+    let end_time_of_day = raw.end.as_deref().and_then(crate::time::parse_time_of_day);
+    let end = match (end_time_of_day, start) {
+        (Some(t), Some(s)) => end_on_start_day(s, t),
+        _ => time("endDate", &raw.end),
+    }
+    .filter(|e| matches!(e, EventTime::Date(_)) || Some(*e) != start);
     let previous_start = time("previousStartDate", &raw.previous_start);
     if title.is_none() && start.is_none() {
         return Err(NormaliseError::Empty);
@@ -178,6 +184,24 @@ fn event_zone(raw: &RawEvent, venue: &Venue, ctx: &NormaliseContext<'_>) -> Opti
 /// A time in the event's zone: a floating time gets the zone's offset; a UTC instant (as
 /// APIs give them) is shown on the venue's clock; a date, or a time the page gave with an
 /// offset of its own, is kept as written.
+/// The end at time of day `t` after `start`: the same day, or the next when `t` is
+/// earlier; `None` for a date-only start.
+fn end_on_start_day(start: EventTime, t: chrono::NaiveTime) -> Option<EventTime> {
+    use chrono::TimeZone;
+    let next_day =
+        |d: chrono::NaiveDate, earlier: bool| if earlier { d.succ_opt() } else { Some(d) };
+    match start {
+        EventTime::Date(_) => None,
+        EventTime::Floating(s) => {
+            Some(EventTime::Floating(next_day(s.date(), t < s.time())?.and_time(t)))
+        }
+        EventTime::Fixed(s) => {
+            let local = next_day(s.date_naive(), t < s.time())?.and_time(t);
+            Some(EventTime::Fixed(s.offset().from_local_datetime(&local).single()?))
+        }
+    }
+}
+
 fn in_zone(t: EventTime, zone: Tz) -> EventTime {
     match t {
         EventTime::Fixed(dt) if dt.offset().local_minus_utc() == 0 => {

@@ -204,6 +204,28 @@ pub(crate) fn currency_code(value: &str) -> Option<String> {
 /// about something else (`gratuit pour les moins de 12 ans`, `kostenlose Parkplätze`,
 /// `ücretsiz otopark`) says nothing either.
 pub fn says_free(text: &str) -> bool {
+    let folded = crate::datetext::fold_diacritics(text).to_lowercase();
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric() && c != ':')
+        .filter(|w| !w.is_empty())
+        .collect();
+    states_free_entry(&words) || says_free_in_words(&words)
+}
+
+/// Whether a text states that entry is free in so many words (`Eintritt frei`, `entrée
+/// libre`, `free admission`, `giriş ücretsiz`): the strict half of [`says_free`], for text
+/// that is notes rather than a listing (a calendar's `DESCRIPTION`), where a bare `kostenlos`
+/// may be about a course, a drink or the parking.
+pub fn says_free_entry(text: &str) -> bool {
+    let folded = crate::datetext::fold_diacritics(text).to_lowercase();
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric() && c != ':')
+        .filter(|w| !w.is_empty())
+        .collect();
+    states_free_entry(&words)
+}
+
+fn states_free_entry(words: &[&str]) -> bool {
     const PHRASES: [&str; 19] = [
         "free admission",
         "admission is free",
@@ -225,21 +247,26 @@ pub fn says_free(text: &str) -> bool {
         "katilim ucretsiz",
         "ucretsizdir",
     ];
-    const WORDS: [&str; 7] =
-        ["gratuit", "gratuite", "gratis", "gratuito", "gratuita", "kostenlos", "ucretsiz"];
+    let joined = format!(" {} ", words.join(" "));
+    PHRASES.iter().any(|p| joined.contains(&format!(" {p} ")))
+}
+
+fn says_free_in_words(words: &[&str]) -> bool {
+    const WORDS: [&str; 9] = [
+        "gratuit",
+        "gratuite",
+        "gratis",
+        "gratuito",
+        "gratuita",
+        "kostenlos",
+        "kostenfrei",
+        "gebuhrenfrei",
+        "ucretsiz",
+    ];
     const ABOUT_ELSE: [&str; 11] = [
         "pour", "jusqu", "para", "fur", "otopark", "servis", "ulasim", "park", "parking", "moins",
         "menores",
     ];
-    let folded = crate::datetext::fold_diacritics(text).to_lowercase();
-    let words: Vec<&str> = folded
-        .split(|c: char| !c.is_alphanumeric() && c != ':')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let joined = format!(" {} ", words.join(" "));
-    if PHRASES.iter().any(|p| joined.contains(&format!(" {p} "))) {
-        return true;
-    }
     // `a free workshop`, `this free, online info session`: English "free" after a
     // determiner and before (within three words) the kind of event it is.
     const DETERMINERS: [&str; 5] = ["a", "this", "our", "the", "these"];
@@ -294,6 +321,7 @@ mod tests {
             "Free admission; all ages.",
             "Join us at this free, online info session and learn more.",
             "A free workshop for beginners.",
+            "Entgelt: kostenfrei",
         ] {
             assert!(says_free(yes), "{yes}");
         }

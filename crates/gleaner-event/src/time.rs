@@ -67,6 +67,20 @@ impl EventTime {
 /// read as 10:00 local time). Returns `None` for anything else.
 pub fn parse_event_time(input: &str) -> Option<EventTime> {
     let s = input.trim();
+    // `2026-03-15 19:00:00 UTC` (a plugin's `strftime`): the offset is zero.
+    if let Some(head) = strip_suffix_ignore_case(s, " UTC")
+        .or_else(|| strip_suffix_ignore_case(s, " GMT"))
+        .filter(|h| h.contains(':') && !h.ends_with(['Z', 'z']) && !h.contains('+'))
+    {
+        return parse_event_time(&format!("{}Z", head.trim_end()));
+    }
+    // `Sun, 15 Mar 2026 19:00:00 +0100`: RFC 2822, as feeds write dates and some pages
+    // copy them into `startDate`.
+    if s.starts_with(|c: char| c.is_ascii_alphabetic())
+        && let Ok(t) = chrono::DateTime::parse_from_rfc2822(s)
+    {
+        return Some(EventTime::Fixed(t));
+    }
     // A zone written after the time: `[Europe/Paris]` (RFC 9557), ` Europe/Paris`, ` CET`,
     // ` TSİ`, ` heure de Paris`. An offset written beside it wins.
     if let Some((head, zone)) = split_zone(s) {
@@ -89,6 +103,24 @@ pub fn parse_event_time(input: &str) -> Option<EventTime> {
         Some(off) => EventTime::Fixed(off.from_local_datetime(&local).single()?),
         None => EventTime::Floating(local),
     })
+}
+
+fn strip_suffix_ignore_case<'a>(s: &'a str, suffix: &str) -> Option<&'a str> {
+    let cut = s.len().checked_sub(suffix.len())?;
+    (s.is_char_boundary(cut) && s[cut..].eq_ignore_ascii_case(suffix)).then(|| &s[..cut])
+}
+
+/// A time of day alone (`21:30`, `9:30:15`), as some pages write an `endDate` that ends
+/// the same day as the start.
+pub fn parse_time_of_day(input: &str) -> Option<NaiveTime> {
+    let s = input.trim();
+    if !s.contains(':') || s.contains(['-', '+', 'T', ' ']) {
+        return None;
+    }
+    match parse_time_and_offset(s)? {
+        (t, None) => Some(t),
+        _ => None,
+    }
 }
 
 /// Splits a trailing zone name or zone words off a date-time.
@@ -121,6 +153,9 @@ fn parse_date(s: &str) -> Option<NaiveDate> {
             s[6..].parse().ok()?,
         );
     }
+    if s.contains(['/', '.']) {
+        return parse_written_date(s);
+    }
     let mut it = s.split('-');
     let y: i32 = num(it.next()?, 4, 4)?;
     let m: u32 = num(it.next()?, 1, 2)?;
@@ -129,6 +164,28 @@ fn parse_date(s: &str) -> Option<NaiveDate> {
         return None;
     }
     NaiveDate::from_ymd_opt(y, m, d)
+}
+
+/// A date written with slashes or dots, as plugins put it into `startDate`: `2026/03/15`,
+/// `15.03.2026` (dots are day-first wherever they are used), and `15/03/2026` or
+/// `03/15/2026` only when one of the two numbers cannot be a month. `03/04/2026` is
+/// either of two days, so it gives none: a wrong date is worse than none.
+fn parse_written_date(s: &str) -> Option<NaiveDate> {
+    let sep = if s.contains('/') { '/' } else { '.' };
+    let parts: Vec<&str> = s.split(sep).collect();
+    let [a, b, c] = parts[..] else { return None };
+    if a.len() == 4 {
+        return NaiveDate::from_ymd_opt(num(a, 4, 4)?, num(b, 1, 2)?, num(c, 1, 2)?);
+    }
+    let (x, y, year): (u32, u32, i32) = (num(a, 1, 2)?, num(b, 1, 2)?, num(c, 4, 4)?);
+    let (day, month) = if sep == '.' || (x > 12 && y <= 12) || x == y {
+        (x, y)
+    } else if y > 12 && x <= 12 {
+        (y, x)
+    } else {
+        return None;
+    };
+    NaiveDate::from_ymd_opt(year, month, day)
 }
 
 fn num<T: std::str::FromStr>(s: &str, min: usize, max: usize) -> Option<T> {
@@ -259,6 +316,18 @@ mod tests {
             ("2026-07-10T20:30+01:00 CET", Some("2026-07-10T20:30:00+01:00")),
             ("2026-07-10 soon CET", None),
             ("2014-13-12", None),
+            ("15/03/2026 21:00", Some("2026-03-15T21:00:00")),
+            ("03/15/2026", Some("2026-03-15")),
+            ("2026/03/15", Some("2026-03-15")),
+            ("21.03.2026", Some("2026-03-21")),
+            ("04/04/2026", Some("2026-04-04")),
+            ("03/04/2026", None),
+            ("13/13/2026", None),
+            ("1.2", None),
+            ("2026-03-15 19:00:00 UTC", Some("2026-03-15T19:00:00+00:00")),
+            ("2026-03-15T19:00 gmt", Some("2026-03-15T19:00:00+00:00")),
+            ("Sun, 15 Mar 2026 19:00:00 +0100", Some("2026-03-15T19:00:00+01:00")),
+            ("Sun, 15 Mar 2026", None),
             ("tomorrow", None),
             ("", None),
         ];

@@ -154,6 +154,29 @@ const ZONE_WORDS: &[(&str, Tz)] = &[
     ("eest", Tz::EET),
     ("wet", Tz::WET),
     ("west", Tz::WET),
+    // The four clocks of the contiguous United States, as pages write them beside a
+    // time: `7 PM ET`, `6:00 p.m. Central`, `Pacific Time`. Each means its clock,
+    // daylight time included (`EST` written in July means the Eastern clock).
+    ("et", Tz::America__New_York),
+    ("est", Tz::America__New_York),
+    ("edt", Tz::America__New_York),
+    ("eastern", Tz::America__New_York),
+    ("eastern time", Tz::America__New_York),
+    ("ct", Tz::America__Chicago),
+    ("cst", Tz::America__Chicago),
+    ("cdt", Tz::America__Chicago),
+    ("central", Tz::America__Chicago),
+    ("central time", Tz::America__Chicago),
+    ("mt", Tz::America__Denver),
+    ("mst", Tz::America__Denver),
+    ("mdt", Tz::America__Denver),
+    ("mountain", Tz::America__Denver),
+    ("mountain time", Tz::America__Denver),
+    ("pt", Tz::America__Los_Angeles),
+    ("pst", Tz::America__Los_Angeles),
+    ("pdt", Tz::America__Los_Angeles),
+    ("pacific", Tz::America__Los_Angeles),
+    ("pacific time", Tz::America__Los_Angeles),
 ];
 
 /// The zone words [`stated_zone`] knows, for scanning a page's text.
@@ -188,6 +211,9 @@ mod tests {
             ("hora peninsular", Tz::Europe__Madrid),
             ("Europe/Berlin", Tz::Europe__Berlin),
             ("UK time", Tz::Europe__London),
+            ("ET", Tz::America__New_York),
+            ("Central Time", Tz::America__Chicago),
+            ("PDT", Tz::America__Los_Angeles),
         ] {
             assert_eq!(stated_zone(w), Some(tz), "{w}");
         }

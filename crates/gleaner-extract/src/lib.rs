@@ -267,6 +267,7 @@ pub fn extract_with(
                     raw: e.raw,
                 })
                 .collect();
+            free_from_text(&mut out.candidates, gleaner_event::says_free_entry);
             return out;
         }
         DocumentKind::Feed => {
@@ -288,7 +289,7 @@ pub fn extract_with(
                 .into_iter()
                 .map(|e| Candidate { format: Format::Feed, location: e.location, raw: e.raw })
                 .collect();
-            free_from_text(&mut out.candidates);
+            free_from_text(&mut out.candidates, gleaner_event::says_free);
             return out;
         }
         DocumentKind::Sitemap => {
@@ -388,7 +389,7 @@ pub fn extract_with(
             fallback::read(doc, opts.reference_date, &mut out.candidates, &mut out.diagnostics);
         }
     }
-    free_from_text(&mut out.candidates);
+    free_from_text(&mut out.candidates, gleaner_event::says_free);
     // An address written the way the page's language's country writes them is in that
     // country (and so on its clock).
     let lang = page::page_language(&text);
@@ -437,9 +438,11 @@ fn same_town_same_country(candidates: &mut [Candidate]) {
 }
 
 /// Events with no price and no `isAccessibleForFree` whose description says entry is free
-/// (`Gratuit, sur inscription`, `Giriş ücretsiz`, `free admission`) are free. Pages and
-/// feeds only: a calendar's description is its organiser's notes, not a price statement.
-fn free_from_text(candidates: &mut [Candidate]) {
+/// (`Gratuit, sur inscription`, `Giriş ücretsiz`, `free admission`) are free. A calendar's
+/// description is its organiser's notes, so there `says` is [`gleaner_event::says_free_entry`]:
+/// only a statement about entry (`Eintritt frei`, `entrée libre`) counts, not a bare
+/// `kostenlos` about something else.
+fn free_from_text(candidates: &mut [Candidate], says: fn(&str) -> bool) {
     for c in candidates {
         let raw = &mut c.raw;
         let priced = raw
@@ -448,9 +451,10 @@ fn free_from_text(candidates: &mut [Candidate]) {
             .any(|o| o.price.is_some() || o.low_price.is_some() || o.high_price.is_some());
         if raw.is_accessible_for_free.is_none()
             && !priced
-            && raw.description.as_deref().is_some_and(|d| {
-                gleaner_event::says_free(&gleaner_event::text::line_of(d, raw.markup))
-            })
+            && raw
+                .description
+                .as_deref()
+                .is_some_and(|d| says(&gleaner_event::text::line_of(d, raw.markup)))
         {
             raw.is_accessible_for_free = Some("true".to_owned());
         }

@@ -96,12 +96,56 @@ impl<'e> ItemAttrs<'e> {
     }
 }
 
+/// Where an element sits in the item being read: how many levels below the item's root,
+/// and whether inside a property's element (whose text is that property's).
+#[derive(Clone, Copy)]
+pub(crate) struct Place {
+    pub(crate) below: u8,
+    pub(crate) in_property: bool,
+}
+
+impl Place {
+    /// The item's root.
+    pub(crate) const ROOT: Place = Place { below: 0, in_property: false };
+
+    /// The place of a child of an element at `self`, which is a property when `property`.
+    pub(crate) fn child(self, property: bool) -> Place {
+        Place { below: self.below.saturating_add(1), in_property: self.in_property || property }
+    }
+}
+
+/// How far below an item's root an unmarked paragraph may be and still be the item's.
+const PARAGRAPH_DEPTH: u8 = 4;
+
+/// The text of an unmarked `<p>` of an item, which is the item's description when it marks
+/// none up (schema.org's own examples put the blurb in a plain paragraph beside the marked
+/// properties): a paragraph near the item's root, outside every property and nested item,
+/// that marks nothing up itself (`<p><strong>Cancelled</strong> <link property=…> – …`
+/// is marked-up content) and reads as prose (at least 60 characters and ten words).
+pub(crate) fn unmarked_paragraph(el: ElementRef<'_>, at: Place) -> Option<String> {
+    if el.value().name() != "p" || at.in_property || at.below > PARAGRAPH_DEPTH {
+        return None;
+    }
+    let marked = |e: &Element| {
+        e.attrs
+            .iter()
+            .any(|(n, _)| matches!(&*n.local, "itemprop" | "itemscope" | "property" | "typeof"))
+    };
+    if el.descendants().take(2_000).filter_map(ElementRef::wrap).any(|d| marked(d.value())) {
+        return None;
+    }
+    let text = capped_text(el).split_whitespace().collect::<Vec<_>>().join(" ");
+    let prose = text.chars().count() >= 60
+        && text.split(' ').filter(|w| w.chars().any(char::is_alphabetic)).count() >= 10;
+    prose.then_some(text)
+}
+
 /// Pushes `el`'s element children on `stack` so that the first is popped first, without
 /// an intermediate vector.
-fn push_children<'d>(stack: &mut Vec<ElementRef<'d>>, el: ElementRef<'d>) {
-    let at = stack.len();
-    stack.extend(el.children().filter_map(ElementRef::wrap));
-    stack[at..].reverse();
+fn push_children<'d>(stack: &mut Vec<(ElementRef<'d>, Place)>, el: ElementRef<'d>, at: Place) {
+    let at_len = stack.len();
+    stack.extend(el.children().filter_map(ElementRef::wrap).map(|c| (c, at)));
+    stack[at_len..].reverse();
 }
 
 struct Crawler<'a, 'd> {
@@ -148,16 +192,17 @@ impl<'d> Crawler<'_, 'd> {
             map.insert("@id".to_owned(), Value::String(id.trim().to_owned()));
         }
         path.push(root);
-        let mut stack: Vec<ElementRef<'d>> = Vec::new();
+        let mut stack: Vec<(ElementRef<'d>, Place)> = Vec::new();
         if let Some(refs) = a.itemref {
             for id in refs.split_whitespace().rev() {
                 if let Some(r) = self.by_id(id) {
-                    stack.push(r);
+                    stack.push((r, Place::ROOT.child(false)));
                 }
             }
         }
-        push_children(&mut stack, root);
-        while let Some(el) = stack.pop() {
+        push_children(&mut stack, root, Place::ROOT.child(false));
+        let mut paragraph: Option<String> = None;
+        while let Some((el, at)) = stack.pop() {
             self.steps += 1;
             if self.steps > MAX_STEPS {
                 self.exhausted = true;
@@ -196,10 +241,38 @@ impl<'d> Crawler<'_, 'd> {
                 }
             }
             if !scoped {
-                push_children(&mut stack, el);
+                if paragraph.is_none() && ea.itemprop.is_none() {
+                    paragraph = unmarked_paragraph(el, at);
+                }
+                push_children(&mut stack, el, at.child(ea.itemprop.is_some()));
             }
         }
         path.pop();
+        if let Some(p) = paragraph {
+            map.insert("@paragraph".to_owned(), Value::String(p));
+        }
+        // An event that marks no price up: the price or "free" its own text writes
+        // (`<p>Entrée libre</p>` beside the marked properties), as for microformats.
+        let is_event = a.itemtype.is_some_and(|t| t.contains("Event") || t.contains("Festival"));
+        if is_event
+            && !map.contains_key("offers")
+            && !map.contains_key("isAccessibleForFree")
+            && let Some(p) = crate::fallback::price_in_text(root)
+        {
+            if p.is_free {
+                map.insert("isAccessibleForFree".to_owned(), Value::String("true".to_owned()));
+            } else {
+                let mut offer = Map::new();
+                offer.insert("lowPrice".to_owned(), Value::String(p.min.to_string()));
+                if let Some(max) = p.max {
+                    offer.insert("highPrice".to_owned(), Value::String(max.to_string()));
+                }
+                if let Some(c) = p.currency {
+                    offer.insert("priceCurrency".to_owned(), Value::String(c.to_owned()));
+                }
+                map.insert("offers".to_owned(), Value::Object(offer));
+            }
+        }
         Value::Object(map)
     }
 }

@@ -204,17 +204,20 @@ mod tests {
 
 /// The zone a page states for its times, when it states exactly one: an IANA name
 /// (`Europe/Istanbul`, in a widget's settings or the text) or zone words (`TSİ`, `CET`,
-/// `heure de Paris`, `hora peninsular`, …). Abbreviations must be written in capitals (the
-/// French "cet" is a word); two different zones on one page state none.
+/// `heure de Paris`, `hora peninsular`, `Eastern Time`, …). Abbreviations must be written
+/// in capitals (the French "cet" is a word), and the US ones that are also state codes or
+/// words (`CT`, `PT`, `ET`, `EST`, `Central`, `Pacific`) count only right after a time of
+/// day (`7 PM CT`, `9am Pacific`, `18:00 ET`); two different zones on one page state none.
 pub(crate) fn stated_zone(html: &str) -> Option<String> {
     static ZONES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"\b(?:Europe|America|Asia|Africa|Atlantic|Australia|Pacific)/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?\b|\b(?:TSİ|TSI|CEST|CET|MESZ|MEZ|BST|EEST|EET)\b|(?i:\b(?:türkiye saati|heure de paris|heure française|heure de france|hora peninsular|hora de madrid|hora canaria|uk time|london time)\b)",
+            r"\b(?:Europe|America|Asia|Africa|Atlantic|Australia|Pacific)/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?\b|\b(?:TSİ|TSI|CEST|CET|MESZ|MEZ|BST|EEST|EET)\b|(?i:\b(?:türkiye saati|heure de paris|heure française|heure de france|hora peninsular|hora de madrid|hora canaria|uk time|london time)\b)|\b(?:Eastern|Central|Mountain|Pacific) Time\b|(?:\b\d{1,2}(?::\d{2})?\s*(?i:[ap]\.?m\b\.?)|\b\d{1,2}:\d{2})\s*(ET|CT|MT|PT|EST|EDT|CST|CDT|MST|MDT|PST|PDT|Eastern|Central|Mountain|Pacific)\b",
         )
         .expect("the zone pattern is valid")
     });
     let mut found: Option<(String, chrono_tz::Tz)> = None;
-    for m in ZONES.find_iter(html).take(1000) {
+    for c in ZONES.captures_iter(html).take(1000) {
+        let Some(m) = c.get(1).or_else(|| c.get(0)) else { continue };
         let Some(tz) = gleaner_event::zone::stated_zone(m.as_str()) else { continue };
         match &found {
             None => found = Some((m.as_str().to_owned(), tz)),
@@ -255,5 +258,11 @@ mod zone_tests {
         assert_eq!(stated_zone("<p>cet été, à Lyon</p>"), None);
         assert_eq!(stated_zone("<p>20:00 CET or 19:00 BST</p>"), None);
         assert_eq!(stated_zone("<p>no zone here</p>"), None);
+        assert_eq!(stated_zone("<p>Tue, 6:00 PM CT</p>").as_deref(), Some("CT"));
+        assert_eq!(stated_zone("<p>1:00 p.m. Eastern Time</p>").as_deref(), Some("Eastern"));
+        assert_eq!(stated_zone("<p>Central Time</p>").as_deref(), Some("Central Time"));
+        assert_eq!(stated_zone("<p>Hartford, CT 06103</p>"), None);
+        assert_eq!(stated_zone("<h2>SAMEDI 20 ET DIMANCHE 21</h2><p>C'EST GRATUIT</p>"), None);
+        assert_eq!(stated_zone("<p>7pm ET or 4pm PT</p>"), None);
     }
 }

@@ -8,7 +8,9 @@ use scraper::node::Element;
 use scraper::{ElementRef, Html};
 use serde_json::{Map, Value};
 
-use crate::microdata::{capped_text, is_text_prop, push_prop, short_name};
+use crate::microdata::{
+    Place, capped_text, is_text_prop, push_prop, short_name, unmarked_paragraph,
+};
 use crate::schema;
 use crate::{Candidate, Diagnostic, Format, Severity};
 
@@ -25,6 +27,8 @@ struct Item {
     types: Vec<String>,
     id: Option<String>,
     props: Vec<(String, Val)>,
+    /// The first unmarked paragraph of the resource ([`unmarked_paragraph`]).
+    paragraph: Option<String>,
 }
 
 /// Reads every RDFa event in `doc`.
@@ -94,10 +98,12 @@ impl<'e> RdfaAttrs<'e> {
 /// The top-level RDFa resources of a document, as JSON. One walk visits each element once.
 pub fn items(doc: &Html) -> Vec<Value> {
     let mut items: Vec<Item> = Vec::new();
+    // The element of each resource, for the price its text writes.
+    let mut elements: Vec<ElementRef<'_>> = Vec::new();
     let mut roots: Vec<usize> = Vec::new();
-    let mut stack: Vec<(ElementRef<'_>, Option<usize>, Option<&str>)> =
-        vec![(doc.root_element(), None, None)];
-    while let Some((el, current, hanging)) = stack.pop() {
+    let mut stack: Vec<(ElementRef<'_>, Option<usize>, Option<&str>, Place)> =
+        vec![(doc.root_element(), None, None, Place::ROOT)];
+    while let Some((el, current, hanging, at)) = stack.pop() {
         let e = el.value();
         let a = RdfaAttrs::of(e);
         let mut next = current;
@@ -126,7 +132,9 @@ pub fn items(doc: &Html) -> Vec<Value> {
                 types: t.split_whitespace().map(str::to_owned).collect(),
                 id: a.resource.or(a.about).map(str::to_owned),
                 props: Vec::new(),
+                paragraph: None,
             });
+            elements.push(el);
             match (property, current) {
                 // One resource under several names is pushed once per name, one after
                 // another (`to_json` relies on it).
@@ -153,10 +161,49 @@ pub fn items(doc: &Html) -> Vec<Value> {
                 items[c].props.push((name.to_owned(), Val::Text(value)));
             }
         }
+        let child_at = if a.typeof_.is_some() {
+            Place::ROOT.child(false)
+        } else {
+            if property.is_none()
+                && let Some(c) = current
+                && items[c].paragraph.is_none()
+            {
+                items[c].paragraph = unmarked_paragraph(el, at);
+            }
+            at.child(property.is_some())
+        };
         // Children in document order when popped, without an intermediate vector.
-        let at = stack.len();
-        stack.extend(el.children().filter_map(ElementRef::wrap).map(|c| (c, next, next_hanging)));
-        stack[at..].reverse();
+        let from = stack.len();
+        stack.extend(
+            el.children().filter_map(ElementRef::wrap).map(|c| (c, next, next_hanging, child_at)),
+        );
+        stack[from..].reverse();
+    }
+    // An event that marks no price up: the price or "free" its own text writes, as for
+    // microdata and microformats.
+    for (item, el) in items.iter_mut().zip(&elements) {
+        let is_event = item.types.iter().any(|t| t.contains("Event") || t.contains("Festival"));
+        // `offers` or `schema:offers`.
+        let named = |n: &str, want: &str| {
+            n == want || n.strip_suffix(want).is_some_and(|p| p.ends_with(':'))
+        };
+        let priced =
+            item.props.iter().any(|(n, _)| named(n, "offers") || named(n, "isAccessibleForFree"));
+        if !is_event || priced {
+            continue;
+        }
+        let Some(p) = crate::fallback::price_in_text(*el) else { continue };
+        if p.is_free {
+            item.props.push(("isAccessibleForFree".to_owned(), Val::Text("true".to_owned())));
+        } else {
+            item.props.push(("@lowPrice".to_owned(), Val::Text(p.min.to_string())));
+            if let Some(max) = p.max {
+                item.props.push(("@highPrice".to_owned(), Val::Text(max.to_string())));
+            }
+            if let Some(c) = p.currency {
+                item.props.push(("@priceCurrency".to_owned(), Val::Text(c.to_owned())));
+            }
+        }
     }
     roots.iter().map(|&r| to_json(&mut items, r, 0)).collect()
 }
@@ -177,7 +224,7 @@ fn rdfa_value(el: ElementRef<'_>, a: &RdfaAttrs<'_>) -> String {
 /// Resource `idx` as JSON, its strings moved out of `items` (each resource has one parent,
 /// so it is read once; a resource under several names is copied from its first reading).
 fn to_json(items: &mut [Item], idx: usize, depth: usize) -> Value {
-    let Item { types, id, props } = std::mem::take(&mut items[idx]);
+    let Item { types, id, props, paragraph } = std::mem::take(&mut items[idx]);
     let mut map = Map::new();
     if !types.is_empty() {
         map.insert(
@@ -206,6 +253,22 @@ fn to_json(items: &mut [Item], idx: usize, depth: usize) -> Value {
             Val::Item(_) => Value::Null,
         };
         push_prop(&mut map, &name, value);
+    }
+    if let Some(p) = paragraph {
+        map.insert("@paragraph".to_owned(), Value::String(p));
+    }
+    let mut offer = Map::new();
+    for (from, to) in [
+        ("@lowPrice", "lowPrice"),
+        ("@highPrice", "highPrice"),
+        ("@priceCurrency", "priceCurrency"),
+    ] {
+        if let Some(v) = map.remove(from) {
+            offer.insert(to.to_owned(), v);
+        }
+    }
+    if !offer.is_empty() {
+        map.insert("offers".to_owned(), Value::Object(offer));
     }
     Value::Object(map)
 }

@@ -218,7 +218,8 @@ impl<'a> Walker<'a> {
         let mut raw = RawEvent { types, ..RawEvent::default() };
         // `summary` is the name in the retired data-vocabulary.org Event.
         raw.name = text(get(m, "name")).or_else(|| text(get(m, "summary")));
-        raw.description = text(get(m, "description"));
+        // A microdata or RDFa item that marks no description up: its unmarked paragraph.
+        raw.description = text(get(m, "description")).or_else(|| text(m.get("@paragraph")));
         raw.url = url_of(get(m, "url"));
         raw.id = text(m.get("@id"));
         raw.image = url_of(get(m, "image"));
@@ -421,7 +422,7 @@ fn inherit(raw: &mut RawEvent, show: RawEvent) {
 }
 
 /// Whether a location written as text says the event is online (five languages).
-fn is_online(t: &str) -> bool {
+pub(crate) fn is_online(t: &str) -> bool {
     let t = t.trim().trim_end_matches('.').to_lowercase();
     matches!(
         t.as_str(),

@@ -6,7 +6,7 @@
 //! in the source's zone (the caller's [`IcalOptions::default_tz`], else the calendar's
 //! `X-WR-TIMEZONE`); all-day events with their exclusive `DTEND`; `DURATION`;
 //! `RRULE`/`RDATE`/`EXDATE` expanded in the `DTSTART` zone (see [`rrule`]);
-//! `RECURRENCE-ID` overrides; `STATUS:CANCELLED` per instance; `LOCATION` split into venue,
+//! `RECURRENCE-ID` overrides; `STATUS:CANCELLED` per instance and `METHOD:CANCEL`; `LOCATION` split into venue,
 //! street and locality where it can be; `URL`, `DESCRIPTION`, `CATEGORIES`. The identity of
 //! an event is its `UID` plus its `RECURRENCE-ID` ([`IcalEvent::identity`]).
 //!
@@ -159,6 +159,16 @@ pub fn read(bytes: &[u8], opts: &IcalOptions) -> Calendar {
             Some(b) if b.event.recurrence_id.is_some() => overrides.push(b),
             Some(b) => masters.push(b),
             None => {}
+        }
+    }
+    // `METHOD:CANCEL` (RFC 5546 §3.2.5): every event the message carries is cancelled.
+    if parsed
+        .calendar_props
+        .iter()
+        .any(|p| p.name == "METHOD" && p.value.trim().eq_ignore_ascii_case("CANCEL"))
+    {
+        for b in masters.iter_mut().chain(overrides.iter_mut()) {
+            b.event.raw.status = Some("EventCancelled".to_owned());
         }
     }
     // An override often lists only what changed (Outlook, Exchange): the rest comes from
@@ -791,6 +801,10 @@ pub struct LocationParts {
 /// middle part has a number. Anything else is the venue's name as written.
 pub fn split_location(text: &str) -> LocationParts {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // `Online`, `Zoom`, a meeting link: no place anyone goes to.
+    if crate::schema::is_online(&one_line) {
+        return LocationParts::default();
+    }
     // `Venue @ Street 5, 03044 Town` (WordPress Events Manager).
     if let Some((venue, address)) = one_line.split_once(" @ ") {
         let mut parts = split_address_parts(address);
@@ -813,10 +827,53 @@ pub fn split_location(text: &str) -> LocationParts {
     }
 }
 
+/// Whether a part of a `LOCATION` names a room, hall or floor inside a building (`Saal 2`,
+/// `Vortragssaal`, `Room 204`, `3rd Floor`, `2. OG`, `Salle Molière`, `Sala 3`): it has
+/// a number like a street does, but it is no street.
+fn is_room(part: &str) -> bool {
+    const ROOM_WORDS: [&str; 18] = [
+        "saal", "raum", "zimmer", "room", "salle", "sala", "salon", "aula", "floor", "etage",
+        "étage", "stock", "og", "ug", "geschoss", "planta", "piso", "suite",
+    ];
+    part.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).any(|w| {
+        let w = w.to_lowercase();
+        ROOM_WORDS.contains(&w.as_str())
+            || ["saal", "raum", "zimmer"].iter().any(|r| w.len() > r.len() + 2 && w.ends_with(r))
+    })
+}
+
+/// The venue of the parts before the street: a room beside the building is dropped
+/// (`Raum 4, Volkshochschule` and `Stadtbibliothek, Vortragssaal` are the building), and
+/// of several names the first, which names the building (the written pages' convention).
+fn venue_of(parts: &[&str]) -> Option<String> {
+    let named: Vec<&str> = parts.iter().copied().filter(|p| !is_room(p)).collect();
+    match (named.first(), parts.len()) {
+        (_, 0) => None,
+        (_, 1) => Some(parts[0].to_owned()),
+        (Some(first), _) => Some((*first).to_owned()),
+        (None, _) => Some(parts.join(", ")),
+    }
+}
+
 /// `[Venue, ]Street 5, 14473 Town[, Country]`, `Street 5 14473 Town`, or
 /// `Venue, Street 5, Town`; the venue is what comes before the street.
 fn split_address_parts(text: &str) -> LocationParts {
-    let parts: Vec<&str> = text.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+    let all: Vec<&str> = text.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+    // A US state and ZIP code last (`…, Springfield, IL 62701`): the town is before it.
+    let us_state = |s: &str| {
+        let mut w = s.split_whitespace();
+        let state =
+            w.next().is_some_and(|st| st.len() == 2 && st.bytes().all(|b| b.is_ascii_uppercase()));
+        let zip = w.next().is_none_or(|z| {
+            let (five, plus) = z.split_once('-').unwrap_or((z, ""));
+            five.len() == 5 && five.bytes().chain(plus.bytes()).all(|b| b.is_ascii_digit())
+        });
+        state && zip && w.next().is_none()
+    };
+    let parts: &[&str] = match &all[..] {
+        [rest @ .., last] if rest.len() >= 2 && us_state(last) => rest,
+        _ => &all,
+    };
     let has_digit = |s: &str| s.chars().any(|c| c.is_ascii_digit());
     let is_code = |w: &str| (4..=5).contains(&w.len()) && w.chars().all(|c| c.is_ascii_digit());
     let postal = |s: &str| {
@@ -825,10 +882,10 @@ fn split_address_parts(text: &str) -> LocationParts {
     };
     let strip_postal =
         |s: &str| -> String { s.split_whitespace().skip(1).collect::<Vec<_>>().join(" ") };
-    let venue_of = |ps: &[&str]| (!ps.is_empty()).then(|| ps.join(", "));
+    let streetlike = |s: &str| has_digit(s) && !is_room(s);
     if let Some(p) = parts.iter().position(|s| postal(s)) {
         let locality = Some(strip_postal(parts[p])).filter(|l| !l.is_empty());
-        if p >= 1 && has_digit(parts[p - 1]) {
+        if p >= 1 && streetlike(parts[p - 1]) {
             return LocationParts {
                 venue: venue_of(&parts[..p - 1]),
                 street: Some(parts[p - 1].to_owned()),
@@ -856,12 +913,26 @@ fn split_address_parts(text: &str) -> LocationParts {
         }
         return LocationParts { venue: venue_of(&parts[..p]), street: None, locality };
     }
-    if parts.len() == 3 && has_digit(parts[1]) && !has_digit(parts[2]) {
-        return LocationParts {
-            venue: Some(parts[0].to_owned()),
-            street: Some(parts[1].to_owned()),
-            locality: Some(parts[2].to_owned()),
-        };
+    // `Venue[, Room], Street 5, Town` and `Venue, Room 204, Town`.
+    if let [before @ .., middle, town] = parts
+        && !before.is_empty()
+        && has_digit(middle)
+        && !has_digit(town)
+    {
+        if !is_room(middle) {
+            return LocationParts {
+                venue: venue_of(before),
+                street: Some((*middle).to_owned()),
+                locality: Some((*town).to_owned()),
+            };
+        }
+        if before.len() == 1 && !is_room(before[0]) {
+            return LocationParts {
+                venue: Some(before[0].to_owned()),
+                street: None,
+                locality: Some((*town).to_owned()),
+            };
+        }
     }
     // `Street 5 03044 Town` in one part.
     if let Some(last) = parts.last() {
@@ -1020,6 +1091,19 @@ mod tests {
                 ("freiLand Potsdam", "Friedrich-Engels-Straße 22", "Potsdam"),
             ),
             ("Zorlu PSM, Levazım Mh. 1, İstanbul", ("Zorlu PSM", "Levazım Mh. 1", "İstanbul")),
+            (
+                "Saal 2, Stadtbibliothek, Hauptstr. 5, 70173 Stuttgart",
+                ("Stadtbibliothek", "Hauptstr. 5", "Stuttgart"),
+            ),
+            (
+                "Stadtbibliothek, Vortragssaal, Hauptstr. 5, 70173 Stuttgart",
+                ("Stadtbibliothek", "Hauptstr. 5", "Stuttgart"),
+            ),
+            ("Town Hall, 2nd Floor, 5 Main St, Ely", ("Town Hall", "5 Main St", "Ely")),
+            (
+                "Elm Library, 12 Elm St, Springfield, IL 62701",
+                ("Elm Library", "12 Elm St", "Springfield"),
+            ),
         ];
         for (input, (v, s, l)) in cases {
             let p = split_location(input);
