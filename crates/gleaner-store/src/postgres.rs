@@ -28,8 +28,9 @@
 //!   the version inside its own transaction, pipelined.
 //! - Event write (`upsert_event_fenced`): `BEGIN`, the fence, the registry version, the
 //!   advisory locks and the lookup pipelined in one round trip; the candidates' readings
-//!   in one more when there are any; the `INSERT … RETURNING id` of a new event; the
-//!   remaining writes pipelined with `COMMIT`: two to three round trips (eight before).
+//!   in one more when there are any; the remaining writes pipelined with `COMMIT` (a new
+//!   event's row, status and reading are one statement, `INSERT_NEW_EVENT`): two round
+//!   trips for a new event, three for one read again (eight before issue 27).
 //! - A single-statement write (`Db::write_one`) is sent alone, in autocommit.
 //! - Audit: a thread with its own runtime and connection writes batches, one statement
 //!   (`unnest` of arrays) per batch.

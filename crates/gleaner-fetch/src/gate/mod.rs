@@ -5,7 +5,10 @@
 //! 2. makes sure the site's robots.txt is known, reading it *through the gate itself*
 //!    (purpose `robots`, same budget) when it is missing or expired; while it cannot be
 //!    read, nothing else is requested from the site; a disallowed path is refused with
-//!    the rule and line that said so;
+//!    the rule and line that said so. The gate decides on the robots.txt memory it last
+//!    saw for the site (no read of the state per request); the reservation (3.) checks
+//!    that the state it locks still holds that memory, and when another process read
+//!    robots.txt again meanwhile it reserves nothing and the request is decided again;
 //! 3. waits for the site's budget ([`gleaner_policy::budget`]): spacing shared by every
 //!    purpose, in-flight caps, quotas, quiet hours, suspensions, blocks; waiting
 //!    requests of one site are served by purpose priority (a visitor's image before a
