@@ -763,8 +763,9 @@ async fn issue27_robots_txt_changed_by_another_process_applies_to_the_next_reque
     let site = gleaner_fetch::site_key(&one.url);
     let disallow = Box::new(|s: &mut gleaner_policy::state::SiteState, _: &mut _| {
         let memory = s.robots.as_mut().expect("robots.txt was read");
-        memory.state =
-            RobotsState::Rules(Arc::new(RobotsTxt::parse(b"User-agent: *\nDisallow: /\n")));
+        let body = b"User-agent: *\nDisallow: /\n";
+        memory.state = RobotsState::Rules(Arc::new(RobotsTxt::parse(body)));
+        memory.body = Some(body.to_vec());
         memory.valid_until += Duration::from_secs(1);
     });
     gleaner_policy::state::GateState::update(&*state, &site, disallow).await.unwrap();
