@@ -619,3 +619,55 @@ fn a_place_without_numbers_is_venue_and_town_unless_it_names_a_street() {
         (None, Some("Main Street".into()), Some("Springfield".into()))
     );
 }
+
+/// Feed items dated only in their text (issue 24 item 4) take the price and the status
+/// that text gives; items with a date field, or text without money, take none.
+#[test]
+fn feed_items_dated_in_their_text_take_its_price_and_status() {
+    use gleaner_event::EventStatus::{Cancelled, Postponed};
+    let cases = [
+        (
+            "Le jeudi 12 mars 2026 à 20h30, salle Vigo. Tarif plein 8 €, réduit 5 €.",
+            Some(("5", "8")),
+            None,
+        ),
+        (
+            "Am Samstag, 14. März 2026, um 19.30 Uhr. Teilnahme 8 €, Anmeldung erforderlich.",
+            Some(("8", "8")),
+            None,
+        ),
+        (
+            "<strong>Annulé</strong> — la séance du samedi 21 mars 2026 à 18h est annulée.",
+            None,
+            Some(Cancelled),
+        ),
+        (
+            "Saturday 21 March 2026 at 7.30pm: postponed to May. Tickets £12.",
+            Some(("12", "12")),
+            Some(Postponed),
+        ),
+        ("Domingo 22 de marzo de 2026 a las 12:00 en la sala 5.", None, None),
+    ];
+    let base = Url::parse(BASE).unwrap();
+    for (text, price, status) in cases {
+        let feed = format!(
+            r#"<?xml version="1.0"?><rss version="2.0"><channel><title>Agenda</title>
+            <item><title>Séance</title><link>https://venue.example/s/1</link>
+            <pubDate>Thu, 26 Feb 2026 08:00:00 +0100</pubDate>
+            <description><![CDATA[<p>{text}</p>]]></description></item></channel></rss>"#
+        );
+        let ctx = NormaliseContext { base_url: &base, default_tz: None };
+        let out = extract_events_with(
+            feed.as_bytes(),
+            "application/rss+xml",
+            &ctx,
+            &ExtractOptions::default(),
+        );
+        assert_eq!(out.events.len(), 1, "{text}: {:?}", out.diagnostics);
+        let e = &out.events[0];
+        let got = e.price.min.zip(e.price.max).map(|(a, b)| (a.to_string(), b.to_string()));
+        let want = price.map(|(a, b): (&str, &str)| (a.to_owned(), b.to_owned()));
+        assert_eq!(got, want, "{text}");
+        assert_eq!(e.status_stated.then_some(e.status), status, "{text}");
+    }
+}
