@@ -1637,7 +1637,97 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     if !has_place || rest.iter().any(|p| is_publication_line(p)) {
         return None;
     }
+    // An organisation's line (`Kingsmere Town Football Club · The Brickfield, Station Road,
+    // Kingsmere`): the place is the name that opens its address, when one does.
+    if is_organisation(name)
+        && let Some((place, street)) = rest[0].split_once(", ")
+        && !place.chars().any(|c| c.is_ascii_digit())
+        && (1..=4).contains(&place.split_whitespace().count())
+        && label_of(place).is_none()
+        && !names_a_street(place)
+    {
+        let mut address = vec![street];
+        address.extend_from_slice(&rest[1..]);
+        return Some((place.trim().to_owned(), address.join(", ")));
+    }
     Some(((*name).to_owned(), rest.join(", ")))
+}
+
+/// Words that name an organisation (a club, a society), not a place, folded.
+const ORGANISATION_WORDS: &[&str] = &[
+    "club",
+    "fc",
+    "afc",
+    "society",
+    "association",
+    "verein",
+    "ev",
+    "kulturverein",
+    "sportverein",
+    "kulubu",
+    "dernegi",
+    "asociacion",
+    "amicale",
+    "federation",
+    "trust",
+];
+
+/// Street words, folded: a part holding one is a street, not a place's name.
+const STREET_WORDS: &[&str] = &[
+    "road",
+    "rd",
+    "lane",
+    "street",
+    "st",
+    "avenue",
+    "ave",
+    "way",
+    "drive",
+    "close",
+    "square",
+    "rue",
+    "boulevard",
+    "bd",
+    "chemin",
+    "allee",
+    "quai",
+    "place",
+    "cours",
+    "strasse",
+    "str",
+    "weg",
+    "platz",
+    "gasse",
+    "calle",
+    "avenida",
+    "plaza",
+    "paseo",
+    "camino",
+    "cadde",
+    "cad",
+    "caddesi",
+    "sokak",
+    "sok",
+    "bulvari",
+    "mahallesi",
+];
+
+/// Whether a part of an address names a street (`Boathouse Lane`, `Mühlenweg`).
+fn names_a_street(part: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(part);
+    folded.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        STREET_WORDS.contains(&w)
+            || ["strasse", "weg", "platz", "gasse", "allee"]
+                .iter()
+                .any(|s| w.len() > s.len() + 2 && w.ends_with(s))
+    })
+}
+
+/// Whether a venue line's name is an organisation's (`Kingsmere Town Football Club`,
+/// `Kulturverein Alte Mühle e.V.`).
+fn is_organisation(name: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(name).replace("e.v.", "ev");
+    folded.split(|c: char| !c.is_alphanumeric()).any(|w| ORGANISATION_WORDS.contains(&w))
 }
 
 /// A cell that holds only a time of day written with a dot or an `h` (`21.30`, `20h30`):
@@ -1687,6 +1777,25 @@ mod tests {
         assert_eq!(
             v("Teatro Romea · Plaza Julián Romea, s/n · 30001 Murcia · España"),
             pair("Teatro Romea", "Plaza Julián Romea, s/n, 30001 Murcia, España")
+        );
+        // An organisation's line: the place is the name that opens its address.
+        assert_eq!(
+            v(
+                "Kingsmere Town Football Club · The Brickfield, Station Road, Kingsmere NN14 7QT · England"
+            ),
+            pair("The Brickfield", "Station Road, Kingsmere NN14 7QT, England")
+        );
+        assert_eq!(
+            v("Kulturverein Alte Mühle e.V. · Mühlenweg 3 · 37574 Einbeck"),
+            pair("Kulturverein Alte Mühle e.V.", "Mühlenweg 3, 37574 Einbeck")
+        );
+        assert_eq!(
+            v("Peña Flamenca · Calle Mayor 4 · 11004 Cádiz"),
+            pair("Peña Flamenca", "Calle Mayor 4, 11004 Cádiz")
+        );
+        assert_eq!(
+            v("Sporting Club · Boathouse Lane, Riverside · 37574 Einbeck"),
+            pair("Sporting Club", "Boathouse Lane, Riverside, 37574 Einbeck")
         );
         for not in [
             "© 2026 Eastside Community Center",

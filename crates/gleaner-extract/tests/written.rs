@@ -46,7 +46,7 @@ const FLOOR_01_49: f64 = 0.988;
 /// Pages 50–69, written blind (issue 24): the all-field F1 floor with the fallback on, just
 /// under what the fixes made for them reach. At first sight, on 2026-12-02 before any fix,
 /// the batch scored 0.744 with the fallback on and 0.689 with it off.
-const FLOOR_50_69: f64 = 0.925;
+const FLOOR_50_69: f64 = 0.94;
 
 const BATCHES: [Batch; 2] = [
     Batch { name: "pages 01–49", pages: (1, 49), floor: FLOOR_01_49 },
