@@ -674,13 +674,26 @@ fn find_times_from(
             // `7–9 p.m.`, `7 to 9 pm`: a bare hour before a time with a meridiem starts it.
             if t2.is_none()
                 && let Some(m) = mer1
-                && let Some(bare) = bare_hour_before(tokens, used, i)
+                && let Some(bare) = bare_hour_before(tokens, used, i, 12)
                 // The same half of the day when that keeps it first (`7–9 pm`), else the
                 // morning (`11–1 pm`).
                 && let Some(early) = [Some(m), Some(Meridiem::Am)]
                     .into_iter()
                     .filter_map(|m| apply_meridiem((bare, 0), m))
                     .find(|e| *e < start)
+            {
+                return Some((early, Some(start)));
+            }
+            // `11–17 Uhr`, `14–18 h`: a bare hour joined to an hour with its unit starts it.
+            if t2.is_none()
+                && mer1.is_none()
+                && next > 0
+                && matches!(word(tokens, next - 1), Some("uhr" | "h"))
+                && let Some(bare) = bare_hour_before(tokens, used, i, 23)
+                // Not a number a word introduces (`Saal 2 – 17 Uhr`).
+                && (i < 3 || word(tokens, i - 3).is_none())
+                && let Some(early) = NaiveTime::from_hms_opt(bare, 0, 0)
+                && early < start
             {
                 return Some((early, Some(start)));
             }
@@ -697,9 +710,10 @@ fn find_times_from(
     None
 }
 
-/// The bare hour (`7` in `7–9 p.m.`, `7 to 9 pm`) joined by a dash or `to` to the time at
-/// `i`: not a time of its own and not the tail of a date or number.
-fn bare_hour_before(tokens: &[Token], used: &[usize], i: usize) -> Option<u32> {
+/// The bare hour (`7` in `7–9 p.m.`, `7 to 9 pm`, `11` in `11–17 Uhr`) joined by a dash or
+/// `to` to the time at `i`, at most `max` (12 beside a meridiem, 23 beside `Uhr` or `h`):
+/// not a time of its own and not the tail of a date or number.
+fn bare_hour_before(tokens: &[Token], used: &[usize], i: usize, max: u32) -> Option<u32> {
     let joined = i >= 2
         && (sep(tokens, i - 1) == Some('-')
             || matches!(word(tokens, i - 1), Some("to" | "until" | "till")));
@@ -711,7 +725,7 @@ fn bare_hour_before(tokens: &[Token], used: &[usize], i: usize) -> Option<u32> {
         && (matches!(sep(tokens, i - 3), Some('/' | '.' | ',' | ':' | '-'))
             && !tokens[i - 2].spaced
             || num(tokens, i - 3).is_some());
-    ((1..=12).contains(&h) && len <= 2 && !tail).then_some(h)
+    ((1..=max).contains(&h) && len <= 2 && !tail).then_some(h)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1001,5 +1015,15 @@ mod tests {
         assert_eq!(t("7–9 p.m. CT"), Some(("19:00".into(), Some("21:00".into()))));
         assert_eq!(t("7 to 9 pm"), Some(("19:00".into(), Some("21:00".into()))));
         assert_eq!(t("11–1 pm"), Some(("11:00".into(), Some("13:00".into()))));
+        // And a bare hour joined to an hour with `Uhr` or `h` (issue 24, written page 66).
+        assert_eq!(t("So, 12.04.2026, 11–17 Uhr"), Some(("11:00".into(), Some("17:00".into()))));
+        assert_eq!(t("14-18 h"), Some(("14:00".into(), Some("18:00".into()))));
+        assert_eq!(t("de 14h à 18h"), Some(("14:00".into(), Some("18:00".into()))));
+        assert_eq!(t("Saal 2 – 17 Uhr"), Some(("17:00".into(), None)), "a room, not an hour");
+        // Spanish and Turkish forms of a festival timetable (page 62).
+        assert_eq!(t("21:00 h"), Some(("21:00".into(), None)));
+        assert_eq!(t("23.00 h"), Some(("23:00".into(), None)));
+        assert_eq!(t("a las 21:00"), Some(("21:00".into(), None)));
+        assert_eq!(t("saat 19:00"), Some(("19:00".into(), None)));
     }
 }

@@ -16,6 +16,14 @@
 //! only a time takes its day from the day heading above it (`<h3>Monday November 10</h3>`),
 //! and a day cell (`Jue 9`) its month and year from the heading above its table
 //! (`<h2>Abril 2026</h2>`); a field named `…location`/`…venue` gives an item's place.
+//! Repeated sections that each hold a day heading and that day's items (a festival's
+//! timetable by day) are one list. A link whose text is generic ("Match info", "Plus
+//! d'infos", "Mehr") is never a title, only the item's link; a table row without a
+//! heading or a naming link takes its title from the cell under a title-like column, else
+//! its longest naming cell. A status word in an item (`POSTPONED`, `abgesagt`, `İPTAL`,
+//! `SUSPENDIDO`) is its status, never part of its title; a date line that lists days
+//! (`Vendredi 9 et samedi 10 octobre`) gives one event per day; a price the page labels
+//! once outside the list prices the items that give none.
 //!
 //! A detail page without an `<address>` takes the one its Google Maps embed is titled
 //! with, and without a sentence-like `<p>` the first paragraph of a `<br><br>` text block.
@@ -23,9 +31,9 @@
 //! It never invents: a field it cannot find stays empty, and a page without a date gives
 //! no event; with a reference day (the crawl's today), neither does a page whose only
 //! dates are past (a news item's publication date looks just like an event's date), nor a
-//! page whose JSON-LD declares it a `NewsArticle` (the caller does not run it there), nor a
-//! year-less date whose written weekday is another day (`datetext`). What it finds is
-//! marked low confidence in the diagnostics.
+//! page whose JSON-LD declares it a `NewsArticle` (the caller does not run it there) or
+//! that is a signed article (`news_article`), nor a year-less date whose written weekday
+//! is another day (`datetext`). What it finds is marked low confidence in the diagnostics.
 
 use chrono::NaiveDate;
 use gleaner_event::EventTime;
@@ -107,6 +115,12 @@ fn read_page(
         .and_then(|h| h.value().attr("lang"))
         .map(DateOrder::for_language)
         .unwrap_or_default();
+    // A news article (declared one, and signed) reports on events in running prose: its
+    // dates are the story's, not events to attend.
+    if let Some(why) = news_article(doc, order) {
+        diagnostics.push(note(Severity::Info, format!("{why}: a news article; no event")));
+        return;
+    }
     // A page that repeats one dated item structure is a listing, whatever its title says.
     if listing(doc, reference, order, candidates, diagnostics) {
         return;
@@ -232,6 +246,53 @@ fn read_page(
             .to_owned(),
     ));
     candidates.push(Candidate { format: Format::Fallback, location: "page".into(), raw });
+}
+
+/// Words a byline opens with (`Por Lucía Arrieta · Zaragoza`), folded.
+const BYLINE_WORDS: &[&str] = &["by", "por", "par", "von", "yazan", "text", "texte", "redaccion"];
+
+/// Why the page is a news article, when it is one: its title sits in an `<article>` with
+/// a `byline` block or an author link, or it declares itself one (`og:type` `article`)
+/// and a short line after its title signs and dates it ("Por Lucía Arrieta · lunes 27 de
+/// julio de 2026", "By …", "Par …", "Von …", "Yazan …"). A declared article without a
+/// byline may be an event page a CMS typed as an article, and "Von Henrik Ibsen" under a
+/// play's title names its author, not a reporter: both are read.
+fn news_article(doc: &Html, order: DateOrder) -> Option<String> {
+    let og_article = doc
+        .select(&sel("meta[property='og:type'][content]"))
+        .filter_map(|m| m.value().attr("content"))
+        .any(|t| t.trim().eq_ignore_ascii_case("article"));
+    let h1 = doc.select(&sel("h1")).next()?;
+    let in_article =
+        h1.ancestors().filter_map(ElementRef::wrap).any(|a| a.value().name() == "article");
+    if !og_article && !in_article {
+        return None;
+    }
+    let byline = sel("a[rel=author], .byline");
+    if let Some(b) = doc.select(&byline).find(|b| !in_chrome(*b))
+        && (in_article || og_article)
+    {
+        let what = if og_article { "`og:type` article" } else { "an `<article>`" };
+        return Some(format!("{what} with a byline (`{}`)", text_of(b)));
+    }
+    let line = doc
+        .select(&sel("p, div, span"))
+        .filter(|e| e.id() > h1.id() && e.select(&sel("p, div")).next().is_none())
+        .take(3)
+        .map(text_of)
+        .find(|t| {
+            if !og_article || parse_text_date(t, None, order).is_none() {
+                return false;
+            }
+            let folded = gleaner_event::datetext::fold_diacritics(t);
+            let first = folded.split(|c: char| !c.is_alphanumeric()).next().unwrap_or_default();
+            t.chars().count() <= 160
+                && BYLINE_WORDS.contains(&first)
+                && t.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|w| w.chars().next().is_some_and(char::is_uppercase))
+        })?;
+    Some(format!("an article signed `{line}`"))
 }
 
 /// Whether `el` sits in the page's chrome (navigation, header, footer, sidebar).
@@ -380,7 +441,7 @@ fn place_and_price(root: ElementRef<'_>, raw: &mut RawEvent) {
     {
         raw.address_text = Some(address);
     }
-    for (label, value) in labelled(root) {
+    for (label, _, value) in labelled(root) {
         match label {
             Label::Place if raw.location_text.is_none() => raw.location_text = Some(value),
             Label::Address if raw.address_text.is_none() => raw.address_text = Some(value),
@@ -444,6 +505,30 @@ pub(crate) fn booking_link(el: ElementRef<'_>) -> Option<String> {
         .map(str::trim)
         .filter(|h| !h.is_empty() && !h.starts_with('#'))
         .map(str::to_owned)
+}
+
+/// An item's short text lines: its smallest blocks split at `<br>` and at ` · `, ` | `
+/// separators, in order.
+fn price_lines(item: ElementRef<'_>) -> impl Iterator<Item = String> + '_ {
+    let blocks = sel(BLOCKS);
+    item.descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(move |el| el.select(&blocks).all(|b| b.id() == el.id()))
+        .flat_map(|el| {
+            let mut lines = vec![String::new()];
+            for node in el.descendants() {
+                if let Some(t) = node.value().as_text() {
+                    lines.last_mut().expect("one line at least").push_str(t);
+                } else if node.value().as_element().is_some_and(|e| e.name() == "br") {
+                    lines.push(String::new());
+                }
+            }
+            lines
+                .into_iter()
+                .flat_map(|l| l.split(['·', '|', '•']).map(collapse).collect::<Vec<_>>())
+                .filter(|t| !t.is_empty())
+                .collect::<Vec<_>>()
+        })
 }
 
 /// The texts of an element's smallest blocks (cells, spans, paragraphs), in order.
@@ -580,7 +665,7 @@ fn label_of(word: &str) -> Option<Label> {
 
 /// `Label: value` blocks (in one element, or a label element followed by its value:
 /// `<dt>`/`<dd>`, `<th>`/`<td>`, `<strong>Lieu</strong> text`).
-fn labelled(root: ElementRef<'_>) -> Vec<(Label, String)> {
+fn labelled(root: ElementRef<'_>) -> Vec<(Label, ElementRef<'_>, String)> {
     let mut out = Vec::new();
     for el in root.select(&sel("p, li, div, dt, th, strong, b, span, label, h3, h4")).take(5000) {
         if el.select(&sel("p, li, div")).next().is_some() {
@@ -595,7 +680,7 @@ fn labelled(root: ElementRef<'_>) -> Vec<(Label, String)> {
         {
             let rest = rest.trim();
             if !rest.is_empty() {
-                out.push((label, rest.to_owned()));
+                out.push((label, el, rest.to_owned()));
                 continue;
             }
         }
@@ -609,7 +694,7 @@ fn labelled(root: ElementRef<'_>) -> Vec<(Label, String)> {
                 (!rest.is_empty() && rest.len() <= 200).then(|| rest.to_owned())
             });
             if let Some(v) = value {
-                out.push((label, v));
+                out.push((label, el, v));
             }
         }
     }
@@ -629,53 +714,128 @@ const NOT_ITEMS: [&str; 14] = [
 const BLOCKS: &str =
     "div, p, li, td, th, tr, table, ul, ol, dl, section, article, h1, h2, h3, h4, h5, h6";
 
-/// Words that mark an item as called off: such items give no event (the fallback reads
-/// no status, and a called-off event read as scheduled would be wrong).
-const CALLED_OFF: [&str; 16] = [
-    "cancelled",
-    "canceled",
-    "postponed",
-    "annulé",
-    "annule",
-    "reporté",
-    "abgesagt",
-    "verschoben",
-    "entfällt",
-    "iptal",
-    "ertelendi",
-    "cancelado",
-    "cancelada",
-    "aplazado",
-    "suspendido",
-    "suspendu",
+/// Status words a row or card prints (a badge, a class-free note) and the schema.org
+/// status each states, compared as whole folded words. `suspendido`/`suspendu` call an
+/// event off (tickets refunded): cancelled.
+const STATUS_WORDS: [(&str, &str); 22] = [
+    ("cancelled", "cancelled"),
+    ("canceled", "cancelled"),
+    ("annule", "cancelled"),
+    ("annulee", "cancelled"),
+    ("abgesagt", "cancelled"),
+    ("entfallt", "cancelled"),
+    ("iptal", "cancelled"),
+    ("cancelado", "cancelled"),
+    ("cancelada", "cancelled"),
+    ("suspendido", "cancelled"),
+    ("suspendida", "cancelled"),
+    ("suspendu", "cancelled"),
+    ("suspendue", "cancelled"),
+    ("postponed", "postponed"),
+    ("reporte", "postponed"),
+    ("reportee", "postponed"),
+    ("verschoben", "postponed"),
+    ("ertelendi", "postponed"),
+    ("aplazado", "postponed"),
+    ("aplazada", "postponed"),
+    ("pospuesto", "postponed"),
+    ("rescheduled", "rescheduled"),
 ];
 
-/// Link texts that are not titles.
-const NOT_TITLES: [&str; 16] = [
+/// The status a text states with one status word (`POSTPONED`, `– abgesagt –`,
+/// `ERTELENDİ`), or `None` when it states none or two different ones.
+pub(crate) fn status_in(text: &str) -> Option<&'static str> {
+    let folded = gleaner_event::datetext::fold_diacritics(text);
+    let mut found = None;
+    for w in folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        if let Some((_, status)) = STATUS_WORDS.iter().find(|(word, _)| *word == w) {
+            if found.is_some_and(|f| f != *status) {
+                return None;
+            }
+            found = Some(*status);
+        }
+    }
+    found
+}
+
+/// Whether a text is only a status badge (`POSTPONED`, `– abgesagt –`): never a title
+/// nor part of one.
+fn is_status_badge(text: &str) -> bool {
+    let words: Vec<&str> =
+        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words.len() == 1 && status_in(words[0]).is_some()
+}
+
+/// Link texts that are not titles: a link to more about an item, in the five languages
+/// (folded, without trailing arrows or dots).
+const NOT_TITLES: &[&str] = &[
     "more",
+    "en savoir",
     "read more",
     "more info",
+    "more information",
+    "more details",
     "details",
+    "event details",
+    "match info",
+    "match details",
     "info",
+    "find out more",
+    "learn more",
+    "see more",
+    "view",
+    "view event",
     "tickets",
     "register",
     "book",
     "en savoir plus",
     "plus",
+    "plus d'infos",
+    "plus d'info",
+    "plus d'informations",
+    "infos",
+    "voir",
     "mehr",
+    "mehr infos",
+    "mehr erfahren",
     "weiterlesen",
-    "devamı",
+    "weitere infos",
+    "devami",
+    "detay",
     "detaylar",
-    "leer más",
-    "ver más",
+    "detayli bilgi",
+    "incele",
+    "leer mas",
+    "ver mas",
+    "mas informacion",
+    "mas info",
+    "informacion",
 ];
+
+/// Whether a link's text is generic ("Match info", "Plus d'infos", "Más información",
+/// "Mehr »"): a link to the item, never its title.
+fn is_generic_link_text(text: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(text);
+    let t = folded
+        .trim()
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .replace(['’', '`'], "'");
+    let t = collapse(&t);
+    NOT_TITLES.contains(&t.as_str()) || TICKET_WORDS.contains(&t.as_str())
+}
+
+/// A list's items, each with the day its day heading gives.
+type DatedItems<'a> = Vec<(ElementRef<'a>, Option<NaiveDate>)>;
 
 /// One listing item read: its event and its dates.
 struct Item {
     raw: RawEvent,
     start: EventTime,
     end: Option<EventTime>,
-    called_off: bool,
+    /// Earlier performances its date line lists (`Vendredi 9 et samedi 10 octobre`: the
+    /// 9th), at the same time of day.
+    earlier: Vec<EventTime>,
 }
 
 /// Reads the page as a listing; pushes its events and a diagnostic and returns `true`
@@ -687,9 +847,27 @@ fn listing(
     candidates: &mut Vec<Candidate>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> bool {
-    let Some((what, events)) = read_listing(doc, reference, order) else {
+    let Some((what, mut events, list)) = read_listing(doc, reference, order) else {
         return false;
     };
+    // Items without a price of their own cost what the page says once, outside the list
+    // (`Admission: adults £10, concessions £6.` above a fixtures table).
+    let prices: Vec<_> = labelled(doc.root_element())
+        .into_iter()
+        .filter(|(label, at, _)| {
+            *label == Label::Price
+                && !at.ancestors().any(|a| a.id() == list.id())
+                && !in_chrome(*at)
+        })
+        .filter_map(|(_, _, value)| parse_price_text(&value))
+        .collect();
+    if let [price] = prices.as_slice() {
+        for raw in
+            events.iter_mut().filter(|r| r.offers.is_empty() && r.is_accessible_for_free.is_none())
+        {
+            price_into(price, raw);
+        }
+    }
     diagnostics.push(Diagnostic {
         severity: Severity::Info,
         format: Format::Fallback,
@@ -717,44 +895,54 @@ fn listing(
 /// and a place or price only when the item labels one. An item without its own date, or
 /// called off, gives nothing; with a reference day past items are dropped; fewer than
 /// [`MIN_ITEMS`] events, or all on one day, and the page gives nothing.
-pub(crate) fn read_listing(
+fn read_listing(
     doc: &Html,
     reference: Option<NaiveDate>,
     order: DateOrder,
-) -> Option<(String, Vec<RawEvent>)> {
-    let mut best: Option<(String, Vec<RawEvent>)> = None;
+) -> Option<(String, Vec<RawEvent>, ElementRef<'_>)> {
+    let mut best: Option<(String, Vec<RawEvent>, ElementRef<'_>)> = None;
     let months = month_headings(doc);
     for parent in doc.root_element().descendants().filter_map(ElementRef::wrap).take(20_000) {
-        let mut groups: Vec<(String, Vec<ElementRef<'_>>)> = Vec::new();
-        for child in parent.children().filter_map(ElementRef::wrap) {
-            let name = child.value().name();
-            if NOT_ITEMS.contains(&name) {
-                continue;
-            }
-            let sig = match child.value().classes().next() {
-                Some(c) => format!("{name}.{c}"),
-                None => name.to_owned(),
-            };
-            match groups.iter_mut().find(|(s, _)| *s == sig) {
-                Some((_, items)) => items.push(child),
-                None => groups.push((sig, vec![child])),
-            }
-        }
         if in_chrome(parent) || matches!(parent.value().name(), "nav" | "footer" | "aside") {
             continue;
         }
+        let groups = child_groups(parent);
         let days = day_headings(parent, reference, order);
         let month =
             months.iter().rev().find(|(at, _)| at.id() < parent.id()).map(|(_, m)| m.as_str());
-        for (sig, items) in groups {
+        let day_of = |days: &[(ElementRef<'_>, NaiveDate)], i: ElementRef<'_>| {
+            days.iter().rev().find(|(at, _)| at.id() < i.id()).map(|(_, d)| *d)
+        };
+        let mut lists: Vec<(String, DatedItems<'_>)> = Vec::new();
+        for (sig, items) in &groups {
+            lists.push((sig.clone(), items.iter().map(|i| (*i, day_of(&days, *i))).collect()));
+            // Repeated sections, each a day heading and that day's items (a festival's
+            // timetable by day): their items are one list, each dated by its section.
+            if items.len() < 2 {
+                continue;
+            }
+            let mut nested: Vec<(String, DatedItems<'_>)> = Vec::new();
+            for section in items {
+                let days = day_headings(*section, reference, order);
+                for (inner, children) in child_groups(*section) {
+                    let key = format!("{sig} > {inner}");
+                    let dated = children.iter().map(|i| (*i, day_of(&days, *i)));
+                    match nested.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, v)) => v.extend(dated),
+                        None => nested.push((key, dated.collect())),
+                    }
+                }
+            }
+            lists.extend(nested);
+        }
+        for (sig, items) in lists {
             if items.len() < MIN_ITEMS || items.len() > 500 {
                 continue;
             }
             let read: Vec<Item> = items
                 .iter()
-                .filter_map(|i| {
-                    let day = days.iter().rev().find(|(at, _)| at.id() < i.id()).map(|(_, d)| *d);
-                    read_item(*i, Context { day, month }, reference, order)
+                .filter_map(|(i, day)| {
+                    read_item(*i, Context { day: *day, month }, reference, order)
                 })
                 .collect();
             // Most items carry their own date and title.
@@ -763,10 +951,21 @@ pub(crate) fn read_listing(
             }
             let mut events: Vec<RawEvent> = Vec::new();
             let mut days = Vec::new();
+            let read = read.into_iter().flat_map(|item| {
+                let mut all: Vec<Item> = item
+                    .earlier
+                    .iter()
+                    .map(|start| {
+                        let mut raw = item.raw.clone();
+                        raw.start = Some(start.to_iso());
+                        raw.end = None;
+                        Item { raw, start: *start, end: None, earlier: Vec::new() }
+                    })
+                    .collect();
+                all.push(item);
+                all
+            });
             for item in read {
-                if item.called_off {
-                    continue;
-                }
                 if let Some(day) = reference
                     && item.start.date() < day
                     && item.end.is_none_or(|e| e.date() < day)
@@ -786,14 +985,43 @@ pub(crate) fn read_listing(
             if events.len() < MIN_ITEMS || days.len() < 2 {
                 continue;
             }
-            if best.as_ref().is_none_or(|(_, b)| events.len() > b.len()) {
+            if best.as_ref().is_none_or(|(_, b, _)| events.len() > b.len()) {
                 let what =
                     format!("{} repeated `{sig}` items, each with its own date", events.len());
-                best = Some((what, events));
+                best = Some((what, events, parent));
             }
         }
     }
     best
+}
+
+/// A parent's element children grouped by tag and first class (`tr`, `li.event`,
+/// `div.card`), in order.
+fn child_groups(parent: ElementRef<'_>) -> Vec<(String, Vec<ElementRef<'_>>)> {
+    let mut groups: Vec<(String, Vec<ElementRef<'_>>)> = Vec::new();
+    for child in parent.children().filter_map(ElementRef::wrap) {
+        let name = child.value().name();
+        if NOT_ITEMS.contains(&name) {
+            continue;
+        }
+        // The first class as written, passing over a status class (`<tr class="postponed">`
+        // is one of the rows).
+        let first = child
+            .value()
+            .attr("class")
+            .unwrap_or_default()
+            .split_ascii_whitespace()
+            .find(|c| status_in(c).is_none());
+        let sig = match first {
+            Some(c) => format!("{name}.{c}"),
+            None => name.to_owned(),
+        };
+        match groups.iter_mut().find(|(s, _)| *s == sig) {
+            Some((_, items)) => items.push(child),
+            None => groups.push((sig, vec![child])),
+        }
+    }
+    groups
 }
 
 /// The day headings among a parent's children (`<h3>Monday November 10</h3>` before that
@@ -949,12 +1177,14 @@ fn finish_item(
     order: DateOrder,
 ) -> Option<Item> {
     let all = text_of(item);
-    // Title: a heading, else a link's text, else the words before the date.
+    // Title: a heading, else a link's text, else the cell of a row that names the event,
+    // else the words before the date. A link whose text is generic ("Match info",
+    // "Plus d'infos") is never a title, and a status badge is never part of one.
     let usable = |t: &str| {
         let n = t.chars().count();
         (3..=300).contains(&n)
-            && !NOT_TITLES.contains(&t.to_lowercase().as_str())
-            && !TICKET_WORDS.contains(&gleaner_event::datetext::fold_diacritics(t).as_str())
+            && !is_generic_link_text(t)
+            && !is_status_badge(t)
             && parse_text_date(t, reference, order).is_none()
             && parse_event_time(t).is_none()
     };
@@ -973,7 +1203,7 @@ fn finish_item(
     };
     let heading = item
         .select(&sel("h1, h2, h3, h4, h5, h6"))
-        .map(|h| (text_of(h), h))
+        .map(|h| (title_text(h), h))
         .find(|(t, _)| usable(t))
         .map(|(t, h)| {
             let link = h
@@ -988,15 +1218,28 @@ fn finish_item(
     let (title, url) = match heading {
         Some(h) => h,
         None => {
-            match item.select(&sel("a[href]")).map(|a| (text_of(a), a)).find(|(t, _)| usable(t)) {
+            match item.select(&sel("a[href]")).map(|a| (title_text(a), a)).find(|(t, _)| usable(t))
+            {
                 Some((t, a)) => (t, link_of(a)),
-                None => (text_before_date(date_text.as_deref()?, reference, order)?, None),
+                None => match row_title(item, &usable) {
+                    Some((t, cell)) => (t, cell.select(&sel("a[href]")).find_map(link_of)),
+                    None => (text_before_date(date_text.as_deref()?, reference, order)?, None),
+                },
             }
         }
     };
-    let folded = gleaner_event::datetext::fold_diacritics(&all);
-    let called_off =
-        CALLED_OFF.iter().any(|w| folded.contains(&gleaner_event::datetext::fold_diacritics(w)));
+    // No link on the title: the item's link to more about it ("Match info", "Mehr").
+    let url = url.or_else(|| {
+        item.select(&sel("a[href]"))
+            .filter(|a| {
+                let t = text_of(*a);
+                is_generic_link_text(&t)
+                    && !TICKET_WORDS
+                        .contains(&gleaner_event::datetext::fold_diacritics(&t).as_str())
+            })
+            .find_map(link_of)
+    });
+    let status = status_in(&all);
     // The item's booking link (`Comprar`, `Bilet al`): not an anchor on its own page.
     let page_of = |h: &str| h.split('#').next().unwrap_or_default().to_owned();
     let tickets = item
@@ -1019,8 +1262,10 @@ fn finish_item(
         raw.location_text = classed_place(item, reference, order);
     }
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
-        // A cell that is only a price (`$25`, `18 €`, `Free`).
-        if let Some(p) = leaves(item).filter(|t| t.chars().count() <= 24).find_map(|t| {
+        // A cell that is only a price (`$25`, `18 €`, `Free`), or a short line or part of
+        // one that is (`VVK 12 € / AK 15 €` after a `<br>`, `Durée 2h10 · Tarifs de 12 à
+        // 24 €`).
+        if let Some(p) = price_lines(item).filter(|t| t.chars().count() <= 40).find_map(|t| {
             let lower = t.to_lowercase();
             let money = t.contains(['$', '€', '£', '₺'])
                 || lower
@@ -1048,7 +1293,157 @@ fn finish_item(
         .map(str::trim)
         .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
         .map(str::to_owned);
-    Some(Item { raw, start, end, called_off })
+    raw.status = status.map(str::to_owned);
+    let earlier = match (&date_text, end) {
+        (Some(text), None) => earlier_days(text, start, reference, order),
+        _ => Vec::new(),
+    };
+    Some(Item { raw, start, end, earlier })
+}
+
+/// The earlier days a date line lists before its full date, at that date's time:
+/// `Vendredi 9 et samedi 10 octobre 2026 — 20h30` → 9 October 2026, 20:30. The words
+/// before the joining word must be only a day number and maybe a weekday, and the date
+/// they make with the full date's month must read, come earlier and keep its time.
+fn earlier_days(
+    text: &str,
+    start: EventTime,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Vec<EventTime> {
+    const JOINS: [&str; 7] = [" et ", " and ", " y ", " und ", " ve ", " & ", " e "];
+    let Some((head, tail)) = JOINS.iter().find_map(|j| text.split_once(j)) else {
+        return Vec::new();
+    };
+    let words: Vec<&str> = head.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let day_word = |w: &str| {
+        let w = w.trim_end_matches('.');
+        (1..=2).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit())
+    };
+    let days = words.iter().filter(|w| day_word(w)).count();
+    let only_day = days == 1
+        && words.len() <= 2
+        && words.iter().all(|w| day_word(w) || gleaner_event::datetext::is_weekday(w));
+    if !only_day {
+        return Vec::new();
+    }
+    // The full date's words after its own day number.
+    let tail_words: Vec<&str> = tail.split(' ').filter(|w| !w.is_empty()).collect();
+    let Some(at) = tail_words.iter().position(|w| day_word(w)) else { return Vec::new() };
+    let line = format!("{head} {}", tail_words[at + 1..].join(" "));
+    match parse_text_date(&line, reference, order) {
+        Some(d)
+            if d.start.date() < start.date()
+                && d.end.is_none()
+                && d.start.to_iso().get(10..) == start.to_iso().get(10..)
+                && (start.date() - d.start.date()).num_days() <= 31 =>
+        {
+            vec![d.start]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// An element's text without the status badges inside it (`Kingsmere Town v Daventry
+/// United <span>POSTPONED</span>` → `Kingsmere Town v Daventry United`).
+fn title_text(el: ElementRef<'_>) -> String {
+    let badges: Vec<_> = el
+        .descendants()
+        .skip(1)
+        .filter_map(ElementRef::wrap)
+        .filter(|e| is_status_badge(&text_of(*e)))
+        .map(|e| e.id())
+        .collect();
+    if badges.is_empty() {
+        return text_of(el);
+    }
+    let text: Vec<&str> = el
+        .descendants()
+        .filter(|n| !n.ancestors().any(|a| badges.contains(&a.id())))
+        .filter_map(|n| n.value().as_text().map(|t| &**t))
+        .collect();
+    collapse(&text.join(" "))
+}
+
+/// Column headings that name the event's cell in a table (`Fixture`, `Karşılaşma`,
+/// `Spectacle`, `Veranstaltung`), folded.
+const TITLE_COLUMNS: &[&str] = &[
+    "event",
+    "events",
+    "fixture",
+    "match",
+    "title",
+    "what",
+    "show",
+    "programme",
+    "program",
+    "performance",
+    "karsilasma",
+    "mac",
+    "etkinlik",
+    "oyun",
+    "titre",
+    "spectacle",
+    "evenement",
+    "seance",
+    "film",
+    "evento",
+    "espectaculo",
+    "titulo",
+    "partido",
+    "actividad",
+    "veranstaltung",
+    "titel",
+    "was",
+    "spiel",
+    "begegnung",
+    "konzert",
+];
+
+/// A table row's title: the cell under a column headed like a title (`Fixture`), else
+/// the longest cell of two words or more that is neither a date, a time, a price nor a
+/// generic link. With that cell.
+fn row_title<'a>(
+    item: ElementRef<'a>,
+    usable: &dyn Fn(&str) -> bool,
+) -> Option<(String, ElementRef<'a>)> {
+    if item.value().name() != "tr" {
+        return None;
+    }
+    let cells: Vec<ElementRef<'a>> = item
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .collect();
+    let usable_cell = |c: &ElementRef<'a>| {
+        let t = title_text(*c);
+        let price = parse_price_text(&t).is_some()
+            && (t.contains(['$', '€', '£', '₺']) || gleaner_event::says_free(&t));
+        (usable(&t) && !price && parse_text_time(&t).is_none()).then_some((t, *c))
+    };
+    let table = item.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table");
+    let header: Vec<String> = table
+        .and_then(|t| t.select(&sel("tr")).find(|r| r.select(&sel("th")).next().is_some()))
+        .filter(|r| r.id() != item.id())
+        .map(|r| {
+            r.children()
+                .filter_map(ElementRef::wrap)
+                .filter(|c| matches!(c.value().name(), "td" | "th"))
+                .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
+                .collect()
+        })
+        .unwrap_or_default();
+    if header.len() == cells.len()
+        && let Some(i) = header.iter().position(|h| TITLE_COLUMNS.contains(&h.as_str()))
+        && let Some(found) = usable_cell(&cells[i])
+    {
+        return Some(found);
+    }
+    cells
+        .iter()
+        .filter_map(usable_cell)
+        .filter(|(t, _)| t.split_whitespace().count() >= 2)
+        .max_by_key(|(t, _)| t.chars().count())
 }
 
 /// Whether an image is an icon rather than the event's picture: drawn smaller than 100
@@ -1184,7 +1579,7 @@ pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
 /// lines are not parts. The name and the address (parts joined by `, `).
 fn site_venue(doc: &Html) -> Option<(String, String)> {
     let blocks =
-        sel("footer address, footer p, footer div, footer li, address, [class*=contact] p");
+        sel("footer, footer address, footer p, footer div, footer li, address, [class*=contact] p");
     doc.select(&blocks)
         .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
         .take(200)
@@ -1242,7 +1637,97 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     if !has_place || rest.iter().any(|p| is_publication_line(p)) {
         return None;
     }
+    // An organisation's line (`Kingsmere Town Football Club · The Brickfield, Station Road,
+    // Kingsmere`): the place is the name that opens its address, when one does.
+    if is_organisation(name)
+        && let Some((place, street)) = rest[0].split_once(", ")
+        && !place.chars().any(|c| c.is_ascii_digit())
+        && (1..=4).contains(&place.split_whitespace().count())
+        && label_of(place).is_none()
+        && !names_a_street(place)
+    {
+        let mut address = vec![street];
+        address.extend_from_slice(&rest[1..]);
+        return Some((place.trim().to_owned(), address.join(", ")));
+    }
     Some(((*name).to_owned(), rest.join(", ")))
+}
+
+/// Words that name an organisation (a club, a society), not a place, folded.
+const ORGANISATION_WORDS: &[&str] = &[
+    "club",
+    "fc",
+    "afc",
+    "society",
+    "association",
+    "verein",
+    "ev",
+    "kulturverein",
+    "sportverein",
+    "kulubu",
+    "dernegi",
+    "asociacion",
+    "amicale",
+    "federation",
+    "trust",
+];
+
+/// Street words, folded: a part holding one is a street, not a place's name.
+const STREET_WORDS: &[&str] = &[
+    "road",
+    "rd",
+    "lane",
+    "street",
+    "st",
+    "avenue",
+    "ave",
+    "way",
+    "drive",
+    "close",
+    "square",
+    "rue",
+    "boulevard",
+    "bd",
+    "chemin",
+    "allee",
+    "quai",
+    "place",
+    "cours",
+    "strasse",
+    "str",
+    "weg",
+    "platz",
+    "gasse",
+    "calle",
+    "avenida",
+    "plaza",
+    "paseo",
+    "camino",
+    "cadde",
+    "cad",
+    "caddesi",
+    "sokak",
+    "sok",
+    "bulvari",
+    "mahallesi",
+];
+
+/// Whether a part of an address names a street (`Boathouse Lane`, `Mühlenweg`).
+fn names_a_street(part: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(part);
+    folded.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        STREET_WORDS.contains(&w)
+            || ["strasse", "weg", "platz", "gasse", "allee"]
+                .iter()
+                .any(|s| w.len() > s.len() + 2 && w.ends_with(s))
+    })
+}
+
+/// Whether a venue line's name is an organisation's (`Kingsmere Town Football Club`,
+/// `Kulturverein Alte Mühle e.V.`).
+fn is_organisation(name: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(name).replace("e.v.", "ev");
+    folded.split(|c: char| !c.is_alphanumeric()).any(|w| ORGANISATION_WORDS.contains(&w))
 }
 
 /// A cell that holds only a time of day written with a dot or an `h` (`21.30`, `20h30`):
@@ -1292,6 +1777,25 @@ mod tests {
         assert_eq!(
             v("Teatro Romea · Plaza Julián Romea, s/n · 30001 Murcia · España"),
             pair("Teatro Romea", "Plaza Julián Romea, s/n, 30001 Murcia, España")
+        );
+        // An organisation's line: the place is the name that opens its address.
+        assert_eq!(
+            v(
+                "Kingsmere Town Football Club · The Brickfield, Station Road, Kingsmere NN14 7QT · England"
+            ),
+            pair("The Brickfield", "Station Road, Kingsmere NN14 7QT, England")
+        );
+        assert_eq!(
+            v("Kulturverein Alte Mühle e.V. · Mühlenweg 3 · 37574 Einbeck"),
+            pair("Kulturverein Alte Mühle e.V.", "Mühlenweg 3, 37574 Einbeck")
+        );
+        assert_eq!(
+            v("Peña Flamenca · Calle Mayor 4 · 11004 Cádiz"),
+            pair("Peña Flamenca", "Calle Mayor 4, 11004 Cádiz")
+        );
+        assert_eq!(
+            v("Sporting Club · Boathouse Lane, Riverside · 37574 Einbeck"),
+            pair("Sporting Club", "Boathouse Lane, Riverside, 37574 Einbeck")
         );
         for not in [
             "© 2026 Eastside Community Center",

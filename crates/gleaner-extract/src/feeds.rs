@@ -287,6 +287,9 @@ struct Hints {
     price: Option<String>,
     tickets: Option<String>,
     status: Option<String>,
+    /// The start was read from the item's text (no date field): its price and status are
+    /// read from that text too.
+    date_in_text: bool,
 }
 
 const START_NAMES: [&str; 8] = [
@@ -348,8 +351,37 @@ fn event_hints(item: &Element, order: DateOrder) -> Hints {
     {
         h.start = Some(d.start.to_iso());
         h.end = d.end.filter(|e| *e != d.start).map(|e| e.to_iso());
+        h.date_in_text = true;
     }
     h
+}
+
+/// What an item's text says of its price and status when its date was read from that
+/// text: the first sentence with an amount and a currency (`Tarif plein 8 €, réduit 5 €.`,
+/// `Teilnahme 8 €`), and a status word (`Annulé`, `abgesagt`).
+fn text_facts(text: &str, raw: &mut RawEvent) {
+    let line = gleaner_event::text::clean_line(text);
+    if raw.status.is_none() {
+        raw.status = crate::fallback::status_in(&line).map(str::to_owned);
+    }
+    if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
+        let money = |t: &str| {
+            t.contains(['$', '€', '£', '₺'])
+                || t.to_lowercase()
+                    .split(|c: char| !c.is_alphanumeric())
+                    .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w))
+        };
+        if let Some(p) = line
+            .split(". ")
+            .flat_map(|s| s.split("; "))
+            .map(|s| s.trim().trim_end_matches('.'))
+            .filter(|s| s.chars().count() <= 80 && money(s))
+            .find_map(gleaner_event::parse_price_text)
+            .filter(|p| !p.is_free)
+        {
+            crate::fallback::price_into(&p, raw);
+        }
+    }
 }
 
 /// An event date written in the item's title or description text (`Join us on Saturday,
@@ -463,6 +495,12 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
         }
         raw.street = parts.street;
         raw.locality = parts.locality;
+    }
+    if h.date_in_text
+        && h.price.is_none()
+        && let Some(text) = raw.description.clone()
+    {
+        text_facts(&text, &mut raw);
     }
     if h.price.is_some() || h.tickets.is_some() {
         let free = h.price.as_deref().is_some_and(|p| p.trim().eq_ignore_ascii_case("free"));

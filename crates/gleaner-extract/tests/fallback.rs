@@ -141,8 +141,11 @@ fn listings_it_refuses() {
     assert_eq!(read(headings, reference).0.len(), 3);
 }
 
+/// Issue 24 (status `null` unless the page says; a status word in a row or card says):
+/// a called-off item is still an event, with the status its badge or note states. Until
+/// then such items gave no event.
 #[test]
-fn called_off_items_give_no_event() {
+fn called_off_items_carry_their_status() {
     let page = r#"<div class="cards">
       <article class="card"><h2><a href="/a">Jazz night</a></h2><p>5 mars 2026 à 20h</p></article>
       <article class="card"><h2><a href="/b">Chorale</a></h2><p>6 mars 2026 à 20h</p><p>Annulé</p></article>
@@ -150,17 +153,347 @@ fn called_off_items_give_no_event() {
       <article class="card"><h2><a href="/d">Bal</a></h2><p>8 mars 2026 à 21h</p></article>
     </div>"#;
     let (events, notes) = read(&format!(r#"<html lang="fr">{page}</html>"#), day(2026, 3, 1));
-    let got: Vec<_> = events.iter().map(|e| (e.title.clone().unwrap(), start(e))).collect();
+    let got: Vec<_> = events
+        .iter()
+        .map(|e| (e.title.clone().unwrap(), start(e), e.status_stated.then_some(e.status)))
+        .collect();
+    let cancelled = Some(gleaner_event::EventStatus::Cancelled);
     assert_eq!(
         got,
         [
-            ("Jazz night".to_owned(), "2026-03-05T20:00:00".to_owned()),
-            ("Salon du livre".to_owned(), "2026-03-07T10:00:00".to_owned()),
-            ("Bal".to_owned(), "2026-03-08T21:00:00".to_owned()),
+            ("Jazz night".to_owned(), "2026-03-05T20:00:00".to_owned(), None),
+            ("Chorale".to_owned(), "2026-03-06T20:00:00".to_owned(), cancelled),
+            ("Salon du livre".to_owned(), "2026-03-07T10:00:00".to_owned(), None),
+            ("Bal".to_owned(), "2026-03-08T21:00:00".to_owned(), None),
         ],
         "{notes:?}"
     );
     assert!(events.iter().all(|e| e.start.is_some_and(|s| matches!(s, EventTime::Floating(_)))));
+}
+
+/// One table row per case, the second of three rows varied: `(language, row, title,
+/// status)`. The status word sits in a badge, a note or the row's class; the title never
+/// carries it.
+#[test]
+fn status_words_in_rows_and_cards() {
+    use gleaner_event::EventStatus::{Cancelled, Postponed};
+    let cases = [
+        (
+            "en",
+            r#"<tr class="postponed"><td>12 May 2026, 7pm</td><td>Quiz night <span class="badge">POSTPONED</span></td></tr>"#,
+            "Quiz night",
+            Some(Postponed),
+        ),
+        (
+            "de",
+            r#"<tr><td>12.05.2026, 19 Uhr</td><td><a href="/q">Quizabend</a> <em>– abgesagt –</em></td></tr>"#,
+            "Quizabend",
+            Some(Cancelled),
+        ),
+        (
+            "tr",
+            r#"<tr class="ertelendi"><td>12 Mayıs 2026 saat 19:00</td><td><a href="/q">Bilgi yarışması</a> <span>ERTELENDİ</span></td></tr>"#,
+            "Bilgi yarışması",
+            Some(Postponed),
+        ),
+        (
+            "es",
+            r#"<tr><td>12 de mayo de 2026, 19:00</td><td><a href="/q">Concurso</a></td><td>SUSPENDIDO</td></tr>"#,
+            "Concurso",
+            Some(Cancelled),
+        ),
+        (
+            "fr",
+            r#"<tr><td>12 mai 2026 à 19h</td><td><a href="/q">Quiz</a></td><td>Reporté</td></tr>"#,
+            "Quiz",
+            Some(Postponed),
+        ),
+        // A word that only contains a status word states nothing.
+        (
+            "en",
+            r#"<tr><td>12 May 2026, 7pm</td><td><a href="/q">Cancellation policy talk</a></td></tr>"#,
+            "Cancellation policy talk",
+            None,
+        ),
+    ];
+    for (lang, row, title, status) in cases {
+        let rows = |d: u32| {
+            format!(r#"<tr><td>{d} May 2026, 7pm</td><td><a href="/e{d}">Other {d}</a></td></tr>"#)
+        };
+        let page = format!(
+            r#"<html lang="{lang}"><body><table><tbody>{}{row}{}</tbody></table></body></html>"#,
+            rows(5),
+            rows(19)
+        );
+        let (events, notes) = read(&page, day(2026, 5, 1));
+        assert_eq!(events.len(), 3, "{row}: {notes:?}");
+        assert_eq!(events[1].title.as_deref(), Some(title), "{row}");
+        assert_eq!(events[1].status_stated.then_some(events[1].status), status, "{row}");
+        assert!(!events[0].status_stated && !events[2].status_stated, "{row}");
+    }
+}
+
+/// A link whose text is generic is never a title: the row's title comes from a heading,
+/// a link that names the event or the cell that does, and the generic link gives the url.
+#[test]
+fn generic_link_texts_are_never_titles() {
+    let cases = [
+        ("en", "Match info", "https://venue.example/m/{d}"),
+        ("en", "More details »", "https://venue.example/m/{d}"),
+        ("fr", "Plus d'infos", "https://venue.example/m/{d}"),
+        ("de", "Mehr", "https://venue.example/m/{d}"),
+        ("tr", "Detay", "https://venue.example/m/{d}"),
+        ("es", "Más información", "https://venue.example/m/{d}"),
+    ];
+    for (lang, link, url) in cases {
+        let row = |d: u32| {
+            format!(
+                r#"<tr><td>{d}.06.2026</td><td>Cup</td><td>Town v Rovers {d}</td><td>15:00</td><td><a href="/m/{d}">{link}</a></td></tr>"#
+            )
+        };
+        let page = format!(
+            r#"<html lang="{lang}"><body><table><tbody>{}{}{}</tbody></table></body></html>"#,
+            row(6),
+            row(13),
+            row(20)
+        );
+        let (events, notes) = read(&page, day(2026, 6, 1));
+        let got: Vec<_> = events
+            .iter()
+            .map(|e| (e.title.clone().unwrap_or_default(), e.url.as_ref().map(|u| u.to_string())))
+            .collect();
+        let want: Vec<_> = [6, 13, 20]
+            .iter()
+            .map(|d| (format!("Town v Rovers {d}"), Some(url.replace("{d}", &d.to_string()))))
+            .collect();
+        assert_eq!(got, want, "{link}: {notes:?}");
+    }
+}
+
+/// A table row's title is the cell under a column headed like a title, else the longest
+/// cell of two words or more that is neither a date, a time, a price nor a generic link.
+#[test]
+fn a_rows_title_is_the_cell_that_names_the_event() {
+    // (header, the row's cells after the date, expected title)
+    let cases = [
+        (
+            "<th>Date</th><th>Competition</th><th>Fixture</th><th>KO</th>",
+            "<td>League</td><td>Town v Rovers</td><td>3:00 pm</td>",
+            "Town v Rovers",
+        ),
+        (
+            "<th>Tarih</th><th>Karşılaşma</th><th>Bilet</th>",
+            "<td>Kartallar – Körfez</td><td>150 TL – 400 TL</td>",
+            "Kartallar – Körfez",
+        ),
+        (
+            "<th>Date</th><th>Salle</th><th>Spectacle</th>",
+            "<td>Grande salle du théâtre</td><td>Cyrano</td>",
+            "Cyrano",
+        ),
+        ("<th>Datum</th><th>Was</th><th>Preis</th>", "<td>Lesung</td><td>12 €</td>", "Lesung"),
+        // No title column: the longest cell of two words or more.
+        (
+            "<th>Fecha</th><th></th><th></th>",
+            "<td>Liga</td><td>Cádiz B – Xerez CD</td>",
+            "Cádiz B – Xerez CD",
+        ),
+    ];
+    for (header, cells, title) in cases {
+        let row = |d: u32| format!("<tr><td>{d} June 2026</td>{cells}</tr>");
+        let page = format!(
+            r#"<html lang="en"><body><table><thead><tr>{header}</tr></thead><tbody>{}{}{}</tbody></table></body></html>"#,
+            row(6),
+            row(13),
+            row(20)
+        );
+        let (events, notes) = read(&page, day(2026, 6, 1));
+        assert_eq!(events.len(), 3, "{header}: {notes:?}");
+        assert!(events.iter().all(|e| e.title.as_deref() == Some(title)), "{header}: {events:?}");
+    }
+    // Rows with no cell that can name an event give nothing.
+    let row = |d: u32| format!("<tr><td>{d} June 2026</td><td>15:00</td><td>£10</td></tr>");
+    let page = format!("<table>{}{}{}</table>", row(6), row(13), row(20));
+    assert!(read(&page, day(2026, 6, 1)).0.is_empty());
+}
+
+/// A festival timetable by day: repeated sections, each a day heading and that day's acts
+/// with only a time; each act takes its section's day, however few acts a day has.
+#[test]
+fn day_sections_date_the_times_under_them() {
+    // (language, day headings, the time forms of the acts)
+    let cases = [
+        (
+            "es",
+            ["Viernes 17 de julio de 2026", "Sábado 18 de julio de 2026"],
+            ["21:00 h", "a las 23.00"],
+            "2026-07-17T21:00:00",
+        ),
+        (
+            "en",
+            ["Friday 17 July 2026", "Saturday 18 July 2026"],
+            ["9pm", "11.00pm"],
+            "2026-07-17T21:00:00",
+        ),
+        (
+            "fr",
+            ["Vendredi 17 juillet 2026", "Samedi 18 juillet 2026"],
+            ["21h", "23h00"],
+            "2026-07-17T21:00:00",
+        ),
+        (
+            "de",
+            ["Freitag, 17. Juli 2026", "Samstag, 18. Juli 2026"],
+            ["21 Uhr", "23.00 Uhr"],
+            "2026-07-17T21:00:00",
+        ),
+        (
+            "tr",
+            ["17 Temmuz 2026 Cuma", "18 Temmuz 2026 Cumartesi"],
+            ["saat 21:00", "saat 23.00"],
+            "2026-07-17T21:00:00",
+        ),
+    ];
+    for (lang, days, times, first) in cases {
+        let act = |t: &str, name: &str| {
+            format!(
+                r#"<div class="act"><span class="time">{t}</span><h3><a href="/a/{name}">{name}</a></h3></div>"#
+            )
+        };
+        let page = format!(
+            r#"<html lang="{lang}"><body><main><h1>Line-up</h1>
+            <section class="day"><h2>{}</h2>{}{}</section>
+            <section class="day"><h2>{}</h2>{}</section></main></body></html>"#,
+            days[0],
+            act(times[0], "Uno"),
+            act(times[1], "Dos"),
+            days[1],
+            act(times[0], "Tres"),
+        );
+        let (events, notes) = read(&page, day(2026, 6, 1));
+        let got: Vec<_> = events.iter().map(|e| (e.title.clone().unwrap(), start(e))).collect();
+        assert_eq!(got.len(), 3, "{lang}: {notes:?}");
+        assert_eq!(got[0], ("Uno".to_owned(), first.to_owned()), "{lang}");
+        assert_eq!(got[1], ("Dos".to_owned(), "2026-07-17T23:00:00".to_owned()), "{lang}");
+        assert_eq!(got[2], ("Tres".to_owned(), "2026-07-18T21:00:00".to_owned()), "{lang}");
+    }
+}
+
+/// A news article (declared one and signed, or an `<article>` with a byline) yields no
+/// event, whatever dates its prose gives; a play's author under its title is no byline.
+#[test]
+fn news_articles_give_no_event() {
+    let story = "<p>The festival closed on Sunday 26 July 2026 at 11.45pm after a concert that began at 10pm.</p>";
+    let news = [
+        (
+            r#"<meta property="og:type" content="article">"#,
+            "<p>By Lucy Arden · Monday 27 July 2026, 08:15</p>",
+        ),
+        (
+            r#"<meta property="og:type" content="article">"#,
+            "<p>Por Lucía Arrieta · lunes 27 de julio de 2026</p>",
+        ),
+        (r#"<meta property="og:type" content="article">"#, "<p>Von Jana Roth, 27.07.2026</p>"),
+        ("", r#"<p class="byline">Lucy Arden</p>"#),
+        ("", r#"<p>Text: <a rel="author" href="/a/lucy">Lucy Arden</a></p>"#),
+    ];
+    for (head, byline) in news {
+        let page = format!(
+            "<html lang=\"en\"><head>{head}</head><body><main><article><h1>Festival ends</h1>{byline}{story}</article></main></body></html>"
+        );
+        let (events, notes) = read(&page, day(2026, 6, 1));
+        assert!(events.is_empty(), "{byline}: {events:?}");
+        assert!(notes.iter().any(|n| n.contains("news article")), "{byline}: {notes:?}");
+    }
+    // Positive control: the same page as an event's, and a play "by" its author.
+    for byline in ["", "<p>By William Shakespeare · Saturday 25 July 2026</p>"] {
+        let page = format!(
+            "<html lang=\"en\"><body><main><article><h1>Twelfth Night</h1>{byline}<p>Saturday 25 July 2026, 7.30pm</p></article></main></body></html>"
+        );
+        let (events, notes) = read(&page, day(2026, 6, 1));
+        assert_eq!(events.len(), 1, "{byline}: {notes:?}");
+    }
+}
+
+/// A date line that lists days before its full date (`Vendredi 9 et samedi 10 octobre`)
+/// gives one event per day, at the same time; anything else before the joining word
+/// gives one.
+#[test]
+fn a_date_line_listing_days_gives_one_event_per_day() {
+    let cases: [(&str, &str, &[&str]); 6] = [
+        (
+            "fr",
+            "Vendredi 9 et samedi 10 octobre 2026 — 20h30",
+            &["2026-10-09T20:30:00", "2026-10-10T20:30:00"],
+        ),
+        (
+            "en",
+            "Friday 9 and Saturday 10 October 2026, 8pm",
+            &["2026-10-09T20:00:00", "2026-10-10T20:00:00"],
+        ),
+        ("es", "9 y 10 de octubre de 2026, 20:30", &["2026-10-09T20:30:00", "2026-10-10T20:30:00"]),
+        ("de", "9. und 10. Oktober 2026, 20 Uhr", &["2026-10-09T20:00:00", "2026-10-10T20:00:00"]),
+        ("tr", "9 ve 10 Ekim 2026 saat 20:00", &["2026-10-09T20:00:00", "2026-10-10T20:00:00"]),
+        // Words before the joining word that are not a day: one event.
+        ("en", "Talks and music on 10 October 2026, 8pm", &["2026-10-10T20:00:00"]),
+    ];
+    for (lang, line, want) in cases {
+        let card = |t: &str, name: &str| {
+            format!(
+                r#"<section class="show"><p>{t}</p><h2><a href="/s/{name}">{name}</a></h2></section>"#
+            )
+        };
+        let page = format!(
+            r#"<html lang="{lang}"><body>{}{}{}</body></html>"#,
+            card(line, "Alpha"),
+            card("2026-10-22T19:00", "Bravo"),
+            card("2026-12-08T20:00", "Charlie")
+        );
+        let (events, notes) = read(&page, day(2026, 9, 1));
+        let got: Vec<_> =
+            events.iter().filter(|e| e.title.as_deref() == Some("Alpha")).map(start).collect();
+        assert_eq!(got, *want, "{line}: {notes:?}");
+    }
+}
+
+/// Items without a price of their own cost what the page says once outside the list;
+/// two different page prices, or an item's own, win over it.
+#[test]
+fn a_page_price_outside_the_list_prices_its_items() {
+    let rows = |third: &str| {
+        format!(
+            r#"<table><tr><td>5 June 2026</td><td><a href="/a">Town v Rovers</a></td></tr>
+            <tr><td>12 June 2026</td><td><a href="/b">Town v United</a></td></tr>
+            <tr><td>19 June 2026</td><td><a href="/c">Town v Athletic</a></td><td>{third}</td></tr></table>"#
+        )
+    };
+    let price =
+        |e: &Event| (e.price.min.map(|p| p.to_string()), e.price.max.map(|p| p.to_string()));
+    let some = |a: &str, b: &str| (Some(a.to_owned()), Some(b.to_owned()));
+    let cases = [
+        (
+            "<p>Admission: adults £10, concessions £6.</p>",
+            "",
+            [some("6", "10"), some("6", "10"), some("6", "10")],
+        ),
+        (
+            "<p>Admission: adults £10, concessions £6.</p>",
+            "£3",
+            [some("6", "10"), some("6", "10"), some("3", "3")],
+        ),
+        ("<p>Prix : 8 €</p>", "", [some("8", "8"), some("8", "8"), some("8", "8")]),
+        ("<p>Admission: £10</p><p>Price: £12</p>", "", [(None, None), (None, None), (None, None)]),
+        ("", "", [(None, None), (None, None), (None, None)]),
+    ];
+    for (intro, third, want) in cases {
+        let page = format!(
+            "<html lang=\"en\"><body><h1>Fixtures</h1>{intro}{}</body></html>",
+            rows(third)
+        );
+        let (events, notes) = read(&page, day(2026, 6, 1));
+        let got: Vec<_> = events.iter().map(price).collect();
+        assert_eq!(got, want, "{intro} {third}: {notes:?}");
+    }
 }
 
 /// Issue 24: agendas grouped by day (`<h3>Monday November 10</h3>` then rows with only
@@ -285,4 +618,56 @@ fn a_place_without_numbers_is_venue_and_town_unless_it_names_a_street() {
         venue("Main Street, Springfield"),
         (None, Some("Main Street".into()), Some("Springfield".into()))
     );
+}
+
+/// Feed items dated only in their text (issue 24 item 4) take the price and the status
+/// that text gives; items with a date field, or text without money, take none.
+#[test]
+fn feed_items_dated_in_their_text_take_its_price_and_status() {
+    use gleaner_event::EventStatus::{Cancelled, Postponed};
+    let cases = [
+        (
+            "Le jeudi 12 mars 2026 à 20h30, salle Vigo. Tarif plein 8 €, réduit 5 €.",
+            Some(("5", "8")),
+            None,
+        ),
+        (
+            "Am Samstag, 14. März 2026, um 19.30 Uhr. Teilnahme 8 €, Anmeldung erforderlich.",
+            Some(("8", "8")),
+            None,
+        ),
+        (
+            "<strong>Annulé</strong> — la séance du samedi 21 mars 2026 à 18h est annulée.",
+            None,
+            Some(Cancelled),
+        ),
+        (
+            "Saturday 21 March 2026 at 7.30pm: postponed to May. Tickets £12.",
+            Some(("12", "12")),
+            Some(Postponed),
+        ),
+        ("Domingo 22 de marzo de 2026 a las 12:00 en la sala 5.", None, None),
+    ];
+    let base = Url::parse(BASE).unwrap();
+    for (text, price, status) in cases {
+        let feed = format!(
+            r#"<?xml version="1.0"?><rss version="2.0"><channel><title>Agenda</title>
+            <item><title>Séance</title><link>https://venue.example/s/1</link>
+            <pubDate>Thu, 26 Feb 2026 08:00:00 +0100</pubDate>
+            <description><![CDATA[<p>{text}</p>]]></description></item></channel></rss>"#
+        );
+        let ctx = NormaliseContext { base_url: &base, default_tz: None };
+        let out = extract_events_with(
+            feed.as_bytes(),
+            "application/rss+xml",
+            &ctx,
+            &ExtractOptions::default(),
+        );
+        assert_eq!(out.events.len(), 1, "{text}: {:?}", out.diagnostics);
+        let e = &out.events[0];
+        let got = e.price.min.zip(e.price.max).map(|(a, b)| (a.to_string(), b.to_string()));
+        let want = price.map(|(a, b): (&str, &str)| (a.to_owned(), b.to_owned()));
+        assert_eq!(got, want, "{text}");
+        assert_eq!(e.status_stated.then_some(e.status), status, "{text}");
+    }
 }

@@ -27,6 +27,37 @@ fn run(path: &Path, base: &str, saved: chrono::NaiveDate, fallback: bool) -> Vec
     score::run(path, base, &opts)
 }
 
+/// A batch of written pages: the pages whose number is in `first..=last`, written and
+/// measured together, with its own floors.
+struct Batch {
+    /// The batch's name in the report.
+    name: &'static str,
+    /// The first and last page number.
+    pages: (u32, u32),
+    /// The all-field F1 floor with the fallback on.
+    floor: f64,
+}
+
+/// Pages 01–49: the all-field F1 floor with the fallback on (0.991 on 49 pages when set;
+/// 0.989 on the first 39; 0.805 on 29 before the footer venue, the address country and
+/// the free words). The ten pages 30–39 scored 0.859 when first measured, before the fixes
+/// made for them; the ten pages 40–49 scored 0.890 (0.969 over all 49).
+const FLOOR_01_49: f64 = 0.988;
+/// Pages 50–69, written blind (issue 24): the all-field F1 floor with the fallback on, just
+/// under what the fixes made for them reach. At first sight, on 2026-12-02 before any fix,
+/// the batch scored 0.744 with the fallback on and 0.689 with it off.
+const FLOOR_50_69: f64 = 0.94;
+
+const BATCHES: [Batch; 2] = [
+    Batch { name: "pages 01–49", pages: (1, 49), floor: FLOOR_01_49 },
+    Batch { name: "pages 50–69 (blind)", pages: (50, 69), floor: FLOOR_50_69 },
+];
+
+/// The page number a file's name starts with (`51-en-gb-….html` → 51).
+fn number(name: &str) -> u32 {
+    name.split('-').next().and_then(|n| n.parse().ok()).unwrap_or(0)
+}
+
 #[test]
 fn written_pages_f1() {
     let text = std::fs::read_to_string(dir().join("labels.json")).unwrap();
@@ -34,52 +65,71 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 49, "the written corpus has {} pages", files.len());
-    let (mut with, mut without): (Table, Table) = (Table::new(), Table::new());
+    assert!(files.len() >= 69, "the written corpus has {} pages", files.len());
     let mut report = String::new();
-    for (name, entry) in files {
-        let path = dir().join(name);
-        let want: Vec<Value> = entry["events"].as_array().cloned().unwrap_or_default();
-        let base = entry["base_url"].as_str().unwrap();
-        let mut file = Table::new();
-        let mut log = String::new();
-        let preds = run(&path, base, saved, true);
-        score_file(&preds, &want, &mut file, &mut log);
-        let c = total(&file);
-        report.push_str(&format!(
-            "{name}: F1 {:.3} ({} predicted, {} labelled; tp {} fp {} fn {})\n{log}",
-            c.f1(),
-            preds.len(),
-            want.len(),
-            c.tp,
-            c.fp,
-            c.fn_
-        ));
-        for (f, c) in file {
-            with.entry(f).or_default().add(c);
+    let mut failures = Vec::new();
+    let (mut all_with, mut all_without): (Table, Table) = (Table::new(), Table::new());
+    for batch in &BATCHES {
+        let (mut with, mut without): (Table, Table) = (Table::new(), Table::new());
+        let in_batch = |name: &&String| (batch.pages.0..=batch.pages.1).contains(&number(name));
+        for (name, entry) in files.iter().filter(|(n, _)| in_batch(n)) {
+            let path = dir().join(name);
+            let want: Vec<Value> = entry["events"].as_array().cloned().unwrap_or_default();
+            let base = entry["base_url"].as_str().unwrap();
+            let mut file = Table::new();
+            let mut log = String::new();
+            let preds = run(&path, base, saved, true);
+            score_file(&preds, &want, &mut file, &mut log);
+            let c = total(&file);
+            report.push_str(&format!(
+                "{name}: F1 {:.3} ({} predicted, {} labelled; tp {} fp {} fn {})\n{log}",
+                c.f1(),
+                preds.len(),
+                want.len(),
+                c.tp,
+                c.fp,
+                c.fn_
+            ));
+            for (f, c) in file {
+                with.entry(f).or_default().add(c);
+            }
+            let preds = run(&path, base, saved, false);
+            score_file(&preds, &want, &mut without, &mut String::new());
         }
-        let preds = run(&path, base, saved, false);
-        score_file(&preds, &want, &mut without, &mut String::new());
+        report.push_str(&table(&format!("{}, fallback on (the default)", batch.name), &with));
+        report.push_str(&table(&format!("{}, fallback off", batch.name), &without));
+        let (f_with, f_without) = (total(&with).f1(), total(&without).f1());
+        report.push_str(&format!(
+            "{}: F1 {f_with:.3} with the fallback, {f_without:.3} without\n\n",
+            batch.name
+        ));
+        // Floors just under today's scores, so a regression fails loudly.
+        if f_with < batch.floor {
+            failures.push(format!("{}: F1 {f_with:.3} < floor {}", batch.name, batch.floor));
+        }
+        if f_with <= f_without {
+            failures.push(format!("{}: the fallback must add events", batch.name));
+        }
+        for (f, c) in with {
+            all_with.entry(f).or_default().add(c);
+        }
+        for (f, c) in without {
+            all_without.entry(f).or_default().add(c);
+        }
     }
-    report.push_str(&table("written pages, fallback on (the default)", &with));
-    report.push_str(&table("written pages, fallback off", &without));
+    report.push_str(&table("all written pages, fallback on (the default)", &all_with));
+    report.push_str(&table("all written pages, fallback off", &all_without));
     #[allow(clippy::print_stdout, reason = "the score report is the point of this test")]
     {
         println!("{report}");
     }
-    // Floors just under today's scores, so a regression fails loudly.
-    let (f_with, f_without) = (total(&with).f1(), total(&without).f1());
-    assert!(f_with >= FLOOR_WITH, "F1 with the fallback {f_with:.3}\n{report}");
-    assert!(f_with > f_without, "the fallback must add events\n{report}");
     // Precision first: the fallback's dates are right when it gives one.
-    let precision = precision(with["start"]);
-    assert!(precision >= PRECISION_FLOOR, "start precision {precision:.3}\n{report}");
+    let precision = precision(all_with["start"]);
+    if precision < PRECISION_FLOOR {
+        failures.push(format!("start precision {precision:.3} < {PRECISION_FLOOR}"));
+    }
+    assert!(failures.is_empty(), "{}\n{report}", failures.join("\n"));
 }
 
-/// The all-field F1 floor with the fallback on (0.991 on 49 pages when set; 0.989 on the
-/// first 39; 0.805 on 29 before the footer venue, the address country and the free words).
-/// The ten pages 30–39 scored 0.859 when first measured, before the fixes made for them;
-/// the ten pages 40–49 scored 0.890 (0.969 over all 49).
-const FLOOR_WITH: f64 = 0.988;
-/// The floor of the start field's precision with the fallback on.
+/// The floor of the start field's precision with the fallback on, over every batch.
 const PRECISION_FLOOR: f64 = 0.99;
