@@ -738,7 +738,7 @@ impl gleaner_policy::state::GateState for CountingState {
     }
 }
 
-fn gate_on(state: Arc<dyn gleaner_policy::state::GateState>, gap: &str) -> Gate {
+fn gate_with_state(state: Arc<dyn gleaner_policy::state::GateState>, gap: &str) -> Gate {
     let settings = Arc::new(
         gleaner_config::parse(&format!("{BASE}\n[politeness]\ngap = \"{gap}\"\n"), "t.toml")
             .unwrap(),
@@ -760,7 +760,7 @@ fn gate_on(state: Arc<dyn gleaner_policy::state::GateState>, gap: &str) -> Gate 
 async fn issue27_requests_on_known_robots_txt_read_no_site_state() {
     let web = web(vec![SiteSpec { events: 4, ..SiteSpec::default() }]).await;
     let state = Arc::new(CountingState::default());
-    let gate = gate_on(Arc::clone(&state) as _, "20ms");
+    let gate = gate_with_state(Arc::clone(&state) as _, "20ms");
     let listing = GateRequest::new(url(&web, 0, "/events/"), Purpose::Listing);
     assert!(bounded(gate.fetch(&listing)).await.fetched().is_some_and(|f| f.status == 200));
     let before = state.reads.load(std::sync::atomic::Ordering::SeqCst);
@@ -790,7 +790,7 @@ async fn issue27_robots_txt_changed_by_another_process_applies_to_the_next_reque
     use gleaner_policy::robots::outcome::RobotsState;
     let web = web(vec![SiteSpec { events: 4, ..SiteSpec::default() }]).await;
     let state = Arc::new(MemoryState::default());
-    let gate = gate_on(Arc::clone(&state) as _, "20ms");
+    let gate = gate_with_state(Arc::clone(&state) as _, "20ms");
     let one = GateRequest::new(url(&web, 0, "/events/1.html"), Purpose::EventPage);
     assert!(bounded(gate.fetch(&one)).await.fetched().is_some_and(|f| f.status == 200));
     // Another process's reading: everything disallowed, valid a little longer.
