@@ -548,7 +548,16 @@ END:VCALENDAR\r\n";
     let got = events_of(ics, "text/calendar", "https://example.org/cal.ics");
     let mut got = fields(
         &got,
-        &["title", "venue_name", "street", "locality", "country", "price_min", "price_max", "start"],
+        &[
+            "title",
+            "venue_name",
+            "street",
+            "locality",
+            "country",
+            "price_min",
+            "price_max",
+            "start",
+        ],
     );
     got.sort_by_key(|f| f[0].to_string());
     assert_eq!(
