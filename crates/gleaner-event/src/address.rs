@@ -16,7 +16,7 @@ pub(crate) struct AddressParts {
 }
 
 /// ISO 3166-1 alpha-2 code for a country code or name (`UK` → `GB`, `USA` → `US`).
-pub(crate) fn country_code(value: &str) -> Option<String> {
+pub fn country_code(value: &str) -> Option<String> {
     let v = value.trim().trim_end_matches('.');
     let lower = v.to_lowercase();
     let named = match lower.as_str() {

@@ -27,6 +27,7 @@ pub mod text;
 pub mod time;
 pub mod zone;
 
+pub use address::country_code;
 pub use identity::EventIdentity;
 pub use model::{AttendanceMode, Category, Event, EventStatus, Price, Venue};
 pub use normalise::{

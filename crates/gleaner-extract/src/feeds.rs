@@ -142,6 +142,7 @@ pub fn read(bytes: &[u8], base_url: &Url, mode: FeedMode) -> FeedItems {
         .or_else(|| root.attr("lang").map(str::to_owned))
         .map(|l| DateOrder::for_language(&l))
         .unwrap_or_default();
+    let place = channel.and_then(|c| c.child_text("description")).and_then(|d| channel_place(&d));
     for (i, item) in items.into_iter().take(MAX_ITEMS).enumerate() {
         let loc = format!("item #{}", i + 1);
         let hints = event_hints(item, order);
@@ -151,11 +152,20 @@ pub fn read(bytes: &[u8], base_url: &Url, mode: FeedMode) -> FeedItems {
             FeedMode::Auto => hints.start.is_some(),
         };
         if is_event {
-            out.events.push(FeedEvent {
-                id: id_of(item),
-                raw: raw_event(item, hints, performer.as_deref()),
-                location: loc,
-            });
+            let mut raw = raw_event(item, hints, performer.as_deref());
+            if let Some(p) = &place
+                && raw.location_name.is_none()
+                && raw.location_text.is_none()
+                && raw.address_text.is_none()
+                && raw.street.is_none()
+                && raw.locality.is_none()
+            {
+                raw.location_name.clone_from(&p.venue);
+                raw.street.clone_from(&p.street);
+                raw.locality.clone_from(&p.locality);
+                raw.country.clone_from(&p.country);
+            }
+            out.events.push(FeedEvent { id: id_of(item), raw, location: loc });
         } else {
             out.news.push(news_item(item, base_url));
         }
@@ -356,6 +366,22 @@ fn event_hints(item: &Element, order: DateOrder) -> Hints {
     h
 }
 
+/// The place a feed's channel description names as where its events are: `Gigs and talks
+/// at the Spanish Arch Arts Centre, 4 Long Walk, Galway, Ireland.` — the text after the last
+/// ` at ` (` à `), read as a `LOCATION` is; only when it gives a venue and a street or town.
+fn channel_place(description: &str) -> Option<crate::ical::LocationParts> {
+    let line = gleaner_event::text::clean_line(description);
+    let (_, after) =
+        [" at ", " à "].iter().filter_map(|w| line.rsplit_once(w)).max_by_key(|(b, _)| b.len())?;
+    let after = after.trim().trim_end_matches('.').trim();
+    let after = after.strip_prefix("the ").unwrap_or(after);
+    if !after.contains(',') || after.chars().count() > 160 {
+        return None;
+    }
+    let parts = crate::ical::split_location(after);
+    (parts.venue.is_some() && (parts.street.is_some() || parts.locality.is_some())).then_some(parts)
+}
+
 /// What an item's text says of its price and status when its date was read from that
 /// text: the first sentence with an amount and a currency (`Tarif plein 8 €, réduit 5 €.`,
 /// `Teilnahme 8 €`), and a status word (`Annulé`, `abgesagt`).
@@ -364,6 +390,14 @@ fn text_facts(text: &str, raw: &mut RawEvent) {
     if raw.status.is_none() {
         raw.status = crate::fallback::status_in(&line).map(str::to_owned);
     }
+    price_from_text(&line, raw);
+}
+
+/// The price a text states in its first short sentence with an amount and a currency
+/// (`Tickets £12 / £8 concessions on the door.`, `Entrada: 3 €.`), when the event has no
+/// offer and no free flag yet.
+pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
+    let line = gleaner_event::text::clean_line(line);
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
         let money = |t: &str| {
             t.contains(['$', '€', '£', '₺'])
@@ -395,7 +429,7 @@ fn text_facts(text: &str, raw: &mut RawEvent) {
 fn written_date(item: &Element, order: DateOrder) -> Option<TextDate> {
     static PERIOD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)\b(?:du|from|vom|von|desde|del|dal)\s+\d{1,2}(?:er|st|nd|rd|th|\.)?(?:\s+(?:de\s+)?\p{L}+\.?)?\s+(?:au|to|bis|al|hasta|-|–)\s|\b(?:jusqu|until|bis zum|hasta el|tarihine kadar|'[ae] kadar)\b",
+            r"(?i)\b(?:du|from|vom|von|desde|del|dal)\s+(?:\p{L}+\.?,?\s+)?\d{1,2}(?:er|st|nd|rd|th|\.)?(?:\s+(?:de\s+)?\p{L}+\.?)?\s+(?:au|to|bis|al|hasta|-|–)\s|\b(?:jusqu|until|bis zum|hasta el|tarihine kadar|'[ae] kadar)\b",
         )
         .expect("a constant regex")
     });
@@ -413,6 +447,22 @@ fn written_date(item: &Element, order: DateOrder) -> Option<TextDate> {
         }
     }
     None
+}
+
+/// A title that starts with the event's date, then a dash or a bar (`Sat 14 March 2026,
+/// 8pm – Sean-nós Singing Night`): the name after it.
+fn after_date_prefix(title: &str, day: chrono::NaiveDate) -> Option<String> {
+    let line = gleaner_event::text::clean_line(title);
+    let (date, rest) = [" – ", " — ", " - ", " | "]
+        .iter()
+        .filter_map(|s| line.split_once(s))
+        .min_by_key(|(d, _)| d.len())?;
+    let rest = rest.trim();
+    // The part before the dash is the event's own date, written short (a weekday, day,
+    // month, year and time at most), so a name with a date in it is never cut.
+    let d = parse_text_date(date, None, DateOrder::default())?;
+    let words = date.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).count();
+    (!rest.is_empty() && d.start.date() == day && words <= 6).then(|| rest.to_owned())
 }
 
 /// A title that is a show date: `Sat Nov 15 08  07:30 PM` (two-digit year).
@@ -495,6 +545,14 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
         }
         raw.street = parts.street;
         raw.locality = parts.locality;
+        raw.country = parts.country;
+    }
+    if h.date_in_text
+        && let Some(name) = raw.name.as_deref()
+        && let Some(day) = raw.start.as_deref().and_then(parse_event_time).map(|t| t.date())
+        && let Some(rest) = after_date_prefix(name, day)
+    {
+        raw.name = Some(rest);
     }
     if h.date_in_text
         && h.price.is_none()

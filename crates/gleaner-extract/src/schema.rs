@@ -210,6 +210,20 @@ impl<'a> Walker<'a> {
             }
             return;
         }
+        // A show with no date of its own whose `eventSchedule` is a short, bounded run (every
+        // schedule has an `endDate`, a few performances in all): one event per performance.
+        if text(get(m, "startDate")).is_none()
+            && let Some(runs) = schedule_run(m)
+        {
+            for (i, o) in runs.into_iter().enumerate() {
+                let mut one = raw.clone();
+                one.start = Some(o.start);
+                one.end = o.end;
+                one.zone = o.zone;
+                self.found.push(FoundEvent { raw: one, path: format!("{path}/eventSchedule/{i}") });
+            }
+            return;
+        }
         self.found.push(FoundEvent { raw, path: path.to_owned() });
     }
 
@@ -219,7 +233,9 @@ impl<'a> Walker<'a> {
         // `summary` is the name in the retired data-vocabulary.org Event.
         raw.name = text(get(m, "name")).or_else(|| text(get(m, "summary")));
         // A microdata or RDFa item that marks no description up: its unmarked paragraph.
-        raw.description = text(get(m, "description")).or_else(|| text(m.get("@paragraph")));
+        raw.description = text(get(m, "description"))
+            .map(|d| unescape_twice_escaped(&d))
+            .or_else(|| text(m.get("@paragraph")));
         raw.url = url_of(get(m, "url"));
         raw.id = text(m.get("@id"));
         raw.image = url_of(get(m, "image"));
@@ -528,8 +544,8 @@ fn url_of(v: Option<&Value>) -> Option<String> {
 }
 
 /// An enumeration value: a string or a node's `@id` (`{"@id": "schema:EventCancelled"}`).
-/// The first occurrence a schema.org `Schedule` gives.
-struct FirstOccurrence {
+/// One occurrence a schema.org `Schedule` gives.
+struct Occurrence {
     start: String,
     end: Option<String>,
     zone: Option<String>,
@@ -538,10 +554,46 @@ struct FirstOccurrence {
 /// The first occurrence of an `eventSchedule`: its `startDate`, moved to the first `byDay`
 /// on or after it, at `startTime` (to `endTime`), in `scheduleTimezone` — as an iCalendar
 /// recurrence master gives its first `DTSTART`. None without a `startDate` (never invented).
-fn schedule_first(s: &Map<String, Value>) -> Option<FirstOccurrence> {
+fn schedule_first(s: &Map<String, Value>) -> Option<Occurrence> {
+    schedule_days(s, 1)?.into_iter().next()
+}
+
+/// At most this many performances are listed one by one from a bounded `eventSchedule`;
+/// a longer run (a year of weekly classes) is a series, read as its first occurrence.
+const SCHEDULE_RUN_MAX: usize = 12;
+
+/// Every performance of a node's `eventSchedule` when each schedule is bounded by an
+/// `endDate` and they hold two to [`SCHEDULE_RUN_MAX`] performances in all, in date order.
+fn schedule_run(m: &Map<String, Value>) -> Option<Vec<Occurrence>> {
+    let schedules: Vec<&Map<String, Value>> =
+        values(get(m, "eventSchedule")).filter_map(Value::as_object).collect();
+    if schedules.is_empty() || schedules.iter().any(|s| text(get(s, "endDate")).is_none()) {
+        return None;
+    }
+    let mut all = Vec::new();
+    for s in schedules {
+        all.extend(schedule_days(s, SCHEDULE_RUN_MAX + 1)?);
+        if all.len() > SCHEDULE_RUN_MAX {
+            return None;
+        }
+    }
+    all.sort_by(|a, b| a.start.cmp(&b.start));
+    (all.len() >= 2).then_some(all)
+}
+
+/// Up to `max` occurrences of a schema.org `Schedule`, from its `startDate` (to its
+/// `endDate`, a year at most) on the days every stated rule allows (`byDay`, `byMonthDay`;
+/// `repeatFrequency` `P1W` alone keeps the start's weekday), less any `exceptDate`.
+fn schedule_days(s: &Map<String, Value>, max: usize) -> Option<Vec<Occurrence>> {
     use chrono::{Datelike, NaiveDate, NaiveTime, Weekday};
+    let date = |v: &str| NaiveDate::parse_from_str(v.get(..10)?, "%Y-%m-%d").ok();
     let from = text(get(s, "startDate"))?;
-    let day = NaiveDate::parse_from_str(from.get(..10)?, "%Y-%m-%d").ok()?;
+    let day = date(&from)?;
+    let until = text(get(s, "endDate")).and_then(|e| date(&e));
+    let except: Vec<NaiveDate> = values(get(s, "exceptDate"))
+        .filter_map(|v| text(Some(v)))
+        .filter_map(|d| date(&d))
+        .collect();
     let wanted: Vec<Weekday> = values(get(s, "byDay"))
         .filter_map(|v| id_or_text(Some(v)))
         .filter_map(|d| d.rsplit(['/', ':']).next().and_then(|n| n.parse::<Weekday>().ok()))
@@ -550,11 +602,22 @@ fn schedule_first(s: &Map<String, Value>) -> Option<FirstOccurrence> {
         .filter_map(|v| text(Some(v)))
         .filter_map(|d| d.trim().parse().ok())
         .collect();
-    // The first day on or after `startDate` that every stated rule allows (a year at most).
-    let day = day.iter_days().take(366).find(|d| {
-        (wanted.is_empty() || wanted.contains(&d.weekday()))
-            && (month_days.is_empty() || month_days.contains(&d.day()))
-    })?;
+    let weekly = wanted.is_empty()
+        && month_days.is_empty()
+        && text(get(s, "repeatFrequency")).is_some_and(|f| f.trim().eq_ignore_ascii_case("P1W"));
+    // The days on or after `startDate` that every stated rule allows (a year at most).
+    let days: Vec<NaiveDate> = day
+        .iter_days()
+        .take(366)
+        .take_while(|d| until.is_none_or(|u| *d <= u))
+        .filter(|d| {
+            (wanted.is_empty() || wanted.contains(&d.weekday()))
+                && (month_days.is_empty() || month_days.contains(&d.day()))
+                && (!weekly || d.weekday() == day.weekday())
+                && !except.contains(d)
+        })
+        .take(max)
+        .collect();
     let time = |key: &str| {
         let t = text(get(s, key))?;
         let t = t.trim();
@@ -562,12 +625,27 @@ fn schedule_first(s: &Map<String, Value>) -> Option<FirstOccurrence> {
             .or_else(|_| NaiveTime::parse_from_str(t, "%H:%M"))
             .ok()
     };
-    let iso = |t: NaiveTime| day.and_time(t).format("%Y-%m-%dT%H:%M:%S").to_string();
-    let (start, end) = match time("startTime") {
-        Some(t) => (iso(t), time("endTime").filter(|e| *e > t).map(iso)),
-        None => (day.format("%Y-%m-%d").to_string(), None),
+    let zone = text(get(s, "scheduleTimezone"));
+    let one = |day: NaiveDate| {
+        let iso = |t: NaiveTime| day.and_time(t).format("%Y-%m-%dT%H:%M:%S").to_string();
+        let (start, end) = match time("startTime") {
+            Some(t) => (iso(t), time("endTime").filter(|e| *e > t).map(iso)),
+            None => (day.format("%Y-%m-%d").to_string(), None),
+        };
+        Occurrence { start, end, zone: zone.clone() }
     };
-    Some(FirstOccurrence { start, end, zone: text(get(s, "scheduleTimezone")) })
+    let out: Vec<Occurrence> = days.into_iter().map(one).collect();
+    (!out.is_empty()).then_some(out)
+}
+
+/// A description escaped twice (WordPress plugins write `\\n` into their JSON-LD, which
+/// reads as a backslash and an `n`): its literal `\n`, `\r` and `\t` are the line
+/// breaks and tabs they stand for.
+fn unescape_twice_escaped(d: &str) -> String {
+    if !d.contains('\\') {
+        return d.to_owned();
+    }
+    d.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\r", "\n").replace("\\t", " ")
 }
 
 fn id_or_text(v: Option<&Value>) -> Option<String> {

@@ -477,3 +477,162 @@ fn an_event_schedule_gives_its_first_occurrence() {
         ]),
     );
 }
+
+/// The events a document of the given type yields, as public JSON.
+fn events_of(bytes: &str, content_type: &str, base: &str) -> Vec<Value> {
+    let base = Url::parse(base).unwrap();
+    let ctx = NormaliseContext { base_url: &base, default_tz: None };
+    let out = gleaner_extract::extract_events(bytes.as_bytes(), content_type, &ctx);
+    out.events.iter().map(|e| serde_json::to_value(PublicEvent::from(e)).unwrap()).collect()
+}
+
+/// The listed fields of each event, in order.
+fn fields(events: &[Value], keys: &[&str]) -> Vec<Vec<Value>> {
+    events.iter().map(|e| keys.iter().map(|k| e[*k].clone()).collect()).collect()
+}
+
+#[test]
+fn a_short_bounded_event_schedule_gives_one_event_per_performance() {
+    // Two bounded schedules (Fri–Sat evenings less one date, one Sunday matinee) and no
+    // startDate of the show's own: five performances, each in the schedule's zone.
+    let page = ld(r#"{"@context":"https://schema.org","@type":"TheaterEvent","name":"Ubu roi",
+        "location":{"@type":"Place","name":"Salle Nord","address":"3 quai Est, Lyon"},
+        "eventSchedule":[
+          {"@type":"Schedule","startDate":"2027-03-05","endDate":"2027-03-13","repeatFrequency":"P1D",
+           "byDay":["https://schema.org/Friday","https://schema.org/Saturday"],
+           "exceptDate":"2027-03-12","startTime":"20:00","endTime":"21:30","scheduleTimezone":"Europe/Paris"},
+          {"@type":"Schedule","startDate":"2027-03-14","endDate":"2027-03-14","byDay":"https://schema.org/Sunday",
+           "startTime":"15:00:00","scheduleTimezone":"Europe/Paris"}]}"#);
+    let (got, _) = events(&page);
+    let starts: Vec<&str> = got.iter().filter_map(|e| e["start"].as_str()).collect();
+    assert_eq!(
+        starts,
+        [
+            "2027-03-05T20:00:00+01:00",
+            "2027-03-06T20:00:00+01:00",
+            "2027-03-13T20:00:00+01:00",
+            "2027-03-14T15:00:00+01:00",
+        ]
+    );
+    assert_eq!(got[0]["end"], "2027-03-05T21:30:00+01:00");
+    assert!(got.iter().all(|e| e["title"] == "Ubu roi"));
+    // Thirteen weeks of a weekly class is a series: its first occurrence only.
+    check(
+        &ld(r#"{"@type":"Event","name":"Choir","eventSchedule":{"@type":"Schedule",
+            "startDate":"2027-01-06","endDate":"2027-03-31","repeatFrequency":"P1W",
+            "startTime":"19:00"}}"#),
+        json!([{"title": "Choir", "start": "2027-01-06T19:00:00"}]),
+    );
+}
+
+#[test]
+fn a_twice_escaped_jsonld_description_reads_as_text() {
+    check(
+        &ld(r#"{"@type":"Event","name":"Taller","startDate":"2027-05-09T11:00:00+02:00",
+            "description":"\u003Cp\u003EPlazas limitadas.\u003C/p\u003E\\n\\nTrae delantal.\\r\\n"}"#),
+        json!([{"description": "Plazas limitadas.\nTrae delantal."}]),
+    );
+}
+
+#[test]
+fn calendar_locations_with_a_country_a_uk_postcode_or_no_number_and_a_description_price() {
+    let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\
+BEGIN:VEVENT\r\nUID:a@x\r\nDTSTART:20270313T193000Z\r\nSUMMARY:Barn Dance\r\n\
+LOCATION:Elm Hall\\, 9 Mill Lane\\, York YO1 7HH\\, UK\r\n\
+DESCRIPTION:Live band. Tickets £10 / £6 on the door.\r\nEND:VEVENT\r\n\
+BEGIN:VEVENT\r\nUID:b@x\r\nDTSTART:20271120T220000\r\nSUMMARY:Estrellas\r\n\
+LOCATION:Mirador Alto\\, Calle Real s/n\\, 44001 Teruel\\, España\r\nEND:VEVENT\r\n\
+BEGIN:VEVENT\r\nUID:c@x\r\nDTSTART:20271121T220000\r\nSUMMARY:Cometas\r\n\
+LOCATION:Área recreativa El Pinar\\, 44120 El Pinar (Teruel)\\, España\r\nEND:VEVENT\r\n\
+END:VCALENDAR\r\n";
+    let got = events_of(ics, "text/calendar", "https://example.org/cal.ics");
+    let mut got = fields(
+        &got,
+        &[
+            "title",
+            "venue_name",
+            "street",
+            "locality",
+            "country",
+            "price_min",
+            "price_max",
+            "start",
+        ],
+    );
+    got.sort_by_key(|f| f[0].to_string());
+    assert_eq!(
+        got,
+        [
+            vec![
+                json!("Barn Dance"),
+                json!("Elm Hall"),
+                json!("9 Mill Lane"),
+                json!("York"),
+                json!("GB"),
+                json!("6"),
+                json!("10"),
+                json!("2027-03-13T19:30:00+00:00"),
+            ],
+            // A floating time in Spain (one mainland zone): the zone's offset.
+            vec![
+                json!("Cometas"),
+                json!("Área recreativa El Pinar"),
+                Value::Null,
+                json!("El Pinar"),
+                json!("ES"),
+                Value::Null,
+                Value::Null,
+                json!("2027-11-21T22:00:00+01:00"),
+            ],
+            vec![
+                json!("Estrellas"),
+                json!("Mirador Alto"),
+                json!("Calle Real s/n"),
+                json!("Teruel"),
+                json!("ES"),
+                Value::Null,
+                Value::Null,
+                json!("2027-11-20T22:00:00+01:00"),
+            ],
+        ]
+    );
+}
+
+#[test]
+fn feed_titles_led_by_their_date_and_the_channels_place() {
+    let rss = r#"<?xml version="1.0"?><rss version="2.0"><channel><title>What's on</title>
+<link>https://hall.example.ie/</link><language>en-ie</language>
+<description>Music and talks at the Quay Hall, 7 Dock Road, Cork, Ireland.</description>
+<item><title>Fri 5 March 2027, 8pm – Harp Night</title><link>https://hall.example.ie/harp</link>
+<pubDate>Mon, 01 Feb 2027 10:00:00 +0000</pubDate><description>Tickets €12.</description></item>
+<item><title>Sat 10 April 2027, 7.30pm - Poetry: 1916 - Voices</title><link>https://hall.example.ie/poetry</link>
+<pubDate>Mon, 01 Feb 2027 10:00:00 +0000</pubDate><description>Readings.</description></item>
+<item><title>Box office at Easter</title><link>https://hall.example.ie/news/easter</link>
+<pubDate>Tue, 02 Feb 2027 10:00:00 +0000</pubDate>
+<description>Closed from Friday 26 March to Monday 29 March 2027 and open on Tuesday 30 March at 11am.</description></item>
+</channel></rss>"#;
+    let got = events_of(rss, "application/rss+xml", "https://hall.example.ie/feed.rss");
+    assert_eq!(
+        fields(&got, &["title", "start", "venue_name", "street", "locality", "country"]),
+        [
+            vec![
+                json!("Harp Night"),
+                json!("2027-03-05T20:00:00+00:00"),
+                json!("Quay Hall"),
+                json!("7 Dock Road"),
+                json!("Cork"),
+                json!("IE"),
+            ],
+            // Only the date before the first dash goes; the name keeps its own dash.
+            vec![
+                json!("Poetry: 1916 - Voices"),
+                json!("2027-04-10T19:30:00+01:00"),
+                json!("Quay Hall"),
+                json!("7 Dock Road"),
+                json!("Cork"),
+                json!("IE"),
+            ],
+        ],
+        "the news item about a closure gives no event: {got:#?}"
+    );
+}

@@ -730,12 +730,17 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
         raw.location_name = parts.venue;
         raw.street = parts.street;
         raw.locality = parts.locality;
+        raw.country = parts.country;
     }
     raw.image = ev
         .all("ATTACH")
         .chain(ev.all("IMAGE"))
         .find(|p| p.param("FMTTYPE").is_some_and(|t| t.starts_with("image/")) || p.name == "IMAGE")
         .map(|p| p.value.trim().to_owned());
+    // `Tickets £12 / £8 concessions on the door.`: a price the DESCRIPTION states.
+    if let Some(d) = raw.description.clone() {
+        crate::feeds::price_from_text(&d, &mut raw);
+    }
     if raw.name.is_none() && raw.start.is_none() {
         cal.diag(Severity::Warning, "VEVENT with neither SUMMARY nor DTSTART, skipped".into(), loc);
         return None;
@@ -791,6 +796,8 @@ pub struct LocationParts {
     pub street: Option<String>,
     /// Town or city.
     pub locality: Option<String>,
+    /// The country, as written (`UK`, `España`), when the last part names one.
+    pub country: Option<String>,
 }
 
 /// Splits a `LOCATION` text into venue, street and locality.
@@ -816,15 +823,46 @@ pub fn split_location(text: &str) -> LocationParts {
         parts.venue = (!venue.is_empty()).then(|| venue.to_owned());
         return parts;
     }
-    let parts = split_address_parts(&one_line);
+    // `…, Oxford OX4 1UH, UK`: a country named last is peeled off first.
+    let (rest, country) = match one_line.rsplit_once(',') {
+        Some((rest, last)) if gleaner_event::country_code(last).is_some() && rest.contains(',') => {
+            (rest.trim().to_owned(), Some(last.trim().to_owned()))
+        }
+        _ => (one_line.clone(), None),
+    };
+    let mut parts = split_address_parts(&rest);
     if parts.street.is_some() || parts.locality.is_some() {
+        parts.country = country;
         return parts;
     }
     LocationParts {
         venue: (!one_line.is_empty()).then_some(one_line),
         street: None,
         locality: None,
+        country: None,
     }
+}
+
+/// A UK postcode (`OX4 1UH`, `SW1A 1AA`) as the last two words of `part`: the words
+/// before it, the town.
+fn before_uk_postcode(part: &str) -> Option<&str> {
+    let words: Vec<&str> = part.split_whitespace().collect();
+    let [.., outward, inward] = words[..] else { return None };
+    let b = outward.as_bytes();
+    let outward_ok = (2..=4).contains(&b.len())
+        && b[0].is_ascii_uppercase()
+        && b.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        && b.iter().any(u8::is_ascii_digit);
+    let i = inward.as_bytes();
+    let inward_ok = i.len() == 3
+        && i[0].is_ascii_digit()
+        && i[1].is_ascii_uppercase()
+        && i[2].is_ascii_uppercase();
+    if !(outward_ok && inward_ok && words.len() >= 3) {
+        return None;
+    }
+    let end = part.rfind(outward)?;
+    Some(part[..end].trim())
 }
 
 /// Whether a part of a `LOCATION` names a room, hall or floor inside a building (`Saal 2`,
@@ -858,7 +896,13 @@ fn venue_of(parts: &[&str]) -> Option<String> {
 /// `[Venue, ]Street 5, 14473 Town[, Country]`, `Street 5 14473 Town`, or
 /// `Venue, Street 5, Town`; the venue is what comes before the street.
 fn split_address_parts(text: &str) -> LocationParts {
-    let all: Vec<&str> = text.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+    // `Oxford OX4 1UH`: a town before a UK postcode is the town.
+    let all: Vec<&str> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| before_uk_postcode(p).unwrap_or(p))
+        .collect();
     // A US state and ZIP code last (`…, Springfield, IL 62701`): the town is before it.
     let us_state = |s: &str| {
         let mut w = s.split_whitespace();
@@ -880,8 +924,14 @@ fn split_address_parts(text: &str) -> LocationParts {
         let mut w = s.split_whitespace();
         matches!((w.next(), w.next()), (Some(code), Some(_)) if is_code(code))
     };
-    let strip_postal =
-        |s: &str| -> String { s.split_whitespace().skip(1).collect::<Vec<_>>().join(" ") };
+    // `16142 Las Majadas (Cuenca)`: the town, without its province in brackets.
+    let strip_postal = |s: &str| -> String {
+        let town = s.split_whitespace().skip(1).collect::<Vec<_>>().join(" ");
+        match town.strip_suffix(')').and_then(|t| t.rsplit_once(" (")) {
+            Some((name, _)) if !name.trim().is_empty() => name.trim().to_owned(),
+            _ => town,
+        }
+    };
     let streetlike = |s: &str| has_digit(s) && !is_room(s);
     if let Some(p) = parts.iter().position(|s| postal(s)) {
         let locality = Some(strip_postal(parts[p])).filter(|l| !l.is_empty());
@@ -890,6 +940,7 @@ fn split_address_parts(text: &str) -> LocationParts {
                 venue: venue_of(&parts[..p - 1]),
                 street: Some(parts[p - 1].to_owned()),
                 locality,
+                country: None,
             };
         }
         if p >= 1 {
@@ -898,7 +949,7 @@ fn split_address_parts(text: &str) -> LocationParts {
                 let l = s.to_lowercase();
                 [
                     "straße", "strasse", "str.", "weg", "platz", "allee", "street", "road",
-                    "avenue", "rue ",
+                    "avenue", "rue ", "calle ", "avenida ", "plaza ", "paseo ", "s/n",
                 ]
                 .iter()
                 .any(|w| l.contains(w))
@@ -908,10 +959,16 @@ fn split_address_parts(text: &str) -> LocationParts {
                     venue: venue_of(&parts[..p - 1]),
                     street: Some(parts[p - 1].to_owned()),
                     locality,
+                    country: None,
                 };
             }
         }
-        return LocationParts { venue: venue_of(&parts[..p]), street: None, locality };
+        return LocationParts {
+            venue: venue_of(&parts[..p]),
+            street: None,
+            locality,
+            country: None,
+        };
     }
     // `Venue[, Room], Street 5, Town` and `Venue, Room 204, Town`.
     if let [before @ .., middle, town] = parts
@@ -924,6 +981,7 @@ fn split_address_parts(text: &str) -> LocationParts {
                 venue: venue_of(before),
                 street: Some((*middle).to_owned()),
                 locality: Some((*town).to_owned()),
+                country: None,
             };
         }
         if before.len() == 1 && !is_room(before[0]) {
@@ -931,6 +989,7 @@ fn split_address_parts(text: &str) -> LocationParts {
                 venue: Some(before[0].to_owned()),
                 street: None,
                 locality: Some((*town).to_owned()),
+                country: None,
             };
         }
     }
@@ -945,6 +1004,7 @@ fn split_address_parts(text: &str) -> LocationParts {
                 venue: venue_of(&parts[..parts.len() - 1]),
                 street: Some(words[..i].join(" ")),
                 locality: Some(words[i + 1..].join(" ")),
+                country: None,
             };
         }
     }
