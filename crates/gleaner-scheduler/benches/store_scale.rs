@@ -31,6 +31,15 @@
 //! read per request, single-statement writes in autocommit): 19.6 → 13.1 per request,
 //! 24.6 → 16.3 per event page; messages 24.0 → 21.4 per request; wall ÷ bound
 //! 7.4 → 6.7, CPU 1.54 → 1.40 s per 1,000 requests (shared machine, one run each).
+//! Then (the gate decides on the robots.txt memory it last saw, checked by the
+//! reservation, instead of reading the site's state per request; a new event's row,
+//! status and reading in one statement with `COMMIT`), two runs each: 15.8–16.3 →
+//! 13.9 waits per event page, 12.7–13.1 → 11.1 per request; messages 21.0–21.4 → 18.7
+//! per request; CPU 1.41–1.60 → 1.20–1.70 s per 1,000 requests (load 4–5: noise).
+//! What remains per request (waits): the registry version (its second read in the
+//! profile is the event write's, pipelined), the reservation and the finish (two
+//! each), the validators' read, and per event page the validators' write and the event
+//! write (two, or three with the candidates' readings).
 //!
 //! `cargo test --benches` runs a quick mode (20 sites × 4 at 50 ms, SQLite, and PostgreSQL
 //! when configured). Knobs: `STORE_RUNS="500x10@200,2000x5@1000"`,

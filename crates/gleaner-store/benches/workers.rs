@@ -24,7 +24,11 @@
 //! Issue 27 item 2 (one run each, claim per page, 1/2/4 workers), before → after the
 //! round-trip work: 277/383/400 → 326/448/491 pages/s; 17.1 → 16.0 round trips
 //! (messages) per page. Extraction is skipped here, so the event write's share (8 → 3
-//! waits, `tests/it/round_trips.rs`) is not in these figures.
+//! waits, `tests/it/round_trips.rs`) is not in these figures. Then, without the read of
+//! the site's state per request (two runs each, load 4–5): claim per page 118/146/222
+//! and 81/166/172 → 116/445/356 and 113/173/169 pages/s; gate only 123/202/216 and
+//! 124/176/248 → 155/213/297 and 167/170/201; 16.0 → 15.0 (claim) and 14.0 → 13.0 (gate
+//! only) round trips per page.
 
 // A benchmark reports on stderr.
 #![allow(clippy::print_stderr)]

@@ -28,8 +28,9 @@
 //!   the version inside its own transaction, pipelined.
 //! - Event write (`upsert_event_fenced`): `BEGIN`, the fence, the registry version, the
 //!   advisory locks and the lookup pipelined in one round trip; the candidates' readings
-//!   in one more when there are any; the `INSERT … RETURNING id` of a new event; the
-//!   remaining writes pipelined with `COMMIT`: two to three round trips (eight before).
+//!   in one more when there are any; the remaining writes pipelined with `COMMIT` (a new
+//!   event's row, status and reading are one statement, `INSERT_NEW_EVENT`): two round
+//!   trips for a new event, three for one read again (eight before issue 27).
 //! - A single-statement write (`Db::write`) is sent alone, in autocommit.
 //! - Audit: a thread with its own runtime and connection writes batches, one statement
 //!   (`unnest` of arrays) per batch.
@@ -973,12 +974,30 @@ impl crate::backend::EventsBackend for Postgres {
         ];
         let (id, outcome, changed_row) = match plan.target {
             merge::Target::New(row_identity) => {
-                let st = tx.prepare_cached(INSERT_EVENT).await.doing(loc, doing)?;
+                // A new event: its row, its first status and its reading in one
+                // statement, pipelined with `COMMIT` (one round trip; a failed insert
+                // makes the `COMMIT` a rollback, and its error is returned).
+                let st = tx.prepare_cached(INSERT_NEW_EVENT).await.doing(loc, doing)?;
+                let tail: [P<'_>; 7] = [
+                    &c.stated,
+                    &reading.source,
+                    &reading.fetch_url,
+                    &reading.extractor,
+                    &reading.facts,
+                    &reading.description,
+                    &reading.image,
+                ];
                 let params: Vec<P<'_>> =
-                    std::iter::once(&row_identity as P<'_>).chain(columns).collect();
-                let row = tx.query_one(&st, &params).await.doing(loc, doing)?;
-                let id: i64 = row.get(0);
-                (id, Upserted::Inserted(id), None)
+                    std::iter::once(&row_identity as P<'_>).chain(columns).chain(tail).collect();
+                let (inserted, committed) = tokio::join!(
+                    biased;
+                    tx.query_one(&st, &params),
+                    tx.batch_execute("COMMIT")
+                );
+                let id: i64 = inserted.doing(loc, doing)?.get(0);
+                committed.doing(loc, doing)?;
+                open.done();
+                return Ok(Upserted::Inserted(id));
             }
             merge::Target::Existing(i) => {
                 let row = &rows[i];
@@ -1065,13 +1084,21 @@ const READINGS_OF_EVENTS: &str =
     "SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url, event_id
      FROM event_provenance WHERE event_id = ANY($1) ORDER BY event_id, fetched_ms, id";
 
-/// A new event; returns its id.
-const INSERT_EVENT: &str =
-    "INSERT INTO events (identity, host, url_host, source, url, title, category,
-         status, start_ms, end_ms, last_day_end_ms, facts, description,
-         image_url, first_seen_ms, last_checked_ms, title_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
-     RETURNING id";
+/// A new event (`$1`…`$16` as [`UPDATE_EVENT`] binds them, the identity first), its
+/// first status (`$8`, stated `$17`, at `$15`) and this fetch's reading (`$18`…`$23`:
+/// source, page, extractor, facts, description, image) in one statement; returns its id.
+const INSERT_NEW_EVENT: &str = "WITH new AS (
+         INSERT INTO events (identity, host, url_host, source, url, title, category,
+             status, start_ms, end_ms, last_day_end_ms, facts, description,
+             image_url, first_seen_ms, last_checked_ms, title_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
+         RETURNING id),
+     status AS (INSERT INTO event_status (event_id, status, stated, at_ms)
+         SELECT id, $8, $17, $15 FROM new),
+     reading AS (INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms,
+             extractor, facts, description, image_url)
+         SELECT id, $18, $19, $15, $20, $21, $22, $23 FROM new)
+     SELECT id FROM new";
 
 /// An event read again with nothing new.
 const TOUCH_EVENT: &str = "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2),

@@ -5,7 +5,10 @@
 //! 2. makes sure the site's robots.txt is known, reading it *through the gate itself*
 //!    (purpose `robots`, same budget) when it is missing or expired; while it cannot be
 //!    read, nothing else is requested from the site; a disallowed path is refused with
-//!    the rule and line that said so;
+//!    the rule and line that said so. The gate decides on the robots.txt memory it last
+//!    saw for the site (no read of the state per request); the reservation (3.) checks
+//!    that the state it locks still holds that memory, and when another process read
+//!    robots.txt again meanwhile it reserves nothing and the request is decided again;
 //! 3. waits for the site's budget ([`gleaner_policy::budget`]): spacing shared by every
 //!    purpose, in-flight caps, quotas, quiet hours, suspensions, blocks; waiting
 //!    requests of one site are served by purpose priority (a visitor's image before a
@@ -203,6 +206,24 @@ struct SiteLocal {
     agent_rules: agent_cache::AgentCache,
     waiting: Mutex<BTreeSet<(u8, u64)>>,
     robots_refresh: tokio::sync::Mutex<()>,
+    /// The site's robots.txt memory as the state last gave it (without its bytes), so a
+    /// request decides without reading the state first (issue 27: a round trip per
+    /// request on PostgreSQL). The reservation checks it against the state it locks
+    /// ([`robots_stamp`]): when another process read robots.txt again meanwhile, nothing
+    /// is reserved and the request decides again on the new memory.
+    robots: Mutex<Option<RobotsMemory>>,
+}
+
+/// What identifies one reading of a site's robots.txt in the state: when it expires
+/// (each reading sets it anew), and its failure count.
+fn robots_stamp(memory: Option<&RobotsMemory>) -> Option<(SystemTime, u32)> {
+    memory.map(|m| (m.valid_until, m.failures))
+}
+
+/// `memory` without its bytes, for [`SiteLocal::robots`] (the compiled rules are cached
+/// by the file's `Arc`, so the bytes are not needed to decide).
+fn without_body(memory: Option<&RobotsMemory>) -> Option<RobotsMemory> {
+    memory.map(|m| RobotsMemory { body: None, ..m.clone() })
 }
 
 /// Serving order between purposes waiting at one site (lower first).
@@ -226,9 +247,41 @@ pub fn site_key(url: &Url) -> String {
     url.origin().ascii_serialization()
 }
 
+/// What a reservation checks in the state it locks, beside the budget.
+struct Reserve {
+    /// Reserve nothing when the site's robots.txt is already known and fresh (a
+    /// robots.txt request: another process read it while this one waited).
+    unless_robots_known: bool,
+    /// Reserve only when the state's robots.txt memory is still this one
+    /// ([`robots_stamp`] of the memory the request was decided on; `Some(None)`: none
+    /// was known); `None`: whatever it is.
+    robots: Option<Option<(SystemTime, u32)>>,
+}
+
+/// How many times [`Gate::fetch`] decides again when robots.txt changed under it.
+const ROBOTS_CHANGED_TRIES: usize = 3;
+
+/// Whether `request` is decided on the site's robots.txt (not robots.txt itself, nor a
+/// licensed API read under its licence).
+fn needs_robots_of(gate: &Gate, request: &GateRequest) -> bool {
+    request.purpose != Purpose::Robots && gate.licensed(request).is_none()
+}
+
 /// How a request passed the budget.
 struct Permit {
     reason: String,
+}
+
+/// What waiting for a site's budget came to, when it did not refuse or defer.
+enum Acquired {
+    /// Reserved: the request may be sent.
+    Permit(Permit),
+    /// Nothing reserved: the site's robots.txt was already known and fresh (asked with
+    /// `unless_robots_known`).
+    RobotsKnown,
+    /// Nothing reserved: the state's robots.txt memory is not the one the request was
+    /// decided on (another process read it again); decide again.
+    RobotsChanged,
 }
 
 /// The gate. Cheap to share behind an `Arc`; every task of every source uses one.
@@ -450,44 +503,65 @@ impl Gate {
     /// Asks for one request and, when allowed, sends it. Never follows redirects.
     pub async fn fetch(&self, request: &GateRequest) -> GateOutcome {
         let site = site_key(&request.url);
+        // A reservation that finds another robots.txt memory than the decision's reserves
+        // nothing, and the request is decided again; bounded, in case the file keeps
+        // changing under it.
+        for _ in 0..ROBOTS_CHANGED_TRIES {
+            if let Some(outcome) = self.fetch_once(&site, request).await {
+                return outcome;
+            }
+        }
+        GateOutcome::Deferred {
+            hold: None,
+            until: None,
+            why: "robots.txt kept changing while the request was decided".into(),
+        }
+    }
+
+    /// [`Gate::fetch`] on the robots.txt memory known now; `None` when the reservation
+    /// found another one in the state (nothing was reserved or sent).
+    async fn fetch_once(&self, site: &str, request: &GateRequest) -> Option<GateOutcome> {
+        let site = site.to_owned();
         let mut waited_for_pause = false;
+        let mut decided_on;
         let (rules, allowed_by, checked_at) = loop {
             let checked_at = self.clock.now();
             let owner = self.registry.lookup(&request.url).await;
-            let needs_robots =
-                request.purpose != Purpose::Robots && self.licensed(request).is_none();
+            let needs_robots = needs_robots_of(self, request);
             let robots = match needs_robots {
                 true => match self.fresh_robots(&site).await {
                     Ok(robots) => robots,
-                    Err(error) => return state_unreadable(&error),
+                    Err(error) => return Some(state_unreadable(&error)),
                 },
                 false => None,
             };
+            decided_on = robots_stamp(robots.as_ref());
             let mut decision = self.decide(request, &owner, robots.as_ref(), self.clock.now());
             if let Stage::RobotsUnknown(_) = decision.stage {
                 match Box::pin(self.refresh_robots(&site, request)).await {
                     Ok(memory) => {
+                        decided_on = robots_stamp(Some(&memory));
                         decision = self.decide(request, &owner, Some(&memory), self.clock.now());
                     }
                     Err(outcome) => {
                         if let GateOutcome::Refused(refusal) = &outcome {
                             self.audit_refusal(request, &site, refusal);
                         }
-                        return outcome;
+                        return Some(outcome);
                     }
                 }
             }
             match decision.stage {
                 Stage::Refused(refusal) => {
                     self.audit_refusal(request, &site, &refusal);
-                    return GateOutcome::Refused(refusal);
+                    return Some(GateOutcome::Refused(refusal));
                 }
                 Stage::Paused { until, why } => {
                     // Still paused after waiting once (the pause was extended): re-queue.
                     if waited_for_pause
                         || request.wait_until_at_most.is_none_or(|limit| until > limit)
                     {
-                        return GateOutcome::Deferred { hold: None, until: Some(until), why };
+                        return Some(GateOutcome::Deferred { hold: None, until: Some(until), why });
                     }
                     // Within what the caller waits: wait the pause out, then decide again.
                     self.sleep_until(until).await;
@@ -495,25 +569,43 @@ impl Gate {
                 }
                 Stage::Budget { rules, allowed_by } => break (rules, allowed_by, checked_at),
                 Stage::RobotsUnknown(_) => {
-                    return GateOutcome::Deferred {
+                    return Some(GateOutcome::Deferred {
                         hold: None,
                         until: None,
                         why: "robots.txt was read but is not known yet".into(),
-                    };
+                    });
                 }
             }
         };
-        let permit = match self.acquire(&site, &rules, request, checked_at).await {
-            Ok(permit) => permit,
+        // A request that consulted robots.txt reserves only on the memory it was decided
+        // on; one that did not (robots.txt itself, a licensed API) on any.
+        let robots = needs_robots_of(self, request).then_some(decided_on);
+        let acquired = self.acquire_unless_robots_known(
+            &site,
+            &rules,
+            request,
+            Reserve { unless_robots_known: false, robots },
+            Some(checked_at),
+        );
+        let permit = match acquired.await {
+            Ok(Acquired::Permit(permit)) => permit,
+            Ok(Acquired::RobotsChanged) => return None,
+            Ok(Acquired::RobotsKnown) => {
+                return Some(GateOutcome::Deferred {
+                    hold: None,
+                    until: None,
+                    why: "nothing reserved".into(),
+                });
+            }
             Err(outcome) => {
                 if let GateOutcome::Refused(refusal) = &outcome {
                     self.audit_refusal(request, &site, refusal);
                 }
-                return outcome;
+                return Some(outcome);
             }
         };
         // Boxed, as in `read_robots`: the wait above holds only the small state.
-        Box::pin(self.send(&site, request, format!("{allowed_by}; {}", permit.reason))).await
+        Some(Box::pin(self.send(&site, request, format!("{allowed_by}; {}", permit.reason))).await)
     }
 
     /// Follows redirects through the gate, each hop a new request (robots.txt and
@@ -620,10 +712,25 @@ impl Gate {
         }
     }
 
-    /// The site's robots.txt memory, when known and not expired.
+    /// The site's robots.txt memory, when known and not expired: as last seen by this
+    /// gate while it has not expired (the reservation checks that it is still the
+    /// state's), else read from the state.
     async fn fresh_robots(&self, site: &str) -> Result<Option<RobotsMemory>, StateError> {
         let now = self.clock.now();
-        Ok(self.state.site(site).await?.and_then(|s| s.robots).filter(|m| m.valid_until > now))
+        let local = self.local(site);
+        let seen = local.robots.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(memory) = seen.filter(|m| m.valid_until > now) {
+            return Ok(Some(memory));
+        }
+        let robots = self.state.site(site).await?.and_then(|s| s.robots);
+        *local.robots.lock().unwrap_or_else(|p| p.into_inner()) = without_body(robots.as_ref());
+        Ok(robots.filter(|m| m.valid_until > now))
+    }
+
+    /// Forgets the robots.txt memory this gate last saw for `site`, or replaces it with
+    /// `memory` (what the state holds now).
+    fn saw_robots(&self, site: &str, memory: Option<&RobotsMemory>) {
+        *self.local(site).robots.lock().unwrap_or_else(|p| p.into_inner()) = without_body(memory);
     }
 
     /// Reads robots.txt hop by hop, each hop through the budget of its own site.
@@ -658,16 +765,10 @@ impl Gate {
             // Another process may read this site's robots.txt while this one waits for
             // the budget: then its reading is used, and nothing is sent twice.
             let known_robots_ends_it = hop_site == site;
-            let Some(permit) = self
-                .acquire_unless_robots_known(
-                    &hop_site,
-                    &rules,
-                    &hop,
-                    known_robots_ends_it,
-                    checked_at,
-                )
-                .await?
-            else {
+            let reserve = Reserve { unless_robots_known: known_robots_ends_it, robots: None };
+            let acquired =
+                self.acquire_unless_robots_known(&hop_site, &rules, &hop, reserve, checked_at);
+            let Acquired::Permit(permit) = acquired.await? else {
                 return match self.fresh_robots(site).await {
                     Ok(Some(memory)) => Ok(memory),
                     Ok(None) => Err(GateOutcome::Deferred {
@@ -723,39 +824,24 @@ impl Gate {
                 why: format!("robots.txt read but not recorded: {error}"),
             });
         }
+        self.saw_robots(site, Some(&memory));
         self.local(site).changed.notify_waiters();
         Ok(memory)
     }
 
     /// Waits for the site's budget and reserves it. Waiting requests of a site are
     /// served by purpose priority, then in arrival order. `checked_at`: when the caller
-    /// found the request not opted out (see [`REGISTRY_FRESH`]).
-    async fn acquire(
-        &self,
-        site: &str,
-        rules: &BudgetRules,
-        request: &GateRequest,
-        checked_at: SystemTime,
-    ) -> Result<Permit, GateOutcome> {
-        let known = self.acquire_unless_robots_known(site, rules, request, false, Some(checked_at));
-        known.await?.ok_or_else(|| GateOutcome::Deferred {
-            hold: None,
-            until: None,
-            why: "nothing reserved".into(),
-        })
-    }
-
-    /// [`Gate::acquire`]; with `unless_robots_known`, reserves nothing and returns `None`
-    /// when, at the moment of reserving, the site's robots.txt is already known and fresh
-    /// (another process read it while this request waited).
+    /// found the request not opted out (see [`REGISTRY_FRESH`]). What `reserve` asks of
+    /// the state at the moment of reserving: see [`Reserve`].
     async fn acquire_unless_robots_known(
         &self,
         site: &str,
         rules: &BudgetRules,
         request: &GateRequest,
-        unless_robots_known: bool,
+        reserve: Reserve,
         checked_at: Option<SystemTime>,
-    ) -> Result<Option<Permit>, GateOutcome> {
+    ) -> Result<Acquired, GateOutcome> {
+        let Reserve { unless_robots_known, robots: decided_on } = reserve;
         // The caller's registry check stands for the first attempt when it is that recent
         // and nothing waited since; any later attempt checks again.
         let mut fresh = checked_at.is_some_and(|at| {
@@ -790,8 +876,10 @@ impl Gate {
             let now = self.clock.now();
             let mut decision = BudgetDecision::Go;
             let mut robots_known = false;
+            let mut changed_robots = None;
             let (purpose, pass) = (request.purpose, request.pass);
             let (decided, known) = (&mut decision, &mut robots_known);
+            let changed_to = &mut changed_robots;
             let updated = self
                 .state
                 .update(
@@ -801,6 +889,13 @@ impl Gate {
                             && s.robots.as_ref().is_some_and(|m| m.valid_until > now)
                         {
                             *known = true;
+                            *changed_to = Some(without_body(s.robots.as_ref()));
+                            return;
+                        }
+                        if let Some(stamp) = decided_on
+                            && robots_stamp(s.robots.as_ref()) != stamp
+                        {
+                            *changed_to = Some(without_body(s.robots.as_ref()));
                             return;
                         }
                         *decided =
@@ -820,12 +915,16 @@ impl Gate {
                     why: format!("budget not reserved: {error}"),
                 });
             }
-            if robots_known {
-                break Ok(None);
+            if let Some(memory) = changed_robots {
+                self.saw_robots(site, memory.as_ref());
+                if robots_known {
+                    break Ok(Acquired::RobotsKnown);
+                }
+                break Ok(Acquired::RobotsChanged);
             }
             match decision {
                 BudgetDecision::Go => {
-                    break Ok(Some(Permit {
+                    break Ok(Acquired::Permit(Permit {
                         reason: format!(
                             "budget: gap {} ms kept",
                             (rules.gap_for(request.purpose) + jitter).as_millis()

@@ -708,3 +708,106 @@ async fn extended_standard_visit_time_from_the_sites_side() {
     );
     web.shutdown().await;
 }
+
+/// A [`MemoryState`] that counts its reads (`GateState::site`), as a database would
+/// count round trips.
+#[derive(Debug, Default)]
+struct CountingState {
+    inner: MemoryState,
+    reads: std::sync::atomic::AtomicUsize,
+}
+
+impl gleaner_policy::state::GateState for CountingState {
+    fn update<'a>(
+        &'a self,
+        site: &'a str,
+        change: gleaner_policy::state::Change<'a>,
+    ) -> gleaner_policy::state::BoxFuture<'a, Result<(), gleaner_policy::state::StateError>> {
+        self.inner.update(site, change)
+    }
+
+    fn site<'a>(
+        &'a self,
+        site: &'a str,
+    ) -> gleaner_policy::state::BoxFuture<
+        'a,
+        Result<Option<gleaner_policy::state::SiteState>, gleaner_policy::state::StateError>,
+    > {
+        self.reads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.site(site)
+    }
+}
+
+fn gate_on(state: Arc<dyn gleaner_policy::state::GateState>, gap: &str) -> Gate {
+    let settings = Arc::new(
+        gleaner_config::parse(&format!("{BASE}\n[politeness]\ngap = \"{gap}\"\n"), "t.toml")
+            .unwrap(),
+    );
+    Gate::new(
+        Client::new(ClientSettings::from_settings(&settings)).unwrap(),
+        Arc::clone(&settings),
+        state,
+        Arc::new(MemoryRegistry::default()),
+        Arc::new(MemoryAudit::default()),
+        Arc::new(SystemClock),
+    )
+}
+
+/// Issue 27: a request to a site whose robots.txt this gate knows decides without
+/// reading the site's state first (a round trip per request on PostgreSQL); the
+/// reservation checks the memory in the state it locks instead.
+#[tokio::test]
+async fn issue27_requests_on_known_robots_txt_read_no_site_state() {
+    let web = web(vec![SiteSpec { events: 4, ..SiteSpec::default() }]).await;
+    let state = Arc::new(CountingState::default());
+    let gate = gate_on(Arc::clone(&state) as _, "20ms");
+    let listing = GateRequest::new(url(&web, 0, "/events/"), Purpose::Listing);
+    assert!(bounded(gate.fetch(&listing)).await.fetched().is_some_and(|f| f.status == 200));
+    let before = state.reads.load(std::sync::atomic::Ordering::SeqCst);
+    for n in 1..=4 {
+        let page = GateRequest::new(url(&web, 0, &format!("/events/{n}.html")), Purpose::EventPage);
+        let outcome = bounded(gate.fetch(&page)).await;
+        assert!(outcome.fetched().is_some_and(|f| f.status == 200), "{outcome:?}");
+    }
+    let reads = state.reads.load(std::sync::atomic::Ordering::SeqCst) - before;
+    // Positive control: every page was fetched, after robots.txt, with the gap held.
+    let ledger = web.ledger();
+    assert!((1..=4).all(|n| ledger.fetched(0, &format!("/events/{n}.html"))));
+    assert_eq!(ledger.count(0, "/robots.txt"), 1);
+    ledger.check_robots_first().unwrap();
+    ledger.check_min_gap(Duration::from_millis(20)).unwrap();
+    assert_eq!(reads, 0, "four requests on known robots.txt read the site's state {reads} times");
+    web.shutdown().await;
+}
+
+/// Issue 27: robots.txt read again by another process (new rules in the shared state)
+/// applies to this gate's next request although it remembered the old file: the
+/// reservation sees the other memory, reserves nothing, and the request is decided on
+/// the new rules (here refused, and never sent).
+#[tokio::test]
+async fn issue27_robots_txt_changed_by_another_process_applies_to_the_next_request() {
+    use gleaner_policy::robots::RobotsTxt;
+    use gleaner_policy::robots::outcome::RobotsState;
+    let web = web(vec![SiteSpec { events: 4, ..SiteSpec::default() }]).await;
+    let state = Arc::new(MemoryState::default());
+    let gate = gate_on(Arc::clone(&state) as _, "20ms");
+    let one = GateRequest::new(url(&web, 0, "/events/1.html"), Purpose::EventPage);
+    assert!(bounded(gate.fetch(&one)).await.fetched().is_some_and(|f| f.status == 200));
+    // Another process's reading: everything disallowed, valid a little longer.
+    let site = gleaner_fetch::site_key(&one.url);
+    let disallow = Box::new(|s: &mut gleaner_policy::state::SiteState, _: &mut _| {
+        let memory = s.robots.as_mut().expect("robots.txt was read");
+        let body = b"User-agent: *\nDisallow: /\n";
+        memory.state = RobotsState::Rules(Arc::new(RobotsTxt::parse(body)));
+        memory.body = Some(body.to_vec());
+        memory.valid_until += Duration::from_secs(1);
+    });
+    gleaner_policy::state::GateState::update(&*state, &site, disallow).await.unwrap();
+    let two = GateRequest::new(url(&web, 0, "/events/2.html"), Purpose::EventPage);
+    let outcome = bounded(gate.fetch(&two)).await;
+    assert!(matches!(outcome, GateOutcome::Refused(Refusal::Disallowed(_))), "{outcome:?}");
+    let ledger = web.ledger();
+    assert!(ledger.fetched(0, "/events/1.html"), "positive control: the first page was sent");
+    assert!(!ledger.fetched(0, "/events/2.html"), "a page the new rules disallow was sent");
+    web.shutdown().await;
+}

@@ -101,7 +101,7 @@ fn write<'a>(e: &'a gleaner_event::Event, page: &'a Url, at: u64) -> EventWrite<
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_event_write_waits_for_postgres_at_most_three_times() {
+async fn a_new_event_waits_for_postgres_twice_and_one_read_again_at_most_three_times() {
     let Some(db) = postgres_database() else { return };
     let mut url = Url::parse(&db.url).unwrap();
     let upstream = (url.host_str().unwrap().to_owned(), url.port().unwrap_or(5432));
@@ -132,7 +132,10 @@ async fn an_event_write_waits_for_postgres_at_most_three_times() {
     store.upsert_event(&write(&e, &page, 3)).await.unwrap();
     let again = waits.load(Ordering::SeqCst) - before;
     assert!(new > 0, "positive control: the proxy counts the store's waits");
-    assert!(new <= 3, "a new event waited {new} times for the server");
+    // `BEGIN` with the fence, version, locks and lookup; the insert of the event, its
+    // status and its reading with `COMMIT` (three before: the insert returned its id
+    // in a round trip of its own).
+    assert!(new <= 2, "a new event waited {new} times for the server");
     assert!(again <= 3, "an event read again waited {again} times for the server");
 
     // "Facts only" written by another process after this one cached the registry still
