@@ -38,7 +38,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::str::FromStr;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
@@ -46,7 +46,6 @@ use gleaner_policy::Purpose;
 use gleaner_policy::audit::AuditRecord;
 use gleaner_policy::budget::GlobalBudget;
 use gleaner_policy::registry::Scope;
-use gleaner_policy::robots::RobotsTxt;
 use gleaner_policy::state::{Change, SiteState};
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Config, NoTls, Row};
@@ -54,12 +53,12 @@ use url::Url;
 
 use crate::codec::{self, SiteRow};
 use crate::error::StoreError;
-use crate::merge;
 use crate::model::{
     DocumentKind, EventWrite, RemovalReport, SiteLease, Upserted, WorkItem, WorkLease,
 };
 use crate::registry;
 use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written, params, returned};
+use crate::{events, merge};
 use gleaner_policy::state::BoxFuture;
 
 pub(crate) mod layout;
@@ -87,8 +86,6 @@ const IDLE_IN_TRANSACTION: &str = "-c idle_in_transaction_session_timeout=10s";
 /// An arbitrary key for the advisory lock that serialises migrations.
 const MIGRATION_LOCK: i64 = 0x0067_6c65_616e_6572;
 
-type RobotsCache = Arc<Mutex<HashMap<(String, u64), Arc<RobotsTxt>>>>;
-
 /// The PostgreSQL backend.
 pub(crate) struct Postgres {
     location: String,
@@ -100,7 +97,7 @@ pub(crate) struct Postgres {
     registry_changes: Mutex<Option<tokio::sync::watch::Sender<u64>>>,
     pool: Pool,
     audit: crate::audit::AuditQueue,
-    robots: RobotsCache,
+    robots: codec::RobotsCache,
 }
 
 impl std::fmt::Debug for Postgres {
@@ -148,12 +145,6 @@ pub(crate) fn describe(config: &Config, schemas: &layout::PgSchemas) -> String {
         String::new()
     };
     format!("postgres://{user}{host}:{port}/{db}{place}")
-}
-
-fn hash_of(s: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    s.hash(&mut h);
-    h.finish()
 }
 
 /// A worker id unique across processes and machines (random per process start).
@@ -278,20 +269,6 @@ async fn write_audit(
         )
         .await
         .map(drop)
-}
-
-/// A provenance row (`source, fetch_url, fetched_ms, extractor, facts, description,
-/// image_url`).
-fn stored_reading(r: &Row) -> merge::StoredReading {
-    merge::StoredReading {
-        source: r.get(0),
-        fetch_url: r.get(1),
-        fetched_ms: r.get(2),
-        extractor: r.get(3),
-        facts: r.get(4),
-        description: r.get(5),
-        image_url: r.get(6),
-    }
 }
 
 /// A transaction lock's key for a text (the same in every process: FNV-1a).
@@ -435,7 +412,7 @@ impl Postgres {
             registry_changes: Mutex::new(None),
             pool,
             audit: crate::audit::AuditQueue::start(writer)?,
-            robots: Arc::default(),
+            robots: Default::default(),
         })
     }
 
@@ -505,23 +482,14 @@ impl Postgres {
         in_flight: &BTreeMap<String, u32>,
     ) -> Result<Option<SiteState>, StoreError> {
         let Some(budget) = row.get::<_, Option<String>>(0) else { return Ok(None) };
-        let robots: Option<String> = row.get(1);
-        let key = (site.to_owned(), robots.as_deref().map_or(0, hash_of));
         let row = SiteRow {
             budget,
             in_flight: serde_json::to_string(in_flight).unwrap_or_default(),
-            robots,
+            robots: row.get(1),
             robots_body: row.get(2),
             failure_streak: u32::try_from(row.get::<_, i64>(3)).unwrap_or(u32::MAX),
         };
-        let state = codec::decode_site(row, |body| {
-            let mut cache = self.robots.lock().unwrap_or_else(|p| p.into_inner());
-            if cache.len() > 4096 {
-                cache.clear();
-            }
-            Arc::clone(cache.entry(key).or_insert_with(|| Arc::new(RobotsTxt::parse(body))))
-        })?;
-        Ok(Some(state))
+        self.robots.decode(site, row).map(Some)
     }
 }
 
@@ -893,7 +861,8 @@ impl crate::backend::EventsBackend for Postgres {
         let tx = open.client();
         let version = tx.prepare_cached(registry::VERSION).await.doing(loc, doing)?;
         let lock = tx.prepare_cached(LOCK_KEYS).await.doing(loc, doing)?;
-        let find = tx.prepare_cached(FIND_EVENTS).await.doing(loc, doing)?;
+        let find = format!("{} FOR UPDATE", events::FIND_EVENTS);
+        let find = tx.prepare_cached(&find).await.doing(loc, doing)?;
         let lookup_params: [&(dyn ToSql + Sync); 5] = [
             &lookup.identity,
             &lookup.url,
@@ -933,24 +902,17 @@ impl crate::backend::EventsBackend for Postgres {
         if !ids.is_empty() {
             let st = tx.prepare_cached(READINGS_OF_EVENTS).await.doing(loc, doing)?;
             for r in tx.query(&st, &[&ids]).await.doing(loc, doing)? {
-                readings.entry(r.get(7)).or_default().push(stored_reading(&r));
+                let reading =
+                    events::reading_from_row(&SqlRow::from_postgres(&r).doing(loc, doing)?);
+                readings.entry(r.get(7)).or_default().push(reading?);
             }
         }
-        let rows: Vec<merge::Row> = found
-            .iter()
-            .map(|r| {
-                let id: i64 = r.get(0);
-                merge::Row {
-                    id,
-                    identity: r.get(1),
-                    facts: r.get(2),
-                    description: r.get(3),
-                    image_url: r.get(4),
-                    status: r.get(5),
-                    readings: readings.remove(&id).unwrap_or_default(),
-                }
-            })
-            .collect();
+        let mut rows = Vec::with_capacity(found.len());
+        for r in &found {
+            let mut row = events::candidate_from_row(&SqlRow::from_postgres(r).doing(loc, doing)?)?;
+            row.readings = readings.remove(&row.id).unwrap_or_default();
+            rows.push(row);
+        }
         let plan = merge::plan(&incoming, &identity, &rows)?;
         let c = merge::columns(&plan, write.fetched_at);
         // The event's columns after its key, in the order INSERT_EVENT and UPDATE_EVENT
@@ -977,7 +939,7 @@ impl crate::backend::EventsBackend for Postgres {
                 // A new event: its row, its first status and its reading in one
                 // statement, pipelined with `COMMIT` (one round trip; a failed insert
                 // makes the `COMMIT` a rollback, and its error is returned).
-                let st = tx.prepare_cached(INSERT_NEW_EVENT).await.doing(loc, doing)?;
+                let st = tx.prepare_cached(&insert_new_event()).await.doing(loc, doing)?;
                 let tail: [P<'_>; 7] = [
                     &c.stated,
                     &reading.source,
@@ -1015,10 +977,12 @@ impl crate::backend::EventsBackend for Postgres {
         };
         // The writes that remain, pipelined with `COMMIT`: one round trip. A write that
         // fails makes the `COMMIT` a rollback, and its error is returned.
-        let touch = tx.prepare_cached(TOUCH_EVENT).await.doing(loc, doing)?;
-        let update = tx.prepare_cached(UPDATE_EVENT).await.doing(loc, doing)?;
-        let status = tx.prepare_cached(INSERT_STATUS).await.doing(loc, doing)?;
-        let provenance = tx.prepare_cached(UPSERT_PROVENANCE).await.doing(loc, doing)?;
+        let d = Dialect::Postgres;
+        let touch = tx.prepare_cached(&events::touch_event(d)).await.doing(loc, doing)?;
+        let update = tx.prepare_cached(&events::update_event(d)).await.doing(loc, doing)?;
+        let status = tx.prepare_cached(events::INSERT_STATUS).await.doing(loc, doing)?;
+        let provenance =
+            tx.prepare_cached(&events::upsert_provenance(d)).await.doing(loc, doing)?;
         let row_write = async {
             match changed_row {
                 None => Ok(0),
@@ -1069,63 +1033,27 @@ impl crate::backend::EventsBackend for Postgres {
 /// Takes the transaction locks `$1`, in the array's order.
 const LOCK_KEYS: &str = "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k";
 
-/// The stored events a reading may be the same event as (`crate::merge::lookup`).
-const FIND_EVENTS: &str = "SELECT id, identity, facts, description, image_url, status FROM events
-     WHERE identity = $1
-        OR ($2::text IS NOT NULL AND url = $2)
-        OR ($3::text IS NOT NULL AND title_key = $3
-            AND (($4::bigint IS NULL AND start_ms IS NULL)
-                 OR start_ms BETWEEN $4 - $5 AND $4 + $5))
-     ORDER BY id LIMIT 64 FOR UPDATE";
-
 /// The provenance rows of the events `$1`, each event's oldest first; column 7 is the
 /// event's id.
 const READINGS_OF_EVENTS: &str =
     "SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url, event_id
      FROM event_provenance WHERE event_id = ANY($1) ORDER BY event_id, fetched_ms, id";
 
-/// A new event (`$1`…`$16` as [`UPDATE_EVENT`] binds them, the identity first), its
-/// first status (`$8`, stated `$17`, at `$15`) and this fetch's reading (`$18`…`$23`:
-/// source, page, extractor, facts, description, image) in one statement; returns its id.
-const INSERT_NEW_EVENT: &str = "WITH new AS (
-         INSERT INTO events (identity, host, url_host, source, url, title, category,
-             status, start_ms, end_ms, last_day_end_ms, facts, description,
-             image_url, first_seen_ms, last_checked_ms, title_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
-         RETURNING id),
-     status AS (INSERT INTO event_status (event_id, status, stated, at_ms)
-         SELECT id, $8, $17, $15 FROM new),
-     reading AS (INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms,
-             extractor, facts, description, image_url)
-         SELECT id, $18, $19, $15, $20, $21, $22, $23 FROM new)
-     SELECT id FROM new";
-
-/// An event read again with nothing new.
-const TOUCH_EVENT: &str = "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2),
-     last_day_end_ms = $3, title_key = $4 WHERE id = $1";
-
-/// An event whose merge changed.
-const UPDATE_EVENT: &str = "UPDATE events SET host = $2, url_host = $3, source = $4, url = $5,
-         title = $6, category = $7, status = $8, start_ms = $9, end_ms = $10,
-         last_day_end_ms = $11, facts = $12, description = $13,
-         image_url = $14, last_checked_ms = greatest(last_checked_ms, $15),
-         title_key = $16
-     WHERE id = $1";
-
-/// A status-history row.
-const INSERT_STATUS: &str =
-    "INSERT INTO event_status (event_id, status, stated, at_ms) VALUES ($1, $2, $3, $4)";
-
-/// This fetch's reading in the event's provenance.
-const UPSERT_PROVENANCE: &str =
-    "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms, extractor,
-         facts, description, image_url)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (event_id, source, fetch_url)
-     DO UPDATE SET fetched_ms = greatest(event_provenance.fetched_ms, excluded.fetched_ms),
-         extractor = coalesce(excluded.extractor, event_provenance.extractor),
-         facts = excluded.facts, description = excluded.description,
-         image_url = excluded.image_url";
+/// A new event ([`events::INSERT_EVENT`]), its first status (`$8`, stated `$17`, at
+/// `$15`) and this fetch's reading (`$18`…`$23`: source, page, extractor, facts,
+/// description, image) in one statement; returns its id.
+fn insert_new_event() -> String {
+    format!(
+        "WITH new AS ({}),
+         status AS (INSERT INTO event_status (event_id, status, stated, at_ms)
+             SELECT id, $8, $17, $15 FROM new),
+         reading AS (INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms,
+                 extractor, facts, description, image_url)
+             SELECT id, $18, $19, $15, $20, $21, $22, $23 FROM new)
+         SELECT id FROM new",
+        events::INSERT_EVENT
+    )
+}
 
 #[async_trait::async_trait]
 impl crate::backend::RetentionBackend for Postgres {
