@@ -9,7 +9,7 @@ use gleaner_event::{EventIdentity, EventStatus};
 
 use crate::codec;
 use crate::merge;
-use crate::model::{StatusChange, StoredEvent, Upserted};
+use crate::model::{StatusChange, StoredEvent, Upserted, WorkLease};
 use crate::sql::{Dialect, Row, Tx, Value, params, returned};
 use crate::{Store, StoreError};
 
@@ -159,6 +159,11 @@ pub(crate) fn event_params(c: &merge::Columns, now: i64) -> Vec<Value> {
         now,
         &c.title_key
     ]
+}
+
+/// The refusal of a result write whose claim `lease` is no longer current.
+pub(crate) fn fenced_out(lease: &WorkLease) -> StoreError {
+    StoreError::FencedOut { url: lease.item.url.to_string(), token: lease.token }
 }
 
 /// A reading stored in one [`Tx`] (SQLite's event write; PostgreSQL pipelines the same

@@ -29,7 +29,7 @@
 //! - Event write (`upsert_event_fenced`): `BEGIN`, the fence, the registry version, the
 //!   advisory locks and the lookup pipelined in one round trip; the candidates' readings
 //!   in one more when there are any; the remaining writes pipelined with `COMMIT` (a new
-//!   event's row, status and reading are one statement, `INSERT_NEW_EVENT`): two round
+//!   event's row, status and reading are one statement, `insert_new_event`): two round
 //!   trips for a new event, three for one read again (eight before issue 27).
 //! - A single-statement write (`Db::write`) is sent alone, in autocommit.
 //! - Audit: a thread with its own runtime and connection writes batches, one statement
@@ -63,7 +63,6 @@ use gleaner_policy::state::BoxFuture;
 
 pub(crate) mod layout;
 mod listen;
-mod workers;
 
 /// Connections per process. A worker's gate holds one for a few statements per request;
 /// the rest serve the scheduler, the server and retention.
@@ -341,7 +340,7 @@ const DELETE_FLIGHT: &str =
 struct OpenTx(Option<Conn>);
 
 impl OpenTx {
-    fn client(&self) -> &deadpool_postgres::ClientWrapper {
+    fn client(&self) -> &Conn {
         self.0.as_ref().expect("an open transaction has its connection")
     }
 
@@ -493,51 +492,10 @@ impl Postgres {
     }
 }
 
-/// Stores a document version when it differs from the latest one archived for the site,
-/// or notes that the latest one was seen again.
-async fn archive(
-    tx: &impl tokio_postgres::GenericClient,
-    loc: &str,
-    site: &str,
-    kind: DocumentKind,
-    url: &str,
-    body: &[u8],
-    now: SystemTime,
-) -> Result<bool, StoreError> {
-    let doing = || format!("archiving the {} of `{site}`", kind.as_str());
-    let latest = tx
-        .query_opt(
-            "SELECT id, body FROM archive WHERE site = $1 AND kind = $2
-             ORDER BY first_seen_ms DESC, id DESC LIMIT 1",
-            &[&site, &kind.as_str()],
-        )
-        .await
-        .doing(loc, doing)?;
-    let now = codec::to_ms(now);
-    match latest {
-        Some(row) if row.get::<_, &[u8]>(1) == body => {
-            let id: i64 = row.get(0);
-            tx.execute("UPDATE archive SET last_seen_ms = $2 WHERE id = $1", &[&id, &now])
-                .await
-                .doing(loc, doing)?;
-            Ok(false)
-        }
-        _ => {
-            tx.execute(
-                "INSERT INTO archive (site, host, kind, url, first_seen_ms, last_seen_ms, body)
-                 VALUES ($1, $2, $3, $4, $5, $5, $6)",
-                &[&site, &codec::host_of(site), &kind.as_str(), &url, &now, &body],
-            )
-            .await
-            .doing(loc, doing)?;
-            Ok(true)
-        }
-    }
-}
-
-/// A pooled connection inside a transaction.
-struct PgTx<'c> {
-    tx: deadpool_postgres::Transaction<'c>,
+/// A pooled connection inside a transaction (a `deadpool_postgres::Transaction`, or a
+/// connection after `BEGIN`).
+struct PgTx<'c, C> {
+    tx: &'c C,
     location: &'c str,
     doing: String,
 }
@@ -558,7 +516,7 @@ async fn run_on(
     Ok(Written { changed: rows.len() as u64, rows })
 }
 
-impl Tx for PgTx<'_> {
+impl<C: deadpool_postgres::GenericClient + Sync> Tx for PgTx<'_, C> {
     fn dialect(&self) -> Dialect {
         Dialect::Postgres
     }
@@ -569,7 +527,7 @@ impl Tx for PgTx<'_> {
         params: Vec<Value>,
     ) -> BoxFuture<'a, Result<Written, StoreError>> {
         Box::pin(async move {
-            run_on(&self.tx, sql, &params).await.doing(self.location, || self.doing.clone())
+            run_on(self.tx, sql, &params).await.doing(self.location, || self.doing.clone())
         })
     }
 }
@@ -636,10 +594,8 @@ impl Postgres {
             let set = format!("SET TRANSACTION ISOLATION LEVEL {level}");
             tx.batch_execute(&set).await.doing(&self.location, || doing.clone())?;
         }
-        let mut tx = PgTx { tx, location: &self.location, doing };
-        body(&mut tx).await?;
-        let PgTx { tx, location, doing } = tx;
-        tx.commit().await.doing(location, || doing)
+        body(&mut PgTx { tx: &tx, location: &self.location, doing: doing.clone() }).await?;
+        tx.commit().await.doing(&self.location, || doing)
     }
 }
 
@@ -733,7 +689,9 @@ impl crate::backend::GateBackend for Postgres {
                     .doing(loc, doing)?;
                 if let Some(body) = &enc.robots_body {
                     let url = format!("{site}/robots.txt");
-                    archive(&**conn, loc, site, DocumentKind::Robots, &url, body, now).await?;
+                    let mut tx = PgTx { tx: conn, location: loc, doing: doing() };
+                    let kind = DocumentKind::Robots;
+                    crate::audit::archive(&mut tx, site, kind, &url, body, now).await?;
                 }
             }
             // This worker's share of the in-flight requests moves by what the change did.
@@ -873,10 +831,16 @@ impl crate::backend::EventsBackend for Postgres {
         // One round trip: `BEGIN`, the fence, the registry's version, every lock (taken
         // in the array's sorted order) and the lookup, pipelined in that order on one
         // connection.
+        // The fence: `lease` is still the current, unexpired claim of its item (database
+        // clock), held `FOR SHARE` (a claim takes `FOR UPDATE … SKIP LOCKED`) until this
+        // transaction ends, so the write and the check commit together.
         let fenced = async {
-            match fence {
-                Some(lease) => workers::check_fence(tx, loc, lease).await,
-                None => Ok(()),
+            let Some(lease) = fence else { return Ok(()) };
+            let doing = || format!("checking the claim on `{}`", lease.item.url);
+            let check = tx.prepare_cached(CHECK_FENCE).await.doing(loc, doing)?;
+            match tx.query_opt(&check, &[&lease.id, &lease.token]).await.doing(loc, doing)? {
+                Some(_) => Ok(()),
+                None => Err(events::fenced_out(lease)),
             }
         };
         let lock_params: [&(dyn ToSql + Sync); 1] = [&keys];
@@ -1030,6 +994,10 @@ impl crate::backend::EventsBackend for Postgres {
     }
 }
 
+/// A work item's claim `($1, $2)`, current and unexpired, held until the transaction ends.
+const CHECK_FENCE: &str = "SELECT 1 FROM frontier WHERE id = $1 AND lease_token = $2
+     AND done_ms IS NULL AND lease_until > now() FOR SHARE";
+
 /// Takes the transaction locks `$1`, in the array's order.
 const LOCK_KEYS: &str = "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k";
 
@@ -1068,9 +1036,9 @@ impl crate::backend::RetentionBackend for Postgres {
         let doing = format!("removing `{}`", registry::scope_columns(&scope).1);
         let loc = self.location.as_str();
         let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.doing(loc, || doing.clone())?;
-        let copies = layout::copies(&tx).await.doing(loc, || doing.clone())?;
-        let mut tx = PgTx { tx, location: loc, doing };
+        let pg = conn.transaction().await.doing(loc, || doing.clone())?;
+        let copies = layout::copies(&pg).await.doing(loc, || doing.clone())?;
+        let mut tx = PgTx { tx: &pg, location: loc, doing };
         let request_id = registry::open_removal(&mut tx, &scope, &reference, now).await?;
         // Every copy sharing this namespace keeps its own content: delete it from each
         // (its tables first on the search path), this copy's under plain table names.
@@ -1086,8 +1054,8 @@ impl crate::backend::RetentionBackend for Postgres {
         tx.tx.batch_execute(&own).await.doing(loc, || tx.doing.clone())?;
         deleted.splice(0..0, registry::delete_site_content(&mut tx, &scope).await?);
         let report = registry::close_removal(&mut tx, &scope, request_id, deleted, now).await?;
-        let PgTx { tx, doing, .. } = tx;
-        tx.commit().await.doing(loc, || doing)?;
+        let doing = tx.doing;
+        pg.commit().await.doing(loc, || doing)?;
         Ok(report)
     }
 

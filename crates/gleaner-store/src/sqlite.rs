@@ -12,8 +12,8 @@
 //! fsync per commit for that case.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use gleaner_policy::audit::AuditRecord;
@@ -104,7 +104,6 @@ fn table_exists(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
 }
 
 mod frontier;
-mod workers;
 
 /// How long a statement waits for another process's write lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -646,7 +645,7 @@ impl crate::backend::EventsBackend for Sqlite {
         fence: Option<&crate::model::WorkLease>,
         registry: i64,
     ) -> Result<Upserted, StoreError> {
-        let fence = fence.map(|l| (l.id, l.token, l.item.url.to_string()));
+        let fence = fence.cloned();
         let incoming = merge::incoming(write);
         let lookup = merge::lookup(&incoming);
         let fetched_at = write.fetched_at;
@@ -654,8 +653,16 @@ impl crate::backend::EventsBackend for Sqlite {
         let doing = format!("storing event `{}`", lookup.identity);
         db.tx(doing, move |tx| {
             Box::pin(async move {
-                if let Some((id, token, url)) = fence {
-                    workers::check_fence(tx, id, token, url).await?;
+                // The claim must be current and unexpired on this process's clock; the
+                // writer's `BEGIN IMMEDIATE` keeps anyone from claiming the item before
+                // the write commits.
+                if let Some(lease) = fence {
+                    let sql = "SELECT 1 FROM frontier WHERE id = $1 AND lease_token = $2
+                         AND done_ms IS NULL AND lease_until_ms > $3";
+                    let params = crate::sql::params![lease.id, lease.token, SystemTime::now()];
+                    if tx.row(sql, params).await?.is_none() {
+                        return Err(crate::events::fenced_out(&lease));
+                    }
                 }
                 crate::events::write_event(tx, incoming, lookup, fetched_at, registry).await
             })
