@@ -161,6 +161,16 @@ pub(crate) fn event_params(c: &merge::Columns, now: i64) -> Vec<Value> {
     ]
 }
 
+/// The parameters of [`FIND_EVENTS`].
+pub(crate) fn lookup_params(l: &merge::Lookup) -> Vec<Value> {
+    params![&l.identity, &l.url, &l.title_key, l.start_ms, merge::START_WINDOW_MS]
+}
+
+/// The parameters of [`upsert_provenance`]: event `id`'s reading `r`, fetched at `now`.
+pub(crate) fn reading_params(id: i64, r: &merge::ReadingColumns, now: i64) -> Vec<Value> {
+    params![id, &r.source, &r.fetch_url, now, r.extractor, &r.facts, &r.description, &r.image]
+}
+
 /// The refusal of a result write whose claim `lease` is no longer current.
 pub(crate) fn fenced_out(lease: &WorkLease) -> StoreError {
     StoreError::FencedOut { url: lease.item.url.to_string(), token: lease.token }
@@ -182,8 +192,7 @@ pub(crate) async fn write_event(
         return Err(StoreError::RegistryMoved { expected: registry, seen });
     }
     let d = tx.dialect();
-    let window = merge::START_WINDOW_MS;
-    let found = params![&lookup.identity, &lookup.url, &lookup.title_key, lookup.start_ms, window];
+    let found = lookup_params(&lookup);
     let mut rows: Vec<merge::Row> = tx
         .rows(FIND_EVENTS, found)
         .await?
@@ -220,9 +229,7 @@ pub(crate) async fn write_event(
     if matches!(outcome, Upserted::Inserted(_) | Upserted::Updated { status_changed: true, .. }) {
         tx.exec(INSERT_STATUS, params![id, c.status, c.stated, now]).await?;
     }
-    let r = merge::reading_columns(&incoming);
-    let reading =
-        params![id, r.source, r.fetch_url, now, r.extractor, r.facts, r.description, r.image];
+    let reading = reading_params(id, &merge::reading_columns(&incoming), now);
     tx.exec(&upsert_provenance(d), reading).await?;
     Ok(outcome)
 }

@@ -107,6 +107,11 @@ impl std::fmt::Debug for Postgres {
 
 type P<'a> = &'a (dyn ToSql + Sync);
 
+/// Parameters as the driver takes them.
+fn refs(values: &[Value]) -> Vec<P<'_>> {
+    values.iter().map(|v| v as P<'_>).collect()
+}
+
 /// Wraps a driver error with where and what was being done.
 trait PgDoing<T> {
     fn doing(self, location: &str, doing: impl FnOnce() -> String) -> Result<T, StoreError>;
@@ -507,7 +512,7 @@ async fn run_on(
     params: &[Value],
 ) -> Result<Written, tokio_postgres::Error> {
     let st = client.prepare_cached(sql).await?;
-    let refs: Vec<P<'_>> = params.iter().map(|v| v as P<'_>).collect();
+    let refs = refs(params);
     if st.columns().is_empty() {
         return Ok(Written { changed: client.execute(&st, &refs).await?, rows: Vec::new() });
     }
@@ -821,13 +826,8 @@ impl crate::backend::EventsBackend for Postgres {
         let lock = tx.prepare_cached(LOCK_KEYS).await.doing(loc, doing)?;
         let find = format!("{} FOR UPDATE", events::FIND_EVENTS);
         let find = tx.prepare_cached(&find).await.doing(loc, doing)?;
-        let lookup_params: [&(dyn ToSql + Sync); 5] = [
-            &lookup.identity,
-            &lookup.url,
-            &lookup.title_key,
-            &lookup.start_ms,
-            &merge::START_WINDOW_MS,
-        ];
+        let lookup_values = events::lookup_params(&lookup);
+        let lookup_params = refs(&lookup_values);
         // One round trip: `BEGIN`, the fence, the registry's version, every lock (taken
         // in the array's sorted order) and the lookup, pipelined in that order on one
         // connection.
@@ -879,42 +879,18 @@ impl crate::backend::EventsBackend for Postgres {
         }
         let plan = merge::plan(&incoming, &identity, &rows)?;
         let c = merge::columns(&plan, write.fetched_at);
-        // The event's columns after its key, in the order INSERT_EVENT and UPDATE_EVENT
-        // bind them ($2…$16).
-        let columns: [P<'_>; 15] = [
-            &c.host,
-            &c.url_host,
-            &c.source,
-            &c.url,
-            &c.title,
-            &c.category,
-            &c.status,
-            &c.start,
-            &c.end,
-            &c.last_day_end,
-            &c.facts,
-            &c.description,
-            &c.image,
-            &now,
-            &c.title_key,
-        ];
+        let columns = events::event_params(&c, now);
         let (id, outcome, changed_row) = match plan.target {
             merge::Target::New(row_identity) => {
                 // A new event: its row, its first status and its reading in one
                 // statement, pipelined with `COMMIT` (one round trip; a failed insert
                 // makes the `COMMIT` a rollback, and its error is returned).
                 let st = tx.prepare_cached(&insert_new_event()).await.doing(loc, doing)?;
-                let tail: [P<'_>; 7] = [
-                    &c.stated,
-                    &reading.source,
-                    &reading.fetch_url,
-                    &reading.extractor,
-                    &reading.facts,
-                    &reading.description,
-                    &reading.image,
-                ];
-                let params: Vec<P<'_>> =
-                    std::iter::once(&row_identity as P<'_>).chain(columns).chain(tail).collect();
+                let r = &reading;
+                let tail = params![c.stated, &r.source, &r.fetch_url, r.extractor, &r.facts];
+                let tail = [tail, params![&r.description, &r.image]].concat();
+                let values = [params![row_identity], columns, tail].concat();
+                let params = refs(&values);
                 let (inserted, committed) = tokio::join!(
                     biased;
                     tx.query_one(&st, &params),
@@ -953,10 +929,7 @@ impl crate::backend::EventsBackend for Postgres {
                 Some(false) => {
                     tx.execute(&touch, &[&id, &now, &c.last_day_end, &c.title_key]).await
                 }
-                Some(true) => {
-                    let params: Vec<P<'_>> = std::iter::once(&id as P<'_>).chain(columns).collect();
-                    tx.execute(&update, &params).await
-                }
+                Some(true) => tx.execute(&update, &refs(&[params![id], columns].concat())).await,
             }
         };
         let status_write = async {
@@ -967,16 +940,8 @@ impl crate::backend::EventsBackend for Postgres {
                 _ => Ok(0),
             }
         };
-        let provenance_params: [&(dyn ToSql + Sync); 8] = [
-            &id,
-            &reading.source,
-            &reading.fetch_url,
-            &now,
-            &reading.extractor,
-            &reading.facts,
-            &reading.description,
-            &reading.image,
-        ];
+        let provenance_values = events::reading_params(id, &reading, now);
+        let provenance_params = refs(&provenance_values);
         let provenance_write = tx.execute(&provenance, &provenance_params);
         let (row_written, status_written, provenance_written, committed) = tokio::join!(
             biased;
