@@ -1,7 +1,7 @@
 //! Reading stored events, written once for both backends (`crate::sql`): by identity,
-//! one with its status history and provenance, and those overlapping a period. Storing
-//! a reading (`upsert_event`, with its merge plan in `crate::merge`) stays with each
-//! backend: the fence and the locks it takes differ.
+//! one with its status history and provenance, and those overlapping a period; and the
+//! event write's statements and row codecs, which SQLite runs in one `Tx`
+//! ([`write_event`]) and PostgreSQL pipelines (its fence and locks differ).
 
 use std::time::SystemTime;
 
