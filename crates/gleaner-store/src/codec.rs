@@ -2,8 +2,9 @@
 //! gate's [`SiteState`] as JSON plus the robots.txt bytes, an [`Event`]'s facts as JSON.
 //! Backends share these codecs, so a row means the same thing in every backend.
 
-use std::collections::{BTreeMap, VecDeque};
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::hash::BuildHasher;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use chrono::{NaiveDate, NaiveTime};
@@ -164,6 +165,27 @@ pub(crate) fn encode_site(state: &SiteState) -> SiteRow {
         robots,
         robots_body: state.robots.as_ref().and_then(|m| m.body.clone()),
         failure_streak: state.failure_streak,
+    }
+}
+
+/// Parsed robots.txt files, keyed by site and the stored robots JSON (which changes
+/// whenever the file is read again), so the rules are not re-parsed on every request.
+#[derive(Default)]
+pub(crate) struct RobotsCache(Mutex<HashMap<(String, u64), Arc<RobotsTxt>>>);
+
+impl RobotsCache {
+    /// `site`'s state from its row ([`decode_site`]), its rules parsed once per stored
+    /// robots JSON; the cache is cleared past 4,096 entries.
+    pub(crate) fn decode(&self, site: &str, row: SiteRow) -> Result<SiteState, StoreError> {
+        let hasher = std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default();
+        let key = (site.to_owned(), row.robots.as_deref().map_or(0, |r| hasher.hash_one(r)));
+        decode_site(row, |body| {
+            let mut cache = self.0.lock().unwrap_or_else(|p| p.into_inner());
+            if cache.len() > 4096 {
+                cache.clear();
+            }
+            Arc::clone(cache.entry(key).or_insert_with(|| Arc::new(RobotsTxt::parse(body))))
+        })
     }
 }
 

@@ -29,7 +29,7 @@
 //! - Event write (`upsert_event_fenced`): `BEGIN`, the fence, the registry version, the
 //!   advisory locks and the lookup pipelined in one round trip; the candidates' readings
 //!   in one more when there are any; the remaining writes pipelined with `COMMIT` (a new
-//!   event's row, status and reading are one statement, `INSERT_NEW_EVENT`): two round
+//!   event's row, status and reading are one statement, `insert_new_event`): two round
 //!   trips for a new event, three for one read again (eight before issue 27).
 //! - A single-statement write (`Db::write`) is sent alone, in autocommit.
 //! - Audit: a thread with its own runtime and connection writes batches, one statement
@@ -38,7 +38,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::str::FromStr;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
@@ -46,7 +46,6 @@ use gleaner_policy::Purpose;
 use gleaner_policy::audit::AuditRecord;
 use gleaner_policy::budget::GlobalBudget;
 use gleaner_policy::registry::Scope;
-use gleaner_policy::robots::RobotsTxt;
 use gleaner_policy::state::{Change, SiteState};
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Config, NoTls, Row};
@@ -54,17 +53,16 @@ use url::Url;
 
 use crate::codec::{self, SiteRow};
 use crate::error::StoreError;
-use crate::merge;
 use crate::model::{
     DocumentKind, EventWrite, RemovalReport, SiteLease, Upserted, WorkItem, WorkLease,
 };
 use crate::registry;
 use crate::sql::{Db, Dialect, Row as SqlRow, Tx, TxBody, Value, Written, params, returned};
+use crate::{events, merge};
 use gleaner_policy::state::BoxFuture;
 
 pub(crate) mod layout;
 mod listen;
-mod workers;
 
 /// Connections per process. A worker's gate holds one for a few statements per request;
 /// the rest serve the scheduler, the server and retention.
@@ -87,8 +85,6 @@ const IDLE_IN_TRANSACTION: &str = "-c idle_in_transaction_session_timeout=10s";
 /// An arbitrary key for the advisory lock that serialises migrations.
 const MIGRATION_LOCK: i64 = 0x0067_6c65_616e_6572;
 
-type RobotsCache = Arc<Mutex<HashMap<(String, u64), Arc<RobotsTxt>>>>;
-
 /// The PostgreSQL backend.
 pub(crate) struct Postgres {
     location: String,
@@ -100,7 +96,7 @@ pub(crate) struct Postgres {
     registry_changes: Mutex<Option<tokio::sync::watch::Sender<u64>>>,
     pool: Pool,
     audit: crate::audit::AuditQueue,
-    robots: RobotsCache,
+    robots: codec::RobotsCache,
 }
 
 impl std::fmt::Debug for Postgres {
@@ -110,6 +106,11 @@ impl std::fmt::Debug for Postgres {
 }
 
 type P<'a> = &'a (dyn ToSql + Sync);
+
+/// Parameters as the driver takes them.
+fn refs(values: &[Value]) -> Vec<P<'_>> {
+    values.iter().map(|v| v as P<'_>).collect()
+}
 
 /// Wraps a driver error with where and what was being done.
 trait PgDoing<T> {
@@ -148,12 +149,6 @@ pub(crate) fn describe(config: &Config, schemas: &layout::PgSchemas) -> String {
         String::new()
     };
     format!("postgres://{user}{host}:{port}/{db}{place}")
-}
-
-fn hash_of(s: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    s.hash(&mut h);
-    h.finish()
 }
 
 /// A worker id unique across processes and machines (random per process start).
@@ -280,20 +275,6 @@ async fn write_audit(
         .map(drop)
 }
 
-/// A provenance row (`source, fetch_url, fetched_ms, extractor, facts, description,
-/// image_url`).
-fn stored_reading(r: &Row) -> merge::StoredReading {
-    merge::StoredReading {
-        source: r.get(0),
-        fetch_url: r.get(1),
-        fetched_ms: r.get(2),
-        extractor: r.get(3),
-        facts: r.get(4),
-        description: r.get(5),
-        image_url: r.get(6),
-    }
-}
-
 /// A transaction lock's key for a text (the same in every process: FNV-1a).
 fn lock_key(text: &str) -> i64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -364,7 +345,7 @@ const DELETE_FLIGHT: &str =
 struct OpenTx(Option<Conn>);
 
 impl OpenTx {
-    fn client(&self) -> &deadpool_postgres::ClientWrapper {
+    fn client(&self) -> &Conn {
         self.0.as_ref().expect("an open transaction has its connection")
     }
 
@@ -435,7 +416,7 @@ impl Postgres {
             registry_changes: Mutex::new(None),
             pool,
             audit: crate::audit::AuditQueue::start(writer)?,
-            robots: Arc::default(),
+            robots: Default::default(),
         })
     }
 
@@ -505,71 +486,21 @@ impl Postgres {
         in_flight: &BTreeMap<String, u32>,
     ) -> Result<Option<SiteState>, StoreError> {
         let Some(budget) = row.get::<_, Option<String>>(0) else { return Ok(None) };
-        let robots: Option<String> = row.get(1);
-        let key = (site.to_owned(), robots.as_deref().map_or(0, hash_of));
         let row = SiteRow {
             budget,
             in_flight: serde_json::to_string(in_flight).unwrap_or_default(),
-            robots,
+            robots: row.get(1),
             robots_body: row.get(2),
             failure_streak: u32::try_from(row.get::<_, i64>(3)).unwrap_or(u32::MAX),
         };
-        let state = codec::decode_site(row, |body| {
-            let mut cache = self.robots.lock().unwrap_or_else(|p| p.into_inner());
-            if cache.len() > 4096 {
-                cache.clear();
-            }
-            Arc::clone(cache.entry(key).or_insert_with(|| Arc::new(RobotsTxt::parse(body))))
-        })?;
-        Ok(Some(state))
+        self.robots.decode(site, row).map(Some)
     }
 }
 
-/// Stores a document version when it differs from the latest one archived for the site,
-/// or notes that the latest one was seen again.
-async fn archive(
-    tx: &impl tokio_postgres::GenericClient,
-    loc: &str,
-    site: &str,
-    kind: DocumentKind,
-    url: &str,
-    body: &[u8],
-    now: SystemTime,
-) -> Result<bool, StoreError> {
-    let doing = || format!("archiving the {} of `{site}`", kind.as_str());
-    let latest = tx
-        .query_opt(
-            "SELECT id, body FROM archive WHERE site = $1 AND kind = $2
-             ORDER BY first_seen_ms DESC, id DESC LIMIT 1",
-            &[&site, &kind.as_str()],
-        )
-        .await
-        .doing(loc, doing)?;
-    let now = codec::to_ms(now);
-    match latest {
-        Some(row) if row.get::<_, &[u8]>(1) == body => {
-            let id: i64 = row.get(0);
-            tx.execute("UPDATE archive SET last_seen_ms = $2 WHERE id = $1", &[&id, &now])
-                .await
-                .doing(loc, doing)?;
-            Ok(false)
-        }
-        _ => {
-            tx.execute(
-                "INSERT INTO archive (site, host, kind, url, first_seen_ms, last_seen_ms, body)
-                 VALUES ($1, $2, $3, $4, $5, $5, $6)",
-                &[&site, &codec::host_of(site), &kind.as_str(), &url, &now, &body],
-            )
-            .await
-            .doing(loc, doing)?;
-            Ok(true)
-        }
-    }
-}
-
-/// A pooled connection inside a transaction.
-struct PgTx<'c> {
-    tx: deadpool_postgres::Transaction<'c>,
+/// A pooled connection inside a transaction (a `deadpool_postgres::Transaction`, or a
+/// connection after `BEGIN`).
+struct PgTx<'c, C> {
+    tx: &'c C,
     location: &'c str,
     doing: String,
 }
@@ -581,7 +512,7 @@ async fn run_on(
     params: &[Value],
 ) -> Result<Written, tokio_postgres::Error> {
     let st = client.prepare_cached(sql).await?;
-    let refs: Vec<P<'_>> = params.iter().map(|v| v as P<'_>).collect();
+    let refs = refs(params);
     if st.columns().is_empty() {
         return Ok(Written { changed: client.execute(&st, &refs).await?, rows: Vec::new() });
     }
@@ -590,7 +521,7 @@ async fn run_on(
     Ok(Written { changed: rows.len() as u64, rows })
 }
 
-impl Tx for PgTx<'_> {
+impl<C: deadpool_postgres::GenericClient + Sync> Tx for PgTx<'_, C> {
     fn dialect(&self) -> Dialect {
         Dialect::Postgres
     }
@@ -601,7 +532,7 @@ impl Tx for PgTx<'_> {
         params: Vec<Value>,
     ) -> BoxFuture<'a, Result<Written, StoreError>> {
         Box::pin(async move {
-            run_on(&self.tx, sql, &params).await.doing(self.location, || self.doing.clone())
+            run_on(self.tx, sql, &params).await.doing(self.location, || self.doing.clone())
         })
     }
 }
@@ -668,10 +599,8 @@ impl Postgres {
             let set = format!("SET TRANSACTION ISOLATION LEVEL {level}");
             tx.batch_execute(&set).await.doing(&self.location, || doing.clone())?;
         }
-        let mut tx = PgTx { tx, location: &self.location, doing };
-        body(&mut tx).await?;
-        let PgTx { tx, location, doing } = tx;
-        tx.commit().await.doing(location, || doing)
+        body(&mut PgTx { tx: &tx, location: &self.location, doing: doing.clone() }).await?;
+        tx.commit().await.doing(&self.location, || doing)
     }
 }
 
@@ -765,7 +694,9 @@ impl crate::backend::GateBackend for Postgres {
                     .doing(loc, doing)?;
                 if let Some(body) = &enc.robots_body {
                     let url = format!("{site}/robots.txt");
-                    archive(&**conn, loc, site, DocumentKind::Robots, &url, body, now).await?;
+                    let mut tx = PgTx { tx: conn, location: loc, doing: doing() };
+                    let kind = DocumentKind::Robots;
+                    crate::audit::archive(&mut tx, site, kind, &url, body, now).await?;
                 }
             }
             // This worker's share of the in-flight requests moves by what the change did.
@@ -893,21 +824,23 @@ impl crate::backend::EventsBackend for Postgres {
         let tx = open.client();
         let version = tx.prepare_cached(registry::VERSION).await.doing(loc, doing)?;
         let lock = tx.prepare_cached(LOCK_KEYS).await.doing(loc, doing)?;
-        let find = tx.prepare_cached(FIND_EVENTS).await.doing(loc, doing)?;
-        let lookup_params: [&(dyn ToSql + Sync); 5] = [
-            &lookup.identity,
-            &lookup.url,
-            &lookup.title_key,
-            &lookup.start_ms,
-            &merge::START_WINDOW_MS,
-        ];
+        let find = format!("{} FOR UPDATE", events::FIND_EVENTS);
+        let find = tx.prepare_cached(&find).await.doing(loc, doing)?;
+        let lookup_values = events::lookup_params(&lookup);
+        let lookup_params = refs(&lookup_values);
         // One round trip: `BEGIN`, the fence, the registry's version, every lock (taken
         // in the array's sorted order) and the lookup, pipelined in that order on one
         // connection.
+        // The fence: `lease` is still the current, unexpired claim of its item (database
+        // clock), held `FOR SHARE` (a claim takes `FOR UPDATE … SKIP LOCKED`) until this
+        // transaction ends, so the write and the check commit together.
         let fenced = async {
-            match fence {
-                Some(lease) => workers::check_fence(tx, loc, lease).await,
-                None => Ok(()),
+            let Some(lease) = fence else { return Ok(()) };
+            let doing = || format!("checking the claim on `{}`", lease.item.url);
+            let check = tx.prepare_cached(CHECK_FENCE).await.doing(loc, doing)?;
+            match tx.query_opt(&check, &[&lease.id, &lease.token]).await.doing(loc, doing)? {
+                Some(_) => Ok(()),
+                None => Err(events::fenced_out(lease)),
             }
         };
         let lock_params: [&(dyn ToSql + Sync); 1] = [&keys];
@@ -933,62 +866,31 @@ impl crate::backend::EventsBackend for Postgres {
         if !ids.is_empty() {
             let st = tx.prepare_cached(READINGS_OF_EVENTS).await.doing(loc, doing)?;
             for r in tx.query(&st, &[&ids]).await.doing(loc, doing)? {
-                readings.entry(r.get(7)).or_default().push(stored_reading(&r));
+                let reading =
+                    events::reading_from_row(&SqlRow::from_postgres(&r).doing(loc, doing)?);
+                readings.entry(r.get(7)).or_default().push(reading?);
             }
         }
-        let rows: Vec<merge::Row> = found
-            .iter()
-            .map(|r| {
-                let id: i64 = r.get(0);
-                merge::Row {
-                    id,
-                    identity: r.get(1),
-                    facts: r.get(2),
-                    description: r.get(3),
-                    image_url: r.get(4),
-                    status: r.get(5),
-                    readings: readings.remove(&id).unwrap_or_default(),
-                }
-            })
-            .collect();
+        let mut rows = Vec::with_capacity(found.len());
+        for r in &found {
+            let mut row = events::candidate_from_row(&SqlRow::from_postgres(r).doing(loc, doing)?)?;
+            row.readings = readings.remove(&row.id).unwrap_or_default();
+            rows.push(row);
+        }
         let plan = merge::plan(&incoming, &identity, &rows)?;
         let c = merge::columns(&plan, write.fetched_at);
-        // The event's columns after its key, in the order INSERT_EVENT and UPDATE_EVENT
-        // bind them ($2…$16).
-        let columns: [P<'_>; 15] = [
-            &c.host,
-            &c.url_host,
-            &c.source,
-            &c.url,
-            &c.title,
-            &c.category,
-            &c.status,
-            &c.start,
-            &c.end,
-            &c.last_day_end,
-            &c.facts,
-            &c.description,
-            &c.image,
-            &now,
-            &c.title_key,
-        ];
+        let columns = events::event_params(&c, now);
         let (id, outcome, changed_row) = match plan.target {
             merge::Target::New(row_identity) => {
                 // A new event: its row, its first status and its reading in one
                 // statement, pipelined with `COMMIT` (one round trip; a failed insert
                 // makes the `COMMIT` a rollback, and its error is returned).
-                let st = tx.prepare_cached(INSERT_NEW_EVENT).await.doing(loc, doing)?;
-                let tail: [P<'_>; 7] = [
-                    &c.stated,
-                    &reading.source,
-                    &reading.fetch_url,
-                    &reading.extractor,
-                    &reading.facts,
-                    &reading.description,
-                    &reading.image,
-                ];
-                let params: Vec<P<'_>> =
-                    std::iter::once(&row_identity as P<'_>).chain(columns).chain(tail).collect();
+                let st = tx.prepare_cached(&insert_new_event()).await.doing(loc, doing)?;
+                let r = &reading;
+                let tail = params![c.stated, &r.source, &r.fetch_url, r.extractor, &r.facts];
+                let tail = [tail, params![&r.description, &r.image]].concat();
+                let values = [params![row_identity], columns, tail].concat();
+                let params = refs(&values);
                 let (inserted, committed) = tokio::join!(
                     biased;
                     tx.query_one(&st, &params),
@@ -1015,20 +917,19 @@ impl crate::backend::EventsBackend for Postgres {
         };
         // The writes that remain, pipelined with `COMMIT`: one round trip. A write that
         // fails makes the `COMMIT` a rollback, and its error is returned.
-        let touch = tx.prepare_cached(TOUCH_EVENT).await.doing(loc, doing)?;
-        let update = tx.prepare_cached(UPDATE_EVENT).await.doing(loc, doing)?;
-        let status = tx.prepare_cached(INSERT_STATUS).await.doing(loc, doing)?;
-        let provenance = tx.prepare_cached(UPSERT_PROVENANCE).await.doing(loc, doing)?;
+        let d = Dialect::Postgres;
+        let touch = tx.prepare_cached(&events::touch_event(d)).await.doing(loc, doing)?;
+        let update = tx.prepare_cached(&events::update_event(d)).await.doing(loc, doing)?;
+        let status = tx.prepare_cached(events::INSERT_STATUS).await.doing(loc, doing)?;
+        let provenance =
+            tx.prepare_cached(&events::upsert_provenance(d)).await.doing(loc, doing)?;
         let row_write = async {
             match changed_row {
                 None => Ok(0),
                 Some(false) => {
                     tx.execute(&touch, &[&id, &now, &c.last_day_end, &c.title_key]).await
                 }
-                Some(true) => {
-                    let params: Vec<P<'_>> = std::iter::once(&id as P<'_>).chain(columns).collect();
-                    tx.execute(&update, &params).await
-                }
+                Some(true) => tx.execute(&update, &refs(&[params![id], columns].concat())).await,
             }
         };
         let status_write = async {
@@ -1039,16 +940,8 @@ impl crate::backend::EventsBackend for Postgres {
                 _ => Ok(0),
             }
         };
-        let provenance_params: [&(dyn ToSql + Sync); 8] = [
-            &id,
-            &reading.source,
-            &reading.fetch_url,
-            &now,
-            &reading.extractor,
-            &reading.facts,
-            &reading.description,
-            &reading.image,
-        ];
+        let provenance_values = events::reading_params(id, &reading, now);
+        let provenance_params = refs(&provenance_values);
         let provenance_write = tx.execute(&provenance, &provenance_params);
         let (row_written, status_written, provenance_written, committed) = tokio::join!(
             biased;
@@ -1066,17 +959,12 @@ impl crate::backend::EventsBackend for Postgres {
     }
 }
 
+/// A work item's claim `($1, $2)`, current and unexpired, held until the transaction ends.
+const CHECK_FENCE: &str = "SELECT 1 FROM frontier WHERE id = $1 AND lease_token = $2
+     AND done_ms IS NULL AND lease_until > now() FOR SHARE";
+
 /// Takes the transaction locks `$1`, in the array's order.
 const LOCK_KEYS: &str = "SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k";
-
-/// The stored events a reading may be the same event as (`crate::merge::lookup`).
-const FIND_EVENTS: &str = "SELECT id, identity, facts, description, image_url, status FROM events
-     WHERE identity = $1
-        OR ($2::text IS NOT NULL AND url = $2)
-        OR ($3::text IS NOT NULL AND title_key = $3
-            AND (($4::bigint IS NULL AND start_ms IS NULL)
-                 OR start_ms BETWEEN $4 - $5 AND $4 + $5))
-     ORDER BY id LIMIT 64 FOR UPDATE";
 
 /// The provenance rows of the events `$1`, each event's oldest first; column 7 is the
 /// event's id.
@@ -1084,48 +972,21 @@ const READINGS_OF_EVENTS: &str =
     "SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url, event_id
      FROM event_provenance WHERE event_id = ANY($1) ORDER BY event_id, fetched_ms, id";
 
-/// A new event (`$1`…`$16` as [`UPDATE_EVENT`] binds them, the identity first), its
-/// first status (`$8`, stated `$17`, at `$15`) and this fetch's reading (`$18`…`$23`:
-/// source, page, extractor, facts, description, image) in one statement; returns its id.
-const INSERT_NEW_EVENT: &str = "WITH new AS (
-         INSERT INTO events (identity, host, url_host, source, url, title, category,
-             status, start_ms, end_ms, last_day_end_ms, facts, description,
-             image_url, first_seen_ms, last_checked_ms, title_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)
-         RETURNING id),
-     status AS (INSERT INTO event_status (event_id, status, stated, at_ms)
-         SELECT id, $8, $17, $15 FROM new),
-     reading AS (INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms,
-             extractor, facts, description, image_url)
-         SELECT id, $18, $19, $15, $20, $21, $22, $23 FROM new)
-     SELECT id FROM new";
-
-/// An event read again with nothing new.
-const TOUCH_EVENT: &str = "UPDATE events SET last_checked_ms = greatest(last_checked_ms, $2),
-     last_day_end_ms = $3, title_key = $4 WHERE id = $1";
-
-/// An event whose merge changed.
-const UPDATE_EVENT: &str = "UPDATE events SET host = $2, url_host = $3, source = $4, url = $5,
-         title = $6, category = $7, status = $8, start_ms = $9, end_ms = $10,
-         last_day_end_ms = $11, facts = $12, description = $13,
-         image_url = $14, last_checked_ms = greatest(last_checked_ms, $15),
-         title_key = $16
-     WHERE id = $1";
-
-/// A status-history row.
-const INSERT_STATUS: &str =
-    "INSERT INTO event_status (event_id, status, stated, at_ms) VALUES ($1, $2, $3, $4)";
-
-/// This fetch's reading in the event's provenance.
-const UPSERT_PROVENANCE: &str =
-    "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms, extractor,
-         facts, description, image_url)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (event_id, source, fetch_url)
-     DO UPDATE SET fetched_ms = greatest(event_provenance.fetched_ms, excluded.fetched_ms),
-         extractor = coalesce(excluded.extractor, event_provenance.extractor),
-         facts = excluded.facts, description = excluded.description,
-         image_url = excluded.image_url";
+/// A new event ([`events::INSERT_EVENT`]), its first status (`$8`, stated `$17`, at
+/// `$15`) and this fetch's reading (`$18`…`$23`: source, page, extractor, facts,
+/// description, image) in one statement; returns its id.
+fn insert_new_event() -> String {
+    format!(
+        "WITH new AS ({}),
+         status AS (INSERT INTO event_status (event_id, status, stated, at_ms)
+             SELECT id, $8, $17, $15 FROM new),
+         reading AS (INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms,
+                 extractor, facts, description, image_url)
+             SELECT id, $18, $19, $15, $20, $21, $22, $23 FROM new)
+         SELECT id FROM new",
+        events::INSERT_EVENT
+    )
+}
 
 #[async_trait::async_trait]
 impl crate::backend::RetentionBackend for Postgres {
@@ -1140,9 +1001,9 @@ impl crate::backend::RetentionBackend for Postgres {
         let doing = format!("removing `{}`", registry::scope_columns(&scope).1);
         let loc = self.location.as_str();
         let mut conn = self.conn().await?;
-        let tx = conn.transaction().await.doing(loc, || doing.clone())?;
-        let copies = layout::copies(&tx).await.doing(loc, || doing.clone())?;
-        let mut tx = PgTx { tx, location: loc, doing };
+        let pg = conn.transaction().await.doing(loc, || doing.clone())?;
+        let copies = layout::copies(&pg).await.doing(loc, || doing.clone())?;
+        let mut tx = PgTx { tx: &pg, location: loc, doing };
         let request_id = registry::open_removal(&mut tx, &scope, &reference, now).await?;
         // Every copy sharing this namespace keeps its own content: delete it from each
         // (its tables first on the search path), this copy's under plain table names.
@@ -1158,8 +1019,8 @@ impl crate::backend::RetentionBackend for Postgres {
         tx.tx.batch_execute(&own).await.doing(loc, || tx.doing.clone())?;
         deleted.splice(0..0, registry::delete_site_content(&mut tx, &scope).await?);
         let report = registry::close_removal(&mut tx, &scope, request_id, deleted, now).await?;
-        let PgTx { tx, doing, .. } = tx;
-        tx.commit().await.doing(loc, || doing)?;
+        let doing = tx.doing;
+        pg.commit().await.doing(loc, || doing)?;
         Ok(report)
     }
 

@@ -11,17 +11,14 @@
 //! loss may lose the last transactions, never corrupt the file. `FULL` would add an
 //! fsync per commit for that case.
 
-use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use gleaner_policy::audit::AuditRecord;
 use gleaner_policy::budget::GlobalBudget;
 use gleaner_policy::registry::Scope;
-use gleaner_policy::robots::RobotsTxt;
 use gleaner_policy::state::{Change, SiteState};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
@@ -107,14 +104,9 @@ fn table_exists(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
 }
 
 mod frontier;
-mod workers;
 
 /// How long a statement waits for another process's write lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Parsed robots.txt files, keyed by site and the stored robots JSON (which changes
-/// whenever the file is read again), so the rules are not re-parsed on every request.
-type RobotsCache = Arc<Mutex<HashMap<(String, u64), Arc<RobotsTxt>>>>;
 
 /// The SQLite backend.
 pub(crate) struct Sqlite {
@@ -122,7 +114,7 @@ pub(crate) struct Sqlite {
     writer: Arc<tokio::sync::Mutex<Connection>>,
     reader: Arc<tokio::sync::Mutex<Connection>>,
     audit: audit::AuditQueue,
-    robots: RobotsCache,
+    robots: codec::RobotsCache,
     /// Statements run on this store's connections (the benches' count per page).
     statements: Arc<AtomicU64>,
 }
@@ -259,16 +251,10 @@ async fn blocking<R: Send + 'static>(
     tokio::task::spawn_blocking(f).await.map_err(|e| StoreError::Worker(e.to_string()))?
 }
 
-fn hash_of(s: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    s.hash(&mut h);
-    h.finish()
-}
-
 fn load_site(
     conn: &Connection,
     site: &str,
-    cache: &RobotsCache,
+    cache: &codec::RobotsCache,
 ) -> Result<Option<SiteState>, StoreError> {
     let row = conn
         .prepare_cached(
@@ -288,15 +274,7 @@ fn load_site(
         })
         .doing(|| format!("reading the state of `{site}`"))?;
     let Some(row) = row else { return Ok(None) };
-    let key = (site.to_owned(), row.robots.as_deref().map_or(0, hash_of));
-    let state = codec::decode_site(row, |body| {
-        let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
-        if cache.len() > 4096 {
-            cache.clear();
-        }
-        Arc::clone(cache.entry(key).or_insert_with(|| Arc::new(RobotsTxt::parse(body))))
-    })?;
-    Ok(Some(state))
+    cache.decode(site, row).map(Some)
 }
 
 fn load_global(conn: &Connection) -> Result<GlobalBudget, StoreError> {
@@ -381,65 +359,6 @@ fn write_audit(conn: &mut Connection, batch: &[AuditRecord]) -> rusqlite::Result
     tx.commit()
 }
 
-/// The rows a reading may belong to: its identity, its own page, or its folded title near
-/// its start (`merge::START_WINDOW_MS`), with their provenance rows.
-fn candidate_rows(tx: &Connection, lookup: &merge::Lookup) -> rusqlite::Result<Vec<merge::Row>> {
-    let mut rows: Vec<merge::Row> = tx
-        .prepare_cached(
-            "SELECT id, identity, facts, description, image_url, status FROM events
-             WHERE identity = ?1
-                OR (?2 IS NOT NULL AND url = ?2)
-                OR (?3 IS NOT NULL AND title_key = ?3
-                    AND ((?4 IS NULL AND start_ms IS NULL) OR start_ms BETWEEN ?4 - ?5 AND ?4 + ?5))
-             ORDER BY id LIMIT 64",
-        )?
-        .query_map(
-            params![
-                lookup.identity,
-                lookup.url,
-                lookup.title_key,
-                lookup.start_ms,
-                merge::START_WINDOW_MS
-            ],
-            |r| {
-                Ok(merge::Row {
-                    id: r.get(0)?,
-                    identity: r.get(1)?,
-                    facts: r.get(2)?,
-                    description: r.get(3)?,
-                    image_url: r.get(4)?,
-                    status: r.get(5)?,
-                    readings: Vec::new(),
-                })
-            },
-        )?
-        .collect::<Result<_, _>>()?;
-    for row in &mut rows {
-        row.readings = stored_readings(tx, row.id)?;
-    }
-    Ok(rows)
-}
-
-/// The provenance rows of an event, oldest first.
-fn stored_readings(conn: &Connection, id: i64) -> rusqlite::Result<Vec<merge::StoredReading>> {
-    conn.prepare_cached(
-        "SELECT source, fetch_url, fetched_ms, extractor, facts, description, image_url
-         FROM event_provenance WHERE event_id = ?1 ORDER BY fetched_ms, rowid",
-    )?
-    .query_map([id], |r| {
-        Ok(merge::StoredReading {
-            source: r.get(0)?,
-            fetch_url: r.get(1)?,
-            fetched_ms: r.get(2)?,
-            extractor: r.get(3)?,
-            facts: r.get(4)?,
-            description: r.get(5)?,
-            image_url: r.get(6)?,
-        })
-    })?
-    .collect()
-}
-
 impl Sqlite {
     /// Opens (creating and migrating) the database at `path`.
     pub(crate) fn open(path: &Path) -> Result<Sqlite, StoreError> {
@@ -456,7 +375,7 @@ impl Sqlite {
             writer: Arc::new(tokio::sync::Mutex::new(writer)),
             reader: Arc::new(tokio::sync::Mutex::new(reader)),
             audit: audit::AuditQueue::start(AuditConn(audit_conn))?,
-            robots: Arc::default(),
+            robots: Default::default(),
             statements,
         })
     }
@@ -469,24 +388,6 @@ impl Sqlite {
     /// The database file.
     pub(crate) fn path(&self) -> &Path {
         &self.path
-    }
-
-    /// Runs `f` in a `BEGIN IMMEDIATE` transaction on the writer connection.
-    async fn write<R: Send + 'static>(
-        &self,
-        doing: impl Fn() -> String + Send + 'static,
-        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<R, StoreError> + Send + 'static,
-    ) -> Result<R, StoreError> {
-        let mut conn = Arc::clone(&self.writer).lock_owned().await;
-        blocking(move || {
-            recover(&conn);
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate);
-            let tx = tx.doing(&doing)?;
-            let result = f(&tx)?;
-            tx.commit().doing(&doing)?;
-            Ok(result)
-        })
-        .await
     }
 
     /// Runs `f` on the reader connection.
@@ -744,121 +645,28 @@ impl crate::backend::EventsBackend for Sqlite {
         fence: Option<&crate::model::WorkLease>,
         registry: i64,
     ) -> Result<Upserted, StoreError> {
-        let fence = fence.map(|l| (l.id, l.token, l.item.url.to_string()));
+        let fence = fence.cloned();
         let incoming = merge::incoming(write);
         let lookup = merge::lookup(&incoming);
-        let reading = merge::reading_columns(&incoming);
         let fetched_at = write.fetched_at;
-        let now = codec::to_ms(fetched_at);
-        let id2 = lookup.identity.clone();
-        self.write(
-            move || format!("storing event `{id2}`"),
-            move |tx| {
-                let identity = lookup.identity.clone();
-                let doing = || format!("storing event `{identity}`");
-                if let Some((id, token, url)) = &fence {
-                    workers::check_fence(tx, *id, *token, url)?;
-                }
-                let seen: i64 = tx
-                    .prepare_cached(crate::registry::VERSION)
-                    .and_then(|mut st| st.query_row([], |r| r.get(0)))
-                    .doing(doing)?;
-                if seen != registry {
-                    return Err(StoreError::RegistryMoved { expected: registry, seen });
-                }
-                let rows = candidate_rows(tx, &lookup).doing(doing)?;
-                let plan = merge::plan(&incoming, &identity, &rows)?;
-                let c = merge::columns(&plan, fetched_at);
-                let (id, outcome) = match plan.target {
-                    merge::Target::New(row_identity) => {
-                        tx.prepare_cached(
-                            "INSERT INTO events (identity, host, url_host, source, url, title, category,
-                                 status, start_ms, end_ms, last_day_end_ms, facts, description,
-                                 image_url, first_seen_ms, last_checked_ms, title_key)
-                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15, ?16)",
-                        )
-                        .and_then(|mut st| {
-                            st.execute(params![
-                                row_identity, c.host, c.url_host, c.source, c.url, c.title,
-                                c.category, c.status, c.start, c.end, c.last_day_end, c.facts,
-                                c.description, c.image, now, c.title_key
-                            ])
-                        })
-                        .doing(doing)?;
-                        let id = tx.last_insert_rowid();
-                        (id, Upserted::Inserted(id))
+        let db: &dyn Db = self;
+        let doing = format!("storing event `{}`", lookup.identity);
+        db.tx(doing, move |tx| {
+            Box::pin(async move {
+                // The claim must be current and unexpired on this process's clock; the
+                // writer's `BEGIN IMMEDIATE` keeps anyone from claiming the item before
+                // the write commits.
+                if let Some(lease) = fence {
+                    let sql = "SELECT 1 FROM frontier WHERE id = $1 AND lease_token = $2
+                         AND done_ms IS NULL AND lease_until_ms > $3";
+                    let params = crate::sql::params![lease.id, lease.token, SystemTime::now()];
+                    if tx.row(sql, params).await?.is_none() {
+                        return Err(crate::events::fenced_out(&lease));
                     }
-                    merge::Target::Existing(i) => {
-                        let row = &rows[i];
-                        let id = row.id;
-                        if row.facts == c.facts
-                            && row.description == c.description
-                            && row.image_url == c.image
-                        {
-                            tx.prepare_cached(
-                                "UPDATE events SET last_checked_ms = max(last_checked_ms, ?2),
-                                     last_day_end_ms = ?3, title_key = ?4 WHERE id = ?1",
-                            )
-                            .and_then(|mut st| {
-                                st.execute(params![id, now, c.last_day_end, c.title_key])
-                            })
-                            .doing(doing)?;
-                            (id, Upserted::Unchanged(id))
-                        } else {
-                            tx.prepare_cached(
-                                "UPDATE events SET host = ?2, url_host = ?3, source = ?4, url = ?5,
-                                     title = ?6, category = ?7, status = ?8, start_ms = ?9, end_ms = ?10,
-                                     last_day_end_ms = ?11, facts = ?12, description = ?13,
-                                     image_url = ?14, last_checked_ms = max(last_checked_ms, ?15),
-                                     title_key = ?16
-                                 WHERE id = ?1",
-                            )
-                            .and_then(|mut st| {
-                                st.execute(params![
-                                    id, c.host, c.url_host, c.source, c.url, c.title, c.category,
-                                    c.status, c.start, c.end, c.last_day_end, c.facts,
-                                    c.description, c.image, now, c.title_key
-                                ])
-                            })
-                            .doing(doing)?;
-                            let changed = row.status != c.status;
-                            (id, Upserted::Updated { id, status_changed: changed })
-                        }
-                    }
-                };
-                if matches!(outcome, Upserted::Inserted(_) | Upserted::Updated { status_changed: true, .. }) {
-                    tx.prepare_cached(
-                        "INSERT INTO event_status (event_id, status, stated, at_ms) VALUES (?1, ?2, ?3, ?4)",
-                    )
-                    .and_then(|mut st| st.execute(params![id, c.status, c.stated, now]))
-                    .doing(doing)?;
                 }
-                tx.prepare_cached(
-                    "INSERT INTO event_provenance (event_id, source, fetch_url, fetched_ms,
-                         extractor, facts, description, image_url)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                     ON CONFLICT (event_id, source, fetch_url)
-                     DO UPDATE SET fetched_ms = max(fetched_ms, excluded.fetched_ms),
-                         extractor = coalesce(excluded.extractor, extractor),
-                         facts = excluded.facts, description = excluded.description,
-                         image_url = excluded.image_url",
-                )
-                .and_then(|mut st| {
-                    st.execute(params![
-                        id,
-                        reading.source,
-                        reading.fetch_url,
-                        now,
-                        reading.extractor,
-                        reading.facts,
-                        reading.description,
-                        reading.image
-                    ])
-                })
-                .doing(doing)?;
-                Ok(outcome)
-            },
-        )
+                crate::events::write_event(tx, incoming, lookup, fetched_at, registry).await
+            })
+        })
         .await
     }
 }
