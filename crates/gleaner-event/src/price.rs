@@ -85,6 +85,17 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
             "mitglieder",
             "socios",
             "üye",
+            // Children's and students' prices (`8 €, Kinder 5 €`, `$12, or $6 for students`).
+            "kinder",
+            "child",
+            "enfant",
+            "niño",
+            "niños",
+            "çocuk",
+            "student",
+            "étudiant",
+            "estudiante",
+            "schüler",
         ]
         .iter()
         .any(|w| rest_lower.contains(w));

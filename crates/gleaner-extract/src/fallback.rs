@@ -35,7 +35,7 @@
 //! that is a signed article (`news_article`), nor a year-less date whose written weekday
 //! is another day (`datetext`). What it finds is marked low confidence in the diagnostics.
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use gleaner_event::EventTime;
 use gleaner_event::Markup;
 use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
@@ -743,12 +743,17 @@ const STATUS_WORDS: [(&str, &str); 22] = [
 ];
 
 /// The status a text states with one status word (`POSTPONED`, `– abgesagt –`,
-/// `ERTELENDİ`), or `None` when it states none or two different ones.
+/// `ERTELENDİ`, `entfaellt`), or `None` when it states none or two different ones.
 pub(crate) fn status_in(text: &str) -> Option<&'static str> {
     let folded = gleaner_event::datetext::fold_diacritics(text);
     let mut found = None;
     for w in folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        if let Some((_, status)) = STATUS_WORDS.iter().find(|(word, _)| *word == w) {
+        // German written without umlauts (`entfaellt`, a `<tr class="entfaellt">`) reads
+        // as with them.
+        let plain = w.replace("ae", "a").replace("oe", "o").replace("ue", "u");
+        if let Some((_, status)) =
+            STATUS_WORDS.iter().find(|(word, _)| *word == w || *word == plain)
+        {
             if found.is_some_and(|f| f != *status) {
                 return None;
             }
@@ -1083,6 +1088,9 @@ fn day_in_month(
     order: DateOrder,
 ) -> Option<NaiveDate> {
     leaves(item).find_map(|t| {
+        if let Some(d) = numeric_day_in_year(&t, month) {
+            return Some(d);
+        }
         let words: Vec<&str> = t
             .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.'))
             .filter(|w| !w.is_empty())
@@ -1101,6 +1109,43 @@ fn day_in_month(
             _ => None,
         }
     })
+}
+
+/// The day a cell gives as `Fr 09.04.` (a day and month number, each ended by a dot, and
+/// at most a weekday before them) in the year its month heading names (`Spielplan April
+/// 2027`): the dots tell it from a time (`19.30`), and without a year in the heading the
+/// cell gives no date. A weekday that names another day rejects it.
+fn numeric_day_in_year(cell: &str, heading: &str) -> Option<NaiveDate> {
+    let words: Vec<&str> = cell.split_whitespace().collect();
+    let (weekday, numbers) = match words.as_slice() {
+        [n] => (None, *n),
+        [w, n] if gleaner_event::datetext::is_weekday(w) => (Some(*w), *n),
+        _ => return None,
+    };
+    let parts: Vec<&str> = numbers.strip_suffix('.')?.split('.').collect();
+    let [d, m] = parts.as_slice() else { return None };
+    if !(1..=2).contains(&d.len()) || !(1..=2).contains(&m.len()) {
+        return None;
+    }
+    let (d, m): (u32, u32) = (d.parse().ok()?, m.parse().ok()?);
+    let mut years = heading.split(|c: char| !c.is_ascii_digit()).filter_map(|w| {
+        (w.len() == 4)
+            .then(|| w.parse::<i32>().ok())
+            .flatten()
+            .filter(|y| (1990..=2100).contains(y))
+    });
+    let year = years.next()?;
+    if years.next().is_some() {
+        // `Saison 2026/2027`: which year is not said.
+        return None;
+    }
+    let date = NaiveDate::from_ymd_opt(year, m, d)?;
+    if let Some(w) = weekday
+        && gleaner_event::datetext::weekday_of(w).is_some_and(|w| w != date.weekday())
+    {
+        return None;
+    }
+    Some(date)
 }
 
 /// One item's event: `None` without a date (its own, or its day or month heading's with a
