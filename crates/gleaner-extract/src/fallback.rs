@@ -579,7 +579,11 @@ fn written_date(
         }
         let text = text_of(el);
         // Wrappers repeat their only child's text: one block, not several.
-        if text.len() > 200 || is_publication_line(&text) || text == last_text {
+        if text.len() > 200
+            || is_publication_line(&text)
+            || is_closure_line(&text)
+            || text == last_text
+        {
             seen -= 1;
             continue;
         }
@@ -622,6 +626,38 @@ fn written_date(
     found
 }
 
+/// Words that say a place is closed, or a pass valid, in the five languages (lower-cased).
+const CLOSURE_WORDS: &[&str] = &[
+    "closed",
+    "closure",
+    "fermeture",
+    "fermé",
+    "fermée",
+    "geschlossen",
+    "schließung",
+    "betriebsferien",
+    "cerrado",
+    "cerrada",
+    "cierre",
+    "kapalı",
+    "kapalıdır",
+    // A pass's or fare's validity (`valable du 1er septembre 2026 au 30 juin 2027`).
+    "valable",
+    "valid",
+    "gültig",
+    "válido",
+    "válida",
+    "geçerli",
+];
+
+/// Whether a line is a closure notice, whose dates are when nothing happens (`Fermeture
+/// estivale du 3 au 22 août`, `Closed 24–26 December`, `Betriebsferien`, `Cerrado por
+/// vacaciones`), or says how long a pass is valid: a listing's item or a page's date
+/// never comes from one.
+fn is_closure_line(text: &str) -> bool {
+    text.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|w| CLOSURE_WORDS.contains(&w))
+}
+
 fn is_publication_line(text: &str) -> bool {
     let t = text.to_lowercase();
     [
@@ -630,6 +666,10 @@ fn is_publication_line(text: &str) -> bool {
         "updated",
         "publié",
         "mis à jour",
+        // A date something will be published on (`sera mis en ligne le 4 septembre`).
+        "mis en ligne",
+        "will be announced",
+        "sera annoncé",
         "veröffentlicht",
         "aktualisiert",
         "publicado",
@@ -1157,7 +1197,7 @@ fn read_item(
     order: DateOrder,
 ) -> Option<Item> {
     let all = text_of(item);
-    if all.is_empty() || all.len() > 2000 {
+    if all.is_empty() || all.len() > 2000 || item.value().name() == "p" && is_running_text(&all) {
         return None;
     }
     // Dates: `<time datetime>` (one, or a start and an end), else one small text block.
@@ -1178,7 +1218,12 @@ fn read_item(
                 .filter_map(ElementRef::wrap)
                 .filter(|el| el.select(&blocks).all(|b| b.id() == el.id()))
                 .map(text_of)
-                .filter(|t| !t.is_empty() && t.len() <= 300 && !is_publication_line(t))
+                .filter(|t| {
+                    !t.is_empty()
+                        && t.len() <= 300
+                        && !is_publication_line(t)
+                        && !is_closure_line(t)
+                })
                 .find_map(|t| parse_text_date(&t, reference, order).map(|d| (t, d)));
             let Some((text, d)) = own else {
                 // No date of its own: its day heading's day, or a day cell read with its
@@ -1210,6 +1255,15 @@ fn read_item(
         _ => return None,
     };
     finish_item(item, start, end, date_text, reference, order)
+}
+
+/// Whether a paragraph is running text, not a listing's item: twelve words or more, and a
+/// sentence's end (`Fermeture estivale du lundi 3 au samedi 22 août 2026 inclus. Fermé…`).
+/// Such paragraphs repeat on any page (opening hours, fares, access) and their dates are
+/// rarely events'.
+fn is_running_text(text: &str) -> bool {
+    let t = text.trim();
+    t.split_whitespace().count() >= 12 && (t.ends_with('.') || t.contains(". "))
 }
 
 /// An item's event once its dates are read: its title, link, place, price and image.

@@ -671,3 +671,29 @@ fn feed_items_dated_in_their_text_take_its_price_and_status() {
         assert_eq!(e.status_stated.then_some(e.status), status, "{text}");
     }
 }
+
+/// Issue 24, batch 70–89: a page of practical information (opening hours, a summer
+/// closure, fares valid over a season) is no event, however many dates it writes.
+#[test]
+fn practical_information_gives_no_event() {
+    let pages = [
+        r#"<html lang="fr"><body><h1>Infos pratiques</h1>
+          <p>Fermeture annuelle du lundi 3 au samedi 22 août 2026 inclus. Fermé les jours fériés.</p>
+          <p>Le guichet ouvre une heure avant chaque concert ; le bar ferme à 23h30.</p>
+          <p>Abonnement à 40 € pour l’année, valable du 1er septembre 2026 au 30 juin 2027 dans toutes les salles du réseau.</p>
+          <p>La saison prochaine sera annoncée le vendredi 4 septembre 2026 sur notre site et dans la lettre d’information.</p>
+        </body></html>"#,
+        r#"<html lang="en"><body><h1>Visit us</h1>
+          <p>The hall is closed from Monday 21 December 2026 to Friday 1 January 2027.</p>
+        </body></html>"#,
+    ];
+    for page in pages {
+        let (events, notes) = read(page, day(2026, 2, 26));
+        assert!(events.is_empty(), "{events:?} {notes:?}");
+    }
+    // Positive control: the same shape of page with an event's line gives it.
+    let page = r#"<html lang="en"><body><h1>Spring concert</h1>
+      <p>Saturday 14 March 2026, 8pm, in the main hall.</p></body></html>"#;
+    let (events, _) = read(page, day(2026, 2, 26));
+    assert_eq!(events.len(), 1);
+}
