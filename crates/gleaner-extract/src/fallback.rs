@@ -626,7 +626,7 @@ fn written_date(
     found
 }
 
-/// Words that say a place is closed, or a pass valid, in the five languages (lower-cased).
+/// Words that say a place is closed, a deadline, or a pass valid, in the five languages (lower-cased).
 const CLOSURE_WORDS: &[&str] = &[
     "closed",
     "closure",
@@ -641,6 +641,11 @@ const CLOSURE_WORDS: &[&str] = &[
     "cierre",
     "kapalı",
     "kapalıdır",
+    // A deadline to sign up (`Plazo hasta el 20 de marzo`, `Anmeldeschluss 3. Mai`).
+    "plazo",
+    "deadline",
+    "anmeldeschluss",
+    "limite",
     // A pass's or fare's validity (`valable du 1er septembre 2026 au 30 juin 2027`).
     "valable",
     "valid",
@@ -652,7 +657,7 @@ const CLOSURE_WORDS: &[&str] = &[
 
 /// Whether a line is a closure notice, whose dates are when nothing happens (`Fermeture
 /// estivale du 3 au 22 août`, `Closed 24–26 December`, `Betriebsferien`, `Cerrado por
-/// vacaciones`), or says how long a pass is valid: a listing's item or a page's date
+/// vacaciones`), gives a deadline, or says how long a pass is valid: a listing's item or a page's date
 /// never comes from one.
 fn is_closure_line(text: &str) -> bool {
     text.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|w| CLOSURE_WORDS.contains(&w))
@@ -947,6 +952,16 @@ fn read_listing(
 ) -> Option<(String, Vec<RawEvent>, ElementRef<'_>)> {
     let mut best: Option<(String, Vec<RawEvent>, ElementRef<'_>)> = None;
     let months = month_headings(doc);
+    // The page's one `<h1>` titles the whole page: the item that holds it (a newsletter's
+    // `Actividades del 9 al 15 de marzo` row) is not one of its events.
+    let h1 = sel("h1");
+    let mut h1s = doc.select(&h1);
+    let page_title = match (h1s.next(), h1s.next()) {
+        (Some(h), None) => Some(h),
+        _ => None,
+    };
+    let holds_title =
+        |i: ElementRef<'_>| page_title.is_some_and(|h| h.ancestors().any(|a| a.id() == i.id()));
     for parent in doc.root_element().descendants().filter_map(ElementRef::wrap).take(20_000) {
         if in_chrome(parent) || matches!(parent.value().name(), "nav" | "footer" | "aside") {
             continue;
@@ -980,7 +995,8 @@ fn read_listing(
             }
             lists.extend(nested);
         }
-        for (sig, items) in lists {
+        for (sig, mut items) in lists {
+            items.retain(|(i, _)| !holds_title(*i));
             if items.len() < MIN_ITEMS || items.len() > 500 {
                 continue;
             }
@@ -1257,6 +1273,26 @@ fn read_item(
     finish_item(item, start, end, date_text, reference, order)
 }
 
+/// An item's title set in bold (`<b>Club de lectura</b><br>Sala 2.`, as newsletters set
+/// it under a date line): the first `<b>`/`<strong>` of two words or more that is usable
+/// and no price or time, and not a label (`<b>Inscripciones abiertas</b>: talleres…`).
+fn bold_title(item: ElementRef<'_>, usable: &dyn Fn(&str) -> bool) -> Option<String> {
+    item.select(&sel("b, strong")).find_map(|b| {
+        let t = title_text(b);
+        let label = b
+            .next_sibling()
+            .and_then(|n| n.value().as_text().map(|t| t.trim_start().starts_with(':')))
+            .unwrap_or(false)
+            || t.trim_end().ends_with(':');
+        let ok = !label
+            && t.split_whitespace().count() >= 2
+            && usable(&t)
+            && parse_text_time(&t).is_none()
+            && parse_price_text(&t).is_none_or(|_| !t.contains(['$', '€', '£', '₺']));
+        ok.then_some(t)
+    })
+}
+
 /// Whether a paragraph is running text, not a listing's item: twelve words or more, and a
 /// sentence's end (`Fermeture estivale du lundi 3 au samedi 22 août 2026 inclus. Fermé…`).
 /// Such paragraphs repeat on any page (opening hours, fares, access) and their dates are
@@ -1322,7 +1358,10 @@ fn finish_item(
                 Some((t, a)) => (t, link_of(a)),
                 None => match row_title(item, &usable) {
                     Some((t, cell)) => (t, cell.select(&sel("a[href]")).find_map(link_of)),
-                    None => (text_before_date(date_text.as_deref()?, reference, order)?, None),
+                    None => match bold_title(item, &usable) {
+                        Some(t) => (t, None),
+                        None => (text_before_date(date_text.as_deref()?, reference, order)?, None),
+                    },
                 },
             }
         }
@@ -1679,14 +1718,33 @@ pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
 fn site_venue(doc: &Html) -> Option<(String, String)> {
     let blocks =
         sel("footer, footer address, footer p, footer div, footer li, address, [class*=contact] p");
-    doc.select(&blocks)
+    let found = doc
+        .select(&blocks)
         .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
         .take(200)
-        .find_map(|el| venue_line(&text_of(el)))
+        .find_map(|el| venue_line(&text_of(el)));
+    if found.is_some() || doc.select(&sel("footer")).next().is_some() {
+        return found;
+    }
+    // No `<footer>` (an HTML e-mail's layout tables): the page's last text block is its
+    // footer.
+    let leaf = sel("p, td, div, li, address");
+    let last = doc
+        .select(&leaf)
+        .filter(|el| el.select(&leaf).all(|b| b.id() == el.id()) && !text_of(*el).is_empty())
+        .last()?;
+    venue_line(&text_of(last))
 }
 
 /// `The Blue Lantern · 1420 W. Fullerton Ave · Chicago, IL 60614 · (773) 555-0142` →
 /// (`The Blue Lantern`, `1420 W. Fullerton Ave, Chicago, IL 60614`).
+/// Whether a footer's part is running text (eight words or more, a full stop inside and
+/// one at its end; `Gümrük Sok. No: 12` is not): never part of an address.
+fn is_sentence(part: &str) -> bool {
+    let p = part.trim();
+    p.split_whitespace().count() >= 8 && p.contains(". ") && p.ends_with('.')
+}
+
 fn venue_line(line: &str) -> Option<(String, String)> {
     if line.len() > 240 || line.contains('©') {
         return None;
@@ -1703,7 +1761,10 @@ fn venue_line(line: &str) -> Option<(String, String)> {
             || p.starts_with("www.")
             || p.chars().filter(char::is_ascii_digit).count() >= 7
     };
-    let parts: Vec<&str> = parts.into_iter().filter(|p| !is_contact(p)).collect();
+    // Nor is a sentence after the address (`Ayuntamiento de Burgos. Si no quiere recibir
+    // este boletín, dese de baja.`).
+    let parts: Vec<&str> =
+        parts.into_iter().filter(|p| !is_contact(p) && !is_sentence(p)).collect();
     let (name, rest) = parts.split_first()?;
     let words = name.split_whitespace().count();
     if rest.is_empty()
