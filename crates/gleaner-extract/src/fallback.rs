@@ -126,13 +126,7 @@ fn read_page(
         return;
     }
     let h1 = doc.select(&sel("h1")).find(|h| !text_of(*h).is_empty());
-    // The page's own address: `<link rel=canonical>`, else `og:url`.
-    let page_url = doc
-        .select(&sel("link[rel=canonical][href], meta[property='og:url'][content]"))
-        .filter_map(|e| e.value().attr("href").or_else(|| e.value().attr("content")))
-        .map(str::trim)
-        .find(|u| u.starts_with("http://") || u.starts_with("https://"))
-        .map(str::to_owned);
+    let page_url = canonical_url(doc);
     let title = h1.map(text_of).filter(|t| t.chars().count() <= 300).or_else(|| {
         doc.select(&sel("meta[property='og:title'], meta[name='og:title']"))
             .next()
@@ -526,6 +520,14 @@ fn price_lines(item: ElementRef<'_>) -> impl Iterator<Item = String> + '_ {
             lines
                 .into_iter()
                 .flat_map(|l| l.split(['·', '|', '•']).map(collapse).collect::<Vec<_>>())
+                // And a line's sentences (`Salón de actos. Entrada: 4 €; menores, 2 €.`).
+                .flat_map(|l| {
+                    let mut all = vec![l.clone()];
+                    if l.contains(". ") {
+                        all.extend(l.split(". ").map(|s| s.trim().to_owned()));
+                    }
+                    all
+                })
                 .filter(|t| !t.is_empty())
                 .collect::<Vec<_>>()
         })
@@ -911,6 +913,13 @@ fn listing(
         })
         .filter_map(|(_, _, value)| parse_price_text(&value))
         .collect();
+    // Items that link nowhere are described on the page itself: its canonical address is
+    // theirs (a newsletter's activities).
+    if let Some(page_url) = canonical_url(doc) {
+        for raw in events.iter_mut().filter(|r| r.url.is_none()) {
+            raw.url = Some(page_url.clone());
+        }
+    }
     if let [price] = prices.as_slice() {
         for raw in
             events.iter_mut().filter(|r| r.offers.is_empty() && r.is_accessible_for_free.is_none())
@@ -935,6 +944,15 @@ fn listing(
         });
     }
     true
+}
+
+/// The page's own address: `<link rel=canonical>`, else `og:url`.
+fn canonical_url(doc: &Html) -> Option<String> {
+    doc.select(&sel("link[rel=canonical][href], meta[property='og:url'][content]"))
+        .filter_map(|e| e.value().attr("href").or_else(|| e.value().attr("content")))
+        .map(str::trim)
+        .find(|u| u.starts_with("http://") || u.starts_with("https://"))
+        .map(str::to_owned)
 }
 
 /// A careful listing reader: the page repeats one item structure (children of one parent
@@ -1273,6 +1291,44 @@ fn read_item(
     finish_item(item, start, end, date_text, reference, order)
 }
 
+/// Words that join a postponement to its new day (`aplazado al`, `reporté au`, `postponed
+/// to`, `verschoben auf`).
+const MOVED_TO: &[&str] = &["al", "hasta el", "au", "to", "until", "auf", "zum", "ertelendi:"];
+
+/// The new start a postponement line states after its status word (`APLAZADO al sábado 21
+/// de marzo`): a day other than `start`'s, read after it, at `start`'s time unless the
+/// line gives one.
+fn moved_to(
+    line: &str,
+    start: EventTime,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<EventTime> {
+    let folded = gleaner_event::datetext::fold_diacritics(line);
+    let at = STATUS_WORDS
+        .iter()
+        .filter(|(_, s)| *s == "postponed")
+        .filter_map(|(w, _)| folded.find(w).map(|i| i + w.len()))
+        .min()?;
+    // Folding keeps the byte length of these words' letters only for ASCII text before
+    // them; read the rest from the folded text, which dates read just as well.
+    let rest = folded.get(at..)?.trim_start_matches(|c: char| c.is_alphabetic()).trim_start();
+    let after = MOVED_TO
+        .iter()
+        .find_map(|w| rest.strip_prefix(w).filter(|r| r.starts_with(' ')).map(str::trim_start))?;
+    let d =
+        parse_text_date(after, Some(start.date().max(reference.unwrap_or(start.date()))), order)?;
+    let moved = match (d.start, start) {
+        (EventTime::Date(day), EventTime::Floating(old)) => {
+            EventTime::Floating(day.and_time(old.time()))
+        }
+        (EventTime::Date(day), EventTime::Date(_)) => EventTime::Date(day),
+        (t @ EventTime::Floating(_), _) => t,
+        _ => return None,
+    };
+    (moved.date() > start.date()).then_some(moved)
+}
+
 /// An item's title set in bold (`<b>Club de lectura</b><br>Sala 2.`, as newsletters set
 /// it under a date line): the first `<b>`/`<strong>` of two words or more that is usable
 /// and no price or time, and not a label (`<b>Inscripciones abiertas</b>: talleres…`).
@@ -1432,6 +1488,18 @@ fn finish_item(
         .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
         .map(str::to_owned);
     raw.status = status.map(str::to_owned);
+    // `APLAZADO al sábado 21 de marzo, a la misma hora`: postponed to a stated day is
+    // rescheduled, and that day is the start (at the old time unless it gives one).
+    let (mut start, mut end) = (start, end);
+    if status == Some("postponed")
+        && let Some(moved) = leaves(item).find_map(|t| moved_to(&t, start, reference, order))
+    {
+        raw.previous_start = Some(start.to_iso());
+        raw.start = Some(moved.to_iso());
+        raw.end = None;
+        raw.status = Some("rescheduled".to_owned());
+        (start, end) = (moved, None);
+    }
     let earlier = match (&date_text, end) {
         (Some(text), None) => earlier_days(text, start, reference, order),
         _ => Vec::new(),
