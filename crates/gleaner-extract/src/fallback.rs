@@ -69,7 +69,7 @@ pub fn read(
         r.location_name.is_none() && r.location_text.is_none() && r.address_text.is_none()
     };
     if candidates[first..].iter().any(|c| placeless(&c.raw))
-        && let Some((name, address)) = site_venue(doc)
+        && let Some((name, address)) = site_venue(doc.root_element())
     {
         for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
             c.raw.location_name = Some(name.clone());
@@ -1329,6 +1329,100 @@ fn moved_to(
     (moved.date() > start.date()).then_some(moved)
 }
 
+/// Column headings that name a tour date's city (folded).
+const CITY_COLUMNS: &[&str] = &["city", "town", "stadt", "ort", "ville", "ciudad", "sehir"];
+
+/// Column headings that name a tour date's venue (folded).
+const VENUE_COLUMNS: &[&str] =
+    &["venue", "spielstatte", "location", "lieu", "salle", "sala", "recinto", "mekan"];
+
+/// Column headings of a tour date's booking cell (folded).
+const TICKET_COLUMNS: &[&str] =
+    &["tickets", "karten", "billets", "billetterie", "entradas", "bilet", "biletler"];
+
+/// One row of a tour's dates: the page's show at a city's venue.
+struct TourRow {
+    title: String,
+    venue: Option<String>,
+    city: Option<String>,
+    tickets: Option<String>,
+    price: Option<gleaner_event::PriceText>,
+    image: Option<String>,
+    country: Option<String>,
+}
+
+/// A table row under a header with a city column and no title column, on a page with
+/// one `<h1>`: the show is the heading, the place the row's venue and city cells, the
+/// booking link the link of its tickets cell, the image the page's first one.
+fn tour_row(item: ElementRef<'_>) -> Option<TourRow> {
+    if item.value().name() != "tr" {
+        return None;
+    }
+    let cells: Vec<ElementRef<'_>> = item
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .collect();
+    let table =
+        item.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
+    let header: Vec<String> = table
+        .select(&sel("tr"))
+        .find(|r| r.select(&sel("th")).next().is_some())
+        .filter(|r| r.id() != item.id())?
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
+        .collect();
+    if header.len() != cells.len() || header.iter().any(|h| TITLE_COLUMNS.contains(&h.as_str())) {
+        return None;
+    }
+    let column = |names: &[&str]| header.iter().position(|h| names.contains(&h.as_str()));
+    let city = column(CITY_COLUMNS)?;
+    let root = item.ancestors().filter_map(ElementRef::wrap).last()?;
+    let h1 = sel("h1");
+    let mut h1s = root.select(&h1);
+    let (Some(heading), None) = (h1s.next(), h1s.next()) else { return None };
+    let title = text_of(heading);
+    if title.is_empty() || title.chars().count() > 200 {
+        return None;
+    }
+    let text = |i: usize| Some(text_of(cells[i])).filter(|t| !t.is_empty());
+    let booking = column(TICKET_COLUMNS);
+    let tickets = booking
+        .and_then(|i| cells[i].select(&sel("a[href]")).next())
+        .and_then(|a| a.value().attr("href"))
+        .map(|h| h.trim().to_owned())
+        .filter(|h| h.starts_with("http") || h.starts_with('/'));
+    let price = booking.and_then(|i| {
+        price_lines(cells[i]).find_map(|t| {
+            let p = parse_price_text(&t)?;
+            t.contains(['$', '€', '£', '₺']).then_some(p)
+        })
+    });
+    let image = root
+        .select(&sel("img[src]"))
+        .filter(|i| !in_chrome(*i) && !is_icon(*i))
+        .filter_map(|i| i.value().attr("src"))
+        .map(str::trim)
+        .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
+        .map(str::to_owned);
+    // The country of the site's own address: a tour's cities are named without one.
+    let country = site_venue(root).and_then(|(_, address)| {
+        let last = address.rsplit(',').next()?.trim().to_owned();
+        (!last.chars().any(|c| c.is_ascii_digit())).then_some(last)
+    });
+    Some(TourRow {
+        country,
+        title,
+        venue: column(VENUE_COLUMNS).and_then(text),
+        city: text(city),
+        tickets,
+        price,
+        image,
+    })
+}
+
 /// An item's title set in bold (`<b>Club de lectura</b><br>Sala 2.`, as newsletters set
 /// it under a date line): the first `<b>`/`<strong>` of two words or more that is usable
 /// and no price or time, and not a label (`<b>Inscripciones abiertas</b>: talleres…`).
@@ -1406,6 +1500,32 @@ fn finish_item(
                 .and_then(link_of);
             (t, link)
         });
+    // A tour's dates (`Datum | Stadt | Spielstätte | Beginn | Tickets`): rows without a
+    // title column, each a city and a venue, are performances of the page's show.
+    if let Some(tour) = tour_row(item) {
+        let mut raw = RawEvent {
+            name: Some(tour.title),
+            start: Some(start.to_iso()),
+            end: end.filter(|e| *e != start).map(|e| e.to_iso()),
+            markup: Markup::Text,
+            location_name: tour.venue,
+            locality: tour.city,
+            country: tour.country,
+            image: tour.image,
+            status: status_in(&all).map(str::to_owned),
+            ..RawEvent::default()
+        };
+        if let Some(p) = tour.price {
+            price_into(&p, &mut raw);
+        }
+        if let Some(t) = tour.tickets {
+            match raw.offers.first_mut() {
+                Some(o) => o.url = Some(t),
+                None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
+            }
+        }
+        return Some(Item { raw, start, end, earlier: Vec::new() });
+    }
     let (title, url) = match heading {
         Some(h) => h,
         None => {
@@ -1783,7 +1903,7 @@ pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
 /// postcode town [· country]` (separated by `·`, `|`, `•` or commas) whose parts after the
 /// name hold a street or postcode and a town; phone numbers, e-mail addresses and `©`
 /// lines are not parts. The name and the address (parts joined by `, `).
-fn site_venue(doc: &Html) -> Option<(String, String)> {
+fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
     let blocks =
         sel("footer, footer address, footer p, footer div, footer li, address, [class*=contact] p");
     let found = doc
