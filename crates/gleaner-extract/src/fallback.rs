@@ -1467,7 +1467,10 @@ fn finish_item(
     // "Plus d'infos") is never a title, and a status badge is never part of one.
     let usable = |t: &str| {
         let n = t.chars().count();
+        // A price (`ab 29,90 €`, a booking link's text) is never a title.
+        let price = n <= 30 && t.contains(['$', '€', '£', '₺']) && parse_price_text(t).is_some();
         (3..=300).contains(&n)
+            && !price
             && !is_generic_link_text(t)
             && !is_status_badge(t)
             && parse_text_date(t, reference, order).is_none()
