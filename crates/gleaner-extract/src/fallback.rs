@@ -1018,10 +1018,24 @@ fn read_listing(
             if items.len() < MIN_ITEMS || items.len() > 500 {
                 continue;
             }
+            // An item's month heading: the last one before it outside the list's items
+            // (`<h2>Marzo 2027</h2>` opening each month's section of cards), else the one
+            // above the list.
+            let month_of = |i: ElementRef<'_>| {
+                months
+                    .iter()
+                    .rev()
+                    .filter(|(at, _)| {
+                        !items.iter().any(|(o, _)| at.ancestors().any(|a| a.id() == o.id()))
+                    })
+                    .find(|(at, _)| at.id() < i.id())
+                    .map(|(_, m)| m.as_str())
+                    .or(month)
+            };
             let read: Vec<Item> = items
                 .iter()
                 .filter_map(|(i, day)| {
-                    read_item(*i, Context { day: *day, month }, reference, order)
+                    read_item(*i, Context { day: *day, month: month_of(*i) }, reference, order)
                 })
                 .collect();
             // Most items carry their own date and title.
@@ -1185,6 +1199,25 @@ fn day_in_month(
     })
 }
 
+/// The reference day for an item's year-less dates under a month heading that names one
+/// year (`<h2>Marzo 2027</h2>` above `12 MAR vie`): that year's first day when it is
+/// later than the reference, so the dates fall in the heading's year.
+fn heading_year(heading: Option<&str>, reference: Option<NaiveDate>) -> Option<NaiveDate> {
+    let Some(heading) = heading else { return reference };
+    let mut years = heading.split(|c: char| !c.is_ascii_digit()).filter_map(|w| {
+        (w.len() == 4)
+            .then(|| w.parse::<i32>().ok())
+            .flatten()
+            .filter(|y| (1990..=2100).contains(y))
+    });
+    let (Some(year), None) = (years.next(), years.next()) else { return reference };
+    let first = NaiveDate::from_ymd_opt(year, 1, 1);
+    match reference {
+        Some(r) if first.is_some_and(|f| f > r) => first,
+        r => r,
+    }
+}
+
 /// The day a cell gives as `Fr 09.04.` (a day and month number, each ended by a dot, and
 /// at most a weekday before them) in the year its month heading names (`Spielplan April
 /// 2027`): the dots tell it from a time (`19.30`), and without a year in the heading the
@@ -1258,7 +1291,10 @@ fn read_item(
                         && !is_publication_line(t)
                         && !is_closure_line(t)
                 })
-                .find_map(|t| parse_text_date(&t, reference, order).map(|d| (t, d)));
+                .find_map(|t| {
+                    parse_text_date(&t, heading_year(context.month, reference), order)
+                        .map(|d| (t, d))
+                });
             let Some((text, d)) = own else {
                 // No date of its own: its day heading's day, or a day cell read with its
                 // month heading, with a time the item gives.
@@ -1800,10 +1836,15 @@ fn classed_place(
         .filter(|el| {
             el.value().classes().any(|c| {
                 let c = c.to_ascii_lowercase();
-                c.ends_with("location") || c.ends_with("venue")
+                // `event-location`, `venue`, and the words in the other languages
+                // (`lugar`, `lieu`, `mekan`; not `ort`, which names rooms as often).
+                c.ends_with("location")
+                    || c.ends_with("venue")
+                    || ["lugar", "lieu", "veranstaltungsort", "mekan"].contains(&c.as_str())
             })
         })
-        .map(text_of)
+        // `Teatro Isabel la Católica · Granada`: a venue and its town.
+        .map(|el| text_of(el).replace(" · ", ", "))
         .find(|t| {
             (2..=80).contains(&t.chars().count())
                 && parse_text_date(t, reference, order).is_none()

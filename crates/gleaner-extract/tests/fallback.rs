@@ -822,3 +822,30 @@ fn tour_dates_are_performances_of_the_pages_show() {
     let titles: Vec<_> = events.iter().map(|e| e.title.clone().unwrap()).collect();
     assert_eq!(titles, ["Frühlingskonzert", "Nachtkonzert", "Abschlusskonzert"]);
 }
+
+/// Issue 24, batch 70–89: cards in month sections (`<h2>Marzo 2027</h2>`) whose dates give
+/// no year (`12 MAR vie`) fall in the section's year, not the next after the reference
+/// day; a `lugar` line (`Teatro Real · Granada`) is the card's venue and town.
+#[test]
+fn cards_in_month_sections_take_the_sections_year() {
+    let card = |d: &str, w: &str, t: &str| {
+        format!(
+            r#"<a class="card" href="/e/{d}"><div class="fecha"><span>{d}</span> <span>MAR</span> <span>{w}</span></div><h3>{t}</h3><p class="lugar">Teatro Real · Granada</p><p class="hora">21.00 h</p></a>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="es"><body><h1>Agenda</h1><section class="mes"><h2>Marzo 2027</h2>{}{}{}</section></body></html>"#,
+        card("12", "vie", "Flamenco"),
+        card("13", "sáb", "Rock"),
+        card("20", "sáb", "Ballet")
+    );
+    let (events, notes) = read(&page, day(2026, 2, 26));
+    let starts: Vec<_> = events.iter().map(start).collect();
+    assert_eq!(
+        starts,
+        ["2027-03-12T21:00:00", "2027-03-13T21:00:00", "2027-03-20T21:00:00"],
+        "{notes:?}"
+    );
+    assert_eq!(events[0].venue.name.as_deref(), Some("Teatro Real"));
+    assert_eq!(events[0].venue.locality.as_deref(), Some("Granada"));
+}
