@@ -986,6 +986,7 @@ fn read_listing(
         }
         let groups = child_groups(parent);
         let days = day_headings(parent, reference, order);
+        let lists_days = days.clone();
         let month =
             months.iter().rev().find(|(at, _)| at.id() < parent.id()).map(|(_, m)| m.as_str());
         let day_of = |days: &[(ElementRef<'_>, NaiveDate)], i: ElementRef<'_>| {
@@ -1002,9 +1003,22 @@ fn read_listing(
             let mut nested: Vec<(String, DatedItems<'_>)> = Vec::new();
             for section in items {
                 let days = day_headings(*section, reference, order);
-                for (inner, children) in child_groups(*section) {
+                // A section without day headings of its own is dated by the one above it
+                // (`<h2>Perşembe 5 Kasım</h2>` before that day's table).
+                let outer = day_of(&lists_days, *section);
+                // A table's rows sit in its `<tbody>`: they are its items.
+                let groups = match section.value().name() {
+                    "table" => section
+                        .children()
+                        .filter_map(ElementRef::wrap)
+                        .filter(|c| c.value().name() == "tbody")
+                        .flat_map(child_groups)
+                        .collect(),
+                    _ => child_groups(*section),
+                };
+                for (inner, children) in groups {
                     let key = format!("{sig} > {inner}");
-                    let dated = children.iter().map(|i| (*i, day_of(&days, *i)));
+                    let dated = children.iter().map(|i| (*i, day_of(&days, *i).or(outer)));
                     match nested.iter_mut().find(|(k, _)| *k == key) {
                         Some((_, v)) => v.extend(dated),
                         None => nested.push((key, dated.collect())),
@@ -1035,8 +1049,15 @@ fn read_listing(
             let read: Vec<Item> = items
                 .iter()
                 .filter_map(|(i, day)| {
-                    read_item(*i, Context { day: *day, month: month_of(*i) }, reference, order)
+                    let item = read_item(
+                        *i,
+                        Context { day: *day, month: month_of(*i) },
+                        reference,
+                        order,
+                    )?;
+                    Some((*i, item))
                 })
+                .flat_map(|(i, item)| grid_items(i, item))
                 .collect();
             // Most items carry their own date and title.
             if read.len() < MIN_ITEMS || read.len() * 2 <= items.len() {
@@ -1363,6 +1384,71 @@ fn moved_to(
         _ => return None,
     };
     (moved.date() > start.date()).then_some(moved)
+}
+
+/// A timetable grid's row (`Saat | Salon 1 | Salon 2`: a time, then one cell per room):
+/// one event per room cell that names one (in bold, a heading or a link), at the row's
+/// time, with that cell's status. Any other item is itself.
+fn grid_items(row: ElementRef<'_>, item: Item) -> Vec<Item> {
+    let Some(cells) = grid_cells(row) else { return vec![item] };
+    cells
+        .into_iter()
+        .map(|(title, cell)| {
+            let mut raw = item.raw.clone();
+            raw.name = Some(title);
+            raw.status = status_in(&text_of(cell)).map(str::to_owned);
+            raw.url = cell
+                .select(&sel("a[href]"))
+                .filter_map(|a| a.value().attr("href"))
+                .map(|h| h.trim().to_owned())
+                .find(|h| !h.is_empty() && !h.starts_with('#'));
+            Item { raw, start: item.start, end: item.end, earlier: item.earlier.clone() }
+        })
+        .collect()
+}
+
+/// The room cells of a timetable grid's row that name an event: the table's header row
+/// has a first column and two or more others none of which is a title column, the row's
+/// first cell is only a time, and each named cell's title is its first bold text,
+/// heading or link. `None` when the row is no such row.
+fn grid_cells(row: ElementRef<'_>) -> Option<Vec<(String, ElementRef<'_>)>> {
+    if row.value().name() != "tr" {
+        return None;
+    }
+    let cells: Vec<ElementRef<'_>> = row
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .collect();
+    let table =
+        row.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
+    let header: Vec<String> = table
+        .select(&sel("tr"))
+        .find(|r| r.select(&sel("th")).next().is_some())
+        .filter(|r| r.id() != row.id())?
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
+        .collect();
+    if cells.len() < 3
+        || header.len() != cells.len()
+        || header.iter().any(|h| TITLE_COLUMNS.contains(&h.as_str()) || h.is_empty())
+        || cell_time(&text_of(cells[0])).is_none() && parse_text_time(&text_of(cells[0])).is_none()
+    {
+        return None;
+    }
+    let named: Vec<(String, ElementRef<'_>)> = cells[1..]
+        .iter()
+        .filter_map(|c| {
+            let t = c
+                .select(&sel("b, strong, h2, h3, h4, a[href]"))
+                .map(title_text)
+                .find(|t| t.chars().count() >= 2 && !is_status_badge(t))?;
+            Some((t, *c))
+        })
+        .collect();
+    (!named.is_empty()).then_some(named)
 }
 
 /// Column headings that name a tour date's city (folded).
