@@ -97,6 +97,7 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
             "estudiante",
             "schüler",
             "menores",
+            "öğrenci",
         ]
         .iter()
         .any(|w| rest_lower.contains(w));

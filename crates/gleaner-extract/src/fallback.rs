@@ -705,7 +705,7 @@ fn label_of(word: &str) -> Option<Label> {
         "address" | "adresse" | "direccion" | "adres" | "anschrift" => Label::Address,
         "price" | "prix" | "tarif" | "tarifs" | "preis" | "eintritt" | "precio" | "fiyat"
         | "admission" | "cost" | "fee" | "entree" | "entrada" | "tickets" | "registration"
-        | "eintrittspreis" | "ucret" | "giris" => Label::Price,
+        | "eintrittspreis" | "ucret" | "giris" | "bilet" | "billets" => Label::Price,
         _ => return None,
     })
 }
@@ -730,6 +730,20 @@ fn labelled(root: ElementRef<'_>) -> Vec<(Label, ElementRef<'_>, String)> {
                 out.push((label, el, rest.to_owned()));
                 continue;
             }
+        }
+        // A sentence that opens with a label inside a paragraph (`Tüm gösterimler AKM’de.
+        // Bilet: 80 TL, öğrenci 40 TL.`): only a price, the one label a sentence states
+        // whole.
+        if el.value().name() == "p"
+            && let Some((label, value)) = text.split(". ").skip(1).find_map(|sentence| {
+                let (head, rest) = sentence.split_once(':')?;
+                let label = label_of(head).filter(|l| *l == Label::Price)?;
+                let rest = rest.trim().trim_end_matches('.');
+                (!rest.is_empty()).then(|| (label, rest.to_owned()))
+            })
+        {
+            out.push((label, el, value));
+            continue;
         }
         if let Some(label) = label_of(&text) {
             // The value is the next element sibling (`dd`, `td`) or the parent's rest.
@@ -907,8 +921,12 @@ fn listing(
     let prices: Vec<_> = labelled(doc.root_element())
         .into_iter()
         .filter(|(label, at, _)| {
+            // Outside the list, or an intro paragraph among its items (`<h1>`, `<p>Bilet:
+            // 80 TL</p>`, then each day's table).
+            let intro =
+                at.value().name() == "p" && at.parent().is_some_and(|p| p.id() == list.id());
             *label == Label::Price
-                && !at.ancestors().any(|a| a.id() == list.id())
+                && (intro || !at.ancestors().any(|a| a.id() == list.id()))
                 && !in_chrome(*at)
         })
         .filter_map(|(_, _, value)| parse_price_text(&value))
