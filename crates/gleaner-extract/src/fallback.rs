@@ -1047,6 +1047,7 @@ fn read_listing(
         }
         for (sig, mut items) in lists {
             items.retain(|(i, _)| !holds_title(*i));
+
             if items.len() < MIN_ITEMS || items.len() > 500 {
                 continue;
             }

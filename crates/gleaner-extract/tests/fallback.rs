@@ -849,3 +849,41 @@ fn cards_in_month_sections_take_the_sections_year() {
     assert_eq!(events[0].venue.name.as_deref(), Some("Teatro Real"));
     assert_eq!(events[0].venue.locality.as_deref(), Some("Granada"));
 }
+
+/// Issue 24, batch 70–89: a festival's timetable grid, one table per day under its day
+/// heading, a time and one column per room: one event per named cell, with that cell's
+/// status; the intro's sentence `Bilet: 60 TL, öğrenci 30 TL.` prices them all.
+#[test]
+fn timetable_grids_give_one_event_per_room_cell() {
+    let table = |rows: &str| {
+        format!(
+            r#"<table class="grid"><thead><tr><th>Saat</th><th>Salon A</th><th>Salon B</th></tr></thead><tbody>{rows}</tbody></table>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="tr"><body><main><h1>Program</h1>
+        <p>Tüm gösterimler Kültür Merkezi’nde. Bilet: 60 TL, öğrenci 30 TL.</p>
+        <h2>Perşembe 5 Kasım 2026</h2>{}
+        <h2>Cuma 6 Kasım 2026</h2>{}</main></body></html>"#,
+        table(
+            "<tr><td>18.00</td><td><b>Deniz</b><br>90′</td><td></td></tr>\
+             <tr><td>20.30</td><td><b>Rüzgâr</b></td><td><b>Kısa Filmler</b></td></tr>"
+        ),
+        table("<tr><td>19.00</td><td></td><td><b>Sisli Sabah</b> <span>İPTAL</span></td></tr>")
+    );
+    let (events, notes) = read(&page, day(2026, 10, 1));
+    let cancelled = Some(gleaner_event::EventStatus::Cancelled);
+    assert_eq!(
+        summary(&events),
+        [
+            ("Deniz".to_owned(), "2026-11-05T18:00:00".to_owned(), None),
+            ("Rüzgâr".to_owned(), "2026-11-05T20:30:00".to_owned(), None),
+            ("Kısa Filmler".to_owned(), "2026-11-05T20:30:00".to_owned(), None),
+            ("Sisli Sabah".to_owned(), "2026-11-06T19:00:00".to_owned(), cancelled),
+        ],
+        "{notes:?}"
+    );
+    let price = &events[0].price;
+    assert_eq!(price.min.map(|p| p.to_string()).as_deref(), Some("30"));
+    assert_eq!(price.max.map(|p| p.to_string()).as_deref(), Some("60"));
+}
