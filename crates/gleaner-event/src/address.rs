@@ -222,6 +222,16 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
         out.country = Some(code);
         parts.pop();
     }
+    // `09002 Burgos (España)`: the country in brackets after the town.
+    if out.country.is_none()
+        && let Some(last) = parts.last_mut()
+        && let Some((before, inner)) = last.strip_suffix(')').and_then(|l| l.rsplit_once('('))
+        && !before.trim().is_empty()
+        && let Some(code) = country_code(inner.trim())
+    {
+        out.country = Some(code);
+        *last = before.trim().to_owned();
+    }
     if let Some(last) = parts.last()
         && is_postal(last)
         && parts.len() > 1
@@ -324,6 +334,16 @@ mod tests {
 
     fn o(s: &str) -> Option<String> {
         Some(s.to_owned())
+    }
+
+    #[test]
+    fn a_country_in_brackets_after_the_town() {
+        assert_eq!(
+            split("Calle Madrid 24, 09002 Burgos (España)"),
+            [o("Calle Madrid 24"), o("Burgos"), None, o("09002"), o("ES")]
+        );
+        // Brackets that name no country stay in the town.
+        assert_eq!(split("Hauptstr. 3, 04155 Leipzig (Gohlis)")[1], o("Leipzig (Gohlis)"));
     }
 
     #[test]

@@ -280,6 +280,24 @@ pub fn is_weekday(word: &str) -> bool {
     WEEKDAYS.contains(&w.as_str())
 }
 
+/// The day of the week a word names (`Friday`, `ven.`, `Fr`, `Cuma`), when it names one
+/// unambiguously: the abbreviations that are also other words (`mar`, `do`, `sa`) give
+/// `None`, except the German two-letter ones no other language reads as another day (`Mo`,
+/// `Di`, `Mi`, `Fr`, `Sa`, `So`; not `Do`, Spanish `domingo`).
+pub fn weekday_of(word: &str) -> Option<chrono::Weekday> {
+    use chrono::Weekday::{Fri, Mon, Sat, Sun, Tue, Wed};
+    let w = fold_diacritics(word.trim().trim_end_matches('.'));
+    weekday_named(&w).or(match w.as_str() {
+        "mo" => Some(Mon),
+        "di" => Some(Tue),
+        "mi" => Some(Wed),
+        "fr" => Some(Fri),
+        "sa" => Some(Sat),
+        "so" => Some(Sun),
+        _ => None,
+    })
+}
+
 /// The day of the week a full weekday name (or an English three-letter one) names, in the
 /// five languages; abbreviations that are also other words (`mar`, `do`, `sa`) name none.
 fn weekday_named(word: &str) -> Option<chrono::Weekday> {

@@ -85,6 +85,19 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
             "mitglieder",
             "socios",
             "üye",
+            // Children's and students' prices (`8 €, Kinder 5 €`, `$12, or $6 for students`).
+            "kinder",
+            "child",
+            "enfant",
+            "niño",
+            "niños",
+            "çocuk",
+            "student",
+            "étudiant",
+            "estudiante",
+            "schüler",
+            "menores",
+            "öğrenci",
         ]
         .iter()
         .any(|w| rest_lower.contains(w));
@@ -92,7 +105,29 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
         || reduced
         || [" to ", " bis ", " à ", " a ", " y "].iter().any(|w| rest_lower.contains(w))
     {
-        rest.find(|c: char| c.is_ascii_digit()).and_then(|i| parse_price(&rest[i..]))
+        // The amount next to a currency sign when the text writes one (`4 €; menores de 12
+        // años, 2 €`: 2, not the age 12), else the first.
+        let runs: Vec<usize> = rest
+            .char_indices()
+            .filter(|(i, c)| {
+                c.is_ascii_digit()
+                    && !rest[..*i].ends_with(|p: char| p.is_ascii_digit() || p == '.' || p == ',')
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let priced = |i: usize| {
+            let before = rest[..i].trim_end();
+            let after = rest[i..]
+                .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ','))
+                .trim_start();
+            before.ends_with(['$', '€', '£', '₺']) || after.starts_with(['$', '€', '£', '₺'])
+        };
+        let signed = rest.contains(['$', '€', '£', '₺']);
+        runs.iter()
+            .copied()
+            .find(|i| !signed || priced(*i))
+            .or_else(|| runs.first().copied())
+            .and_then(|i| parse_price(&rest[i..]))
     } else {
         None
     };
@@ -357,6 +392,10 @@ mod tests {
             |cur: Option<&'static str>| Some(("0".to_owned(), Some("0".to_owned()), cur, true));
         let cases = [
             ("12,50 €", some("12.50", Some("12.50"), Some("EUR"))),
+            // Children's and students' prices are reduced ones; an age is no price.
+            ("8 €, Kinder 5 €", some("5", Some("8"), Some("EUR"))),
+            ("$12, or $6 for students", some("6", Some("12"), Some("USD"))),
+            ("Entrada: 4 €; menores de 12 años, 2 €.", some("2", Some("4"), Some("EUR"))),
             ("€12.50", some("12.50", Some("12.50"), Some("EUR"))),
             ("150 TL", some("150", Some("150"), Some("TRY"))),
             ("120,50 TL", some("120.50", Some("120.50"), Some("TRY"))),

@@ -35,7 +35,7 @@
 //! that is a signed article (`news_article`), nor a year-less date whose written weekday
 //! is another day (`datetext`). What it finds is marked low confidence in the diagnostics.
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use gleaner_event::EventTime;
 use gleaner_event::Markup;
 use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
@@ -69,7 +69,7 @@ pub fn read(
         r.location_name.is_none() && r.location_text.is_none() && r.address_text.is_none()
     };
     if candidates[first..].iter().any(|c| placeless(&c.raw))
-        && let Some((name, address)) = site_venue(doc)
+        && let Some((name, address)) = site_venue(doc.root_element())
     {
         for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
             c.raw.location_name = Some(name.clone());
@@ -126,13 +126,7 @@ fn read_page(
         return;
     }
     let h1 = doc.select(&sel("h1")).find(|h| !text_of(*h).is_empty());
-    // The page's own address: `<link rel=canonical>`, else `og:url`.
-    let page_url = doc
-        .select(&sel("link[rel=canonical][href], meta[property='og:url'][content]"))
-        .filter_map(|e| e.value().attr("href").or_else(|| e.value().attr("content")))
-        .map(str::trim)
-        .find(|u| u.starts_with("http://") || u.starts_with("https://"))
-        .map(str::to_owned);
+    let page_url = canonical_url(doc);
     let title = h1.map(text_of).filter(|t| t.chars().count() <= 300).or_else(|| {
         doc.select(&sel("meta[property='og:title'], meta[name='og:title']"))
             .next()
@@ -526,6 +520,14 @@ fn price_lines(item: ElementRef<'_>) -> impl Iterator<Item = String> + '_ {
             lines
                 .into_iter()
                 .flat_map(|l| l.split(['·', '|', '•']).map(collapse).collect::<Vec<_>>())
+                // And a line's sentences (`Salón de actos. Entrada: 4 €; menores, 2 €.`).
+                .flat_map(|l| {
+                    let mut all = vec![l.clone()];
+                    if l.contains(". ") {
+                        all.extend(l.split(". ").map(|s| s.trim().to_owned()));
+                    }
+                    all
+                })
                 .filter(|t| !t.is_empty())
                 .collect::<Vec<_>>()
         })
@@ -579,7 +581,11 @@ fn written_date(
         }
         let text = text_of(el);
         // Wrappers repeat their only child's text: one block, not several.
-        if text.len() > 200 || is_publication_line(&text) || text == last_text {
+        if text.len() > 200
+            || is_publication_line(&text)
+            || is_closure_line(&text)
+            || text == last_text
+        {
             seen -= 1;
             continue;
         }
@@ -622,6 +628,43 @@ fn written_date(
     found
 }
 
+/// Words that say a place is closed, a deadline, or a pass valid, in the five languages (lower-cased).
+const CLOSURE_WORDS: &[&str] = &[
+    "closed",
+    "closure",
+    "fermeture",
+    "fermé",
+    "fermée",
+    "geschlossen",
+    "schließung",
+    "betriebsferien",
+    "cerrado",
+    "cerrada",
+    "cierre",
+    "kapalı",
+    "kapalıdır",
+    // A deadline to sign up (`Plazo hasta el 20 de marzo`, `Anmeldeschluss 3. Mai`).
+    "plazo",
+    "deadline",
+    "anmeldeschluss",
+    "limite",
+    // A pass's or fare's validity (`valable du 1er septembre 2026 au 30 juin 2027`).
+    "valable",
+    "valid",
+    "gültig",
+    "válido",
+    "válida",
+    "geçerli",
+];
+
+/// Whether a line is a closure notice, whose dates are when nothing happens (`Fermeture
+/// estivale du 3 au 22 août`, `Closed 24–26 December`, `Betriebsferien`, `Cerrado por
+/// vacaciones`), gives a deadline, or says how long a pass is valid: a listing's item or a page's date
+/// never comes from one.
+fn is_closure_line(text: &str) -> bool {
+    text.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|w| CLOSURE_WORDS.contains(&w))
+}
+
 fn is_publication_line(text: &str) -> bool {
     let t = text.to_lowercase();
     [
@@ -630,6 +673,10 @@ fn is_publication_line(text: &str) -> bool {
         "updated",
         "publié",
         "mis à jour",
+        // A date something will be published on (`sera mis en ligne le 4 septembre`).
+        "mis en ligne",
+        "will be announced",
+        "sera annoncé",
         "veröffentlicht",
         "aktualisiert",
         "publicado",
@@ -658,7 +705,7 @@ fn label_of(word: &str) -> Option<Label> {
         "address" | "adresse" | "direccion" | "adres" | "anschrift" => Label::Address,
         "price" | "prix" | "tarif" | "tarifs" | "preis" | "eintritt" | "precio" | "fiyat"
         | "admission" | "cost" | "fee" | "entree" | "entrada" | "tickets" | "registration"
-        | "eintrittspreis" | "ucret" | "giris" => Label::Price,
+        | "eintrittspreis" | "ucret" | "giris" | "bilet" | "billets" => Label::Price,
         _ => return None,
     })
 }
@@ -683,6 +730,20 @@ fn labelled(root: ElementRef<'_>) -> Vec<(Label, ElementRef<'_>, String)> {
                 out.push((label, el, rest.to_owned()));
                 continue;
             }
+        }
+        // A sentence that opens with a label inside a paragraph (`Tüm gösterimler AKM’de.
+        // Bilet: 80 TL, öğrenci 40 TL.`): only a price, the one label a sentence states
+        // whole.
+        if el.value().name() == "p"
+            && let Some((label, value)) = text.split(". ").skip(1).find_map(|sentence| {
+                let (head, rest) = sentence.split_once(':')?;
+                let label = label_of(head).filter(|l| *l == Label::Price)?;
+                let rest = rest.trim().trim_end_matches('.');
+                (!rest.is_empty()).then(|| (label, rest.to_owned()))
+            })
+        {
+            out.push((label, el, value));
+            continue;
         }
         if let Some(label) = label_of(&text) {
             // The value is the next element sibling (`dd`, `td`) or the parent's rest.
@@ -743,12 +804,17 @@ const STATUS_WORDS: [(&str, &str); 22] = [
 ];
 
 /// The status a text states with one status word (`POSTPONED`, `– abgesagt –`,
-/// `ERTELENDİ`), or `None` when it states none or two different ones.
+/// `ERTELENDİ`, `entfaellt`), or `None` when it states none or two different ones.
 pub(crate) fn status_in(text: &str) -> Option<&'static str> {
     let folded = gleaner_event::datetext::fold_diacritics(text);
     let mut found = None;
     for w in folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        if let Some((_, status)) = STATUS_WORDS.iter().find(|(word, _)| *word == w) {
+        // German written without umlauts (`entfaellt`, a `<tr class="entfaellt">`) reads
+        // as with them.
+        let plain = w.replace("ae", "a").replace("oe", "o").replace("ue", "u");
+        if let Some((_, status)) =
+            STATUS_WORDS.iter().find(|(word, _)| *word == w || *word == plain)
+        {
             if found.is_some_and(|f| f != *status) {
                 return None;
             }
@@ -855,12 +921,23 @@ fn listing(
     let prices: Vec<_> = labelled(doc.root_element())
         .into_iter()
         .filter(|(label, at, _)| {
+            // Outside the list, or an intro paragraph among its items (`<h1>`, `<p>Bilet:
+            // 80 TL</p>`, then each day's table).
+            let intro =
+                at.value().name() == "p" && at.parent().is_some_and(|p| p.id() == list.id());
             *label == Label::Price
-                && !at.ancestors().any(|a| a.id() == list.id())
+                && (intro || !at.ancestors().any(|a| a.id() == list.id()))
                 && !in_chrome(*at)
         })
         .filter_map(|(_, _, value)| parse_price_text(&value))
         .collect();
+    // Items that link nowhere are described on the page itself: its canonical address is
+    // theirs (a newsletter's activities).
+    if let Some(page_url) = canonical_url(doc) {
+        for raw in events.iter_mut().filter(|r| r.url.is_none()) {
+            raw.url = Some(page_url.clone());
+        }
+    }
     if let [price] = prices.as_slice() {
         for raw in
             events.iter_mut().filter(|r| r.offers.is_empty() && r.is_accessible_for_free.is_none())
@@ -887,6 +964,15 @@ fn listing(
     true
 }
 
+/// The page's own address: `<link rel=canonical>`, else `og:url`.
+fn canonical_url(doc: &Html) -> Option<String> {
+    doc.select(&sel("link[rel=canonical][href], meta[property='og:url'][content]"))
+        .filter_map(|e| e.value().attr("href").or_else(|| e.value().attr("content")))
+        .map(str::trim)
+        .find(|u| u.starts_with("http://") || u.starts_with("https://"))
+        .map(str::to_owned)
+}
+
 /// A careful listing reader: the page repeats one item structure (children of one parent
 /// sharing a tag and first class: table rows, list items, cards), most of those items
 /// carry their own date (a `<time datetime>`, or a date written in one small text block
@@ -902,12 +988,23 @@ fn read_listing(
 ) -> Option<(String, Vec<RawEvent>, ElementRef<'_>)> {
     let mut best: Option<(String, Vec<RawEvent>, ElementRef<'_>)> = None;
     let months = month_headings(doc);
+    // The page's one `<h1>` titles the whole page: the item that holds it (a newsletter's
+    // `Actividades del 9 al 15 de marzo` row) is not one of its events.
+    let h1 = sel("h1");
+    let mut h1s = doc.select(&h1);
+    let page_title = match (h1s.next(), h1s.next()) {
+        (Some(h), None) => Some(h),
+        _ => None,
+    };
+    let holds_title =
+        |i: ElementRef<'_>| page_title.is_some_and(|h| h.ancestors().any(|a| a.id() == i.id()));
     for parent in doc.root_element().descendants().filter_map(ElementRef::wrap).take(20_000) {
         if in_chrome(parent) || matches!(parent.value().name(), "nav" | "footer" | "aside") {
             continue;
         }
         let groups = child_groups(parent);
         let days = day_headings(parent, reference, order);
+        let lists_days = days.clone();
         let month =
             months.iter().rev().find(|(at, _)| at.id() < parent.id()).map(|(_, m)| m.as_str());
         let day_of = |days: &[(ElementRef<'_>, NaiveDate)], i: ElementRef<'_>| {
@@ -924,9 +1021,22 @@ fn read_listing(
             let mut nested: Vec<(String, DatedItems<'_>)> = Vec::new();
             for section in items {
                 let days = day_headings(*section, reference, order);
-                for (inner, children) in child_groups(*section) {
+                // A section without day headings of its own is dated by the one above it
+                // (`<h2>Perşembe 5 Kasım</h2>` before that day's table).
+                let outer = day_of(&lists_days, *section);
+                // A table's rows sit in its `<tbody>`: they are its items.
+                let groups = match section.value().name() {
+                    "table" => section
+                        .children()
+                        .filter_map(ElementRef::wrap)
+                        .filter(|c| c.value().name() == "tbody")
+                        .flat_map(child_groups)
+                        .collect(),
+                    _ => child_groups(*section),
+                };
+                for (inner, children) in groups {
                     let key = format!("{sig} > {inner}");
-                    let dated = children.iter().map(|i| (*i, day_of(&days, *i)));
+                    let dated = children.iter().map(|i| (*i, day_of(&days, *i).or(outer)));
                     match nested.iter_mut().find(|(k, _)| *k == key) {
                         Some((_, v)) => v.extend(dated),
                         None => nested.push((key, dated.collect())),
@@ -935,15 +1045,38 @@ fn read_listing(
             }
             lists.extend(nested);
         }
-        for (sig, items) in lists {
+        for (sig, mut items) in lists {
+            items.retain(|(i, _)| !holds_title(*i));
+
             if items.len() < MIN_ITEMS || items.len() > 500 {
                 continue;
             }
+            // An item's month heading: the last one before it outside the list's items
+            // (`<h2>Marzo 2027</h2>` opening each month's section of cards), else the one
+            // above the list.
+            let month_of = |i: ElementRef<'_>| {
+                months
+                    .iter()
+                    .rev()
+                    .filter(|(at, _)| {
+                        !items.iter().any(|(o, _)| at.ancestors().any(|a| a.id() == o.id()))
+                    })
+                    .find(|(at, _)| at.id() < i.id())
+                    .map(|(_, m)| m.as_str())
+                    .or(month)
+            };
             let read: Vec<Item> = items
                 .iter()
                 .filter_map(|(i, day)| {
-                    read_item(*i, Context { day: *day, month }, reference, order)
+                    let item = read_item(
+                        *i,
+                        Context { day: *day, month: month_of(*i) },
+                        reference,
+                        order,
+                    )?;
+                    Some((*i, item))
                 })
+                .flat_map(|(i, item)| grid_items(i, item))
                 .collect();
             // Most items carry their own date and title.
             if read.len() < MIN_ITEMS || read.len() * 2 <= items.len() {
@@ -1083,6 +1216,9 @@ fn day_in_month(
     order: DateOrder,
 ) -> Option<NaiveDate> {
     leaves(item).find_map(|t| {
+        if let Some(d) = numeric_day_in_year(&t, month) {
+            return Some(d);
+        }
         let words: Vec<&str> = t
             .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.'))
             .filter(|w| !w.is_empty())
@@ -1103,6 +1239,62 @@ fn day_in_month(
     })
 }
 
+/// The reference day for an item's year-less dates under a month heading that names one
+/// year (`<h2>Marzo 2027</h2>` above `12 MAR vie`): that year's first day when it is
+/// later than the reference, so the dates fall in the heading's year.
+fn heading_year(heading: Option<&str>, reference: Option<NaiveDate>) -> Option<NaiveDate> {
+    let Some(heading) = heading else { return reference };
+    let mut years = heading.split(|c: char| !c.is_ascii_digit()).filter_map(|w| {
+        (w.len() == 4)
+            .then(|| w.parse::<i32>().ok())
+            .flatten()
+            .filter(|y| (1990..=2100).contains(y))
+    });
+    let (Some(year), None) = (years.next(), years.next()) else { return reference };
+    let first = NaiveDate::from_ymd_opt(year, 1, 1);
+    match reference {
+        Some(r) if first.is_some_and(|f| f > r) => first,
+        r => r,
+    }
+}
+
+/// The day a cell gives as `Fr 09.04.` (a day and month number, each ended by a dot, and
+/// at most a weekday before them) in the year its month heading names (`Spielplan April
+/// 2027`): the dots tell it from a time (`19.30`), and without a year in the heading the
+/// cell gives no date. A weekday that names another day rejects it.
+fn numeric_day_in_year(cell: &str, heading: &str) -> Option<NaiveDate> {
+    let words: Vec<&str> = cell.split_whitespace().collect();
+    let (weekday, numbers) = match words.as_slice() {
+        [n] => (None, *n),
+        [w, n] if gleaner_event::datetext::is_weekday(w) => (Some(*w), *n),
+        _ => return None,
+    };
+    let parts: Vec<&str> = numbers.strip_suffix('.')?.split('.').collect();
+    let [d, m] = parts.as_slice() else { return None };
+    if !(1..=2).contains(&d.len()) || !(1..=2).contains(&m.len()) {
+        return None;
+    }
+    let (d, m): (u32, u32) = (d.parse().ok()?, m.parse().ok()?);
+    let mut years = heading.split(|c: char| !c.is_ascii_digit()).filter_map(|w| {
+        (w.len() == 4)
+            .then(|| w.parse::<i32>().ok())
+            .flatten()
+            .filter(|y| (1990..=2100).contains(y))
+    });
+    let year = years.next()?;
+    if years.next().is_some() {
+        // `Saison 2026/2027`: which year is not said.
+        return None;
+    }
+    let date = NaiveDate::from_ymd_opt(year, m, d)?;
+    if let Some(w) = weekday
+        && gleaner_event::datetext::weekday_of(w).is_some_and(|w| w != date.weekday())
+    {
+        return None;
+    }
+    Some(date)
+}
+
 /// One item's event: `None` without a date (its own, or its day or month heading's with a
 /// time of its own) or a title.
 fn read_item(
@@ -1112,7 +1304,7 @@ fn read_item(
     order: DateOrder,
 ) -> Option<Item> {
     let all = text_of(item);
-    if all.is_empty() || all.len() > 2000 {
+    if all.is_empty() || all.len() > 2000 || item.value().name() == "p" && is_running_text(&all) {
         return None;
     }
     // Dates: `<time datetime>` (one, or a start and an end), else one small text block.
@@ -1133,8 +1325,16 @@ fn read_item(
                 .filter_map(ElementRef::wrap)
                 .filter(|el| el.select(&blocks).all(|b| b.id() == el.id()))
                 .map(text_of)
-                .filter(|t| !t.is_empty() && t.len() <= 300 && !is_publication_line(t))
-                .find_map(|t| parse_text_date(&t, reference, order).map(|d| (t, d)));
+                .filter(|t| {
+                    !t.is_empty()
+                        && t.len() <= 300
+                        && !is_publication_line(t)
+                        && !is_closure_line(t)
+                })
+                .find_map(|t| {
+                    parse_text_date(&t, heading_year(context.month, reference), order)
+                        .map(|d| (t, d))
+                });
             let Some((text, d)) = own else {
                 // No date of its own: its day heading's day, or a day cell read with its
                 // month heading, with a time the item gives.
@@ -1167,6 +1367,232 @@ fn read_item(
     finish_item(item, start, end, date_text, reference, order)
 }
 
+/// Words that join a postponement to its new day (`aplazado al`, `reporté au`, `postponed
+/// to`, `verschoben auf`).
+const MOVED_TO: &[&str] = &["al", "hasta el", "au", "to", "until", "auf", "zum", "ertelendi:"];
+
+/// The new start a postponement line states after its status word (`APLAZADO al sábado 21
+/// de marzo`): a day other than `start`'s, read after it, at `start`'s time unless the
+/// line gives one.
+fn moved_to(
+    line: &str,
+    start: EventTime,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<EventTime> {
+    let folded = gleaner_event::datetext::fold_diacritics(line);
+    let at = STATUS_WORDS
+        .iter()
+        .filter(|(_, s)| *s == "postponed")
+        .filter_map(|(w, _)| folded.find(w).map(|i| i + w.len()))
+        .min()?;
+    // Folding keeps the byte length of these words' letters only for ASCII text before
+    // them; read the rest from the folded text, which dates read just as well.
+    let rest = folded.get(at..)?.trim_start_matches(|c: char| c.is_alphabetic()).trim_start();
+    let after = MOVED_TO
+        .iter()
+        .find_map(|w| rest.strip_prefix(w).filter(|r| r.starts_with(' ')).map(str::trim_start))?;
+    let d =
+        parse_text_date(after, Some(start.date().max(reference.unwrap_or(start.date()))), order)?;
+    let moved = match (d.start, start) {
+        (EventTime::Date(day), EventTime::Floating(old)) => {
+            EventTime::Floating(day.and_time(old.time()))
+        }
+        (EventTime::Date(day), EventTime::Date(_)) => EventTime::Date(day),
+        (t @ EventTime::Floating(_), _) => t,
+        _ => return None,
+    };
+    (moved.date() > start.date()).then_some(moved)
+}
+
+/// A timetable grid's row (`Saat | Salon 1 | Salon 2`: a time, then one cell per room):
+/// one event per room cell that names one (in bold, a heading or a link), at the row's
+/// time, with that cell's status. Any other item is itself.
+fn grid_items(row: ElementRef<'_>, item: Item) -> Vec<Item> {
+    let Some(cells) = grid_cells(row) else { return vec![item] };
+    cells
+        .into_iter()
+        .map(|(title, cell)| {
+            let mut raw = item.raw.clone();
+            raw.name = Some(title);
+            raw.status = status_in(&text_of(cell)).map(str::to_owned);
+            raw.url = cell
+                .select(&sel("a[href]"))
+                .filter_map(|a| a.value().attr("href"))
+                .map(|h| h.trim().to_owned())
+                .find(|h| !h.is_empty() && !h.starts_with('#'));
+            Item { raw, start: item.start, end: item.end, earlier: item.earlier.clone() }
+        })
+        .collect()
+}
+
+/// The room cells of a timetable grid's row that name an event: the table's header row
+/// has a first column and two or more others none of which is a title column, the row's
+/// first cell is only a time, and each named cell's title is its first bold text,
+/// heading or link. `None` when the row is no such row.
+fn grid_cells(row: ElementRef<'_>) -> Option<Vec<(String, ElementRef<'_>)>> {
+    if row.value().name() != "tr" {
+        return None;
+    }
+    let cells: Vec<ElementRef<'_>> = row
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .collect();
+    let table =
+        row.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
+    let header: Vec<String> = table
+        .select(&sel("tr"))
+        .find(|r| r.select(&sel("th")).next().is_some())
+        .filter(|r| r.id() != row.id())?
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
+        .collect();
+    if cells.len() < 3
+        || header.len() != cells.len()
+        || header.iter().any(|h| TITLE_COLUMNS.contains(&h.as_str()) || h.is_empty())
+        || cell_time(&text_of(cells[0])).is_none() && parse_text_time(&text_of(cells[0])).is_none()
+    {
+        return None;
+    }
+    let named: Vec<(String, ElementRef<'_>)> = cells[1..]
+        .iter()
+        .filter_map(|c| {
+            let t = c
+                .select(&sel("b, strong, h2, h3, h4, a[href]"))
+                .map(title_text)
+                .find(|t| t.chars().count() >= 2 && !is_status_badge(t))?;
+            Some((t, *c))
+        })
+        .collect();
+    (!named.is_empty()).then_some(named)
+}
+
+/// Column headings that name a tour date's city (folded).
+const CITY_COLUMNS: &[&str] = &["city", "town", "stadt", "ort", "ville", "ciudad", "sehir"];
+
+/// Column headings that name a tour date's venue (folded).
+const VENUE_COLUMNS: &[&str] =
+    &["venue", "spielstatte", "location", "lieu", "salle", "sala", "recinto", "mekan"];
+
+/// Column headings of a tour date's booking cell (folded).
+const TICKET_COLUMNS: &[&str] =
+    &["tickets", "karten", "billets", "billetterie", "entradas", "bilet", "biletler"];
+
+/// One row of a tour's dates: the page's show at a city's venue.
+struct TourRow {
+    title: String,
+    venue: Option<String>,
+    city: Option<String>,
+    tickets: Option<String>,
+    price: Option<gleaner_event::PriceText>,
+    image: Option<String>,
+    country: Option<String>,
+}
+
+/// A table row under a header with a city column and no title column, on a page with
+/// one `<h1>`: the show is the heading, the place the row's venue and city cells, the
+/// booking link the link of its tickets cell, the image the page's first one.
+fn tour_row(item: ElementRef<'_>) -> Option<TourRow> {
+    if item.value().name() != "tr" {
+        return None;
+    }
+    let cells: Vec<ElementRef<'_>> = item
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .collect();
+    let table =
+        item.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
+    let header: Vec<String> = table
+        .select(&sel("tr"))
+        .find(|r| r.select(&sel("th")).next().is_some())
+        .filter(|r| r.id() != item.id())?
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
+        .collect();
+    if header.len() != cells.len() || header.iter().any(|h| TITLE_COLUMNS.contains(&h.as_str())) {
+        return None;
+    }
+    let column = |names: &[&str]| header.iter().position(|h| names.contains(&h.as_str()));
+    let city = column(CITY_COLUMNS)?;
+    let root = item.ancestors().filter_map(ElementRef::wrap).last()?;
+    let h1 = sel("h1");
+    let mut h1s = root.select(&h1);
+    let (Some(heading), None) = (h1s.next(), h1s.next()) else { return None };
+    let title = text_of(heading);
+    if title.is_empty() || title.chars().count() > 200 {
+        return None;
+    }
+    let text = |i: usize| Some(text_of(cells[i])).filter(|t| !t.is_empty());
+    let booking = column(TICKET_COLUMNS);
+    let tickets = booking
+        .and_then(|i| cells[i].select(&sel("a[href]")).next())
+        .and_then(|a| a.value().attr("href"))
+        .map(|h| h.trim().to_owned())
+        .filter(|h| h.starts_with("http") || h.starts_with('/'));
+    let price = booking.and_then(|i| {
+        price_lines(cells[i]).find_map(|t| {
+            let p = parse_price_text(&t)?;
+            t.contains(['$', '€', '£', '₺']).then_some(p)
+        })
+    });
+    let image = root
+        .select(&sel("img[src]"))
+        .filter(|i| !in_chrome(*i) && !is_icon(*i))
+        .filter_map(|i| i.value().attr("src"))
+        .map(str::trim)
+        .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
+        .map(str::to_owned);
+    // The country of the site's own address: a tour's cities are named without one.
+    let country = site_venue(root).and_then(|(_, address)| {
+        let last = address.rsplit(',').next()?.trim().to_owned();
+        (!last.chars().any(|c| c.is_ascii_digit())).then_some(last)
+    });
+    Some(TourRow {
+        country,
+        title,
+        venue: column(VENUE_COLUMNS).and_then(text),
+        city: text(city),
+        tickets,
+        price,
+        image,
+    })
+}
+
+/// An item's title set in bold (`<b>Club de lectura</b><br>Sala 2.`, as newsletters set
+/// it under a date line): the first `<b>`/`<strong>` of two words or more that is usable
+/// and no price or time, and not a label (`<b>Inscripciones abiertas</b>: talleres…`).
+fn bold_title(item: ElementRef<'_>, usable: &dyn Fn(&str) -> bool) -> Option<String> {
+    item.select(&sel("b, strong")).find_map(|b| {
+        let t = title_text(b);
+        let label = b
+            .next_sibling()
+            .and_then(|n| n.value().as_text().map(|t| t.trim_start().starts_with(':')))
+            .unwrap_or(false)
+            || t.trim_end().ends_with(':');
+        let ok = !label
+            && t.split_whitespace().count() >= 2
+            && usable(&t)
+            && parse_text_time(&t).is_none()
+            && parse_price_text(&t).is_none_or(|_| !t.contains(['$', '€', '£', '₺']));
+        ok.then_some(t)
+    })
+}
+
+/// Whether a paragraph is running text, not a listing's item: twelve words or more, and a
+/// sentence's end (`Fermeture estivale du lundi 3 au samedi 22 août 2026 inclus. Fermé…`).
+/// Such paragraphs repeat on any page (opening hours, fares, access) and their dates are
+/// rarely events'.
+fn is_running_text(text: &str) -> bool {
+    let t = text.trim();
+    t.split_whitespace().count() >= 12 && (t.ends_with('.') || t.contains(". "))
+}
+
 /// An item's event once its dates are read: its title, link, place, price and image.
 fn finish_item(
     item: ElementRef<'_>,
@@ -1182,7 +1608,10 @@ fn finish_item(
     // "Plus d'infos") is never a title, and a status badge is never part of one.
     let usable = |t: &str| {
         let n = t.chars().count();
+        // A price (`ab 29,90 €`, a booking link's text) is never a title.
+        let price = n <= 30 && t.contains(['$', '€', '£', '₺']) && parse_price_text(t).is_some();
         (3..=300).contains(&n)
+            && !price
             && !is_generic_link_text(t)
             && !is_status_badge(t)
             && parse_text_date(t, reference, order).is_none()
@@ -1215,6 +1644,32 @@ fn finish_item(
                 .and_then(link_of);
             (t, link)
         });
+    // A tour's dates (`Datum | Stadt | Spielstätte | Beginn | Tickets`): rows without a
+    // title column, each a city and a venue, are performances of the page's show.
+    if let Some(tour) = tour_row(item) {
+        let mut raw = RawEvent {
+            name: Some(tour.title),
+            start: Some(start.to_iso()),
+            end: end.filter(|e| *e != start).map(|e| e.to_iso()),
+            markup: Markup::Text,
+            location_name: tour.venue,
+            locality: tour.city,
+            country: tour.country,
+            image: tour.image,
+            status: status_in(&all).map(str::to_owned),
+            ..RawEvent::default()
+        };
+        if let Some(p) = tour.price {
+            price_into(&p, &mut raw);
+        }
+        if let Some(t) = tour.tickets {
+            match raw.offers.first_mut() {
+                Some(o) => o.url = Some(t),
+                None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
+            }
+        }
+        return Some(Item { raw, start, end, earlier: Vec::new() });
+    }
     let (title, url) = match heading {
         Some(h) => h,
         None => {
@@ -1223,7 +1678,10 @@ fn finish_item(
                 Some((t, a)) => (t, link_of(a)),
                 None => match row_title(item, &usable) {
                     Some((t, cell)) => (t, cell.select(&sel("a[href]")).find_map(link_of)),
-                    None => (text_before_date(date_text.as_deref()?, reference, order)?, None),
+                    None => match bold_title(item, &usable) {
+                        Some(t) => (t, None),
+                        None => (text_before_date(date_text.as_deref()?, reference, order)?, None),
+                    },
                 },
             }
         }
@@ -1294,6 +1752,18 @@ fn finish_item(
         .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
         .map(str::to_owned);
     raw.status = status.map(str::to_owned);
+    // `APLAZADO al sábado 21 de marzo, a la misma hora`: postponed to a stated day is
+    // rescheduled, and that day is the start (at the old time unless it gives one).
+    let (mut start, mut end) = (start, end);
+    if status == Some("postponed")
+        && let Some(moved) = leaves(item).find_map(|t| moved_to(&t, start, reference, order))
+    {
+        raw.previous_start = Some(start.to_iso());
+        raw.start = Some(moved.to_iso());
+        raw.end = None;
+        raw.status = Some("rescheduled".to_owned());
+        (start, end) = (moved, None);
+    }
     let earlier = match (&date_text, end) {
         (Some(text), None) => earlier_days(text, start, reference, order),
         _ => Vec::new(),
@@ -1471,10 +1941,15 @@ fn classed_place(
         .filter(|el| {
             el.value().classes().any(|c| {
                 let c = c.to_ascii_lowercase();
-                c.ends_with("location") || c.ends_with("venue")
+                // `event-location`, `venue`, and the words in the other languages
+                // (`lugar`, `lieu`, `mekan`; not `ort`, which names rooms as often).
+                c.ends_with("location")
+                    || c.ends_with("venue")
+                    || ["lugar", "lieu", "veranstaltungsort", "mekan"].contains(&c.as_str())
             })
         })
-        .map(text_of)
+        // `Teatro Isabel la Católica · Granada`: a venue and its town.
+        .map(|el| text_of(el).replace(" · ", ", "))
         .find(|t| {
             (2..=80).contains(&t.chars().count())
                 && parse_text_date(t, reference, order).is_none()
@@ -1577,17 +2052,36 @@ pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
 /// postcode town [· country]` (separated by `·`, `|`, `•` or commas) whose parts after the
 /// name hold a street or postcode and a town; phone numbers, e-mail addresses and `©`
 /// lines are not parts. The name and the address (parts joined by `, `).
-fn site_venue(doc: &Html) -> Option<(String, String)> {
+fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
     let blocks =
         sel("footer, footer address, footer p, footer div, footer li, address, [class*=contact] p");
-    doc.select(&blocks)
+    let found = doc
+        .select(&blocks)
         .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
         .take(200)
-        .find_map(|el| venue_line(&text_of(el)))
+        .find_map(|el| venue_line(&text_of(el)));
+    if found.is_some() || doc.select(&sel("footer")).next().is_some() {
+        return found;
+    }
+    // No `<footer>` (an HTML e-mail's layout tables): the page's last text block is its
+    // footer.
+    let leaf = sel("p, td, div, li, address");
+    let last = doc
+        .select(&leaf)
+        .filter(|el| el.select(&leaf).all(|b| b.id() == el.id()) && !text_of(*el).is_empty())
+        .last()?;
+    venue_line(&text_of(last))
 }
 
 /// `The Blue Lantern · 1420 W. Fullerton Ave · Chicago, IL 60614 · (773) 555-0142` →
 /// (`The Blue Lantern`, `1420 W. Fullerton Ave, Chicago, IL 60614`).
+/// Whether a footer's part is running text (eight words or more, a full stop inside and
+/// one at its end; `Gümrük Sok. No: 12` is not): never part of an address.
+fn is_sentence(part: &str) -> bool {
+    let p = part.trim();
+    p.split_whitespace().count() >= 8 && p.contains(". ") && p.ends_with('.')
+}
+
 fn venue_line(line: &str) -> Option<(String, String)> {
     if line.len() > 240 || line.contains('©') {
         return None;
@@ -1604,7 +2098,10 @@ fn venue_line(line: &str) -> Option<(String, String)> {
             || p.starts_with("www.")
             || p.chars().filter(char::is_ascii_digit).count() >= 7
     };
-    let parts: Vec<&str> = parts.into_iter().filter(|p| !is_contact(p)).collect();
+    // Nor is a sentence after the address (`Ayuntamiento de Burgos. Si no quiere recibir
+    // este boletín, dese de baja.`).
+    let parts: Vec<&str> =
+        parts.into_iter().filter(|p| !is_contact(p) && !is_sentence(p)).collect();
     let (name, rest) = parts.split_first()?;
     let words = name.split_whitespace().count();
     if rest.is_empty()

@@ -671,3 +671,219 @@ fn feed_items_dated_in_their_text_take_its_price_and_status() {
         assert_eq!(e.status_stated.then_some(e.status), status, "{text}");
     }
 }
+
+/// Issue 24, batch 70–89: a page of practical information (opening hours, a summer
+/// closure, fares valid over a season) is no event, however many dates it writes.
+#[test]
+fn practical_information_gives_no_event() {
+    let pages = [
+        r#"<html lang="fr"><body><h1>Infos pratiques</h1>
+          <p>Fermeture annuelle du lundi 3 au samedi 22 août 2026 inclus. Fermé les jours fériés.</p>
+          <p>Le guichet ouvre une heure avant chaque concert ; le bar ferme à 23h30.</p>
+          <p>Abonnement à 40 € pour l’année, valable du 1er septembre 2026 au 30 juin 2027 dans toutes les salles du réseau.</p>
+          <p>La saison prochaine sera annoncée le vendredi 4 septembre 2026 sur notre site et dans la lettre d’information.</p>
+        </body></html>"#,
+        r#"<html lang="en"><body><h1>Visit us</h1>
+          <p>The hall is closed from Monday 21 December 2026 to Friday 1 January 2027.</p>
+        </body></html>"#,
+    ];
+    for page in pages {
+        let (events, notes) = read(page, day(2026, 2, 26));
+        assert!(events.is_empty(), "{events:?} {notes:?}");
+    }
+    // Positive control: the same shape of page with an event's line gives it.
+    let page = r#"<html lang="en"><body><h1>Spring concert</h1>
+      <p>Saturday 14 March 2026, 8pm, in the main hall.</p></body></html>"#;
+    let (events, _) = read(page, day(2026, 2, 26));
+    assert_eq!(events.len(), 1);
+}
+
+fn summary(events: &[Event]) -> Vec<(String, String, Option<gleaner_event::EventStatus>)> {
+    events
+        .iter()
+        .map(|e| (e.title.clone().unwrap(), start(e), e.status_stated.then_some(e.status)))
+        .collect()
+}
+
+/// Issue 24, batch 70–89: a monthly programme whose day cells give only `Fr 09.04.` takes
+/// the year of its heading (`Programm April 2027`, where 9 April 2026 is a Thursday); a
+/// row classed without umlauts (`entfaellt`) is one of the rows, called off.
+#[test]
+fn day_cells_take_the_year_of_their_month_heading() {
+    let page = r#"<html lang="de"><body><h1>Programm April 2027</h1><table>
+      <tr><th>Tag</th><th>Zeit</th><th>Stück</th></tr>
+      <tr><td>Fr 09.04.</td><td>19.30 Uhr</td><td><a href="/a">Woyzeck</a></td></tr>
+      <tr><td>Sa 10.04.</td><td>18.00 Uhr</td><td><a href="/b">Nathan der Weise</a></td></tr>
+      <tr class="entfaellt"><td>Mo 12.04.</td><td>20.00 Uhr</td><td><a href="/c">Die Räuber</a> entfällt</td></tr>
+    </table></body></html>"#;
+    let (events, notes) = read(page, day(2026, 2, 26));
+    let cancelled = Some(gleaner_event::EventStatus::Cancelled);
+    assert_eq!(
+        summary(&events),
+        [
+            ("Woyzeck".to_owned(), "2027-04-09T19:30:00".to_owned(), None),
+            ("Nathan der Weise".to_owned(), "2027-04-10T18:00:00".to_owned(), None),
+            ("Die Räuber".to_owned(), "2027-04-12T20:00:00".to_owned(), cancelled),
+        ],
+        "{notes:?}"
+    );
+    // A weekday that names another day, or a heading without one year, gives no date.
+    for (heading, cell) in [("Programm April 2027", "Sa 09.04."), ("Saison 2026/2027", "Fr 09.04.")]
+    {
+        let page = page.replace("Programm April 2027", heading).replace("Fr 09.04.", cell);
+        let (events, _) = read(&page, day(2026, 2, 26));
+        assert!(events.iter().all(|e| e.title.as_deref() != Some("Woyzeck")), "{heading} {cell}");
+    }
+}
+
+/// Issue 24, batch 70–89: an e-mail newsletter laid out in tables. Each activity is a date
+/// line and a bold title; the row holding the page's heading (`del 9 al 15 de marzo`) and
+/// a deadline box are no activities; `APLAZADO al sábado 21` moves the start; the last
+/// block, with no `<footer>`, gives the place (and its country in brackets, hence the
+/// offset).
+#[test]
+fn a_newsletters_activities() {
+    let page = r#"<html lang="es"><body><table>
+      <tr><td><b>Casa de Cultura</b> · Boletín</td></tr>
+      <tr><td><h1>Actividades del 9 al 15 de marzo de 2026</h1></td></tr>
+      <tr><td><p><b>Lunes 9 de marzo · 18.00 h</b></p><p><b>Taller de escritura</b><br>Sala 1. Entrada libre.</p></td></tr>
+      <tr><td><p><b>Miércoles 11 de marzo · 19.30 h</b></p><p><b>Concierto de guitarra</b><br>Salón. Entrada: 5 €.</p></td></tr>
+      <tr><td><p><b>Jueves 12 de marzo · 20.00 h</b></p><p><b>Cine fórum</b><br>Salón. Entrada: 3 €.</p></td></tr>
+      <tr><td><p><b>Sábado 14 de marzo · 12.00 h</b></p><p><b>Títeres para niños</b><br>APLAZADO al sábado 21 de marzo, a la misma hora.<br>Salón. Entrada: 4 €; menores de 12 años, 2 €.</p></td></tr>
+      <tr><td><p><b>Inscripciones</b>: cursos de primavera. Plazo hasta el 20 de marzo en conserjería.</p></td></tr>
+      <tr><td>Casa de Cultura · Calle Mayor 3 · 09002 Burgos (España) · Ayuntamiento de Burgos. Si no quiere recibir este boletín, escríbanos.</td></tr>
+    </table></body></html>"#;
+    let (events, notes) = read(page, day(2026, 2, 26));
+    let rescheduled = Some(gleaner_event::EventStatus::Rescheduled);
+    assert_eq!(
+        summary(&events),
+        [
+            ("Taller de escritura".to_owned(), "2026-03-09T18:00:00+01:00".to_owned(), None),
+            ("Concierto de guitarra".to_owned(), "2026-03-11T19:30:00+01:00".to_owned(), None),
+            ("Cine fórum".to_owned(), "2026-03-12T20:00:00+01:00".to_owned(), None),
+            ("Títeres para niños".to_owned(), "2026-03-21T12:00:00+01:00".to_owned(), rescheduled),
+        ],
+        "{notes:?}"
+    );
+    let venue = &events[0].venue;
+    assert_eq!(venue.name.as_deref(), Some("Casa de Cultura"));
+    assert_eq!(venue.locality.as_deref(), Some("Burgos"));
+    assert_eq!(venue.country.as_deref(), Some("ES"));
+    let price = &events[3].price;
+    assert_eq!(price.min.map(|p| p.to_string()).as_deref(), Some("2"));
+    assert_eq!(price.max.map(|p| p.to_string()).as_deref(), Some("4"));
+}
+
+/// Issue 24, batch 70–89: a tour's dates (`Datum | Stadt | Spielstätte | Beginn |
+/// Tickets`) are performances of the page's show, each at its row's venue and city, in
+/// the country of the site's address; a positive control with a title column keeps its
+/// rows' titles.
+#[test]
+fn tour_dates_are_performances_of_the_pages_show() {
+    let page = r#"<html lang="de"><body><h1>Die Wellen – Tour 2027</h1>
+      <img src="/media/plakat.jpg" alt="Plakat">
+      <table><tr><th>Datum</th><th>Stadt</th><th>Spielstätte</th><th>Beginn</th><th>Tickets</th></tr>
+      <tr><td>Do. 11.02.2027</td><td>Leipzig</td><td>Parkbühne</td><td>20.00 Uhr</td><td><a href="https://tickets.example/l">ab 29,90 €</a></td></tr>
+      <tr><td>Fr. 12.02.2027</td><td>Dresden</td><td>Alter Hof</td><td>20.30 Uhr</td><td><strong>AUSVERKAUFT</strong></td></tr>
+      <tr><td>Sa. 13.02.2027</td><td>Berlin</td><td>Halle 4</td><td>20.00 Uhr</td><td><a href="https://tickets.example/b">ab 34,90 €</a></td></tr>
+      </table><footer>Agentur Welle GmbH · Hafenstraße 8 · 20457 Hamburg · Deutschland</footer></body></html>"#;
+    let (events, notes) = read(page, day(2026, 2, 26));
+    assert_eq!(events.len(), 3, "{notes:?}");
+    assert!(events.iter().all(|e| e.title.as_deref() == Some("Die Wellen – Tour 2027")));
+    assert_eq!(start(&events[0]), "2027-02-11T20:00:00+01:00");
+    let places: Vec<_> = events
+        .iter()
+        .map(|e| (e.venue.name.clone().unwrap(), e.venue.locality.clone().unwrap()))
+        .collect();
+    assert_eq!(
+        places,
+        [
+            ("Parkbühne".to_owned(), "Leipzig".to_owned()),
+            ("Alter Hof".to_owned(), "Dresden".to_owned()),
+            ("Halle 4".to_owned(), "Berlin".to_owned())
+        ]
+    );
+    assert_eq!(
+        events[0].ticket_url.as_ref().map(|u| u.as_str()),
+        Some("https://tickets.example/l")
+    );
+    assert_eq!(events[0].price.min.map(|p| p.to_string()).as_deref(), Some("29.90"));
+    assert_eq!(
+        events[1].image_url.as_ref().map(|u| u.as_str()),
+        Some("https://venue.example/media/plakat.jpg")
+    );
+    // Positive control: with a title column, the rows name their own events.
+    let titled = page
+        .replace("<th>Spielstätte</th>", "<th>Titel</th>")
+        .replace("Parkbühne", "Frühlingskonzert")
+        .replace("Alter Hof", "Nachtkonzert")
+        .replace("Halle 4", "Abschlusskonzert");
+    let (events, _) = read(&titled, day(2026, 2, 26));
+    let titles: Vec<_> = events.iter().map(|e| e.title.clone().unwrap()).collect();
+    assert_eq!(titles, ["Frühlingskonzert", "Nachtkonzert", "Abschlusskonzert"]);
+}
+
+/// Issue 24, batch 70–89: cards in month sections (`<h2>Marzo 2027</h2>`) whose dates give
+/// no year (`12 MAR vie`) fall in the section's year, not the next after the reference
+/// day; a `lugar` line (`Teatro Real · Granada`) is the card's venue and town.
+#[test]
+fn cards_in_month_sections_take_the_sections_year() {
+    let card = |d: &str, w: &str, t: &str| {
+        format!(
+            r#"<a class="card" href="/e/{d}"><div class="fecha"><span>{d}</span> <span>MAR</span> <span>{w}</span></div><h3>{t}</h3><p class="lugar">Teatro Real · Granada</p><p class="hora">21.00 h</p></a>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="es"><body><h1>Agenda</h1><section class="mes"><h2>Marzo 2027</h2>{}{}{}</section></body></html>"#,
+        card("12", "vie", "Flamenco"),
+        card("13", "sáb", "Rock"),
+        card("20", "sáb", "Ballet")
+    );
+    let (events, notes) = read(&page, day(2026, 2, 26));
+    let starts: Vec<_> = events.iter().map(start).collect();
+    assert_eq!(
+        starts,
+        ["2027-03-12T21:00:00", "2027-03-13T21:00:00", "2027-03-20T21:00:00"],
+        "{notes:?}"
+    );
+    assert_eq!(events[0].venue.name.as_deref(), Some("Teatro Real"));
+    assert_eq!(events[0].venue.locality.as_deref(), Some("Granada"));
+}
+
+/// Issue 24, batch 70–89: a festival's timetable grid, one table per day under its day
+/// heading, a time and one column per room: one event per named cell, with that cell's
+/// status; the intro's sentence `Bilet: 60 TL, öğrenci 30 TL.` prices them all.
+#[test]
+fn timetable_grids_give_one_event_per_room_cell() {
+    let table = |rows: &str| {
+        format!(
+            r#"<table class="grid"><thead><tr><th>Saat</th><th>Salon A</th><th>Salon B</th></tr></thead><tbody>{rows}</tbody></table>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="tr"><body><main><h1>Program</h1>
+        <p>Tüm gösterimler Kültür Merkezi’nde. Bilet: 60 TL, öğrenci 30 TL.</p>
+        <h2>Perşembe 5 Kasım 2026</h2>{}
+        <h2>Cuma 6 Kasım 2026</h2>{}</main></body></html>"#,
+        table(
+            "<tr><td>18.00</td><td><b>Deniz</b><br>90′</td><td></td></tr>\
+             <tr><td>20.30</td><td><b>Rüzgâr</b></td><td><b>Kısa Filmler</b></td></tr>"
+        ),
+        table("<tr><td>19.00</td><td></td><td><b>Sisli Sabah</b> <span>İPTAL</span></td></tr>")
+    );
+    let (events, notes) = read(&page, day(2026, 10, 1));
+    let cancelled = Some(gleaner_event::EventStatus::Cancelled);
+    assert_eq!(
+        summary(&events),
+        [
+            ("Deniz".to_owned(), "2026-11-05T18:00:00".to_owned(), None),
+            ("Rüzgâr".to_owned(), "2026-11-05T20:30:00".to_owned(), None),
+            ("Kısa Filmler".to_owned(), "2026-11-05T20:30:00".to_owned(), None),
+            ("Sisli Sabah".to_owned(), "2026-11-06T19:00:00".to_owned(), cancelled),
+        ],
+        "{notes:?}"
+    );
+    let price = &events[0].price;
+    assert_eq!(price.min.map(|p| p.to_string()).as_deref(), Some("30"));
+    assert_eq!(price.max.map(|p| p.to_string()).as_deref(), Some("60"));
+}
