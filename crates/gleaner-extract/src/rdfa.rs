@@ -128,10 +128,22 @@ pub fn items(doc: &Html) -> Vec<Value> {
         if let Some(t) = a.typeof_ {
             next_hanging = None;
             let idx = items.len();
+            let types: Vec<String> = t.split_whitespace().map(str::to_owned).collect();
+            // An event's `about` (no `resource`) is the page it is about (Drupal's node
+            // path): its URL, unless the event gives one; a fragment names no page.
+            let mut props = Vec::new();
+            if a.resource.is_none()
+                && let Some(about) =
+                    a.about.map(str::trim).filter(|s| !s.is_empty() && !s.starts_with('#'))
+                && types.iter().any(|t| t.contains("Event"))
+                && !has_url_prop(el)
+            {
+                props.push(("url".to_owned(), Val::Text(about.to_owned())));
+            }
             items.push(Item {
-                types: t.split_whitespace().map(str::to_owned).collect(),
+                types,
                 id: a.resource.or(a.about).map(str::to_owned),
-                props: Vec::new(),
+                props,
                 paragraph: None,
             });
             elements.push(el);
@@ -150,10 +162,12 @@ pub fn items(doc: &Html) -> Vec<Value> {
             let value = rdfa_value(el, &a);
             for name in p.split_whitespace() {
                 let name = short_name(name);
-                let value = if e.name() == "a" && a.content.is_none() && is_text_prop(name) {
+                // `schema:name` is `name`: the CURIE's prefix does not change what it is.
+                let local = name.rsplit(':').next().unwrap_or(name);
+                let value = if e.name() == "a" && a.content.is_none() && is_text_prop(local) {
                     capped_text(el)
                 } else {
-                    if e.name() == "a" && name == "url" {
+                    if e.name() == "a" && local == "url" {
                         items[c].props.push(("@linktext".to_owned(), Val::Text(capped_text(el))));
                     }
                     value.clone()
@@ -206,6 +220,26 @@ pub fn items(doc: &Html) -> Vec<Value> {
         }
     }
     roots.iter().map(|&r| to_json(&mut items, r, 0)).collect()
+}
+
+/// Whether the resource at `el` states a `url` of its own (not inside a resource below).
+fn has_url_prop(el: ElementRef<'_>) -> bool {
+    let mut stack: Vec<ElementRef<'_>> = el.children().filter_map(ElementRef::wrap).collect();
+    while let Some(c) = stack.pop() {
+        let a = RdfaAttrs::of(c.value());
+        if a.property.is_some_and(|p| {
+            p.split_whitespace().any(|n| {
+                let n = short_name(n);
+                n.rsplit(':').next() == Some("url")
+            })
+        }) {
+            return true;
+        }
+        if a.typeof_.is_none() {
+            stack.extend(c.children().filter_map(ElementRef::wrap));
+        }
+    }
+    false
 }
 
 fn rdfa_value(el: ElementRef<'_>, a: &RdfaAttrs<'_>) -> String {

@@ -636,3 +636,22 @@ fn feed_titles_led_by_their_date_and_the_channels_place() {
         "the news item about a closure gives no event: {got:#?}"
     );
 }
+
+/// Drupal 7 RDFa (`schema:` CURIEs): a linked name (`<a href property="schema:name">`) is
+/// its text, not the link, and the resource's `about` is the event's URL when it gives no
+/// `url` of its own (a fragment `about` names no page).
+#[test]
+fn rdfa_curie_linked_name_is_its_text_and_about_is_the_url() {
+    check(
+        r##"<html prefix="schema: http://schema.org/ dc: http://purl.org/dc/terms/"><body>
+        <div about="/veranstaltung/fest" typeof="schema:Event sioc:Item">
+        <h2><a href="/veranstaltung/fest" property="schema:name dc:title">Hoffest</a></h2>
+        <span property="schema:startDate" content="2026-05-09T15:00:00+02:00">9.5.</span></div>
+        <div about="#zwei" typeof="schema:Event"><span property="schema:name">Zwei</span>
+        <span property="schema:startDate" content="2026-05-10T15:00:00+02:00">10.5.</span></div>
+        </body></html>"##,
+        json!([{"title": "Hoffest", "start": "2026-05-09T15:00:00+02:00",
+                "url": "https://example.org/veranstaltung/fest"},
+               {"title": "Zwei", "url": null}]),
+    );
+}
