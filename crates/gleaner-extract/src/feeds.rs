@@ -142,7 +142,12 @@ pub fn read(bytes: &[u8], base_url: &Url, mode: FeedMode) -> FeedItems {
         .or_else(|| root.attr("lang").map(str::to_owned))
         .map(|l| DateOrder::for_language(&l))
         .unwrap_or_default();
-    let place = channel.and_then(|c| c.child_text("description")).and_then(|d| channel_place(&d));
+    let lang = channel
+        .and_then(|c| c.child_text("language"))
+        .or_else(|| root.attr("lang").map(str::to_owned));
+    let place = channel
+        .and_then(|c| c.child_text("description").or_else(|| c.child_text("subtitle")))
+        .and_then(|d| channel_place(&d));
     for (i, item) in items.into_iter().take(MAX_ITEMS).enumerate() {
         let loc = format!("item #{}", i + 1);
         let hints = event_hints(item, order);
@@ -164,6 +169,12 @@ pub fn read(bytes: &[u8], base_url: &Url, mode: FeedMode) -> FeedItems {
                 raw.street.clone_from(&p.street);
                 raw.locality.clone_from(&p.locality);
                 raw.country.clone_from(&p.country);
+            }
+            if raw.country.is_none()
+                && let Some(c) = crate::page::address_country(lang.as_deref(), &raw)
+            {
+                // A Turkish feed's `Mah.`/`Cad.` street, a French feed's `69002 Lyon`.
+                raw.country = Some(c.to_owned());
             }
             out.events.push(FeedEvent { id: id_of(item), raw, location: loc });
         } else {
@@ -207,7 +218,56 @@ fn link_of(item: &Element) -> Option<String> {
     })
 }
 
+/// The blocks of an Atom `content` (or `summary`) of `type="xhtml"`, as text: each
+/// paragraph, list item or heading, and each table whole (its rows' cells in order, so a
+/// `Tarih | 19 Mayıs 2026` row and a `Saat | 20:00` row read as one date and time). The
+/// flag says the block is a paragraph (`p`). `None` when the item has no such content.
+fn xhtml_blocks(item: &Element) -> Option<Vec<(bool, String)>> {
+    let content = item.children.iter().find(|c| {
+        matches!(c.local().as_str(), "content" | "summary")
+            && c.attr("type").is_some_and(|t| t.trim().eq_ignore_ascii_case("xhtml"))
+    })?;
+    fn inline(e: &Element, out: &mut String) {
+        out.push(' ');
+        out.push_str(e.text.trim());
+        for c in &e.children {
+            inline(c, out);
+        }
+    }
+    fn walk(e: &Element, out: &mut Vec<(bool, String)>, depth: usize) {
+        let local = e.local();
+        let block = matches!(
+            local.as_str(),
+            "p" | "li" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "table" | "dl" | "blockquote"
+        );
+        if block || e.children.is_empty() || depth > 32 {
+            let mut t = String::new();
+            inline(e, &mut t);
+            let t = gleaner_event::text::clean_line(&t);
+            if !t.is_empty() {
+                out.push((local == "p", t));
+            }
+            return;
+        }
+        if !e.text.trim().is_empty() {
+            out.push((false, gleaner_event::text::clean_line(&e.text)));
+        }
+        for c in &e.children {
+            walk(c, out, depth + 1);
+        }
+    }
+    let mut out = Vec::new();
+    for c in &content.children {
+        walk(c, &mut out, 0);
+    }
+    Some(out)
+}
+
 fn summary_of(item: &Element) -> Option<String> {
+    if let Some(blocks) = xhtml_blocks(item) {
+        let text = blocks.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join(" ");
+        return Some(text).filter(|t| !t.is_empty());
+    }
     item.child_text("description")
         .or_else(|| item.child_text("summary"))
         .or_else(|| {
@@ -300,6 +360,9 @@ struct Hints {
     /// The start was read from the item's text (no date field): its price and status are
     /// read from that text too.
     date_in_text: bool,
+    /// Which text the start was read from: 0 the title, 1… the summary (or the xhtml
+    /// content's blocks, in order).
+    date_text: usize,
 }
 
 const START_NAMES: [&str; 8] = [
@@ -357,8 +420,9 @@ fn event_hints(item: &Element, order: DateOrder) -> Hints {
         h.title_is_date = true;
     }
     if h.start.is_none()
-        && let Some(d) = written_date(item, order)
+        && let Some((d, at)) = written_date(item, order)
     {
+        h.date_text = at;
         h.start = Some(d.start.to_iso());
         h.end = d.end.filter(|e| *e != d.start).map(|e| e.to_iso());
         h.date_in_text = true;
@@ -371,15 +435,24 @@ fn event_hints(item: &Element, order: DateOrder) -> Hints {
 /// ` at ` (` à `), read as a `LOCATION` is; only when it gives a venue and a street or town.
 fn channel_place(description: &str) -> Option<crate::ical::LocationParts> {
     let line = gleaner_event::text::clean_line(description);
-    let (_, after) =
-        [" at ", " à "].iter().filter_map(|w| line.rsplit_once(w)).max_by_key(|(b, _)| b.len())?;
+    let at =
+        [" at ", " à "].iter().filter_map(|w| line.rsplit_once(w)).max_by_key(|(b, _)| b.len());
+    // Without ` at `, a description that is only a place (`Nilüfer Kültür Merkezi, Özlüce
+    // Mah. Kültür Cad. No: 5, Nilüfer / Bursa`) names it: venue, street and town all.
+    let whole = at.is_none();
+    let after = at.map_or(line.as_str(), |(_, a)| a);
     let after = after.trim().trim_end_matches('.').trim();
     let after = after.strip_prefix("the ").unwrap_or(after);
     if !after.contains(',') || after.chars().count() > 160 {
         return None;
     }
     let parts = crate::ical::split_location(after);
-    (parts.venue.is_some() && (parts.street.is_some() || parts.locality.is_some())).then_some(parts)
+    let named = if whole {
+        parts.street.is_some() && parts.locality.is_some()
+    } else {
+        parts.street.is_some() || parts.locality.is_some()
+    };
+    (parts.venue.is_some() && named).then_some(parts)
 }
 
 /// What an item's text says of its price and status when its date was read from that
@@ -426,24 +499,40 @@ pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
 /// Precision first: only one day with a time of day counts (`at 10:30 am`); a period
 /// (`Du 1er au 12 décembre`, `from 3 to 7 May`, `jusqu'au 12`, `until`) is what news
 /// about works or closures says, so it gives nothing.
-fn written_date(item: &Element, order: DateOrder) -> Option<TextDate> {
+fn written_date(item: &Element, order: DateOrder) -> Option<(TextDate, usize)> {
     static PERIOD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)\b(?:du|from|vom|von|desde|del|dal)\s+(?:\p{L}+\.?,?\s+)?\d{1,2}(?:er|st|nd|rd|th|\.)?(?:\s+(?:de\s+)?\p{L}+\.?)?\s+(?:au|to|bis|al|hasta|-|–)\s|\b(?:jusqu|until|bis zum|hasta el|tarihine kadar|'[ae] kadar)\b",
+            r"(?i)\b(?:du|from|vom|von|desde|del|dal)\s+(?:\p{L}+\.?,?\s+)?\d{1,2}(?:er|st|nd|rd|th|\.)?(?:\s+(?:de\s+)?\p{L}+\.?)?\s+(?:au|to|bis|al|hasta|-|–)\s|\b(?:jusqu|until|bis zum|hasta el|tarihine kadar|'[ae] kadar|tarihleri arasında)\b|\b\d{1,2}(?:er|st|nd|rd|th|\.)?\s+\p{L}+\.?\s*[–—-]\s*\d{1,2}(?:er|st|nd|rd|th|\.)?\s+\p{L}{3,}",
         )
         .expect("a constant regex")
     });
     let published = published_of(item).map(|d| d.date_naive());
-    for text in [item.child_text("title"), summary_of(item)].into_iter().flatten() {
+    let rest = match xhtml_blocks(item) {
+        Some(blocks) => blocks.into_iter().map(|(_, t)| t).collect(),
+        None => summary_of(item).into_iter().collect::<Vec<_>>(),
+    };
+    let texts = item
+        .child_text("title")
+        .into_iter()
+        .map(|t| (0, t))
+        .chain(rest.into_iter().enumerate().map(|(i, t)| (i + 1, t)));
+    // A day without a time (`19 Mayıs Gençlik Konseri`) is the event's when a later text
+    // gives that day with its time (`Tarih 19 Mayıs 2026 · Saat 20:00`).
+    let mut untimed_day = None;
+    for (at, text) in texts {
         let text = gleaner_event::text::clean_line(&text);
-        if let Some(d) = parse_text_date(&text, published, order) {
-            let timed = matches!(d.start, EventTime::Floating(_) | EventTime::Fixed(_));
-            let one_day = d.end.is_none_or(|e| e.date() == d.start.date());
-            let ok = timed
-                && one_day
-                && !PERIOD.is_match(&text)
-                && published.is_none_or(|p| d.start.date() >= p);
-            return ok.then_some(d);
+        let Some(d) = parse_text_date(&text, published, order) else { continue };
+        let timed = matches!(d.start, EventTime::Floating(_) | EventTime::Fixed(_));
+        let one_day = d.end.is_none_or(|e| e.date() == d.start.date());
+        let period = PERIOD.is_match(&text);
+        let ok = timed && one_day && !period && published.is_none_or(|p| d.start.date() >= p);
+        let bare_day = !timed && d.end.is_none() && !period;
+        match untimed_day {
+            None if ok => return Some((d, at)),
+            None if bare_day => untimed_day = Some(d.start.date()),
+            None => return None,
+            Some(day) if bare_day && d.start.date() == day => {}
+            Some(day) => return (ok && d.start.date() == day).then_some((d, at)),
         }
     }
     None
@@ -508,7 +597,15 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
             }
         });
     }
-    let mut description = summary_of(item);
+    let blocks = xhtml_blocks(item);
+    let mut description = match &blocks {
+        // The lead paragraph, unless it is where the date was read (the announcement).
+        Some(b) => b
+            .first()
+            .filter(|(is_p, _)| *is_p && !(h.date_in_text && h.date_text == 1))
+            .map(|(_, t)| t.clone()),
+        None => summary_of(item),
+    };
     if let (Some(v), Some(d)) = (&h.venue, &description) {
         // `Venue in Town, ST - the note`: keep the note.
         if d.starts_with(v.as_str()) {
@@ -556,7 +653,8 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
     }
     if h.date_in_text
         && h.price.is_none()
-        && let Some(text) = raw.description.clone()
+        && let Some(text) =
+            if blocks.is_some() { summary_of(item) } else { raw.description.clone() }
     {
         text_facts(&text, &mut raw);
     }

@@ -833,6 +833,7 @@ pub fn split_location(text: &str) -> LocationParts {
     let mut parts = split_address_parts(&rest);
     if parts.street.is_some() || parts.locality.is_some() {
         parts.country = country;
+        parts.locality = parts.locality.map(|l| district_of(&l).unwrap_or(l));
         return parts;
     }
     LocationParts {
@@ -841,6 +842,19 @@ pub fn split_location(text: &str) -> LocationParts {
         locality: None,
         country: None,
     }
+}
+
+/// A Turkish `District / Province` locality (`Nilüfer / Bursa`, `Kadıköy / İstanbul`):
+/// the district, the town the address is in.
+fn district_of(locality: &str) -> Option<String> {
+    let (district, province) = locality.split_once(" / ")?;
+    let name = |t: &str| {
+        let t = t.trim();
+        !t.is_empty()
+            && t.split_whitespace().count() <= 2
+            && !t.contains(|c: char| c.is_ascii_digit() || c == '/')
+    };
+    (name(district) && name(province)).then(|| district.trim().to_owned())
 }
 
 /// A UK postcode (`OX4 1UH`, `SW1A 1AA`) as the last two words of `part`: the words
