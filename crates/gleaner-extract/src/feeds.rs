@@ -147,7 +147,16 @@ pub fn read(bytes: &[u8], base_url: &Url, mode: FeedMode) -> FeedItems {
         .or_else(|| root.attr("lang").map(str::to_owned));
     let place = channel
         .and_then(|c| c.child_text("description").or_else(|| c.child_text("subtitle")))
-        .and_then(|d| channel_place(&d));
+        .and_then(|d| {
+            let mut p = channel_place(&d)?;
+            if p.country.is_none() {
+                // The place as written (`…, 21000 Dijon`) in the feed's language.
+                let written = RawEvent { address_text: Some(d), ..RawEvent::default() };
+                p.country =
+                    crate::page::address_country(lang.as_deref(), &written).map(str::to_owned);
+            }
+            Some(p)
+        });
     for (i, item) in items.into_iter().take(MAX_ITEMS).enumerate() {
         let loc = format!("item #{}", i + 1);
         let hints = event_hints(item, order);
@@ -554,6 +563,45 @@ fn after_date_prefix(title: &str, day: chrono::NaiveDate) -> Option<String> {
     (!rest.is_empty() && d.start.date() == day && words <= 6).then(|| rest.to_owned())
 }
 
+/// A title that carries a status badge before or after the name (`Abgesagt: Chorkonzert`,
+/// `Keloğlan ile Dev – ERTELENDİ`, `Jazz Night (cancelled)`, `[POSTPONED] Quiz`): the
+/// name without it, and the status (`cancelled`, `postponed`, …). `None` when the title
+/// has no such badge or is the badge alone.
+pub(crate) fn split_status_badge(title: &str) -> Option<(String, &'static str)> {
+    let t = title.trim();
+    let badge = |w: &str| {
+        let w = w.trim().trim_matches(|c: char| "()[]!.*:–—-".contains(c)).trim();
+        if w.is_empty() || w.split_whitespace().count() != 1 {
+            return None;
+        }
+        crate::fallback::status_in(w)
+    };
+    let mut found: Option<(String, &'static str)> = None;
+    // Before: `Abgesagt: …`, `ABGESAGT – …`, `[Abgesagt] …`.
+    for sep in [": ", " – ", " — ", " - ", "] ", ") "] {
+        if let Some((head, rest)) = t.split_once(sep)
+            && let Some(st) = badge(&format!("{head}{}", sep.trim()))
+            && !rest.trim().is_empty()
+        {
+            found = Some((rest.trim().to_owned(), st));
+            break;
+        }
+    }
+    // After: `… – ERTELENDİ`, `… (abgesagt)`, `…: cancelled`.
+    if found.is_none() {
+        for sep in [" – ", " — ", " - ", " (", " [", ": "] {
+            if let Some((rest, tail)) = t.rsplit_once(sep)
+                && let Some(st) = badge(tail)
+                && !rest.trim().is_empty()
+            {
+                found = Some((rest.trim().to_owned(), st));
+                break;
+            }
+        }
+    }
+    found
+}
+
 /// A title that is a show date: `Sat Nov 15 08  07:30 PM` (two-digit year).
 fn date_title(t: &str) -> Option<NaiveDateTime> {
     let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -643,6 +691,10 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
         raw.street = parts.street;
         raw.locality = parts.locality;
         raw.country = parts.country;
+    }
+    if let Some((name, status)) = raw.name.as_deref().and_then(split_status_badge) {
+        raw.name = Some(name);
+        raw.status.get_or_insert_with(|| status.to_owned());
     }
     if h.date_in_text
         && let Some(name) = raw.name.as_deref()

@@ -655,3 +655,98 @@ fn rdfa_curie_linked_name_is_its_text_and_about_is_the_url() {
                {"title": "Zwei", "url": null}]),
     );
 }
+
+/// An Atom feed whose entries carry `content type="xhtml"`: the date and time a table's
+/// rows give (`Date | …`, `Heure | …`) when the title names the day alone; the lead
+/// paragraph is the description unless it is where the date was read; a status badge after
+/// the title goes to the status; a day range (`3 juin – 14 juin`) is no one-day event; the
+/// subtitle naming a place (venue, street, town) is where the entries are, and the feed's
+/// language gives its country.
+#[test]
+fn atom_xhtml_content_tables_badges_and_the_subtitles_place() {
+    let atom = r#"<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="fr">
+<title>Salle des fêtes – annonces</title>
+<subtitle>Salle des fêtes, 4 rue du Moulin, 21000 Dijon</subtitle>
+<entry><title>Bal du 14 juin</title><link href="https://salle.example.fr/bal"/>
+<published>2027-05-02T09:00:00+02:00</published>
+<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">
+<p>Orchestre musette et buvette.</p>
+<table><tr><th>Date</th><td>14 juin 2027</td></tr><tr><th>Heure</th><td>21:00</td></tr></table>
+</div></content></entry>
+<entry><title>Loto des écoles – ANNULÉ</title><link href="https://salle.example.fr/loto"/>
+<published>2027-05-02T09:00:00+02:00</published>
+<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">
+<p><strong>Annulé.</strong> Le loto prévu le 20 juin 2027 à 15h00 n'aura pas lieu.</p>
+</div></content></entry>
+<entry><title>Exposition de peintures</title><link href="https://salle.example.fr/expo"/>
+<published>2027-05-02T09:00:00+02:00</published>
+<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">
+<p>Aquarelles du 3 juin – 14 juin 2027, vernissage le 3 juin à 18h00.</p>
+</div></content></entry>
+</feed>"#;
+    let got = events_of(atom, "application/atom+xml", "https://salle.example.fr/feed.atom");
+    assert_eq!(
+        fields(
+            &got,
+            &[
+                "title",
+                "start",
+                "description",
+                "status",
+                "venue_name",
+                "street",
+                "locality",
+                "country"
+            ]
+        ),
+        [
+            vec![
+                json!("Bal du 14 juin"),
+                json!("2027-06-14T21:00:00+02:00"),
+                json!("Orchestre musette et buvette."),
+                Value::Null,
+                json!("Salle des fêtes"),
+                json!("4 rue du Moulin"),
+                json!("Dijon"),
+                json!("FR"),
+            ],
+            vec![
+                json!("Loto des écoles"),
+                json!("2027-06-20T15:00:00+02:00"),
+                Value::Null,
+                json!("cancelled"),
+                json!("Salle des fêtes"),
+                json!("4 rue du Moulin"),
+                json!("Dijon"),
+                json!("FR"),
+            ],
+        ],
+        "{got:#?}"
+    );
+}
+
+/// A status badge before a calendar's SUMMARY (`Abgesagt: …`) is the status, not part of
+/// the name; STATUS, when given, still decides. A Turkish `District / Province` locality
+/// is the district.
+#[test]
+fn calendar_summary_status_badges_and_turkish_districts() {
+    let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\
+BEGIN:VEVENT\r\nUID:a@x\r\nDTSTART:20271113T180000Z\r\nSUMMARY:Abgesagt: Orgelnacht\r\nEND:VEVENT\r\n\
+BEGIN:VEVENT\r\nUID:b@x\r\nDTSTART:20271114T180000Z\r\nSUMMARY:Kammerkonzert (verschoben)\r\n\
+STATUS:CONFIRMED\r\nEND:VEVENT\r\n\
+BEGIN:VEVENT\r\nUID:c@x\r\nDTSTART:20271115T180000Z\r\nSUMMARY:Achtung: Neue Zeiten\r\n\
+LOCATION:Sanat Evi\\, Cumhuriyet Cad. No: 8\\, Tepebaşı / Eskişehir\r\nEND:VEVENT\r\n\
+END:VCALENDAR\r\n";
+    let got = events_of(ics, "text/calendar", "https://example.org/cal.ics");
+    let mut got = fields(&got, &["title", "status", "locality"]);
+    got.sort_by_key(|f| f[0].to_string());
+    assert_eq!(
+        got,
+        [
+            vec![json!("Achtung: Neue Zeiten"), Value::Null, json!("Tepebaşı")],
+            vec![json!("Kammerkonzert"), json!("scheduled"), Value::Null],
+            vec![json!("Orgelnacht"), json!("cancelled"), Value::Null],
+        ]
+    );
+}

@@ -719,6 +719,11 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
         "CONFIRMED" | "TENTATIVE" => Some("EventScheduled".to_owned()),
         _ => None,
     });
+    if let Some((name, status)) = raw.name.as_deref().and_then(crate::feeds::split_status_badge) {
+        // `SUMMARY:Abgesagt: Chorkonzert`: the name, and the status unless STATUS says one.
+        raw.name = Some(name);
+        raw.status.get_or_insert_with(|| status.to_owned());
+    }
     raw.keywords = ev
         .all("CATEGORIES")
         .flat_map(|p| split_list(&p.value))
