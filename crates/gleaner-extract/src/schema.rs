@@ -372,6 +372,7 @@ impl<'a> Walker<'a> {
                                 offer.currency.or_else(|| text(get(s, "priceCurrency")));
                         }
                     }
+                    split_price_range(&mut offer);
                     let nested = get(m, "offers");
                     let empty = offer == RawOffer::default();
                     if !empty {
@@ -530,6 +531,31 @@ fn text(v: Option<&Value>) -> Option<String> {
         Value::Object(m) => text(m.get("@value")).or_else(|| text(m.get("name"))),
         _ => None,
     })
+}
+
+/// An offer whose `price` is a range written as text (`15 &#8211; 25`, `$10–$20`, as
+/// The Events Calendar writes it): its low and high price, when it states neither.
+fn split_price_range(offer: &mut RawOffer) {
+    if offer.low_price.is_some() || offer.high_price.is_some() {
+        return;
+    }
+    let Some(price) = offer.price.as_deref() else { return };
+    let decoded = gleaner_event::text::decode_entities(price);
+    // A plain amount (`25`, `12.50`) is no range: only a dash between two amounts is.
+    if !decoded.contains(['–', '—', '-']) {
+        return;
+    }
+    if let Some(p) = gleaner_event::parse_price_text(&decoded)
+        && let Some(max) = p.max
+        && max > p.min
+    {
+        offer.low_price = Some(p.min.to_string());
+        offer.high_price = Some(max.to_string());
+        offer.price = None;
+        if offer.currency.is_none() {
+            offer.currency = p.currency.map(str::to_owned);
+        }
+    }
 }
 
 /// A URL from a string or a node (`ImageObject`: `url`, `contentUrl`; else `@id`).

@@ -750,3 +750,17 @@ END:VCALENDAR\r\n";
         ]
     );
 }
+
+/// An offer `price` that is a range as text (`15 &#8211; 25`, The Events Calendar): its
+/// low and high price; a plain amount stays one price.
+#[test]
+fn jsonld_offer_price_written_as_a_range() {
+    check(
+        &ld(r#"[{"@type":"Event","name":"Quartett","startDate":"2027-03-06T19:00:00+01:00",
+              "offers":{"@type":"Offer","price":"12 &#8211; 30","priceCurrency":"EUR"}},
+             {"@type":"Event","name":"Solo","startDate":"2027-03-07T19:00:00+01:00",
+              "offers":{"@type":"Offer","price":"18","priceCurrency":"EUR"}}]"#),
+        json!([{"title": "Quartett", "price_min": "12", "price_max": "30", "currency": "EUR"},
+               {"title": "Solo", "price_min": "18", "price_max": "18"}]),
+    );
+}
