@@ -710,6 +710,15 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
     {
         text_facts(&text, &mut raw);
     }
+    if blocks.is_some()
+        && raw.offers.is_empty()
+        && raw.is_accessible_for_free.is_none()
+        && summary_of(item).is_some_and(|t| gleaner_event::says_free(&t))
+    {
+        // The xhtml content's table or notes say so (`Giriş | Ücretsiz`), not only the
+        // lead paragraph the description keeps.
+        raw.is_accessible_for_free = Some("true".to_owned());
+    }
     if h.price.is_some() || h.tickets.is_some() {
         let free = h.price.as_deref().is_some_and(|p| p.trim().eq_ignore_ascii_case("free"));
         if free {

@@ -659,7 +659,7 @@ fn rdfa_curie_linked_name_is_its_text_and_about_is_the_url() {
 /// An Atom feed whose entries carry `content type="xhtml"`: the date and time a table's
 /// rows give (`Date | …`, `Heure | …`) when the title names the day alone; the lead
 /// paragraph is the description unless it is where the date was read; a status badge after
-/// the title goes to the status; a day range (`3 juin – 14 juin`) is no one-day event; the
+/// the title goes to the status; a free entry the table states is free; a day range (`3 juin – 14 juin`) is no one-day event; the
 /// subtitle naming a place (venue, street, town) is where the entries are, and the feed's
 /// language gives its country.
 #[test]
@@ -672,7 +672,8 @@ fn atom_xhtml_content_tables_badges_and_the_subtitles_place() {
 <published>2027-05-02T09:00:00+02:00</published>
 <content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">
 <p>Orchestre musette et buvette.</p>
-<table><tr><th>Date</th><td>14 juin 2027</td></tr><tr><th>Heure</th><td>21:00</td></tr></table>
+<table><tr><th>Date</th><td>14 juin 2027</td></tr><tr><th>Heure</th><td>21:00</td></tr>
+<tr><th>Tarif</th><td>Entrée libre</td></tr></table>
 </div></content></entry>
 <entry><title>Loto des écoles – ANNULÉ</title><link href="https://salle.example.fr/loto"/>
 <published>2027-05-02T09:00:00+02:00</published>
@@ -694,6 +695,7 @@ fn atom_xhtml_content_tables_badges_and_the_subtitles_place() {
                 "start",
                 "description",
                 "status",
+                "is_free",
                 "venue_name",
                 "street",
                 "locality",
@@ -706,6 +708,7 @@ fn atom_xhtml_content_tables_badges_and_the_subtitles_place() {
                 json!("2027-06-14T21:00:00+02:00"),
                 json!("Orchestre musette et buvette."),
                 Value::Null,
+                json!(true),
                 json!("Salle des fêtes"),
                 json!("4 rue du Moulin"),
                 json!("Dijon"),
@@ -716,6 +719,7 @@ fn atom_xhtml_content_tables_badges_and_the_subtitles_place() {
                 json!("2027-06-20T15:00:00+02:00"),
                 Value::Null,
                 json!("cancelled"),
+                Value::Null,
                 json!("Salle des fêtes"),
                 json!("4 rue du Moulin"),
                 json!("Dijon"),
