@@ -511,11 +511,12 @@ pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
 fn written_date(item: &Element, order: DateOrder) -> Option<(TextDate, usize)> {
     static PERIOD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)\b(?:du|from|vom|von|desde|del|dal)\s+(?:\p{L}+\.?,?\s+)?\d{1,2}(?:er|st|nd|rd|th|\.)?(?:\s+(?:de\s+)?\p{L}+\.?)?\s+(?:au|to|bis|al|hasta|-|–)\s|\b(?:jusqu|until|bis zum|hasta el|tarihine kadar|'[ae] kadar|tarihleri arasında)\b|\b\d{1,2}(?:er|st|nd|rd|th|\.)?\s+\p{L}+\.?\s*[–—-]\s*\d{1,2}(?:er|st|nd|rd|th|\.)?\s+\p{L}{3,}",
+            r"(?i)\b(?:du|from|vom|von|desde|del|dal)\s+(?:\p{L}+\.?,?\s+)?\d{1,2}(?:er|st|nd|rd|th|\.)?(?:\s+(?:de\s+)?\p{L}+\.?)?\s+(?:au|to|bis|al|hasta|-|–)\s|\b(?:jusqu|until|bis zum|hasta el|tarihine kadar|'[ae] kadar|tarihleri arasında)\b",
         )
         .expect("a constant regex")
     });
     let published = published_of(item).map(|d| d.date_naive());
+    let is_period = |t: &str| PERIOD.is_match(t) || has_day_range(t);
     let rest = match xhtml_blocks(item) {
         Some(blocks) => blocks.into_iter().map(|(_, t)| t).collect(),
         None => summary_of(item).into_iter().collect::<Vec<_>>(),
@@ -533,7 +534,7 @@ fn written_date(item: &Element, order: DateOrder) -> Option<(TextDate, usize)> {
         let Some(d) = parse_text_date(&text, published, order) else { continue };
         let timed = matches!(d.start, EventTime::Floating(_) | EventTime::Fixed(_));
         let one_day = d.end.is_none_or(|e| e.date() == d.start.date());
-        let period = PERIOD.is_match(&text);
+        let period = is_period(&text);
         let ok = timed && one_day && !period && published.is_none_or(|p| d.start.date() >= p);
         let bare_day = !timed && d.end.is_none() && !period;
         match untimed_day {
@@ -545,6 +546,19 @@ fn written_date(item: &Element, order: DateOrder) -> Option<(TextDate, usize)> {
         }
     }
     None
+}
+
+/// Whether a text gives a run of days as `29 Mayıs – 12 Haziran`, `3 juin – 14 juin` (an
+/// exhibition's, a closure's): a day and a word, a dash, a day and a word that is not a
+/// clock's (`19 Uhr – 22 Uhr` is one evening).
+fn has_day_range(text: &str) -> bool {
+    static RANGE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"\b\d{1,2}(?:er|st|nd|rd|th|\.)?\s+\p{L}+\.?\s*[–—-]\s*\d{1,2}(?:er|st|nd|rd|th|\.)?\s+(\p{L}{3,})",
+        )
+        .expect("a constant regex")
+    });
+    RANGE.captures_iter(text).any(|c| !c[1].eq_ignore_ascii_case("uhr"))
 }
 
 /// A title that starts with the event's date, then a dash or a bar (`Sat 14 March 2026,
@@ -747,5 +761,9 @@ mod tests {
             date_title("Sat Nov 15 08  07:30 PM").map(|d| d.to_string()).as_deref(),
             Some("2008-11-15 19:30:00")
         );
+        assert!(has_day_range("Sergi 29 Mayıs – 12 Haziran 2026 tarihleri arasında"));
+        assert!(has_day_range("du 3 juin – 14 juin 2027"));
+        assert!(!has_day_range("Samstag 19 Uhr – 22 Uhr"));
+        assert!(!has_day_range("Sat 14 March 2026, 8 pm – Harp Night"));
     }
 }
