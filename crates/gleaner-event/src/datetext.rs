@@ -708,8 +708,10 @@ fn find_times_from(
                 && next > 0
                 && matches!(word(tokens, next - 1), Some("uhr" | "h"))
                 && let Some(bare) = bare_hour_before(tokens, used, i, 23)
-                // Not a number a word introduces (`Saal 2 – 17 Uhr`).
-                && (i < 3 || word(tokens, i - 3).is_none())
+                // Not a number a word introduces (`Saal 2 – 17 Uhr`), unless the word is one
+                // that introduces hours (`jeweils 11–18 Uhr`, `von 8 bis 13 Uhr`).
+                && (i < 3
+                    || word(tokens, i - 3).is_none_or(|w| HOURS_INTRO.contains(&w)))
                 && let Some(early) = NaiveTime::from_hms_opt(bare, 0, 0)
                 && early < start
             {
@@ -728,13 +730,31 @@ fn find_times_from(
     None
 }
 
+/// Words after which a number is an hour of opening, not a room or a count.
+const HOURS_INTRO: [&str; 12] = [
+    "jeweils", "taglich", "von", "ab", "from", "daily", "open", "de", "desde", "entre", "quotidien",
+    "hergun",
+];
+
+/// Whether a range joiner at `k` (`-`, `a`, `bis`, `to`, `à`) is followed by a time that says it
+/// is one (`9.00 a 14.00 h`, `9.30–13.30 Uhr`): the dotted start of such a range is a time too.
+fn dotted_range_end(tokens: &[Token], k: usize) -> bool {
+    let joined = sep(tokens, k) == Some('-')
+        || matches!(word(tokens, k), Some("a" | "bis" | "to" | "au" | "hasta" | "until"));
+    joined
+        && num(tokens, k + 1).is_some()
+        && sep(tokens, k + 2) == Some('.')
+        && !tokens.get(k + 2).is_some_and(|t| t.spaced)
+        && time_at(tokens, k + 1).is_some()
+}
+
 /// The bare hour (`7` in `7–9 p.m.`, `7 to 9 pm`, `11` in `11–17 Uhr`) joined by a dash or
 /// `to` to the time at `i`, at most `max` (12 beside a meridiem, 23 beside `Uhr` or `h`):
 /// not a time of its own and not the tail of a date or number.
 fn bare_hour_before(tokens: &[Token], used: &[usize], i: usize, max: u32) -> Option<u32> {
     let joined = i >= 2
         && (sep(tokens, i - 1) == Some('-')
-            || matches!(word(tokens, i - 1), Some("to" | "until" | "till")));
+            || matches!(word(tokens, i - 1), Some("to" | "until" | "till" | "bis" | "a")));
     if !joined || used.contains(&(i - 2)) {
         return None;
     }
@@ -790,7 +810,8 @@ fn time_at(tokens: &[Token], i: usize) -> Option<((u32, u32), Option<Meridiem>, 
             if lm != 2
                 || m > 59
                 || !(matches!(after, Some("uhr" | "h" | "am" | "pm"))
-                    || matches!(before, Some("saat" | "um" | "ab" | "a" | "las" | "at")))
+                    || matches!(before, Some("saat" | "um" | "ab" | "a" | "las" | "at"))
+                    || dotted_range_end(tokens, j + 2))
             {
                 return None;
             }
@@ -1043,5 +1064,14 @@ mod tests {
         assert_eq!(t("23.00 h"), Some(("23:00".into(), None)));
         assert_eq!(t("a las 21:00"), Some(("21:00".into(), None)));
         assert_eq!(t("saat 19:00"), Some(("19:00".into(), None)));
+        // Issue 24, batch 90–109: a dotted start joined to a dotted end with its unit, and a
+        // bare hour after a word that introduces opening hours or joined by `bis`/`a`.
+        assert_eq!(t("de 9.00 a 14.00 h"), Some(("09:00".into(), Some("14:00".into()))));
+        assert_eq!(t("9.30–13.30 Uhr"), Some(("09:30".into(), Some("13:30".into()))));
+        assert_eq!(t("12.50 - 14.00"), None, "prices, not times");
+        assert_eq!(t("jeweils 11–18 Uhr"), Some(("11:00".into(), Some("18:00".into()))));
+        assert_eq!(t("Samstag, 10.10.2026, 8 bis 13 Uhr"), Some(("08:00".into(), Some("13:00".into()))));
+        assert_eq!(t("de 9 a 14 h"), Some(("09:00".into(), Some("14:00".into()))));
+        assert_eq!(t("Saal 2 bis 17 Uhr"), Some(("17:00".into(), None)), "a room, not an hour");
     }
 }
