@@ -76,6 +76,21 @@ pub fn read(
             c.raw.address_text = Some(address.clone());
         }
     }
+    // Events with a place but no country are in the country of the site's own address when
+    // its footer ends with one (`… · 09500 Medina de Pomar (Burgos) · España`) and the
+    // event's place names none: a town hall lists its own town's fairs.
+    if let Some(country) = site_venue(doc.root_element()).and_then(|(_, a)| site_country(&a)) {
+        for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
+            let texts = [&c.raw.location_name, &c.raw.location_text, &c.raw.address_text];
+            let names_one = texts.iter().filter_map(|t| t.as_deref()).any(|t| {
+                t.split([',', '·', '|', '(', ')'])
+                    .any(|p| gleaner_event::country_code(p.trim()).is_some())
+            });
+            if !names_one {
+                c.raw.country = Some(country.clone());
+            }
+        }
+    }
     // A zone the page states ("all times Central", "hora peninsular", "TSİ") fixes the
     // offsets of the local times read.
     if let Some(zone) = stated_zone(&text_of(doc.root_element()))
@@ -2052,6 +2067,16 @@ pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
 /// postcode town [· country]` (separated by `·`, `|`, `•` or commas) whose parts after the
 /// name hold a street or postcode and a town; phone numbers, e-mail addresses and `©`
 /// lines are not parts. The name and the address (parts joined by `, `).
+/// The country that ends a site's address (`…, 09500 Medina de Pomar (Burgos), España` →
+/// `ES`), when its last part is a country's name or code.
+fn site_country(address: &str) -> Option<String> {
+    let last = address.rsplit(',').next()?.trim();
+    if last.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    gleaner_event::country_code(last)
+}
+
 fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
     let blocks =
         sel("footer, footer address, footer p, footer div, footer li, address, [class*=contact] p");
