@@ -59,9 +59,20 @@ pub fn parse_text_date(
         return Some(TextDate { start: t, end: None });
     }
     let tokens = tokenize(text);
-    let found = find_date(&tokens, reference, order)?;
+    let mut found = find_date(&tokens, reference, order, true)?;
     // Times are looked for outside the date's own tokens.
-    let times = find_times(&tokens, &found.used);
+    let mut times = find_times(&tokens, &found.used);
+    let daily = says_daily(&tokens);
+    // Two days joined by `and` with one time (`Vendredi 9 et samedi 10 octobre — 20h30`)
+    // are two performances: the date is the second day's, and the first is left to the
+    // reader of earlier days, as before.
+    if found.paired && times.is_some() && !daily {
+        found = find_date(&tokens, reference, order, false)?;
+        times = find_times(&tokens, &found.used);
+    }
+    // Hours kept each day of a run (`12.–13. September, jeweils 11–18 Uhr`, `täglich
+    // 11–20 Uhr`) are opening hours: the run is of dates.
+    let times = times.filter(|_| found.end.is_none() || !daily);
     let (start, end) = match times {
         Some((t1, t2)) => {
             let start = EventTime::Floating(found.start.and_time(t1));
@@ -79,6 +90,22 @@ pub fn parse_text_date(
         None => (EventTime::Date(found.start), found.end.map(EventTime::Date)),
     };
     Some(TextDate { start, end })
+}
+
+/// Whether the text says its hours are kept each day (`jeweils`, `täglich`, `daily`,
+/// `tous les jours`, `cada día`, `her gün`).
+fn says_daily(tokens: &[Token]) -> bool {
+    (0..tokens.len()).any(|i| {
+        matches!(
+            word(tokens, i),
+            Some("jeweils" | "taglich" | "daily" | "quotidiennement" | "diariamente")
+        ) || matches!(
+            (word(tokens, i), word(tokens, i + 1), word(tokens, i + 2)),
+            (Some("tous"), Some("les"), Some("jours"))
+                | (Some("cada" | "each" | "every"), Some("dia" | "day"), _)
+                | (Some("her"), Some("gun"), _)
+        )
+    })
 }
 
 /// Reads a time of day or a range of times (`20h30`, `8 pm`, `20:00–22:30`, `20 Uhr`).
@@ -400,6 +427,8 @@ struct FoundDate {
     end: Option<NaiveDate>,
     /// Token indexes the date used (times are not read from them).
     used: Vec<usize>,
+    /// Whether two days joined by `and` (`12 y 13 de noviembre`) were read as one date.
+    paired: bool,
 }
 
 fn num(tokens: &[Token], i: usize) -> Option<(u32, usize)> {
@@ -486,10 +515,11 @@ fn find_date(
     tokens: &[Token],
     reference: Option<NaiveDate>,
     order: DateOrder,
+    pairs: bool,
 ) -> Option<FoundDate> {
     // Day then month first (`mar. 5 déc.` is Tuesday 5 December, not March 5).
     for i in 0..tokens.len() {
-        if let Some(f) = day_month_at(tokens, i, reference) {
+        if let Some(f) = day_month_at(tokens, i, reference, pairs) {
             return Some(f);
         }
     }
@@ -505,7 +535,12 @@ fn find_date(
 }
 
 /// `5 décembre 2026`, `5. Dez. 2026`, `5 de diciembre`, `5–7 Dec 2026`, `1er mai`.
-fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Option<FoundDate> {
+fn day_month_at(
+    tokens: &[Token],
+    i: usize,
+    reference: Option<NaiveDate>,
+    pairs: bool,
+) -> Option<FoundDate> {
     let (d1, len) = num(tokens, i)?;
     // Not the minutes of a time or the tail of a numeric date (`20:15 mai`); a label's
     // colon before a space is fine (`Tarih: 21 Mart 2026`).
@@ -516,13 +551,22 @@ fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Opt
     }
     let mut j = skip_ordinal(tokens, i + 1);
     let mut d2 = None;
+    let mut paired = false;
     if sep(tokens, j) == Some('-')
         && let Some((d, l)) = num(tokens, j + 1)
         && day_ok(d, l)
     {
         d2 = Some(d);
         j = skip_ordinal(tokens, j + 2);
-    } else if matches!(word(tokens, j), Some("au" | "al" | "bis" | "to" | "until")) {
+    } else if let Some(joiner @ ("au" | "al" | "bis" | "to" | "until" | "y" | "and" | "et" | "und"
+    | "ve" | "e")) = word(tokens, j)
+    {
+        // Two days joined by `and` (`12 y 13 de noviembre`, `Sa. 12. und So. 13. September`)
+        // are a run when they follow each other, else the first of two dates.
+        let conjunction = matches!(joiner, "y" | "and" | "et" | "und" | "ve" | "e");
+        if conjunction && !pairs {
+            return None;
+        }
         // `du vendredi 11 au dimanche 13 décembre`, `del 11 al 13 de marzo`, `11. bis 13. März`.
         let mut k = j + 1;
         if word(tokens, k).is_some_and(is_weekday) {
@@ -535,7 +579,8 @@ fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Opt
             && day_ok(d, l)
             && d > d1
         {
-            d2 = Some(d);
+            d2 = (!conjunction || d == d1 + 1).then_some(d);
+            paired = conjunction;
             j = skip_ordinal(tokens, k + 1);
         }
     }
@@ -558,7 +603,7 @@ fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Opt
         Some(d) if d > d1 => Some(NaiveDate::from_ymd_opt(start.year(), month, d)?),
         _ => None,
     };
-    Some(FoundDate { start, end, used: (i..end_index).collect() })
+    Some(FoundDate { start, end, used: (i..end_index).collect(), paired })
 }
 
 /// `Dec 5`, `December 5, 2026`, `Dec 5–7`, `Nov. 12th 2025`.
@@ -599,7 +644,7 @@ fn month_day_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Opt
         Some(d) if d > d1 => Some(NaiveDate::from_ymd_opt(start.year(), month, d)?),
         _ => None,
     };
-    Some(FoundDate { start, end, used: (i..k).collect() })
+    Some(FoundDate { start, end, used: (i..k).collect(), paired: false })
 }
 
 /// `05/12/2026`, `5.12.2026`, `2026-12-05`, `12/5/26`.
@@ -635,7 +680,7 @@ fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate>
     } else {
         return None;
     };
-    Some(FoundDate { start: date, end: None, used: (i..i + 5).collect() })
+    Some(FoundDate { start: date, end: None, used: (i..i + 5).collect(), paired: false })
 }
 
 /// Words that say a time is when doors open, not when the event starts.
@@ -928,6 +973,16 @@ mod tests {
             ("Dec 5–7", "2026-12-05/2026-12-07"),
             ("5 décembre 2026, 20:00–22:30", "2026-12-05T20:00:00/2026-12-05T22:30:00"),
             ("December 5, 2026 8pm", "2026-12-05T20:00:00"),
+            // Two days joined by `and` (issue 24, batch 90–109): a run when consecutive,
+            // else the first; hours kept each day of a run leave a run of dates.
+            ("Gijón, 12 y 13 de noviembre de 2026", "2026-11-12/2026-11-13"),
+            ("Sa. 12. und So. 13. September 2026", "2026-09-12/2026-09-13"),
+            ("5 et 12 décembre 2026", "2026-12-05"),
+            ("Vendredi 9 et samedi 10 octobre 2026 — 20h30", "2026-10-10T20:30:00"),
+            ("12 ve 13 Aralık 2026", "2026-12-12/2026-12-13"),
+            ("Sa. 12. und So. 13. September 2026, jeweils 11–18 Uhr", "2026-09-12/2026-09-13"),
+            ("Del 8 al 10 de mayo de 2026, cada día de 11:00 a 23:00", "2026-05-08/2026-05-10"),
+            ("Del 8 al 10 de mayo de 2026, de 11:00 a 23:00", "2026-05-08T11:00:00/2026-05-10T23:00:00"),
             // English.
             ("Saturday, December 5, 2026 at 8:30 PM", "2026-12-05T20:30:00"),
             ("Sat Dec 5 2026 8 p.m.", "2026-12-05T20:00:00"),

@@ -1097,6 +1097,11 @@ fn read_listing(
             if read.len() < MIN_ITEMS || read.len() * 2 <= items.len() {
                 continue;
             }
+            // A conference's timetable (`9.30 h Acreditación`, `12.00 h Pausa café`): its
+            // rows are sessions of one event, not events.
+            if read.iter().any(|i| i.raw.name.as_deref().is_some_and(is_session_filler)) {
+                continue;
+            }
             let mut events: Vec<RawEvent> = Vec::new();
             let mut days = Vec::new();
             let read = read.into_iter().flat_map(|item| {
@@ -1141,6 +1146,32 @@ fn read_listing(
         }
     }
     best
+}
+
+/// How a conference programme's breaks and formalities are titled: a list with such a row
+/// is the timetable of one event, whose sessions are not events of their own.
+const SESSION_FILLERS: &[&str] = &[
+    "coffee break",
+    "lunch break",
+    "registration",
+    "pausa cafe",
+    "pausa para el cafe",
+    "acreditacion",
+    "pause cafe",
+    "pause-cafe",
+    "accueil des participants",
+    "kaffeepause",
+    "mittagspause",
+    "kahve arasi",
+    "cay arasi",
+    "ogle arasi",
+];
+
+/// Whether a row's title is a programme's break or formality (`Pausa café`,
+/// `Registration and welcome coffee`).
+fn is_session_filler(title: &str) -> bool {
+    let t = gleaner_event::datetext::fold_diacritics(title.trim());
+    SESSION_FILLERS.iter().any(|f| t.starts_with(f))
 }
 
 /// A parent's element children grouped by tag and first class (`tr`, `li.event`,
