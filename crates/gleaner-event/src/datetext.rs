@@ -558,8 +558,9 @@ fn day_month_at(
     {
         d2 = Some(d);
         j = skip_ordinal(tokens, j + 2);
-    } else if let Some(joiner @ ("au" | "al" | "bis" | "to" | "until" | "y" | "and" | "et" | "und"
-    | "ve" | "e")) = word(tokens, j)
+    } else if let Some(
+        joiner @ ("au" | "al" | "bis" | "to" | "until" | "y" | "and" | "et" | "und" | "ve" | "e"),
+    ) = word(tokens, j)
     {
         // Two days joined by `and` (`12 y 13 de noviembre`, `Sa. 12. und So. 13. September`)
         // are a run when they follow each other, else the first of two dates.
@@ -777,7 +778,17 @@ fn find_times_from(
 
 /// Words after which a number is an hour of opening, not a room or a count.
 const HOURS_INTRO: [&str; 12] = [
-    "jeweils", "taglich", "von", "ab", "from", "daily", "open", "de", "desde", "entre", "quotidien",
+    "jeweils",
+    "taglich",
+    "von",
+    "ab",
+    "from",
+    "daily",
+    "open",
+    "de",
+    "desde",
+    "entre",
+    "quotidien",
     "hergun",
 ];
 
@@ -982,7 +993,10 @@ mod tests {
             ("12 ve 13 Aralık 2026", "2026-12-12/2026-12-13"),
             ("Sa. 12. und So. 13. September 2026, jeweils 11–18 Uhr", "2026-09-12/2026-09-13"),
             ("Del 8 al 10 de mayo de 2026, cada día de 11:00 a 23:00", "2026-05-08/2026-05-10"),
-            ("Del 8 al 10 de mayo de 2026, de 11:00 a 23:00", "2026-05-08T11:00:00/2026-05-10T23:00:00"),
+            (
+                "Del 8 al 10 de mayo de 2026, de 11:00 a 23:00",
+                "2026-05-08T11:00:00/2026-05-10T23:00:00",
+            ),
             // English.
             ("Saturday, December 5, 2026 at 8:30 PM", "2026-12-05T20:30:00"),
             ("Sat Dec 5 2026 8 p.m.", "2026-12-05T20:00:00"),
@@ -1125,7 +1139,10 @@ mod tests {
         assert_eq!(t("9.30–13.30 Uhr"), Some(("09:30".into(), Some("13:30".into()))));
         assert_eq!(t("12.50 - 14.00"), None, "prices, not times");
         assert_eq!(t("jeweils 11–18 Uhr"), Some(("11:00".into(), Some("18:00".into()))));
-        assert_eq!(t("Samstag, 10.10.2026, 8 bis 13 Uhr"), Some(("08:00".into(), Some("13:00".into()))));
+        assert_eq!(
+            t("Samstag, 10.10.2026, 8 bis 13 Uhr"),
+            Some(("08:00".into(), Some("13:00".into())))
+        );
         assert_eq!(t("de 9 a 14 h"), Some(("09:00".into(), Some("14:00".into()))));
         assert_eq!(t("Saal 2 bis 17 Uhr"), Some(("17:00".into(), None)), "a room, not an hour");
     }

@@ -887,3 +887,43 @@ fn timetable_grids_give_one_event_per_room_cell() {
     assert_eq!(price.min.map(|p| p.to_string()).as_deref(), Some("30"));
     assert_eq!(price.max.map(|p| p.to_string()).as_deref(), Some("60"));
 }
+
+/// Issue 24, batch 90–109: a town hall's list of its own fairs names the town but not the
+/// country; the footer's address ends with it. Times written `de 9.00 a 14.00 h` are a
+/// range, and in that country's zone.
+#[test]
+fn events_take_the_country_ending_the_sites_footer() {
+    let page = r#"<html lang="es"><body><main><h1>Ferias 2027</h1>
+      <div class="f"><h2><a href="/f/1">Mercadillo de primavera</a></h2><p><strong>Sábado 3 de abril de 2027</strong>, de 9.00 a 14.00 h</p><p>Lugar: Plaza Mayor, Villarcayo (Burgos)</p></div>
+      <div class="f"><h2><a href="/f/2">Feria del queso</a></h2><p><strong>Domingo 9 de mayo de 2027</strong></p><p>Lugar: Parque del Soto, Villarcayo (Burgos)</p></div>
+      <div class="f"><h2><a href="/f/3">Feria de otoño</a></h2><p><strong>Sábado 16 de octubre de 2027</strong></p><p>Lugar: Recinto ferial, Biarritz, France</p></div>
+      </main><footer><p>Ayuntamiento de Villarcayo · Plaza Mayor 1 · 09550 Villarcayo (Burgos) · España</p></footer></body></html>"#;
+    let (events, notes) = read(page, day(2027, 1, 1));
+    assert_eq!(events.len(), 3, "{notes:?}");
+    let country = |e: &Event| e.venue.country.clone();
+    assert_eq!(country(&events[0]).as_deref(), Some("ES"));
+    assert_eq!(country(&events[1]).as_deref(), Some("ES"));
+    assert_eq!(country(&events[2]).as_deref(), Some("FR"), "an event's own country stays");
+    assert_eq!(start(&events[0]), "2027-04-03T09:00:00+02:00");
+    assert_eq!(events[0].end.unwrap().to_iso(), "2027-04-03T14:00:00+02:00");
+}
+
+/// Issue 24, batch 90–109: a conference programme's timetable (`9.30 h Acreditación`,
+/// `12.00 h Pausa café`) lists sessions of one event, not events; a festival's timetable
+/// by day still gives its concerts.
+#[test]
+fn a_programme_with_breaks_is_not_a_listing() {
+    let programme = |filler: &str| {
+        format!(
+            r#"<html lang="es"><body><main><h1>II Jornadas de Historia</h1><p>Oviedo, 12 y 13 de noviembre de 2027</p>
+      <h3>Viernes 12 de noviembre de 2027</h3><table><tr><td>9.30 h</td><td>{filler}</td></tr><tr><td>10.00 h</td><td>Conferencia inaugural</td></tr><tr><td>12.00 h</td><td>Mesa redonda</td></tr></table>
+      <h3>Sábado 13 de noviembre de 2027</h3><table><tr><td>9.30 h</td><td>Concierto del coro</td></tr><tr><td>12.00 h</td><td>Conferencia de clausura</td></tr></table>
+      </main></body></html>"#
+        )
+    };
+    let (events, notes) =
+        read(&programme("Acreditación y entrega de documentación"), day(2027, 1, 1));
+    assert!(events.len() <= 1, "sessions are not events: {:?} {notes:?}", summary(&events));
+    let (events, _) = read(&programme("Concierto de apertura"), day(2027, 1, 1));
+    assert_eq!(events.len(), 5, "still a listing: {:?}", summary(&events));
+}
