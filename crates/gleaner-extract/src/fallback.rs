@@ -2039,7 +2039,7 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
 
 /// The zone a page states for its times, when it states exactly one: "all times
 /// Central", "Eastern time", "hora peninsular", "heure de Paris", "TSİ", "MEZ", "CET",
-/// "UK time". Abbreviations that are also words (`et`, `est`) count only after "all times".
+/// "UK time", "Irish time". Abbreviations that are also words (`et`, `est`) count only after "all times".
 pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
     use chrono_tz::{America, Atlantic, Europe};
     let folded = gleaner_event::datetext::fold_diacritics(&text[..text.len().min(400_000)]);
@@ -2087,7 +2087,9 @@ pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
             "turkiye" if next == "saati" || next == "saatiyle" => note(Europe::Istanbul),
             "mez" | "mesz" => note(Europe::Berlin),
             "cet" | "cest" => note(Europe::Paris),
-            "uk" if next == "time" => note(Europe::London),
+            "uk" | "british" if next == "time" => note(Europe::London),
+            "irish" if next == "time" => note(Europe::Dublin),
+
             _ => {}
         }
     }
@@ -2309,6 +2311,10 @@ mod tests {
         assert_eq!(z("20h30 (heure de Paris)").as_deref(), Some("Europe/Paris"));
         assert_eq!(z("Saat 20.30 TSİ").as_deref(), Some("Europe/Istanbul"));
         assert_eq!(z("Beginn 20 Uhr MEZ").as_deref(), Some("Europe/Berlin"));
+        // Issue 24, batch 90–109: a club's fixtures say `Throw-in times are Irish time`.
+        assert_eq!(z("Throw-in times are Irish time.").as_deref(), Some("Europe/Dublin"));
+        assert_eq!(z("Kick-off 3pm British time").as_deref(), Some("Europe/London"));
+        assert_eq!(z("Irish dancing at 8pm"), None);
         // Words that only look like zones, and two zones at once, say nothing.
         assert_eq!(z("Le concert est complet et reporté"), None);
         assert_eq!(z("Central Park concert at 8pm"), None);
