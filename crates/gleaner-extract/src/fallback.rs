@@ -662,7 +662,12 @@ const CLOSURE_WORDS: &[&str] = &[
     "plazo",
     "deadline",
     "anmeldeschluss",
+    "einsendeschluss",
+    "bewerbungsschluss",
     "limite",
+    "límite",
+    // A call for entries (`Son başvuru: 15 Ocak 2027`): its dates are when to apply.
+    "başvuru",
     // A pass's or fare's validity (`valable du 1er septembre 2026 au 30 juin 2027`).
     "valable",
     "valid",

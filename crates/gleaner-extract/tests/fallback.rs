@@ -927,3 +927,25 @@ fn a_programme_with_breaks_is_not_a_listing() {
     let (events, _) = read(&programme("Concierto de apertura"), day(2027, 1, 1));
     assert_eq!(events.len(), 5, "still a listing: {:?}", summary(&events));
 }
+
+/// Issue 24, batch 90–109: a call for entries gives its deadlines (`Son başvuru: 15 Ocak
+/// 2027`, `Einsendeschluss: 1. März 2027`), which are not events.
+#[test]
+fn a_call_for_entries_gives_no_event() {
+    let pages = [
+        r#"<html lang="tr"><body><h1>Başvuru Çağrısı: Belgesel Günleri 2027</h1>
+          <ul><li>Son başvuru: 15 Ocak 2027, saat 23.59</li><li>Sonuçlar: Şubat 2027</li></ul>
+          <p>Başvuru ücretsizdir.</p></body></html>"#,
+        r#"<html lang="de"><body><h1>Ausschreibung Kurzfilmpreis 2027</h1>
+          <p>Einsendeschluss: Montag, 1. März 2027, 24 Uhr</p></body></html>"#,
+    ];
+    for page in pages {
+        let (events, notes) = read(page, day(2026, 11, 2));
+        assert!(events.is_empty(), "{:?} {notes:?}", summary(&events));
+    }
+    // Positive control: the screening itself is an event.
+    let page = r#"<html lang="tr"><body><h1>Belgesel Günleri 2027</h1>
+      <p>Gösterim: 12 Mart 2027, saat 20.00</p></body></html>"#;
+    let (events, _) = read(page, day(2026, 11, 2));
+    assert_eq!(events.len(), 1);
+}
