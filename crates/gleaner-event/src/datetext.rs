@@ -681,6 +681,29 @@ fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate>
     } else {
         return None;
     };
+    // `27.11.–23.12.2026`: a run whose first day gives no year of its own.
+    if s == '.'
+        && i >= 5
+        && sep(tokens, i - 1) == Some('-')
+        && sep(tokens, i - 2) == Some('.')
+        && sep(tokens, i - 4) == Some('.')
+        && !tokens[i - 4].spaced
+        && !tokens[i - 3].spaced
+        && let (Some((d0, l0)), Some((m0, lm0))) = (num(tokens, i - 5), num(tokens, i - 3))
+        && l0 <= 2
+        && lm0 <= 2
+        && let Some(first) = NaiveDate::from_ymd_opt(date.year(), m0, d0)
+            .filter(|f| *f < date)
+            .or_else(|| NaiveDate::from_ymd_opt(date.year() - 1, m0, d0))
+        && (date - first).num_days() <= 366
+    {
+        return Some(FoundDate {
+            start: first,
+            end: Some(date),
+            used: (i - 5..i + 5).collect(),
+            paired: false,
+        });
+    }
     Some(FoundDate { start: date, end: None, used: (i..i + 5).collect(), paired: false })
 }
 
@@ -989,6 +1012,9 @@ mod tests {
             ("Gijón, 12 y 13 de noviembre de 2026", "2026-11-12/2026-11-13"),
             ("Sa. 12. und So. 13. September 2026", "2026-09-12/2026-09-13"),
             ("5 et 12 décembre 2026", "2026-12-05"),
+            ("27.11.–23.12.2026, täglich 11–20 Uhr", "2026-11-27/2026-12-23"),
+            ("28.12.–6.1.2027", "2026-12-28/2027-01-06"),
+            ("27.11.–23.12.2026, 19 Uhr", "2026-11-27T19:00:00/2026-12-23"),
             ("Vendredi 9 et samedi 10 octobre 2026 — 20h30", "2026-10-10T20:30:00"),
             ("12 ve 13 Aralık 2026", "2026-12-12/2026-12-13"),
             ("Sa. 12. und So. 13. September 2026, jeweils 11–18 Uhr", "2026-09-12/2026-09-13"),

@@ -62,6 +62,10 @@ pub fn read(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let first = candidates.len();
+    // A description list's terms and their details are items: each `<dt>` and the `<dd>`s
+    // after it are wrapped in one `<div>` and the page read again.
+    let paired = dl_items(doc);
+    let doc = paired.as_ref().unwrap_or(doc);
     read_page(doc, reference, candidates, diagnostics);
     // Events with no place of their own are at the site's venue when the page's footer or
     // contact block gives one (a club's or theatre's own listing).
@@ -110,6 +114,44 @@ pub fn read(
             location: String::new(),
         });
     }
+}
+
+/// The page with each `<dl>` of three terms or more rewritten so that a `<dt>` and the
+/// `<dd>`s after it sit in one `<div class="dl-item">` (a market list's name, then its
+/// date, place and text); `None` when the page has no such list.
+fn dl_items(doc: &Html) -> Option<Html> {
+    let mut html = doc.html();
+    let mut changed = false;
+    for dl in doc.select(&sel("dl")).take(50) {
+        let children: Vec<ElementRef<'_>> = dl.children().filter_map(ElementRef::wrap).collect();
+        let terms = children.iter().filter(|c| c.value().name() == "dt").count();
+        if terms < MIN_ITEMS || children.iter().any(|c| !matches!(c.value().name(), "dt" | "dd")) {
+            continue;
+        }
+        let old = dl.html();
+        let open = &old[..old.find('>')? + 1];
+        let mut new = String::from(open);
+        let mut in_item = false;
+        for c in &children {
+            if c.value().name() == "dt" {
+                if in_item {
+                    new.push_str("</div>");
+                }
+                new.push_str("<div class=\"dl-item\">");
+                in_item = true;
+            }
+            new.push_str(&c.html());
+        }
+        if in_item {
+            new.push_str("</div>");
+        }
+        new.push_str("</dl>");
+        if let Some(at) = html.find(&old) {
+            html.replace_range(at..at + old.len(), &new);
+            changed = true;
+        }
+    }
+    changed.then(|| Html::parse_document(&html))
 }
 
 fn read_page(

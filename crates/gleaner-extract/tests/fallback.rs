@@ -949,3 +949,27 @@ fn a_call_for_entries_gives_no_event() {
     let (events, _) = read(page, day(2026, 11, 2));
     assert_eq!(events.len(), 1);
 }
+
+/// Issue 24, batch 90–109: a description list of markets, each a `<dt>` name and a `<dd>`
+/// with its date and place, is a listing of one event per term; `27.11.–23.12.2026,
+/// täglich 11–20 Uhr` is a run of dates.
+#[test]
+fn description_list_terms_are_listing_items() {
+    let page = r#"<html lang="de"><body><main><h1>Märkte 2027</h1><dl>
+      <dt><a href="/m/1">Ostermarkt</a></dt><dd>Samstag, 27.03.2027, 8 bis 13 Uhr<br>Ort: Marktplatz</dd>
+      <dt><a href="/m/2">Töpfermarkt</a></dt><dd>Sonntag, 16.05.2027, 10–17 Uhr<br>Ort: Schlosshof</dd>
+      <dt><a href="/m/3">Weihnachtsmarkt</a></dt><dd>26.11.–23.12.2027, täglich 11–20 Uhr<br>Ort: Altstadt</dd>
+    </dl></main></body></html>"#;
+    let (events, notes) = read(page, day(2027, 1, 1));
+    assert_eq!(
+        summary(&events).into_iter().map(|(t, s, _)| (t, s)).collect::<Vec<_>>(),
+        [
+            ("Ostermarkt".to_owned(), "2027-03-27T08:00:00".to_owned()),
+            ("Töpfermarkt".to_owned(), "2027-05-16T10:00:00".to_owned()),
+            ("Weihnachtsmarkt".to_owned(), "2027-11-26".to_owned()),
+        ],
+        "{notes:?}"
+    );
+    assert_eq!(events[0].end.unwrap().to_iso(), "2027-03-27T13:00:00");
+    assert_eq!(events[2].end.unwrap().to_iso(), "2027-12-23");
+}
