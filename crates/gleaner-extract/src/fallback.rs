@@ -1073,6 +1073,14 @@ fn read_listing(
             days.iter().rev().find(|(at, _)| at.id() < i.id()).map(|(_, d)| *d)
         };
         let mut lists: Vec<(String, DatedItems<'_>)> = Vec::new();
+        // Cards of two kinds side by side (`div.sergi` exhibitions, then `div.atolye`
+        // workshops), each headed by its title, too few alone: one list of headed cards.
+        for (tag, headed) in headed_cards(&groups) {
+            lists.push((
+                format!("{tag} (headed)"),
+                headed.iter().map(|i| (*i, day_of(&days, *i))).collect(),
+            ));
+        }
         for (sig, items) in &groups {
             lists.push((sig.clone(), items.iter().map(|i| (*i, day_of(&days, *i))).collect()));
             // Repeated sections, each a day heading and that day's items (a festival's
@@ -1219,6 +1227,35 @@ const SESSION_FILLERS: &[&str] = &[
 fn is_session_filler(title: &str) -> bool {
     let t = gleaner_event::datetext::fold_diacritics(title.trim());
     SESSION_FILLERS.iter().any(|f| t.starts_with(f))
+}
+
+/// Groups of one tag but different classes, each smaller than [`MIN_ITEMS`], whose
+/// items all hold a heading: together, by tag, when they make [`MIN_ITEMS`] or more.
+fn headed_cards<'a>(
+    groups: &[(String, Vec<ElementRef<'a>>)],
+) -> Vec<(String, Vec<ElementRef<'a>>)> {
+    let headings = sel("h2, h3, h4");
+    let mut out: Vec<(String, Vec<ElementRef<'a>>, usize)> = Vec::new();
+    for (_, items) in groups.iter().filter(|(_, items)| items.len() < MIN_ITEMS) {
+        if !items.iter().all(|i| i.select(&headings).count() == 1) {
+            continue;
+        }
+        let tag = items[0].value().name().to_owned();
+        match out.iter_mut().find(|(t, _, _)| *t == tag) {
+            Some((_, all, kinds)) => {
+                all.extend(items.iter().copied());
+                *kinds += 1;
+            }
+            None => out.push((tag, items.clone(), 1)),
+        }
+    }
+    out.into_iter()
+        .filter(|(_, all, kinds)| *kinds >= 2 && all.len() >= MIN_ITEMS)
+        .map(|(tag, mut all, _)| {
+            all.sort_by_key(|e| e.id());
+            (tag, all)
+        })
+        .collect()
 }
 
 /// A parent's element children grouped by tag and first class (`tr`, `li.event`,

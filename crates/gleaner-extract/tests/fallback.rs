@@ -973,3 +973,28 @@ fn description_list_terms_are_listing_items() {
     assert_eq!(events[0].end.unwrap().to_iso(), "2027-03-27T13:00:00");
     assert_eq!(events[2].end.unwrap().to_iso(), "2027-12-23");
 }
+
+/// Issue 24, batch 90–109: a museum's page with two exhibitions (`div.sergi`) and two
+/// workshops (`div.atolye`), each card headed by its title: too few of either kind alone,
+/// one listing together.
+#[test]
+fn headed_cards_of_two_kinds_are_one_listing() {
+    let page = r#"<html lang="tr"><body><main><h1>Müze</h1>
+      <div class="sergi"><h3><a href="/s/1">Cam Ustaları</a></h3><p>3 Ekim 2026</p></div>
+      <div class="sergi"><h3><a href="/s/2">Genç Seramikçiler</a></h3><p>17 Ekim 2026</p></div>
+      <div class="atolye"><h3><a href="/a/1">Cam Boncuk</a></h3><p>14 Kasım 2026 Cumartesi, saat 14:00</p></div>
+      <div class="atolye"><h3><a href="/a/2">Seramik Boyama</a></h3><p>10 Aralık 2026 Perşembe, saat 18.30</p></div>
+      </main></body></html>"#;
+    let (events, notes) = read(page, day(2026, 9, 1));
+    let titles: Vec<_> = events.iter().map(|e| e.title.clone().unwrap()).collect();
+    assert_eq!(
+        titles,
+        ["Cam Ustaları", "Genç Seramikçiler", "Cam Boncuk", "Seramik Boyama"],
+        "{notes:?}"
+    );
+    assert_eq!(start(&events[3]), "2026-12-10T18:30:00");
+    // Cards without one heading each (a teaser block with two) are not taken together.
+    let page = page.replace("<h3><a href=\"/s/2\">", "<h3>Yeni</h3><h3><a href=\"/s/2\">");
+    let (events, _) = read(&page, day(2026, 9, 1));
+    assert!(events.len() < 4, "{:?}", summary(&events));
+}
