@@ -520,7 +520,7 @@ fn find_date(
     // Day then month first (`mar. 5 déc.` is Tuesday 5 December, not March 5).
     for i in 0..tokens.len() {
         if let Some(f) = day_month_at(tokens, i, reference, pairs) {
-            return Some(f);
+            return Some(run_to_day_month(tokens, f, reference, pairs));
         }
     }
     for i in 0..tokens.len() {
@@ -532,6 +532,43 @@ fn find_date(
         }
     }
     None
+}
+
+/// A day-and-month date followed by a dash and another (`3 Ekim 2026 – 28 Şubat 2027`,
+/// `14 May – 27 September 2026`) is a run to the second; a first day without a year
+/// takes the second's (the year before, when that keeps it first).
+fn run_to_day_month(
+    tokens: &[Token],
+    found: FoundDate,
+    reference: Option<NaiveDate>,
+    pairs: bool,
+) -> FoundDate {
+    let Some(&last) = found.used.last() else { return found };
+    if found.end.is_some() || sep(tokens, last + 1) != Some('-') {
+        return found;
+    }
+    let Some(to) = day_month_at(tokens, last + 2, reference, pairs).filter(|t| t.end.is_none())
+    else {
+        return found;
+    };
+    let has_year = found.used.iter().any(|&k| num(tokens, k).is_some_and(|(_, l)| l == 4));
+    let start = if has_year {
+        found.start
+    } else {
+        match found.start.with_year(to.start.year()) {
+            Some(s) if s <= to.start => s,
+            _ => match found.start.with_year(to.start.year() - 1) {
+                Some(s) => s,
+                None => return found,
+            },
+        }
+    };
+    if start >= to.start || (to.start - start).num_days() > 400 {
+        return found;
+    }
+    let mut used = found.used;
+    used.extend(last + 1..=*to.used.last().unwrap_or(&last));
+    FoundDate { start, end: Some(to.start), used, paired: found.paired }
 }
 
 /// `5 décembre 2026`, `5. Dez. 2026`, `5 de diciembre`, `5–7 Dec 2026`, `1er mai`.
@@ -1012,6 +1049,10 @@ mod tests {
             ("Gijón, 12 y 13 de noviembre de 2026", "2026-11-12/2026-11-13"),
             ("Sa. 12. und So. 13. September 2026", "2026-09-12/2026-09-13"),
             ("5 et 12 décembre 2026", "2026-12-05"),
+            ("3 Ekim 2026 – 28 Şubat 2027", "2026-10-03/2027-02-28"),
+            ("14 May – 27 September 2026", "2026-05-14/2026-09-27"),
+            ("17 Ekim – 29 Kasım 2026", "2026-10-17/2026-11-29"),
+            ("4 June 2026, 6.30pm – 8.30pm", "2026-06-04T18:30:00/2026-06-04T20:30:00"),
             ("27.11.–23.12.2026, täglich 11–20 Uhr", "2026-11-27/2026-12-23"),
             ("28.12.–6.1.2027", "2026-12-28/2027-01-06"),
             ("27.11.–23.12.2026, 19 Uhr", "2026-11-27T19:00:00/2026-12-23"),
