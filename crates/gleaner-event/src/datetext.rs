@@ -59,9 +59,20 @@ pub fn parse_text_date(
         return Some(TextDate { start: t, end: None });
     }
     let tokens = tokenize(text);
-    let found = find_date(&tokens, reference, order)?;
+    let mut found = find_date(&tokens, reference, order, true)?;
     // Times are looked for outside the date's own tokens.
-    let times = find_times(&tokens, &found.used);
+    let mut times = find_times(&tokens, &found.used);
+    let daily = says_daily(&tokens);
+    // Two days joined by `and` with one time (`Vendredi 9 et samedi 10 octobre — 20h30`)
+    // are two performances: the date is the second day's, and the first is left to the
+    // reader of earlier days, as before.
+    if found.paired && times.is_some() && !daily {
+        found = find_date(&tokens, reference, order, false)?;
+        times = find_times(&tokens, &found.used);
+    }
+    // Hours kept each day of a run (`12.–13. September, jeweils 11–18 Uhr`, `täglich
+    // 11–20 Uhr`) are opening hours: the run is of dates.
+    let times = times.filter(|_| found.end.is_none() || !daily);
     let (start, end) = match times {
         Some((t1, t2)) => {
             let start = EventTime::Floating(found.start.and_time(t1));
@@ -79,6 +90,22 @@ pub fn parse_text_date(
         None => (EventTime::Date(found.start), found.end.map(EventTime::Date)),
     };
     Some(TextDate { start, end })
+}
+
+/// Whether the text says its hours are kept each day (`jeweils`, `täglich`, `daily`,
+/// `tous les jours`, `cada día`, `her gün`).
+fn says_daily(tokens: &[Token]) -> bool {
+    (0..tokens.len()).any(|i| {
+        matches!(
+            word(tokens, i),
+            Some("jeweils" | "taglich" | "daily" | "quotidiennement" | "diariamente")
+        ) || matches!(
+            (word(tokens, i), word(tokens, i + 1), word(tokens, i + 2)),
+            (Some("tous"), Some("les"), Some("jours"))
+                | (Some("cada" | "each" | "every"), Some("dia" | "day"), _)
+                | (Some("her"), Some("gun"), _)
+        )
+    })
 }
 
 /// Reads a time of day or a range of times (`20h30`, `8 pm`, `20:00–22:30`, `20 Uhr`).
@@ -400,6 +427,8 @@ struct FoundDate {
     end: Option<NaiveDate>,
     /// Token indexes the date used (times are not read from them).
     used: Vec<usize>,
+    /// Whether two days joined by `and` (`12 y 13 de noviembre`) were read as one date.
+    paired: bool,
 }
 
 fn num(tokens: &[Token], i: usize) -> Option<(u32, usize)> {
@@ -486,11 +515,12 @@ fn find_date(
     tokens: &[Token],
     reference: Option<NaiveDate>,
     order: DateOrder,
+    pairs: bool,
 ) -> Option<FoundDate> {
     // Day then month first (`mar. 5 déc.` is Tuesday 5 December, not March 5).
     for i in 0..tokens.len() {
-        if let Some(f) = day_month_at(tokens, i, reference) {
-            return Some(f);
+        if let Some(f) = day_month_at(tokens, i, reference, pairs) {
+            return Some(run_to_day_month(tokens, f, reference, pairs));
         }
     }
     for i in 0..tokens.len() {
@@ -504,8 +534,50 @@ fn find_date(
     None
 }
 
+/// A day-and-month date followed by a dash and another (`3 Ekim 2026 – 28 Şubat 2027`,
+/// `14 May – 27 September 2026`) is a run to the second; a first day without a year
+/// takes the second's (the year before, when that keeps it first).
+fn run_to_day_month(
+    tokens: &[Token],
+    found: FoundDate,
+    reference: Option<NaiveDate>,
+    pairs: bool,
+) -> FoundDate {
+    let Some(&last) = found.used.last() else { return found };
+    if found.end.is_some() || sep(tokens, last + 1) != Some('-') {
+        return found;
+    }
+    let Some(to) = day_month_at(tokens, last + 2, reference, pairs).filter(|t| t.end.is_none())
+    else {
+        return found;
+    };
+    let has_year = found.used.iter().any(|&k| num(tokens, k).is_some_and(|(_, l)| l == 4));
+    let start = if has_year {
+        found.start
+    } else {
+        match found.start.with_year(to.start.year()) {
+            Some(s) if s <= to.start => s,
+            _ => match found.start.with_year(to.start.year() - 1) {
+                Some(s) => s,
+                None => return found,
+            },
+        }
+    };
+    if start >= to.start || (to.start - start).num_days() > 400 {
+        return found;
+    }
+    let mut used = found.used;
+    used.extend(last + 1..=*to.used.last().unwrap_or(&last));
+    FoundDate { start, end: Some(to.start), used, paired: found.paired }
+}
+
 /// `5 décembre 2026`, `5. Dez. 2026`, `5 de diciembre`, `5–7 Dec 2026`, `1er mai`.
-fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Option<FoundDate> {
+fn day_month_at(
+    tokens: &[Token],
+    i: usize,
+    reference: Option<NaiveDate>,
+    pairs: bool,
+) -> Option<FoundDate> {
     let (d1, len) = num(tokens, i)?;
     // Not the minutes of a time or the tail of a numeric date (`20:15 mai`); a label's
     // colon before a space is fine (`Tarih: 21 Mart 2026`).
@@ -516,13 +588,23 @@ fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Opt
     }
     let mut j = skip_ordinal(tokens, i + 1);
     let mut d2 = None;
+    let mut paired = false;
     if sep(tokens, j) == Some('-')
         && let Some((d, l)) = num(tokens, j + 1)
         && day_ok(d, l)
     {
         d2 = Some(d);
         j = skip_ordinal(tokens, j + 2);
-    } else if matches!(word(tokens, j), Some("au" | "al" | "bis" | "to" | "until")) {
+    } else if let Some(
+        joiner @ ("au" | "al" | "bis" | "to" | "until" | "y" | "and" | "et" | "und" | "ve" | "e"),
+    ) = word(tokens, j)
+    {
+        // Two days joined by `and` (`12 y 13 de noviembre`, `Sa. 12. und So. 13. September`)
+        // are a run when they follow each other, else the first of two dates.
+        let conjunction = matches!(joiner, "y" | "and" | "et" | "und" | "ve" | "e");
+        if conjunction && !pairs {
+            return None;
+        }
         // `du vendredi 11 au dimanche 13 décembre`, `del 11 al 13 de marzo`, `11. bis 13. März`.
         let mut k = j + 1;
         if word(tokens, k).is_some_and(is_weekday) {
@@ -535,7 +617,8 @@ fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Opt
             && day_ok(d, l)
             && d > d1
         {
-            d2 = Some(d);
+            d2 = (!conjunction || d == d1 + 1).then_some(d);
+            paired = conjunction;
             j = skip_ordinal(tokens, k + 1);
         }
     }
@@ -558,7 +641,7 @@ fn day_month_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Opt
         Some(d) if d > d1 => Some(NaiveDate::from_ymd_opt(start.year(), month, d)?),
         _ => None,
     };
-    Some(FoundDate { start, end, used: (i..end_index).collect() })
+    Some(FoundDate { start, end, used: (i..end_index).collect(), paired })
 }
 
 /// `Dec 5`, `December 5, 2026`, `Dec 5–7`, `Nov. 12th 2025`.
@@ -599,7 +682,7 @@ fn month_day_at(tokens: &[Token], i: usize, reference: Option<NaiveDate>) -> Opt
         Some(d) if d > d1 => Some(NaiveDate::from_ymd_opt(start.year(), month, d)?),
         _ => None,
     };
-    Some(FoundDate { start, end, used: (i..k).collect() })
+    Some(FoundDate { start, end, used: (i..k).collect(), paired: false })
 }
 
 /// `05/12/2026`, `5.12.2026`, `2026-12-05`, `12/5/26`.
@@ -635,7 +718,30 @@ fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate>
     } else {
         return None;
     };
-    Some(FoundDate { start: date, end: None, used: (i..i + 5).collect() })
+    // `27.11.–23.12.2026`: a run whose first day gives no year of its own.
+    if s == '.'
+        && i >= 5
+        && sep(tokens, i - 1) == Some('-')
+        && sep(tokens, i - 2) == Some('.')
+        && sep(tokens, i - 4) == Some('.')
+        && !tokens[i - 4].spaced
+        && !tokens[i - 3].spaced
+        && let (Some((d0, l0)), Some((m0, lm0))) = (num(tokens, i - 5), num(tokens, i - 3))
+        && l0 <= 2
+        && lm0 <= 2
+        && let Some(first) = NaiveDate::from_ymd_opt(date.year(), m0, d0)
+            .filter(|f| *f < date)
+            .or_else(|| NaiveDate::from_ymd_opt(date.year() - 1, m0, d0))
+        && (date - first).num_days() <= 366
+    {
+        return Some(FoundDate {
+            start: first,
+            end: Some(date),
+            used: (i - 5..i + 5).collect(),
+            paired: false,
+        });
+    }
+    Some(FoundDate { start: date, end: None, used: (i..i + 5).collect(), paired: false })
 }
 
 /// Words that say a time is when doors open, not when the event starts.
@@ -708,8 +814,10 @@ fn find_times_from(
                 && next > 0
                 && matches!(word(tokens, next - 1), Some("uhr" | "h"))
                 && let Some(bare) = bare_hour_before(tokens, used, i, 23)
-                // Not a number a word introduces (`Saal 2 – 17 Uhr`).
-                && (i < 3 || word(tokens, i - 3).is_none())
+                // Not a number a word introduces (`Saal 2 – 17 Uhr`), unless the word is one
+                // that introduces hours (`jeweils 11–18 Uhr`, `von 8 bis 13 Uhr`).
+                && (i < 3
+                    || word(tokens, i - 3).is_none_or(|w| HOURS_INTRO.contains(&w)))
                 && let Some(early) = NaiveTime::from_hms_opt(bare, 0, 0)
                 && early < start
             {
@@ -728,13 +836,41 @@ fn find_times_from(
     None
 }
 
+/// Words after which a number is an hour of opening, not a room or a count.
+const HOURS_INTRO: [&str; 12] = [
+    "jeweils",
+    "taglich",
+    "von",
+    "ab",
+    "from",
+    "daily",
+    "open",
+    "de",
+    "desde",
+    "entre",
+    "quotidien",
+    "hergun",
+];
+
+/// Whether a range joiner at `k` (`-`, `a`, `bis`, `to`, `à`) is followed by a time that says it
+/// is one (`9.00 a 14.00 h`, `9.30–13.30 Uhr`): the dotted start of such a range is a time too.
+fn dotted_range_end(tokens: &[Token], k: usize) -> bool {
+    let joined = sep(tokens, k) == Some('-')
+        || matches!(word(tokens, k), Some("a" | "bis" | "to" | "au" | "hasta" | "until"));
+    joined
+        && num(tokens, k + 1).is_some()
+        && sep(tokens, k + 2) == Some('.')
+        && !tokens.get(k + 2).is_some_and(|t| t.spaced)
+        && time_at(tokens, k + 1).is_some()
+}
+
 /// The bare hour (`7` in `7–9 p.m.`, `7 to 9 pm`, `11` in `11–17 Uhr`) joined by a dash or
 /// `to` to the time at `i`, at most `max` (12 beside a meridiem, 23 beside `Uhr` or `h`):
 /// not a time of its own and not the tail of a date or number.
 fn bare_hour_before(tokens: &[Token], used: &[usize], i: usize, max: u32) -> Option<u32> {
     let joined = i >= 2
         && (sep(tokens, i - 1) == Some('-')
-            || matches!(word(tokens, i - 1), Some("to" | "until" | "till")));
+            || matches!(word(tokens, i - 1), Some("to" | "until" | "till" | "bis" | "a")));
     if !joined || used.contains(&(i - 2)) {
         return None;
     }
@@ -790,7 +926,8 @@ fn time_at(tokens: &[Token], i: usize) -> Option<((u32, u32), Option<Meridiem>, 
             if lm != 2
                 || m > 59
                 || !(matches!(after, Some("uhr" | "h" | "am" | "pm"))
-                    || matches!(before, Some("saat" | "um" | "ab" | "a" | "las" | "at")))
+                    || matches!(before, Some("saat" | "um" | "ab" | "a" | "las" | "at"))
+                    || dotted_range_end(tokens, j + 2))
             {
                 return None;
             }
@@ -907,6 +1044,26 @@ mod tests {
             ("Dec 5–7", "2026-12-05/2026-12-07"),
             ("5 décembre 2026, 20:00–22:30", "2026-12-05T20:00:00/2026-12-05T22:30:00"),
             ("December 5, 2026 8pm", "2026-12-05T20:00:00"),
+            // Two days joined by `and` (issue 24, batch 90–109): a run when consecutive,
+            // else the first; hours kept each day of a run leave a run of dates.
+            ("Gijón, 12 y 13 de noviembre de 2026", "2026-11-12/2026-11-13"),
+            ("Sa. 12. und So. 13. September 2026", "2026-09-12/2026-09-13"),
+            ("5 et 12 décembre 2026", "2026-12-05"),
+            ("3 Ekim 2026 – 28 Şubat 2027", "2026-10-03/2027-02-28"),
+            ("14 May – 27 September 2026", "2026-05-14/2026-09-27"),
+            ("17 Ekim – 29 Kasım 2026", "2026-10-17/2026-11-29"),
+            ("4 June 2026, 6.30pm – 8.30pm", "2026-06-04T18:30:00/2026-06-04T20:30:00"),
+            ("27.11.–23.12.2026, täglich 11–20 Uhr", "2026-11-27/2026-12-23"),
+            ("28.12.–6.1.2027", "2026-12-28/2027-01-06"),
+            ("27.11.–23.12.2026, 19 Uhr", "2026-11-27T19:00:00/2026-12-23"),
+            ("Vendredi 9 et samedi 10 octobre 2026 — 20h30", "2026-10-10T20:30:00"),
+            ("12 ve 13 Aralık 2026", "2026-12-12/2026-12-13"),
+            ("Sa. 12. und So. 13. September 2026, jeweils 11–18 Uhr", "2026-09-12/2026-09-13"),
+            ("Del 8 al 10 de mayo de 2026, cada día de 11:00 a 23:00", "2026-05-08/2026-05-10"),
+            (
+                "Del 8 al 10 de mayo de 2026, de 11:00 a 23:00",
+                "2026-05-08T11:00:00/2026-05-10T23:00:00",
+            ),
             // English.
             ("Saturday, December 5, 2026 at 8:30 PM", "2026-12-05T20:30:00"),
             ("Sat Dec 5 2026 8 p.m.", "2026-12-05T20:00:00"),
@@ -1043,5 +1200,17 @@ mod tests {
         assert_eq!(t("23.00 h"), Some(("23:00".into(), None)));
         assert_eq!(t("a las 21:00"), Some(("21:00".into(), None)));
         assert_eq!(t("saat 19:00"), Some(("19:00".into(), None)));
+        // Issue 24, batch 90–109: a dotted start joined to a dotted end with its unit, and a
+        // bare hour after a word that introduces opening hours or joined by `bis`/`a`.
+        assert_eq!(t("de 9.00 a 14.00 h"), Some(("09:00".into(), Some("14:00".into()))));
+        assert_eq!(t("9.30–13.30 Uhr"), Some(("09:30".into(), Some("13:30".into()))));
+        assert_eq!(t("12.50 - 14.00"), None, "prices, not times");
+        assert_eq!(t("jeweils 11–18 Uhr"), Some(("11:00".into(), Some("18:00".into()))));
+        assert_eq!(
+            t("Samstag, 10.10.2026, 8 bis 13 Uhr"),
+            Some(("08:00".into(), Some("13:00".into())))
+        );
+        assert_eq!(t("de 9 a 14 h"), Some(("09:00".into(), Some("14:00".into()))));
+        assert_eq!(t("Saal 2 bis 17 Uhr"), Some(("17:00".into(), None)), "a room, not an hour");
     }
 }

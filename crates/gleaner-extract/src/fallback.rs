@@ -62,6 +62,10 @@ pub fn read(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let first = candidates.len();
+    // A description list's terms and their details are items: each `<dt>` and the `<dd>`s
+    // after it are wrapped in one `<div>` and the page read again.
+    let paired = dl_items(doc);
+    let doc = paired.as_ref().unwrap_or(doc);
     read_page(doc, reference, candidates, diagnostics);
     // Events with no place of their own are at the site's venue when the page's footer or
     // contact block gives one (a club's or theatre's own listing).
@@ -74,6 +78,21 @@ pub fn read(
         for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
             c.raw.location_name = Some(name.clone());
             c.raw.address_text = Some(address.clone());
+        }
+    }
+    // Events with a place but no country are in the country of the site's own address when
+    // its footer ends with one (`… · 09500 Medina de Pomar (Burgos) · España`) and the
+    // event's place names none: a town hall lists its own town's fairs.
+    if let Some(country) = site_venue(doc.root_element()).and_then(|(_, a)| site_country(&a)) {
+        for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
+            let texts = [&c.raw.location_name, &c.raw.location_text, &c.raw.address_text];
+            let names_one = texts.iter().filter_map(|t| t.as_deref()).any(|t| {
+                t.split([',', '·', '|', '(', ')'])
+                    .any(|p| gleaner_event::country_code(p.trim()).is_some())
+            });
+            if !names_one {
+                c.raw.country = Some(country.clone());
+            }
         }
     }
     // A zone the page states ("all times Central", "hora peninsular", "TSİ") fixes the
@@ -95,6 +114,44 @@ pub fn read(
             location: String::new(),
         });
     }
+}
+
+/// The page with each `<dl>` of three terms or more rewritten so that a `<dt>` and the
+/// `<dd>`s after it sit in one `<div class="dl-item">` (a market list's name, then its
+/// date, place and text); `None` when the page has no such list.
+fn dl_items(doc: &Html) -> Option<Html> {
+    let mut html = doc.html();
+    let mut changed = false;
+    for dl in doc.select(&sel("dl")).take(50) {
+        let children: Vec<ElementRef<'_>> = dl.children().filter_map(ElementRef::wrap).collect();
+        let terms = children.iter().filter(|c| c.value().name() == "dt").count();
+        if terms < MIN_ITEMS || children.iter().any(|c| !matches!(c.value().name(), "dt" | "dd")) {
+            continue;
+        }
+        let old = dl.html();
+        let open = &old[..old.find('>')? + 1];
+        let mut new = String::from(open);
+        let mut in_item = false;
+        for c in &children {
+            if c.value().name() == "dt" {
+                if in_item {
+                    new.push_str("</div>");
+                }
+                new.push_str("<div class=\"dl-item\">");
+                in_item = true;
+            }
+            new.push_str(&c.html());
+        }
+        if in_item {
+            new.push_str("</div>");
+        }
+        new.push_str("</dl>");
+        if let Some(at) = html.find(&old) {
+            html.replace_range(at..at + old.len(), &new);
+            changed = true;
+        }
+    }
+    changed.then(|| Html::parse_document(&html))
 }
 
 fn read_page(
@@ -647,7 +704,12 @@ const CLOSURE_WORDS: &[&str] = &[
     "plazo",
     "deadline",
     "anmeldeschluss",
+    "einsendeschluss",
+    "bewerbungsschluss",
     "limite",
+    "límite",
+    // A call for entries (`Son başvuru: 15 Ocak 2027`): its dates are when to apply.
+    "başvuru",
     // A pass's or fare's validity (`valable du 1er septembre 2026 au 30 juin 2027`).
     "valable",
     "valid",
@@ -1011,6 +1073,14 @@ fn read_listing(
             days.iter().rev().find(|(at, _)| at.id() < i.id()).map(|(_, d)| *d)
         };
         let mut lists: Vec<(String, DatedItems<'_>)> = Vec::new();
+        // Cards of two kinds side by side (`div.sergi` exhibitions, then `div.atolye`
+        // workshops), each headed by its title, too few alone: one list of headed cards.
+        for (tag, headed) in headed_cards(&groups) {
+            lists.push((
+                format!("{tag} (headed)"),
+                headed.iter().map(|i| (*i, day_of(&days, *i))).collect(),
+            ));
+        }
         for (sig, items) in &groups {
             lists.push((sig.clone(), items.iter().map(|i| (*i, day_of(&days, *i))).collect()));
             // Repeated sections, each a day heading and that day's items (a festival's
@@ -1082,6 +1152,11 @@ fn read_listing(
             if read.len() < MIN_ITEMS || read.len() * 2 <= items.len() {
                 continue;
             }
+            // A conference's timetable (`9.30 h Acreditación`, `12.00 h Pausa café`): its
+            // rows are sessions of one event, not events.
+            if read.iter().any(|i| i.raw.name.as_deref().is_some_and(is_session_filler)) {
+                continue;
+            }
             let mut events: Vec<RawEvent> = Vec::new();
             let mut days = Vec::new();
             let read = read.into_iter().flat_map(|item| {
@@ -1126,6 +1201,61 @@ fn read_listing(
         }
     }
     best
+}
+
+/// How a conference programme's breaks and formalities are titled: a list with such a row
+/// is the timetable of one event, whose sessions are not events of their own.
+const SESSION_FILLERS: &[&str] = &[
+    "coffee break",
+    "lunch break",
+    "registration",
+    "pausa cafe",
+    "pausa para el cafe",
+    "acreditacion",
+    "pause cafe",
+    "pause-cafe",
+    "accueil des participants",
+    "kaffeepause",
+    "mittagspause",
+    "kahve arasi",
+    "cay arasi",
+    "ogle arasi",
+];
+
+/// Whether a row's title is a programme's break or formality (`Pausa café`,
+/// `Registration and welcome coffee`).
+fn is_session_filler(title: &str) -> bool {
+    let t = gleaner_event::datetext::fold_diacritics(title.trim());
+    SESSION_FILLERS.iter().any(|f| t.starts_with(f))
+}
+
+/// Groups of one tag but different classes, each smaller than [`MIN_ITEMS`], whose
+/// items all hold a heading: together, by tag, when they make [`MIN_ITEMS`] or more.
+fn headed_cards<'a>(
+    groups: &[(String, Vec<ElementRef<'a>>)],
+) -> Vec<(String, Vec<ElementRef<'a>>)> {
+    let headings = sel("h2, h3, h4");
+    let mut out: Vec<(String, Vec<ElementRef<'a>>, usize)> = Vec::new();
+    for (_, items) in groups.iter().filter(|(_, items)| items.len() < MIN_ITEMS) {
+        if !items.iter().all(|i| i.select(&headings).count() == 1) {
+            continue;
+        }
+        let tag = items[0].value().name().to_owned();
+        match out.iter_mut().find(|(t, _, _)| *t == tag) {
+            Some((_, all, kinds)) => {
+                all.extend(items.iter().copied());
+                *kinds += 1;
+            }
+            None => out.push((tag, items.clone(), 1)),
+        }
+    }
+    out.into_iter()
+        .filter(|(_, all, kinds)| *kinds >= 2 && all.len() >= MIN_ITEMS)
+        .map(|(tag, mut all, _)| {
+            all.sort_by_key(|e| e.id());
+            (tag, all)
+        })
+        .collect()
 }
 
 /// A parent's element children grouped by tag and first class (`tr`, `li.event`,
@@ -1993,7 +2123,7 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
 
 /// The zone a page states for its times, when it states exactly one: "all times
 /// Central", "Eastern time", "hora peninsular", "heure de Paris", "TSİ", "MEZ", "CET",
-/// "UK time". Abbreviations that are also words (`et`, `est`) count only after "all times".
+/// "UK time", "Irish time". Abbreviations that are also words (`et`, `est`) count only after "all times".
 pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
     use chrono_tz::{America, Atlantic, Europe};
     let folded = gleaner_event::datetext::fold_diacritics(&text[..text.len().min(400_000)]);
@@ -2041,7 +2171,9 @@ pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
             "turkiye" if next == "saati" || next == "saatiyle" => note(Europe::Istanbul),
             "mez" | "mesz" => note(Europe::Berlin),
             "cet" | "cest" => note(Europe::Paris),
-            "uk" if next == "time" => note(Europe::London),
+            "uk" | "british" if next == "time" => note(Europe::London),
+            "irish" if next == "time" => note(Europe::Dublin),
+
             _ => {}
         }
     }
@@ -2052,6 +2184,16 @@ pub(crate) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
 /// postcode town [· country]` (separated by `·`, `|`, `•` or commas) whose parts after the
 /// name hold a street or postcode and a town; phone numbers, e-mail addresses and `©`
 /// lines are not parts. The name and the address (parts joined by `, `).
+/// The country that ends a site's address (`…, 09500 Medina de Pomar (Burgos), España` →
+/// `ES`), when its last part is a country's name or code.
+fn site_country(address: &str) -> Option<String> {
+    let last = address.rsplit(',').next()?.trim();
+    if last.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    gleaner_event::country_code(last)
+}
+
 fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
     let blocks =
         sel("footer, footer address, footer p, footer div, footer li, address, [class*=contact] p");
@@ -2253,6 +2395,10 @@ mod tests {
         assert_eq!(z("20h30 (heure de Paris)").as_deref(), Some("Europe/Paris"));
         assert_eq!(z("Saat 20.30 TSİ").as_deref(), Some("Europe/Istanbul"));
         assert_eq!(z("Beginn 20 Uhr MEZ").as_deref(), Some("Europe/Berlin"));
+        // Issue 24, batch 90–109: a club's fixtures say `Throw-in times are Irish time`.
+        assert_eq!(z("Throw-in times are Irish time.").as_deref(), Some("Europe/Dublin"));
+        assert_eq!(z("Kick-off 3pm British time").as_deref(), Some("Europe/London"));
+        assert_eq!(z("Irish dancing at 8pm"), None);
         // Words that only look like zones, and two zones at once, say nothing.
         assert_eq!(z("Le concert est complet et reporté"), None);
         assert_eq!(z("Central Park concert at 8pm"), None);

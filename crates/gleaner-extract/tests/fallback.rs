@@ -887,3 +887,114 @@ fn timetable_grids_give_one_event_per_room_cell() {
     assert_eq!(price.min.map(|p| p.to_string()).as_deref(), Some("30"));
     assert_eq!(price.max.map(|p| p.to_string()).as_deref(), Some("60"));
 }
+
+/// Issue 24, batch 90–109: a town hall's list of its own fairs names the town but not the
+/// country; the footer's address ends with it. Times written `de 9.00 a 14.00 h` are a
+/// range, and in that country's zone.
+#[test]
+fn events_take_the_country_ending_the_sites_footer() {
+    let page = r#"<html lang="es"><body><main><h1>Ferias 2027</h1>
+      <div class="f"><h2><a href="/f/1">Mercadillo de primavera</a></h2><p><strong>Sábado 3 de abril de 2027</strong>, de 9.00 a 14.00 h</p><p>Lugar: Plaza Mayor, Villarcayo (Burgos)</p></div>
+      <div class="f"><h2><a href="/f/2">Feria del queso</a></h2><p><strong>Domingo 9 de mayo de 2027</strong></p><p>Lugar: Parque del Soto, Villarcayo (Burgos)</p></div>
+      <div class="f"><h2><a href="/f/3">Feria de otoño</a></h2><p><strong>Sábado 16 de octubre de 2027</strong></p><p>Lugar: Recinto ferial, Biarritz, France</p></div>
+      </main><footer><p>Ayuntamiento de Villarcayo · Plaza Mayor 1 · 09550 Villarcayo (Burgos) · España</p></footer></body></html>"#;
+    let (events, notes) = read(page, day(2027, 1, 1));
+    assert_eq!(events.len(), 3, "{notes:?}");
+    let country = |e: &Event| e.venue.country.clone();
+    assert_eq!(country(&events[0]).as_deref(), Some("ES"));
+    assert_eq!(country(&events[1]).as_deref(), Some("ES"));
+    assert_eq!(country(&events[2]).as_deref(), Some("FR"), "an event's own country stays");
+    assert_eq!(start(&events[0]), "2027-04-03T09:00:00+02:00");
+    assert_eq!(events[0].end.unwrap().to_iso(), "2027-04-03T14:00:00+02:00");
+}
+
+/// Issue 24, batch 90–109: a conference programme's timetable (`9.30 h Acreditación`,
+/// `12.00 h Pausa café`) lists sessions of one event, not events; a festival's timetable
+/// by day still gives its concerts.
+#[test]
+fn a_programme_with_breaks_is_not_a_listing() {
+    let programme = |filler: &str| {
+        format!(
+            r#"<html lang="es"><body><main><h1>II Jornadas de Historia</h1><p>Oviedo, 12 y 13 de noviembre de 2027</p>
+      <h3>Viernes 12 de noviembre de 2027</h3><table><tr><td>9.30 h</td><td>{filler}</td></tr><tr><td>10.00 h</td><td>Conferencia inaugural</td></tr><tr><td>12.00 h</td><td>Mesa redonda</td></tr></table>
+      <h3>Sábado 13 de noviembre de 2027</h3><table><tr><td>9.30 h</td><td>Concierto del coro</td></tr><tr><td>12.00 h</td><td>Conferencia de clausura</td></tr></table>
+      </main></body></html>"#
+        )
+    };
+    let (events, notes) =
+        read(&programme("Acreditación y entrega de documentación"), day(2027, 1, 1));
+    assert!(events.len() <= 1, "sessions are not events: {:?} {notes:?}", summary(&events));
+    let (events, _) = read(&programme("Concierto de apertura"), day(2027, 1, 1));
+    assert_eq!(events.len(), 5, "still a listing: {:?}", summary(&events));
+}
+
+/// Issue 24, batch 90–109: a call for entries gives its deadlines (`Son başvuru: 15 Ocak
+/// 2027`, `Einsendeschluss: 1. März 2027`), which are not events.
+#[test]
+fn a_call_for_entries_gives_no_event() {
+    let pages = [
+        r#"<html lang="tr"><body><h1>Başvuru Çağrısı: Belgesel Günleri 2027</h1>
+          <ul><li>Son başvuru: 15 Ocak 2027, saat 23.59</li><li>Sonuçlar: Şubat 2027</li></ul>
+          <p>Başvuru ücretsizdir.</p></body></html>"#,
+        r#"<html lang="de"><body><h1>Ausschreibung Kurzfilmpreis 2027</h1>
+          <p>Einsendeschluss: Montag, 1. März 2027, 24 Uhr</p></body></html>"#,
+    ];
+    for page in pages {
+        let (events, notes) = read(page, day(2026, 11, 2));
+        assert!(events.is_empty(), "{:?} {notes:?}", summary(&events));
+    }
+    // Positive control: the screening itself is an event.
+    let page = r#"<html lang="tr"><body><h1>Belgesel Günleri 2027</h1>
+      <p>Gösterim: 12 Mart 2027, saat 20.00</p></body></html>"#;
+    let (events, _) = read(page, day(2026, 11, 2));
+    assert_eq!(events.len(), 1);
+}
+
+/// Issue 24, batch 90–109: a description list of markets, each a `<dt>` name and a `<dd>`
+/// with its date and place, is a listing of one event per term; `27.11.–23.12.2026,
+/// täglich 11–20 Uhr` is a run of dates.
+#[test]
+fn description_list_terms_are_listing_items() {
+    let page = r#"<html lang="de"><body><main><h1>Märkte 2027</h1><dl>
+      <dt><a href="/m/1">Ostermarkt</a></dt><dd>Samstag, 27.03.2027, 8 bis 13 Uhr<br>Ort: Marktplatz</dd>
+      <dt><a href="/m/2">Töpfermarkt</a></dt><dd>Sonntag, 16.05.2027, 10–17 Uhr<br>Ort: Schlosshof</dd>
+      <dt><a href="/m/3">Weihnachtsmarkt</a></dt><dd>26.11.–23.12.2027, täglich 11–20 Uhr<br>Ort: Altstadt</dd>
+    </dl></main></body></html>"#;
+    let (events, notes) = read(page, day(2027, 1, 1));
+    assert_eq!(
+        summary(&events).into_iter().map(|(t, s, _)| (t, s)).collect::<Vec<_>>(),
+        [
+            ("Ostermarkt".to_owned(), "2027-03-27T08:00:00".to_owned()),
+            ("Töpfermarkt".to_owned(), "2027-05-16T10:00:00".to_owned()),
+            ("Weihnachtsmarkt".to_owned(), "2027-11-26".to_owned()),
+        ],
+        "{notes:?}"
+    );
+    assert_eq!(events[0].end.unwrap().to_iso(), "2027-03-27T13:00:00");
+    assert_eq!(events[2].end.unwrap().to_iso(), "2027-12-23");
+}
+
+/// Issue 24, batch 90–109: a museum's page with two exhibitions (`div.sergi`) and two
+/// workshops (`div.atolye`), each card headed by its title: too few of either kind alone,
+/// one listing together.
+#[test]
+fn headed_cards_of_two_kinds_are_one_listing() {
+    let page = r#"<html lang="tr"><body><main><h1>Müze</h1>
+      <div class="sergi"><h3><a href="/s/1">Cam Ustaları</a></h3><p>3 Ekim 2026</p></div>
+      <div class="sergi"><h3><a href="/s/2">Genç Seramikçiler</a></h3><p>17 Ekim 2026</p></div>
+      <div class="atolye"><h3><a href="/a/1">Cam Boncuk</a></h3><p>14 Kasım 2026 Cumartesi, saat 14:00</p></div>
+      <div class="atolye"><h3><a href="/a/2">Seramik Boyama</a></h3><p>10 Aralık 2026 Perşembe, saat 18.30</p></div>
+      </main></body></html>"#;
+    let (events, notes) = read(page, day(2026, 9, 1));
+    let titles: Vec<_> = events.iter().map(|e| e.title.clone().unwrap()).collect();
+    assert_eq!(
+        titles,
+        ["Cam Ustaları", "Genç Seramikçiler", "Cam Boncuk", "Seramik Boyama"],
+        "{notes:?}"
+    );
+    assert_eq!(start(&events[3]), "2026-12-10T18:30:00");
+    // Cards without one heading each (a teaser block with two) are not taken together.
+    let page = page.replace("<h3><a href=\"/s/2\">", "<h3>Yeni</h3><h3><a href=\"/s/2\">");
+    let (events, _) = read(&page, day(2026, 9, 1));
+    assert!(events.len() < 4, "{:?}", summary(&events));
+}

@@ -57,10 +57,14 @@ const FLOOR_50_69: f64 = 0.94;
 const FLOOR_70_89: f64 = 0.95;
 /// Pages 90–109, the third blind batch (issue 24), scored once at first sight on
 /// 2026-12-02 after this session's fixes for 50–89 had landed: 0.584 with the fallback on,
-/// 0.498 off, start precision 0.673. The floors are those figures, so the batch guards
-/// against getting worse until the fixes it asks for are made; the gap to the batches
-/// above is the measure of what the extractor has not learnt.
-const FLOOR_90_109: f64 = 0.58;
+/// 0.498 off, start precision 0.673. The floors are just under what helper fbu3's general
+/// fixes reach (0.684 on, start precision 0.918): daily hours, `12 y 13 de noviembre` and
+/// `3 Ekim 2026 – 28 Şubat 2027` runs, dotted time ranges, the footer's country, stated
+/// Irish time, a conference programme's sessions, description lists, headed cards of two
+/// kinds, calls for entries. Two of the four wrong starts are right local times lacking a
+/// zone the page does not state. The gap to the batches above is the measure of what the
+/// extractor has not learnt.
+const FLOOR_90_109: f64 = 0.67;
 
 const BATCHES: [Batch; 4] = [
     Batch { name: "pages 01–49", pages: (1, 49), floor: FLOOR_01_49, start_precision: 0.99 },
@@ -80,7 +84,7 @@ const BATCHES: [Batch; 4] = [
         name: "pages 90–109 (blind)",
         pages: (90, 109),
         floor: FLOOR_90_109,
-        start_precision: 0.67,
+        start_precision: 0.91,
     },
 ];
 
