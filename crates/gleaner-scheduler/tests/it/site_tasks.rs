@@ -100,7 +100,14 @@ async fn two_sites_crawls_run_at_the_same_instant_on_two_threads() {
                 met.store(true, Ordering::Relaxed);
                 cvar.notify_all();
             } else if !met.load(Ordering::Relaxed) {
-                n = cvar.wait_timeout(n, Duration::from_secs(1)).unwrap().0;
+                // `block_in_place` hands this worker's queued tasks to another thread
+                // first: a plain blocking wait could hold the other site's crawl in this
+                // worker's LIFO slot, which no other worker may steal (seen: every store
+                // waited its whole second, 2 runs in 6). A crawl polled by the same task
+                // as this one still cannot run while it waits.
+                n = tokio::task::block_in_place(|| {
+                    cvar.wait_timeout(n, Duration::from_secs(1)).unwrap().0
+                });
             }
             *n -= 1;
         })
