@@ -1,0 +1,448 @@
+//! One listing item: its dates, then its title (heading, link, row cell, bold text or the
+//! words before its date), link, place, price, image and status, a postponement's new
+//! day, and the earlier days its date line lists.
+
+use chrono::NaiveDate;
+use gleaner_event::EventTime;
+use gleaner_event::Markup;
+use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
+use gleaner_event::text::collapse;
+use gleaner_event::time::parse_event_time;
+use gleaner_event::{RawEvent, RawOffer, parse_price_text};
+use scraper::ElementRef;
+
+use super::days::{Context, day_in_month, heading_year};
+use super::detail::place_and_price;
+use super::price::{price_into, price_lines};
+use super::tables::{cell_time, row_title, tour_row};
+use super::venue::classed_place;
+use super::words::{
+    STATUS_WORDS, TICKET_WORDS, is_closure_line, is_generic_link_text, is_publication_line,
+    is_status_badge, status_in,
+};
+use super::{BLOCKS, is_icon, leaves, sel, text_of};
+
+/// One listing item read: its event and its dates.
+pub(super) struct Item {
+    pub(super) raw: RawEvent,
+    pub(super) start: EventTime,
+    pub(super) end: Option<EventTime>,
+    /// Earlier performances its date line lists (`Vendredi 9 et samedi 10 octobre`: the
+    /// 9th), at the same time of day.
+    pub(super) earlier: Vec<EventTime>,
+}
+
+/// One item's event: `None` without a date (its own, or its day or month heading's with a
+/// time of its own) or a title.
+pub(super) fn read_item(
+    item: ElementRef<'_>,
+    context: Context<'_>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<Item> {
+    let all = text_of(item);
+    if all.is_empty() || all.len() > 2000 || item.value().name() == "p" && is_running_text(&all) {
+        return None;
+    }
+    // Dates: `<time datetime>` (one, or a start and an end), else one small text block.
+    let mut times = Vec::new();
+    for t in item.select(&sel("time[datetime]")) {
+        if let Some(v) = t.value().attr("datetime").and_then(parse_event_time)
+            && !times.contains(&v)
+        {
+            times.push(v);
+        }
+    }
+    let mut date_text = None;
+    let (start, end) = match times.as_slice() {
+        [] => {
+            let blocks = sel(BLOCKS);
+            let own = item
+                .descendants()
+                .filter_map(ElementRef::wrap)
+                .filter(|el| el.select(&blocks).all(|b| b.id() == el.id()))
+                .map(text_of)
+                .filter(|t| {
+                    !t.is_empty()
+                        && t.len() <= 300
+                        && !is_publication_line(t)
+                        && !is_closure_line(t)
+                })
+                .find_map(|t| {
+                    parse_text_date(&t, heading_year(context.month, reference), order)
+                        .map(|d| (t, d))
+                });
+            let Some((text, d)) = own else {
+                // No date of its own: its day heading's day, or a day cell read with its
+                // month heading, with a time the item gives.
+                let day =
+                    context.day.or_else(|| day_in_month(item, context.month?, reference, order))?;
+                let (t1, t2) =
+                    leaves(item).find_map(|t| parse_text_time(&t).or_else(|| cell_time(&t)))?;
+                let start = EventTime::Floating(day.and_time(t1));
+                let end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+                return finish_item(item, start, end, None, reference, order);
+            };
+            // A date without a time: the time may sit in another cell (`<td>8:00 pm</td>`).
+            let (mut start, mut end) = (d.start, d.end);
+            if let EventTime::Date(day) = start
+                && end.is_none()
+                && let Some((t1, t2)) = leaves(item)
+                    .filter(|t| *t != text && parse_text_date(t, reference, order).is_none())
+                    .find_map(|t| parse_text_time(&t).or_else(|| cell_time(&t)))
+            {
+                start = EventTime::Floating(day.and_time(t1));
+                end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+            }
+            date_text = Some(text);
+            (start, end)
+        }
+        [one] => (*one, None),
+        [a, b] if b.date() >= a.date() && (b.date() - a.date()).num_days() <= 31 => (*a, Some(*b)),
+        _ => return None,
+    };
+    finish_item(item, start, end, date_text, reference, order)
+}
+
+/// Words that join a postponement to its new day (`aplazado al`, `reporté au`, `postponed
+/// to`, `verschoben auf`).
+const MOVED_TO: &[&str] = &["al", "hasta el", "au", "to", "until", "auf", "zum", "ertelendi:"];
+
+/// The new start a postponement line states after its status word (`APLAZADO al sábado 21
+/// de marzo`): a day other than `start`'s, read after it, at `start`'s time unless the
+/// line gives one.
+fn moved_to(
+    line: &str,
+    start: EventTime,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<EventTime> {
+    let folded = gleaner_event::datetext::fold_diacritics(line);
+    let at = STATUS_WORDS
+        .iter()
+        .filter(|(_, s)| *s == "postponed")
+        .filter_map(|(w, _)| folded.find(w).map(|i| i + w.len()))
+        .min()?;
+    // Folding keeps the byte length of these words' letters only for ASCII text before
+    // them; read the rest from the folded text, which dates read just as well.
+    let rest = folded.get(at..)?.trim_start_matches(|c: char| c.is_alphabetic()).trim_start();
+    let after = MOVED_TO
+        .iter()
+        .find_map(|w| rest.strip_prefix(w).filter(|r| r.starts_with(' ')).map(str::trim_start))?;
+    let d =
+        parse_text_date(after, Some(start.date().max(reference.unwrap_or(start.date()))), order)?;
+    let moved = match (d.start, start) {
+        (EventTime::Date(day), EventTime::Floating(old)) => {
+            EventTime::Floating(day.and_time(old.time()))
+        }
+        (EventTime::Date(day), EventTime::Date(_)) => EventTime::Date(day),
+        (t @ EventTime::Floating(_), _) => t,
+        _ => return None,
+    };
+    (moved.date() > start.date()).then_some(moved)
+}
+
+/// An item's title set in bold (`<b>Club de lectura</b><br>Sala 2.`, as newsletters set
+/// it under a date line): the first `<b>`/`<strong>` of two words or more that is usable
+/// and no price or time, and not a label (`<b>Inscripciones abiertas</b>: talleres…`).
+fn bold_title(item: ElementRef<'_>, usable: &dyn Fn(&str) -> bool) -> Option<String> {
+    item.select(&sel("b, strong")).find_map(|b| {
+        let t = title_text(b);
+        let label = b
+            .next_sibling()
+            .and_then(|n| n.value().as_text().map(|t| t.trim_start().starts_with(':')))
+            .unwrap_or(false)
+            || t.trim_end().ends_with(':');
+        let ok = !label
+            && t.split_whitespace().count() >= 2
+            && usable(&t)
+            && parse_text_time(&t).is_none()
+            && parse_price_text(&t).is_none_or(|_| !t.contains(['$', '€', '£', '₺']));
+        ok.then_some(t)
+    })
+}
+
+/// Whether a paragraph is running text, not a listing's item: twelve words or more, and a
+/// sentence's end (`Fermeture estivale du lundi 3 au samedi 22 août 2026 inclus. Fermé…`).
+/// Such paragraphs repeat on any page (opening hours, fares, access) and their dates are
+/// rarely events'.
+fn is_running_text(text: &str) -> bool {
+    let t = text.trim();
+    t.split_whitespace().count() >= 12 && (t.ends_with('.') || t.contains(". "))
+}
+
+/// An item's event once its dates are read: its title, link, place, price and image.
+fn finish_item(
+    item: ElementRef<'_>,
+    start: EventTime,
+    end: Option<EventTime>,
+    date_text: Option<String>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<Item> {
+    let all = text_of(item);
+    // Title: a heading, else a link's text, else the cell of a row that names the event,
+    // else the words before the date. A link whose text is generic ("Match info",
+    // "Plus d'infos") is never a title, and a status badge is never part of one.
+    let usable = |t: &str| {
+        let n = t.chars().count();
+        // A price (`ab 29,90 €`, a booking link's text) is never a title.
+        let price = n <= 30 && t.contains(['$', '€', '£', '₺']) && parse_price_text(t).is_some();
+        (3..=300).contains(&n)
+            && !price
+            && !is_generic_link_text(t)
+            && !is_status_badge(t)
+            && parse_text_date(t, reference, order).is_none()
+            && parse_event_time(t).is_none()
+    };
+    let link_of = |a: ElementRef<'_>| {
+        a.value()
+            .attr("href")
+            .map(str::trim)
+            .filter(|h| {
+                !h.is_empty()
+                    && !h.starts_with('#')
+                    && !["javascript:", "mailto:", "tel:"]
+                        .iter()
+                        .any(|p| h.to_ascii_lowercase().starts_with(p))
+            })
+            .map(str::to_owned)
+    };
+    let heading = item
+        .select(&sel("h1, h2, h3, h4, h5, h6"))
+        .map(|h| (title_text(h), h))
+        .find(|(t, _)| usable(t))
+        .map(|(t, h)| {
+            let link = h
+                .select(&sel("a[href]"))
+                .next()
+                .or_else(|| {
+                    h.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "a")
+                })
+                .and_then(link_of);
+            (t, link)
+        });
+    // A tour's dates (`Datum | Stadt | Spielstätte | Beginn | Tickets`): rows without a
+    // title column, each a city and a venue, are performances of the page's show.
+    if let Some(tour) = tour_row(item) {
+        let mut raw = RawEvent {
+            name: Some(tour.title),
+            start: Some(start.to_iso()),
+            end: end.filter(|e| *e != start).map(|e| e.to_iso()),
+            markup: Markup::Text,
+            location_name: tour.venue,
+            locality: tour.city,
+            country: tour.country,
+            image: tour.image,
+            status: status_in(&all).map(str::to_owned),
+            ..RawEvent::default()
+        };
+        if let Some(p) = tour.price {
+            price_into(&p, &mut raw);
+        }
+        if let Some(t) = tour.tickets {
+            match raw.offers.first_mut() {
+                Some(o) => o.url = Some(t),
+                None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
+            }
+        }
+        return Some(Item { raw, start, end, earlier: Vec::new() });
+    }
+    let (title, url) = match heading {
+        Some(h) => h,
+        None => {
+            match item.select(&sel("a[href]")).map(|a| (title_text(a), a)).find(|(t, _)| usable(t))
+            {
+                Some((t, a)) => (t, link_of(a)),
+                None => match row_title(item, &usable) {
+                    Some((t, cell)) => (t, cell.select(&sel("a[href]")).find_map(link_of)),
+                    None => match bold_title(item, &usable) {
+                        Some(t) => (t, None),
+                        None => (text_before_date(date_text.as_deref()?, reference, order)?, None),
+                    },
+                },
+            }
+        }
+    };
+    // No link on the title: the item's link to more about it ("Match info", "Mehr").
+    let url = url.or_else(|| {
+        item.select(&sel("a[href]"))
+            .filter(|a| {
+                let t = text_of(*a);
+                is_generic_link_text(&t)
+                    && !TICKET_WORDS
+                        .contains(&gleaner_event::datetext::fold_diacritics(&t).as_str())
+            })
+            .find_map(link_of)
+    });
+    let status = status_in(&all);
+    // The item's booking link (`Comprar`, `Bilet al`): not an anchor on its own page.
+    let page_of = |h: &str| h.split('#').next().unwrap_or_default().to_owned();
+    let tickets = item
+        .select(&sel("a[href]"))
+        .filter(|a| {
+            TICKET_WORDS.contains(&gleaner_event::datetext::fold_diacritics(&text_of(*a)).as_str())
+        })
+        .find_map(link_of)
+        .filter(|h| url.as_deref().map(page_of) != Some(page_of(h)));
+    let mut raw = RawEvent {
+        name: Some(title),
+        url,
+        start: Some(start.to_iso()),
+        end: end.filter(|e| *e != start).map(|e| e.to_iso()),
+        markup: Markup::Text,
+        ..RawEvent::default()
+    };
+    place_and_price(item, &mut raw);
+    if raw.location_text.is_none() && raw.address_text.is_none() {
+        raw.location_text = classed_place(item, reference, order);
+    }
+    if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
+        // A cell that is only a price (`$25`, `18 €`, `Free`), or a short line or part of
+        // one that is (`VVK 12 € / AK 15 €` after a `<br>`, `Durée 2h10 · Tarifs de 12 à
+        // 24 €`).
+        if let Some(p) = price_lines(item).filter(|t| t.chars().count() <= 40).find_map(|t| {
+            let lower = t.to_lowercase();
+            let money = t.contains(['$', '€', '£', '₺'])
+                || lower
+                    .split_whitespace()
+                    .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w));
+            let p = parse_price_text(&t)?;
+            (money || p.is_free && parse_text_time(&t).is_none()).then_some(p)
+        }) {
+            price_into(&p, &mut raw);
+        } else if leaves(item).any(|t| gleaner_event::says_free(&t)) {
+            // A longer line that says so (`Entrada libre hasta completar aforo`).
+            raw.is_accessible_for_free = Some("true".into());
+        }
+    }
+    if let Some(t) = tickets {
+        match raw.offers.first_mut() {
+            Some(o) => o.url = Some(t),
+            None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
+        }
+    }
+    raw.image = item
+        .select(&sel("img[src]"))
+        .filter(|i| !is_icon(*i))
+        .filter_map(|i| i.value().attr("src"))
+        .map(str::trim)
+        .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
+        .map(str::to_owned);
+    raw.status = status.map(str::to_owned);
+    // `APLAZADO al sábado 21 de marzo, a la misma hora`: postponed to a stated day is
+    // rescheduled, and that day is the start (at the old time unless it gives one).
+    let (mut start, mut end) = (start, end);
+    if status == Some("postponed")
+        && let Some(moved) = leaves(item).find_map(|t| moved_to(&t, start, reference, order))
+    {
+        raw.previous_start = Some(start.to_iso());
+        raw.start = Some(moved.to_iso());
+        raw.end = None;
+        raw.status = Some("rescheduled".to_owned());
+        (start, end) = (moved, None);
+    }
+    let earlier = match (&date_text, end) {
+        (Some(text), None) => earlier_days(text, start, reference, order),
+        _ => Vec::new(),
+    };
+    Some(Item { raw, start, end, earlier })
+}
+
+/// The earlier days a date line lists before its full date, at that date's time:
+/// `Vendredi 9 et samedi 10 octobre 2026 — 20h30` → 9 October 2026, 20:30. The words
+/// before the joining word must be only a day number and maybe a weekday, and the date
+/// they make with the full date's month must read, come earlier and keep its time.
+fn earlier_days(
+    text: &str,
+    start: EventTime,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Vec<EventTime> {
+    const JOINS: [&str; 7] = [" et ", " and ", " y ", " und ", " ve ", " & ", " e "];
+    let Some((head, tail)) = JOINS.iter().find_map(|j| text.split_once(j)) else {
+        return Vec::new();
+    };
+    let words: Vec<&str> = head.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let day_word = |w: &str| {
+        let w = w.trim_end_matches('.');
+        (1..=2).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit())
+    };
+    let days = words.iter().filter(|w| day_word(w)).count();
+    let only_day = days == 1
+        && words.len() <= 2
+        && words.iter().all(|w| day_word(w) || gleaner_event::datetext::is_weekday(w));
+    if !only_day {
+        return Vec::new();
+    }
+    // The full date's words after its own day number.
+    let tail_words: Vec<&str> = tail.split(' ').filter(|w| !w.is_empty()).collect();
+    let Some(at) = tail_words.iter().position(|w| day_word(w)) else { return Vec::new() };
+    let line = format!("{head} {}", tail_words[at + 1..].join(" "));
+    match parse_text_date(&line, reference, order) {
+        Some(d)
+            if d.start.date() < start.date()
+                && d.end.is_none()
+                && d.start.to_iso().get(10..) == start.to_iso().get(10..)
+                && (start.date() - d.start.date()).num_days() <= 31 =>
+        {
+            vec![d.start]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// An element's text without the status badges inside it (`Kingsmere Town v Daventry
+/// United <span>POSTPONED</span>` → `Kingsmere Town v Daventry United`).
+pub(super) fn title_text(el: ElementRef<'_>) -> String {
+    let badges: Vec<_> = el
+        .descendants()
+        .skip(1)
+        .filter_map(ElementRef::wrap)
+        .filter(|e| is_status_badge(&text_of(*e)))
+        .map(|e| e.id())
+        .collect();
+    if badges.is_empty() {
+        return text_of(el);
+    }
+    let text: Vec<&str> = el
+        .descendants()
+        .filter(|n| !n.ancestors().any(|a| badges.contains(&a.id())))
+        .filter_map(|n| n.value().as_text().map(|t| &**t))
+        .collect();
+    collapse(&text.join(" "))
+}
+
+/// The words before a date in one line (`Finance Committee on 2018-06-21 - (8:30 a.m.)`
+/// → `Finance Committee`), without a connecting word or punctuation at their end.
+fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() > 40 {
+        return None;
+    }
+    let reads = |w: &[&str]| parse_text_date(&w.join(" "), reference, order).is_some();
+    // The date ends at the shortest prefix that reads one, and starts where the latest
+    // start still reads it.
+    let end = (1..=words.len()).find(|&k| reads(&words[..k]))?;
+    let start = (0..end).rev().find(|&j| reads(&words[j..end]))?;
+    let mut head = &words[..start];
+    while let Some((last, rest)) = head.split_last() {
+        let w = last.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+        if w.is_empty()
+            || ["on", "at", "le", "am", "el", "the", "vom", "du", "from", "dates", "date"]
+                .contains(&w.as_str())
+        {
+            head = rest;
+        } else {
+            break;
+        }
+    }
+    let title = collapse(&head.join(" "));
+    let title = title.trim_end_matches([',', ':', ';', '-', '–', '—', '|', '(', '@', '·']).trim();
+    // A weekday is part of the date, not a title (`Thursday 5 March 2026, 7.30pm`).
+    let only_days = title
+        .split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .all(gleaner_event::datetext::is_weekday);
+    (title.chars().count() >= 3 && !only_days).then(|| title.to_owned())
+}

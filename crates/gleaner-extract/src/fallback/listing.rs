@@ -1,0 +1,313 @@
+//! Listings: a page that repeats one dated item structure (rows, list items, cards,
+//! sections by day), read as one event per item, with the page's own price and address
+//! for the items that give none.
+
+use chrono::NaiveDate;
+use gleaner_event::datetext::DateOrder;
+use gleaner_event::{RawEvent, parse_price_text};
+use scraper::{ElementRef, Html};
+
+use super::{MIN_ITEMS, canonical_url, in_chrome, sel};
+use crate::{Candidate, Diagnostic, Format, Severity};
+
+use super::days::{Context, day_headings, month_headings};
+use super::detail::{Label, labelled};
+use super::item::{Item, read_item};
+use super::price::price_into;
+use super::tables::grid_items;
+use super::words::{is_session_filler, status_in};
+
+/// A list's items, each with the day its day heading gives.
+type DatedItems<'a> = Vec<(ElementRef<'a>, Option<NaiveDate>)>;
+
+/// Reads the page as a listing; pushes its events and a diagnostic and returns `true`
+/// when it is one.
+pub(super) fn listing(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let Some((what, mut events, list)) = read_listing(doc, reference, order) else {
+        return false;
+    };
+    // Items without a price of their own cost what the page says once, outside the list
+    // (`Admission: adults £10, concessions £6.` above a fixtures table).
+    let prices: Vec<_> = labelled(doc.root_element())
+        .into_iter()
+        .filter(|(label, at, _)| {
+            // Outside the list, or an intro paragraph among its items (`<h1>`, `<p>Bilet:
+            // 80 TL</p>`, then each day's table).
+            let intro =
+                at.value().name() == "p" && at.parent().is_some_and(|p| p.id() == list.id());
+            *label == Label::Price
+                && (intro || !at.ancestors().any(|a| a.id() == list.id()))
+                && !in_chrome(*at)
+        })
+        .filter_map(|(_, _, value)| parse_price_text(&value))
+        .collect();
+    // Items that link nowhere are described on the page itself: its canonical address is
+    // theirs (a newsletter's activities).
+    if let Some(page_url) = canonical_url(doc) {
+        for raw in events.iter_mut().filter(|r| r.url.is_none()) {
+            raw.url = Some(page_url.clone());
+        }
+    }
+    if let [price] = prices.as_slice() {
+        for raw in
+            events.iter_mut().filter(|r| r.offers.is_empty() && r.is_accessible_for_free.is_none())
+        {
+            price_into(price, raw);
+        }
+    }
+    diagnostics.push(Diagnostic {
+        severity: Severity::Info,
+        format: Format::Fallback,
+        message: format!(
+            "low confidence: {} events read by the generic fallback from a listing ({what}; no structured data, no site rules)",
+            events.len()
+        ),
+        location: String::new(),
+    });
+    for (i, raw) in events.into_iter().enumerate() {
+        candidates.push(Candidate {
+            format: Format::Fallback,
+            location: format!("listing item {}", i + 1),
+            raw,
+        });
+    }
+    true
+}
+
+/// A careful listing reader: the page repeats one item structure (children of one parent
+/// sharing a tag and first class: table rows, list items, cards), most of those items
+/// carry their own date (a `<time datetime>`, or a date written in one small text block
+/// of the item) and a title (a heading, else a link's text, else the words before the
+/// date in that block). One event per such item: its title, dates, the title's link,
+/// and a place or price only when the item labels one. An item without its own date, or
+/// called off, gives nothing; with a reference day past items are dropped; fewer than
+/// [`MIN_ITEMS`] events, or all on one day, and the page gives nothing.
+fn read_listing(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<(String, Vec<RawEvent>, ElementRef<'_>)> {
+    let mut best: Option<(String, Vec<RawEvent>, ElementRef<'_>)> = None;
+    let months = month_headings(doc);
+    // The page's one `<h1>` titles the whole page: the item that holds it (a newsletter's
+    // `Actividades del 9 al 15 de marzo` row) is not one of its events.
+    let h1 = sel("h1");
+    let mut h1s = doc.select(&h1);
+    let page_title = match (h1s.next(), h1s.next()) {
+        (Some(h), None) => Some(h),
+        _ => None,
+    };
+    let holds_title =
+        |i: ElementRef<'_>| page_title.is_some_and(|h| h.ancestors().any(|a| a.id() == i.id()));
+    for parent in doc.root_element().descendants().filter_map(ElementRef::wrap).take(20_000) {
+        if in_chrome(parent) || matches!(parent.value().name(), "nav" | "footer" | "aside") {
+            continue;
+        }
+        let groups = child_groups(parent);
+        let days = day_headings(parent, reference, order);
+        let lists_days = days.clone();
+        let month =
+            months.iter().rev().find(|(at, _)| at.id() < parent.id()).map(|(_, m)| m.as_str());
+        let day_of = |days: &[(ElementRef<'_>, NaiveDate)], i: ElementRef<'_>| {
+            days.iter().rev().find(|(at, _)| at.id() < i.id()).map(|(_, d)| *d)
+        };
+        let mut lists: Vec<(String, DatedItems<'_>)> = Vec::new();
+        // Cards of two kinds side by side (`div.sergi` exhibitions, then `div.atolye`
+        // workshops), each headed by its title, too few alone: one list of headed cards.
+        for (tag, headed) in headed_cards(&groups) {
+            lists.push((
+                format!("{tag} (headed)"),
+                headed.iter().map(|i| (*i, day_of(&days, *i))).collect(),
+            ));
+        }
+        for (sig, items) in &groups {
+            lists.push((sig.clone(), items.iter().map(|i| (*i, day_of(&days, *i))).collect()));
+            // Repeated sections, each a day heading and that day's items (a festival's
+            // timetable by day): their items are one list, each dated by its section.
+            if items.len() < 2 {
+                continue;
+            }
+            let mut nested: Vec<(String, DatedItems<'_>)> = Vec::new();
+            for section in items {
+                let days = day_headings(*section, reference, order);
+                // A section without day headings of its own is dated by the one above it
+                // (`<h2>Perşembe 5 Kasım</h2>` before that day's table).
+                let outer = day_of(&lists_days, *section);
+                // A table's rows sit in its `<tbody>`: they are its items.
+                let groups = match section.value().name() {
+                    "table" => section
+                        .children()
+                        .filter_map(ElementRef::wrap)
+                        .filter(|c| c.value().name() == "tbody")
+                        .flat_map(child_groups)
+                        .collect(),
+                    _ => child_groups(*section),
+                };
+                for (inner, children) in groups {
+                    let key = format!("{sig} > {inner}");
+                    let dated = children.iter().map(|i| (*i, day_of(&days, *i).or(outer)));
+                    match nested.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, v)) => v.extend(dated),
+                        None => nested.push((key, dated.collect())),
+                    }
+                }
+            }
+            lists.extend(nested);
+        }
+        for (sig, mut items) in lists {
+            items.retain(|(i, _)| !holds_title(*i));
+
+            if items.len() < MIN_ITEMS || items.len() > 500 {
+                continue;
+            }
+            // An item's month heading: the last one before it outside the list's items
+            // (`<h2>Marzo 2027</h2>` opening each month's section of cards), else the one
+            // above the list.
+            let month_of = |i: ElementRef<'_>| {
+                months
+                    .iter()
+                    .rev()
+                    .filter(|(at, _)| {
+                        !items.iter().any(|(o, _)| at.ancestors().any(|a| a.id() == o.id()))
+                    })
+                    .find(|(at, _)| at.id() < i.id())
+                    .map(|(_, m)| m.as_str())
+                    .or(month)
+            };
+            let read: Vec<Item> = items
+                .iter()
+                .filter_map(|(i, day)| {
+                    let item = read_item(
+                        *i,
+                        Context { day: *day, month: month_of(*i) },
+                        reference,
+                        order,
+                    )?;
+                    Some((*i, item))
+                })
+                .flat_map(|(i, item)| grid_items(i, item))
+                .collect();
+            // Most items carry their own date and title.
+            if read.len() < MIN_ITEMS || read.len() * 2 <= items.len() {
+                continue;
+            }
+            // A conference's timetable (`9.30 h Acreditación`, `12.00 h Pausa café`): its
+            // rows are sessions of one event, not events.
+            if read.iter().any(|i| i.raw.name.as_deref().is_some_and(is_session_filler)) {
+                continue;
+            }
+            let mut events: Vec<RawEvent> = Vec::new();
+            let mut days = Vec::new();
+            let read = read.into_iter().flat_map(|item| {
+                let mut all: Vec<Item> = item
+                    .earlier
+                    .iter()
+                    .map(|start| {
+                        let mut raw = item.raw.clone();
+                        raw.start = Some(start.to_iso());
+                        raw.end = None;
+                        Item { raw, start: *start, end: None, earlier: Vec::new() }
+                    })
+                    .collect();
+                all.push(item);
+                all
+            });
+            for item in read {
+                if let Some(day) = reference
+                    && item.start.date() < day
+                    && item.end.is_none_or(|e| e.date() < day)
+                {
+                    continue;
+                }
+                if events.iter().any(|e| {
+                    e.name == item.raw.name && e.start == item.raw.start && e.url == item.raw.url
+                }) {
+                    continue;
+                }
+                if !days.contains(&item.start.date()) {
+                    days.push(item.start.date());
+                }
+                events.push(item.raw);
+            }
+            if events.len() < MIN_ITEMS || days.len() < 2 {
+                continue;
+            }
+            if best.as_ref().is_none_or(|(_, b, _)| events.len() > b.len()) {
+                let what =
+                    format!("{} repeated `{sig}` items, each with its own date", events.len());
+                best = Some((what, events, parent));
+            }
+        }
+    }
+    best
+}
+
+/// Groups of one tag but different classes, each smaller than [`MIN_ITEMS`], whose
+/// items all hold a heading: together, by tag, when they make [`MIN_ITEMS`] or more.
+fn headed_cards<'a>(
+    groups: &[(String, Vec<ElementRef<'a>>)],
+) -> Vec<(String, Vec<ElementRef<'a>>)> {
+    let headings = sel("h2, h3, h4");
+    let mut out: Vec<(String, Vec<ElementRef<'a>>, usize)> = Vec::new();
+    for (_, items) in groups.iter().filter(|(_, items)| items.len() < MIN_ITEMS) {
+        if !items.iter().all(|i| i.select(&headings).count() == 1) {
+            continue;
+        }
+        let tag = items[0].value().name().to_owned();
+        match out.iter_mut().find(|(t, _, _)| *t == tag) {
+            Some((_, all, kinds)) => {
+                all.extend(items.iter().copied());
+                *kinds += 1;
+            }
+            None => out.push((tag, items.clone(), 1)),
+        }
+    }
+    out.into_iter()
+        .filter(|(_, all, kinds)| *kinds >= 2 && all.len() >= MIN_ITEMS)
+        .map(|(tag, mut all, _)| {
+            all.sort_by_key(|e| e.id());
+            (tag, all)
+        })
+        .collect()
+}
+
+/// A parent's element children grouped by tag and first class (`tr`, `li.event`,
+/// `div.card`), in order.
+fn child_groups(parent: ElementRef<'_>) -> Vec<(String, Vec<ElementRef<'_>>)> {
+    let mut groups: Vec<(String, Vec<ElementRef<'_>>)> = Vec::new();
+    for child in parent.children().filter_map(ElementRef::wrap) {
+        let name = child.value().name();
+        if NOT_ITEMS.contains(&name) {
+            continue;
+        }
+        // The first class as written, passing over a status class (`<tr class="postponed">`
+        // is one of the rows).
+        let first = child
+            .value()
+            .attr("class")
+            .unwrap_or_default()
+            .split_ascii_whitespace()
+            .find(|c| status_in(c).is_none());
+        let sig = match first {
+            Some(c) => format!("{name}.{c}"),
+            None => name.to_owned(),
+        };
+        match groups.iter_mut().find(|(s, _)| *s == sig) {
+            Some((_, items)) => items.push(child),
+            None => groups.push((sig, vec![child])),
+        }
+    }
+    groups
+}
+
+/// Elements never taken for listing items.
+const NOT_ITEMS: [&str; 14] = [
+    "script", "style", "br", "hr", "img", "input", "option", "meta", "link", "head", "svg",
+    "noscript", "template", "iframe",
+];

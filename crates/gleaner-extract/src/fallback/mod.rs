@@ -1,0 +1,372 @@
+//! The generic fallback: a modest reading of event pages that have no structured data and
+//! no site rules (issue 10).
+//!
+//! - title: the first `<h1>`, else `og:title`;
+//! - dates: `<time datetime>` elements (one or two: a start and maybe an end; more mean a
+//!   listing, read below), else the first date written in words near the title
+//!   (`gleaner_event::datetext`), skipping "posted on" and "updated" lines;
+//! - place: `<address>`, and blocks labelled Venue / Location / Where / Lieu / Ort / Mekan
+//!   / Lugar (and Address / Adresse / Dirección / Adres);
+//! - price: a block labelled Price / Tarif / Prix / Preis / Precio / Fiyat / Admission.
+//!
+//! When that reading finds no date, or more than two `<time>` dates, the page may be a
+//! listing: `read_listing` looks for one repeated item structure (sibling rows, list
+//! items, cards sharing a tag and first class) where most items carry their own date and
+//! a title, and gives one event per such item (see there for its limits). An item with
+//! only a time takes its day from the day heading above it (`<h3>Monday November 10</h3>`),
+//! and a day cell (`Jue 9`) its month and year from the heading above its table
+//! (`<h2>Abril 2026</h2>`); a field named `…location`/`…venue` gives an item's place.
+//! Repeated sections that each hold a day heading and that day's items (a festival's
+//! timetable by day) are one list. A link whose text is generic ("Match info", "Plus
+//! d'infos", "Mehr") is never a title, only the item's link; a table row without a
+//! heading or a naming link takes its title from the cell under a title-like column, else
+//! its longest naming cell. A status word in an item (`POSTPONED`, `abgesagt`, `İPTAL`,
+//! `SUSPENDIDO`) is its status, never part of its title; a date line that lists days
+//! (`Vendredi 9 et samedi 10 octobre`) gives one event per day; a price the page labels
+//! once outside the list prices the items that give none.
+//!
+//! A detail page without an `<address>` takes the one its Google Maps embed is titled
+//! with, and without a sentence-like `<p>` the first paragraph of a `<br><br>` text block.
+//!
+//! It never invents: a field it cannot find stays empty, and a page without a date gives
+//! no event; with a reference day (the crawl's today), neither does a page whose only
+//! dates are past (a news item's publication date looks just like an event's date), nor a
+//! page whose JSON-LD declares it a `NewsArticle` (the caller does not run it there) or
+//! that is a signed article (`news_article`), nor a year-less date whose written weekday
+//! is another day (`datetext`). What it finds is marked low confidence in the diagnostics.
+//!
+//! One module per shape: `detail` one event's page, `listing` and `item` lists of
+//! items, `tables` tables and grids, `days` day and month headings, `venue` the
+//! site's own venue, `zone` a stated time zone, `news` signed articles; `price` and
+//! `words` serve them all.
+
+mod days;
+mod detail;
+mod item;
+mod listing;
+mod news;
+mod price;
+mod tables;
+mod venue;
+mod words;
+mod zone;
+
+use chrono::NaiveDate;
+use gleaner_event::Markup;
+use gleaner_event::datetext::DateOrder;
+use gleaner_event::text::collapse;
+use gleaner_event::time::parse_event_time;
+use gleaner_event::{RawEvent, RawOffer};
+use scraper::{ElementRef, Html, Selector};
+
+use crate::{Candidate, Diagnostic, Format, Severity};
+
+use detail::{description, performances, place_and_price, written_date};
+use listing::listing;
+use news::news_article;
+use venue::{site_country, site_venue};
+use zone::stated_zone;
+
+pub(crate) use price::{booking_link, price_in_text, price_into};
+pub(crate) use words::status_in;
+
+/// A selector parsed from a constant.
+fn sel(s: &str) -> Selector {
+    Selector::parse(s).expect("a constant selector parses")
+}
+
+/// Reads a page's events (a listing's items, a show's performances, or one event);
+/// pushes a diagnostic either way.
+pub fn read(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let first = candidates.len();
+    // A description list's terms and their details are items: each `<dt>` and the `<dd>`s
+    // after it are wrapped in one `<div>` and the page read again.
+    let paired = dl_items(doc);
+    let doc = paired.as_ref().unwrap_or(doc);
+    read_page(doc, reference, candidates, diagnostics);
+    // Events with no place of their own are at the site's venue when the page's footer or
+    // contact block gives one (a club's or theatre's own listing).
+    let placeless = |r: &RawEvent| {
+        r.location_name.is_none() && r.location_text.is_none() && r.address_text.is_none()
+    };
+    if candidates[first..].iter().any(|c| placeless(&c.raw))
+        && let Some((name, address)) = site_venue(doc.root_element())
+    {
+        for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
+            c.raw.location_name = Some(name.clone());
+            c.raw.address_text = Some(address.clone());
+        }
+    }
+    // Events with a place but no country are in the country of the site's own address when
+    // its footer ends with one (`… · 09500 Medina de Pomar (Burgos) · España`) and the
+    // event's place names none: a town hall lists its own town's fairs.
+    if let Some(country) = site_venue(doc.root_element()).and_then(|(_, a)| site_country(&a)) {
+        for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
+            let texts = [&c.raw.location_name, &c.raw.location_text, &c.raw.address_text];
+            let names_one = texts.iter().filter_map(|t| t.as_deref()).any(|t| {
+                t.split([',', '·', '|', '(', ')'])
+                    .any(|p| gleaner_event::country_code(p.trim()).is_some())
+            });
+            if !names_one {
+                c.raw.country = Some(country.clone());
+            }
+        }
+    }
+    // A zone the page states ("all times Central", "hora peninsular", "TSİ") fixes the
+    // offsets of the local times read.
+    if let Some(zone) = stated_zone(&text_of(doc.root_element()))
+        && candidates.len() > first
+    {
+        for c in &mut candidates[first..] {
+            for slot in [&mut c.raw.start, &mut c.raw.end] {
+                if let Some(t) = slot.as_deref().and_then(parse_event_time) {
+                    *slot = Some(t.with_default_zone(zone).to_iso());
+                }
+            }
+        }
+        diagnostics.push(Diagnostic {
+            severity: Severity::Info,
+            format: Format::Fallback,
+            message: format!("the page states its times' zone: read as `{zone}`"),
+            location: String::new(),
+        });
+    }
+}
+
+/// The page with each `<dl>` of three terms or more rewritten so that a `<dt>` and the
+/// `<dd>`s after it sit in one `<div class="dl-item">` (a market list's name, then its
+/// date, place and text); `None` when the page has no such list.
+fn dl_items(doc: &Html) -> Option<Html> {
+    let mut html = doc.html();
+    let mut changed = false;
+    for dl in doc.select(&sel("dl")).take(50) {
+        let children: Vec<ElementRef<'_>> = dl.children().filter_map(ElementRef::wrap).collect();
+        let terms = children.iter().filter(|c| c.value().name() == "dt").count();
+        if terms < MIN_ITEMS || children.iter().any(|c| !matches!(c.value().name(), "dt" | "dd")) {
+            continue;
+        }
+        let old = dl.html();
+        let open = &old[..old.find('>')? + 1];
+        let mut new = String::from(open);
+        let mut in_item = false;
+        for c in &children {
+            if c.value().name() == "dt" {
+                if in_item {
+                    new.push_str("</div>");
+                }
+                new.push_str("<div class=\"dl-item\">");
+                in_item = true;
+            }
+            new.push_str(&c.html());
+        }
+        if in_item {
+            new.push_str("</div>");
+        }
+        new.push_str("</dl>");
+        if let Some(at) = html.find(&old) {
+            html.replace_range(at..at + old.len(), &new);
+            changed = true;
+        }
+    }
+    changed.then(|| Html::parse_document(&html))
+}
+
+fn read_page(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let note = |severity, message: String| Diagnostic {
+        severity,
+        format: Format::Fallback,
+        message,
+        location: String::new(),
+    };
+    let order = doc
+        .select(&sel("html[lang]"))
+        .next()
+        .and_then(|h| h.value().attr("lang"))
+        .map(DateOrder::for_language)
+        .unwrap_or_default();
+    // A news article (declared one, and signed) reports on events in running prose: its
+    // dates are the story's, not events to attend.
+    if let Some(why) = news_article(doc, order) {
+        diagnostics.push(note(Severity::Info, format!("{why}: a news article; no event")));
+        return;
+    }
+    // A page that repeats one dated item structure is a listing, whatever its title says.
+    if listing(doc, reference, order, candidates, diagnostics) {
+        return;
+    }
+    let h1 = doc.select(&sel("h1")).find(|h| !text_of(*h).is_empty());
+    let page_url = canonical_url(doc);
+    let title = h1.map(text_of).filter(|t| t.chars().count() <= 300).or_else(|| {
+        doc.select(&sel("meta[property='og:title'], meta[name='og:title']"))
+            .next()
+            .and_then(|m| m.value().attr("content"))
+            .map(collapse)
+            .filter(|t| !t.is_empty())
+    });
+    // Dates from `<time datetime>`: one or two values (start, end), else ambiguous.
+    let mut times = Vec::new();
+    for t in doc.select(&sel("time[datetime]")) {
+        if let Some(v) = t.value().attr("datetime").and_then(parse_event_time)
+            && !times.contains(&v)
+        {
+            times.push(v);
+        }
+    }
+    if times.is_empty()
+        && let Some(h1) = h1
+    {
+        let shows = performances(doc, h1, reference, order);
+        if shows.len() >= 2 {
+            let n = shows.len();
+            let mut base = RawEvent {
+                name: title.clone(),
+                url: page_url.clone(),
+                markup: Markup::Text,
+                ..RawEvent::default()
+            };
+            place_and_price(doc.root_element(), &mut base);
+            base.description = description(doc, h1, order);
+            for (i, show) in shows.into_iter().enumerate() {
+                if reference.is_some_and(|day| show.start.date() < day) {
+                    continue;
+                }
+                let mut raw = base.clone();
+                raw.start = Some(show.start.to_iso());
+                raw.end = show.end.filter(|e| *e != show.start).map(|e| e.to_iso());
+                if let Some(t) = show.tickets {
+                    match raw.offers.first_mut() {
+                        Some(o) => o.url = Some(t),
+                        None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
+                    }
+                }
+                candidates.push(Candidate {
+                    format: Format::Fallback,
+                    location: format!("performance {}", i + 1),
+                    raw,
+                });
+            }
+            diagnostics.push(note(
+                Severity::Info,
+                format!("low confidence: {n} performances of one show read by the generic fallback (no structured data, no site rules)"),
+            ));
+            return;
+        }
+    }
+    let (start, end) = match times.len() {
+        0 => match written_date(doc, h1, reference, order) {
+            Some(d) => (Some(d.start), d.end),
+            None => (None, None),
+        },
+        1 => (Some(times[0]), None),
+        2 if times[1].date() >= times[0].date()
+            && (times[1].date() - times[0].date()).num_days() <= 31 =>
+        {
+            (Some(times[0]), Some(times[1]))
+        }
+        n => {
+            diagnostics.push(note(
+                Severity::Info,
+                format!("{n} different dates in `<time>` elements: a listing, not one event; no event (write site rules for it)"),
+            ));
+            return;
+        }
+    };
+    let Some(start) = start else {
+        diagnostics.push(note(
+            Severity::Info,
+            "no structured data, no site rules and no date found: no event".to_owned(),
+        ));
+        return;
+    };
+    // With a reference day, a page whose only dates are past is more likely news (its
+    // publication date) than an event still to come.
+    if let Some(day) = reference
+        && start.date() < day
+        && end.is_none_or(|e| e.date() < day)
+    {
+        diagnostics.push(note(
+            Severity::Info,
+            format!(
+                "the only date found ({}) is past: a publication date? no event",
+                start.to_iso()
+            ),
+        ));
+        return;
+    }
+    let mut raw = RawEvent {
+        name: title,
+        start: Some(start.to_iso()),
+        end: end.filter(|e| *e != start).map(|e| e.to_iso()),
+        description: h1.and_then(|h| description(doc, h, order)),
+        url: page_url,
+        markup: Markup::Text,
+        ..RawEvent::default()
+    };
+    place_and_price(doc.root_element(), &mut raw);
+    diagnostics.push(note(
+        Severity::Info,
+        "low confidence: read by the generic fallback (no structured data, no site rules)"
+            .to_owned(),
+    ));
+    candidates.push(Candidate { format: Format::Fallback, location: "page".into(), raw });
+}
+
+/// Whether `el` sits in the page's chrome (navigation, header, footer, sidebar).
+fn in_chrome(el: ElementRef<'_>) -> bool {
+    el.ancestors()
+        .filter_map(ElementRef::wrap)
+        .any(|a| matches!(a.value().name(), "nav" | "footer" | "aside" | "header"))
+}
+
+/// The texts of an element's smallest blocks (cells, spans, paragraphs), in order.
+fn leaves(item: ElementRef<'_>) -> impl Iterator<Item = String> + '_ {
+    let blocks = sel(BLOCKS);
+    item.descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(move |el| el.select(&blocks).all(|b| b.id() == el.id()))
+        .map(text_of)
+        .filter(|t| !t.is_empty() && t.len() <= 300)
+}
+
+/// An element's text, its white space collapsed.
+fn text_of(el: ElementRef<'_>) -> String {
+    collapse(&el.text().collect::<Vec<_>>().join(" "))
+}
+
+/// Fewest items a listing must give (after past and duplicate items are dropped).
+const MIN_ITEMS: usize = 3;
+
+/// Block elements: a text unit of an item holds none of them.
+const BLOCKS: &str =
+    "div, p, li, td, th, tr, table, ul, ol, dl, section, article, h1, h2, h3, h4, h5, h6";
+
+/// The page's own address: `<link rel=canonical>`, else `og:url`.
+fn canonical_url(doc: &Html) -> Option<String> {
+    doc.select(&sel("link[rel=canonical][href], meta[property='og:url'][content]"))
+        .filter_map(|e| e.value().attr("href").or_else(|| e.value().attr("content")))
+        .map(str::trim)
+        .find(|u| u.starts_with("http://") || u.starts_with("https://"))
+        .map(str::to_owned)
+}
+
+/// Whether an image is an icon rather than the event's picture: drawn smaller than 100
+/// pixels either way (`width="37" height="43"`), or named an icon or logo by its file.
+fn is_icon(img: ElementRef<'_>) -> bool {
+    let small = ["width", "height"].iter().any(|a| {
+        img.value().attr(a).and_then(|v| v.trim().parse::<u32>().ok()).is_some_and(|n| n < 100)
+    });
+    let file = img.value().attr("src").unwrap_or_default().to_ascii_lowercase();
+    let file = file.split(['?', '#']).next().unwrap_or_default();
+    let name = file.rsplit('/').next().unwrap_or_default();
+    small || name.contains("icon") || name.contains("logo")
+}

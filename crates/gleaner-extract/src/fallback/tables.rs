@@ -1,0 +1,279 @@
+//! Tables and grids: a timetable grid's room cells, a tour's dates (city and venue
+//! columns), a row's title cell, and cells that hold only a time.
+
+use gleaner_event::datetext::parse_text_time;
+use gleaner_event::parse_price_text;
+use scraper::ElementRef;
+
+use super::item::{Item, title_text};
+use super::price::price_lines;
+use super::venue::site_venue;
+use super::words::{is_status_badge, status_in};
+use super::{in_chrome, is_icon, sel, text_of};
+
+/// A timetable grid's row (`Saat | Salon 1 | Salon 2`: a time, then one cell per room):
+/// one event per room cell that names one (in bold, a heading or a link), at the row's
+/// time, with that cell's status. Any other item is itself.
+pub(super) fn grid_items(row: ElementRef<'_>, item: Item) -> Vec<Item> {
+    let Some(cells) = grid_cells(row) else { return vec![item] };
+    cells
+        .into_iter()
+        .map(|(title, cell)| {
+            let mut raw = item.raw.clone();
+            raw.name = Some(title);
+            raw.status = status_in(&text_of(cell)).map(str::to_owned);
+            raw.url = cell
+                .select(&sel("a[href]"))
+                .filter_map(|a| a.value().attr("href"))
+                .map(|h| h.trim().to_owned())
+                .find(|h| !h.is_empty() && !h.starts_with('#'));
+            Item { raw, start: item.start, end: item.end, earlier: item.earlier.clone() }
+        })
+        .collect()
+}
+
+/// The room cells of a timetable grid's row that name an event: the table's header row
+/// has a first column and two or more others none of which is a title column, the row's
+/// first cell is only a time, and each named cell's title is its first bold text,
+/// heading or link. `None` when the row is no such row.
+fn grid_cells(row: ElementRef<'_>) -> Option<Vec<(String, ElementRef<'_>)>> {
+    if row.value().name() != "tr" {
+        return None;
+    }
+    let cells: Vec<ElementRef<'_>> = row
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .collect();
+    let table =
+        row.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
+    let header: Vec<String> = table
+        .select(&sel("tr"))
+        .find(|r| r.select(&sel("th")).next().is_some())
+        .filter(|r| r.id() != row.id())?
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
+        .collect();
+    if cells.len() < 3
+        || header.len() != cells.len()
+        || header.iter().any(|h| TITLE_COLUMNS.contains(&h.as_str()) || h.is_empty())
+        || cell_time(&text_of(cells[0])).is_none() && parse_text_time(&text_of(cells[0])).is_none()
+    {
+        return None;
+    }
+    let named: Vec<(String, ElementRef<'_>)> = cells[1..]
+        .iter()
+        .filter_map(|c| {
+            let t = c
+                .select(&sel("b, strong, h2, h3, h4, a[href]"))
+                .map(title_text)
+                .find(|t| t.chars().count() >= 2 && !is_status_badge(t))?;
+            Some((t, *c))
+        })
+        .collect();
+    (!named.is_empty()).then_some(named)
+}
+
+/// Column headings that name the event's cell in a table (`Fixture`, `Karşılaşma`,
+/// `Spectacle`, `Veranstaltung`), folded.
+const TITLE_COLUMNS: &[&str] = &[
+    "event",
+    "events",
+    "fixture",
+    "match",
+    "title",
+    "what",
+    "show",
+    "programme",
+    "program",
+    "performance",
+    "karsilasma",
+    "mac",
+    "etkinlik",
+    "oyun",
+    "titre",
+    "spectacle",
+    "evenement",
+    "seance",
+    "film",
+    "evento",
+    "espectaculo",
+    "titulo",
+    "partido",
+    "actividad",
+    "veranstaltung",
+    "titel",
+    "was",
+    "spiel",
+    "begegnung",
+    "konzert",
+];
+
+/// A table row's title: the cell under a column headed like a title (`Fixture`), else
+/// the longest cell of two words or more that is neither a date, a time, a price nor a
+/// generic link. With that cell.
+pub(super) fn row_title<'a>(
+    item: ElementRef<'a>,
+    usable: &dyn Fn(&str) -> bool,
+) -> Option<(String, ElementRef<'a>)> {
+    if item.value().name() != "tr" {
+        return None;
+    }
+    let cells: Vec<ElementRef<'a>> = item
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .collect();
+    let usable_cell = |c: &ElementRef<'a>| {
+        let t = title_text(*c);
+        let price = parse_price_text(&t).is_some()
+            && (t.contains(['$', '€', '£', '₺']) || gleaner_event::says_free(&t));
+        (usable(&t) && !price && parse_text_time(&t).is_none()).then_some((t, *c))
+    };
+    let table = item.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table");
+    let header: Vec<String> = table
+        .and_then(|t| t.select(&sel("tr")).find(|r| r.select(&sel("th")).next().is_some()))
+        .filter(|r| r.id() != item.id())
+        .map(|r| {
+            r.children()
+                .filter_map(ElementRef::wrap)
+                .filter(|c| matches!(c.value().name(), "td" | "th"))
+                .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
+                .collect()
+        })
+        .unwrap_or_default();
+    if header.len() == cells.len()
+        && let Some(i) = header.iter().position(|h| TITLE_COLUMNS.contains(&h.as_str()))
+        && let Some(found) = usable_cell(&cells[i])
+    {
+        return Some(found);
+    }
+    cells
+        .iter()
+        .filter_map(usable_cell)
+        .filter(|(t, _)| t.split_whitespace().count() >= 2)
+        .max_by_key(|(t, _)| t.chars().count())
+}
+
+/// Column headings that name a tour date's city (folded).
+const CITY_COLUMNS: &[&str] = &["city", "town", "stadt", "ort", "ville", "ciudad", "sehir"];
+
+/// Column headings that name a tour date's venue (folded).
+const VENUE_COLUMNS: &[&str] =
+    &["venue", "spielstatte", "location", "lieu", "salle", "sala", "recinto", "mekan"];
+
+/// Column headings of a tour date's booking cell (folded).
+const TICKET_COLUMNS: &[&str] =
+    &["tickets", "karten", "billets", "billetterie", "entradas", "bilet", "biletler"];
+
+/// One row of a tour's dates: the page's show at a city's venue.
+pub(super) struct TourRow {
+    pub(super) title: String,
+    pub(super) venue: Option<String>,
+    pub(super) city: Option<String>,
+    pub(super) tickets: Option<String>,
+    pub(super) price: Option<gleaner_event::PriceText>,
+    pub(super) image: Option<String>,
+    pub(super) country: Option<String>,
+}
+
+/// A table row under a header with a city column and no title column, on a page with
+/// one `<h1>`: the show is the heading, the place the row's venue and city cells, the
+/// booking link the link of its tickets cell, the image the page's first one.
+pub(super) fn tour_row(item: ElementRef<'_>) -> Option<TourRow> {
+    if item.value().name() != "tr" {
+        return None;
+    }
+    let cells: Vec<ElementRef<'_>> = item
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .collect();
+    let table =
+        item.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
+    let header: Vec<String> = table
+        .select(&sel("tr"))
+        .find(|r| r.select(&sel("th")).next().is_some())
+        .filter(|r| r.id() != item.id())?
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
+        .collect();
+    if header.len() != cells.len() || header.iter().any(|h| TITLE_COLUMNS.contains(&h.as_str())) {
+        return None;
+    }
+    let column = |names: &[&str]| header.iter().position(|h| names.contains(&h.as_str()));
+    let city = column(CITY_COLUMNS)?;
+    let root = item.ancestors().filter_map(ElementRef::wrap).last()?;
+    let h1 = sel("h1");
+    let mut h1s = root.select(&h1);
+    let (Some(heading), None) = (h1s.next(), h1s.next()) else { return None };
+    let title = text_of(heading);
+    if title.is_empty() || title.chars().count() > 200 {
+        return None;
+    }
+    let text = |i: usize| Some(text_of(cells[i])).filter(|t| !t.is_empty());
+    let booking = column(TICKET_COLUMNS);
+    let tickets = booking
+        .and_then(|i| cells[i].select(&sel("a[href]")).next())
+        .and_then(|a| a.value().attr("href"))
+        .map(|h| h.trim().to_owned())
+        .filter(|h| h.starts_with("http") || h.starts_with('/'));
+    let price = booking.and_then(|i| {
+        price_lines(cells[i]).find_map(|t| {
+            let p = parse_price_text(&t)?;
+            t.contains(['$', '€', '£', '₺']).then_some(p)
+        })
+    });
+    let image = root
+        .select(&sel("img[src]"))
+        .filter(|i| !in_chrome(*i) && !is_icon(*i))
+        .filter_map(|i| i.value().attr("src"))
+        .map(str::trim)
+        .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
+        .map(str::to_owned);
+    // The country of the site's own address: a tour's cities are named without one.
+    let country = site_venue(root).and_then(|(_, address)| {
+        let last = address.rsplit(',').next()?.trim().to_owned();
+        (!last.chars().any(|c| c.is_ascii_digit())).then_some(last)
+    });
+    Some(TourRow {
+        country,
+        title,
+        venue: column(VENUE_COLUMNS).and_then(text),
+        city: text(city),
+        tickets,
+        price,
+        image,
+    })
+}
+
+/// A cell that holds only a time of day written with a dot or an `h` (`21.30`, `20h30`):
+/// beside a date cell it can be nothing else, although alone it could be a date.
+pub(super) fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono::NaiveTime>)> {
+    let (h, m) = text.trim().split_once(['.', 'h', 'H'])?;
+    let ok =
+        |p: &str, n: usize| (1..=n).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    if !ok(h, 2) || m.len() != 2 || !ok(m, 2) {
+        return None;
+    }
+    Some((chrono::NaiveTime::from_hms_opt(h.parse().ok()?, m.parse().ok()?, 0)?, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell_time;
+
+    #[test]
+    fn cell_times() {
+        let t = |h, m| Some((chrono::NaiveTime::from_hms_opt(h, m, 0).unwrap(), None));
+        assert_eq!(cell_time("21.30"), t(21, 30));
+        assert_eq!(cell_time("20h30"), t(20, 30));
+        assert_eq!(cell_time("24.30"), None);
+        assert_eq!(cell_time("3.2026"), None);
+        assert_eq!(cell_time("12.03.2026"), None);
+    }
+}

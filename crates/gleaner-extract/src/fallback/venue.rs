@@ -1,0 +1,280 @@
+//! Venues and places: the site's own venue in its footer or contact block, the country
+//! its address ends with, and an item's place named by its markup's class.
+
+use chrono::NaiveDate;
+use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
+use scraper::ElementRef;
+
+use super::detail::label_of;
+use super::words::is_publication_line;
+use super::{sel, text_of};
+
+/// The venue a site names in its footer or contact block: one line `Name · street ·
+/// postcode town [· country]` (separated by `·`, `|`, `•` or commas) whose parts after the
+/// name hold a street or postcode and a town; phone numbers, e-mail addresses and `©`
+/// lines are not parts. The name and the address (parts joined by `, `).
+pub(super) fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
+    let blocks =
+        sel("footer, footer address, footer p, footer div, footer li, address, [class*=contact] p");
+    let found = doc
+        .select(&blocks)
+        .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
+        .take(200)
+        .find_map(|el| venue_line(&text_of(el)));
+    if found.is_some() || doc.select(&sel("footer")).next().is_some() {
+        return found;
+    }
+    // No `<footer>` (an HTML e-mail's layout tables): the page's last text block is its
+    // footer.
+    let leaf = sel("p, td, div, li, address");
+    let last = doc
+        .select(&leaf)
+        .filter(|el| el.select(&leaf).all(|b| b.id() == el.id()) && !text_of(*el).is_empty())
+        .last()?;
+    venue_line(&text_of(last))
+}
+
+/// One footer line read as a venue and its address:
+/// `The Blue Lantern · 1420 W. Fullerton Ave · Chicago, IL 60614 · (773) 555-0142` →
+/// (`The Blue Lantern`, `1420 W. Fullerton Ave, Chicago, IL 60614`).
+fn venue_line(line: &str) -> Option<(String, String)> {
+    if line.len() > 240 || line.contains('©') {
+        return None;
+    }
+    let dotted = line.contains(['·', '|', '•']);
+    let parts: Vec<&str> = if dotted {
+        line.split(['·', '|', '•']).map(str::trim).filter(|p| !p.is_empty()).collect()
+    } else {
+        line.split(',').map(str::trim).filter(|p| !p.is_empty()).collect()
+    };
+    let is_contact = |p: &str| {
+        p.contains('@')
+            || p.starts_with("http")
+            || p.starts_with("www.")
+            || p.chars().filter(char::is_ascii_digit).count() >= 7
+    };
+    // Nor is a sentence after the address (`Ayuntamiento de Burgos. Si no quiere recibir
+    // este boletín, dese de baja.`).
+    let parts: Vec<&str> =
+        parts.into_iter().filter(|p| !is_contact(p) && !is_sentence(p)).collect();
+    let (name, rest) = parts.split_first()?;
+    let words = name.split_whitespace().count();
+    if rest.is_empty()
+        || !(1..=6).contains(&words)
+        || name.chars().any(|c| c.is_ascii_digit())
+        || label_of(name).is_some()
+    {
+        return None;
+    }
+    // A postcode before a town (`69002 Lyon`), a US/UK tail (`IL 60614`, `SE1 9PX`), or a
+    // street with a house number (`No: 12`, `1420 W. …`, `Findorffstraße 51`, `s/n`).
+    let postcode_town = |p: &str| {
+        let w: Vec<&str> = p.split_whitespace().collect();
+        w.windows(2).any(|x| {
+            (4..=5).contains(&x[0].len())
+                && x[0].bytes().all(|b| b.is_ascii_digit())
+                && x[1].chars().next().is_some_and(char::is_alphabetic)
+        }) || w.last().is_some_and(|l| l.len() == 5 && l.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let numbered = |p: &str| {
+        p.split_whitespace().any(|t| {
+            let t = t.trim_end_matches([',', '.']);
+            t.eq_ignore_ascii_case("s/n")
+                || (t.chars().next().is_some_and(|c| c.is_ascii_digit())
+                    && t.chars().filter(char::is_ascii_digit).count() <= 4)
+        }) && p.chars().any(char::is_alphabetic)
+    };
+    let has_place = rest.iter().any(|p| postcode_town(p))
+        || (rest.len() >= 2 && numbered(rest[0]) && rest[1].chars().any(char::is_alphabetic));
+    if !has_place || rest.iter().any(|p| is_publication_line(p)) {
+        return None;
+    }
+    // An organisation's line (`Kingsmere Town Football Club · The Brickfield, Station Road,
+    // Kingsmere`): the place is the name that opens its address, when one does.
+    if is_organisation(name)
+        && let Some((place, street)) = rest[0].split_once(", ")
+        && !place.chars().any(|c| c.is_ascii_digit())
+        && (1..=4).contains(&place.split_whitespace().count())
+        && label_of(place).is_none()
+        && !names_a_street(place)
+    {
+        let mut address = vec![street];
+        address.extend_from_slice(&rest[1..]);
+        return Some((place.trim().to_owned(), address.join(", ")));
+    }
+    Some(((*name).to_owned(), rest.join(", ")))
+}
+
+/// Whether a footer's part is running text (eight words or more, a full stop inside and
+/// one at its end; `Gümrük Sok. No: 12` is not): never part of an address.
+fn is_sentence(part: &str) -> bool {
+    let p = part.trim();
+    p.split_whitespace().count() >= 8 && p.contains(". ") && p.ends_with('.')
+}
+
+/// The country that ends a site's address (`…, 09500 Medina de Pomar (Burgos), España` →
+/// `ES`), when its last part is a country's name or code.
+pub(super) fn site_country(address: &str) -> Option<String> {
+    let last = address.rsplit(',').next()?.trim();
+    if last.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    gleaner_event::country_code(last)
+}
+
+/// Words that name an organisation (a club, a society), not a place, folded.
+const ORGANISATION_WORDS: &[&str] = &[
+    "club",
+    "fc",
+    "afc",
+    "society",
+    "association",
+    "verein",
+    "ev",
+    "kulturverein",
+    "sportverein",
+    "kulubu",
+    "dernegi",
+    "asociacion",
+    "amicale",
+    "federation",
+    "trust",
+];
+
+/// Street words, folded: a part holding one is a street, not a place's name.
+const STREET_WORDS: &[&str] = &[
+    "road",
+    "rd",
+    "lane",
+    "street",
+    "st",
+    "avenue",
+    "ave",
+    "way",
+    "drive",
+    "close",
+    "square",
+    "rue",
+    "boulevard",
+    "bd",
+    "chemin",
+    "allee",
+    "quai",
+    "place",
+    "cours",
+    "strasse",
+    "str",
+    "weg",
+    "platz",
+    "gasse",
+    "calle",
+    "avenida",
+    "plaza",
+    "paseo",
+    "camino",
+    "cadde",
+    "cad",
+    "caddesi",
+    "sokak",
+    "sok",
+    "bulvari",
+    "mahallesi",
+];
+
+/// Whether a part of an address names a street (`Boathouse Lane`, `Mühlenweg`).
+fn names_a_street(part: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(part);
+    folded.split(|c: char| !c.is_alphanumeric()).any(|w| {
+        STREET_WORDS.contains(&w)
+            || ["strasse", "weg", "platz", "gasse", "allee"]
+                .iter()
+                .any(|s| w.len() > s.len() + 2 && w.ends_with(s))
+    })
+}
+
+/// Whether a venue line's name is an organisation's (`Kingsmere Town Football Club`,
+/// `Kulturverein Alte Mühle e.V.`).
+fn is_organisation(name: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(name).replace("e.v.", "ev");
+    folded.split(|c: char| !c.is_alphanumeric()).any(|w| ORGANISATION_WORDS.contains(&w))
+}
+
+/// An item's place when its markup names the field (`class="views-field-field-location"`,
+/// `event-venue`, `tribe-venue`): the short text of the first element with a class ending in
+/// `location` or `venue`, when it is neither a date nor a time.
+pub(super) fn classed_place(
+    item: ElementRef<'_>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<String> {
+    item.descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| {
+            el.value().classes().any(|c| {
+                let c = c.to_ascii_lowercase();
+                // `event-location`, `venue`, and the words in the other languages
+                // (`lugar`, `lieu`, `mekan`; not `ort`, which names rooms as often).
+                c.ends_with("location")
+                    || c.ends_with("venue")
+                    || ["lugar", "lieu", "veranstaltungsort", "mekan"].contains(&c.as_str())
+            })
+        })
+        // `Teatro Isabel la Católica · Granada`: a venue and its town.
+        .map(|el| text_of(el).replace(" · ", ", "))
+        .find(|t| {
+            (2..=80).contains(&t.chars().count())
+                && parse_text_date(t, reference, order).is_none()
+                && parse_text_time(t).is_none()
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::venue_line;
+
+    #[test]
+    fn site_venue_lines() {
+        let v = |l: &str| venue_line(l);
+        let pair = |a: &str, b: &str| Some((a.to_owned(), b.to_owned()));
+        assert_eq!(
+            v("The Blue Lantern · 1420 W. Fullerton Ave · Chicago, IL 60614 · (773) 555-0142"),
+            pair("The Blue Lantern", "1420 W. Fullerton Ave, Chicago, IL 60614")
+        );
+        assert_eq!(
+            v("Le Périscope, 13 rue Delandine, 69002 Lyon"),
+            pair("Le Périscope", "13 rue Delandine, 69002 Lyon")
+        );
+        assert_eq!(
+            v("Teatro Romea · Plaza Julián Romea, s/n · 30001 Murcia · España"),
+            pair("Teatro Romea", "Plaza Julián Romea, s/n, 30001 Murcia, España")
+        );
+        // An organisation's line: the place is the name that opens its address.
+        assert_eq!(
+            v(
+                "Kingsmere Town Football Club · The Brickfield, Station Road, Kingsmere NN14 7QT · England"
+            ),
+            pair("The Brickfield", "Station Road, Kingsmere NN14 7QT, England")
+        );
+        assert_eq!(
+            v("Kulturverein Alte Mühle e.V. · Mühlenweg 3 · 37574 Einbeck"),
+            pair("Kulturverein Alte Mühle e.V.", "Mühlenweg 3, 37574 Einbeck")
+        );
+        assert_eq!(
+            v("Peña Flamenca · Calle Mayor 4 · 11004 Cádiz"),
+            pair("Peña Flamenca", "Calle Mayor 4, 11004 Cádiz")
+        );
+        assert_eq!(
+            v("Sporting Club · Boathouse Lane, Riverside · 37574 Einbeck"),
+            pair("Sporting Club", "Boathouse Lane, Riverside, 37574 Einbeck")
+        );
+        for not in [
+            "© 2026 Eastside Community Center",
+            "Riverside Playhouse is a registered charity no. 1234567. © 2026",
+            "Teatro Cervantes · Ayuntamiento de Málaga · © 2026",
+            "Veröffentlicht am 2. Februar 2026 · Lindenpark",
+            "Impressum · Datenschutz · Kontakt",
+        ] {
+            assert_eq!(v(not), None, "{not}");
+        }
+    }
+}

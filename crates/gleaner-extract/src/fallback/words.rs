@@ -1,0 +1,232 @@
+//! Word lists and their predicates, in the five languages: status words, closure and
+//! publication lines, ticket words, link texts that are never titles, and a programme's
+//! breaks.
+
+use gleaner_event::text::collapse;
+
+/// Link texts that book a performance.
+pub(super) const TICKET_WORDS: [&str; 15] = [
+    "book",
+    "vorverkauf",
+    "book now",
+    "tickets",
+    "buy tickets",
+    "karten",
+    "tickets kaufen",
+    "billets",
+    "billetterie",
+    "reserver",
+    "entradas",
+    "comprar",
+    "bilet",
+    "bilet al",
+    "biletler",
+];
+
+/// Words that say a place is closed, a deadline, or a pass valid, in the five languages (lower-cased).
+const CLOSURE_WORDS: &[&str] = &[
+    "closed",
+    "closure",
+    "fermeture",
+    "fermé",
+    "fermée",
+    "geschlossen",
+    "schließung",
+    "betriebsferien",
+    "cerrado",
+    "cerrada",
+    "cierre",
+    "kapalı",
+    "kapalıdır",
+    // A deadline to sign up (`Plazo hasta el 20 de marzo`, `Anmeldeschluss 3. Mai`).
+    "plazo",
+    "deadline",
+    "anmeldeschluss",
+    "einsendeschluss",
+    "bewerbungsschluss",
+    "limite",
+    "límite",
+    // A call for entries (`Son başvuru: 15 Ocak 2027`): its dates are when to apply.
+    "başvuru",
+    // A pass's or fare's validity (`valable du 1er septembre 2026 au 30 juin 2027`).
+    "valable",
+    "valid",
+    "gültig",
+    "válido",
+    "válida",
+    "geçerli",
+];
+
+/// Whether a line is a closure notice, whose dates are when nothing happens (`Fermeture
+/// estivale du 3 au 22 août`, `Closed 24–26 December`, `Betriebsferien`, `Cerrado por
+/// vacaciones`), gives a deadline, or says how long a pass is valid: a listing's item or a page's date
+/// never comes from one.
+pub(super) fn is_closure_line(text: &str) -> bool {
+    text.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|w| CLOSURE_WORDS.contains(&w))
+}
+
+pub(super) fn is_publication_line(text: &str) -> bool {
+    let t = text.to_lowercase();
+    [
+        "posted",
+        "published",
+        "updated",
+        "publié",
+        "mis à jour",
+        // A date something will be published on (`sera mis en ligne le 4 septembre`).
+        "mis en ligne",
+        "will be announced",
+        "sera annoncé",
+        "veröffentlicht",
+        "aktualisiert",
+        "publicado",
+        "yayın",
+        "güncel",
+        "©",
+        "copyright",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
+}
+
+/// Status words a row or card prints (a badge, a class-free note) and the schema.org
+/// status each states, compared as whole folded words. `suspendido`/`suspendu` call an
+/// event off (tickets refunded): cancelled.
+pub(super) const STATUS_WORDS: [(&str, &str); 22] = [
+    ("cancelled", "cancelled"),
+    ("canceled", "cancelled"),
+    ("annule", "cancelled"),
+    ("annulee", "cancelled"),
+    ("abgesagt", "cancelled"),
+    ("entfallt", "cancelled"),
+    ("iptal", "cancelled"),
+    ("cancelado", "cancelled"),
+    ("cancelada", "cancelled"),
+    ("suspendido", "cancelled"),
+    ("suspendida", "cancelled"),
+    ("suspendu", "cancelled"),
+    ("suspendue", "cancelled"),
+    ("postponed", "postponed"),
+    ("reporte", "postponed"),
+    ("reportee", "postponed"),
+    ("verschoben", "postponed"),
+    ("ertelendi", "postponed"),
+    ("aplazado", "postponed"),
+    ("aplazada", "postponed"),
+    ("pospuesto", "postponed"),
+    ("rescheduled", "rescheduled"),
+];
+
+/// The status a text states with one status word (`POSTPONED`, `– abgesagt –`,
+/// `ERTELENDİ`, `entfaellt`), or `None` when it states none or two different ones.
+pub(crate) fn status_in(text: &str) -> Option<&'static str> {
+    let folded = gleaner_event::datetext::fold_diacritics(text);
+    let mut found = None;
+    for w in folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        // German written without umlauts (`entfaellt`, a `<tr class="entfaellt">`) reads
+        // as with them.
+        let plain = w.replace("ae", "a").replace("oe", "o").replace("ue", "u");
+        if let Some((_, status)) =
+            STATUS_WORDS.iter().find(|(word, _)| *word == w || *word == plain)
+        {
+            if found.is_some_and(|f| f != *status) {
+                return None;
+            }
+            found = Some(*status);
+        }
+    }
+    found
+}
+
+/// Whether a text is only a status badge (`POSTPONED`, `– abgesagt –`): never a title
+/// nor part of one.
+pub(super) fn is_status_badge(text: &str) -> bool {
+    let words: Vec<&str> =
+        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words.len() == 1 && status_in(words[0]).is_some()
+}
+
+/// Link texts that are not titles: a link to more about an item, in the five languages
+/// (folded, without trailing arrows or dots).
+const NOT_TITLES: &[&str] = &[
+    "more",
+    "en savoir",
+    "read more",
+    "more info",
+    "more information",
+    "more details",
+    "details",
+    "event details",
+    "match info",
+    "match details",
+    "info",
+    "find out more",
+    "learn more",
+    "see more",
+    "view",
+    "view event",
+    "tickets",
+    "register",
+    "book",
+    "en savoir plus",
+    "plus",
+    "plus d'infos",
+    "plus d'info",
+    "plus d'informations",
+    "infos",
+    "voir",
+    "mehr",
+    "mehr infos",
+    "mehr erfahren",
+    "weiterlesen",
+    "weitere infos",
+    "devami",
+    "detay",
+    "detaylar",
+    "detayli bilgi",
+    "incele",
+    "leer mas",
+    "ver mas",
+    "mas informacion",
+    "mas info",
+    "informacion",
+];
+
+/// Whether a link's text is generic ("Match info", "Plus d'infos", "Más información",
+/// "Mehr »"): a link to the item, never its title.
+pub(super) fn is_generic_link_text(text: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(text);
+    let t = folded
+        .trim()
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .replace(['’', '`'], "'");
+    let t = collapse(&t);
+    NOT_TITLES.contains(&t.as_str()) || TICKET_WORDS.contains(&t.as_str())
+}
+
+/// How a conference programme's breaks and formalities are titled: a list with such a row
+/// is the timetable of one event, whose sessions are not events of their own.
+const SESSION_FILLERS: &[&str] = &[
+    "coffee break",
+    "lunch break",
+    "registration",
+    "pausa cafe",
+    "pausa para el cafe",
+    "acreditacion",
+    "pause cafe",
+    "pause-cafe",
+    "accueil des participants",
+    "kaffeepause",
+    "mittagspause",
+    "kahve arasi",
+    "cay arasi",
+    "ogle arasi",
+];
+
+/// Whether a row's title is a programme's break or formality (`Pausa café`,
+/// `Registration and welcome coffee`).
+pub(super) fn is_session_filler(title: &str) -> bool {
+    let t = gleaner_event::datetext::fold_diacritics(title.trim());
+    SESSION_FILLERS.iter().any(|f| t.starts_with(f))
+}
