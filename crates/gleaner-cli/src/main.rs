@@ -15,6 +15,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// jemalloc: at 10,000 sites in one pass it spends less CPU than glibc's malloc (which
+/// was 12–22 % of the crawler's profile) and hands freed memory back (issue 27).
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// gleaner: a polite web crawler for event and local-news aggregators.
 ///
 /// It reads robots.txt first, keeps one politeness budget per site and explains every

@@ -17,6 +17,7 @@
 
 pub mod client;
 pub mod gate;
+mod kept;
 pub mod redirect;
 pub mod robots;
 pub mod signing;

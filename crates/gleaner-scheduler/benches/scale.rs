@@ -7,7 +7,7 @@
 //! seconds per 1,000 requests, peak RSS and RSS per 1,000 sites, and gap violations.
 //! `cargo test --benches` runs a quick mode (40 sites × 3 at 50 ms) in seconds.
 //! Knobs: `SCALE_RUNS="2000x5,10000x3"`, `SCALE_GAP_MS=1000`, `SCALE_KEEP_IDLE_MS` and
-//! `SCALE_MAX_IN_FLIGHT` (or `off`),
+//! `SCALE_MAX_IN_FLIGHT` and `SCALE_MAX_IDLE` (each a number or `off`),
 //! `SCALE_SITES_PER_CHILD=4000`.
 //!
 //! The gate's state, registry and audit are the in-memory ones, and events go to the
@@ -21,6 +21,10 @@
 #![allow(clippy::print_stdout)]
 
 mod support;
+
+/// The binary's allocator (`gleaner-cli`'s `main.rs`), so the figures are the binary's.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -39,7 +43,12 @@ fn config(web: &SplitWeb, sites: usize, gap: Duration) -> String {
 }
 
 fn context(text: &str, keep_idle: Option<Option<Duration>>) -> PassContext {
-    let settings = Arc::new(gleaner_config::parse(text, "bench.toml").expect("bench config"));
+    let mut settings = gleaner_config::parse(text, "bench.toml").expect("bench config");
+    // The pass reads `keep_idle` too (it asks for `Connection: close` past it).
+    if let Some(keep_idle) = keep_idle {
+        settings.network.keep_idle = keep_idle;
+    }
+    let settings = Arc::new(settings);
     let defaults = ClientSettings::from_settings(&settings);
     // `SCALE_MAX_IN_FLIGHT`: requests on the wire at once (`off` for no limit).
     let max_in_flight = match std::env::var("SCALE_MAX_IN_FLIGHT").ok().as_deref() {
@@ -47,9 +56,14 @@ fn context(text: &str, keep_idle: Option<Option<Duration>>) -> PassContext {
         Some(n) => n.parse().ok().or(defaults.max_in_flight),
         None => defaults.max_in_flight,
     };
-    let keep_idle = keep_idle.unwrap_or(defaults.keep_idle);
+    // `SCALE_MAX_IDLE`: connections left open idle at once (`off` for no cap).
+    let max_idle = match std::env::var("SCALE_MAX_IDLE").ok().as_deref() {
+        Some("off") => None,
+        Some(n) => n.parse().ok().or(defaults.max_idle),
+        None => defaults.max_idle,
+    };
     let client =
-        Client::new(ClientSettings { keep_idle, max_in_flight, ..defaults }).expect("client");
+        Client::new(ClientSettings { max_in_flight, max_idle, ..defaults }).expect("client");
     let gate = Gate::new(
         client,
         Arc::clone(&settings),

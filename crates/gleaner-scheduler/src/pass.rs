@@ -12,6 +12,7 @@
 //! again, so when the time limit (or a crash) cuts its retry, the source's next pass
 //! asks it first ([`EventSink::keep_for_next_pass`]).
 
+mod connection;
 mod frontier;
 mod sites;
 mod summary;
@@ -611,6 +612,13 @@ async fn crawl_site(pass: &Pass, mut frontier: SiteFrontier) -> (PassReport, Sit
                 PassMark::Continue
             };
         request.wait_until_at_most = Some(deadline);
+        let host = url.host_str().unwrap_or_default().to_ascii_lowercase();
+        let next = connection::NextRequest {
+            queued: frontier.len() + held.len(),
+            step,
+            gap: ctx.settings.class_of(&host).gap,
+        };
+        request.close_after = connection::close_after(&next, ctx.settings.network.keep_idle);
         // A listing is asked conditionally only when its links are stored: a 304 must
         // never leave the pass without the pages it links to.
         request.validators =

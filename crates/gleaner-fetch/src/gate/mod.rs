@@ -78,6 +78,10 @@ pub struct GateRequest {
     /// Give up waiting for the budget after this (wall) time and report
     /// [`GateOutcome::Deferred`]; `None` waits as long as needed.
     pub wait_until_at_most: Option<SystemTime>,
+    /// Close the site's connection after the answer ([`FetchRequest::close_after`]):
+    /// the caller knows its next request to the site is not soon. A robots.txt read
+    /// the gate makes first keeps the connection for this request.
+    pub close_after: bool,
 }
 
 impl GateRequest {
@@ -91,6 +95,7 @@ impl GateRequest {
             validators: Validators::default(),
             method: Method::Get,
             wait_until_at_most: None,
+            close_after: false,
         }
     }
 }
@@ -982,6 +987,7 @@ impl Gate {
             validators: request.validators.clone(),
             max_body_bytes: Some(class.limits.max_body_bytes),
             response_deadline: Some(class.limits.response_deadline),
+            close_after: request.close_after,
         };
         let started = self.clock.now();
         let result = self.client.fetch(&fetch).await;

@@ -12,6 +12,7 @@ use url::Url;
 
 mod gate;
 mod gate_paused;
+mod kept;
 mod robots;
 mod signing;
 mod transport;
@@ -29,6 +30,7 @@ fn settings() -> ClientSettings {
         signer: None,
         keep_idle: Some(gleaner_fetch::client::DEFAULT_KEEP_IDLE),
         max_in_flight: None,
+        max_idle: None,
     }
 }
 

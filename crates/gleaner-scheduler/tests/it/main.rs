@@ -9,6 +9,7 @@
 mod apis;
 mod checks;
 mod city;
+mod connections;
 mod many_sites;
 mod prefs;
 mod promises;
