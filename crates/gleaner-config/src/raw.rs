@@ -342,6 +342,8 @@ pub struct RawNetwork {
     /// How long an unused connection to a site is kept for its next request (`0s`
     /// closes each after its answer).
     pub keep_idle: Option<String>,
+    /// Connections kept open idle at once over all sites (no cap when left out).
+    pub max_idle_connections: Option<u32>,
 }
 
 /// `[[infrastructure]]`.

@@ -907,7 +907,17 @@ fn resolve_network(r: &mut Resolver, raw: &RawConfig) -> Network {
     let keep_idle =
         r.duration("network.keep_idle", raw.network.keep_idle.as_ref(), defaults::KEEP_IDLE);
     let keep_idle = (!keep_idle.is_zero()).then_some(keep_idle);
-    Network { allow, secret_query_params, max_open_requests, keep_idle }
+    let max_idle_connections = match raw.network.max_idle_connections {
+        Some(0) => {
+            r.problem(
+                Problem::at("network.max_idle_connections", "must be at least 1")
+                    .hint("leave it out for no cap, or set `keep_idle = \"0s\"` to keep none"),
+            );
+            None
+        }
+        n => n.map(|n| n as usize),
+    };
+    Network { allow, secret_query_params, max_open_requests, keep_idle, max_idle_connections }
 }
 
 fn resolve_infrastructure(r: &mut Resolver, raw: &RawConfig) -> Vec<Infrastructure> {

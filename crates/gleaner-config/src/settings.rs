@@ -353,6 +353,12 @@ pub struct Network {
     /// here, plus a handshake for the site. A site whose gap is longer than this
     /// connects again for each request.
     pub keep_idle: Option<Duration>,
+    /// Connections kept open idle at once over all sites (`[network]
+    /// max_idle_connections`); `None`, the default, for no cap. Past it a site with none
+    /// kept connects anew for each request: memory bounded (~28 KiB per idle
+    /// connection) for a TCP connect per request (issue 27: at 10,000 sites, 1,024 kept
+    /// held peak RSS at ~200 MiB instead of ~340 MiB for ~50 % more CPU per request).
+    pub max_idle_connections: Option<usize>,
 }
 
 /// An infrastructure endpoint: never robots.txt, its own limits, an explicit

@@ -62,9 +62,6 @@ pub struct ClientSettings {
     pub max_idle: Option<usize>,
 }
 
-/// The default [`ClientSettings::max_idle`]: ~30 MiB of idle connections at most.
-pub const DEFAULT_MAX_IDLE: usize = 1024;
-
 /// How long reqwest keeps an unused connection by default, kept as gleaner's default.
 pub const DEFAULT_KEEP_IDLE: Duration = Duration::from_secs(90);
 
@@ -81,7 +78,7 @@ impl ClientSettings {
             signer: signer_of(settings),
             keep_idle: settings.network.keep_idle,
             max_in_flight: Some(settings.network.max_open_requests),
-            max_idle: Some(DEFAULT_MAX_IDLE),
+            max_idle: settings.network.max_idle_connections,
         }
     }
 }

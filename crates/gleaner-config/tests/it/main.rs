@@ -59,6 +59,7 @@ fn defaults_are_the_strictest_seeds() {
     assert!(s.network.allow.is_empty(), "production allows no private range");
     assert_eq!(s.network.max_open_requests, 512);
     assert_eq!(s.network.keep_idle, Some(Duration::from_secs(90)));
+    assert_eq!(s.network.max_idle_connections, None, "no cap on idle connections by default");
     assert_eq!(s.retention.events_after_end, Duration::from_secs(30 * 86400));
 }
 
@@ -356,6 +357,20 @@ fn max_open_requests_is_read_and_zero_is_refused_with_the_default_named() {
     let error = errors(&format!("{MINIMAL}\n[network]\nmax_open_requests = 0\n"));
     assert!(error.contains("network.max_open_requests"), "{error}");
     assert!(error.contains("at least 1") && error.contains("512"), "{error}");
+}
+
+#[test]
+fn max_idle_connections_is_read_and_zero_is_refused_with_keep_idle_named() {
+    let parse = |v: &str| {
+        gleaner_config::parse(
+            &format!("{MINIMAL}\n[network]\nmax_idle_connections = {v}\n"),
+            "g.toml",
+        )
+    };
+    assert_eq!(parse("1024").unwrap().network.max_idle_connections, Some(1024));
+    let error = errors(&format!("{MINIMAL}\n[network]\nmax_idle_connections = 0\n"));
+    assert!(error.contains("network.max_idle_connections"), "{error}");
+    assert!(error.contains("at least 1") && error.contains("keep_idle"), "{error}");
 }
 
 #[test]
