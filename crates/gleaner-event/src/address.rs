@@ -157,6 +157,16 @@ fn is_ca_postcode(p: &str) -> bool {
 const CA_PROVINCES: &[&str] =
     &["BC", "AB", "SK", "MB", "ON", "QC", "NB", "NS", "PE", "NL", "YT", "NT", "NU"];
 
+/// A house number written alone (`5`, `12B`, `s/n`).
+fn is_house_number(part: &str) -> bool {
+    let p = part.trim();
+    let digits = p.bytes().take_while(u8::is_ascii_digit).count();
+    p.eq_ignore_ascii_case("s/n")
+        || (1..=3).contains(&digits)
+            && p.len() - digits <= 1
+            && p[digits..].chars().all(|c| c.is_ascii_alphabetic())
+}
+
 fn is_postal(part: &str) -> bool {
     let p = part.trim();
     if is_uk_postcode(p) || is_ca_postcode(p) {
@@ -263,7 +273,9 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
     }
     if let Some(last) = parts.last().cloned() {
         let looks_like_street = last.chars().next().is_some_and(|c| c.is_ascii_digit());
-        if parts.len() > 1 || !looks_like_street {
+        // `Casa de Cultura, calle Real, 5`: a house number after its street, as Spanish
+        // and Italian addresses write it, is no town.
+        if (parts.len() > 1 || !looks_like_street) && !is_house_number(&last) {
             // `Rio de Janeiro - RJ`: a locality with its region after a dash.
             let (locality, region) = match last.rsplit_once(" - ") {
                 Some((l, r)) if is_region(r) => (l.to_owned(), Some(r.to_owned())),
@@ -344,6 +356,15 @@ mod tests {
         );
         // Brackets that name no country stay in the town.
         assert_eq!(split("Hauptstr. 3, 04155 Leipzig (Gohlis)")[1], o("Leipzig (Gohlis)"));
+    }
+
+    #[test]
+    fn a_house_number_after_its_street_is_no_town() {
+        let [street, locality, ..] = split("Casa de Cultura, calle Real, 5");
+        assert_eq!(street, o("Casa de Cultura, calle Real, 5"));
+        assert_eq!(locality, None);
+        assert_eq!(split("calle Mayor, 12B")[1], None);
+        assert_eq!(split("Teatro Principal, Burgos")[1], o("Burgos"));
     }
 
     #[test]

@@ -39,6 +39,9 @@ struct Batch {
     /// The floor of the start field's precision with the fallback on: precision first,
     /// a wrong date is worse than none.
     start_precision: f64,
+    /// Whether the batch has pages without structured data, so the fallback must add
+    /// events (the suites' files are all structured: it has nothing to add there).
+    fallback_adds: bool,
 }
 
 /// Pages 01–49: the all-field F1 floor with the fallback on (0.991 on 49 pages when set;
@@ -67,25 +70,60 @@ const FLOOR_70_89: f64 = 0.955;
 /// extractor has not learnt.
 const FLOOR_90_109: f64 = 0.72;
 
-const BATCHES: [Batch; 4] = [
-    Batch { name: "pages 01–49", pages: (1, 49), floor: FLOOR_01_49, start_precision: 0.99 },
+/// Pages 110–129, the fourth blind batch (issue 24): at first sight 0.472 with the
+/// fallback on (0.280 off, start precision 0.627). Helper ux2's general fixes for
+/// programmes, club plans and municipal cards (bold-led title cells with their blurb and
+/// italic place lines, meeting-point columns, small hours after a later time on the next
+/// day, a town hall's events in its town) reach 0.558 (start precision 0.651); the floor is
+/// 0.01 under it. Helper ux1's fixes, on its own branch, are not counted here.
+const FLOOR_110_129: f64 = 0.54;
+/// Files 130–149 in the shapes of the public conformance suites (microformats2/hCalendar,
+/// schema.org examples, iCalendar RFC cases), all structured: 0.837 at first sight and
+/// after ux2's fallback fixes (start precision 0.872), which do not reach them.
+const FLOOR_130_149: f64 = 0.82;
+
+const BATCHES: [Batch; 6] = [
+    Batch {
+        name: "pages 01–49",
+        pages: (1, 49),
+        floor: FLOOR_01_49,
+        start_precision: 0.99,
+        fallback_adds: true,
+    },
     Batch {
         name: "pages 50–69 (blind)",
         pages: (50, 69),
         floor: FLOOR_50_69,
         start_precision: 0.99,
+        fallback_adds: true,
     },
     Batch {
         name: "pages 70–89 (blind)",
         pages: (70, 89),
         floor: FLOOR_70_89,
         start_precision: 0.99,
+        fallback_adds: true,
     },
     Batch {
         name: "pages 90–109 (blind)",
         pages: (90, 109),
         floor: FLOOR_90_109,
         start_precision: 0.92,
+        fallback_adds: true,
+    },
+    Batch {
+        name: "pages 110–129 (blind)",
+        pages: (110, 129),
+        floor: FLOOR_110_129,
+        start_precision: 0.64,
+        fallback_adds: true,
+    },
+    Batch {
+        name: "suites 130–149 (blind)",
+        pages: (130, 149),
+        floor: FLOOR_130_149,
+        start_precision: 0.86,
+        fallback_adds: false,
     },
 ];
 
@@ -143,7 +181,7 @@ fn written_pages_f1() {
         if f_with < batch.floor {
             failures.push(format!("{}: F1 {f_with:.3} < floor {}", batch.name, batch.floor));
         }
-        if f_with <= f_without {
+        if batch.fallback_adds && f_with <= f_without {
             failures.push(format!("{}: the fallback must add events", batch.name));
         }
         let start = precision(with["start"]);

@@ -11,10 +11,11 @@ use gleaner_event::time::parse_event_time;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
 use scraper::ElementRef;
 
+use super::cells::lead_bold;
 use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
 use super::price::{price_into, price_lines};
-use super::tables::{cell_time, row_title, tour_row};
+use super::tables::{cell_time, row_place, row_title, tour_row};
 use super::venue::classed_place;
 use super::words::{
     STATUS_WORDS, TICKET_WORDS, is_closure_line, is_generic_link_text, is_publication_line,
@@ -248,6 +249,9 @@ fn finish_item(
         }
         return Some(Item { raw, start, end, earlier: Vec::new() });
     }
+    // A row's title cell that opens with its title in bold: its later lines are the
+    // event's blurb and place.
+    let mut title_cell = None;
     let (title, url) = match heading {
         Some(h) => h,
         None => {
@@ -255,7 +259,10 @@ fn finish_item(
             {
                 Some((t, a)) => (t, link_of(a)),
                 None => match row_title(item, &usable) {
-                    Some((t, cell)) => (t, cell.select(&sel("a[href]")).find_map(link_of)),
+                    Some((t, cell)) => {
+                        title_cell = lead_bold(cell);
+                        (t, cell.select(&sel("a[href]")).find_map(link_of))
+                    }
                     None => match bold_title(item, &usable) {
                         Some(t) => (t, None),
                         None => (text_before_date(date_text.as_deref()?, reference, order)?, None),
@@ -295,7 +302,12 @@ fn finish_item(
     };
     place_and_price(item, &mut raw);
     if raw.location_text.is_none() && raw.address_text.is_none() {
-        raw.location_text = classed_place(item, reference, order);
+        raw.location_text = classed_place(item, reference, order)
+            .or_else(|| row_place(item))
+            .or_else(|| title_cell.as_mut().and_then(|c| c.place.take()));
+    }
+    if raw.description.is_none() {
+        raw.description = title_cell.as_mut().and_then(|c| c.blurb.take());
     }
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
         // A cell that is only a price (`$25`, `18 €`, `Free`), or a short line or part of

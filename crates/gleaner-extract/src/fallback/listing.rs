@@ -2,7 +2,8 @@
 //! sections by day), read as one event per item, with the page's own price and address
 //! for the items that give none.
 
-use chrono::NaiveDate;
+use chrono::{NaiveDate, NaiveTime, Timelike};
+use gleaner_event::EventTime;
 use gleaner_event::datetext::DateOrder;
 use gleaner_event::{RawEvent, parse_price_text};
 use scraper::{ElementRef, Html};
@@ -180,15 +181,19 @@ fn read_listing(
                     .map(|(_, m)| m.as_str())
                     .or(month)
             };
+            let mut night = Night::default();
             let read: Vec<Item> = items
                 .iter()
                 .filter_map(|(i, day)| {
-                    let item = read_item(
+                    let mut item = read_item(
                         *i,
                         Context { day: *day, month: month_of(*i) },
                         reference,
                         order,
                     )?;
+                    if let Some(day) = day {
+                        night.roll(*day, &mut item);
+                    }
                     Some((*i, item))
                 })
                 .flat_map(|(i, item)| grid_items(i, item))
@@ -246,6 +251,50 @@ fn read_listing(
         }
     }
     best
+}
+
+/// A day's programme read in order: its times rise through the evening, and a time in
+/// the small hours after a later one (`23.30 h` then `00.30 h`, as fiestas programmes
+/// print the night's last acts under the day they close) is the next day's.
+#[derive(Default)]
+struct Night {
+    /// The heading day, the last time read under it, and whether it has passed midnight.
+    last: Option<(NaiveDate, NaiveTime, bool)>,
+}
+
+/// The last hour a day's programme may run on to after midnight.
+const SMALL_HOURS: u32 = 6;
+
+impl Night {
+    /// Moves `item` to the next day when it is such a time under `day`'s heading.
+    fn roll(&mut self, day: NaiveDate, item: &mut Item) {
+        let EventTime::Floating(at) = item.start else { return };
+        if at.date() != day {
+            return;
+        }
+        let time = at.time();
+        let small = time.hour() < SMALL_HOURS;
+        let rolled = match self.last {
+            Some((d, last, rolled)) if d == day => small && (rolled || time < last),
+            _ => false,
+        };
+        self.last = Some((day, time, rolled));
+        if !rolled {
+            return;
+        }
+        item.start = next_day(item.start);
+        item.end = item.end.map(next_day);
+        item.raw.start = Some(item.start.to_iso());
+        item.raw.end = item.end.filter(|e| *e != item.start).map(|e| e.to_iso());
+    }
+}
+
+/// The same local time a day later.
+fn next_day(t: EventTime) -> EventTime {
+    match t {
+        EventTime::Floating(dt) => EventTime::Floating(dt + chrono::Duration::days(1)),
+        other => other,
+    }
 }
 
 /// Groups of one tag but different classes, each smaller than [`MIN_ITEMS`], whose
@@ -311,3 +360,40 @@ const NOT_ITEMS: [&str; 14] = [
     "script", "style", "br", "hr", "img", "input", "option", "meta", "link", "head", "svg",
     "noscript", "template", "iframe",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::Night;
+    use crate::fallback::item::Item;
+    use chrono::NaiveDate;
+    use gleaner_event::{EventTime, RawEvent};
+
+    fn at(day: u32, h: u32, m: u32) -> Item {
+        let d = NaiveDate::from_ymd_opt(2026, 8, day).unwrap();
+        let start = EventTime::Floating(d.and_hms_opt(h, m, 0).unwrap());
+        Item { raw: RawEvent::default(), start, end: None, earlier: Vec::new() }
+    }
+
+    #[test]
+    fn small_hours_after_the_evening_are_the_next_day() {
+        let day = NaiveDate::from_ymd_opt(2026, 8, 14).unwrap();
+        let mut night = Night::default();
+        let starts: Vec<String> = [at(14, 20, 0), at(14, 0, 30), at(14, 2, 0)]
+            .into_iter()
+            .map(|mut i| {
+                night.roll(day, &mut i);
+                i.start.to_iso()
+            })
+            .collect();
+        assert_eq!(starts, ["2026-08-14T20:00:00", "2026-08-15T00:30:00", "2026-08-15T02:00:00"]);
+        // A morning programme that opens early keeps its day; a new day starts afresh.
+        let mut night = Night::default();
+        let mut first = at(14, 1, 0);
+        night.roll(day, &mut first);
+        assert_eq!(first.start.to_iso(), "2026-08-14T01:00:00");
+        let next = NaiveDate::from_ymd_opt(2026, 8, 15).unwrap();
+        let mut other = at(15, 0, 30);
+        night.roll(next, &mut other);
+        assert_eq!(other.start.to_iso(), "2026-08-15T00:30:00");
+    }
+}

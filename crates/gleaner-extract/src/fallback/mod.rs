@@ -40,6 +40,7 @@
 //! site's own venue, `zone` a stated time zone, `news` signed articles; `price` and
 //! `words` serve them all.
 
+mod cells;
 mod days;
 mod detail;
 mod item;
@@ -64,7 +65,7 @@ use crate::{Candidate, Diagnostic, Format, Severity};
 use detail::{description, performances, place_and_price, written_date};
 use listing::listing;
 use news::news_article;
-use venue::{site_country, site_venue};
+use venue::{is_municipal, site_country, site_town, site_venue};
 use zone::stated_zone;
 
 pub(crate) use price::{booking_link, price_in_text, price_into};
@@ -94,7 +95,29 @@ pub fn read(
     let placeless = |r: &RawEvent| {
         r.location_name.is_none() && r.location_text.is_none() && r.address_text.is_none()
     };
-    if candidates[first..].iter().any(|c| placeless(&c.raw))
+    // A town hall's own address is not where its town's events are held: they are in
+    // its town (the events with a bare place name, or none, take the town).
+    if let Some((name, address)) = site_venue(doc.root_element())
+        && is_municipal(&name)
+    {
+        if let Some((town, code)) = site_town(&address) {
+            let bare = |t: &Option<String>| {
+                t.as_deref().is_none_or(|t| {
+                    t.rsplit(',')
+                        .next()
+                        .is_some_and(|last| last.chars().any(|c| c.is_ascii_digit()))
+                        || !t.contains(',')
+                })
+            };
+            for c in candidates[first..].iter_mut().filter(|c| c.raw.locality.is_none()) {
+                let r = &c.raw;
+                if bare(&r.location_name) && bare(&r.location_text) && r.address_text.is_none() {
+                    c.raw.locality = Some(town.clone());
+                    c.raw.postal_code.get_or_insert_with(|| code.clone());
+                }
+            }
+        }
+    } else if candidates[first..].iter().any(|c| placeless(&c.raw))
         && let Some((name, address)) = site_venue(doc.root_element())
     {
         for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {

@@ -5,6 +5,7 @@ use gleaner_event::datetext::parse_text_time;
 use gleaner_event::parse_price_text;
 use scraper::ElementRef;
 
+use super::cells::lead_bold;
 use super::item::{Item, title_text};
 use super::price::price_lines;
 use super::venue::site_venue;
@@ -109,6 +110,12 @@ const TITLE_COLUMNS: &[&str] = &[
     "spiel",
     "begegnung",
     "konzert",
+    "wanderung",
+    "hike",
+    "walk",
+    "randonnee",
+    "ruta",
+    "excursion",
 ];
 
 /// A table row's title: the cell under a column headed like a title (`Fixture`), else
@@ -126,8 +133,10 @@ pub(super) fn row_title<'a>(
         .filter_map(ElementRef::wrap)
         .filter(|c| matches!(c.value().name(), "td" | "th"))
         .collect();
+    // A cell that opens with its title in bold is titled by the bold alone (the rest is
+    // its blurb and place).
     let usable_cell = |c: &ElementRef<'a>| {
-        let t = title_text(*c);
+        let t = lead_bold(*c).map_or_else(|| title_text(*c), |l| l.title);
         let price = parse_price_text(&t).is_some()
             && (t.contains(['$', '€', '£', '₺']) || gleaner_event::says_free(&t));
         (usable(&t) && !price && parse_text_time(&t).is_none()).then_some((t, *c))
@@ -153,8 +162,56 @@ pub(super) fn row_title<'a>(
     cells
         .iter()
         .filter_map(usable_cell)
-        .filter(|(t, _)| t.split_whitespace().count() >= 2)
-        .max_by_key(|(t, _)| t.chars().count())
+        .filter(|(_, c)| title_text(*c).split_whitespace().count() >= 2)
+        .max_by_key(|(_, c)| title_text(*c).chars().count())
+}
+
+/// Column headings that name where a row's event starts or takes place: a venue column,
+/// or a club plan's meeting point (`Ausgangspunkt`, `Treffpunkt`), folded.
+const PLACE_COLUMNS: &[&str] = &[
+    "ausgangspunkt",
+    "treffpunkt",
+    "startpunkt",
+    "meeting point",
+    "start point",
+    "punto de encuentro",
+    "punto de salida",
+    "rendez-vous",
+    "bulusma noktasi",
+    "bulusma yeri",
+];
+
+/// A table row's place: the cell under a venue or meeting-point column of its table's
+/// header row, when it is short and names something.
+pub(super) fn row_place(item: ElementRef<'_>) -> Option<String> {
+    if item.value().name() != "tr" {
+        return None;
+    }
+    let cells: Vec<ElementRef<'_>> = item
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .collect();
+    let table =
+        item.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
+    let header: Vec<String> = table
+        .select(&sel("tr"))
+        .find(|r| r.select(&sel("th")).next().is_some())
+        .filter(|r| r.id() != item.id())?
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
+        .collect();
+    if header.len() != cells.len() {
+        return None;
+    }
+    let i = header
+        .iter()
+        .position(|h| PLACE_COLUMNS.contains(&h.as_str()) || VENUE_COLUMNS.contains(&h.as_str()))?;
+    let text = text_of(cells[i]);
+    ((2..=100).contains(&text.chars().count()) && text.chars().any(char::is_alphabetic))
+        .then_some(text)
 }
 
 /// Column headings that name a tour date's city (folded).

@@ -122,6 +122,48 @@ pub(super) fn site_country(address: &str) -> Option<String> {
     gleaner_event::country_code(last)
 }
 
+/// Whether the site's own name is a municipality's (`Ayuntamiento de Valdeoliva`,
+/// `T.C. Karaçam Belediyesi`, `Mairie de …`, `Gemeinde …`, `Ville de …`): a town hall
+/// lists events held all over its town, not at the town hall.
+pub(super) fn is_municipal(name: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(name);
+    let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
+    MUNICIPAL_WORDS.iter().any(|w| words.contains(w))
+        || words.len() <= 4 && matches!(words.as_slice(), ["ville" | "commune", "de", ..])
+}
+
+/// Words only a municipality's name holds, folded.
+const MUNICIPAL_WORDS: &[&str] = &[
+    "ayuntamiento",
+    "ajuntament",
+    "concello",
+    "municipio",
+    "municipalidad",
+    "mairie",
+    "gemeinde",
+    "marktgemeinde",
+    "stadtverwaltung",
+    "belediyesi",
+    "belediye",
+];
+
+/// The town and postal code of a site's address (`Plaza Mayor, 1, 44999 Valdeoliva
+/// (Teruel)` → `Valdeoliva`, `44999`): the part that opens with a postal code of four or
+/// five digits, without its province in brackets; in a Turkish `district / city` the
+/// city, as addresses are read everywhere else.
+pub(super) fn site_town(address: &str) -> Option<(String, String)> {
+    address.split([',', '·']).map(str::trim).find_map(|part| {
+        let (code, town) = part.split_once(' ')?;
+        if !(4..=5).contains(&code.len()) || !code.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let town = town.split(" (").next().unwrap_or(town);
+        let town = town.rsplit(" / ").next().unwrap_or(town).trim();
+        (town.chars().next().is_some_and(char::is_alphabetic) && town.len() <= 60)
+            .then(|| (town.to_owned(), code.to_owned()))
+    })
+}
+
 /// Words that name an organisation (a club, a society), not a place, folded.
 const ORGANISATION_WORDS: &[&str] = &[
     "club",
@@ -230,7 +272,26 @@ pub(super) fn classed_place(
 
 #[cfg(test)]
 mod tests {
-    use super::venue_line;
+    use super::{is_municipal, site_town, venue_line};
+
+    #[test]
+    fn town_halls_and_their_towns() {
+        assert!(is_municipal("Ayuntamiento de Valdeoliva"));
+        assert!(is_municipal("T.C. Karaçam Belediyesi"));
+        assert!(is_municipal("Mairie de Saint-Véran"));
+        assert!(!is_municipal("Wanderfreunde Kirchbühl e.V."));
+        assert!(!is_municipal("Teatro Municipal de Ourense"));
+        let town = |a| site_town(a).map(|(t, _)| t);
+        assert_eq!(
+            town("Plaza Mayor, 1, 44999 Valdeoliva (Teruel)").as_deref(),
+            Some("Valdeoliva")
+        );
+        assert_eq!(
+            town("Hükümet Meydanı No: 1, 26000 Karaçam / Eskişehir, Türkiye").as_deref(),
+            Some("Eskişehir")
+        );
+        assert_eq!(town("Plaza Mayor, 1"), None);
+    }
 
     #[test]
     fn site_venue_lines() {
