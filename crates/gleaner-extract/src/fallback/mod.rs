@@ -47,6 +47,7 @@ mod listing;
 mod news;
 mod price;
 mod programme;
+mod showtimes;
 mod tables;
 mod venue;
 mod words;
@@ -232,6 +233,23 @@ fn read_page(
     }
     let h1 = doc.select(&sel("h1")).find(|h| !text_of(*h).is_empty());
     let page_url = canonical_url(doc);
+    // A show-times grid: one show's performances by day.
+    if let Some(shows) = showtimes::showtimes(doc, reference, order) {
+        let n = shows.len();
+        for (i, mut raw) in shows.into_iter().enumerate() {
+            raw.url.clone_from(&page_url);
+            candidates.push(Candidate {
+                format: Format::Fallback,
+                location: format!("show time {}", i + 1),
+                raw,
+            });
+        }
+        diagnostics.push(note(
+            Severity::Info,
+            format!("low confidence: {n} performances read by the generic fallback from a show-times grid (no structured data, no site rules)"),
+        ));
+        return;
+    }
     let title = h1.map(text_of).filter(|t| t.chars().count() <= 300).or_else(|| {
         doc.select(&sel("meta[property='og:title'], meta[name='og:title']"))
             .next()
