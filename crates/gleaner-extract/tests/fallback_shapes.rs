@@ -168,7 +168,10 @@ const PROGRAMME: &str = r#"<html lang="fr"><head><link rel="canonical" href="htt
 fn a_one_day_programme_by_stage_gives_one_event_per_act() {
     let events = read(PROGRAMME);
     let titles: Vec<_> = events.iter().map(|e| e.title.clone().unwrap_or_default()).collect();
-    assert_eq!(titles, ["Chorale des Tilleuls", "DJ Mango", "Ateliers jazz", "Duo Ombelle", "Rokkaz"]);
+    assert_eq!(
+        titles,
+        ["Chorale des Tilleuls", "DJ Mango", "Ateliers jazz", "Duo Ombelle", "Rokkaz"]
+    );
     let e = &events[0];
     // The page's one day, the act's times, on French summer time (the footer's postcode
     // and town on a French page).
@@ -197,11 +200,12 @@ fn a_one_day_programme_by_stage_gives_one_event_per_act() {
     // The intro says every concert is free.
     assert!(events.iter().all(|e| e.price.is_free == Some(true)));
     // No act links anywhere: the page is theirs.
-    assert!(events.iter().all(|e| e.url.as_ref().map(Url::as_str) == Some("https://venue.example/fete")));
-}
-
-#[test]
-fn a_programme_needs_three_acts_and_a_time_element_each() {
+    assert!(
+        events
+            .iter()
+            .all(|e| e.url.as_ref().map(Url::as_str) == Some("https://venue.example/fete"))
+    );
+    // Precision: what is no programme gives no acts.
     // Two acts: too few to call it a programme.
     let two = PROGRAMME
         .replace(r#"<li><span class="horaire">23h – 1h</span> <strong>DJ Mango</strong> – set disco-funk pour finir la soirée.</li>"#, "")
@@ -209,7 +213,8 @@ fn a_programme_needs_three_acts_and_a_time_element_each() {
         .replace(r#"<li><span class="horaire">19h</span> <strong>Duo Ombelle</strong> – <span class="badge">ANNULÉ</span> Le concert est annulé, une musicienne étant souffrante.</li>"#, "");
     assert!(read(&two).iter().all(|e| e.title.as_deref() != Some("Chorale des Tilleuls")));
     // Items that give their own dates are a listing's, not a one-day programme's acts.
-    let dated = PROGRAMME.replace("<span class=\"horaire\">", "<span class=\"horaire\">le 3 juillet 2026, ");
+    let dated = PROGRAMME
+        .replace("<span class=\"horaire\">", "<span class=\"horaire\">le 3 juillet 2026, ");
     assert!(read(&dated).iter().all(|e| !iso(e.start).starts_with("2026-06-21T")));
 }
 
@@ -235,6 +240,14 @@ const SHOWTIMES: &str = r#"<html lang="en-US"><body><main>
       </tbody>
     </table>
   </section>
+  <section class="special">
+    <h2>Special event</h2>
+    <article class="special-event">
+      <h3>Stargazing Night</h3>
+      <p class="when">Friday, March 20, 2026 &middot; 8:00 &ndash; 10:00 PM</p>
+      <p>Look at the Moon through our telescope. Free and open to the public, weather permitting.</p>
+    </article>
+  </section>
 </main>
 <footer><div><strong>Harlan Science Center</strong><br>410 Riverside Drive<br>Millbrook, OH 45067<br>(513) 555-0142</div></footer>
 </body></html>"#;
@@ -249,7 +262,8 @@ fn a_show_times_grid_gives_one_event_per_time() {
             "2026-03-14T11:00:00",
             "2026-03-14T13:00:00",
             "2026-03-15T13:00:00",
-            "2026-03-15T14:00:00"
+            "2026-03-15T14:00:00",
+            "2026-03-20T20:00:00"
         ]
     );
     let e = &events[0];
@@ -269,6 +283,12 @@ fn a_show_times_grid_gives_one_event_per_time() {
     assert_eq!(e.venue.name.as_deref(), Some("Harlan Science Center"));
     assert_eq!(e.venue.street.as_deref(), Some("410 Riverside Drive"));
     assert_eq!(e.venue.locality.as_deref(), Some("Millbrook"));
+    // Beside the grid, an article with its own dated line is its own event.
+    let special = &events[4];
+    assert_eq!(special.title.as_deref(), Some("Stargazing Night"));
+    assert_eq!(iso(special.end), "2026-03-20T22:00:00");
+    assert_eq!(special.price.is_free, Some(true));
+    assert_eq!(events[0].price.is_free, None);
     // A row whose first cell is no day makes the table no grid.
     let broken = SHOWTIMES.replace("Sun, Mar 15", "Members only");
     let starts: Vec<_> = read(&broken).iter().map(|e| iso(e.start)).collect();

@@ -45,9 +45,9 @@ pub(super) fn showtimes(
                 .map(str::to_owned)
         });
         let description = block.and_then(|b| {
-            b.select(&sel("p")).map(text_of).find(|t| {
-                t.chars().count() >= 40 && t.ends_with(['.', '!', '?']) && *t != title
-            })
+            b.select(&sel("p"))
+                .map(text_of)
+                .find(|t| t.chars().count() >= 40 && t.ends_with(['.', '!', '?']) && *t != title)
         });
         let events = shows
             .into_iter()
@@ -68,6 +68,8 @@ pub(super) fn showtimes(
             })
             .collect::<Vec<_>>();
         if events.len() >= MIN_ITEMS {
+            let mut events = events;
+            events.extend(other_articles(doc, table, block, reference, order));
             return Some(events);
         }
     }
@@ -83,7 +85,9 @@ fn grid(
 ) -> Option<Vec<(EventTime, Option<String>)>> {
     let rows: Vec<ElementRef<'_>> = table
         .select(&sel("tr"))
-        .filter(|r| !r.ancestors().any(|a| a.value().as_element().is_some_and(|e| e.name() == "thead")))
+        .filter(|r| {
+            !r.ancestors().any(|a| a.value().as_element().is_some_and(|e| e.name() == "thead"))
+        })
         .filter(|r| r.select(&sel("td")).next().is_some())
         .collect();
     if rows.is_empty() {
@@ -163,7 +167,64 @@ fn show_title(doc: &Html, table: ElementRef<'_>) -> Option<String> {
 /// The block before the table (among its earlier siblings) whose heading is the show's
 /// name: the show's picture and blurb.
 fn show_block<'a>(table: ElementRef<'a>, title: &str) -> Option<ElementRef<'a>> {
-    table.prev_siblings().filter_map(ElementRef::wrap).take(5).find(|s| {
-        s.select(&sel("h2, h3, h4")).any(|h| text_of(h) == title)
-    })
+    table
+        .prev_siblings()
+        .filter_map(ElementRef::wrap)
+        .take(5)
+        .find(|s| s.select(&sel("h2, h3, h4")).any(|h| text_of(h) == title))
+}
+
+/// The page's other events beside a grid: each `<article>` outside the chrome, the grid
+/// and the show's block, with one heading (its title) and one short line that gives a
+/// date with a time (`Friday, March 20, 2026 · 8:00 – 10:00 PM`); its first other
+/// sentence-like paragraph is its description, and it is free when a line says so.
+fn other_articles(
+    doc: &Html,
+    table: ElementRef<'_>,
+    block: Option<ElementRef<'_>>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Vec<RawEvent> {
+    let holds = |a: ElementRef<'_>, e: ElementRef<'_>| e.ancestors().any(|x| x.id() == a.id());
+    let mut out = Vec::new();
+    for article in doc.select(&sel("article")).take(50) {
+        if in_chrome(article)
+            || holds(article, table)
+            || block.is_some_and(|b| b.id() == article.id() || holds(article, b))
+        {
+            continue;
+        }
+        let headings: Vec<String> = article.select(&sel("h2, h3, h4")).map(text_of).collect();
+        let [title] = headings.as_slice() else { continue };
+        let lines: Vec<String> = article.select(&sel("p")).map(text_of).collect();
+        let dated: Vec<(usize, gleaner_event::datetext::TextDate)> = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.chars().count() <= 80)
+            .filter_map(|(i, l)| parse_text_date(l, reference, order).map(|d| (i, d)))
+            .collect();
+        let [(at, d)] = dated.as_slice() else { continue };
+        if matches!(d.start, EventTime::Date(_))
+            || reference.is_some_and(|day| d.start.date() < day)
+            || !(3..=200).contains(&title.chars().count())
+        {
+            continue;
+        }
+        let description = lines
+            .iter()
+            .enumerate()
+            .find(|(i, t)| i != at && t.chars().count() >= 40 && t.ends_with(['.', '!', '?']))
+            .map(|(_, t)| t.clone());
+        let free = lines.iter().any(|l| gleaner_event::says_free(l));
+        out.push(RawEvent {
+            name: Some(title.clone()),
+            start: Some(d.start.to_iso()),
+            end: d.end.filter(|e| *e != d.start).map(|e| e.to_iso()),
+            markup: Markup::Text,
+            description,
+            is_accessible_for_free: free.then(|| "true".to_owned()),
+            ..RawEvent::default()
+        });
+    }
+    out
 }
