@@ -39,6 +39,9 @@ struct Batch {
     /// The floor of the start field's precision with the fallback on: precision first,
     /// a wrong date is worse than none.
     start_precision: f64,
+    /// Whether the fallback must add events: not for files that all carry structured data
+    /// (the conformance suites' shapes), where the fallback never runs.
+    fallback_adds: bool,
 }
 
 /// Pages 01–49: the all-field F1 floor with the fallback on (0.991 on 49 pages when set;
@@ -67,28 +70,63 @@ const FLOOR_70_89: f64 = 0.955;
 /// extractor has not learnt.
 const FLOOR_90_109: f64 = 0.72;
 
+/// Pages 110–129, the fourth blind batch (issue 24): venue and listing pages in five
+/// languages. At first sight, on 2026-12-02 before any fix, it scored 0.472 with the
+/// fallback on (0.280 off), start precision 0.627. The floors are just under what helper
+/// ux1's general rules reach (0.673, start precision 0.817): Squarespace event lists (a
+/// date-only `<time>` whose text is a time, the address block, the summary, `data-src`
+/// images), footers written one line per `<br>`, one-day programmes by stage and
+/// show-times grids.
+const FLOOR_110_129: f64 = 0.66;
+/// Files 130–149, blind, in the shapes of the public conformance suites (microformats2,
+/// hCalendar, schema.org examples, iCalendar RFC cases): 0.837 at first sight with the
+/// fallback on (start precision 0.872); the fallback does not run on them, so helper
+/// ux1's fallback rules leave them at 0.837.
+const FLOOR_130_149: f64 = 0.82;
+
 const BATCHES: [Batch; 6] = [
-    Batch { name: "pages 01–49", pages: (1, 49), floor: FLOOR_01_49, start_precision: 0.99 },
+    Batch {
+        name: "pages 01–49",
+        pages: (1, 49),
+        floor: FLOOR_01_49,
+        start_precision: 0.99,
+        fallback_adds: true,
+    },
     Batch {
         name: "pages 50–69 (blind)",
         pages: (50, 69),
         floor: FLOOR_50_69,
         start_precision: 0.99,
+        fallback_adds: true,
     },
     Batch {
         name: "pages 70–89 (blind)",
         pages: (70, 89),
         floor: FLOOR_70_89,
         start_precision: 0.99,
+        fallback_adds: true,
     },
     Batch {
         name: "pages 90–109 (blind)",
         pages: (90, 109),
         floor: FLOOR_90_109,
         start_precision: 0.92,
+        fallback_adds: true,
     },
-    Batch { name: "pages 110–129 (blind)", pages: (110, 129), floor: 0.0, start_precision: 0.0 },
-    Batch { name: "suites 130–149 (blind)", pages: (130, 149), floor: 0.0, start_precision: 0.0 },
+    Batch {
+        name: "pages 110–129 (blind)",
+        pages: (110, 129),
+        floor: FLOOR_110_129,
+        start_precision: 0.80,
+        fallback_adds: true,
+    },
+    Batch {
+        name: "suites 130–149 (blind)",
+        pages: (130, 149),
+        floor: FLOOR_130_149,
+        start_precision: 0.86,
+        fallback_adds: false,
+    },
 ];
 
 /// The page number a file's name starts with (`51-en-gb-….html` → 51).
@@ -103,7 +141,7 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 109, "the written corpus has {} pages", files.len());
+    assert!(files.len() >= 149, "the written corpus has {} pages", files.len());
     let mut report = String::new();
     let mut failures = Vec::new();
     let (mut all_with, mut all_without): (Table, Table) = (Table::new(), Table::new());
@@ -145,7 +183,7 @@ fn written_pages_f1() {
         if f_with < batch.floor {
             failures.push(format!("{}: F1 {f_with:.3} < floor {}", batch.name, batch.floor));
         }
-        if f_with <= f_without {
+        if batch.fallback_adds && f_with <= f_without {
             failures.push(format!("{}: the fallback must add events", batch.name));
         }
         let start = precision(with["start"]);

@@ -158,8 +158,7 @@ fn show_title(doc: &Html, table: ElementRef<'_>) -> Option<String> {
         }
     }
     doc.select(&sel("h2, h3, h4"))
-        .filter(|h| h.id() < table.id() && !in_chrome(*h))
-        .last()
+        .rfind(|h| h.id() < table.id() && !in_chrome(*h))
         .map(text_of)
         .filter(|t| (3..=120).contains(&t.chars().count()))
 }
