@@ -212,9 +212,15 @@ fn a_one_day_programme_by_stage_gives_one_event_per_act() {
         .replace(r#"<li><span class="horaire">17h</span> <strong>Ateliers jazz</strong> (élèves du conservatoire)</li>"#, "")
         .replace(r#"<li><span class="horaire">19h</span> <strong>Duo Ombelle</strong> – <span class="badge">ANNULÉ</span> Le concert est annulé, une musicienne étant souffrante.</li>"#, "");
     assert!(read(&two).iter().all(|e| e.title.as_deref() != Some("Chorale des Tilleuls")));
+    // Lists under day headings are several days' programme: not all on the intro's day.
+    let days = PROGRAMME.replace("<h2>Kiosque du Jardin public</h2>", "<h2>Lundi 22 juin</h2>");
+    assert!(
+        read(&days).iter().all(|e| e.title.as_deref() != Some("Duo Ombelle")
+            || !iso(e.start).starts_with("2026-06-21"))
+    );
     // Items that give their own dates are a listing's, not a one-day programme's acts.
-    let dated = PROGRAMME
-        .replace("<span class=\"horaire\">", "<span class=\"horaire\">le 3 juillet 2026, ");
+    let dated =
+        PROGRAMME.replace("<span class=\"horaire\">", "<span class=\"horaire\">le 3 juillet, ");
     assert!(read(&dated).iter().all(|e| !iso(e.start).starts_with("2026-06-21T")));
 }
 
@@ -289,6 +295,12 @@ fn a_show_times_grid_gives_one_event_per_time() {
     assert_eq!(iso(special.end), "2026-03-20T22:00:00");
     assert_eq!(special.price.is_free, Some(true));
     assert_eq!(events[0].price.is_free, None);
+    // A day's opening hours (`10:00 AM – 5:00 PM`) are no performances.
+    let hours = SHOWTIMES
+        .replace("11:00 AM</a>", "10:00 AM</a> –")
+        .replace("<span class=\"time\">2:00 PM", "– <span class=\"time\">5:00 PM");
+    let starts: Vec<_> = read(&hours).iter().map(|e| iso(e.start)).collect();
+    assert!(!starts.contains(&"2026-03-15T13:00:00".to_owned()), "{starts:?}");
     // A row whose first cell is no day makes the table no grid.
     let broken = SHOWTIMES.replace("Sun, Mar 15", "Members only");
     let starts: Vec<_> = read(&broken).iter().map(|e| iso(e.start)).collect();

@@ -305,7 +305,7 @@ fn read_page(
         && let Some(d) = written_date(doc, Some(h1), reference, order)
         && d.end.is_none_or(|e| e.date() <= d.start.date().succ_opt().unwrap_or(e.date()))
         && reference.is_none_or(|day| d.start.date() >= day)
-        && let Some((acts, first)) = programme::programme(doc, h1, d.start.date())
+        && let Some((acts, first)) = programme::programme(doc, h1, d.start.date(), order)
     {
         let n = acts.len();
         let free = programme::intro_says_free(doc, h1, first);

@@ -39,6 +39,7 @@ pub(super) fn programme<'a>(
     doc: &'a Html,
     h1: ElementRef<'a>,
     day: NaiveDate,
+    order: DateOrder,
 ) -> Option<(Vec<Act>, ElementRef<'a>)> {
     let mut acts = Vec::new();
     let mut first = None;
@@ -54,8 +55,15 @@ pub(super) fn programme<'a>(
         if items.is_empty() {
             continue;
         }
+        // Lists under day headings are a programme of several days: the listing's.
+        if heading_before(list)
+            .is_some_and(|h| parse_text_date(&text_of(h), Some(day), order).is_some())
+        {
+            return None;
+        }
         let stage = stage_of(list);
-        let read: Vec<Act> = items.iter().filter_map(|li| act(*li, day, stage.as_ref())).collect();
+        let read: Vec<Act> =
+            items.iter().filter_map(|li| act(*li, day, order, stage.as_ref())).collect();
         if read.len() == items.len() {
             acts.extend(read);
             first.get_or_insert(list);
@@ -75,9 +83,17 @@ struct Stage {
     street: Option<String>,
 }
 
-/// The stage a list is under: the last heading before it among its earlier siblings, and
-/// the street a paragraph between them names first (`Jardin public, rue des Tanneurs. En
-/// cas de pluie…` → `rue des Tanneurs`).
+/// The last heading before a list among its earlier siblings: the stage it is under
+/// (`Jardin public, rue des Tanneurs. En cas de pluie…` under it names the street `rue des
+/// Tanneurs`).
+fn heading_before(list: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    list.prev_siblings()
+        .filter_map(ElementRef::wrap)
+        .find(|s| matches!(s.value().name(), "h2" | "h3" | "h4" | "h5"))
+}
+
+/// The stage a list is under (see [`heading_before`]), and the street a paragraph
+/// between the heading and the list names first.
 fn stage_of(list: ElementRef<'_>) -> Option<Stage> {
     let mut between = Vec::new();
     let heading = list.prev_siblings().filter_map(ElementRef::wrap).find(|s| {
@@ -134,9 +150,9 @@ fn stage_place(heading: &str) -> Option<String> {
 
 /// One programme item's act: a leaf that is only a time (`18h30 – 19h15`, `19h`), the
 /// first bold text after it as the act; `None` otherwise, or when the item gives a date.
-fn act(li: ElementRef<'_>, day: NaiveDate, stage: Option<&Stage>) -> Option<Act> {
+fn act(li: ElementRef<'_>, day: NaiveDate, order: DateOrder, stage: Option<&Stage>) -> Option<Act> {
     let all = text_of(li);
-    if all.chars().count() > 400 || parse_text_date(&all, None, DateOrder::default()).is_some() {
+    if all.chars().count() > 400 || parse_text_date(&all, Some(day), order).is_some() {
         return None;
     }
     let blocks = sel("span, time, b, strong, em, i, small, a");

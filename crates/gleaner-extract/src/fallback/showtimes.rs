@@ -102,13 +102,20 @@ fn grid(
             .collect();
         let (first, rest) = cells.split_first()?;
         let day_text = text_of(*first);
-        if day_text.chars().count() > 30 || parse_text_time(&day_text).is_some() {
+        if day_text.chars().count() > 30
+            || parse_text_time(&day_text).is_some()
+            || !day_text.chars().any(|c| c.is_ascii_digit())
+        {
             return None;
         }
         let d = parse_text_date(&day_text, year, order)?;
         let (EventTime::Date(day), None) = (d.start, d.end) else { return None };
         let mut times = 0;
         for cell in rest {
+            // `10:00 – 17:00`: a day's opening hours, not two performances.
+            if let Some((_, Some(_))) = parse_text_time(&text_of(*cell)) {
+                return None;
+            }
             for el in cell.children().filter_map(ElementRef::wrap) {
                 let Some(at) = opening_time(el) else { continue };
                 times += 1;

@@ -290,7 +290,10 @@ pub(super) fn classed_address(item: ElementRef<'_>) -> Option<(String, Option<St
             .filter_map(|n| n.value().as_text().map(|t| &**t))
             .collect::<String>(),
     );
-    if !(2..=80).contains(&name.chars().count()) || name.chars().any(|c| c.is_ascii_digit()) {
+    if !(2..=80).contains(&name.chars().count())
+        || name.chars().any(|c| c.is_ascii_digit())
+        || name.contains('@')
+    {
         return None;
     }
     let lines: Vec<String> = block
