@@ -36,9 +36,10 @@
 //! is another day (`datetext`). What it finds is marked low confidence in the diagnostics.
 //!
 //! One module per shape: `detail` one event's page, `listing` and `item` lists of
-//! items, `tables` tables and grids, `days` day and month headings, `venue` the
-//! site's own venue, `zone` a stated time zone, `news` signed articles; `price` and
-//! `words` serve them all.
+//! items, `tables` tables and grids, `showtimes` a show's times by day, `programme` a
+//! one-day programme by stage, `days` day and month headings, `venue` the site's own
+//! venue, `zone` a stated time zone, `news` signed articles; `price` and `words` serve
+//! them all.
 
 mod days;
 mod detail;
