@@ -287,9 +287,14 @@ fn states_free_entry(words: &[&str]) -> bool {
 }
 
 fn says_free_in_words(words: &[&str]) -> bool {
-    const WORDS: [&str; 9] = [
+    // With their plurals (`Tous les concerts sont gratuits`, `actividades gratuitas`).
+    const WORDS: [&str; 13] = [
         "gratuit",
         "gratuite",
+        "gratuits",
+        "gratuites",
+        "gratuitos",
+        "gratuitas",
         "gratis",
         "gratuito",
         "gratuita",
@@ -357,12 +362,16 @@ mod tests {
             "Join us at this free, online info session and learn more.",
             "A free workshop for beginners.",
             "Entgelt: kostenfrei",
+            // Issue 24, batch 110–129: a programme's intro, in the plural.
+            "Tous les concerts sont gratuits.",
+            "Todas las actividades son gratuitas.",
         ] {
             assert!(says_free(yes), "{yes}");
         }
         for no in [
             "Feel free to bring a friend.",
             "Gratuit pour les moins de 12 ans.",
+            "Gratuits pour les moins de 12 ans.",
             "Kostenlose Parkplätze am Haus.",
             "Ücretsiz otopark mevcuttur.",
             "Tickets 12 €.",

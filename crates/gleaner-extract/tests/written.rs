@@ -39,8 +39,8 @@ struct Batch {
     /// The floor of the start field's precision with the fallback on: precision first,
     /// a wrong date is worse than none.
     start_precision: f64,
-    /// Whether the batch has pages without structured data, so the fallback must add
-    /// events (the suites' files are all structured: it has nothing to add there).
+    /// Whether the fallback must add events: not for files that all carry structured data
+    /// (the conformance suites' shapes), where the fallback never runs.
     fallback_adds: bool,
 }
 
@@ -70,16 +70,18 @@ const FLOOR_70_89: f64 = 0.955;
 /// extractor has not learnt.
 const FLOOR_90_109: f64 = 0.72;
 
-/// Pages 110–129, the fourth blind batch (issue 24): at first sight 0.472 with the
-/// fallback on (0.280 off, start precision 0.627). Helper ux2's general fixes for
-/// programmes, club plans and municipal cards (bold-led title cells with their blurb and
-/// italic place lines, meeting-point columns, small hours after a later time on the next
-/// day, a town hall's events in its town) reach 0.558 (start precision 0.651); the floor is
-/// 0.01 under it. Helper ux1's fixes, on its own branch, are not counted here.
-const FLOOR_110_129: f64 = 0.54;
-/// Files 130–149 in the shapes of the public conformance suites (microformats2/hCalendar,
-/// schema.org examples, iCalendar RFC cases), all structured: 0.837 at first sight and
-/// after ux2's fallback fixes (start precision 0.872), which do not reach them.
+/// Pages 110–129, the fourth blind batch (issue 24): venue and listing pages in five
+/// languages. At first sight, on 2026-12-02 before any fix, it scored 0.472 with the
+/// fallback on (0.280 off), start precision 0.627. The floors are just under what helper
+/// ux1's general rules reach (0.673, start precision 0.817): Squarespace event lists (a
+/// date-only `<time>` whose text is a time, the address block, the summary, `data-src`
+/// images), footers written one line per `<br>`, one-day programmes by stage and
+/// show-times grids.
+const FLOOR_110_129: f64 = 0.66;
+/// Files 130–149, blind, in the shapes of the public conformance suites (microformats2,
+/// hCalendar, schema.org examples, iCalendar RFC cases): 0.837 at first sight with the
+/// fallback on (start precision 0.872); the fallback does not run on them, so helper
+/// ux1's fallback rules leave them at 0.837.
 const FLOOR_130_149: f64 = 0.82;
 
 const BATCHES: [Batch; 6] = [
@@ -115,7 +117,7 @@ const BATCHES: [Batch; 6] = [
         name: "pages 110–129 (blind)",
         pages: (110, 129),
         floor: FLOOR_110_129,
-        start_precision: 0.64,
+        start_precision: 0.80,
         fallback_adds: true,
     },
     Batch {
@@ -139,7 +141,7 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 109, "the written corpus has {} pages", files.len());
+    assert!(files.len() >= 149, "the written corpus has {} pages", files.len());
     let mut report = String::new();
     let mut failures = Vec::new();
     let (mut all_with, mut all_without): (Table, Table) = (Table::new(), Table::new());

@@ -16,12 +16,12 @@ use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
 use super::price::{price_into, price_lines};
 use super::tables::{cell_time, row_place, row_title, tour_row};
-use super::venue::classed_place;
+use super::venue::{classed_address, classed_place};
 use super::words::{
     STATUS_WORDS, TICKET_WORDS, is_closure_line, is_generic_link_text, is_publication_line,
     is_status_badge, status_in,
 };
-use super::{BLOCKS, is_icon, leaves, sel, text_of};
+use super::{BLOCKS, is_icon, leaves, sel, text_of, time_values};
 
 /// One listing item read: its event and its dates.
 pub(super) struct Item {
@@ -46,14 +46,7 @@ pub(super) fn read_item(
         return None;
     }
     // Dates: `<time datetime>` (one, or a start and an end), else one small text block.
-    let mut times = Vec::new();
-    for t in item.select(&sel("time[datetime]")) {
-        if let Some(v) = t.value().attr("datetime").and_then(parse_event_time)
-            && !times.contains(&v)
-        {
-            times.push(v);
-        }
-    }
+    let times = time_values(item);
     let mut date_text = None;
     let (start, end) = match times.as_slice() {
         [] => {
@@ -140,7 +133,7 @@ fn moved_to(
         (t @ EventTime::Floating(_), _) => t,
         _ => return None,
     };
-    (moved.date() > start.date()).then_some(moved)
+    (moved.date() >= start.date()).then_some(moved)
 }
 
 /// An item's title set in bold (`<b>Club de lectura</b><br>Sala 2.`, as newsletters set
@@ -301,14 +294,21 @@ fn finish_item(
         ..RawEvent::default()
     };
     place_and_price(item, &mut raw);
-    if raw.location_text.is_none() && raw.address_text.is_none() {
+    if raw.location_text.is_none()
+        && raw.address_text.is_none()
+        && let Some((name, address)) = classed_address(item)
+    {
+        raw.location_name = Some(name);
+        raw.address_text = address;
+    }
+    if raw.location_name.is_none() && raw.location_text.is_none() && raw.address_text.is_none() {
         raw.location_text = classed_place(item, reference, order)
             .or_else(|| row_place(item))
             .or_else(|| title_cell.as_mut().and_then(|c| c.place.take()));
     }
-    if raw.description.is_none() {
-        raw.description = title_cell.as_mut().and_then(|c| c.blurb.take());
-    }
+    raw.description = classed_summary(item)
+        .or_else(|| raw.description.take())
+        .or_else(|| title_cell.as_mut().and_then(|c| c.blurb.take()));
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
         // A cell that is only a price (`$25`, `18 €`, `Free`), or a short line or part of
         // one that is (`VVK 12 € / AK 15 €` after a `<br>`, `Durée 2h10 · Tarifs de 12 à
@@ -334,25 +334,35 @@ fn finish_item(
             None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
         }
     }
+    // A lazy-loaded image's `data-src` is the picture itself; its `src` a placeholder or
+    // a resized copy (`…/requiem-faure.jpg?format=500w`).
     raw.image = item
         .select(&sel("img[src]"))
         .filter(|i| !is_icon(*i))
-        .filter_map(|i| i.value().attr("src"))
+        .filter_map(|i| {
+            let lazy = i.value().attr("data-src").map(str::trim);
+            lazy.filter(|s| s.starts_with("https://") || s.starts_with("http://"))
+                .or_else(|| i.value().attr("src"))
+        })
         .map(str::trim)
         .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
         .map(str::to_owned);
     raw.status = status.map(str::to_owned);
     // `APLAZADO al sábado 21 de marzo, a la misma hora`: postponed to a stated day is
-    // rescheduled, and that day is the start (at the old time unless it gives one).
+    // rescheduled, and that day is the start (at the old time unless it gives one). When
+    // that day is the item's own (`reporté au samedi 27 mars 2027` in an item dated the
+    // 27th), the list already shows the new day.
     let (mut start, mut end) = (start, end);
     if status == Some("postponed")
         && let Some(moved) = leaves(item).find_map(|t| moved_to(&t, start, reference, order))
     {
-        raw.previous_start = Some(start.to_iso());
-        raw.start = Some(moved.to_iso());
-        raw.end = None;
         raw.status = Some("rescheduled".to_owned());
-        (start, end) = (moved, None);
+        if moved.date() > start.date() {
+            raw.previous_start = Some(start.to_iso());
+            raw.start = Some(moved.to_iso());
+            raw.end = None;
+            (start, end) = (moved, None);
+        }
     }
     let earlier = match (&date_text, end) {
         (Some(text), None) => earlier_days(text, start, reference, order),
@@ -457,4 +467,35 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
         .filter(|w| !w.is_empty())
         .all(gleaner_event::datetext::is_weekday);
     (title.chars().count() >= 3 && !only_days).then(|| title.to_owned())
+}
+
+/// Class words that name an item's summary block (`eventlist-excerpt`,
+/// `event-description`, `views-field-summary`).
+const SUMMARY_CLASSES: [&str; 4] = ["excerpt", "description", "summary", "teaser"];
+
+/// An item's description when its markup names the block (a class ending in `excerpt`,
+/// `description`, `summary` or `teaser`): its first paragraph that reads as a sentence
+/// (30 characters or more, ending like one) and does not open with a label
+/// (`Nouvelle date : …`, `Tarifs : 15 euros`).
+fn classed_summary(item: ElementRef<'_>) -> Option<String> {
+    let block = item.descendants().filter_map(ElementRef::wrap).find(|el| {
+        el.value().classes().any(|c| {
+            let c = c.to_ascii_lowercase();
+            SUMMARY_CLASSES.iter().any(|w| c.ends_with(w))
+        })
+    })?;
+    let paragraphs: Vec<ElementRef<'_>> = match block.select(&sel("p")).next() {
+        Some(_) => block.select(&sel("p")).collect(),
+        None => vec![block],
+    };
+    // Inline markup splits no words: its text is joined as written (`aquí</a>.`).
+    let text = |p: ElementRef<'_>| collapse(&p.text().collect::<String>());
+    paragraphs.into_iter().map(text).find(|t| {
+        let n = t.chars().count();
+        let label = t.split_once(':').is_some_and(|(head, _)| {
+            let words = head.split_whitespace().count();
+            (1..=3).contains(&words) && !head.trim_end().ends_with(|c: char| c.is_ascii_digit())
+        });
+        (30..=1000).contains(&n) && t.trim_end().ends_with(['.', '!', '?', '…']) && !label
+    })
 }

@@ -36,9 +36,10 @@
 //! is another day (`datetext`). What it finds is marked low confidence in the diagnostics.
 //!
 //! One module per shape: `detail` one event's page, `listing` and `item` lists of
-//! items, `tables` tables and grids, `days` day and month headings, `venue` the
-//! site's own venue, `zone` a stated time zone, `news` signed articles; `price` and
-//! `words` serve them all.
+//! items, `tables` tables and grids, `showtimes` a show's times by day, `programme` a
+//! one-day programme by stage, `days` day and month headings, `venue` the site's own
+//! venue, `zone` a stated time zone, `news` signed articles; `price` and `words` serve
+//! them all.
 
 mod cells;
 mod days;
@@ -47,14 +48,17 @@ mod item;
 mod listing;
 mod news;
 mod price;
+mod programme;
+mod showtimes;
 mod tables;
 mod venue;
 mod words;
 mod zone;
 
 use chrono::NaiveDate;
+use gleaner_event::EventTime;
 use gleaner_event::Markup;
-use gleaner_event::datetext::DateOrder;
+use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
 use gleaner_event::text::collapse;
 use gleaner_event::time::parse_event_time;
 use gleaner_event::{RawEvent, RawOffer};
@@ -123,6 +127,30 @@ pub fn read(
         for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
             c.raw.location_name = Some(name.clone());
             c.raw.address_text = Some(address.clone());
+        }
+    }
+    // An event at a place named without an address, when that name opens the site's own
+    // venue's (`The Laughing Pint` or `The Laughing Pint – Back Bar` on the site of `The
+    // Laughing Pint Comedy Room`), is at the site's venue: its address is the footer's,
+    // and a room named after a dash is not part of the venue.
+    if let Some((site, address)) = site_venue(doc.root_element()) {
+        for c in candidates[first..].iter_mut() {
+            if c.raw.address_text.is_some() || c.raw.location_text.is_some() {
+                continue;
+            }
+            let Some(name) = c.raw.location_name.as_deref() else { continue };
+            let place = name.split([' ', '\u{a0}']).collect::<Vec<_>>().join(" ");
+            let place = place.split(" – ").next().and_then(|p| p.split(" - ").next());
+            let Some(place) = place.map(str::trim).filter(|p| p.chars().count() >= 3) else {
+                continue;
+            };
+            let opens = site
+                .strip_prefix(place)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '));
+            if opens {
+                c.raw.location_name = Some(place.to_owned());
+                c.raw.address_text = Some(address.clone());
+            }
         }
     }
     // Events with a place but no country are in the country of the site's own address when
@@ -229,6 +257,23 @@ fn read_page(
     }
     let h1 = doc.select(&sel("h1")).find(|h| !text_of(*h).is_empty());
     let page_url = canonical_url(doc);
+    // A show-times grid: one show's performances by day.
+    if let Some(shows) = showtimes::showtimes(doc, reference, order) {
+        let n = shows.len();
+        for (i, mut raw) in shows.into_iter().enumerate() {
+            raw.url.clone_from(&page_url);
+            candidates.push(Candidate {
+                format: Format::Fallback,
+                location: format!("show time {}", i + 1),
+                raw,
+            });
+        }
+        diagnostics.push(note(
+            Severity::Info,
+            format!("low confidence: {n} performances read by the generic fallback from a show-times grid (no structured data, no site rules)"),
+        ));
+        return;
+    }
     let title = h1.map(text_of).filter(|t| t.chars().count() <= 300).or_else(|| {
         doc.select(&sel("meta[property='og:title'], meta[name='og:title']"))
             .next()
@@ -237,14 +282,7 @@ fn read_page(
             .filter(|t| !t.is_empty())
     });
     // Dates from `<time datetime>`: one or two values (start, end), else ambiguous.
-    let mut times = Vec::new();
-    for t in doc.select(&sel("time[datetime]")) {
-        if let Some(v) = t.value().attr("datetime").and_then(parse_event_time)
-            && !times.contains(&v)
-        {
-            times.push(v);
-        }
-    }
+    let times = time_values(doc.root_element());
     if times.is_empty()
         && let Some(h1) = h1
     {
@@ -284,6 +322,39 @@ fn read_page(
             ));
             return;
         }
+    }
+    // A one-day programme by stage: the page's one day, each act at its time.
+    if times.is_empty()
+        && let Some(h1) = h1
+        && let Some(d) = written_date(doc, Some(h1), reference, order)
+        && d.end.is_none_or(|e| e.date() <= d.start.date().succ_opt().unwrap_or(e.date()))
+        && reference.is_none_or(|day| d.start.date() >= day)
+        && let Some((acts, first)) = programme::programme(doc, h1, d.start.date(), order)
+    {
+        let n = acts.len();
+        let free = programme::intro_says_free(doc, h1, first);
+        let town = site_venue(doc.root_element()).and_then(|(_, a)| venue::site_town(&a));
+        for (i, act) in acts.into_iter().enumerate() {
+            let mut raw = act.raw;
+            raw.url.clone_from(&page_url);
+            if free {
+                raw.is_accessible_for_free = Some("true".into());
+            }
+            if let Some((locality, postal)) = &town {
+                raw.postal_code = Some(postal.clone());
+                raw.locality = Some(locality.clone());
+            }
+            candidates.push(Candidate {
+                format: Format::Fallback,
+                location: format!("programme act {}", i + 1),
+                raw,
+            });
+        }
+        diagnostics.push(note(
+            Severity::Info,
+            format!("low confidence: {n} acts of a one-day programme read by the generic fallback (no structured data, no site rules)"),
+        ));
+        return;
     }
     let (start, end) = match times.len() {
         0 => match written_date(doc, h1, reference, order) {
@@ -342,6 +413,37 @@ fn read_page(
             .to_owned(),
     ));
     candidates.push(Candidate { format: Format::Fallback, location: "page".into(), raw });
+}
+
+/// The values of the `<time datetime>` elements under `root`, each once, in order. A
+/// date-only value whose text is only a time of day is that day at that time
+/// (`<time datetime="2026-10-10">8:30 PM</time>`, as Squarespace's event lists write a
+/// start and an end beside `<time datetime="2026-10-10">samedi 10 octobre</time>`); a
+/// bare day is then dropped when a time on that day is given.
+fn time_values(root: ElementRef<'_>) -> Vec<EventTime> {
+    let mut times = Vec::new();
+    for t in root.select(&sel("time[datetime]")).take(200) {
+        let Some(mut v) = t.value().attr("datetime").and_then(parse_event_time) else {
+            continue;
+        };
+        if let EventTime::Date(day) = v {
+            let text = text_of(t);
+            if let Some((at, None)) = (text.chars().count() <= 20)
+                .then(|| parse_text_time(&text))
+                .flatten()
+                .filter(|_| parse_text_date(&text, None, DateOrder::default()).is_none())
+            {
+                v = EventTime::Floating(day.and_time(at));
+            }
+        }
+        if !times.contains(&v) {
+            times.push(v);
+        }
+    }
+    let timed: Vec<NaiveDate> =
+        times.iter().filter(|t| !matches!(t, EventTime::Date(_))).map(EventTime::date).collect();
+    times.retain(|t| !matches!(t, EventTime::Date(d) if timed.contains(d)));
+    times
 }
 
 /// Whether `el` sits in the page's chrome (navigation, header, footer, sidebar).

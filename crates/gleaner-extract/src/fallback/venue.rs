@@ -3,6 +3,7 @@
 
 use chrono::NaiveDate;
 use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
+use gleaner_event::text::collapse;
 use scraper::ElementRef;
 
 use super::detail::label_of;
@@ -20,7 +21,7 @@ pub(super) fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
         .select(&blocks)
         .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
         .take(200)
-        .find_map(|el| venue_line(&text_of(el)));
+        .find_map(|el| venue_line(&text_of(el)).or_else(|| venue_line(&br_lines(el)?)));
     if found.is_some() || doc.select(&sel("footer")).next().is_some() {
         return found;
     }
@@ -32,6 +33,22 @@ pub(super) fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
         .filter(|el| el.select(&leaf).all(|b| b.id() == el.id()) && !text_of(*el).is_empty())
         .last()?;
     venue_line(&text_of(last))
+}
+
+/// An address block written one line per `<br>` (`<strong>Harlan Science Center</strong>
+/// <br>410 Riverside Drive<br>Millbrook, OH 45067`) as one line whose parts are
+/// separated by ` · `; `None` without a `<br>`.
+fn br_lines(el: ElementRef<'_>) -> Option<String> {
+    let mut lines = vec![String::new()];
+    for node in el.descendants() {
+        if let Some(t) = node.value().as_text() {
+            lines.last_mut()?.push_str(t);
+        } else if node.value().as_element().is_some_and(|e| e.name() == "br") {
+            lines.push(String::new());
+        }
+    }
+    let lines: Vec<String> = lines.iter().map(|l| collapse(l)).filter(|l| !l.is_empty()).collect();
+    (lines.len() >= 2).then(|| lines.join(" · "))
 }
 
 /// One footer line read as a venue and its address:
@@ -47,11 +64,25 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     } else {
         line.split(',').map(str::trim).filter(|p| !p.is_empty()).collect()
     };
+    // A phone or licence number has seven digits or more; a US street and ZIP code have
+    // as many, a house number first and the ZIP code last (`418 Larkin Avenue, Dayton,
+    // OH 45402`).
+    let us_street = |p: &str| {
+        let words: Vec<&str> = p.split_whitespace().collect();
+        let numeric: Vec<&str> =
+            words.iter().copied().filter(|w| w.chars().any(|c| c.is_ascii_digit())).collect();
+        let number = |w: &str, n: std::ops::RangeInclusive<usize>| {
+            n.contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit())
+        };
+        matches!(numeric.as_slice(), [house, zip] if number(house, 1..=5) && number(zip, 5..=5))
+            && words.first() == numeric.first()
+            && words.last() == numeric.last()
+    };
     let is_contact = |p: &str| {
         p.contains('@')
             || p.starts_with("http")
             || p.starts_with("www.")
-            || p.chars().filter(char::is_ascii_digit).count() >= 7
+            || p.chars().filter(char::is_ascii_digit).count() >= 7 && !us_street(p)
     };
     // Nor is a sentence after the address (`Ayuntamiento de Burgos. Si no quiere recibir
     // este boletín, dese de baja.`).
@@ -149,10 +180,10 @@ const MUNICIPAL_WORDS: &[&str] = &[
 
 /// The town and postal code of a site's address (`Plaza Mayor, 1, 44999 Valdeoliva
 /// (Teruel)` → `Valdeoliva`, `44999`): the part that opens with a postal code of four or
-/// five digits, without its province in brackets; in a Turkish `district / city` the
+/// five digits (parts split at commas, `·` and `–`), without its province in brackets; in a Turkish `district / city` the
 /// city, as addresses are read everywhere else.
 pub(super) fn site_town(address: &str) -> Option<(String, String)> {
-    address.split([',', '·']).map(str::trim).find_map(|part| {
+    address.split([',', '·', '–']).map(str::trim).find_map(|part| {
         let (code, town) = part.split_once(' ')?;
         if !(4..=5).contains(&code.len()) || !code.bytes().all(|b| b.is_ascii_digit()) {
             return None;
@@ -224,7 +255,7 @@ const STREET_WORDS: &[&str] = &[
 ];
 
 /// Whether a part of an address names a street (`Boathouse Lane`, `Mühlenweg`).
-fn names_a_street(part: &str) -> bool {
+pub(super) fn names_a_street(part: &str) -> bool {
     let folded = gleaner_event::datetext::fold_diacritics(part);
     folded.split(|c: char| !c.is_alphanumeric()).any(|w| {
         STREET_WORDS.contains(&w)
@@ -268,6 +299,39 @@ pub(super) fn classed_place(
                 && parse_text_date(t, reference, order).is_none()
                 && parse_text_time(t).is_none()
         })
+}
+
+/// An item's place when its markup names an address block (a class ending in `address`,
+/// as Squarespace's `eventlist-meta-address`): the block's own leading text is the
+/// venue's name, its line elements (`<span class="…address-line">`) the address, joined
+/// by `, `; a map link's text (`(map)`) is neither.
+pub(super) fn classed_address(item: ElementRef<'_>) -> Option<(String, Option<String>)> {
+    let block = item.descendants().filter_map(ElementRef::wrap).find(|el| {
+        el.value().classes().any(|c| c.to_ascii_lowercase().ends_with("address"))
+            && el.value().name() != "a"
+    })?;
+    let name = collapse(
+        &block
+            .children()
+            .take_while(|n| n.value().is_text())
+            .filter_map(|n| n.value().as_text().map(|t| &**t))
+            .collect::<String>(),
+    );
+    if !(2..=80).contains(&name.chars().count())
+        || name.chars().any(|c| c.is_ascii_digit())
+        || name.contains('@')
+    {
+        return None;
+    }
+    let lines: Vec<String> = block
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| el.value().name() != "a")
+        .map(text_of)
+        .filter(|t| !t.is_empty())
+        .collect();
+    let address = (!lines.is_empty() && lines.len() <= 5).then(|| lines.join(", "));
+    Some((name, address))
 }
 
 #[cfg(test)]
@@ -319,6 +383,20 @@ mod tests {
         assert_eq!(
             v("Kulturverein Alte Mühle e.V. · Mühlenweg 3 · 37574 Einbeck"),
             pair("Kulturverein Alte Mühle e.V.", "Mühlenweg 3, 37574 Einbeck")
+        );
+        // Issue 24, batch 110–129: a footer written one line per `<br>`, a US street and
+        // ZIP code in one part (as many digits as a phone number).
+        assert_eq!(
+            v(
+                "The Laughing Pint Comedy Room · 418 Larkin Avenue, Dayton, OH 45402 · (937) 555-0142"
+            ),
+            pair("The Laughing Pint Comedy Room", "418 Larkin Avenue, Dayton, OH 45402")
+        );
+        assert_eq!(
+            v(
+                "Mairie de Vernay-sur-Cher · 1 place de la Mairie · 41140 Vernay-sur-Cher · Tél. 02 54 55 00 00"
+            ),
+            pair("Mairie de Vernay-sur-Cher", "1 place de la Mairie, 41140 Vernay-sur-Cher")
         );
         assert_eq!(
             v("Peña Flamenca · Calle Mayor 4 · 11004 Cádiz"),

@@ -5,12 +5,13 @@
 use gleaner_event::text::collapse;
 
 /// Link texts that book a performance.
-pub(super) const TICKET_WORDS: [&str; 15] = [
+pub(super) const TICKET_WORDS: [&str; 16] = [
     "book",
     "vorverkauf",
     "book now",
     "tickets",
     "buy tickets",
+    "get tickets",
     "karten",
     "tickets kaufen",
     "billets",

@@ -1,0 +1,308 @@
+//! The generic fallback on three shapes of pages without structured data (issue 24, batch
+//! 110–129): Squarespace's event list, a one-day programme by stage (a Fête de la
+//! musique), and a show-times grid (a planetarium's or a cinema's).
+
+use chrono::NaiveDate;
+use gleaner_event::{Event, NormaliseContext};
+use gleaner_extract::{ExtractOptions, extract_events_with};
+use url::Url;
+
+const BASE: &str = "https://venue.example/agenda/";
+
+fn read(page: &str) -> Vec<Event> {
+    let base = Url::parse(BASE).unwrap();
+    let ctx = NormaliseContext { base_url: &base, default_tz: None };
+    let opts = ExtractOptions {
+        fallback: true,
+        reference_date: NaiveDate::from_ymd_opt(2026, 2, 26),
+        ..Default::default()
+    };
+    extract_events_with(page.as_bytes(), "text/html", &ctx, &opts).events
+}
+
+fn iso(t: Option<gleaner_event::EventTime>) -> String {
+    t.map(|t| t.to_iso()).unwrap_or_default()
+}
+
+/// One Squarespace list item: the day in one `<time>`, the start and end in others whose
+/// `datetime` is the same day (12-hour and 24-hour copies), the address in line spans.
+fn squarespace_item(slug: &str, day: &str, times: [&str; 4], place: &str, note: &str) -> String {
+    let [s12, e12, s24, e24] = times;
+    format!(
+        r#"<article class="eventlist-event eventlist-event--upcoming">
+      <a href="/concerts/{slug}" class="eventlist-column-thumbnail"><img data-src="https://img.example/{slug}.jpg" src="https://img.example/{slug}.jpg?format=500w" alt=""></a>
+      <div class="eventlist-column-info">
+        <h1 class="eventlist-title"><a href="/concerts/{slug}">Concert {slug}</a></h1>
+        <ul class="eventlist-meta">
+          <li class="eventlist-meta-date"><time class="event-date" datetime="{day}">le {day}</time></li>
+          <li class="eventlist-meta-time">
+            <span class="event-time-12hr"><time datetime="{day}">{s12}</time><time datetime="{day}">{e12}</time></span>
+            <span class="event-time-24hr"><time datetime="{day}">{s24}</time><time datetime="{day}">{e24}</time></span>
+          </li>
+          <li class="eventlist-meta-item eventlist-meta-address">{place}</li>
+        </ul>
+        <div class="eventlist-description"><p>{note}</p><p>Le programme du concert, avec le chœur et l'orchestre de la ville.</p></div>
+      </div>
+    </article>"#
+    )
+}
+
+#[test]
+fn squarespace_event_lists_give_times_places_summaries_and_full_images() {
+    let place = |name: &str| {
+        format!(
+            r#"{name}<span class="eventlist-meta-address-line">5 place Saint-Éloi</span><span class="eventlist-meta-address-line">Tours, 37000</span><span class="eventlist-meta-address-line">France</span> <a href="http://maps.example/?q=x">(carte)</a>"#
+        )
+    };
+    let items = [
+        squarespace_item(
+            "a",
+            "2026-10-10",
+            ["8:30 PM", "10:00 PM", "20:30", "22:00"],
+            &place("Église Saint-Éloi"),
+            "Tarifs : 15 euros.",
+        ),
+        squarespace_item(
+            "b",
+            "2026-12-13",
+            ["5:00 PM", "6:15 PM", "17:00", "18:15"],
+            &place("Temple protestant"),
+            "Nouvelle date : le concert initialement prévu le samedi 5 décembre 2026 est reporté au dimanche 13 décembre 2026.",
+        ),
+        squarespace_item(
+            "c",
+            "2027-03-27",
+            ["8:30 PM", "10:00 PM", "20:30", "22:00"],
+            &place("Salle Ockeghem"),
+            "Entrée au chapeau.",
+        ),
+    ];
+    let page = format!(
+        r#"<html lang="fr"><body><main><h1>Saison 2026–2027</h1><div class="eventlist">{}</div></main>
+        <footer><p>Association Les Voix · 8 rue des Halles, 37000 Tours</p></footer></body></html>"#,
+        items.join("\n")
+    );
+    let events = read(&page);
+    assert_eq!(events.len(), 3, "{events:#?}");
+    let e = &events[0];
+    // The day's `<time>` and the times' `<time>`s make one start and one end (summer
+    // time in France).
+    assert_eq!(iso(e.start), "2026-10-10T20:30:00+02:00");
+    assert_eq!(iso(e.end), "2026-10-10T22:00:00+02:00");
+    assert_eq!(iso(events[1].start), "2026-12-13T17:00:00+01:00");
+    // The address block: its leading text is the venue, its lines the address; not the
+    // footer's association.
+    assert_eq!(e.venue.name.as_deref(), Some("Église Saint-Éloi"));
+    assert_eq!(e.venue.street.as_deref(), Some("5 place Saint-Éloi"));
+    assert_eq!(e.venue.locality.as_deref(), Some("Tours"));
+    assert_eq!(e.venue.country.as_deref(), Some("FR"));
+    // The summary's first paragraph that opens with no label.
+    let programme = "Le programme du concert, avec le chœur et l'orchestre de la ville.";
+    assert_eq!(e.description.as_deref(), Some(programme));
+    assert_eq!(events[1].description.as_deref(), Some(programme));
+    // The lazy image's `data-src`, not its resized `src`.
+    assert_eq!(e.image_url.as_ref().map(Url::as_str), Some("https://img.example/a.jpg"));
+    // Moved to the day the item shows: rescheduled, at that day.
+    assert_eq!(events[1].status, gleaner_event::EventStatus::Rescheduled);
+    assert_eq!(events[0].status, gleaner_event::EventStatus::Scheduled);
+}
+
+#[test]
+fn a_place_named_like_the_sites_venue_takes_the_footers_address() {
+    let item = |slug: &str, day: &str, place: &str| {
+        format!(
+            r#"<article class="eventlist-event"><div class="eventlist-column-info">
+          <h1 class="eventlist-title"><a href="/shows/{slug}">Show {slug}</a></h1>
+          <ul class="eventlist-meta"><li><time class="event-date" datetime="{day}">{day}</time></li>
+          <li><time datetime="{day}">7:00 PM</time><time datetime="{day}">8:30 PM</time></li>
+          <li class="eventlist-meta-address">{place}<a href="http://maps.example/?q=x">(map)</a></li></ul>
+        </div></article>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="en-US"><body><main><h1>Upcoming Shows</h1><div class="eventlist">{}{}{}</div></main>
+        <footer><p><strong>The Laughing Pint Comedy Room</strong><br>418 Larkin Avenue, Dayton, OH 45402<br>(937) 555-0142 &middot; hello@pint.example</p></footer></body></html>"#,
+        item("a", "2026-04-10", "The Laughing Pint"),
+        item("b", "2026-04-11", "The Laughing Pint"),
+        item("c", "2026-04-15", "The Laughing Pint &ndash; Back Bar"),
+    );
+    let events = read(&page);
+    assert_eq!(events.len(), 3, "{events:#?}");
+    for e in &events {
+        // The footer written one line per `<br>`, its street and ZIP code no phone number;
+        // the room after the dash is not the venue.
+        assert_eq!(e.venue.name.as_deref(), Some("The Laughing Pint"));
+        assert_eq!(e.venue.street.as_deref(), Some("418 Larkin Avenue"));
+        assert_eq!(e.venue.locality.as_deref(), Some("Dayton"));
+    }
+    assert_eq!(iso(events[2].start), "2026-04-15T19:00:00");
+    assert_eq!(iso(events[2].end), "2026-04-15T20:30:00");
+}
+
+const PROGRAMME: &str = r#"<html lang="fr"><head><link rel="canonical" href="https://venue.example/fete"></head><body><main><article>
+  <h1>Fête de la musique 2026 : le programme scène par scène</h1>
+  <p class="meta">Publié le 28 mai 2026</p>
+  <div class="chapo"><p><strong>Dimanche 21 juin 2026</strong>, trois scènes en ville. <strong>Tous les concerts sont gratuits.</strong></p></div>
+  <h2>Scène 1 – Place de l'Hôtel-de-Ville</h2>
+  <ul class="programme">
+    <li><span class="horaire">18h30 – 19h15</span> <strong>Chorale des Tilleuls</strong> – chansons françaises et airs populaires.</li>
+    <li><span class="horaire">23h – 1h</span> <strong>DJ Mango</strong> – set disco-funk pour finir la soirée.</li>
+  </ul>
+  <h2>Kiosque du Jardin public</h2>
+  <p>Jardin public, rue des Tanneurs. En cas de pluie, salle des fêtes, 3 avenue de la Libération.</p>
+  <ul class="programme">
+    <li><span class="horaire">17h</span> <strong>Ateliers jazz</strong> (élèves du conservatoire)</li>
+    <li><span class="horaire">19h</span> <strong>Duo Ombelle</strong> – <span class="badge">ANNULÉ</span> Le concert est annulé, une musicienne étant souffrante.</li>
+  </ul>
+  <h2>Dans les bars</h2>
+  <ul class="programme">
+    <li><strong>Bar Le Central</strong>, 12 rue Gambetta – <span class="horaire">21h</span> : <strong>Rokkaz</strong> (rock)</li>
+  </ul>
+  <h3>Infos pratiques</h3>
+  <p>Rues fermées à la circulation de 14h à 2h. Navette gratuite : départs à 17h45 et 20h15.</p>
+</article></main>
+<footer><p><strong>Mairie de Vernay-sur-Cher</strong><br>1 place de la Mairie<br>41140 Vernay-sur-Cher<br>Tél. 02 54 55 00 00</p></footer>
+</body></html>"#;
+
+#[test]
+fn a_one_day_programme_by_stage_gives_one_event_per_act() {
+    let events = read(PROGRAMME);
+    let titles: Vec<_> = events.iter().map(|e| e.title.clone().unwrap_or_default()).collect();
+    assert_eq!(
+        titles,
+        ["Chorale des Tilleuls", "DJ Mango", "Ateliers jazz", "Duo Ombelle", "Rokkaz"]
+    );
+    let e = &events[0];
+    // The page's one day, the act's times, on French summer time (the footer's postcode
+    // and town on a French page).
+    assert_eq!(iso(e.start), "2026-06-21T18:30:00+02:00");
+    assert_eq!(iso(e.end), "2026-06-21T19:15:00+02:00");
+    // An end before the start is after midnight.
+    assert_eq!(iso(events[1].end), "2026-06-22T01:00:00+02:00");
+    assert_eq!(iso(events[2].start), "2026-06-21T17:00:00+02:00");
+    assert_eq!(events[2].end, None);
+    // The stage heading names the place (its stage words dropped), the line under it the
+    // street; a venue named before the time is the act's own.
+    assert_eq!(e.venue.name.as_deref(), Some("Place de l'Hôtel-de-Ville"));
+    assert_eq!(e.venue.locality.as_deref(), Some("Vernay-sur-Cher"));
+    assert_eq!(events[2].venue.name.as_deref(), Some("Kiosque du Jardin public"));
+    assert_eq!(events[2].venue.street.as_deref(), Some("rue des Tanneurs"));
+    assert_eq!(events[4].venue.name.as_deref(), Some("Bar Le Central"));
+    assert_eq!(events[4].venue.street.as_deref(), Some("12 rue Gambetta"));
+    // A dash after the act opens its description; brackets do not; a badge is the status.
+    assert_eq!(e.description.as_deref(), Some("chansons françaises et airs populaires."));
+    assert_eq!(events[2].description, None);
+    assert_eq!(events[3].status, gleaner_event::EventStatus::Cancelled);
+    assert_eq!(
+        events[3].description.as_deref(),
+        Some("Le concert est annulé, une musicienne étant souffrante.")
+    );
+    // The intro says every concert is free.
+    assert!(events.iter().all(|e| e.price.is_free == Some(true)));
+    // No act links anywhere: the page is theirs.
+    assert!(
+        events
+            .iter()
+            .all(|e| e.url.as_ref().map(Url::as_str) == Some("https://venue.example/fete"))
+    );
+    // Precision: what is no programme gives no acts.
+    // Two acts: too few to call it a programme.
+    let two = PROGRAMME
+        .replace(r#"<li><span class="horaire">23h – 1h</span> <strong>DJ Mango</strong> – set disco-funk pour finir la soirée.</li>"#, "")
+        .replace(r#"<li><span class="horaire">17h</span> <strong>Ateliers jazz</strong> (élèves du conservatoire)</li>"#, "")
+        .replace(r#"<li><span class="horaire">19h</span> <strong>Duo Ombelle</strong> – <span class="badge">ANNULÉ</span> Le concert est annulé, une musicienne étant souffrante.</li>"#, "");
+    assert!(read(&two).iter().all(|e| e.title.as_deref() != Some("Chorale des Tilleuls")));
+    // Lists under day headings are several days' programme: not all on the intro's day.
+    let days = PROGRAMME.replace("<h2>Kiosque du Jardin public</h2>", "<h2>Lundi 22 juin</h2>");
+    assert!(
+        read(&days).iter().all(|e| e.title.as_deref() != Some("Duo Ombelle")
+            || !iso(e.start).starts_with("2026-06-21"))
+    );
+    // Items that give their own dates are a listing's, not a one-day programme's acts.
+    let dated =
+        PROGRAMME.replace("<span class=\"horaire\">", "<span class=\"horaire\">le 3 juillet, ");
+    assert!(read(&dated).iter().all(|e| !iso(e.start).starts_with("2026-06-21T")));
+}
+
+const SHOWTIMES: &str = r#"<html lang="en-US"><body><main>
+  <h1>Planetarium Show Times</h1>
+  <section class="week">
+    <h2>Week of March 9, 2026</h2>
+    <article class="show-feature">
+      <img src="/media/ice-giants-600.jpg" alt="Neptune">
+      <h3>Voyage to the Ice Giants</h3>
+      <p>Fly past Uranus and Neptune, the least explored planets in our solar system.</p>
+    </article>
+    <table class="showtimes">
+      <caption>Voyage to the Ice Giants &mdash; show times</caption>
+      <thead><tr><th>Day</th><th>Show times</th></tr></thead>
+      <tbody>
+        <tr><th scope="row">Sat, Mar 14</th><td>
+          <a class="time" href="https://venue.example/tickets/?d=0314&amp;t=1100">11:00 AM</a>
+          <a class="time" href="https://venue.example/tickets/?d=0314&amp;t=1300">1:00 PM</a></td></tr>
+        <tr><th scope="row">Sun, Mar 15</th><td>
+          <a class="time" href="https://venue.example/tickets/?d=0315&amp;t=1300">1:00 PM</a>
+          <span class="time">2:00 PM <small>(sensory-friendly)</small></span></td></tr>
+      </tbody>
+    </table>
+  </section>
+  <section class="special">
+    <h2>Special event</h2>
+    <article class="special-event">
+      <h3>Stargazing Night</h3>
+      <p class="when">Friday, March 20, 2026 &middot; 8:00 &ndash; 10:00 PM</p>
+      <p>Look at the Moon through our telescope. Free and open to the public, weather permitting.</p>
+    </article>
+  </section>
+</main>
+<footer><div><strong>Harlan Science Center</strong><br>410 Riverside Drive<br>Millbrook, OH 45067<br>(513) 555-0142</div></footer>
+</body></html>"#;
+
+#[test]
+fn a_show_times_grid_gives_one_event_per_time() {
+    let events = read(SHOWTIMES);
+    let starts: Vec<_> = events.iter().map(|e| iso(e.start)).collect();
+    assert_eq!(
+        starts,
+        [
+            "2026-03-14T11:00:00",
+            "2026-03-14T13:00:00",
+            "2026-03-15T13:00:00",
+            "2026-03-15T14:00:00",
+            "2026-03-20T20:00:00"
+        ]
+    );
+    let e = &events[0];
+    assert_eq!(e.title.as_deref(), Some("Voyage to the Ice Giants"));
+    // Each time's link is its booking link; a time without one has none.
+    assert_eq!(
+        e.ticket_url.as_ref().map(Url::as_str),
+        Some("https://venue.example/tickets/?d=0314&t=1100")
+    );
+    assert_eq!(events[3].ticket_url, None);
+    // The show's block before the grid gives its picture and blurb; the footer its venue.
+    assert_eq!(
+        e.image_url.as_ref().map(Url::as_str),
+        Some("https://venue.example/media/ice-giants-600.jpg")
+    );
+    assert!(e.description.as_deref().is_some_and(|d| d.starts_with("Fly past Uranus")));
+    assert_eq!(e.venue.name.as_deref(), Some("Harlan Science Center"));
+    assert_eq!(e.venue.street.as_deref(), Some("410 Riverside Drive"));
+    assert_eq!(e.venue.locality.as_deref(), Some("Millbrook"));
+    // Beside the grid, an article with its own dated line is its own event.
+    let special = &events[4];
+    assert_eq!(special.title.as_deref(), Some("Stargazing Night"));
+    assert_eq!(iso(special.end), "2026-03-20T22:00:00");
+    assert_eq!(special.price.is_free, Some(true));
+    assert_eq!(events[0].price.is_free, None);
+    // A day's opening hours (`10:00 AM – 5:00 PM`) are no performances.
+    let hours = SHOWTIMES
+        .replace("11:00 AM</a>", "10:00 AM</a> –")
+        .replace("<span class=\"time\">2:00 PM", "– <span class=\"time\">5:00 PM");
+    let starts: Vec<_> = read(&hours).iter().map(|e| iso(e.start)).collect();
+    assert!(!starts.contains(&"2026-03-15T13:00:00".to_owned()), "{starts:?}");
+    // A row whose first cell is no day makes the table no grid.
+    let broken = SHOWTIMES.replace("Sun, Mar 15", "Members only");
+    let starts: Vec<_> = read(&broken).iter().map(|e| iso(e.start)).collect();
+    assert!(!starts.contains(&"2026-03-14T13:00:00".to_owned()), "{starts:?}");
+}
