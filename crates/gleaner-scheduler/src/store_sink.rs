@@ -255,16 +255,13 @@ impl EventSink for StoreSink {
         })
     }
 
+    /// Queued for the store's batch writer (issue 27: no round trip of the page's own).
+    /// The pass hands them over after the page's events are committed; a crash before
+    /// the batch is written only makes the next request for `url` unconditional.
     fn set_validators<'a>(&'a self, url: &'a Url, validators: Validators) -> BoxFuture<'a, ()> {
-        Box::pin(async move {
-            if let Err(error) = self
-                .store
-                .put_validators(url, validators.etag, validators.last_modified, SystemTime::now())
-                .await
-            {
-                eprintln!("warning: failed to store validators for `{url}`: {error}");
-            }
-        })
+        let Validators { etag, last_modified } = validators;
+        self.store.queue_validators(url, etag, last_modified, SystemTime::now());
+        Box::pin(std::future::ready(()))
     }
 
     fn archive_terms<'a>(

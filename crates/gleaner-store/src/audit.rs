@@ -4,6 +4,7 @@
 //! backend's own writer (`crate::backend::AuditWriter`); robots.txt versions are
 //! archived inside the gate's own transaction.
 
+use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
 
 use gleaner_policy::Purpose;
@@ -22,42 +23,84 @@ const AUDIT_LINGER: Duration = Duration::from_millis(1);
 
 enum AuditMsg {
     Record(Box<AuditRecord>),
+    Validators(Box<ValidatorsWrite>),
     Flush(oneshot::Sender<()>),
 }
 
-/// The way to a backend's audit writer: records are queued at once, and a flush waits
-/// until every record queued before it is written.
+/// A response's validators (`ETag`, `Last-Modified`) for the batch writer (issue 27:
+/// written with the audit rows, one round trip for a burst of pages instead of one
+/// each). Losing one to a crash only makes the next request for its URL unconditional.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ValidatorsWrite {
+    /// The URL they are of.
+    pub(crate) url: String,
+    /// Its `ETag`.
+    pub(crate) etag: Option<String>,
+    /// Its `Last-Modified`.
+    pub(crate) last_modified: Option<String>,
+    /// When they were received.
+    pub(crate) at: SystemTime,
+}
+
+/// Validators queued and not yet written, by URL, each with the number it was queued
+/// under: reads see them at once ([`AuditQueue::pending_validators`]).
+type Pending = std::sync::Arc<std::sync::Mutex<HashMap<String, (u64, ValidatorsWrite)>>>;
+
+/// The way to a backend's audit writer: records (and validators) are queued at once,
+/// and a flush waits until everything queued before it is written.
 #[derive(Debug)]
-pub(crate) struct AuditQueue(mpsc::UnboundedSender<AuditMsg>);
+pub(crate) struct AuditQueue {
+    to_writer: mpsc::UnboundedSender<AuditMsg>,
+    pending: Pending,
+    queued: std::sync::atomic::AtomicU64,
+}
 
 impl AuditQueue {
     /// Starts `writer` on a thread of its own, with a runtime of its own: it gets each
     /// burst of records as one batch (lingering a millisecond for more, 4,096 at most).
     pub(crate) fn start(mut writer: impl AuditWriter) -> Result<AuditQueue, StoreError> {
         let (tx, mut rx) = mpsc::unbounded_channel();
+        let pending: Pending = Default::default();
+        let written = std::sync::Arc::clone(&pending);
         let run = move || {
             let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
                 return;
             };
             rt.block_on(async move {
                 let mut batch: Vec<AuditRecord> = Vec::new();
+                let mut validators: Vec<ValidatorsWrite> = Vec::new();
                 let mut waiting: Vec<oneshot::Sender<()>> = Vec::new();
                 while let Some(first) = rx.recv().await {
                     let mut next = Some(first);
                     while let Some(msg) = next.take() {
                         match msg {
                             AuditMsg::Record(r) => batch.push(*r),
+                            AuditMsg::Validators(v) => validators.push(*v),
                             AuditMsg::Flush(done) => waiting.push(done),
                         }
-                        if batch.len() < 4096 && waiting.is_empty() {
+                        if batch.len() + validators.len() < 4096 && waiting.is_empty() {
                             next =
                                 tokio::time::timeout(AUDIT_LINGER, rx.recv()).await.ok().flatten();
                         }
                     }
-                    if !batch.is_empty() {
-                        writer.write(&batch).await;
+                    // The latest validators of each URL, once.
+                    let queued = std::mem::take(&mut validators);
+                    let mut urls = std::collections::HashSet::new();
+                    let mut latest: Vec<ValidatorsWrite> = queued.into_iter().rev().collect();
+                    latest.retain(|v| urls.insert(v.url.clone()));
+                    if !batch.is_empty() || !latest.is_empty() {
+                        writer.write(&batch, &latest).await;
                         batch.clear();
                     }
+                    // Written (or given up on): reads go to the database again, unless
+                    // newer validators were queued since.
+                    let mut pending = written.lock().unwrap_or_else(|p| p.into_inner());
+                    for v in &latest {
+                        if pending.get(&v.url).is_some_and(|(_, queued)| queued == v) {
+                            pending.remove(&v.url);
+                        }
+                    }
+                    drop(pending);
                     for done in waiting.drain(..) {
                         let _ = done.send(());
                     }
@@ -68,19 +111,37 @@ impl AuditQueue {
             .name("gleaner-store-audit".into())
             .spawn(run)
             .map_err(|e| StoreError::Worker(format!("failed to start the audit writer: {e}")))?;
-        Ok(AuditQueue(tx))
+        Ok(AuditQueue { to_writer: tx, pending, queued: Default::default() })
     }
 
     /// Queues a record for the writer.
     pub(crate) fn record(&self, record: AuditRecord) {
-        let _ = self.0.send(AuditMsg::Record(Box::new(record)));
+        let _ = self.to_writer.send(AuditMsg::Record(Box::new(record)));
+    }
+
+    /// Queues a URL's validators for the writer; reads see them from now on.
+    pub(crate) fn queue_validators(&self, write: ValidatorsWrite) {
+        let n = self.queued.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        pending.insert(write.url.clone(), (n, write.clone()));
+        drop(pending);
+        if self.to_writer.send(AuditMsg::Validators(Box::new(write.clone()))).is_err() {
+            // No writer: nothing will be written, so nothing is pending.
+            self.pending.lock().unwrap_or_else(|p| p.into_inner()).remove(&write.url);
+        }
+    }
+
+    /// The validators queued for `url` and not yet written.
+    pub(crate) fn pending_validators(&self, url: &str) -> Option<ValidatorsWrite> {
+        let pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        pending.get(url).map(|(_, v)| v.clone())
     }
 
     /// Waits until every record queued so far is written.
     pub(crate) async fn flush(&self) -> Result<(), StoreError> {
         let stopped = || StoreError::Worker("the audit writer stopped".into());
         let (done, wait) = oneshot::channel();
-        self.0.send(AuditMsg::Flush(done)).map_err(|_| stopped())?;
+        self.to_writer.send(AuditMsg::Flush(done)).map_err(|_| stopped())?;
         wait.await.map_err(|_| stopped())
     }
 }

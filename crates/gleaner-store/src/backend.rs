@@ -18,6 +18,7 @@ use gleaner_policy::state::{BoxFuture, Change, SiteState};
 
 use crate::StoreError;
 use crate::model::{EventWrite, RemovalReport, SiteLease, Upserted, WorkLease};
+use crate::registry::{RegistryGuard, RegistrySeen};
 
 /// The gate's state: a site's budget and robots.txt, read and changed under a lock.
 #[async_trait]
@@ -26,14 +27,18 @@ pub(crate) trait GateBackend {
     /// before it returns (SQLite has one crawling process and ignores `worker`). With
     /// `leased`, the change sees that view of the global budget (this process's leased
     /// block of the daily cap, `crate::daily_cap`) and the shared row is neither locked
-    /// nor written.
+    /// nor written. With `guard`, a change that reserves a request commits only while
+    /// the registry's rules for the site are those the request was decided on
+    /// (`crate::registry::check_registry`, [`StoreError::RegistryMovedForSite`]
+    /// otherwise); what the update saw of the registry is returned for its cache.
     async fn update_site(
         &self,
         site: &str,
         worker: &str,
         change: Change<'_>,
         leased: Option<&mut GlobalBudget>,
-    ) -> Result<(), StoreError>;
+        guard: Option<&RegistryGuard>,
+    ) -> Result<RegistrySeen, StoreError>;
 
     /// A copy of a site's gate state.
     async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError>;
@@ -80,9 +85,14 @@ pub(crate) trait AuditBackend {
 
 /// The audit log's batch writer, run on a thread of its own by [`crate::audit::AuditQueue`].
 pub(crate) trait AuditWriter: Send + 'static {
-    /// Writes one batch of records, all or none. A failure must not stop the crawl: the
-    /// writer tries again as it sees fit, then drops the batch.
-    fn write<'a>(&'a mut self, batch: &'a [AuditRecord]) -> BoxFuture<'a, ()>;
+    /// Writes one batch of records and validators (at most one per URL), all or none.
+    /// A failure must not stop the crawl: the writer tries again as it sees fit, then
+    /// drops the batch.
+    fn write<'a>(
+        &'a mut self,
+        batch: &'a [AuditRecord],
+        validators: &'a [crate::audit::ValidatorsWrite],
+    ) -> BoxFuture<'a, ()>;
 }
 
 /// Storing a source's reading of an event.

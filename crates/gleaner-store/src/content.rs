@@ -19,6 +19,26 @@ pub(crate) const UPSERT_TRANSLATION: &str =
      ON CONFLICT (event_id, lang) DO UPDATE SET title = excluded.title,
          description = excluded.description, created_ms = excluded.created_ms";
 
+/// A URL's validators (`$1` URL, `$2` host, `$3` `ETag`, `$4` `Last-Modified`, `$5`
+/// time), replacing those stored.
+pub(crate) const UPSERT_VALIDATORS: &str =
+    "INSERT INTO validators (url, host, etag, last_modified, updated_ms) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (url) DO UPDATE SET etag = excluded.etag,
+         last_modified = excluded.last_modified, updated_ms = excluded.updated_ms";
+
+/// [`UPSERT_VALIDATORS`] with SQLite's placeholders, for the audit writer's connection.
+pub(crate) const UPSERT_VALIDATORS_SQLITE: &str =
+    "INSERT INTO validators (url, host, etag, last_modified, updated_ms) VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (url) DO UPDATE SET etag = excluded.etag,
+         last_modified = excluded.last_modified, updated_ms = excluded.updated_ms";
+
+/// A batch of validators, one row per URL (`$1`…`$5` arrays as in [`UPSERT_VALIDATORS`]).
+pub(crate) const UPSERT_VALIDATORS_BATCH: &str =
+    "INSERT INTO validators (url, host, etag, last_modified, updated_ms)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
+     ON CONFLICT (url) DO UPDATE SET etag = excluded.etag,
+         last_modified = excluded.last_modified, updated_ms = excluded.updated_ms";
+
 impl Store {
     /// Records that a pass of `source` started at `at` (schedules hold across restarts).
     pub async fn record_run(&self, source: &str, at: SystemTime) -> Result<(), StoreError> {
@@ -159,9 +179,7 @@ impl Store {
         let url = url.as_str();
         self.db()
             .exec(
-                "INSERT INTO validators (url, host, etag, last_modified, updated_ms) VALUES ($1, $2, $3, $4, $5)
-                 ON CONFLICT (url) DO UPDATE SET etag = excluded.etag,
-                     last_modified = excluded.last_modified, updated_ms = excluded.updated_ms",
+                UPSERT_VALIDATORS,
                 params![url, codec::host_of(url), etag, last_modified, now],
                 format!("storing validators of `{url}`"),
             )
@@ -169,11 +187,37 @@ impl Store {
             .map(drop)
     }
 
-    /// The stored validators of a URL: (`ETag`, `Last-Modified`).
+    /// Queues the validators of a URL for the audit log's batch writer instead of
+    /// writing them now (issue 27: a burst of pages shares one round trip). Reads in this
+    /// process ([`Store::validators`]) see them at once; a crash before the batch is
+    /// written (milliseconds; [`Store::flush_audit`] waits for it) loses them, which
+    /// only makes the next request for `url` unconditional. So a pass stores a page's
+    /// validators this way only after its events, which are committed.
+    pub fn queue_validators(
+        &self,
+        url: &Url,
+        etag: Option<String>,
+        last_modified: Option<String>,
+        now: SystemTime,
+    ) {
+        let write = crate::audit::ValidatorsWrite {
+            url: url.as_str().to_owned(),
+            etag,
+            last_modified,
+            at: now,
+        };
+        self.backend().audit().queue_validators(write);
+    }
+
+    /// The stored validators of a URL: (`ETag`, `Last-Modified`), those queued by
+    /// [`Store::queue_validators`] and not yet written included.
     pub async fn validators(
         &self,
         url: &Url,
     ) -> Result<Option<(Option<String>, Option<String>)>, StoreError> {
+        if let Some(queued) = self.backend().audit().pending_validators(url.as_str()) {
+            return Ok(Some((queued.etag, queued.last_modified)));
+        }
         let sql = "SELECT etag, last_modified FROM validators WHERE url = $1";
         let doing = format!("reading validators of `{url}`");
         let row = self.db().row(sql, params![url.as_str()], doing).await?;

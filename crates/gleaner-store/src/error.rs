@@ -219,6 +219,21 @@ pub enum StoreError {
         /// The version the write found.
         seen: i64,
     },
+
+    /// A reservation found the owners' registry changed for its site since the request
+    /// was decided (issue 27: the reservation checks the version the gate's lookup
+    /// answered from); nothing was reserved.
+    #[error(
+        "not reserving a request to `{site}`: the owners' registry changed for this site (version {seen}, the request was decided at {expected})\nhint: nothing was sent; the request is decided again on the new registry when it is asked again"
+    )]
+    RegistryMovedForSite {
+        /// The site of the request.
+        site: String,
+        /// The version the request was decided at.
+        expected: i64,
+        /// The version the reservation found.
+        seen: i64,
+    },
 }
 
 impl StoreError {

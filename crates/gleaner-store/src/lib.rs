@@ -423,7 +423,7 @@ impl Store {
             }
             match self.backend().upsert_event_fenced(&write, fence, version).await {
                 Err(StoreError::RegistryMoved { .. }) if attempt == 0 => {
-                    self.forget_registry();
+                    self.reread_registry().await;
                     attempt += 1;
                 }
                 result => return result,
@@ -444,6 +444,8 @@ impl Store {
         reference: &str,
         now: SystemTime,
     ) -> Result<RemovalReport, StoreError> {
+        // Validators queued before the removal are written first, so none outlives it.
+        self.flush_audit().await?;
         self.backend().remove_site(scope, reference.to_owned(), now).await
     }
 
@@ -469,11 +471,11 @@ pub fn parse_scope(site: &str) -> Result<Scope, StoreError> {
 
 impl Registry for Store {
     fn lookup<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, OwnerRules> {
-        Box::pin(async move { fail_closed(self.owner_rules(url).await) })
+        Box::pin(async move { fail_closed(self.owner_rules_for_gate(url).await) })
     }
 
     fn lookup_again<'a>(&'a self, url: &'a Url) -> BoxFuture<'a, OwnerRules> {
-        Box::pin(async move { fail_closed(self.owner_rules_listened(url).await) })
+        Box::pin(async move { fail_closed(self.owner_rules_for_gate(url).await) })
     }
 }
 
@@ -735,9 +737,18 @@ impl GateState for CrawlerState {
         Box::pin(async move {
             let failed =
                 |error| StateError(format!("failed to record the budget of `{site}`: {error}"));
+            // The registry's rules the request was decided on, checked by a reservation.
+            let (guard, heard) = self.store.registry_guard(site);
+            let checked = async |result: Result<registry::RegistrySeen, StoreError>| {
+                if let Some(guard) = &guard {
+                    self.store.registry_checked(guard, heard, &result).await;
+                }
+                result.map(drop)
+            };
             let Some(cap) = &self.cap else {
-                let result = self.store.backend().update_site(site, &self.worker, change, None);
-                return result.await.map_err(failed);
+                let backend = self.store.backend();
+                let result = backend.update_site(site, &self.worker, change, None, guard.as_ref());
+                return checked(result.await).await.map_err(failed);
             };
             // With a leased block, the change sees the block, not the shared row: one unit
             // held means "under the cap", none means "the cap is met".
@@ -745,8 +756,12 @@ impl GateState for CrawlerState {
             let (held, limit) = self.take_unit(cap, day).await;
             let before = GlobalBudget { day: Some(day), requests: if held { 0 } else { limit } };
             let mut view = before.clone();
-            let result =
-                self.store.backend().update_site(site, &self.worker, change, Some(&mut view)).await;
+            let result = self
+                .store
+                .backend()
+                .update_site(site, &self.worker, change, Some(&mut view), guard.as_ref())
+                .await;
+            let result = checked(result).await;
             let used = result.is_ok() && view != before;
             if held && !used {
                 self.return_unit(cap, day).await;

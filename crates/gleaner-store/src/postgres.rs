@@ -22,10 +22,14 @@
 //!   expired. A worker that dies stops counting within its lease ([`WORKER_LEASE`] by
 //!   default), and no live worker's requests are ever cleared by another.
 //! - Registry: a version number (`meta.registry_version`, moved by a trigger that also
-//!   sends `NOTIFY gleaner_registry`) read before each lookup, as on SQLite; the
-//!   re-check after a request's wait answers from the cache while the listener heard of
-//!   no change (`crate::registry`), and the event write checks "facts only" by reading
-//!   the version inside its own transaction, pipelined.
+//!   sends `NOTIFY gleaner_registry`). The gate's lookups answer from the entries as
+//!   last read while the listener heard of no change (`crate::registry`); the
+//!   reservation reads the version with the site's locked row (one more column) and
+//!   reserves nothing when the rules moved for its site
+//!   (`StoreError::RegistryMovedForSite`); the event write checks "facts only" by
+//!   reading the version inside its own transaction, pipelined.
+//! - Validators are queued to the audit writer (`Store::queue_validators`) and written
+//!   with its next batch, one statement pipelined beside the audit rows.
 //! - Event write (`upsert_event_fenced`): `BEGIN`, the fence, the registry version, the
 //!   advisory locks and the lookup pipelined in one round trip; the candidates' readings
 //!   in one more when there are any; the remaining writes pipelined with `COMMIT` (a new
@@ -208,19 +212,32 @@ struct AuditConn {
     location: String,
     client: Option<tokio_postgres::Client>,
     prepared: Option<tokio_postgres::Statement>,
+    /// The validators' statement on `client`.
+    prepared_validators: Option<tokio_postgres::Statement>,
 }
 
 impl crate::backend::AuditWriter for AuditConn {
-    /// One statement per batch, tried again once on a fresh connection.
-    fn write<'a>(&'a mut self, batch: &'a [AuditRecord]) -> BoxFuture<'a, ()> {
+    /// One statement for the records and one for the validators, pipelined (one round
+    /// trip), tried again once on a fresh connection.
+    fn write<'a>(
+        &'a mut self,
+        batch: &'a [AuditRecord],
+        validators: &'a [crate::audit::ValidatorsWrite],
+    ) -> BoxFuture<'a, ()> {
         Box::pin(async move {
             for _ in 0..2 {
                 if self.client.as_ref().is_none_or(|c| c.is_closed()) {
                     self.client = connect(&self.config, &self.location).await.ok();
                     self.prepared = None;
+                    self.prepared_validators = None;
                 }
-                let Some(c) = self.client.as_mut() else { continue };
-                if write_audit(c, &mut self.prepared, batch).await.is_ok() {
+                let Some(c) = self.client.as_ref() else { continue };
+                let (audit, validators) = tokio::join!(
+                    biased;
+                    write_audit(c, &mut self.prepared, batch),
+                    write_validators(c, &mut self.prepared_validators, validators)
+                );
+                if audit.is_ok() && validators.is_ok() {
                     break;
                 }
                 self.client = None;
@@ -229,13 +246,38 @@ impl crate::backend::AuditWriter for AuditConn {
     }
 }
 
+/// Writes a batch of validators (one per URL) in one statement.
+async fn write_validators(
+    client: &tokio_postgres::Client,
+    prepared: &mut Option<tokio_postgres::Statement>,
+    batch: &[crate::audit::ValidatorsWrite],
+) -> Result<(), tokio_postgres::Error> {
+    if batch.is_empty() {
+        return Ok(());
+    }
+    let st = match prepared {
+        Some(st) => st.clone(),
+        None => client.prepare(crate::content::UPSERT_VALIDATORS_BATCH).await?,
+    };
+    *prepared = Some(st.clone());
+    let url: Vec<&str> = batch.iter().map(|v| v.url.as_str()).collect();
+    let host: Vec<String> = batch.iter().map(|v| codec::host_of(&v.url)).collect();
+    let etag: Vec<Option<&str>> = batch.iter().map(|v| v.etag.as_deref()).collect();
+    let modified: Vec<Option<&str>> = batch.iter().map(|v| v.last_modified.as_deref()).collect();
+    let at: Vec<i64> = batch.iter().map(|v| codec::to_ms(v.at)).collect();
+    client.execute(&st, &[&url, &host, &etag, &modified, &at]).await.map(drop)
+}
+
 /// Writes a batch of audit records in one statement (one round trip, atomic: all or
 /// none), as arrays unnested in order.
 async fn write_audit(
-    client: &mut tokio_postgres::Client,
+    client: &tokio_postgres::Client,
     prepared: &mut Option<tokio_postgres::Statement>,
     batch: &[AuditRecord],
 ) -> Result<(), tokio_postgres::Error> {
+    if batch.is_empty() {
+        return Ok(());
+    }
     let st = match prepared {
         Some(st) => st.clone(),
         None => client
@@ -289,19 +331,31 @@ fn lock_key(text: &str) -> i64 {
 /// `[[purpose, all live workers', this worker's], …]`, in one round trip.
 macro_rules! site_with_flights {
     () => {
-        "SELECT budget, robots, robots_body, failure_streak,
+        site_with_flights!("")
+    };
+    ($more:literal) => {
+        concat!(
+            "SELECT budget, robots, robots_body, failure_streak,
             (SELECT coalesce(json_agg(json_build_array(x.purpose, x.total, x.mine)), '[]')::text
              FROM (SELECT f.purpose, sum(f.count)::bigint AS total,
                      coalesce(sum(f.count) FILTER (WHERE f.worker = $2), 0)::bigint AS mine
                    FROM site_in_flight f JOIN workers w ON w.id = f.worker
                    WHERE f.site = $1 AND w.lease_until > now()
-                   GROUP BY f.purpose) x)
-         FROM site_state WHERE site = $1"
+                   GROUP BY f.purpose) x)",
+            $more,
+            " FROM site_state WHERE site = $1"
+        )
     };
 }
 
-/// [`site_with_flights`], the row locked for an update.
-const SITE_FOR_UPDATE: &str = concat!(site_with_flights!(), " FOR UPDATE OF site_state");
+/// [`site_with_flights`] with the registry's version (column 5, for the reservation's
+/// guard: no statement of its own), the row locked for an update.
+const SITE_FOR_UPDATE: &str = concat!(
+    site_with_flights!(
+        ", coalesce((SELECT value FROM meta WHERE key = 'registry_version'), 0)::bigint"
+    ),
+    " FOR UPDATE OF site_state"
+);
 
 /// The requests in flight of [`site_with_flights`]'s last column, by purpose: (all live
 /// workers', this worker's).
@@ -406,9 +460,14 @@ impl Postgres {
                 location: location.clone(),
                 detail: e.to_string(),
             })?;
-        let (client, prepared) = (None, None);
-        let writer =
-            AuditConn { config: config.clone(), location: location.clone(), client, prepared };
+        let (client, prepared, prepared_validators) = (None, None, None);
+        let writer = AuditConn {
+            config: config.clone(),
+            location: location.clone(),
+            client,
+            prepared,
+            prepared_validators,
+        };
         Ok(Postgres {
             location,
             schemas: schemas.clone(),
@@ -622,7 +681,8 @@ impl crate::backend::GateBackend for Postgres {
         worker: &str,
         change: Change<'_>,
         leased: Option<&mut GlobalBudget>,
-    ) -> Result<(), StoreError> {
+        guard: Option<&registry::RegistryGuard>,
+    ) -> Result<registry::RegistrySeen, StoreError> {
         let loc = self.location.as_str();
         let doing = || format!("reserving the budget of `{site}`");
         let open = OpenTx(Some(self.conn().await?));
@@ -648,6 +708,9 @@ impl crate::backend::GateBackend for Postgres {
             row = conn.query_opt(&select, &[&site, &worker]).await.doing(loc, doing)?;
         }
         let row = row.ok_or_else(|| StoreError::Worker(format!("lost the row of `{site}`")))?;
+        // The registry's version, read with the row (issue 27: the gate's lookup reads
+        // none of its own; the guard checks it).
+        let seen: Option<i64> = Some(row.get(5));
         let mut global = match &leased {
             Some(_) => GlobalBudget::default(),
             None => {
@@ -675,6 +738,22 @@ impl crate::backend::GateBackend for Postgres {
             Some(view) => change(&mut after, view),
             None => change(&mut after, &mut global),
         }
+        let registry_seen = match guard {
+            None => registry::RegistrySeen::Unmoved,
+            Some(guard) if registry::reserves(before.as_ref(), &after) => {
+                let mut tx = PgTx { tx: conn, location: loc, doing: doing() };
+                match registry::check_registry(&mut tx, site, guard, seen).await {
+                    Ok(seen) => seen,
+                    Err(error) => {
+                        conn.batch_execute("ROLLBACK").await.doing(loc, doing)?;
+                        open.done();
+                        return Err(error);
+                    }
+                }
+            }
+            Some(guard) if seen == Some(guard.version) => registry::RegistrySeen::Unmoved,
+            Some(_) => registry::RegistrySeen::Stale,
+        };
 
         // The writes before the last one, which goes with `COMMIT`.
         let mut last: Option<(tokio_postgres::Statement, Vec<Box<dyn ToSql + Sync + Send>>)> = None;
@@ -770,7 +849,7 @@ impl crate::backend::GateBackend for Postgres {
             None => conn.batch_execute("COMMIT").await.doing(loc, committing)?,
         }
         open.done();
-        Ok(())
+        Ok(registry_seen)
     }
 
     async fn site_state(&self, site: &str) -> Result<Option<SiteState>, StoreError> {

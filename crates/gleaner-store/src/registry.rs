@@ -32,6 +32,12 @@ use crate::{Store, StoreError};
 pub(crate) struct RegistryCache {
     read: Mutex<Option<Cached>>,
     changes: Mutex<Option<watch::Receiver<u64>>>,
+    /// The scopes whose gate rules changed in the reads of the last [`MOVED_RECENTLY`],
+    /// with when each read noticed it: a request decided on the entries from before
+    /// such a read is not reserved (see [`RegistryGuard`]).
+    moves: Mutex<Vec<(Instant, Vec<Scope>)>>,
+    /// Held while the registry is read with nothing cached ([`Store::first_read_of_registry`]).
+    first_read: tokio::sync::Mutex<()>,
 }
 
 #[derive(Debug, Clone)]
@@ -41,11 +47,21 @@ struct Cached {
     /// The listener's count of changes before the version was last confirmed, when it
     /// was listening; with the instant of that confirmation.
     listened: Option<(u64, Instant)>,
+    /// When the version was last confirmed: read, or found unmoved by a reservation.
+    confirmed: Instant,
 }
 
-/// How long a confirmation of the version stands for [`Store::owner_rules_listened`]
-/// while no notification came: the bound on how late a lost notification is noticed.
+/// How long a confirmation of the version stands for the gate's lookups
+/// ([`Store::owner_rules_for_gate`]) while no notification came. The reservation that
+/// follows a lookup checks the version in its own transaction, so this only bounds how
+/// stale the answers are for a process that looks up without reserving.
 const LISTENED_STANDS: Duration = Duration::from_secs(5);
+
+/// How long a noticed change of a scope's rules keeps the reservations of the sites it
+/// may cover from going ahead on entries read before it: far longer than the gate
+/// takes between its lookup and its reservation (`REGISTRY_FRESH` in `gleaner-fetch`,
+/// 100 ms; a lookup again right before the reservation after any wait).
+const MOVED_RECENTLY: Duration = Duration::from_secs(2);
 
 impl RegistryCache {
     fn get(&self) -> Option<Cached> {
@@ -54,6 +70,140 @@ impl RegistryCache {
 
     fn set(&self, cached: Option<Cached>) {
         *self.read.lock().unwrap_or_else(|p| p.into_inner()) = cached;
+    }
+
+    /// Replaces the cache with `fresh` (read when the listener's count was `heard`),
+    /// noting the scopes whose gate rules differ from the cached entries.
+    fn replace(&self, version: i64, entries: Arc<Vec<OwnerRecord>>, heard: Option<u64>) {
+        let now = Instant::now();
+        let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(old) = read.as_ref() {
+            if old.version > version {
+                // An older read finished after a newer one: keep the newer.
+                return;
+            }
+            let moved = moved_scopes(&old.entries, &entries);
+            if !moved.is_empty() {
+                let mut moves = self.moves.lock().unwrap_or_else(|p| p.into_inner());
+                moves.retain(|(at, _)| at.elapsed() < MOVED_RECENTLY);
+                moves.push((now, moved));
+            }
+        }
+        let listened = heard.map(|n| (n, now));
+        *read = Some(Cached { version, entries, listened, confirmed: now });
+    }
+
+    /// Marks `version` confirmed now, when it is still the cached one.
+    fn confirm(&self, version: i64, heard: Option<u64>) {
+        let mut read = self.read.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(cached) = read.as_mut()
+            && cached.version == version
+        {
+            let now = Instant::now();
+            cached.confirmed = now;
+            cached.listened = heard.map(|n| (n, now));
+        }
+    }
+
+    /// Whether a change noticed within [`MOVED_RECENTLY`] may cover a URL of `site`.
+    fn moved_recently(&self, site: &str) -> bool {
+        let moves = self.moves.lock().unwrap_or_else(|p| p.into_inner());
+        moves.iter().any(|(at, scopes)| {
+            at.elapsed() < MOVED_RECENTLY && scopes.iter().any(|s| may_cover_site(s, site))
+        })
+    }
+}
+
+/// What a reservation checks of the owners' registry in its own transaction (issue 27:
+/// the gate's lookup answers from the entries as last read, and the reservation
+/// confirms them instead of a read of its own before it): the version those entries are
+/// of, and the entries, to tell whether a change covers the site.
+#[derive(Debug, Clone)]
+pub(crate) struct RegistryGuard {
+    /// The version of the entries the request was decided on.
+    pub(crate) version: i64,
+    entries: Arc<Vec<OwnerRecord>>,
+    /// A change of a scope that may cover the site was noticed moments ago: the request
+    /// may have been decided before it.
+    moved_recently: bool,
+}
+
+/// What a reservation found of the registry ([`check_registry`]).
+#[derive(Debug)]
+pub(crate) enum RegistrySeen {
+    /// At the guard's version.
+    Unmoved,
+    /// Moved, but not for this site: the entries at `version`, for the cache.
+    Moved { version: i64, entries: Arc<Vec<OwnerRecord>> },
+    /// Moved, seen by an update that reserved nothing (and so read no entries).
+    Stale,
+}
+
+/// Checks in `tx` (a reservation's transaction, after its change reserved a request)
+/// that the registry's rules for `site` are still those `guard` holds:
+/// [`StoreError::RegistryMovedForSite`] when they may not be, and the reservation must not
+/// commit. `seen` is the version the transaction already read, if it did.
+pub(crate) async fn check_registry(
+    tx: &mut dyn Tx,
+    site: &str,
+    guard: &RegistryGuard,
+    seen: Option<i64>,
+) -> Result<RegistrySeen, StoreError> {
+    let seen = match seen {
+        Some(seen) => seen,
+        None => tx.row(VERSION, params![]).await?.map_or(Ok(0), |r| r.get(0))?,
+    };
+    let moved = |seen| StoreError::RegistryMovedForSite {
+        site: site.to_owned(),
+        expected: guard.version,
+        seen,
+    };
+    if guard.moved_recently {
+        return Err(moved(seen));
+    }
+    if seen == guard.version {
+        return Ok(RegistrySeen::Unmoved);
+    }
+    // Read in this transaction, after the version: on PostgreSQL (read committed) a
+    // change committed in between moves the version again, which the next check sees.
+    let entries = read_owner_requests(tx).await?;
+    let again: i64 = tx.row(VERSION, params![]).await?.map_or(Ok(0), |r| r.get(0))?;
+    if again != seen
+        || moved_scopes(&guard.entries, &entries).iter().any(|s| may_cover_site(s, site))
+    {
+        return Err(moved(again));
+    }
+    Ok(RegistrySeen::Moved { version: seen, entries: Arc::new(entries) })
+}
+
+/// Whether a change of a site's state reserved a request (a purpose's count in flight
+/// went up): what the registry guard checks.
+pub(crate) fn reserves(
+    before: Option<&gleaner_policy::state::SiteState>,
+    after: &gleaner_policy::state::SiteState,
+) -> bool {
+    let was = |p| before.and_then(|s| s.budget.in_flight.get(p)).copied().unwrap_or(0);
+    after.budget.in_flight.iter().any(|(p, n)| *n > was(p))
+}
+
+/// The scopes of the gate's entries (opt-outs, slow-downs, pauses; not "facts only",
+/// which the event write checks itself) that are in one list and not the other.
+fn moved_scopes(old: &[OwnerRecord], new: &[OwnerRecord]) -> Vec<Scope> {
+    let gate = |r: &&OwnerRecord| r.entry.request != OwnerRequest::FactsOnly;
+    let key = |r: &OwnerRecord| (r.entry.clone(), r.lapses);
+    let old_keys: Vec<_> = old.iter().filter(gate).map(key).collect();
+    let new_keys: Vec<_> = new.iter().filter(gate).map(key).collect();
+    let gone = old_keys.iter().filter(|k| !new_keys.contains(k));
+    let came = new_keys.iter().filter(|k| !old_keys.contains(k));
+    gone.chain(came).map(|(entry, _)| entry.scope.clone()).collect()
+}
+
+/// Whether `scope` may cover a URL of `site` (an origin, `https://host[:port]`); true
+/// when unsure.
+fn may_cover_site(scope: &Scope, site: &str) -> bool {
+    match scope {
+        Scope::Domain(_) => Url::parse(site).map_or(true, |origin| scope.covers(&origin)),
+        Scope::UrlPrefix(prefix) => prefix.starts_with(site) || site.starts_with(prefix.as_str()),
     }
 }
 
@@ -267,25 +417,67 @@ impl Store {
         Ok(rules_for(entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry), url))
     }
 
-    /// [`Store::owner_rules`] for a request that checked once and then waited
-    /// (`Registry::lookup_again`): on PostgreSQL, while the `LISTEN gleaner_registry`
-    /// listener has heard of no change since the version was last confirmed (and that
-    /// confirmation is younger than [`LISTENED_STANDS`]), the entries as last read,
-    /// without a round trip; otherwise as [`Store::owner_rules`]. An opt-out another
-    /// process commits thus stops a waiting request once its notification arrives
-    /// (milliseconds; it also wakes the request), or within 5 s when it is lost.
-    pub async fn owner_rules_listened(&self, url: &Url) -> Result<OwnerRules, StoreError> {
+    /// [`Store::owner_rules`] for the gate (`Registry::lookup` and `lookup_again`): the
+    /// entries as last read while their version was confirmed within
+    /// [`LISTENED_STANDS`] (by a read or a reservation) and, on PostgreSQL, the `LISTEN
+    /// gleaner_registry` listener heard of no change since; otherwise as
+    /// [`Store::owner_rules`]. Without a round trip of its own while the registry stays
+    /// put: the reservation that follows checks the version in its own transaction
+    /// ([`Store::registry_guard`]) and reserves nothing on rules that moved for its site,
+    /// so an opt-out another process commits stops every request reserved after it.
+    /// On SQLite, which has no listener, every lookup reads the version (a statement on
+    /// this machine, not a round trip), and the reservation checks nothing.
+    pub(crate) async fn owner_rules_for_gate(&self, url: &Url) -> Result<OwnerRules, StoreError> {
+        if self.kind() == crate::BackendKind::Sqlite {
+            return self.owner_rules(url).await;
+        }
         let heard = self.listened();
         if let Some(cached) = self.registry.get()
-            && let (Some((seen, at)), Some(now)) = (cached.listened, heard)
-            && seen == now
-            && at.elapsed() < LISTENED_STANDS
+            && cached.confirmed.elapsed() < LISTENED_STANDS
+            && cached.listened.map(|(n, _)| n) == heard
         {
             let now = SystemTime::now();
             let entries = cached.entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry);
             return Ok(rules_for(entries, url));
         }
         self.owner_rules(url).await
+    }
+
+    /// What a reservation of `site` checks of the registry: the entries as last read
+    /// (`None` before any read: nothing was decided on them), with whether a change
+    /// that may cover the site was noticed moments ago; and the listener's count now.
+    pub(crate) fn registry_guard(&self, site: &str) -> (Option<RegistryGuard>, Option<u64>) {
+        if self.kind() == crate::BackendKind::Sqlite {
+            return (None, None);
+        }
+        let heard = self.listened();
+        let guard = self.registry.get().map(|cached| RegistryGuard {
+            version: cached.version,
+            entries: cached.entries,
+            moved_recently: self.registry.moved_recently(site),
+        });
+        (guard, heard)
+    }
+
+    /// After a reservation under `guard` (listener count `heard`): what it saw of the
+    /// registry confirms or replaces the entries as last read; a reservation refused
+    /// because they moved reads them again.
+    pub(crate) async fn registry_checked(
+        &self,
+        guard: &RegistryGuard,
+        heard: Option<u64>,
+        seen: &Result<RegistrySeen, StoreError>,
+    ) {
+        match seen {
+            Ok(RegistrySeen::Unmoved) => self.registry.confirm(guard.version, heard),
+            Ok(RegistrySeen::Moved { version, entries }) => {
+                self.registry.replace(*version, Arc::clone(entries), heard);
+            }
+            Ok(RegistrySeen::Stale) | Err(StoreError::RegistryMovedForSite { .. }) => {
+                self.reread_registry().await;
+            }
+            Err(_) => {}
+        }
     }
 
     /// The listener's count of changes, when it listens (PostgreSQL, connected);
@@ -304,43 +496,57 @@ impl Store {
     /// Whether an owner asked to keep only the facts of `url`'s events, from the
     /// registry as last read (read when there is none yet), with the version that answer
     /// holds at: the event write checks that version in its own transaction and fails
-    /// with [`StoreError::RegistryMoved`] when it moved (then [`Store::forget_registry`]
+    /// with [`StoreError::RegistryMoved`] when it moved (then [`Store::reread_registry`]
     /// and ask again). No round trip of its own while the registry does not change.
     pub(crate) async fn facts_only(&self, url: &Url) -> Result<(bool, i64), StoreError> {
         let (version, entries) = match self.registry.get() {
             Some(cached) => (cached.version, cached.entries),
-            None => self.read_registry(self.listened()).await?,
+            None => self.first_read_of_registry().await?,
         };
         let now = SystemTime::now();
         let rules = rules_for(entries.iter().filter(|r| r.in_force(now)).map(|r| &r.entry), url);
         Ok((rules.facts_only, version))
     }
 
-    /// Drops the registry as last read: the next lookup reads it again.
-    pub(crate) fn forget_registry(&self) {
-        self.registry.set(None);
+    /// Reads the registry again (it moved), noting what changed; on failure the next
+    /// lookup reads it.
+    pub(crate) async fn reread_registry(&self) {
+        if self.read_registry(self.listened()).await.is_err() {
+            self.registry.set(None);
+        }
     }
 
     /// The registry's entries, from the cache while the version has not moved.
     async fn registry_entries(&self) -> Result<Arc<Vec<OwnerRecord>>, StoreError> {
         // Counted before the version is read: a change after this moves the counter.
         let heard = self.listened();
-        let cached = self.registry.get();
+        let Some(cached) = self.registry.get() else {
+            return Ok(self.first_read_of_registry().await?.1);
+        };
         let rows = self
             .db()
             .point_query(VERSION, params![], "reading the registry version".into())
             .await?;
         let row = rows.into_iter().next();
         let version: i64 = row.map(|r| r.get(0)).transpose()?.unwrap_or(0);
-        if let Some(mut cached) = cached
-            && cached.version == version
-        {
-            let entries = Arc::clone(&cached.entries);
-            cached.listened = heard.map(|n| (n, Instant::now()));
-            self.registry.set(Some(cached));
-            return Ok(entries);
+        if cached.version == version {
+            self.registry.confirm(version, heard);
+            return Ok(cached.entries);
         }
         Ok(self.read_registry(heard).await?.1)
+    }
+
+    /// The registry read when nothing is cached yet, once for every caller waiting at
+    /// the time (a crawl's first requests to hundreds of sites start together): a
+    /// caller that waited for another's read uses it, as stale as any read is by the
+    /// time it returns (on PostgreSQL the reservation checks the version anyway).
+    async fn first_read_of_registry(&self) -> Result<(i64, Arc<Vec<OwnerRecord>>), StoreError> {
+        let heard = self.listened();
+        let _reading = self.registry.first_read.lock().await;
+        if let Some(cached) = self.registry.get() {
+            return Ok((cached.version, cached.entries));
+        }
+        self.read_registry(heard).await
     }
 
     /// The version and the entries, read together in one snapshot, and cached with
@@ -360,11 +566,7 @@ impl Store {
             })
             .await?;
         let entries = Arc::new(entries);
-        self.registry.set(Some(Cached {
-            version,
-            entries: Arc::clone(&entries),
-            listened: heard.map(|n| (n, Instant::now())),
-        }));
+        self.registry.replace(version, Arc::clone(&entries), heard);
         Ok((version, entries))
     }
 
