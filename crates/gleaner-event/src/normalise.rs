@@ -245,6 +245,24 @@ fn venue(raw: &RawEvent) -> Venue {
         }),
         name: None,
     };
+    // A whole address written into `streetAddress` (`Castle Square, Wenbury SY8 2DL`, as
+    // EventON and other plugins fill it): split when the tail says it is an address (a postal
+    // code or a country after the town), else kept whole.
+    if v.locality.is_none()
+        && let Some(street) = v.street.as_deref().filter(|s| s.contains(','))
+    {
+        let parts = split_address(street);
+        if parts.street.is_some()
+            && parts.locality.is_some()
+            && (parts.postal_code.is_some() || parts.country.is_some())
+        {
+            v.street = parts.street;
+            v.locality = parts.locality;
+            v.region = v.region.or(parts.region);
+            v.postal_code = v.postal_code.or(parts.postal_code);
+            v.country = v.country.or(parts.country);
+        }
+    }
     let mut address_texts: Vec<String> = Vec::new();
     if let Some(name) = raw.location_name.as_deref() {
         // A venue name that runs over several lines carries its address on the next ones.

@@ -67,7 +67,7 @@ const FLOOR_70_89: f64 = 0.955;
 /// extractor has not learnt.
 const FLOOR_90_109: f64 = 0.72;
 
-const BATCHES: [Batch; 4] = [
+const BATCHES: [Batch; 6] = [
     Batch { name: "pages 01–49", pages: (1, 49), floor: FLOOR_01_49, start_precision: 0.99 },
     Batch {
         name: "pages 50–69 (blind)",
@@ -87,6 +87,8 @@ const BATCHES: [Batch; 4] = [
         floor: FLOOR_90_109,
         start_precision: 0.92,
     },
+    Batch { name: "pages 110–129 (blind)", pages: (110, 129), floor: 0.0, start_precision: 0.0 },
+    Batch { name: "suites 130–149 (blind)", pages: (130, 149), floor: 0.0, start_precision: 0.0 },
 ];
 
 /// The page number a file's name starts with (`51-en-gb-….html` → 51).
