@@ -373,3 +373,19 @@ fn the_pages_one_venue_card_is_the_venue_of_events_without_one() {
     let person = r#"<p class="h-card"><span class="p-name">Jo Bloggs</span></p>"#;
     assert_eq!(events(&page(person))[0]["venue_name"], Value::Null);
 }
+
+#[test]
+fn hcalendar_duration_gives_the_end() {
+    let body = |d: &str| {
+        format!(
+            r#"<div class="vevent"><span class="summary">Quartet</span>
+               <abbr class="dtstart" title="2026-07-10T21:30+02:00">10 July</abbr>
+               <abbr class="duration" title="{d}">1 h 30</abbr></div>"#
+        )
+    };
+    check("PT1H30M", &body("PT1H30M"), json!({"end": "2026-07-10T23:00:00+02:00"}));
+    check("P1D", &body("P1D"), json!({"end": "2026-07-11T21:30:00+02:00"}));
+    // Months have no one length; a negative duration is nonsense: no end.
+    check("P1M", &body("P1M"), json!({"end": null}));
+    check("-PT1H", &body("-PT1H"), json!({"end": null}));
+}

@@ -587,7 +587,7 @@ fn when_of(p: &Prop, ctx: &Ctx, loc: &str, cal: &mut Calendar) -> Option<When> {
 }
 
 /// RFC 5545 §3.3.6 durations: `P1D`, `PT1H30M`, `-P1W`.
-fn parse_duration(v: &str) -> Option<Duration> {
+pub(crate) fn parse_duration(v: &str) -> Option<Duration> {
     let v = v.trim();
     let (neg, v) = match v.strip_prefix('-') {
         Some(r) => (true, r),
@@ -903,6 +903,17 @@ fn is_room(part: &str) -> bool {
 /// (`Raum 4, Volkshochschule` and `Stadtbibliothek, Vortragssaal` are the building), and
 /// of several names the first, which names the building (the written pages' convention).
 fn venue_of(parts: &[&str]) -> Option<String> {
+    // `Maison de quartier des Capucins (salle 2)`: the room in brackets is not the venue's.
+    let parts: Vec<&str> = parts
+        .iter()
+        .map(|p| match p.strip_suffix(')').and_then(|q| q.rsplit_once(" (")) {
+            Some((building, room)) if is_room(room) && !building.trim().is_empty() => {
+                building.trim()
+            }
+            _ => p,
+        })
+        .collect();
+    let parts = &parts[..];
     let named: Vec<&str> = parts.iter().copied().filter(|p| !is_room(p)).collect();
     match (named.first(), parts.len()) {
         (_, 0) => None,
@@ -916,12 +927,12 @@ fn venue_of(parts: &[&str]) -> Option<String> {
 /// `Venue, Street 5, Town`; the venue is what comes before the street.
 fn split_address_parts(text: &str) -> LocationParts {
     // `Oxford OX4 1UH`: a town before a UK postcode is the town.
-    let all: Vec<&str> = text
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| before_uk_postcode(p).unwrap_or(p))
-        .collect();
+    // `Maison de quartier (salle 2); 12 rue des Capucins, …`: a semicolon (`\;` in the
+    // file) parts a building from its street as a comma does.
+    let split: Vec<&str> =
+        text.split([',', ';']).map(str::trim).filter(|p| !p.is_empty()).collect();
+    let uk_town = split.iter().position(|p| before_uk_postcode(p).is_some());
+    let all: Vec<&str> = split.iter().map(|p| before_uk_postcode(p).unwrap_or(p)).collect();
     // A US state and ZIP code last (`…, Springfield, IL 62701`): the town is before it.
     let us_state = |s: &str| {
         let mut w = s.split_whitespace();
@@ -952,8 +963,12 @@ fn split_address_parts(text: &str) -> LocationParts {
         }
     };
     let streetlike = |s: &str| has_digit(s) && !is_room(s);
-    if let Some(p) = parts.iter().position(|s| postal(s)) {
-        let locality = Some(strip_postal(parts[p])).filter(|l| !l.is_empty());
+    // The town part: the one with a postal code before the town, or the one a UK
+    // postcode followed (`Durham DH1 3RL`, read as `Durham`).
+    let town_at = parts.iter().position(|s| postal(s)).or(uk_town.filter(|&i| i < parts.len()));
+    if let Some(p) = town_at {
+        let locality = if postal(parts[p]) { strip_postal(parts[p]) } else { parts[p].to_owned() };
+        let locality = Some(locality).filter(|l| !l.is_empty());
         if p >= 1 && streetlike(parts[p - 1]) {
             return LocationParts {
                 venue: venue_of(&parts[..p - 1]),
@@ -968,7 +983,7 @@ fn split_address_parts(text: &str) -> LocationParts {
                 let l = s.to_lowercase();
                 [
                     "straße", "strasse", "str.", "weg", "platz", "allee", "street", "road",
-                    "avenue", "rue ", "calle ", "avenida ", "plaza ", "paseo ", "s/n",
+                    "avenue", "lane", "rue ", "calle ", "avenida ", "plaza ", "paseo ", "s/n",
                 ]
                 .iter()
                 .any(|w| l.contains(w))
@@ -986,6 +1001,22 @@ fn split_address_parts(text: &str) -> LocationParts {
             venue: venue_of(&parts[..p]),
             street: None,
             locality,
+            country: None,
+        };
+    }
+    // `Venue, Bahariye Cad. No: 40, Kadıköy, İstanbul`: a numbered street, then the
+    // district and the town (Turkish and Spanish addresses write both): the town last.
+    let short_name = |s: &str| !has_digit(s) && (1..=2).contains(&s.split_whitespace().count());
+    if let [before @ .., street, district, town] = parts
+        && streetlike(street)
+        && short_name(district)
+        && short_name(town)
+        && before.iter().all(|b| !has_digit(b) || is_room(b))
+    {
+        return LocationParts {
+            venue: venue_of(before),
+            street: Some((*street).to_owned()),
+            locality: Some((*town).to_owned()),
             country: None,
         };
     }
@@ -1179,6 +1210,18 @@ mod tests {
                 ("Stadtbibliothek", "Hauptstr. 5", "Stuttgart"),
             ),
             ("Town Hall, 2nd Floor, 5 Main St, Ely", ("Town Hall", "5 Main St", "Ely")),
+            (
+                "Kelda Rowing Club, Boathouse Lane, Durham DH1 3RL, United Kingdom",
+                ("Kelda Rowing Club", "Boathouse Lane", "Durham"),
+            ),
+            (
+                "Kadıköy Halk Kütüphanesi, Bahariye Cad. No: 40, Kadıköy, İstanbul",
+                ("Kadıköy Halk Kütüphanesi", "Bahariye Cad. No: 40", "İstanbul"),
+            ),
+            (
+                "Maison de quartier des Capucins (salle 2); 12 rue des Capucins, 49100 Angers, France",
+                ("Maison de quartier des Capucins", "12 rue des Capucins", "Angers"),
+            ),
             (
                 "Elm Library, 12 Elm St, Springfield, IL 62701",
                 ("Elm Library", "12 Elm St", "Springfield"),
