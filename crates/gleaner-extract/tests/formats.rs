@@ -768,3 +768,29 @@ fn jsonld_offer_price_written_as_a_range() {
                {"title": "Solo", "price_min": "18", "price_max": "18"}]),
     );
 }
+
+#[test]
+fn a_course_instance_is_a_run_of_its_course() {
+    check(
+        &ld(r##"{"@context":"https://schema.org","@type":"Course",
+            "@id":"https://example.org/kurse/discofox/#course",
+            "name":"Discofox für Einsteiger","description":"Acht Abende Grundschritt.",
+            "offers":[{"@type":"Offer","price":159,"priceCurrency":"EUR"},
+                      {"@type":"Offer","price":129,"priceCurrency":"EUR"}],
+            "hasCourseInstance":[
+              {"@type":"CourseInstance","name":"Discofox für Einsteiger – Montagskurs",
+               "startDate":"2026-09-14T19:00:00+02:00",
+               "location":{"@type":"Place","name":"Tanzschule, Saal 1",
+                 "address":{"@type":"PostalAddress","streetAddress":"Hafenweg 14","addressLocality":"Münster"}},
+               "offers":{"@type":"Offer","url":"https://example.org/buchen/?kurs=MO"}},
+              {"@type":"CourseInstance","startDate":"2026-09-17T20:30:00+02:00"}]}"##),
+        json!([
+            {"title": "Discofox für Einsteiger – Montagskurs", "description": "Acht Abende Grundschritt.",
+             "price_min": "129", "price_max": "159", "currency": "EUR",
+             "ticket_url": "https://example.org/buchen/?kurs=MO", "venue_name": "Tanzschule",
+             "url": "https://example.org/kurse/discofox/"},
+            {"title": "Discofox für Einsteiger", "price_min": "129",
+             "url": "https://example.org/kurse/discofox/"}
+        ]),
+    );
+}

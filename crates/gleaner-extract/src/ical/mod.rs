@@ -887,7 +887,7 @@ fn before_uk_postcode(part: &str) -> Option<&str> {
 /// Whether a part of a `LOCATION` names a room, hall or floor inside a building (`Saal 2`,
 /// `Vortragssaal`, `Room 204`, `3rd Floor`, `2. OG`, `Salle Molière`, `Sala 3`): it has
 /// a number like a street does, but it is no street.
-fn is_room(part: &str) -> bool {
+pub(crate) fn is_room(part: &str) -> bool {
     const ROOM_WORDS: [&str; 18] = [
         "saal", "raum", "zimmer", "room", "salle", "sala", "salon", "aula", "floor", "etage",
         "étage", "stock", "og", "ug", "geschoss", "planta", "piso", "suite",
