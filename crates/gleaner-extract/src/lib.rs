@@ -401,7 +401,55 @@ pub fn extract_with(
         }
     }
     same_town_same_country(&mut out.candidates);
+    same_venue_same_address(&mut out.candidates);
     out
+}
+
+/// One page's events at the same named venue are at the same address: an event that names
+/// its venue and gives no address takes the one address another event of the page gives
+/// for that name (a seminar list marks the hall's address up on one talk, not the next). A
+/// name given two different addresses on one page gives none.
+fn same_venue_same_address(candidates: &mut [Candidate]) {
+    type Address = (Option<String>, Option<String>, Option<String>, Option<String>, Option<String>);
+    let fold = |s: &str| gleaner_event::datetext::fold_diacritics(s.trim()).to_lowercase();
+    let address_of = |r: &RawEvent| -> Address {
+        (
+            r.street.clone(),
+            r.locality.clone(),
+            r.region.clone(),
+            r.postal_code.clone(),
+            r.country.clone(),
+        )
+    };
+    let addressed = |r: &RawEvent| r.street.is_some() || r.locality.is_some();
+    let mut known: std::collections::HashMap<String, Option<Address>> =
+        std::collections::HashMap::new();
+    for c in candidates.iter().filter(|c| addressed(&c.raw)) {
+        let Some(name) = c.raw.location_name.as_deref() else { continue };
+        let address = address_of(&c.raw);
+        known
+            .entry(fold(name))
+            .and_modify(|k| {
+                if k.as_ref().is_some_and(|k| *k != address) {
+                    *k = None;
+                }
+            })
+            .or_insert(Some(address));
+    }
+    for c in candidates.iter_mut() {
+        let raw = &mut c.raw;
+        if addressed(raw) || raw.address_text.is_some() || raw.location_text.is_some() {
+            continue;
+        }
+        let Some(name) = raw.location_name.as_deref() else { continue };
+        if let Some(Some((street, locality, region, postal, country))) = known.get(&fold(name)) {
+            raw.street.clone_from(street);
+            raw.locality.clone_from(locality);
+            raw.region.clone_from(region);
+            raw.postal_code.clone_from(postal);
+            raw.country = raw.country.take().or_else(|| country.clone());
+        }
+    }
 }
 
 /// One page's events in the same town are in the same country: an event whose address

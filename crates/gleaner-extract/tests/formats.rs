@@ -794,3 +794,29 @@ fn a_course_instance_is_a_run_of_its_course() {
         ]),
     );
 }
+
+#[test]
+fn events_at_one_named_venue_share_the_address_one_of_them_gives() {
+    let place = |addr: &str| format!(r#"{{"@type":"Place","name":"Seminer Salonu"{addr}}}"#);
+    let full = place(
+        r#","address":{"@type":"PostalAddress","streetAddress":"Üniversite Caddesi No: 9","addressLocality":"İzmir","addressCountry":"TR"}"#,
+    );
+    let page = |second: &str| {
+        ld(&format!(
+            r#"{{"@context":"https://schema.org","@graph":[
+            {{"@type":"EducationEvent","name":"One","startDate":"2026-03-11T15:30","location":{full}}},
+            {{"@type":"EducationEvent","name":"Two","startDate":"2026-03-18T15:30","location":{second}}}]}}"#
+        ))
+    };
+    check(
+        &page(&place("")),
+        json!([
+            {"title": "One", "street": "Üniversite Caddesi No: 9", "locality": "İzmir"},
+            {"title": "Two", "street": "Üniversite Caddesi No: 9", "locality": "İzmir",
+             "country": "TR", "start": "2026-03-18T15:30:00+03:00"}
+        ]),
+    );
+    // Another venue's name takes nothing.
+    let other = r#"{"@type":"Place","name":"Konferans Salonu"}"#;
+    check(&page(other), json!([{"title": "One"}, {"title": "Two", "street": null}]));
+}
