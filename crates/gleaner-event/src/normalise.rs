@@ -681,8 +681,14 @@ mod tests {
             [o("Chemin du Port"), o("Lascamps-sur-Lot"), o("46330"), None]
         );
         // Without a postal code or country the tail may be the street's own: kept whole.
-        assert_eq!(venue("Calle Eduardo Ibarra, 3"), [o("Calle Eduardo Ibarra, 3"), None, None, None]);
-        assert_eq!(venue("Suite 200, 123 Main St"), [o("Suite 200, 123 Main St"), None, None, None]);
+        assert_eq!(
+            venue("Calle Eduardo Ibarra, 3"),
+            [o("Calle Eduardo Ibarra, 3"), None, None, None]
+        );
+        assert_eq!(
+            venue("Suite 200, 123 Main St"),
+            [o("Suite 200, 123 Main St"), None, None, None]
+        );
     }
 
     #[test]

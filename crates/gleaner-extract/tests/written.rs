@@ -39,6 +39,9 @@ struct Batch {
     /// The floor of the start field's precision with the fallback on: precision first,
     /// a wrong date is worse than none.
     start_precision: f64,
+    /// Whether the fallback must add events: `false` for a batch whose every file carries
+    /// structured data (a structured page is never read by the fallback).
+    fallback_adds: bool,
 }
 
 /// Pages 01–49: the all-field F1 floor with the fallback on (0.991 on 49 pages when set;
@@ -67,28 +70,62 @@ const FLOOR_70_89: f64 = 0.955;
 /// extractor has not learnt.
 const FLOOR_90_109: f64 = 0.72;
 
+/// Pages 110–129, the fourth blind batch (issue 24): venue and listing pages in five
+/// languages. At first sight, on 2026-12-02 before any fix, 0.472 with the fallback on.
+/// Helper sx's structured-data round (its eight structured pages: EventON's `+1:00`
+/// offsets, whole addresses in `streetAddress`, Course/CourseInstance, one venue's address
+/// shared) reached 0.554, start precision 0.674 (the wrong starts are the fallback's).
+const FLOOR_110_129: f64 = 0.55;
+/// Files 130–149, in the shapes of the public conformance suites (microformats2,
+/// hCalendar, schema.org, iCalendar): 0.837 at first sight (fallback on; all structured,
+/// so the fallback adds nothing). Helper sx's round (the page's venue h-card, implied
+/// url and name by the current mf2 spec, `ins`/`del` reschedules, hCalendar `duration`,
+/// iCal `LOCATION` shapes) reached 0.937, start precision 0.957.
+const FLOOR_130_149: f64 = 0.93;
+
 const BATCHES: [Batch; 6] = [
-    Batch { name: "pages 01–49", pages: (1, 49), floor: FLOOR_01_49, start_precision: 0.99 },
+    Batch {
+        name: "pages 01–49",
+        pages: (1, 49),
+        floor: FLOOR_01_49,
+        start_precision: 0.99,
+        fallback_adds: true,
+    },
     Batch {
         name: "pages 50–69 (blind)",
         pages: (50, 69),
         floor: FLOOR_50_69,
         start_precision: 0.99,
+        fallback_adds: true,
     },
     Batch {
         name: "pages 70–89 (blind)",
         pages: (70, 89),
         floor: FLOOR_70_89,
         start_precision: 0.99,
+        fallback_adds: true,
     },
     Batch {
         name: "pages 90–109 (blind)",
         pages: (90, 109),
         floor: FLOOR_90_109,
         start_precision: 0.92,
+        fallback_adds: true,
     },
-    Batch { name: "pages 110–129 (blind)", pages: (110, 129), floor: 0.0, start_precision: 0.0 },
-    Batch { name: "suites 130–149 (blind)", pages: (130, 149), floor: 0.0, start_precision: 0.0 },
+    Batch {
+        name: "pages 110–129 (blind)",
+        pages: (110, 129),
+        floor: FLOOR_110_129,
+        start_precision: 0.67,
+        fallback_adds: true,
+    },
+    Batch {
+        name: "suites 130–149 (blind)",
+        pages: (130, 149),
+        floor: FLOOR_130_149,
+        start_precision: 0.95,
+        fallback_adds: false,
+    },
 ];
 
 /// The page number a file's name starts with (`51-en-gb-….html` → 51).
@@ -145,7 +182,7 @@ fn written_pages_f1() {
         if f_with < batch.floor {
             failures.push(format!("{}: F1 {f_with:.3} < floor {}", batch.name, batch.floor));
         }
-        if f_with <= f_without {
+        if batch.fallback_adds && f_with <= f_without {
             failures.push(format!("{}: the fallback must add events", batch.name));
         }
         let start = precision(with["start"]);
