@@ -650,6 +650,10 @@ pub fn extract_events_with(
 /// Events of a page of several keep their own URLs or none: a listing's address is no one
 /// event's page (and would make the store merge them all as one).
 fn canonical_urls(events: &mut [Event], bytes: &[u8], content_type: &str, base: &Url) {
+    if events.len() > 1 {
+        performances_take_the_show_page(events, bytes, content_type, base);
+        return;
+    }
     let [event] = events else { return };
     if event.url.as_ref().is_some_and(|u| gleaner_event::same_site(base, u)) {
         return;
@@ -672,6 +676,43 @@ fn canonical_urls(events: &mut [Event], bytes: &[u8], content_type: &str, base: 
             PageKind::Vocabulary => event.url.take(),
             PageKind::Home => None,
         });
+}
+
+/// Several performances of one show on its page (every event has the same title and a
+/// timed start of its own, none an own URL on the site): the page's stated canonical link
+/// (or `og:url`) is each performance's page. Their different starts keep them apart in the
+/// store; a listing of different events, or of undated ones, keeps none.
+fn performances_take_the_show_page(
+    events: &mut [Event],
+    bytes: &[u8],
+    content_type: &str,
+    base: &Url,
+) {
+    let fold = gleaner_event::identity_parts::fold;
+    let Some(title) = events[0].title.as_deref().map(fold) else { return };
+    let mut starts = std::collections::HashSet::new();
+    let performances = events.iter().all(|e| {
+        e.title.as_deref().map(fold).as_deref() == Some(title.as_str())
+            && matches!(e.start, Some(EventTime::Fixed(_) | EventTime::Floating(_)))
+            && starts.insert(e.start.map(|s| s.to_iso()))
+            && !e.url.as_ref().is_some_and(|u| gleaner_event::same_site(base, u))
+    });
+    if !performances {
+        return;
+    }
+    let (text, _) = decode::decode(bytes, content_type);
+    let stated = page::page_urls(&text);
+    let page = stated
+        .canonical
+        .as_deref()
+        .or(stated.og_url.as_deref())
+        .and_then(|v| base.join(&gleaner_event::text::decode_entities(v)).ok())
+        .filter(|u| matches!(u.scheme(), "http" | "https") && gleaner_event::same_site(base, u));
+    if let Some(page) = page {
+        for e in events.iter_mut() {
+            e.url = Some(page.clone());
+        }
+    }
 }
 
 /// What a page's own URL can be to the one event it describes.

@@ -855,7 +855,7 @@ fn to_raw(item: &Item) -> RawEvent {
     if raw.end.is_none()
         && let (Some(start), Some(d)) = (raw.start.as_deref(), item.text("duration"))
     {
-        raw.end = end_after(start, &d);
+        raw.end = crate::ical::end_after(start, &d);
     }
     if let Some(from) = &item.moved_from
         && raw.status.is_none()
@@ -888,25 +888,6 @@ fn to_raw(item: &Item) -> RawEvent {
         }
     }
     raw
-}
-
-/// The end of an event starting at `start` and lasting `duration`: weeks, days, hours,
-/// minutes and seconds (`PT1H30M`, `P2D`); a duration in months or years (`P1M`), whose
-/// length depends on the calendar, and a date-only start give none.
-fn end_after(start: &str, duration: &str) -> Option<String> {
-    use gleaner_event::EventTime;
-    let d = duration.trim();
-    let date_part = d.split(['T', 't']).next().unwrap_or_default();
-    if date_part.contains(['M', 'm', 'Y', 'y']) || d.starts_with('-') {
-        return None;
-    }
-    let length = crate::ical::parse_duration(d).filter(|l| *l > chrono::Duration::zero())?;
-    let end = match gleaner_event::time::parse_event_time(start)? {
-        EventTime::Date(_) => return None,
-        EventTime::Floating(t) => EventTime::Floating(t.checked_add_signed(length)?),
-        EventTime::Fixed(t) => EventTime::Fixed(t.checked_add_signed(length)?),
-    };
-    Some(end.to_iso())
 }
 
 fn address_into(item: &Item, raw: &mut RawEvent) {

@@ -176,7 +176,24 @@ impl<'a> Walker<'a> {
             });
             return;
         }
+        // `superEvent` names the festival or series an event is part of: without a date
+        // of its own it is that reference, not another event of the page.
+        if let Some((_, "superEvent")) = parent
+            && get(m, "startDate").is_none()
+        {
+            self.skipped.push(Skipped {
+                path: path.to_owned(),
+                reason: "superEvent without a startDate names the series, not an event".to_owned(),
+            });
+            return;
+        }
         let mut raw = self.read(m, types);
+        // schema.org `duration` (ISO 8601) gives the end of a timed start.
+        if raw.end.is_none()
+            && let (Some(start), Some(d)) = (raw.start.as_deref(), text(get(m, "duration")))
+        {
+            raw.end = crate::ical::end_after(start, &d);
+        }
         // An event listed under a performer (`MusicGroup` → `event`) often names the venue
         // in `name` and gives the location as text: the performer is the title.
         if let Some((pm, prop)) = parent

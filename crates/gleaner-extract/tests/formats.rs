@@ -820,3 +820,40 @@ fn events_at_one_named_venue_share_the_address_one_of_them_gives() {
     let other = r#"{"@type":"Place","name":"Konferans Salonu"}"#;
     check(&page(other), json!([{"title": "One"}, {"title": "Two", "street": null}]));
 }
+
+#[test]
+fn a_super_event_without_a_date_is_the_series_and_duration_gives_the_end() {
+    check(
+        &ld(r##"{"@context":"https://schema.org","@type":"TheaterEvent",
+            "name":"The Lighthouse Keeper's Daughter","startDate":"2026-08-07T19:30:00+01:00",
+            "duration":"PT1H15M",
+            "superEvent":{"@type":"Festival","name":"Fringe by the Sea 2026","url":"https://example.org/festival/"}}"##),
+        json!([{"title": "The Lighthouse Keeper's Daughter", "end": "2026-08-07T20:45:00+01:00"}]),
+    );
+    // A dated super-event is an event of its own.
+    check(
+        &ld(r##"{"@context":"https://schema.org","@type":"TheaterEvent","name":"Play",
+            "startDate":"2026-08-07T19:30","duration":"P1M",
+            "superEvent":{"@type":"Festival","name":"Fringe","startDate":"2026-08-01"}}"##),
+        json!([{"title": "Play", "end": null}, {"title": "Fringe"}]),
+    );
+}
+
+#[test]
+fn performances_of_one_show_take_its_canonical_page() {
+    let page = |second: &str| {
+        format!(
+            r#"<html><head><link rel="canonical" href="https://example.org/film/pusula">
+            <script type="application/ld+json">[
+              {{"@context":"https://schema.org","@type":"ScreeningEvent","name":"Pusula","startDate":"2026-03-19T19:00"}},
+              {{"@context":"https://schema.org","@type":"ScreeningEvent","name":"{second}","startDate":"2026-03-20T21:15"}}
+            ]</script></head></html>"#
+        )
+    };
+    check(
+        &page("Pusula"),
+        json!([{"url": "https://example.org/film/pusula"}, {"url": "https://example.org/film/pusula"}]),
+    );
+    // Two different events: the page is a listing, no one event's page.
+    check(&page("Another film"), json!([{"url": null}, {"url": null}]));
+}

@@ -586,6 +586,25 @@ fn when_of(p: &Prop, ctx: &Ctx, loc: &str, cal: &mut Calendar) -> Option<When> {
     }
 }
 
+/// The end of an event starting at `start` and lasting `duration`: weeks, days, hours,
+/// minutes and seconds (`PT1H30M`, `P2D`); a duration in months or years (`P1M`), whose
+/// length depends on the calendar, and a date-only start give none.
+pub(crate) fn end_after(start: &str, duration: &str) -> Option<String> {
+    use gleaner_event::EventTime;
+    let d = duration.trim();
+    let date_part = d.split(['T', 't']).next().unwrap_or_default();
+    if date_part.contains(['M', 'm', 'Y', 'y']) || d.starts_with('-') {
+        return None;
+    }
+    let length = parse_duration(d).filter(|l| *l > chrono::Duration::zero())?;
+    let end = match gleaner_event::time::parse_event_time(start)? {
+        EventTime::Date(_) => return None,
+        EventTime::Floating(t) => EventTime::Floating(t.checked_add_signed(length)?),
+        EventTime::Fixed(t) => EventTime::Fixed(t.checked_add_signed(length)?),
+    };
+    Some(end.to_iso())
+}
+
 /// RFC 5545 §3.3.6 durations: `P1D`, `PT1H30M`, `-P1W`.
 pub(crate) fn parse_duration(v: &str) -> Option<Duration> {
     let v = v.trim();
