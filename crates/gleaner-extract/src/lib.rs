@@ -38,6 +38,7 @@ mod lenient_json;
 mod merge;
 pub mod microdata;
 pub mod microformats;
+mod nearby;
 pub mod opendata;
 mod page;
 pub mod rdfa;

@@ -857,3 +857,26 @@ fn performances_of_one_show_take_its_canonical_page() {
     // Two different events: the page is a listing, no one event's page.
     check(&page("Another film"), json!([{"url": null}, {"url": null}]));
 }
+
+#[test]
+fn a_date_only_jsonld_event_takes_the_one_time_its_markup_states() {
+    let article = |name: &str, day: &str, time: &str| {
+        format!(
+            r#"<article><script type="application/ld+json">{{"@context":"http://schema.org",
+            "@type":"Event","name":"{name}","startDate":"{day}","endDate":"{day}"}}</script>
+            <h3>{name}</h3><div class="mec-time-details"><span>{time}</span></div></article>"#
+        )
+    };
+    let page = format!(
+        "<html><body>{}{}</body></html>",
+        article("Spring Concert", "2026-03-21", "7:30 pm</span> - <span>9:30 pm"),
+        article("Summer Fair", "2026-06-20", "All day")
+    );
+    check(
+        &page,
+        json!([
+            {"title": "Spring Concert", "start": "2026-03-21T19:30:00", "end": "2026-03-21T21:30:00"},
+            {"title": "Summer Fair", "start": "2026-06-20"}
+        ]),
+    );
+}
