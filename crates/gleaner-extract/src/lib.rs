@@ -403,6 +403,23 @@ pub fn extract_with(
     }
     same_town_same_country(&mut out.candidates);
     same_venue_same_address(&mut out.candidates);
+    // A structured event with a place but no country is in the country the site's footer
+    // ends with (the fallback applies the same rule to what it reads).
+    let placed = |r: &RawEvent| {
+        [&r.locality, &r.street, &r.location_text, &r.address_text].iter().any(|v| v.is_some())
+    };
+    if out
+        .candidates
+        .iter()
+        .any(|c| c.format != Format::Fallback && c.raw.country.is_none() && placed(&c.raw))
+        && let Some(country) = page::footer_country(&text)
+    {
+        for c in &mut out.candidates {
+            if c.format != Format::Fallback && c.raw.country.is_none() && placed(&c.raw) {
+                c.raw.country = Some(country.clone());
+            }
+        }
+    }
     out
 }
 

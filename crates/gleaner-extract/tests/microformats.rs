@@ -389,3 +389,25 @@ fn hcalendar_duration_gives_the_end() {
     check("P1M", &body("P1M"), json!({"end": null}));
     check("-PT1H", &body("-PT1H"), json!({"end": null}));
 }
+
+#[test]
+fn the_footers_country_holds_for_places_without_one() {
+    let body = |footer: &str| {
+        format!(
+            r#"<div class="vevent"><span class="summary">Nuit du quatuor</span>
+               <abbr class="dtstart" title="2026-07-10T21:30">10 juillet</abbr>
+               <p class="location">Cour du Duché, place du Duché, Uzès</p></div>
+               <footer>{footer}</footer>"#
+        )
+    };
+    check(
+        "a footer ending with France",
+        &body("Les Nuits du Duché · Uzès (Gard), France"),
+        json!({"country": "FR", "start": "2026-07-10T21:30:00+02:00", "street": "place du Duché"}),
+    );
+    check(
+        "a footer ending otherwise",
+        &body("© 2026 Les Nuits du Duché"),
+        json!({"country": null, "start": "2026-07-10T21:30:00"}),
+    );
+}

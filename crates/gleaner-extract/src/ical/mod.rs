@@ -735,7 +735,8 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
     };
     raw.status = text("STATUS").and_then(|s| match s.trim().to_ascii_uppercase().as_str() {
         "CANCELLED" | "CANCELED" => Some("EventCancelled".to_owned()),
-        "CONFIRMED" | "TENTATIVE" => Some("EventScheduled".to_owned()),
+        "CONFIRMED" => Some("EventScheduled".to_owned()),
+        // `TENTATIVE` is not yet confirmed: it states no status a visitor can rely on.
         _ => None,
     });
     if let Some((name, status)) = raw.name.as_deref().and_then(crate::feeds::split_status_badge) {
@@ -1265,6 +1266,20 @@ mod tests {
             (p.venue.as_deref(), p.street.as_deref(), p.locality.as_deref()),
             (Some("Spreegallerie Cottbus"), Some("Karl-Marx-Straße"), Some("Cottbus"))
         );
+    }
+
+    #[test]
+    fn status_confirmed_is_stated_tentative_is_not() {
+        let cal = |status: &str| {
+            let text = format!(
+                "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTART:20260613T100000\r\n\
+                 SUMMARY:Open day\r\nSTATUS:{status}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            );
+            read(text.as_bytes(), &IcalOptions::default()).events[0].raw.status.clone()
+        };
+        assert_eq!(cal("CONFIRMED").as_deref(), Some("EventScheduled"));
+        assert_eq!(cal("CANCELLED").as_deref(), Some("EventCancelled"));
+        assert_eq!(cal("TENTATIVE"), None);
     }
 
     #[test]
