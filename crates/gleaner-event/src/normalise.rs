@@ -451,6 +451,9 @@ fn price(raw: &RawEvent, warnings: &mut Vec<NormaliseWarning>) -> (Price, Option
         }
     });
     let is_free = stated_free.or((any && all_zero).then_some(true));
+    // A currency is a price's unit: an offer that states one and no amount (`price=""`,
+    // as EventON writes every offer) gives no price.
+    let currency = currency.filter(|_| min.is_some() || max.is_some());
     (Price { min, max, currency, is_free }, ticket)
 }
 
@@ -689,6 +692,24 @@ mod tests {
             venue("Suite 200, 123 Main St"),
             [o("Suite 200, 123 Main St"), None, None, None]
         );
+    }
+
+    #[test]
+    fn a_currency_without_an_amount_is_no_price() {
+        let base = Url::parse("https://example.org/").unwrap();
+        let offer = |price: &str| RawEvent {
+            name: Some("x".into()),
+            offers: vec![RawOffer {
+                price: Some(price.into()),
+                currency: Some("EUR".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let price = |p: &str| normalise(&offer(p), &ctx(&base)).unwrap().event.price;
+        assert_eq!(price("").currency, None);
+        assert_eq!(price("").min, None);
+        assert_eq!(price("12").currency.as_deref(), Some("EUR"));
     }
 
     #[test]
