@@ -61,7 +61,7 @@ fn text_lines(html: &str) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     let mut rest = html;
-    let mut push = |line: &mut String, lines: &mut Vec<String>| {
+    let push = |line: &mut String, lines: &mut Vec<String>| {
         let l = gleaner_event::text::decode_entities(line.trim());
         let l = l.split_whitespace().collect::<Vec<_>>().join(" ");
         if !l.is_empty() {

@@ -188,12 +188,6 @@ impl<'a> Walker<'a> {
             return;
         }
         let mut raw = self.read(m, types);
-        // schema.org `duration` (ISO 8601) gives the end of a timed start.
-        if raw.end.is_none()
-            && let (Some(start), Some(d)) = (raw.start.as_deref(), text(get(m, "duration")))
-        {
-            raw.end = crate::ical::end_after(start, &d);
-        }
         // An event listed under a performer (`MusicGroup` → `event`) often names the venue
         // in `name` and gives the location as text: the performer is the title.
         if let Some((pm, prop)) = parent
