@@ -245,6 +245,24 @@ fn venue(raw: &RawEvent) -> Venue {
         }),
         name: None,
     };
+    // A whole address written into `streetAddress` (`Castle Square, Wenbury SY8 2DL`, as
+    // EventON and other plugins fill it): split when the tail says it is an address (a postal
+    // code or a country after the town), else kept whole.
+    if v.locality.is_none()
+        && let Some(street) = v.street.as_deref().filter(|s| s.contains(','))
+    {
+        let parts = split_address(street);
+        if parts.street.is_some()
+            && parts.locality.is_some()
+            && (parts.postal_code.is_some() || parts.country.is_some())
+        {
+            v.street = parts.street;
+            v.locality = parts.locality;
+            v.region = v.region.or(parts.region);
+            v.postal_code = v.postal_code.or(parts.postal_code);
+            v.country = v.country.or(parts.country);
+        }
+    }
     let mut address_texts: Vec<String> = Vec::new();
     if let Some(name) = raw.location_name.as_deref() {
         // A venue name that runs over several lines carries its address on the next ones.
@@ -278,10 +296,15 @@ fn venue(raw: &RawEvent) -> Venue {
             && !text.chars().any(|c| c.is_ascii_digit())
             && let Some(rest) = parts.street.take()
         {
-            if names_a_street(&rest) {
-                parts.street = Some(rest);
-            } else {
-                v.name = rest.split(", ").next().map(str::to_owned);
+            // `Cour du Duché, place du Duché, Uzès`: a name, then a street named by its
+            // street word, then the town.
+            match rest.split(", ").collect::<Vec<_>>()[..] {
+                [name, street] if names_a_street(street) && !names_a_street(name) => {
+                    v.name = Some(name.to_owned());
+                    parts.street = Some(street.to_owned());
+                }
+                _ if names_a_street(&rest) => parts.street = Some(rest),
+                _ => v.name = rest.split(", ").next().map(str::to_owned),
             }
         }
         if v.name.is_none()
@@ -302,8 +325,11 @@ fn venue(raw: &RawEvent) -> Venue {
 /// Whether a text without a house number still names a street (`Main Street`,
 /// `rue de la Paix`, `Calle Mayor`, `Bahariye Caddesi`).
 fn names_a_street(text: &str) -> bool {
-    const WORDS: [&str; 29] = [
+    const WORDS: [&str; 32] = [
         "street",
+        "square",
+        "place",
+        "plaza",
         "st",
         "road",
         "rd",
@@ -425,6 +451,9 @@ fn price(raw: &RawEvent, warnings: &mut Vec<NormaliseWarning>) -> (Price, Option
         }
     });
     let is_free = stated_free.or((any && all_zero).then_some(true));
+    // A currency is a price's unit: an offer that states one and no amount (`price=""`,
+    // as EventON writes every offer) gives no price.
+    let currency = currency.filter(|_| min.is_some() || max.is_some());
     (Price { min, max, currency, is_free }, ticket)
 }
 
@@ -609,6 +638,78 @@ mod tests {
         ] {
             assert_eq!(split(whole), None, "{whole}");
         }
+    }
+
+    #[test]
+    fn a_place_text_of_name_street_and_town() {
+        let base = Url::parse("https://example.org/").unwrap();
+        let venue = |text: &str| {
+            let raw = RawEvent {
+                name: Some("x".into()),
+                location_text: Some(text.into()),
+                ..Default::default()
+            };
+            let v = normalise(&raw, &ctx(&base)).unwrap().event.venue;
+            [v.name, v.street, v.locality]
+        };
+        let o = |s: &str| Some(s.to_owned());
+        assert_eq!(
+            venue("Cour du Duché, place du Duché, Uzès"),
+            [o("Cour du Duché"), o("place du Duché"), o("Uzès")]
+        );
+        // No street word: the venue and its quarter, then the town.
+        assert_eq!(venue("Jardin de l’Évêché, Uzès"), [o("Jardin de l’Évêché"), None, o("Uzès")]);
+        assert_eq!(venue("Teatro Real, Centro, Madrid"), [o("Teatro Real"), None, o("Madrid")]);
+    }
+
+    #[test]
+    fn a_whole_address_in_the_street_field() {
+        let base = Url::parse("https://example.org/").unwrap();
+        let venue = |street: &str| {
+            let raw = RawEvent {
+                name: Some("x".into()),
+                street: Some(street.into()),
+                ..Default::default()
+            };
+            let v = normalise(&raw, &ctx(&base)).unwrap().event.venue;
+            [v.street, v.locality, v.postal_code, v.country]
+        };
+        let o = |s: &str| Some(s.to_owned());
+        assert_eq!(
+            venue("Castle Square, Wenbury SY8 2DL"),
+            [o("Castle Square"), o("Wenbury"), o("SY8 2DL"), o("GB")]
+        );
+        assert_eq!(
+            venue("Chemin du Port, 46330 Lascamps-sur-Lot"),
+            [o("Chemin du Port"), o("Lascamps-sur-Lot"), o("46330"), None]
+        );
+        // Without a postal code or country the tail may be the street's own: kept whole.
+        assert_eq!(
+            venue("Calle Eduardo Ibarra, 3"),
+            [o("Calle Eduardo Ibarra, 3"), None, None, None]
+        );
+        assert_eq!(
+            venue("Suite 200, 123 Main St"),
+            [o("Suite 200, 123 Main St"), None, None, None]
+        );
+    }
+
+    #[test]
+    fn a_currency_without_an_amount_is_no_price() {
+        let base = Url::parse("https://example.org/").unwrap();
+        let offer = |price: &str| RawEvent {
+            name: Some("x".into()),
+            offers: vec![RawOffer {
+                price: Some(price.into()),
+                currency: Some("EUR".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let price = |p: &str| normalise(&offer(p), &ctx(&base)).unwrap().event.price;
+        assert_eq!(price("").currency, None);
+        assert_eq!(price("").min, None);
+        assert_eq!(price("12").currency.as_deref(), Some("EUR"));
     }
 
     #[test]

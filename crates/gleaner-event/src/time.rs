@@ -266,9 +266,17 @@ fn parse_offset(z: &str) -> Option<FixedOffset> {
         b'-' => -1,
         _ => return None,
     };
-    let digits: String = z[1..].chars().filter(|c| *c != ':').collect();
+    // `+1:00`: an hour of one digit before the colon, as EventON writes its offsets.
+    if let Some((h, m)) = z[1..].split_once(':') {
+        let (h, m): (i32, i32) = (num(h, 1, 2)?, num(m, 2, 2)?);
+        if h > 18 || m > 59 {
+            return None;
+        }
+        return FixedOffset::east_opt(sign * (h * 3600 + m * 60));
+    }
+    let digits = &z[1..];
     let (h, m): (i32, i32) = match digits.len() {
-        1 | 2 => (num(&digits, 1, 2)?, 0),
+        1 | 2 => (num(digits, 1, 2)?, 0),
         4 => (num(&digits[..2], 2, 2)?, num(&digits[2..], 2, 2)?),
         _ => return None,
     };
@@ -307,6 +315,10 @@ mod tests {
             ("2019-9-13T10:00", Some("2019-09-13T10:00:00")),
             ("2019-9-13T10-10-00-00", Some("2019-09-13T10:00:00")),
             ("2019-9-13T23-23-50-00", Some("2019-09-13T23:50:00")),
+            ("2026-3-12T19:00+0:00", Some("2026-03-12T19:00:00+00:00")),
+            ("2026-4-1T19:30+1:00", Some("2026-04-01T19:30:00+01:00")),
+            ("2026-4-1T19:30-5:00", Some("2026-04-01T19:30:00-05:00")),
+            ("2026-4-1T19:30+1:0", None),
             ("2014-04-12 19:30:00.000+01:00", Some("2014-04-12T19:30:00+01:00")),
             ("2026-07-01T21:00 TSİ", Some("2026-07-01T21:00:00+03:00")),
             ("2026-01-10T20:30 CET", Some("2026-01-10T20:30:00+01:00")),

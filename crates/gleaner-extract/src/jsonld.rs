@@ -64,13 +64,32 @@ fn find_script_end(hay: &[u8]) -> Option<usize> {
 /// Reads every JSON-LD block in `html` into candidates, with diagnostics for what was
 /// repaired or skipped.
 pub fn read_html(html: &str, candidates: &mut Vec<Candidate>, diagnostics: &mut Vec<Diagnostic>) {
-    for (i, block) in blocks(html).into_iter().enumerate() {
+    let all = blocks(html);
+    for (i, block) in all.iter().enumerate() {
+        let before = candidates.len();
         read_block(
             block.text,
             &format!("script #{} (byte {})", i + 1, block.offset),
             candidates,
             diagnostics,
         );
+        // A date-only event and the markup after its block, up to the next block: the
+        // time that markup states (see `nearby`).
+        let from = block.offset + block.text.len();
+        let to = all.get(i + 1).map_or(html.len(), |next| next.offset);
+        let Some(stretch) = html.get(from..to.max(from)) else { continue };
+        for c in &mut candidates[before..] {
+            let raw = &mut c.raw;
+            let (Some(start), Some(name)) = (raw.start.as_deref(), raw.name.as_deref()) else {
+                continue;
+            };
+            if let Some((start, end)) =
+                crate::nearby::timed(start, raw.end.as_deref(), name, stretch)
+            {
+                raw.start = Some(start);
+                raw.end = end;
+            }
+        }
     }
 }
 

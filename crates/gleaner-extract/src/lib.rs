@@ -38,6 +38,7 @@ mod lenient_json;
 mod merge;
 pub mod microdata;
 pub mod microformats;
+mod nearby;
 pub mod opendata;
 mod page;
 pub mod rdfa;
@@ -401,7 +402,72 @@ pub fn extract_with(
         }
     }
     same_town_same_country(&mut out.candidates);
+    same_venue_same_address(&mut out.candidates);
+    // A structured event with a place but no country is in the country the site's footer
+    // ends with (the fallback applies the same rule to what it reads).
+    let placed = |r: &RawEvent| {
+        [&r.locality, &r.street, &r.location_text, &r.address_text].iter().any(|v| v.is_some())
+    };
+    if out
+        .candidates
+        .iter()
+        .any(|c| c.format != Format::Fallback && c.raw.country.is_none() && placed(&c.raw))
+        && let Some(country) = page::footer_country(&text)
+    {
+        for c in &mut out.candidates {
+            if c.format != Format::Fallback && c.raw.country.is_none() && placed(&c.raw) {
+                c.raw.country = Some(country.clone());
+            }
+        }
+    }
     out
+}
+
+/// One page's events at the same named venue are at the same address: an event that names
+/// its venue and gives no address takes the one address another event of the page gives
+/// for that name (a seminar list marks the hall's address up on one talk, not the next). A
+/// name given two different addresses on one page gives none.
+fn same_venue_same_address(candidates: &mut [Candidate]) {
+    type Address = (Option<String>, Option<String>, Option<String>, Option<String>, Option<String>);
+    let fold = |s: &str| gleaner_event::datetext::fold_diacritics(s.trim()).to_lowercase();
+    let address_of = |r: &RawEvent| -> Address {
+        (
+            r.street.clone(),
+            r.locality.clone(),
+            r.region.clone(),
+            r.postal_code.clone(),
+            r.country.clone(),
+        )
+    };
+    let addressed = |r: &RawEvent| r.street.is_some() || r.locality.is_some();
+    let mut known: std::collections::HashMap<String, Option<Address>> =
+        std::collections::HashMap::new();
+    for c in candidates.iter().filter(|c| addressed(&c.raw)) {
+        let Some(name) = c.raw.location_name.as_deref() else { continue };
+        let address = address_of(&c.raw);
+        known
+            .entry(fold(name))
+            .and_modify(|k| {
+                if k.as_ref().is_some_and(|k| *k != address) {
+                    *k = None;
+                }
+            })
+            .or_insert(Some(address));
+    }
+    for c in candidates.iter_mut() {
+        let raw = &mut c.raw;
+        if addressed(raw) || raw.address_text.is_some() || raw.location_text.is_some() {
+            continue;
+        }
+        let Some(name) = raw.location_name.as_deref() else { continue };
+        if let Some(Some((street, locality, region, postal, country))) = known.get(&fold(name)) {
+            raw.street.clone_from(street);
+            raw.locality.clone_from(locality);
+            raw.region.clone_from(region);
+            raw.postal_code.clone_from(postal);
+            raw.country = raw.country.take().or_else(|| country.clone());
+        }
+    }
 }
 
 /// One page's events in the same town are in the same country: an event whose address
@@ -602,6 +668,10 @@ pub fn extract_events_with(
 /// Events of a page of several keep their own URLs or none: a listing's address is no one
 /// event's page (and would make the store merge them all as one).
 fn canonical_urls(events: &mut [Event], bytes: &[u8], content_type: &str, base: &Url) {
+    if events.len() > 1 {
+        performances_take_the_show_page(events, bytes, content_type, base);
+        return;
+    }
     let [event] = events else { return };
     if event.url.as_ref().is_some_and(|u| gleaner_event::same_site(base, u)) {
         return;
@@ -624,6 +694,43 @@ fn canonical_urls(events: &mut [Event], bytes: &[u8], content_type: &str, base: 
             PageKind::Vocabulary => event.url.take(),
             PageKind::Home => None,
         });
+}
+
+/// Several performances of one show on its page (every event has the same title and a
+/// timed start of its own, none an own URL on the site): the page's stated canonical link
+/// (or `og:url`) is each performance's page. Their different starts keep them apart in the
+/// store; a listing of different events, or of undated ones, keeps none.
+fn performances_take_the_show_page(
+    events: &mut [Event],
+    bytes: &[u8],
+    content_type: &str,
+    base: &Url,
+) {
+    let fold = gleaner_event::identity_parts::fold;
+    let Some(title) = events[0].title.as_deref().map(fold) else { return };
+    let mut starts = std::collections::HashSet::new();
+    let performances = events.iter().all(|e| {
+        e.title.as_deref().map(fold).as_deref() == Some(title.as_str())
+            && matches!(e.start, Some(EventTime::Fixed(_) | EventTime::Floating(_)))
+            && starts.insert(e.start.map(|s| s.to_iso()))
+            && !e.url.as_ref().is_some_and(|u| gleaner_event::same_site(base, u))
+    });
+    if !performances {
+        return;
+    }
+    let (text, _) = decode::decode(bytes, content_type);
+    let stated = page::page_urls(&text);
+    let page = stated
+        .canonical
+        .as_deref()
+        .or(stated.og_url.as_deref())
+        .and_then(|v| base.join(&gleaner_event::text::decode_entities(v)).ok())
+        .filter(|u| matches!(u.scheme(), "http" | "https") && gleaner_event::same_site(base, u));
+    if let Some(page) = page {
+        for e in events.iter_mut() {
+            e.url = Some(page.clone());
+        }
+    }
 }
 
 /// What a page's own URL can be to the one event it describes.

@@ -54,6 +54,9 @@ struct Item {
     text_price: Option<gleaner_event::PriceText>,
     /// For an event: its booking link (`Réserver`, `Vorverkauf`).
     booking: Option<String>,
+    /// For an event whose `dt-start` is an `<ins>` beside a struck-out `<del>` date: the
+    /// date it was moved from.
+    moved_from: Option<String>,
 }
 
 /// One property value: its text and, for a nested microformat, the item.
@@ -96,14 +99,73 @@ pub fn read(doc: &Html, candidates: &mut Vec<Candidate>) {
     for item in &items {
         collect_events(item, &mut events);
     }
+    let venue = page_venue(&items);
     for (n, item) in events.into_iter().enumerate() {
-        let raw = to_raw(item);
+        let mut raw = to_raw(item);
+        if let Some(card) = venue
+            && !has_place(&raw)
+        {
+            card_into(card, &mut raw);
+        }
         if raw.name.is_some() || raw.start.is_some() {
             candidates.push(Candidate {
                 format: Format::Microformats,
                 location: format!("h-event #{}", n + 1),
                 raw,
             });
+        }
+    }
+}
+
+/// The page's one venue card: the only `h-card` with an address (a street or a town)
+/// outside every event, at the top of the page or in an `h-feed` (a venue's own site
+/// writes it once, in the footer: `<p class="h-card">All events at <span class="p-name">…`).
+/// Two such cards name no one place, so none is taken.
+fn page_venue(items: &[Item]) -> Option<&Item> {
+    fn cards<'a>(item: &'a Item, out: &mut Vec<&'a Item>) {
+        if item.is("h-event") {
+            return;
+        }
+        if item.is("h-card")
+            && item.text("name").is_some()
+            && (item.text("street-address").is_some() || item.text("locality").is_some())
+        {
+            out.push(item);
+        }
+        if item.is("h-feed") {
+            for c in &item.children {
+                cards(c, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for item in items {
+        cards(item, &mut out);
+    }
+    match out[..] {
+        [one] => Some(one),
+        _ => None,
+    }
+}
+
+/// Whether an event says anything of its place already.
+fn has_place(raw: &RawEvent) -> bool {
+    [&raw.location_name, &raw.location_text, &raw.address_text, &raw.street, &raw.locality]
+        .iter()
+        .any(|v| v.is_some())
+}
+
+/// An `h-card`'s name and address as the event's venue.
+fn card_into(card: &Item, raw: &mut RawEvent) {
+    raw.location_name = card.text("name").or_else(|| card.text("org"));
+    address_into(card, raw);
+    if let Some(adr) = card.first("adr") {
+        match adr.item.as_deref() {
+            Some(a) => address_into(a, raw),
+            None if raw.street.is_none() && raw.locality.is_none() => {
+                raw.address_text = Some(adr.text.clone());
+            }
+            None => {}
         }
     }
 }
@@ -256,6 +318,7 @@ fn parse_item(el: ElementRef<'_>, root: Root, depth: usize) -> Item {
     if item.is("h-event") {
         item.text_price = crate::fallback::price_in_text(el);
         item.booking = crate::fallback::booking_link(el);
+        item.moved_from = moved_from(el);
     }
     // A `dt-end` with only a time takes the start's date.
     if let (Some(start), Some(ends)) =
@@ -270,6 +333,41 @@ fn parse_item(el: ElementRef<'_>, root: Root, depth: usize) -> Item {
         }
     }
     item
+}
+
+/// The date an event was moved from, when its new start is written as an edit: a
+/// `dt-start` on `<ins>` and, in the same event, a `<del>` holding the old date (its own
+/// `datetime`, or a `<time datetime>` inside it): `Statt am <del><time datetime=…>8. April
+/// </time></del> jetzt am <ins class="dt-start" …>`. HTML's `ins` and `del` mark an edit
+/// of the page; with both a new and an old date the event was rescheduled.
+fn moved_from(el: ElementRef<'_>) -> Option<String> {
+    // The event's own elements: not inside a nested microformat.
+    let own: Vec<ElementRef<'_>> = el
+        .descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|d| {
+            !d.ancestors()
+                .filter_map(ElementRef::wrap)
+                .take_while(|a| a != &el)
+                .any(|a| root_of(a).is_some())
+        })
+        .collect();
+    let inside = |tag: &'static str| own.iter().filter(move |d| d.value().name() == tag);
+    let ins_start =
+        inside("ins").any(|i| i.value().classes().any(|c| c == "dt-start" || c == "dtstart"));
+    if !ins_start {
+        return None;
+    }
+    inside("del")
+        .find_map(|d| {
+            d.value().attr("datetime").map(str::to_owned).or_else(|| {
+                d.descendants()
+                    .filter_map(ElementRef::wrap)
+                    .find(|t| t.value().name() == "time")
+                    .and_then(|t| t.value().attr("datetime").map(str::to_owned))
+            })
+        })
+        .and_then(|v| normalise_datetime(v.trim()))
 }
 
 /// Reads properties and nested roots in `el`'s descendants into `item`.
@@ -340,6 +438,7 @@ fn imply(el: ElementRef<'_>, item: &mut Item, nested_roots: bool) {
     if !item.has_url_props
         && !nested_roots
         && let Some(href) = implied_attr(el, &["a", "area"], "href")
+            .or_else(|| only_of_type(el, &["a", "area"], "href"))
     {
         item.props.insert("url".into(), vec![Value { text: href, item: None }]);
     }
@@ -349,6 +448,21 @@ fn imply(el: ElementRef<'_>, item: &mut Item, nested_roots: bool) {
     {
         item.props.insert("photo".into(), vec![Value { text: src, item: None }]);
     }
+}
+
+/// The spec's `.h-x>a[href]:only-of-type:not[.h-*]` (and `area`): the root's one child
+/// link of its kind, when the root holds other elements beside it (`<div class="h-event">
+/// <a href="/e/7"><img …></a> <time …>`).
+fn only_of_type(el: ElementRef<'_>, tags: &[&str], attr: &str) -> Option<String> {
+    let kids: Vec<ElementRef<'_>> = el.children().filter_map(ElementRef::wrap).collect();
+    tags.iter().find_map(|tag| {
+        let mut of_type = kids.iter().filter(|k| k.value().name() == *tag);
+        let one = of_type.next()?;
+        if of_type.next().is_some() || root_of(*one).is_some() {
+            return None;
+        }
+        one.value().attr(attr).map(str::to_owned)
+    })
 }
 
 fn only_child(el: ElementRef<'_>) -> Option<ElementRef<'_>> {
@@ -378,7 +492,29 @@ fn implied_name(el: ElementRef<'_>) -> String {
         }
         at = c;
     }
-    text_content(el)
+    without_dates(el)
+}
+
+/// The root's text without the text of its `dt-*` properties, for an implied name: a name
+/// is the event's, not its date (`Tool Library Open House — Sat, Apr 11, 1pm` is named
+/// `Tool Library Open House`). The whole text when that leaves no words.
+fn without_dates(el: ElementRef<'_>) -> String {
+    let whole = text_content(el);
+    let mut name = whole.clone();
+    let dated = el
+        .descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|d| d.value().classes().any(|c| is_mf2_name(c, "dt-")) && root_of(*d).is_none());
+    for d in dated {
+        let text = text_content(d);
+        if !text.is_empty() {
+            name = name.replacen(&text, " ", 1);
+        }
+    }
+    let separators = |c: char| c.is_whitespace() || "-–—·•|,:;".contains(c);
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    let name = name.trim_matches(separators);
+    if name.chars().any(char::is_alphabetic) { name.to_owned() } else { whole }
 }
 
 fn implied_attr(el: ElementRef<'_>, tags: &[&str], attr: &str) -> Option<String> {
@@ -715,6 +851,18 @@ fn to_raw(item: &Item) -> RawEvent {
             .unwrap_or_default(),
         ..RawEvent::default()
     };
+    // hCalendar's `duration` (ISO 8601, `PT1H30M`) gives the end of a timed start.
+    if raw.end.is_none()
+        && let (Some(start), Some(d)) = (raw.start.as_deref(), item.text("duration"))
+    {
+        raw.end = crate::ical::end_after(start, &d);
+    }
+    if let Some(from) = &item.moved_from
+        && raw.status.is_none()
+    {
+        raw.status = Some("EventRescheduled".to_owned());
+        raw.previous_start = Some(from.clone());
+    }
     // No price properties in microformats: the price and booking link its text gives.
     if let Some(p) = &item.text_price {
         crate::fallback::price_into(p, &mut raw);
@@ -729,19 +877,7 @@ fn to_raw(item: &Item) -> RawEvent {
     address_into(item, &mut raw);
     if let Some(loc) = item.first("location") {
         match loc.item.as_deref() {
-            Some(card) if card.is("h-card") => {
-                raw.location_name = card.text("name").or_else(|| card.text("org"));
-                address_into(card, &mut raw);
-                if let Some(adr) = card.first("adr") {
-                    match adr.item.as_deref() {
-                        Some(a) => address_into(a, &mut raw),
-                        None if raw.street.is_none() && raw.locality.is_none() => {
-                            raw.address_text = Some(adr.text.clone());
-                        }
-                        None => {}
-                    }
-                }
-            }
+            Some(card) if card.is("h-card") => card_into(card, &mut raw),
             Some(adr) if adr.is("h-adr") => {
                 address_into(adr, &mut raw);
                 if raw.street.is_none() && raw.locality.is_none() {

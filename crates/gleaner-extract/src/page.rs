@@ -124,6 +124,38 @@ pub(crate) fn address_country(
     evidence.then_some(country)
 }
 
+/// The country the page's footer ends with (`Association Les Nuits du Duché · Uzès (Gard),
+/// France` → `FR`): a site's own address, whose country is that of the places it lists
+/// without one. A footer ending in anything else (a phone number, a copyright) gives none.
+pub(crate) fn footer_country(html: &str) -> Option<String> {
+    let folded = html.to_ascii_lowercase();
+    let open = folded.rfind("<footer")?;
+    let body = open + folded[open..].find('>')? + 1;
+    let close = folded[body..].find("</footer").map_or(html.len(), |e| body + e);
+    let inner = html.get(body..close)?;
+    // The footer's text, tags read as breaks.
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in inner.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                text.push('\n');
+            }
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let text = gleaner_event::text::decode_entities(&text);
+    let last =
+        text.split([',', '·', '|', '\n', '–', '—']).map(str::trim).rfind(|p| !p.is_empty())?;
+    if last.chars().any(|c| c.is_ascii_digit()) || last.split_whitespace().count() > 3 {
+        return None;
+    }
+    gleaner_event::country_code(last)
+}
+
 /// The `lang` of the page's `<html>` element, when the first one has it.
 pub(crate) fn page_language(html: &str) -> Option<&str> {
     let bytes = &html.as_bytes()[..html.len().min(SCAN)];
@@ -186,6 +218,25 @@ fn attributes(tag: &str) -> Vec<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_country_a_footer_ends_with() {
+        let page = |footer: &str| format!("<html><body><main>x</main><footer>{footer}</footer>");
+        assert_eq!(
+            footer_country(&page("Association Les Nuits · Uzès (Gard), France")).as_deref(),
+            Some("FR")
+        );
+        assert_eq!(
+            footer_country(&page(
+                "<p>Kulturamt</p><p>Markt 1, 04109 Leipzig</p><p>Deutschland</p>"
+            ))
+            .as_deref(),
+            Some("DE")
+        );
+        assert_eq!(footer_country(&page("© 2026 Teatro · Tel. 91 000 00 00")), None);
+        assert_eq!(footer_country(&page("Made with love in Spain")), None);
+        assert_eq!(footer_country("<html><body>France</body></html>"), None);
+    }
 
     #[test]
     fn canonical_and_og_url_in_any_attribute_order_and_quoting() {

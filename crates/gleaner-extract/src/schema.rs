@@ -176,6 +176,17 @@ impl<'a> Walker<'a> {
             });
             return;
         }
+        // `superEvent` names the festival or series an event is part of: without a date
+        // of its own it is that reference, not another event of the page.
+        if let Some((_, "superEvent")) = parent
+            && get(m, "startDate").is_none()
+        {
+            self.skipped.push(Skipped {
+                path: path.to_owned(),
+                reason: "superEvent without a startDate names the series, not an event".to_owned(),
+            });
+            return;
+        }
         let mut raw = self.read(m, types);
         // An event listed under a performer (`MusicGroup` → `event`) often names the venue
         // in `name` and gives the location as text: the performer is the title.
@@ -195,7 +206,18 @@ impl<'a> Walker<'a> {
         {
             let pt = types_of(pm);
             if pt.iter().any(|t| EVENT_TYPES.contains(&t.as_str())) {
-                inherit(&mut raw, self.read(pm, pt));
+                inherit(&mut raw, self.read(pm, pt), false);
+            }
+        }
+        // A `CourseInstance` under its `Course` (`hasCourseInstance`) is one run of that
+        // course: the course's name, description, page and fee are the run's unless it
+        // gives its own.
+        if let Some((pm, "hasCourseInstance")) = parent {
+            let course = self.read(pm, types_of(pm));
+            let id = text(pm.get("@id"));
+            inherit(&mut raw, course, true);
+            if raw.url.is_none() && raw.id.is_none() {
+                raw.id = id;
             }
         }
         // Several start dates on one node are several performances.
@@ -323,7 +345,9 @@ impl<'a> Walker<'a> {
                         continue;
                     }
                     // A place with no name but a link whose text names it.
-                    raw.location_name = text(get(m, "name")).or_else(|| text(m.get("@linktext")));
+                    raw.location_name = text(get(m, "name"))
+                        .or_else(|| text(m.get("@linktext")))
+                        .map(|n| without_room(&n));
                     for a in values(get(m, "address")) {
                         match self.resolve(a) {
                             Value::Object(am) => read_postal(raw, am),
@@ -393,8 +417,21 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// Fills what a performance leaves out from its show.
-fn inherit(raw: &mut RawEvent, show: RawEvent) {
+/// A place's name without the room written beside the building (`VHS-Haus am Markt,
+/// Raum 204` is `VHS-Haus am Markt`; `Saal 2, Stadthalle` is `Stadthalle`): the venue is
+/// the building. A name that is only a room stays as written.
+fn without_room(name: &str) -> String {
+    let parts: Vec<&str> = name.split(", ").collect();
+    let building: Vec<&str> = parts.iter().copied().filter(|p| !crate::ical::is_room(p)).collect();
+    if parts.len() < 2 || building.is_empty() || building.len() == parts.len() {
+        return name.to_owned();
+    }
+    building.join(", ")
+}
+
+/// Fills what a performance leaves out from its show; `instance` when the event is one run
+/// of the show (a course's instance), whose description holds whatever its name.
+fn inherit(raw: &mut RawEvent, show: RawEvent, instance: bool) {
     fn fill(a: &mut Option<String>, b: Option<String>) {
         if a.is_none() {
             *a = b;
@@ -407,7 +444,7 @@ fn inherit(raw: &mut RawEvent, show: RawEvent) {
             gleaner_event::identity_parts::fold(a) != gleaner_event::identity_parts::fold(b)
         }
         _ => false,
-    };
+    } && !instance;
     fill(&mut raw.name, show.name);
     if !own_name {
         fill(&mut raw.description, show.description);
@@ -430,8 +467,13 @@ fn inherit(raw: &mut RawEvent, show: RawEvent) {
         raw.country = show.country;
         raw.has_virtual_location |= show.has_virtual_location;
     }
+    let priced =
+        |o: &RawOffer| o.price.is_some() || o.low_price.is_some() || o.high_price.is_some();
     if raw.offers.is_empty() {
         raw.offers = show.offers;
+    } else if instance && !raw.offers.iter().any(priced) {
+        // The run's offer gives only its booking link; the fee is the course's.
+        raw.offers.extend(show.offers.into_iter().filter(priced));
     }
     if raw.types.iter().all(|t| t == "Event") {
         raw.types = show.types;

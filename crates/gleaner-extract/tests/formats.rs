@@ -768,3 +768,114 @@ fn jsonld_offer_price_written_as_a_range() {
                {"title": "Solo", "price_min": "18", "price_max": "18"}]),
     );
 }
+
+#[test]
+fn a_course_instance_is_a_run_of_its_course() {
+    check(
+        &ld(r##"{"@context":"https://schema.org","@type":"Course",
+            "@id":"https://example.org/kurse/discofox/#course",
+            "name":"Discofox für Einsteiger","description":"Acht Abende Grundschritt.",
+            "offers":[{"@type":"Offer","price":159,"priceCurrency":"EUR"},
+                      {"@type":"Offer","price":129,"priceCurrency":"EUR"}],
+            "hasCourseInstance":[
+              {"@type":"CourseInstance","name":"Discofox für Einsteiger – Montagskurs",
+               "startDate":"2026-09-14T19:00:00+02:00",
+               "location":{"@type":"Place","name":"Tanzschule, Saal 1",
+                 "address":{"@type":"PostalAddress","streetAddress":"Hafenweg 14","addressLocality":"Münster"}},
+               "offers":{"@type":"Offer","url":"https://example.org/buchen/?kurs=MO"}},
+              {"@type":"CourseInstance","startDate":"2026-09-17T20:30:00+02:00"}]}"##),
+        json!([
+            {"title": "Discofox für Einsteiger – Montagskurs", "description": "Acht Abende Grundschritt.",
+             "price_min": "129", "price_max": "159", "currency": "EUR",
+             "ticket_url": "https://example.org/buchen/?kurs=MO", "venue_name": "Tanzschule",
+             "url": "https://example.org/kurse/discofox/"},
+            {"title": "Discofox für Einsteiger", "price_min": "129",
+             "url": "https://example.org/kurse/discofox/"}
+        ]),
+    );
+}
+
+#[test]
+fn events_at_one_named_venue_share_the_address_one_of_them_gives() {
+    let place = |addr: &str| format!(r#"{{"@type":"Place","name":"Seminer Salonu"{addr}}}"#);
+    let full = place(
+        r#","address":{"@type":"PostalAddress","streetAddress":"Üniversite Caddesi No: 9","addressLocality":"İzmir","addressCountry":"TR"}"#,
+    );
+    let page = |second: &str| {
+        ld(&format!(
+            r#"{{"@context":"https://schema.org","@graph":[
+            {{"@type":"EducationEvent","name":"One","startDate":"2026-03-11T15:30","location":{full}}},
+            {{"@type":"EducationEvent","name":"Two","startDate":"2026-03-18T15:30","location":{second}}}]}}"#
+        ))
+    };
+    check(
+        &page(&place("")),
+        json!([
+            {"title": "One", "street": "Üniversite Caddesi No: 9", "locality": "İzmir"},
+            {"title": "Two", "street": "Üniversite Caddesi No: 9", "locality": "İzmir",
+             "country": "TR", "start": "2026-03-18T15:30:00+03:00"}
+        ]),
+    );
+    // Another venue's name takes nothing.
+    let other = r#"{"@type":"Place","name":"Konferans Salonu"}"#;
+    check(&page(other), json!([{"title": "One"}, {"title": "Two", "street": null}]));
+}
+
+#[test]
+fn a_super_event_without_a_date_is_the_series() {
+    check(
+        &ld(r##"{"@context":"https://schema.org","@type":"TheaterEvent",
+            "name":"The Lighthouse Keeper's Daughter","startDate":"2026-08-07T19:30:00+01:00",
+            "superEvent":{"@type":"Festival","name":"Fringe by the Sea 2026","url":"https://example.org/festival/"}}"##),
+        json!([{"title": "The Lighthouse Keeper's Daughter"}]),
+    );
+    // A dated super-event is an event of its own.
+    check(
+        &ld(r##"{"@context":"https://schema.org","@type":"TheaterEvent","name":"Play",
+            "startDate":"2026-08-07T19:30",
+            "superEvent":{"@type":"Festival","name":"Fringe","startDate":"2026-08-01"}}"##),
+        json!([{"title": "Play"}, {"title": "Fringe"}]),
+    );
+}
+
+#[test]
+fn performances_of_one_show_take_its_canonical_page() {
+    let page = |second: &str| {
+        format!(
+            r#"<html><head><link rel="canonical" href="https://example.org/film/pusula">
+            <script type="application/ld+json">[
+              {{"@context":"https://schema.org","@type":"ScreeningEvent","name":"Pusula","startDate":"2026-03-19T19:00"}},
+              {{"@context":"https://schema.org","@type":"ScreeningEvent","name":"{second}","startDate":"2026-03-20T21:15"}}
+            ]</script></head></html>"#
+        )
+    };
+    check(
+        &page("Pusula"),
+        json!([{"url": "https://example.org/film/pusula"}, {"url": "https://example.org/film/pusula"}]),
+    );
+    // Two different events: the page is a listing, no one event's page.
+    check(&page("Another film"), json!([{"url": null}, {"url": null}]));
+}
+
+#[test]
+fn a_date_only_jsonld_event_takes_the_one_time_its_markup_states() {
+    let article = |name: &str, day: &str, time: &str| {
+        format!(
+            r#"<article><script type="application/ld+json">{{"@context":"http://schema.org",
+            "@type":"Event","name":"{name}","startDate":"{day}","endDate":"{day}"}}</script>
+            <h3>{name}</h3><div class="mec-time-details"><span>{time}</span></div></article>"#
+        )
+    };
+    let page = format!(
+        "<html><body>{}{}</body></html>",
+        article("Spring Concert", "2026-03-21", "7:30 pm</span> - <span>9:30 pm"),
+        article("Summer Fair", "2026-06-20", "All day")
+    );
+    check(
+        &page,
+        json!([
+            {"title": "Spring Concert", "start": "2026-03-21T19:30:00", "end": "2026-03-21T21:30:00"},
+            {"title": "Summer Fair", "start": "2026-06-20"}
+        ]),
+    );
+}

@@ -298,3 +298,116 @@ fn deep_nesting_is_bounded() {
     ));
     assert_eq!(got[0]["title"], "Deep");
 }
+
+#[test]
+fn implied_properties_of_the_current_spec() {
+    let cases: &[(&str, &str, Value)] = &[
+        (
+            "implied url from the one child link among other children (a:only-of-type)",
+            r#"<div class="h-event"><a href="/e/compost"><img src="/i/c.jpg" alt="Composting"></a>
+               <time class="dt-start" datetime="2026-04-25T09:00">Sat 9am</time></div>"#,
+            json!({"url": "https://venue.example/e/compost", "start": "2026-04-25T09:00:00"}),
+        ),
+        (
+            "two child links imply no url",
+            r#"<div class="h-event"><a href="/e/1">One</a> <a href="/e/2">Two</a>
+               <time class="dt-start" datetime="2026-04-25T09:00">Sat 9am</time></div>"#,
+            json!({"url": null}),
+        ),
+        (
+            "an implied name leaves the dt-start's text out",
+            r#"<li class="h-event"><a class="u-url" href="/e/tools">Tool Library Open House</a>
+               — <time class="dt-start" datetime="2026-04-11T13:00">Sat, Apr 11, 1pm</time></li>"#,
+            json!({"title": "Tool Library Open House"}),
+        ),
+        (
+            "a root that is only a date keeps its text as the name",
+            r#"<p class="h-event"><time class="dt-start" datetime="2026-04-11">11 April</time></p>"#,
+            json!({"title": "11 April"}),
+        ),
+    ];
+    for (name, body, want) in cases {
+        check(name, body, want.clone());
+    }
+}
+
+#[test]
+fn ins_start_beside_a_deleted_date_is_rescheduled() {
+    let moved = r#"<div class="h-event"><span class="p-name">Bilderbuchkino</span>
+        Statt am <del><time datetime="2026-04-08T10:00">8. April</time></del> jetzt am
+        <ins class="dt-start" datetime="2026-04-15T10:00">15. April</ins></div>"#;
+    check("ins and del", moved, json!({"start": "2026-04-15T10:00:00", "status": "rescheduled"}));
+    // An `ins` start alone is only markup: no status is invented.
+    let alone = r#"<div class="h-event"><span class="p-name">Talk</span>
+        <ins class="dt-start" datetime="2026-04-15T10:00">15. April</ins></div>"#;
+    check("ins alone", alone, json!({"status": null}));
+}
+
+#[test]
+fn the_pages_one_venue_card_is_the_venue_of_events_without_one() {
+    let page = |footer: &str| {
+        format!(
+            r#"<main class="h-feed">
+                 <div class="h-event"><span class="p-name">Barn Dance</span>
+                   <time class="dt-start" datetime="2026-05-03T19:30">3 May</time></div>
+                 <div class="h-event"><span class="p-name">Walk</span><span class="p-location">The Green</span>
+                   <time class="dt-start" datetime="2026-05-04">4 May</time></div>
+               </main>{footer}"#
+        )
+    };
+    let card = r#"<footer><p class="h-card"><span class="p-name">Village Hall</span>,
+        <span class="p-street-address">The Street</span>, <span class="p-locality">Hinton Parva</span>,
+        <span class="p-country-name">UK</span></p></footer>"#;
+    let got = events(&page(card));
+    assert_eq!(got[0]["venue_name"], "Village Hall");
+    assert_eq!(got[0]["locality"], "Hinton Parva");
+    // The country's one clock gives the offset.
+    assert_eq!(got[0]["start"], "2026-05-03T19:30:00+01:00");
+    // An event that names its own place keeps it.
+    assert_eq!(got[1]["venue_name"], "The Green");
+    assert_eq!(got[1]["locality"], Value::Null);
+    // Two cards with addresses name no one place.
+    let two = format!("{card}{}", card.replace("Village Hall", "Church Rooms"));
+    assert_eq!(events(&page(&two))[0]["venue_name"], Value::Null);
+    // A card without an address is a person or an organisation, not a venue.
+    let person = r#"<p class="h-card"><span class="p-name">Jo Bloggs</span></p>"#;
+    assert_eq!(events(&page(person))[0]["venue_name"], Value::Null);
+}
+
+#[test]
+fn hcalendar_duration_gives_the_end() {
+    let body = |d: &str| {
+        format!(
+            r#"<div class="vevent"><span class="summary">Quartet</span>
+               <abbr class="dtstart" title="2026-07-10T21:30+02:00">10 July</abbr>
+               <abbr class="duration" title="{d}">1 h 30</abbr></div>"#
+        )
+    };
+    check("PT1H30M", &body("PT1H30M"), json!({"end": "2026-07-10T23:00:00+02:00"}));
+    check("P1D", &body("P1D"), json!({"end": "2026-07-11T21:30:00+02:00"}));
+    // Months have no one length; a negative duration is nonsense: no end.
+    check("P1M", &body("P1M"), json!({"end": null}));
+    check("-PT1H", &body("-PT1H"), json!({"end": null}));
+}
+
+#[test]
+fn the_footers_country_holds_for_places_without_one() {
+    let body = |footer: &str| {
+        format!(
+            r#"<div class="vevent"><span class="summary">Nuit du quatuor</span>
+               <abbr class="dtstart" title="2026-07-10T21:30">10 juillet</abbr>
+               <p class="location">Cour du Duché, place du Duché, Uzès</p></div>
+               <footer>{footer}</footer>"#
+        )
+    };
+    check(
+        "a footer ending with France",
+        &body("Les Nuits du Duché · Uzès (Gard), France"),
+        json!({"country": "FR", "start": "2026-07-10T21:30:00+02:00", "street": "place du Duché"}),
+    );
+    check(
+        "a footer ending otherwise",
+        &body("© 2026 Les Nuits du Duché"),
+        json!({"country": null, "start": "2026-07-10T21:30:00"}),
+    );
+}

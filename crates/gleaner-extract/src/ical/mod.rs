@@ -586,8 +586,27 @@ fn when_of(p: &Prop, ctx: &Ctx, loc: &str, cal: &mut Calendar) -> Option<When> {
     }
 }
 
+/// The end of an event starting at `start` and lasting `duration`: weeks, days, hours,
+/// minutes and seconds (`PT1H30M`, `P2D`); a duration in months or years (`P1M`), whose
+/// length depends on the calendar, and a date-only start give none.
+pub(crate) fn end_after(start: &str, duration: &str) -> Option<String> {
+    use gleaner_event::EventTime;
+    let d = duration.trim();
+    let date_part = d.split(['T', 't']).next().unwrap_or_default();
+    if date_part.contains(['M', 'm', 'Y', 'y']) || d.starts_with('-') {
+        return None;
+    }
+    let length = parse_duration(d).filter(|l| *l > chrono::Duration::zero())?;
+    let end = match gleaner_event::time::parse_event_time(start)? {
+        EventTime::Date(_) => return None,
+        EventTime::Floating(t) => EventTime::Floating(t.checked_add_signed(length)?),
+        EventTime::Fixed(t) => EventTime::Fixed(t.checked_add_signed(length)?),
+    };
+    Some(end.to_iso())
+}
+
 /// RFC 5545 §3.3.6 durations: `P1D`, `PT1H30M`, `-P1W`.
-fn parse_duration(v: &str) -> Option<Duration> {
+pub(crate) fn parse_duration(v: &str) -> Option<Duration> {
     let v = v.trim();
     let (neg, v) = match v.strip_prefix('-') {
         Some(r) => (true, r),
@@ -716,7 +735,8 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
     };
     raw.status = text("STATUS").and_then(|s| match s.trim().to_ascii_uppercase().as_str() {
         "CANCELLED" | "CANCELED" => Some("EventCancelled".to_owned()),
-        "CONFIRMED" | "TENTATIVE" => Some("EventScheduled".to_owned()),
+        "CONFIRMED" => Some("EventScheduled".to_owned()),
+        // `TENTATIVE` is not yet confirmed: it states no status a visitor can rely on.
         _ => None,
     });
     if let Some((name, status)) = raw.name.as_deref().and_then(crate::feeds::split_status_badge) {
@@ -887,7 +907,7 @@ fn before_uk_postcode(part: &str) -> Option<&str> {
 /// Whether a part of a `LOCATION` names a room, hall or floor inside a building (`Saal 2`,
 /// `Vortragssaal`, `Room 204`, `3rd Floor`, `2. OG`, `Salle Molière`, `Sala 3`): it has
 /// a number like a street does, but it is no street.
-fn is_room(part: &str) -> bool {
+pub(crate) fn is_room(part: &str) -> bool {
     const ROOM_WORDS: [&str; 18] = [
         "saal", "raum", "zimmer", "room", "salle", "sala", "salon", "aula", "floor", "etage",
         "étage", "stock", "og", "ug", "geschoss", "planta", "piso", "suite",
@@ -903,6 +923,17 @@ fn is_room(part: &str) -> bool {
 /// (`Raum 4, Volkshochschule` and `Stadtbibliothek, Vortragssaal` are the building), and
 /// of several names the first, which names the building (the written pages' convention).
 fn venue_of(parts: &[&str]) -> Option<String> {
+    // `Maison de quartier des Capucins (salle 2)`: the room in brackets is not the venue's.
+    let parts: Vec<&str> = parts
+        .iter()
+        .map(|p| match p.strip_suffix(')').and_then(|q| q.rsplit_once(" (")) {
+            Some((building, room)) if is_room(room) && !building.trim().is_empty() => {
+                building.trim()
+            }
+            _ => p,
+        })
+        .collect();
+    let parts = &parts[..];
     let named: Vec<&str> = parts.iter().copied().filter(|p| !is_room(p)).collect();
     match (named.first(), parts.len()) {
         (_, 0) => None,
@@ -916,12 +947,12 @@ fn venue_of(parts: &[&str]) -> Option<String> {
 /// `Venue, Street 5, Town`; the venue is what comes before the street.
 fn split_address_parts(text: &str) -> LocationParts {
     // `Oxford OX4 1UH`: a town before a UK postcode is the town.
-    let all: Vec<&str> = text
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| before_uk_postcode(p).unwrap_or(p))
-        .collect();
+    // `Maison de quartier (salle 2); 12 rue des Capucins, …`: a semicolon (`\;` in the
+    // file) parts a building from its street as a comma does.
+    let split: Vec<&str> =
+        text.split([',', ';']).map(str::trim).filter(|p| !p.is_empty()).collect();
+    let uk_town = split.iter().position(|p| before_uk_postcode(p).is_some());
+    let all: Vec<&str> = split.iter().map(|p| before_uk_postcode(p).unwrap_or(p)).collect();
     // A US state and ZIP code last (`…, Springfield, IL 62701`): the town is before it.
     let us_state = |s: &str| {
         let mut w = s.split_whitespace();
@@ -952,8 +983,12 @@ fn split_address_parts(text: &str) -> LocationParts {
         }
     };
     let streetlike = |s: &str| has_digit(s) && !is_room(s);
-    if let Some(p) = parts.iter().position(|s| postal(s)) {
-        let locality = Some(strip_postal(parts[p])).filter(|l| !l.is_empty());
+    // The town part: the one with a postal code before the town, or the one a UK
+    // postcode followed (`Durham DH1 3RL`, read as `Durham`).
+    let town_at = parts.iter().position(|s| postal(s)).or(uk_town.filter(|&i| i < parts.len()));
+    if let Some(p) = town_at {
+        let locality = if postal(parts[p]) { strip_postal(parts[p]) } else { parts[p].to_owned() };
+        let locality = Some(locality).filter(|l| !l.is_empty());
         if p >= 1 && streetlike(parts[p - 1]) {
             return LocationParts {
                 venue: venue_of(&parts[..p - 1]),
@@ -968,7 +1003,7 @@ fn split_address_parts(text: &str) -> LocationParts {
                 let l = s.to_lowercase();
                 [
                     "straße", "strasse", "str.", "weg", "platz", "allee", "street", "road",
-                    "avenue", "rue ", "calle ", "avenida ", "plaza ", "paseo ", "s/n",
+                    "avenue", "lane", "rue ", "calle ", "avenida ", "plaza ", "paseo ", "s/n",
                 ]
                 .iter()
                 .any(|w| l.contains(w))
@@ -986,6 +1021,22 @@ fn split_address_parts(text: &str) -> LocationParts {
             venue: venue_of(&parts[..p]),
             street: None,
             locality,
+            country: None,
+        };
+    }
+    // `Venue, Bahariye Cad. No: 40, Kadıköy, İstanbul`: a numbered street, then the
+    // district and the town (Turkish and Spanish addresses write both): the town last.
+    let short_name = |s: &str| !has_digit(s) && (1..=2).contains(&s.split_whitespace().count());
+    if let [before @ .., street, district, town] = parts
+        && streetlike(street)
+        && short_name(district)
+        && short_name(town)
+        && before.iter().all(|b| !has_digit(b) || is_room(b))
+    {
+        return LocationParts {
+            venue: venue_of(before),
+            street: Some((*street).to_owned()),
+            locality: Some((*town).to_owned()),
             country: None,
         };
     }
@@ -1180,6 +1231,18 @@ mod tests {
             ),
             ("Town Hall, 2nd Floor, 5 Main St, Ely", ("Town Hall", "5 Main St", "Ely")),
             (
+                "Kelda Rowing Club, Boathouse Lane, Durham DH1 3RL, United Kingdom",
+                ("Kelda Rowing Club", "Boathouse Lane", "Durham"),
+            ),
+            (
+                "Kadıköy Halk Kütüphanesi, Bahariye Cad. No: 40, Kadıköy, İstanbul",
+                ("Kadıköy Halk Kütüphanesi", "Bahariye Cad. No: 40", "İstanbul"),
+            ),
+            (
+                "Maison de quartier des Capucins (salle 2); 12 rue des Capucins, 49100 Angers, France",
+                ("Maison de quartier des Capucins", "12 rue des Capucins", "Angers"),
+            ),
+            (
                 "Elm Library, 12 Elm St, Springfield, IL 62701",
                 ("Elm Library", "12 Elm St", "Springfield"),
             ),
@@ -1203,6 +1266,20 @@ mod tests {
             (p.venue.as_deref(), p.street.as_deref(), p.locality.as_deref()),
             (Some("Spreegallerie Cottbus"), Some("Karl-Marx-Straße"), Some("Cottbus"))
         );
+    }
+
+    #[test]
+    fn status_confirmed_is_stated_tentative_is_not() {
+        let cal = |status: &str| {
+            let text = format!(
+                "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTART:20260613T100000\r\n\
+                 SUMMARY:Open day\r\nSTATUS:{status}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            );
+            read(text.as_bytes(), &IcalOptions::default()).events[0].raw.status.clone()
+        };
+        assert_eq!(cal("CONFIRMED").as_deref(), Some("EventScheduled"));
+        assert_eq!(cal("CANCELLED").as_deref(), Some("EventCancelled"));
+        assert_eq!(cal("TENTATIVE"), None);
     }
 
     #[test]
