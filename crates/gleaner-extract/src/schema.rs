@@ -346,8 +346,7 @@ impl<'a> Walker<'a> {
                     }
                     // A place with no name but a link whose text names it.
                     raw.location_name = text(get(m, "name"))
-                        .or_else(|| text(m.get("@linktext")))
-                        .map(|n| without_room(&n));
+                        .or_else(|| text(m.get("@linktext")));
                     for a in values(get(m, "address")) {
                         match self.resolve(a) {
                             Value::Object(am) => read_postal(raw, am),
@@ -415,18 +414,6 @@ impl<'a> Walker<'a> {
             }
         }
     }
-}
-
-/// A place's name without the room written beside the building (`VHS-Haus am Markt,
-/// Raum 204` is `VHS-Haus am Markt`; `Saal 2, Stadthalle` is `Stadthalle`): the venue is
-/// the building. A name that is only a room stays as written.
-fn without_room(name: &str) -> String {
-    let parts: Vec<&str> = name.split(", ").collect();
-    let building: Vec<&str> = parts.iter().copied().filter(|p| !crate::ical::is_room(p)).collect();
-    if parts.len() < 2 || building.is_empty() || building.len() == parts.len() {
-        return name.to_owned();
-    }
-    building.join(", ")
 }
 
 /// Fills what a performance leaves out from its show; `instance` when the event is one run

@@ -74,7 +74,7 @@ const FLOOR_90_109: f64 = 0.72;
 /// languages. At first sight, on 2026-12-02 before any fix and with the labels as
 /// corrected (`is_free` null on priced events), it scored 0.483 with the fallback on
 /// (0.288 off), start precision 0.627. The floors are just under what three helpers'
-/// general rules reach together (0.840, 0.416 off, start precision 0.885): ux1's
+/// general rules reach together (0.838, 0.414 off, start precision 0.885): ux1's
 /// Squarespace lists, `<br>` footers, one-day programmes by stage and show-times grids;
 /// ux2's bold-led title cells, meeting-point columns, small hours on the next day and a
 /// town hall's events in its town; sx's one-digit offsets, `CourseInstance`, date-only
