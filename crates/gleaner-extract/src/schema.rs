@@ -345,8 +345,7 @@ impl<'a> Walker<'a> {
                         continue;
                     }
                     // A place with no name but a link whose text names it.
-                    raw.location_name = text(get(m, "name"))
-                        .or_else(|| text(m.get("@linktext")));
+                    raw.location_name = text(get(m, "name")).or_else(|| text(m.get("@linktext")));
                     for a in values(get(m, "address")) {
                         match self.resolve(a) {
                             Value::Object(am) => read_postal(raw, am),

@@ -787,7 +787,7 @@ fn a_course_instance_is_a_run_of_its_course() {
         json!([
             {"title": "Discofox für Einsteiger – Montagskurs", "description": "Acht Abende Grundschritt.",
              "price_min": "129", "price_max": "159", "currency": "EUR",
-             "ticket_url": "https://example.org/buchen/?kurs=MO", "venue_name": "Tanzschule",
+             "ticket_url": "https://example.org/buchen/?kurs=MO", "venue_name": "Tanzschule, Saal 1",
              "url": "https://example.org/kurse/discofox/"},
             {"title": "Discofox für Einsteiger", "price_min": "129",
              "url": "https://example.org/kurse/discofox/"}
