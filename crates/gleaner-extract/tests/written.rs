@@ -87,7 +87,14 @@ const FLOOR_110_129: f64 = 0.83;
 /// LOCATION parts, `superEvent` as a series) reach 0.973, start precision 1.000.
 const FLOOR_130_149: f64 = 0.96;
 
-const BATCHES: [Batch; 6] = [
+/// Pages 150–159, the fifth blind batch (issue 24), written after this session's rounds on
+/// 110–149 and scored once at first sight on 2026-12-02: 0.681 with the fallback on (0.592
+/// off, start precision 0.714), where the session's starting code scored 0.674 on the same
+/// pages. Its structured pages score 0.93–1.00 at first sight; its pages without
+/// structured data 0.00–0.68. The floor is just under the first-sight figure.
+const FLOOR_150_159: f64 = 0.67;
+
+const BATCHES: [Batch; 7] = [
     Batch {
         name: "pages 01–49",
         pages: (1, 49),
@@ -130,6 +137,13 @@ const BATCHES: [Batch; 6] = [
         start_precision: 0.99,
         fallback_adds: false,
     },
+    Batch {
+        name: "pages 150–159 (blind)",
+        pages: (150, 159),
+        floor: FLOOR_150_159,
+        start_precision: 0.70,
+        fallback_adds: true,
+    },
 ];
 
 /// The page number a file's name starts with (`51-en-gb-….html` → 51).
@@ -144,7 +158,7 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 149, "the written corpus has {} pages", files.len());
+    assert!(files.len() >= 159, "the written corpus has {} pages", files.len());
     let mut report = String::new();
     let mut failures = Vec::new();
     let (mut all_with, mut all_without): (Table, Table) = (Table::new(), Table::new());
