@@ -313,7 +313,9 @@ fn finish_item(
         // A cell that is only a price (`$25`, `18 €`, `Free`), or a short line or part of
         // one that is (`VVK 12 € / AK 15 €` after a `<br>`, `Durée 2h10 · Tarifs de 12 à
         // 24 €`).
-        if let Some(p) = price_lines(item).filter(|t| t.chars().count() <= 40).find_map(|t| {
+        // An amount in words counts as written in digits (`cinco euros` as `5 €`).
+        let lines = price_lines(item).map(|t| gleaner_event::amounts_in_words(&t).into_owned());
+        if let Some(p) = lines.filter(|t| t.chars().count() <= 40).find_map(|t| {
             let lower = t.to_lowercase();
             let money = t.contains(['$', '€', '£', '₺'])
                 || lower
