@@ -11,7 +11,7 @@ use gleaner_event::time::parse_event_time;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
 use scraper::ElementRef;
 
-use super::cells::lead_bold;
+use super::cells::{lead_bold, lead_line};
 use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
 use super::price::{price_into, price_lines};
@@ -263,7 +263,7 @@ fn finish_item(
                 Some((t, a)) => (t, link_of(a)),
                 None => match row_title(item, &usable) {
                     Some((t, cell)) => {
-                        title_cell = lead_bold(cell);
+                        title_cell = lead_bold(cell).or_else(|| lead_line(cell));
                         (t, cell.select(&sel("a[href]")).find_map(link_of))
                     }
                     None => match bold_title(item, &usable) {
