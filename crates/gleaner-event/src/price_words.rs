@@ -189,9 +189,18 @@ mod tests {
     fn amounts_written_in_words() {
         for (text, want) in [
             ("Inscripción: diez euros por pareja", "Inscripción: 10 € por pareja"),
-            ("Entrada: cinco euros (gratis con la pañoleta)", "Entrada: 5 € (gratis con la pañoleta)"),
-            ("einen Kostenbeitrag von drei Euro pro Wanderung", "einen Kostenbeitrag von 3 € pro Wanderung"),
-            ("Seven dollars for adults, five dollars for children", "7 $ for adults, 5 $ for children"),
+            (
+                "Entrada: cinco euros (gratis con la pañoleta)",
+                "Entrada: 5 € (gratis con la pañoleta)",
+            ),
+            (
+                "einen Kostenbeitrag von drei Euro pro Wanderung",
+                "einen Kostenbeitrag von 3 € pro Wanderung",
+            ),
+            (
+                "Seven dollars for adults, five dollars for children",
+                "7 $ for adults, 5 $ for children",
+            ),
             ("Katılım beş lira.", "Katılım 5 ₺."),
             ("Tarif : vingt-cinq euros", "Tarif : 25 €"),
             ("Tarif : quatre-vingt-dix euros", "Tarif : 90 €"),

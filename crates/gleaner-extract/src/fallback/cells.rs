@@ -3,8 +3,8 @@
 //! (`<strong>Pregón de fiestas</strong>, a cargo de…<br><em>Plaza Mayor</em>`, as CMS
 //! editors set a programme's or a club plan's table cells).
 
-use gleaner_event::text::collapse;
 use gleaner_event::datetext::fold_diacritics;
+use gleaner_event::text::collapse;
 use scraper::{ElementRef, Node};
 
 use super::item::title_text;
@@ -99,7 +99,9 @@ pub(super) fn lead_line(cell: ElementRef<'_>) -> Option<LeadBold> {
     }
     let line = collapse(&note.text().collect::<String>());
     let line = match line.split_once(':') {
-        Some((label, rest)) if PLACE_LABELS.contains(&fold_diacritics(label.trim()).to_lowercase().as_str()) => {
+        Some((label, rest))
+            if PLACE_LABELS.contains(&fold_diacritics(label.trim()).to_lowercase().as_str()) =>
+        {
             rest.trim().to_owned()
         }
         _ => line,

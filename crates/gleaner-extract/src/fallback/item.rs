@@ -16,12 +16,12 @@ use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
 use super::price::{price_into, price_lines};
 use super::tables::{cell_time, row_place, row_title, tour_row};
+use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
 use super::words::{
     STATUS_WORDS, TICKET_WORDS, is_closure_line, is_generic_link_text, is_publication_line,
     is_status_badge, status_in, strip_status_tail,
 };
-use super::trailing::{AfterTitle, after_title};
 use super::{BLOCKS, is_icon, leaves, sel, text_of, time_values};
 
 /// One listing item read: its event and its dates.

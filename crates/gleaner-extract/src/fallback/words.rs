@@ -123,10 +123,13 @@ pub(super) const STATUS_WORDS: [(&str, &str); 22] = [
 pub(crate) fn status_in(text: &str) -> Option<&'static str> {
     let folded = gleaner_event::datetext::fold_diacritics(text);
     let mut found = None;
-    let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     // German's separable `fällt aus` (`– fällt aus`, `fällt leider aus`) calls it off.
     if words.windows(2).any(|w| matches!(w[0], "fallt" | "faellt") && w[1] == "aus")
-        || words.windows(3).any(|w| matches!(w[0], "fallt" | "faellt") && w[1] == "leider" && w[2] == "aus")
+        || words
+            .windows(3)
+            .any(|w| matches!(w[0], "fallt" | "faellt") && w[1] == "leider" && w[2] == "aus")
     {
         found = Some("cancelled");
     }
