@@ -167,6 +167,22 @@ fn is_house_number(part: &str) -> bool {
             && p[digits..].chars().all(|c| c.is_ascii_alphabetic())
 }
 
+/// Whether a part is a street with its house number (`Atatürk Caddesi No: 112`,
+/// `Hauptstraße 40`, `Calle Mayor nº 3`): a number of one to three digits, or one after a
+/// number marker, ends it. No town is written so.
+fn is_numbered_street(part: &str) -> bool {
+    let words: Vec<&str> = part.split_whitespace().collect();
+    let [.., before, last] = words.as_slice() else { return false };
+    let number =
+        last.trim_end_matches(|c: char| c.is_ascii_alphabetic()).trim_end_matches(['-', '/']);
+    let digits =
+        !number.is_empty() && number.len() <= 3 && number.bytes().all(|b| b.is_ascii_digit());
+    let marker =
+        ["no:", "no.", "no", "nº", "nr.", "nr", "n°"].contains(&before.to_lowercase().as_str());
+    let first_is_word = words[0].chars().next().is_some_and(char::is_alphabetic);
+    digits && first_is_word && (marker || before.chars().all(char::is_alphabetic))
+}
+
 fn is_postal(part: &str) -> bool {
     let p = part.trim();
     if is_uk_postcode(p) || is_ca_postcode(p) {
@@ -275,7 +291,10 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
         let looks_like_street = last.chars().next().is_some_and(|c| c.is_ascii_digit());
         // `Casa de Cultura, calle Real, 5`: a house number after its street, as Spanish
         // and Italian addresses write it, is no town.
-        if (parts.len() > 1 || !looks_like_street) && !is_house_number(&last) {
+        if (parts.len() > 1 || !looks_like_street)
+            && !is_house_number(&last)
+            && !is_numbered_street(&last)
+        {
             // `Rio de Janeiro - RJ`: a locality with its region after a dash.
             let (locality, region) = match last.rsplit_once(" - ") {
                 Some((l, r)) if is_region(r) => (l.to_owned(), Some(r.to_owned())),
@@ -346,6 +365,17 @@ mod tests {
 
     fn o(s: &str) -> Option<String> {
         Some(s.to_owned())
+    }
+
+    #[test]
+    fn a_numbered_street_last_is_no_town() {
+        // A venue and its street, the town left to the page (issue 24, batch 110–129).
+        assert_eq!(split("Kent Kitaplığı, Atatürk Caddesi No: 112")[1], None);
+        assert_eq!(split("Parkplatz an der Festhalle, Hauptstraße 40")[1], None);
+        assert_eq!(split("Vereinsheim, Am Sportplatz 3")[0], o("Vereinsheim, Am Sportplatz 3"));
+        // Towns still end an address.
+        assert_eq!(split("Hauptstraße 40, Rauhenstetten")[1], o("Rauhenstetten"));
+        assert_eq!(split("221B Baker Street, London W1")[1], o("London W1"));
     }
 
     #[test]

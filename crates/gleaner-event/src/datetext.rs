@@ -718,15 +718,26 @@ fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate>
     } else {
         return None;
     };
-    // `27.11.–23.12.2026`: a run whose first day gives no year of its own.
+    // `27.11.–23.12.2026`: a run whose first day gives no year of its own; with the
+    // second day's weekday after the dash (`So. 14.06. – Fr. 19.06.2026`), or a first
+    // day that gives no month either (`Sa./So. 13.–14.06.2026`).
+    let mut k = i;
+    if k >= 1 && word(tokens, k - 1).is_some_and(is_weekday) {
+        k -= 1;
+    } else if k >= 2
+        && sep(tokens, k - 1) == Some('.')
+        && word(tokens, k - 2).is_some_and(is_weekday)
+    {
+        k -= 2;
+    }
     if s == '.'
-        && i >= 5
-        && sep(tokens, i - 1) == Some('-')
-        && sep(tokens, i - 2) == Some('.')
-        && sep(tokens, i - 4) == Some('.')
-        && !tokens[i - 4].spaced
-        && !tokens[i - 3].spaced
-        && let (Some((d0, l0)), Some((m0, lm0))) = (num(tokens, i - 5), num(tokens, i - 3))
+        && k >= 5
+        && sep(tokens, k - 1) == Some('-')
+        && sep(tokens, k - 2) == Some('.')
+        && sep(tokens, k - 4) == Some('.')
+        && !tokens[k - 4].spaced
+        && !tokens[k - 3].spaced
+        && let (Some((d0, l0)), Some((m0, lm0))) = (num(tokens, k - 5), num(tokens, k - 3))
         && l0 <= 2
         && lm0 <= 2
         && let Some(first) = NaiveDate::from_ymd_opt(date.year(), m0, d0)
@@ -737,7 +748,29 @@ fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate>
         return Some(FoundDate {
             start: first,
             end: Some(date),
-            used: (i - 5..i + 5).collect(),
+            used: (k - 5..i + 5).collect(),
+            paired: false,
+        });
+    }
+    if s == '.'
+        && k == i
+        && i >= 3
+        && sep(tokens, i - 1) == Some('-')
+        && sep(tokens, i - 2) == Some('.')
+        && !tokens[i - 2].spaced
+        && (i == 3 || tokens[i - 3].spaced)
+        // Written tight (`13.–14.06.`): a spaced dash after a lone number joins no days.
+        && !tokens[i - 1].spaced
+        && !tokens[i].spaced
+        && let Some((d0, l0)) = num(tokens, i - 3)
+        && l0 <= 2
+        && d0 < date.day()
+        && let Some(first) = date.with_day(d0)
+    {
+        return Some(FoundDate {
+            start: first,
+            end: Some(date),
+            used: (i - 3..i + 5).collect(),
             paired: false,
         });
     }
@@ -1118,6 +1151,16 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(iso(text).as_deref(), Some(want), "`{text}`");
         }
+    }
+
+    #[test]
+    fn dotted_runs_with_weekdays_or_a_day_alone() {
+        // Issue 24, batch 110–129: a club plan's runs of days.
+        assert_eq!(iso("So. 14.06. – Fr. 19.06.2026").as_deref(), Some("2026-06-14/2026-06-19"));
+        assert_eq!(iso("Sa./So. 13.–14.06.2026").as_deref(), Some("2026-06-13/2026-06-14"));
+        assert_eq!(iso("27.11.–23.12.2026").as_deref(), Some("2026-11-27/2026-12-23"));
+        // A version number or a score before a date is no run.
+        assert_eq!(iso("Version 2. – 14.06.2026").as_deref(), Some("2026-06-14"));
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod identity_parts {
 mod model;
 mod normalise;
 mod price;
+mod price_words;
 mod public;
 mod raw;
 pub mod text;
@@ -34,6 +35,7 @@ pub use normalise::{
     NormaliseContext, NormaliseError, NormaliseWarning, Normalised, normalise, same_site,
 };
 pub use price::{PriceText, parse_price_text, says_free, says_free_entry};
+pub use price_words::amounts_in_words;
 pub use public::PublicEvent;
 pub use raw::{Markup, RawEvent, RawOffer};
 pub use time::EventTime;

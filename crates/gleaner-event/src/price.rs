@@ -42,8 +42,12 @@ pub struct PriceText {
 /// Reads a price line: `12,50 €`, `€12.50`, `150 TL`, `CHF 20`, `£8`, `ab 15 €`, `from
 /// $10`, `$10–$20`, `10 – 20 €`, and the free words (Free, Ücretsiz, Gratuit, Entrée
 /// libre, Gratis, Entrada libre, Eintritt frei, Kostenlos). `None` when it holds no price.
+///
+/// An amount written in words before a currency word (`diez euros`, `drei Euro`) reads
+/// as its digits ([`crate::amounts_in_words`]).
 pub fn parse_price_text(text: &str) -> Option<PriceText> {
-    let t = text.trim();
+    let words = crate::price_words::amounts_in_words(text);
+    let t = words.trim();
     if t.is_empty() || t.len() > 2048 {
         return None;
     }

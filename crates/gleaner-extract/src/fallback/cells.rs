@@ -3,6 +3,7 @@
 //! (`<strong>Pregón de fiestas</strong>, a cargo de…<br><em>Plaza Mayor</em>`, as CMS
 //! editors set a programme's or a club plan's table cells).
 
+use gleaner_event::datetext::fold_diacritics;
 use gleaner_event::text::collapse;
 use scraper::{ElementRef, Node};
 
@@ -74,6 +75,57 @@ pub(super) fn lead_bold(cell: ElementRef<'_>) -> Option<LeadBold> {
     Some(LeadBold { title, blurb, place })
 }
 
+/// A cell's parts when it is a plain first line, a `<br>` and one italic line
+/// (`Familienwanderung<br><em>Treffpunkt: Wanderheim am Sonnenbühl</em>`, as a club plan
+/// notes a row's own meeting point): the first line is the title, the italic line,
+/// without its `Treffpunkt:`-like label, its place.
+pub(super) fn lead_line(cell: ElementRef<'_>) -> Option<LeadBold> {
+    let nodes: Vec<_> = cell
+        .children()
+        .filter(|n| match n.value() {
+            Node::Text(t) => !t.trim().is_empty(),
+            Node::Element(_) => true,
+            _ => false,
+        })
+        .collect();
+    let [first, br, note] = nodes.as_slice() else { return None };
+    let title = collapse(first.value().as_text()?);
+    let (br, note) = (ElementRef::wrap(*br)?, ElementRef::wrap(*note)?);
+    if br.value().name() != "br" || !matches!(note.value().name(), "em" | "i") {
+        return None;
+    }
+    if !(3..=200).contains(&title.chars().count()) || is_status_badge(&title) {
+        return None;
+    }
+    let line = collapse(&note.text().collect::<String>());
+    let line = match line.split_once(':') {
+        Some((label, rest))
+            if PLACE_LABELS.contains(&fold_diacritics(label.trim()).to_lowercase().as_str()) =>
+        {
+            rest.trim().to_owned()
+        }
+        _ => line,
+    };
+    Some(LeadBold { title, blurb: None, place: place_line(&line) })
+}
+
+/// Labels of a place line (folded, lower case).
+const PLACE_LABELS: &[&str] = &[
+    "treffpunkt",
+    "ort",
+    "ausgangspunkt",
+    "meeting point",
+    "venue",
+    "where",
+    "lieu",
+    "rendez-vous",
+    "lugar",
+    "punto de encuentro",
+    "mekan",
+    "bulusma noktasi",
+    "yer",
+];
+
 /// A place line's place: up to its first sentence's end, without a parenthesised
 /// remark (`Cerro del Castillo (se verá mejor desde la Plaza Mayor)`), at most eight
 /// words.
@@ -91,7 +143,23 @@ fn place_line(line: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{LeadBold, lead_bold};
+    use super::{LeadBold, lead_bold, lead_line};
+
+    #[test]
+    fn a_plain_line_and_its_italic_place() {
+        let doc = Html::parse_fragment(
+            "<table><tr><td>Familienwanderung mit Grillen<br/><em>Treffpunkt: Wanderheim am Sonnenbühl</em></td>\
+             <td>Wanderwoche<br/><em>540 € pro Person im DZ mit Halbpension, Anmeldung bis 31.03.2026</em></td>\
+             <td>Frühlingswanderung</td></tr></table>",
+        );
+        let cells: Vec<_> = doc.select(&Selector::parse("td").unwrap()).collect();
+        let plan = lead_line(cells[0]).unwrap();
+        assert_eq!(plan.title, "Familienwanderung mit Grillen");
+        assert_eq!(plan.place.as_deref(), Some("Wanderheim am Sonnenbühl"));
+        let priced = lead_line(cells[1]).unwrap();
+        assert_eq!((priced.title.as_str(), priced.place), ("Wanderwoche", None));
+        assert_eq!(lead_line(cells[2]), None);
+    }
     use scraper::{Html, Selector};
 
     fn read(cell: &str) -> Option<LeadBold> {

@@ -11,15 +11,16 @@ use gleaner_event::time::parse_event_time;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
 use scraper::ElementRef;
 
-use super::cells::lead_bold;
+use super::cells::{lead_bold, lead_line};
 use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
 use super::price::{price_into, price_lines};
 use super::tables::{cell_time, row_place, row_title, tour_row};
+use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
 use super::words::{
     STATUS_WORDS, TICKET_WORDS, is_closure_line, is_generic_link_text, is_publication_line,
-    is_status_badge, status_in,
+    is_status_badge, status_in, strip_status_tail,
 };
 use super::{BLOCKS, is_icon, leaves, sel, text_of, time_values};
 
@@ -139,8 +140,15 @@ fn moved_to(
 /// An item's title set in bold (`<b>Club de lectura</b><br>Sala 2.`, as newsletters set
 /// it under a date line): the first `<b>`/`<strong>` of two words or more that is usable
 /// and no price or time, and not a label (`<b>Inscripciones abiertas</b>: talleres…`).
-fn bold_title(item: ElementRef<'_>, usable: &dyn Fn(&str) -> bool) -> Option<String> {
-    item.select(&sel("b, strong")).find_map(|b| {
+fn bold_title<'a>(
+    item: ElementRef<'a>,
+    usable: &dyn Fn(&str) -> bool,
+) -> Option<(String, ElementRef<'a>)> {
+    // A struck-out title beside a status word (`<del>Fiesta de la espuma</del>
+    // <strong>SUSPENDIDA</strong>`) is the event's title too.
+    let struck = status_in(&text_of(item)).is_some();
+    let titles = if struck { "b, strong, del, s" } else { "b, strong" };
+    item.select(&sel(titles)).find_map(|b| {
         let t = title_text(b);
         let label = b
             .next_sibling()
@@ -152,7 +160,7 @@ fn bold_title(item: ElementRef<'_>, usable: &dyn Fn(&str) -> bool) -> Option<Str
             && usable(&t)
             && parse_text_time(&t).is_none()
             && parse_price_text(&t).is_none_or(|_| !t.contains(['$', '€', '£', '₺']));
-        ok.then_some(t)
+        ok.then_some((t, b))
     })
 }
 
@@ -245,6 +253,8 @@ fn finish_item(
     // A row's title cell that opens with its title in bold: its later lines are the
     // event's blurb and place.
     let mut title_cell = None;
+    // A programme line's place sentence and blurb after its bold title.
+    let mut after = None;
     let (title, url) = match heading {
         Some(h) => h,
         None => {
@@ -253,11 +263,14 @@ fn finish_item(
                 Some((t, a)) => (t, link_of(a)),
                 None => match row_title(item, &usable) {
                     Some((t, cell)) => {
-                        title_cell = lead_bold(cell);
+                        title_cell = lead_bold(cell).or_else(|| lead_line(cell));
                         (t, cell.select(&sel("a[href]")).find_map(link_of))
                     }
                     None => match bold_title(item, &usable) {
-                        Some(t) => (t, None),
+                        Some((t, b)) => {
+                            after = after_title(item, b);
+                            (t, None)
+                        }
                         None => (text_before_date(date_text.as_deref()?, reference, order)?, None),
                     },
                 },
@@ -286,7 +299,7 @@ fn finish_item(
         .find_map(link_of)
         .filter(|h| url.as_deref().map(page_of) != Some(page_of(h)));
     let mut raw = RawEvent {
-        name: Some(title),
+        name: Some(strip_status_tail(&title)),
         url,
         start: Some(start.to_iso()),
         end: end.filter(|e| *e != start).map(|e| e.to_iso()),
@@ -304,16 +317,20 @@ fn finish_item(
     if raw.location_name.is_none() && raw.location_text.is_none() && raw.address_text.is_none() {
         raw.location_text = classed_place(item, reference, order)
             .or_else(|| row_place(item))
-            .or_else(|| title_cell.as_mut().and_then(|c| c.place.take()));
+            .or_else(|| title_cell.as_mut().and_then(|c| c.place.take()))
+            .or_else(|| after.as_mut().and_then(|a: &mut AfterTitle| a.place.take()));
     }
     raw.description = classed_summary(item)
         .or_else(|| raw.description.take())
-        .or_else(|| title_cell.as_mut().and_then(|c| c.blurb.take()));
+        .or_else(|| title_cell.as_mut().and_then(|c| c.blurb.take()))
+        .or_else(|| after.as_mut().and_then(|a| a.blurb.take()));
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
         // A cell that is only a price (`$25`, `18 €`, `Free`), or a short line or part of
         // one that is (`VVK 12 € / AK 15 €` after a `<br>`, `Durée 2h10 · Tarifs de 12 à
         // 24 €`).
-        if let Some(p) = price_lines(item).filter(|t| t.chars().count() <= 40).find_map(|t| {
+        // An amount in words counts as written in digits (`cinco euros` as `5 €`).
+        let lines = price_lines(item).map(|t| gleaner_event::amounts_in_words(&t).into_owned());
+        if let Some(p) = lines.filter(|t| t.chars().count() <= 40).find_map(|t| {
             let lower = t.to_lowercase();
             let money = t.contains(['$', '€', '£', '₺'])
                 || lower

@@ -51,6 +51,7 @@ mod price;
 mod programme;
 mod showtimes;
 mod tables;
+mod trailing;
 mod venue;
 mod words;
 mod zone;

@@ -27,7 +27,10 @@ pub(crate) fn price_into(p: &gleaner_event::PriceText, raw: &mut RawEvent) {
 /// that says it is free (`Entrée gratuite.`). For structured items (h-event, vevent) that
 /// name no price property.
 pub(crate) fn price_in_text(el: ElementRef<'_>) -> Option<gleaner_event::PriceText> {
-    let lines: Vec<String> = leaves(el).filter(|t| t.chars().count() <= 160).collect();
+    let lines: Vec<String> = leaves(el)
+        .filter(|t| t.chars().count() <= 160)
+        .map(|t| gleaner_event::amounts_in_words(&t).into_owned())
+        .collect();
     lines
         .iter()
         .find_map(|t| {

@@ -5,7 +5,7 @@ use gleaner_event::datetext::parse_text_time;
 use gleaner_event::parse_price_text;
 use scraper::ElementRef;
 
-use super::cells::lead_bold;
+use super::cells::{lead_bold, lead_line};
 use super::item::{Item, title_text};
 use super::price::price_lines;
 use super::venue::site_venue;
@@ -136,7 +136,7 @@ pub(super) fn row_title<'a>(
     // A cell that opens with its title in bold is titled by the bold alone (the rest is
     // its blurb and place).
     let usable_cell = |c: &ElementRef<'a>| {
-        let t = lead_bold(*c).map_or_else(|| title_text(*c), |l| l.title);
+        let t = lead_bold(*c).or_else(|| lead_line(*c)).map_or_else(|| title_text(*c), |l| l.title);
         let price = parse_price_text(&t).is_some()
             && (t.contains(['$', '€', '£', '₺']) || gleaner_event::says_free(&t));
         (usable(&t) && !price && parse_text_time(&t).is_none()).then_some((t, *c))

@@ -292,12 +292,67 @@ pub(super) fn classed_place(
                     || ["lugar", "lieu", "veranstaltungsort", "mekan"].contains(&c.as_str())
             })
         })
-        // `Teatro Isabel la Católica · Granada`: a venue and its town.
-        .map(|el| text_of(el).replace(" · ", ", "))
+        // A line led by a location icon (`<li><i class="icon-konum"></i> Kent
+        // Kitaplığı</li>`, Font Awesome's `fa-map-marker`): the icon's line.
+        .chain(
+            item.descendants()
+                .filter_map(ElementRef::wrap)
+                .filter(|el| is_place_icon(*el))
+                .filter_map(|icon| icon.parent().and_then(ElementRef::wrap)),
+        )
+        // `Teatro Isabel la Católica · Granada`: a venue and its town; without the hall
+        // after a dash (`Nazım Hikmet Kültür Merkezi – Büyük Salon`).
+        .map(|el| without_hall(&text_of(el)).replace(" · ", ", "))
         .find(|t| {
             (2..=80).contains(&t.chars().count())
                 && parse_text_date(t, reference, order).is_none()
                 && parse_text_time(t).is_none()
+        })
+}
+
+/// A place without the hall or room written after a dash (`Kulturhaus – Großer Saal`,
+/// `Karaçam Kültür Merkezi – Küçük Salon`): the venue is the building.
+fn without_hall(place: &str) -> String {
+    const ROOMS: &[&str] = &[
+        "salon",
+        "saal",
+        "salle",
+        "sala",
+        "hall",
+        "room",
+        "stage",
+        "sahne",
+        "studio",
+        "auditorium",
+        "auditorio",
+        "foyer",
+    ];
+    if let Some((venue, room)) = place.rsplit_once(" – ").or_else(|| place.rsplit_once(" - ")) {
+        let folded = gleaner_event::datetext::fold_diacritics(room).to_lowercase();
+        let is_room = folded.split_whitespace().count() <= 3
+            && folded.split_whitespace().any(|w| ROOMS.contains(&w));
+        if is_room && !venue.contains(',') && venue.split_whitespace().count() >= 2 {
+            return venue.trim().to_owned();
+        }
+    }
+    place.to_owned()
+}
+
+/// Whether an element is an empty icon that marks a place (`<i class="fa
+/// fa-map-marker">`, `icon-location`, `bi-geo-alt`, Turkish `icon-konum`) and opens its
+/// line.
+fn is_place_icon(el: ElementRef<'_>) -> bool {
+    const ICONS: &[&str] = &["map-marker", "location", "map-pin", "geo-alt", "konum", "ubicacion"];
+    // Nothing but blank text before it in its line.
+    let first = el.parent().and_then(|p| {
+        p.children().find(|n| n.value().as_text().is_none_or(|t| !t.trim().is_empty()))
+    });
+    matches!(el.value().name(), "i" | "span" | "svg")
+        && text_of(el).is_empty()
+        && first.is_some_and(|f| f.id() == el.id())
+        && el.value().classes().any(|c| {
+            let c = c.to_ascii_lowercase();
+            ICONS.iter().any(|w| c.contains(w))
         })
 }
 
@@ -332,6 +387,40 @@ pub(super) fn classed_address(item: ElementRef<'_>) -> Option<(String, Option<St
         .collect();
     let address = (!lines.is_empty() && lines.len() <= 5).then(|| lines.join(", "));
     Some((name, address))
+}
+
+#[cfg(test)]
+mod hall_tests {
+    use super::{classed_place, without_hall};
+    use gleaner_event::datetext::DateOrder;
+    use scraper::{Html, Selector};
+
+    #[test]
+    fn a_line_led_by_a_location_icon() {
+        let doc = Html::parse_fragment(
+            "<div class=\"kart\"><ul><li><i class=\"icon-saat\"></i> Saat 20.00</li>\
+             <li><i class=\"icon-konum\"></i> Nazım Hikmet Kültür Merkezi – Büyük Salon</li></ul></div>\
+             <div class=\"card\"><p><i class=\"fa fa-map-marker\"></i> Salle Pleyel</p></div>\
+             <div class=\"card\"><p>Texte <i class=\"fa fa-map-marker\"></i></p></div>",
+        );
+        let items: Vec<_> = doc.select(&Selector::parse("div").unwrap()).collect();
+        let place = |i: usize| classed_place(items[i], None, DateOrder::DayFirst);
+        assert_eq!(place(0).as_deref(), Some("Nazım Hikmet Kültür Merkezi"));
+        assert_eq!(place(1).as_deref(), Some("Salle Pleyel"));
+        // An icon that does not open its line marks nothing.
+        assert_eq!(place(2), None);
+    }
+
+    #[test]
+    fn a_hall_after_the_venue() {
+        assert_eq!(
+            without_hall("Nazım Hikmet Kültür Merkezi – Büyük Salon"),
+            "Nazım Hikmet Kültür Merkezi"
+        );
+        assert_eq!(without_hall("Kulturhaus Mitte - Großer Saal"), "Kulturhaus Mitte");
+        // A dash that is not before a hall keeps the place whole.
+        assert_eq!(without_hall("Parc – Jardin des Plantes"), "Parc – Jardin des Plantes");
+    }
 }
 
 #[cfg(test)]

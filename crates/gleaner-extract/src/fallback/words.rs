@@ -119,11 +119,21 @@ pub(super) const STATUS_WORDS: [(&str, &str); 22] = [
 ];
 
 /// The status a text states with one status word (`POSTPONED`, `– abgesagt –`,
-/// `ERTELENDİ`, `entfaellt`), or `None` when it states none or two different ones.
+/// `ERTELENDİ`, `entfaellt`, `fällt aus`), or `None` when it states none or two different ones.
 pub(crate) fn status_in(text: &str) -> Option<&'static str> {
     let folded = gleaner_event::datetext::fold_diacritics(text);
     let mut found = None;
-    for w in folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    // German's separable `fällt aus` (`– fällt aus`, `fällt leider aus`) calls it off.
+    if words.windows(2).any(|w| matches!(w[0], "fallt" | "faellt") && w[1] == "aus")
+        || words
+            .windows(3)
+            .any(|w| matches!(w[0], "fallt" | "faellt") && w[1] == "leider" && w[2] == "aus")
+    {
+        found = Some("cancelled");
+    }
+    for w in words {
         // German written without umlauts (`entfaellt`, a `<tr class="entfaellt">`) reads
         // as with them.
         let plain = w.replace("ae", "a").replace("oe", "o").replace("ue", "u");
@@ -142,6 +152,9 @@ pub(crate) fn status_in(text: &str) -> Option<&'static str> {
 /// Whether a text is only a status badge (`POSTPONED`, `– abgesagt –`): never a title
 /// nor part of one.
 pub(super) fn is_status_badge(text: &str) -> bool {
+    if strip_status_tail(&format!("x – {text}")) == "x" {
+        return true;
+    }
     let words: Vec<&str> =
         text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     words.len() == 1 && status_in(words[0]).is_some()
@@ -230,4 +243,29 @@ const SESSION_FILLERS: &[&str] = &[
 pub(super) fn is_session_filler(title: &str) -> bool {
     let t = gleaner_event::datetext::fold_diacritics(title.trim());
     SESSION_FILLERS.iter().any(|f| t.starts_with(f))
+}
+
+/// A title without the status written after it (`Zu den Märzenbechern – fällt aus`,
+/// `Fiesta de la espuma: SUSPENDIDA`): the status is the event's, never its title's.
+pub(super) fn strip_status_tail(title: &str) -> String {
+    for sep in [" – ", " — ", " - ", ": ", " · "] {
+        if let Some((head, tail)) = title.rsplit_once(sep) {
+            let words: Vec<String> = gleaner_event::datetext::fold_diacritics(tail)
+                .to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect();
+            let only_status = status_in(tail).is_some()
+                && (1..=3).contains(&words.len())
+                && words.iter().all(|w| {
+                    STATUS_WORDS.iter().any(|(s, _)| s == w)
+                        || ["fallt", "faellt", "aus", "leider"].contains(&w.as_str())
+                });
+            if only_status && !head.trim().is_empty() {
+                return head.trim().to_owned();
+            }
+        }
+    }
+    title.to_owned()
 }
