@@ -33,30 +33,41 @@ pub(super) fn grid_items(row: ElementRef<'_>, item: Item) -> Vec<Item> {
         .collect()
 }
 
+/// A table row's cells and its table's header row (the first row with a `<th>`, not this
+/// one), each heading's text folded: the columns the row's cells are read by. `None` for a
+/// row that is not a `<tr>` or a table without such a header.
+fn cells_under_header(row: ElementRef<'_>) -> Option<(Vec<ElementRef<'_>>, Vec<String>)> {
+    if row.value().name() != "tr" {
+        return None;
+    }
+    let cells = row_cells(row);
+    let table =
+        row.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
+    let header = table
+        .select(&sel("tr"))
+        .find(|r| r.select(&sel("th")).next().is_some())
+        .filter(|r| r.id() != row.id())?;
+    let header = row_cells(header)
+        .into_iter()
+        .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
+        .collect();
+    Some((cells, header))
+}
+
+/// A row's `<td>` and `<th>` cells.
+fn row_cells(row: ElementRef<'_>) -> Vec<ElementRef<'_>> {
+    row.children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "td" | "th"))
+        .collect()
+}
+
 /// The room cells of a timetable grid's row that name an event: the table's header row
 /// has a first column and two or more others none of which is a title column, the row's
 /// first cell is only a time, and each named cell's title is its first bold text,
 /// heading or link. `None` when the row is no such row.
 fn grid_cells(row: ElementRef<'_>) -> Option<Vec<(String, ElementRef<'_>)>> {
-    if row.value().name() != "tr" {
-        return None;
-    }
-    let cells: Vec<ElementRef<'_>> = row
-        .children()
-        .filter_map(ElementRef::wrap)
-        .filter(|c| matches!(c.value().name(), "td" | "th"))
-        .collect();
-    let table =
-        row.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
-    let header: Vec<String> = table
-        .select(&sel("tr"))
-        .find(|r| r.select(&sel("th")).next().is_some())
-        .filter(|r| r.id() != row.id())?
-        .children()
-        .filter_map(ElementRef::wrap)
-        .filter(|c| matches!(c.value().name(), "td" | "th"))
-        .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
-        .collect();
+    let (cells, header) = cells_under_header(row)?;
     if cells.len() < 3
         || header.len() != cells.len()
         || header.iter().any(|h| TITLE_COLUMNS.contains(&h.as_str()) || h.is_empty())
@@ -141,18 +152,7 @@ pub(super) fn row_title<'a>(
             && (t.contains(['$', '€', '£', '₺']) || gleaner_event::says_free(&t));
         (usable(&t) && !price && parse_text_time(&t).is_none()).then_some((t, *c))
     };
-    let table = item.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table");
-    let header: Vec<String> = table
-        .and_then(|t| t.select(&sel("tr")).find(|r| r.select(&sel("th")).next().is_some()))
-        .filter(|r| r.id() != item.id())
-        .map(|r| {
-            r.children()
-                .filter_map(ElementRef::wrap)
-                .filter(|c| matches!(c.value().name(), "td" | "th"))
-                .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
-                .collect()
-        })
-        .unwrap_or_default();
+    let header = cells_under_header(item).map(|(_, header)| header).unwrap_or_default();
     if header.len() == cells.len()
         && let Some(i) = header.iter().position(|h| TITLE_COLUMNS.contains(&h.as_str()))
         && let Some(found) = usable_cell(&cells[i])
@@ -184,25 +184,7 @@ const PLACE_COLUMNS: &[&str] = &[
 /// A table row's place: the cell under a venue or meeting-point column of its table's
 /// header row, when it is short and names something.
 pub(super) fn row_place(item: ElementRef<'_>) -> Option<String> {
-    if item.value().name() != "tr" {
-        return None;
-    }
-    let cells: Vec<ElementRef<'_>> = item
-        .children()
-        .filter_map(ElementRef::wrap)
-        .filter(|c| matches!(c.value().name(), "td" | "th"))
-        .collect();
-    let table =
-        item.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
-    let header: Vec<String> = table
-        .select(&sel("tr"))
-        .find(|r| r.select(&sel("th")).next().is_some())
-        .filter(|r| r.id() != item.id())?
-        .children()
-        .filter_map(ElementRef::wrap)
-        .filter(|c| matches!(c.value().name(), "td" | "th"))
-        .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
-        .collect();
+    let (cells, header) = cells_under_header(item)?;
     if header.len() != cells.len() {
         return None;
     }
@@ -240,25 +222,7 @@ pub(super) struct TourRow {
 /// one `<h1>`: the show is the heading, the place the row's venue and city cells, the
 /// booking link the link of its tickets cell, the image the page's first one.
 pub(super) fn tour_row(item: ElementRef<'_>) -> Option<TourRow> {
-    if item.value().name() != "tr" {
-        return None;
-    }
-    let cells: Vec<ElementRef<'_>> = item
-        .children()
-        .filter_map(ElementRef::wrap)
-        .filter(|c| matches!(c.value().name(), "td" | "th"))
-        .collect();
-    let table =
-        item.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
-    let header: Vec<String> = table
-        .select(&sel("tr"))
-        .find(|r| r.select(&sel("th")).next().is_some())
-        .filter(|r| r.id() != item.id())?
-        .children()
-        .filter_map(ElementRef::wrap)
-        .filter(|c| matches!(c.value().name(), "td" | "th"))
-        .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
-        .collect();
+    let (cells, header) = cells_under_header(item)?;
     if header.len() != cells.len() || header.iter().any(|h| TITLE_COLUMNS.contains(&h.as_str())) {
         return None;
     }
