@@ -41,6 +41,7 @@
 //! venue, `zone` a stated time zone, `news` signed articles; `price` and `words` serve
 //! them all.
 
+mod abstain;
 mod cells;
 mod days;
 mod detail;
@@ -95,6 +96,9 @@ pub fn read(
     let paired = dl_items(doc);
     let doc = paired.as_ref().unwrap_or(doc);
     read_page(doc, reference, candidates, diagnostics);
+    // Weak readings (a day heading, a listing's span, a bare teaser) are dropped before
+    // anything is added to them.
+    abstain::abstain(doc, first, candidates, diagnostics);
     // Events with no place of their own are at the site's venue when the page's footer or
     // contact block gives one (a club's or theatre's own listing).
     let placeless = |r: &RawEvent| {
