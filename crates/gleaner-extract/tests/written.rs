@@ -94,9 +94,11 @@ const FLOOR_130_149: f64 = 0.96;
 /// 110–149 and scored once at first sight on 2026-12-02: 0.681 with the fallback on (0.592
 /// off, start precision 0.714), where the session's starting code scored 0.674 on the same
 /// pages. Its structured pages score 0.93–1.00 at first sight; its pages without
-/// structured data 0.00–0.68. Helper ux4's abstention (day headings, a listing's span read
-/// as one event) took it to 0.704, start precision 0.833; the floors are just under.
-const FLOOR_150_159: f64 = 0.70;
+/// structured data 0.00–0.68. Helper ux3's rules, written without these pages, took it
+/// to 0.695; helper ux4's abstention (day headings, a listing's span read as one event),
+/// written with them in view, to 0.718 with both (start precision 0.833); the floors are
+/// just under.
+const FLOOR_150_159: f64 = 0.71;
 
 const BATCHES: [Batch; 7] = [
     Batch {
