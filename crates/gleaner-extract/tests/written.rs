@@ -100,7 +100,14 @@ const FLOOR_130_149: f64 = 0.96;
 /// just under.
 const FLOOR_150_159: f64 = 0.71;
 
-const BATCHES: [Batch; 7] = [
+/// Pages 160–169, the sixth blind batch (issue 24), written at the end of the session and
+/// scored once at first sight on 2026-12-02 with every round merged: 0.641 with the
+/// fallback on (0.549 off, start precision 0.694), where the session's starting code
+/// scored 0.613. Structured pages 0.92–1.00, pages without structured data 0.00–0.71.
+/// Nothing was fixed for them; the floor is just under the first-sight figure.
+const FLOOR_160_169: f64 = 0.63;
+
+const BATCHES: [Batch; 8] = [
     Batch {
         name: "pages 01–49",
         pages: (1, 49),
@@ -150,6 +157,13 @@ const BATCHES: [Batch; 7] = [
         start_precision: 0.83,
         fallback_adds: true,
     },
+    Batch {
+        name: "pages 160–169 (blind)",
+        pages: (160, 169),
+        floor: FLOOR_160_169,
+        start_precision: 0.69,
+        fallback_adds: true,
+    },
 ];
 
 /// The page number a file's name starts with (`51-en-gb-….html` → 51).
@@ -164,7 +178,7 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 159, "the written corpus has {} pages", files.len());
+    assert!(files.len() >= 169, "the written corpus has {} pages", files.len());
     let mut report = String::new();
     let mut failures = Vec::new();
     let (mut all_with, mut all_without): (Table, Table) = (Table::new(), Table::new());
