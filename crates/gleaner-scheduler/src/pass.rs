@@ -691,9 +691,7 @@ async fn ask(
     step: Step,
     site: String,
 ) -> Flow {
-    let (ctx, source) = (&pass.ctx, &*pass.source);
-    let (event_selector, next_selector, api_key) =
-        (&pass.event_selector, &pass.next_selector, &pass.api_key);
+    let (ctx, source, api_key) = (&pass.ctx, &*pass.source, &pass.api_key);
     let seen = &pass.seen;
     let asked = ctx.clock.now();
     // Boxed, like every large await below: a site waiting for its gap holds only
@@ -843,6 +841,29 @@ async fn ask(
         }
         _ => return Flow::Next,
     }
+    // Boxed: a site waiting for its answer holds only what it waits on, not the space
+    // of reading a page.
+    Box::pin(read_page(pass, c, &request, fetched, url, step, site, now)).await;
+    Flow::Next
+}
+
+/// Reads a 2xx answer to `request` (for `url`, a `step` of `site`, answered at `now`)
+/// into `c`: the page's events stored and its links queued, then its validators kept.
+#[allow(clippy::too_many_arguments)] // the request's parts, each used by one step
+async fn read_page(
+    pass: &Pass,
+    c: &mut SiteCrawl,
+    request: &GateRequest,
+    fetched: gleaner_fetch::Fetched,
+    url: Url,
+    step: Step,
+    site: String,
+    now: SystemTime,
+) {
+    let (ctx, source) = (&pass.ctx, &*pass.source);
+    let (event_selector, next_selector, api_key) =
+        (&pass.event_selector, &pass.next_selector, &pass.api_key);
+    let seen = &pass.seen;
     // Validators are stored only after the page's events: a crash in between must
     // not leave a 304 in front of events that were never stored.
     let validators = fetched.validators.clone();
@@ -857,14 +878,14 @@ async fn ask(
             let rules = if ctx.settings.licensed_api_for(&source.id, &url).is_some() {
                 Vec::new()
             } else {
-                Box::pin(ctx.gate.robots_preferences(&request)).await.unwrap_or_default()
+                Box::pin(ctx.gate.robots_preferences(request)).await.unwrap_or_default()
             };
             c.site_prefs.insert(site.clone(), rules);
         }
         let robots_prefs = c.site_prefs.get(&site).map_or(&[][..], Vec::as_slice);
         let signals = page_signals(ctx, &fetched, &body, robots_prefs);
         if let Some(no) = &signals.unpublished {
-            ctx.gate.record_refusal(&request, format!("events not published: {no}"));
+            ctx.gate.record_refusal(request, format!("events not published: {no}"));
         }
         if let Some(reason) = &signals.stop_site {
             // A rights reservation under `on_reservation = "stop-site"`: nothing more from
@@ -1068,7 +1089,6 @@ async fn ask(
             .await;
     }
     ctx.sink.set_validators(&url, validators).await;
-    Flow::Next
 }
 
 /// Runs one pass of `source`, giving up waiting at `deadline` (the rest is re-queued).
@@ -1176,6 +1196,22 @@ mod tests {
         _: impl FnOnce(&'a Pass, SiteFrontier) -> F,
     ) -> usize {
         std::mem::size_of::<F>()
+    }
+
+    /// The size of the future of [`ask`], live while a site's request is on the wire:
+    /// ten thousand sites asking at once hold ten thousand.
+    fn ask_size<'a, F: std::future::Future>(
+        _: impl FnOnce(&'a Pass, &'a mut SiteCrawl, GateRequest, Url, Step, String) -> F,
+    ) -> usize {
+        std::mem::size_of::<F>()
+    }
+
+    /// 3,776 bytes with the reading of a page inline; 1,216 with it boxed in
+    /// [`read_page`].
+    #[test]
+    fn a_request_in_flight_holds_a_small_future() {
+        let size = ask_size(ask);
+        assert!(size < 2048, "a site's request in flight takes {size} bytes");
     }
 
     /// Each site's crawl is a task that holds its future whole, for the whole crawl: ten
