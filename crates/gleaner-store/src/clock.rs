@@ -7,8 +7,11 @@
 //! reservation would cost a round trip per decision and the policy closure is
 //! synchronous, so the clock is synced instead: at start and every [`RESYNC`], each
 //! reading is the database time of the last sync plus the monotonic time since, within
-//! half a round trip (sub-millisecond on a LAN) plus the monotonic clock's drift
-//! (parts per million) of the database's.
+//! half a round trip plus the monotonic clock's drift (parts per million) of the
+//! database's. Each sync takes up to [`SAMPLES`] readings and keeps the one with the
+//! shortest round trip: one trip stretched by a busy machine (a process not scheduled
+//! for a few hundred milliseconds after the answer came) put one worker's clock that far
+//! off its neighbours', and the site saw two workers' requests closer than the gap.
 
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, SystemTime};
@@ -22,6 +25,13 @@ use crate::{BackendKind, Store, StoreError};
 
 /// How often the clock is synced with the database again.
 const RESYNC: Duration = Duration::from_secs(60);
+
+/// The most readings one sync takes; it keeps the one with the shortest round trip.
+const SAMPLES: usize = 16;
+
+/// A round trip this short ends a sync early (after the first reading, whose trip also
+/// prepares the statement): its reading is within a millisecond.
+const GOOD_TRIP: Duration = Duration::from_millis(2);
 
 /// A test hook: this process's own wall clock is read this many milliseconds off (signed),
 /// to show that workers sharing a database do not depend on it.
@@ -66,13 +76,45 @@ impl WallClock for DatabaseClock {
     }
 }
 
-/// One reading: the local instant in the middle of the round trip, and the database
-/// time.
+/// One sync: the local instant in the middle of the round trip, and the database time,
+/// of the reading with the shortest trip of up to [`SAMPLES`] (see [`best_reading`]).
 async fn read(store: &Store) -> Result<(Instant, SystemTime), StoreError> {
-    let sent = Instant::now();
-    let time = store.database_time().await?;
-    let trip = sent.elapsed();
-    Ok((sent + trip / 2, time))
+    best_reading(|| store.database_time()).await
+}
+
+/// Takes readings of `database_time` until one's round trip is [`GOOD_TRIP`] or less
+/// (the first never counts: it may connect and prepare) or [`SAMPLES`] are taken, and
+/// returns the one with the shortest trip as (the local instant in the middle of its
+/// trip, the database time). The database read its clock somewhere inside the trip, so
+/// a reading is off by at most half its trip; a trip stretched by a busy machine is
+/// left out rather than trusted. Fails only when no reading succeeds.
+async fn best_reading<F, Fut>(mut database_time: F) -> Result<(Instant, SystemTime), StoreError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<SystemTime, StoreError>>,
+{
+    let mut best: Option<(Duration, Instant, SystemTime)> = None;
+    let mut last_error = None;
+    for sample in 0..SAMPLES {
+        let sent = Instant::now();
+        match database_time().await {
+            Ok(time) => {
+                let trip = sent.elapsed();
+                if best.is_none_or(|(shortest, _, _)| trip < shortest) {
+                    best = Some((trip, sent + trip / 2, time));
+                }
+            }
+            Err(error) => last_error = Some(error),
+        }
+        if sample > 0 && best.is_some_and(|(trip, _, _)| trip <= GOOD_TRIP) {
+            break;
+        }
+    }
+    match (best, last_error) {
+        (Some((_, at, time)), _) => Ok((at, time)),
+        (None, Some(error)) => Err(error),
+        (None, None) => Err(StoreError::Worker("the database clock gave no reading".into())),
+    }
 }
 
 async fn resync_loop(clock: Weak<DatabaseClock>, store: Store) {
@@ -121,6 +163,60 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A database whose clock runs `offset` ahead of this process's, answering after
+    /// `stalls[i]` (the i-th reading) on top of a 1 ms trip: the clock is read as the
+    /// query arrives, and the answer then waits (a worker not scheduled on a busy
+    /// machine). The synced clock must read the database's time, not lag by half the
+    /// stall: two workers whose clocks disagree by more than the gap break the site's
+    /// spacing between them.
+    #[tokio::test(start_paused = true)]
+    async fn a_sync_with_one_stalled_round_trip_still_reads_the_database_clock() {
+        let offset = Duration::from_secs(3600);
+        let origin = Instant::now();
+        let epoch = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let database_now = move || epoch + offset + origin.elapsed();
+        let stalls = [300u64, 0, 0, 0];
+        let mut calls = 0usize;
+        let (at, time) = best_reading(|| {
+            let stall = Duration::from_millis(stalls.get(calls).copied().unwrap_or(0));
+            calls += 1;
+            async move {
+                tokio::time::sleep(Duration::from_micros(500)).await;
+                let time = database_now();
+                tokio::time::sleep(Duration::from_micros(500) + stall).await;
+                Ok(time)
+            }
+        })
+        .await
+        .unwrap();
+        let clock = DatabaseClock { anchor: Mutex::new((at, time)) };
+        let later = Instant::now() + Duration::from_secs(5);
+        let truth = epoch + offset + later.duration_since(origin);
+        let read = clock.reading(later);
+        let error = match read.duration_since(truth) {
+            Ok(ahead) => ahead,
+            Err(behind) => behind.duration(),
+        };
+        assert!(error <= Duration::from_millis(2), "synced clock off by {error:?}");
+        assert!(calls <= SAMPLES, "a sync takes at most {SAMPLES} readings, took {calls}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_sync_fails_only_when_no_reading_succeeds() {
+        let mut calls = 0usize;
+        let result = best_reading(|| {
+            calls += 1;
+            let ok = calls == 3;
+            async move {
+                if ok { Ok(SystemTime::UNIX_EPOCH) } else { Err(StoreError::Worker("down".into())) }
+            }
+        })
+        .await;
+        assert!(result.is_ok(), "one good reading of several is enough");
+        let failed = best_reading(|| async { Err(StoreError::Worker("down".into())) }).await;
+        assert!(failed.is_err(), "no reading: the error, not a guess");
+    }
 
     #[test]
     fn the_clock_carries_the_database_time_forward_and_never_goes_back() {
