@@ -104,12 +104,15 @@ pub fn read(
     let placeless = |r: &RawEvent| {
         r.location_name.is_none() && r.location_text.is_none() && r.address_text.is_none()
     };
+    // The site's own venue, from its footer or contact block: read once for the rules
+    // below.
+    let site = site_venue(doc.root_element());
     // A town hall's own address is not where its town's events are held: they are in
     // its town (the events with a bare place name, or none, take the town).
-    if let Some((name, address)) = site_venue(doc.root_element())
-        && is_municipal(&name)
+    if let Some((name, address)) = &site
+        && is_municipal(name)
     {
-        if let Some((town, code)) = site_town(&address) {
+        if let Some((town, code)) = site_town(address) {
             let bare = |t: &Option<String>| {
                 t.as_deref().is_none_or(|t| {
                     t.rsplit(',')
@@ -126,8 +129,8 @@ pub fn read(
                 }
             }
         }
-    } else if candidates[first..].iter().any(|c| placeless(&c.raw))
-        && let Some((name, address)) = site_venue(doc.root_element())
+    } else if let Some((name, address)) = &site
+        && candidates[first..].iter().any(|c| placeless(&c.raw))
     {
         for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
             c.raw.location_name = Some(name.clone());
@@ -138,7 +141,7 @@ pub fn read(
     // venue's (`The Laughing Pint` or `The Laughing Pint – Back Bar` on the site of `The
     // Laughing Pint Comedy Room`), is at the site's venue: its address is the footer's,
     // and a room named after a dash is not part of the venue.
-    if let Some((site, address)) = site_venue(doc.root_element()) {
+    if let Some((site, address)) = &site {
         for c in candidates[first..].iter_mut() {
             if c.raw.address_text.is_some() || c.raw.location_text.is_some() {
                 continue;
@@ -161,7 +164,7 @@ pub fn read(
     // Events with a place but no country are in the country of the site's own address when
     // its footer ends with one (`… · 09500 Medina de Pomar (Burgos) · España`) and the
     // event's place names none: a town hall lists its own town's fairs.
-    if let Some(country) = site_venue(doc.root_element()).and_then(|(_, a)| site_country(&a)) {
+    if let Some(country) = site.as_ref().and_then(|(_, a)| site_country(a)) {
         for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
             let texts = [&c.raw.location_name, &c.raw.location_text, &c.raw.address_text];
             let names_one = texts.iter().filter_map(|t| t.as_deref()).any(|t| {
