@@ -107,7 +107,14 @@ const FLOOR_150_159: f64 = 0.71;
 /// Nothing was fixed for them; the floor is just under the first-sight figure.
 const FLOOR_160_169: f64 = 0.63;
 
-const BATCHES: [Batch; 8] = [
+/// Pages 170–189, the seventh blind batch (issue 24): 3 pages without event structured
+/// data and 1 with it in each language, from kinds of site not in the batches above. At
+/// first sight, on 2026-12-02 with the session's starting code (`72cdc00`), it scored
+/// 0.505 with the fallback on (0.345 off), start precision 0.595: the structured pages
+/// 0.80–1.00, the others 0.00–0.84, with 30 wrong starts. The floor is that figure.
+const FLOOR_170_189: f64 = 0.50;
+
+const BATCHES: [Batch; 9] = [
     Batch {
         name: "pages 01–49",
         pages: (1, 49),
@@ -164,6 +171,13 @@ const BATCHES: [Batch; 8] = [
         start_precision: 0.69,
         fallback_adds: true,
     },
+    Batch {
+        name: "pages 170–189 (blind)",
+        pages: (170, 189),
+        floor: FLOOR_170_189,
+        start_precision: 0.59,
+        fallback_adds: true,
+    },
 ];
 
 /// The page number a file's name starts with (`51-en-gb-….html` → 51).
@@ -178,7 +192,7 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 169, "the written corpus has {} pages", files.len());
+    assert!(files.len() >= 189, "the written corpus has {} pages", files.len());
     let mut report = String::new();
     let mut failures = Vec::new();
     let (mut all_with, mut all_without): (Table, Table) = (Table::new(), Table::new());
