@@ -420,3 +420,37 @@ fn a_footers_legal_form_is_not_part_of_the_venue() {
         assert_eq!(events[0].venue.name.as_deref(), Some(want), "{footer}");
     }
 }
+
+/// Issue 24, batches 150–169: an introduction that says every event is free (`Toutes nos
+/// animations sont gratuites`) makes the items without a price free; one that says so of
+/// one thing, or with an exception, does not.
+#[test]
+fn an_intro_saying_every_event_is_free_makes_the_items_free() {
+    let page = |intro: &str| {
+        let card = |d: &str, extra: &str| {
+            format!(
+                r#"<div class="rdv"><h2><a href="/rdv/{d}">Atelier {d}</a></h2><p class="quand">samedi {d} mai 2026 à 10h30</p>{extra}</div>"#
+            )
+        };
+        format!(
+            r#"<html lang="fr"><body><main><h1>Nos rendez-vous</h1><p>{intro}</p>{}{}{}</main></body></html>"#,
+            card("9", ""),
+            card("16", ""),
+            card("23", "<p class=\"tarif\">Tarif : 6 €</p>"),
+        )
+    };
+    let events = read(&page("Toutes nos animations sont gratuites, sur inscription."));
+    assert_eq!(events.len(), 3, "{events:#?}");
+    assert_eq!(events[0].price.is_free, Some(true));
+    assert_eq!(events[1].price.is_free, Some(true));
+    // An item with its own price keeps it.
+    assert_ne!(events[2].price.is_free, Some(true));
+    for intro in [
+        "Toutes nos animations sont gratuites, sauf les stages.",
+        "Le parking est gratuit pour les abonnés.",
+    ] {
+        let events = read(&page(intro));
+        assert_eq!(events.len(), 3, "{intro}: {events:#?}");
+        assert_eq!(events[0].price.is_free, None, "{intro}");
+    }
+}
