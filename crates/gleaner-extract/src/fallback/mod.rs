@@ -95,10 +95,10 @@ pub fn read(
     // after it are wrapped in one `<div>` and the page read again.
     let paired = dl_items(doc);
     let doc = paired.as_ref().unwrap_or(doc);
-    read_page(doc, reference, candidates, diagnostics);
+    let reading = read_page(doc, reference, candidates, diagnostics);
     // Weak readings (a day heading, a listing's span, a bare teaser) are dropped before
     // anything is added to them.
-    abstain::abstain(doc, first, candidates, diagnostics);
+    abstain::abstain(doc, reading, first, candidates, diagnostics);
     // Events with no place of their own are at the site's venue when the page's footer or
     // contact block gives one (a club's or theatre's own listing).
     let placeless = |r: &RawEvent| {
@@ -235,12 +235,24 @@ fn dl_items(doc: &Html) -> Option<Html> {
     changed.then(|| Html::parse_document(&html))
 }
 
+/// What [`read_page`] made of a page: the shape its candidates came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// No event (no date, a news article, a past date, too many dates).
+    Nothing,
+    /// The page as one event's page: its one candidate.
+    OneEvent,
+    /// Items of a list: a listing's, a show's performances, a programme's acts, a
+    /// show-times grid's times.
+    Items,
+}
+
 fn read_page(
     doc: &Html,
     reference: Option<NaiveDate>,
     candidates: &mut Vec<Candidate>,
     diagnostics: &mut Vec<Diagnostic>,
-) {
+) -> Reading {
     let note = |severity, message: String| Diagnostic {
         severity,
         format: Format::Fallback,
@@ -257,11 +269,11 @@ fn read_page(
     // dates are the story's, not events to attend.
     if let Some(why) = news_article(doc, order) {
         diagnostics.push(note(Severity::Info, format!("{why}: a news article; no event")));
-        return;
+        return Reading::Nothing;
     }
     // A page that repeats one dated item structure is a listing, whatever its title says.
     if listing(doc, reference, order, candidates, diagnostics) {
-        return;
+        return Reading::Items;
     }
     let h1 = doc.select(&sel("h1")).find(|h| !text_of(*h).is_empty());
     let page_url = canonical_url(doc);
@@ -280,7 +292,7 @@ fn read_page(
             Severity::Info,
             format!("low confidence: {n} performances read by the generic fallback from a show-times grid (no structured data, no site rules)"),
         ));
-        return;
+        return Reading::Items;
     }
     let title = h1.map(text_of).filter(|t| t.chars().count() <= 300).or_else(|| {
         doc.select(&sel("meta[property='og:title'], meta[name='og:title']"))
@@ -328,7 +340,7 @@ fn read_page(
                 Severity::Info,
                 format!("low confidence: {n} performances of one show read by the generic fallback (no structured data, no site rules)"),
             ));
-            return;
+            return Reading::Items;
         }
     }
     // A one-day programme by stage: the page's one day, each act at its time.
@@ -362,7 +374,7 @@ fn read_page(
             Severity::Info,
             format!("low confidence: {n} acts of a one-day programme read by the generic fallback (no structured data, no site rules)"),
         ));
-        return;
+        return Reading::Items;
     }
     let (start, end) = match times.len() {
         0 => match written_date(doc, h1, reference, order) {
@@ -380,7 +392,7 @@ fn read_page(
                 Severity::Info,
                 format!("{n} different dates in `<time>` elements: a listing, not one event; no event (write site rules for it)"),
             ));
-            return;
+            return Reading::Nothing;
         }
     };
     let Some(start) = start else {
@@ -388,7 +400,7 @@ fn read_page(
             Severity::Info,
             "no structured data, no site rules and no date found: no event".to_owned(),
         ));
-        return;
+        return Reading::Nothing;
     };
     // With a reference day, a page whose only dates are past is more likely news (its
     // publication date) than an event still to come.
@@ -403,7 +415,7 @@ fn read_page(
                 start.to_iso()
             ),
         ));
-        return;
+        return Reading::Nothing;
     }
     let mut raw = RawEvent {
         name: title,
@@ -421,6 +433,7 @@ fn read_page(
             .to_owned(),
     ));
     candidates.push(Candidate { format: Format::Fallback, location: "page".into(), raw });
+    Reading::OneEvent
 }
 
 /// The values of the `<time datetime>` elements under `root`, each once, in order. A
