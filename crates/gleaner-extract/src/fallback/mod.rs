@@ -23,9 +23,13 @@
 //! its longest naming cell. A status word in an item (`POSTPONED`, `abgesagt`, `İPTAL`,
 //! `SUSPENDIDO`) is its status, never part of its title; a date line that lists days
 //! (`Vendredi 9 et samedi 10 octobre`) gives one event per day; a price the page labels
-//! once outside the list prices the items that give none.
+//! once outside the list prices the items that give none, and an introduction that says
+//! every event is free (`Alle Veranstaltungen sind kostenlos`) makes them free. An item's
+//! description is a block its class names, else its first paragraph of running text.
 //!
-//! A detail page without an `<address>` takes the one its Google Maps embed is titled
+//! The site's own venue is a footer line, a contact block (`<h3>Kontakt</h3>` and its
+//! `<br>` lines), or a footer part holding street and town, without a legal form
+//! (`S.L.`, `e. V.`). A detail page without an `<address>` takes the one its Google Maps embed is titled
 //! with, and without a sentence-like `<p>` the first paragraph of a `<br><br>` text block.
 //!
 //! It never invents: a field it cannot find stays empty, and a page without a date gives
