@@ -306,3 +306,151 @@ fn a_show_times_grid_gives_one_event_per_time() {
     let starts: Vec<_> = read(&broken).iter().map(|e| iso(e.start)).collect();
     assert!(!starts.contains(&"2026-03-14T13:00:00".to_owned()), "{starts:?}");
 }
+
+/// Issue 24, batches 150–169: a card's own paragraph of running text is its description
+/// when no class names one; a labelled line, a date line or a short note is not.
+#[test]
+fn a_cards_running_text_paragraph_is_its_description() {
+    let card = |slug: &str, day: &str, body: &str| {
+        format!(
+            r#"<div class="termin"><h2><a href="/programm/{slug}">Abend {slug}</a></h2>
+          <p class="wann">{day}, 19.30 Uhr</p><p>Ort: Alte Post, Saal</p>{body}</div>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="de"><body><main><h1>Programm</h1>{}{}{}</main></body></html>"#,
+        card(
+            "a",
+            "Freitag, 17. April 2026",
+            "<p>Ein Abend mit Liedern aus drei Jahrhunderten, begleitet am Flügel.</p>"
+        ),
+        card(
+            "b",
+            "Samstag, 18. April 2026",
+            "<p>Nachholtermin vom 3. März 2026, gleiche Besetzung wie damals.</p>"
+        ),
+        card("c", "Sonntag, 19. April 2026", "<p>Kurz und gut.</p>"),
+    );
+    let events = read(&page);
+    assert_eq!(events.len(), 3, "{events:#?}");
+    assert_eq!(
+        events[0].description.as_deref(),
+        Some("Ein Abend mit Liedern aus drei Jahrhunderten, begleitet am Flügel.")
+    );
+    // A paragraph that reads as a date is a date line; a short note is no description.
+    assert_eq!(events[1].description, None);
+    assert_eq!(events[2].description, None);
+}
+
+/// Issue 24, batches 150–169: the site's venue from a sidebar block headed `Kontakt` (one
+/// line per `<br>`, the phone number dropped), and from a footer whose one part holds the
+/// street and the town (`Moda Caddesi No: 48, Kadıköy / İstanbul`) beside opening hours;
+/// its address fixes the country and so the offsets.
+#[test]
+fn the_sites_venue_from_a_contact_block_or_a_street_and_town_part() {
+    let rows = |year: &str| {
+        ["03", "10", "17"]
+            .iter()
+            .map(|d| {
+                format!(
+                    "<tr><td>Mi., {d}.06.{year}<br>16:00 Uhr</td><td><strong>Lesestunde {d}</strong></td></tr>"
+                )
+            })
+            .collect::<String>()
+    };
+    let page = format!(
+        r#"<html lang="de"><body><main><h1>Termine</h1><table><tbody>{}</tbody></table></main>
+        <aside><div class="box"><h3>Kontakt</h3><p><strong>Gemeindebücherei Talheim</strong><br>Schulstraße 8<br>74388 Talheim<br>Tel. 07133 000-210</p></div></aside>
+        <footer><p>© 2026 Gemeinde Talheim</p></footer></body></html>"#,
+        rows("2026")
+    );
+    let events = read(&page);
+    assert_eq!(events.len(), 3, "{events:#?}");
+    for e in &events {
+        assert_eq!(e.venue.name.as_deref(), Some("Gemeindebücherei Talheim"));
+        assert_eq!(e.venue.street.as_deref(), Some("Schulstraße 8"));
+        assert_eq!(e.venue.locality.as_deref(), Some("Talheim"));
+    }
+    assert_eq!(iso(events[0].start), "2026-06-03T16:00:00+02:00");
+
+    let card = |d: &str| {
+        format!(
+            r#"<article class="etkinlik"><h2><a href="/etkinlik/{d}">Söyleşi {d}</a></h2><p class="tarih">{d} Haziran 2026 · Saat 18.00</p></article>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="tr"><body><main><h1>Etkinlikler</h1>{}{}{}</main>
+        <footer><p><strong>Çınaraltı Kitabevi</strong> · Bağdat Caddesi No: 210, Maltepe / İstanbul · Pazartesi–Cumartesi 10.00–20.00</p></footer></body></html>"#,
+        card("4"),
+        card("11"),
+        card("18"),
+    );
+    let events = read(&page);
+    assert_eq!(events.len(), 3, "{events:#?}");
+    for e in &events {
+        assert_eq!(e.venue.name.as_deref(), Some("Çınaraltı Kitabevi"));
+        assert_eq!(e.venue.street.as_deref(), Some("Bağdat Caddesi No: 210"));
+        assert_eq!(e.venue.country.as_deref(), Some("TR"));
+    }
+    assert_eq!(iso(events[0].start), "2026-06-04T18:00:00+03:00");
+}
+
+/// Issue 24, batches 150–169: a footer's company or association form after the name
+/// (`S.L.`, `e. V.`) is not part of the venue's name.
+#[test]
+fn a_footers_legal_form_is_not_part_of_the_venue() {
+    for (footer, want) in [
+        ("Sala Candela S.L. · Calle Feria, 12 · 41003 Sevilla", "Sala Candela"),
+        ("Kleines Haus am Fluss e. V. · Uferweg 3 · 96047 Bamberg", "Kleines Haus am Fluss"),
+        ("Théâtre du Pont SARL · 4 rue Neuve · 69001 Lyon", "Théâtre du Pont"),
+    ] {
+        let item = |d: &str| {
+            format!(
+                r#"<article class="show"><h2><a href="/s/{d}">Función {d}</a></h2><p class="date">2026-05-{d} 21:00</p></article>"#
+            )
+        };
+        let page = format!(
+            r#"<html><body><main><h1>Agenda</h1>{}{}{}</main><footer><p>{footer}</p></footer></body></html>"#,
+            item("14"),
+            item("15"),
+            item("16"),
+        );
+        let events = read(&page);
+        assert_eq!(events.len(), 3, "{footer}: {events:#?}");
+        assert_eq!(events[0].venue.name.as_deref(), Some(want), "{footer}");
+    }
+}
+
+/// Issue 24, batches 150–169: an introduction that says every event is free (`Toutes nos
+/// animations sont gratuites`) makes the items without a price free; one that says so of
+/// one thing, or with an exception, does not.
+#[test]
+fn an_intro_saying_every_event_is_free_makes_the_items_free() {
+    let page = |intro: &str| {
+        let card = |d: &str, extra: &str| {
+            format!(
+                r#"<div class="rdv"><h2><a href="/rdv/{d}">Atelier {d}</a></h2><p class="quand">samedi {d} mai 2026 à 10h30</p>{extra}</div>"#
+            )
+        };
+        format!(
+            r#"<html lang="fr"><body><main><h1>Nos rendez-vous</h1><p>{intro}</p>{}{}{}</main></body></html>"#,
+            card("9", ""),
+            card("16", ""),
+            card("23", "<p class=\"tarif\">Tarif : 6 €</p>"),
+        )
+    };
+    let events = read(&page("Toutes nos animations sont gratuites, sur inscription."));
+    assert_eq!(events.len(), 3, "{events:#?}");
+    assert_eq!(events[0].price.is_free, Some(true));
+    assert_eq!(events[1].price.is_free, Some(true));
+    // An item with its own price keeps it.
+    assert_ne!(events[2].price.is_free, Some(true));
+    for intro in [
+        "Toutes nos animations sont gratuites, sauf les stages.",
+        "Le parking est gratuit pour les abonnés.",
+    ] {
+        let events = read(&page(intro));
+        assert_eq!(events.len(), 3, "{intro}: {events:#?}");
+        assert_eq!(events[0].price.is_free, None, "{intro}");
+    }
+}

@@ -21,7 +21,7 @@ use gleaner_event::datetext::{parse_text_time, weekday_of};
 use gleaner_event::time::parse_event_time;
 use scraper::{ElementRef, Html};
 
-use super::{BLOCKS, canonical_url, in_chrome, sel, text_of};
+use super::{BLOCKS, Reading, canonical_url, in_chrome, sel, text_of};
 use crate::{Candidate, Diagnostic, Format, Severity};
 
 /// Most words a day heading's title has (`Domingo de Resurrección`, `Sunday`).
@@ -31,10 +31,11 @@ const DAY_TITLE_WORDS: usize = 4;
 /// listing's span rather than an event.
 const LISTING_TIMES: usize = 3;
 
-/// Drops the weak candidates among `candidates[first..]` (see the module's rules) and
-/// notes each drop in `diagnostics`.
+/// Drops the weak candidates among `candidates[first..]`, which the page's `reading`
+/// gave (see the module's rules), and notes each drop in `diagnostics`.
 pub(super) fn abstain(
     doc: &Html,
+    reading: Reading,
     first: usize,
     candidates: &mut Vec<Candidate>,
     diagnostics: &mut Vec<Diagnostic>,
@@ -51,7 +52,7 @@ pub(super) fn abstain(
         let raw = &candidates[i].raw;
         let why = if bare(raw) && is_day_title(raw.name.as_deref()) {
             Some("a day heading, not an event")
-        } else if candidates[i].location == "page" && date_only(raw) {
+        } else if reading == Reading::OneEvent && date_only(raw) {
             if *listing_span.get_or_insert_with(|| distinct_times(doc) >= LISTING_TIMES) {
                 Some(
                     "one date-only reading of a page that gives times in several blocks: a listing's span",

@@ -323,7 +323,8 @@ fn finish_item(
     raw.description = classed_summary(item)
         .or_else(|| raw.description.take())
         .or_else(|| title_cell.as_mut().and_then(|c| c.blurb.take()))
-        .or_else(|| after.as_mut().and_then(|a| a.blurb.take()));
+        .or_else(|| after.as_mut().and_then(|a| a.blurb.take()))
+        .or_else(|| sentence_paragraph(item, &title, reference, order));
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
         // A cell that is only a price (`$25`, `18 €`, `Free`), or a short line or part of
         // one that is (`VVK 12 € / AK 15 €` after a `<br>`, `Durée 2h10 · Tarifs de 12 à
@@ -486,6 +487,44 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
     (title.chars().count() >= 3 && !only_days).then(|| title.to_owned())
 }
 
+/// Fewest words of an item's paragraph read as its description.
+const SENTENCE_WORDS: usize = 6;
+
+/// An item's description when its markup names none: its first own paragraph (`<p>`
+/// holding no block) that reads as running text — six words or more, 30 characters or
+/// more, ending like a sentence — and is neither its title, a labelled line (`Lieu :
+/// …`, `Organisateur : …`) nor a date line (a card's `<h2>` title, `<p
+/// class="tarih">`, then `<p>Yazar, ilk romanının …</p>`).
+fn sentence_paragraph(
+    item: ElementRef<'_>,
+    title: &str,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<String> {
+    let blocks = sel(BLOCKS);
+    let text = |p: ElementRef<'_>| collapse(&p.text().collect::<String>());
+    item.select(&sel("p")).filter(|p| p.select(&blocks).all(|b| b.id() == p.id())).map(text).find(
+        |t| {
+            let n = t.chars().count();
+            (30..=1000).contains(&n)
+                && t.split_whitespace().count() >= SENTENCE_WORDS
+                && t.trim_end().ends_with(['.', '!', '?', '…'])
+                && !t.contains(title)
+                && !opens_with_label(t)
+                && parse_text_date(t, reference, order).is_none()
+        },
+    )
+}
+
+/// Whether a line opens with a label of one to three words and a colon (`Nouvelle date :
+/// …`, `Tarifs : 15 euros`), not a time (`20:30`).
+fn opens_with_label(t: &str) -> bool {
+    t.split_once(':').is_some_and(|(head, _)| {
+        let words = head.split_whitespace().count();
+        (1..=3).contains(&words) && !head.trim_end().ends_with(|c: char| c.is_ascii_digit())
+    })
+}
+
 /// Class words that name an item's summary block (`eventlist-excerpt`,
 /// `event-description`, `views-field-summary`).
 const SUMMARY_CLASSES: [&str; 4] = ["excerpt", "description", "summary", "teaser"];
@@ -509,10 +548,8 @@ fn classed_summary(item: ElementRef<'_>) -> Option<String> {
     let text = |p: ElementRef<'_>| collapse(&p.text().collect::<String>());
     paragraphs.into_iter().map(text).find(|t| {
         let n = t.chars().count();
-        let label = t.split_once(':').is_some_and(|(head, _)| {
-            let words = head.split_whitespace().count();
-            (1..=3).contains(&words) && !head.trim_end().ends_with(|c: char| c.is_ascii_digit())
-        });
-        (30..=1000).contains(&n) && t.trim_end().ends_with(['.', '!', '?', '…']) && !label
+        (30..=1000).contains(&n)
+            && t.trim_end().ends_with(['.', '!', '?', '…'])
+            && !opens_with_label(t)
     })
 }

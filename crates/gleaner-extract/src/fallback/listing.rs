@@ -61,6 +61,12 @@ pub(super) fn listing(
         {
             price_into(price, raw);
         }
+    } else if prices.is_empty() && intro_says_all_free(doc, list) {
+        for raw in
+            events.iter_mut().filter(|r| r.offers.is_empty() && r.is_accessible_for_free.is_none())
+        {
+            raw.is_accessible_for_free = Some("true".into());
+        }
     }
     diagnostics.push(Diagnostic {
         severity: Severity::Info,
@@ -79,6 +85,51 @@ pub(super) fn listing(
         });
     }
     true
+}
+
+/// Words that make a statement about every event of a page (`Alle Veranstaltungen sind
+/// kostenlos`, `Tüm etkinliklerimize katılım ücretsizdir`, `Toutes nos animations sont
+/// gratuites`), folded.
+const EVERY: &[&str] =
+    &["all", "every", "tous", "toutes", "alle", "samtliche", "todos", "todas", "tum", "butun"];
+
+/// Whether a paragraph before the list or among its items (outside the page's chrome) says in one sentence
+/// that every event is free: a free word (`says_free`) and a word for all of them
+/// ([`EVERY`]). A sentence about one event, or with an exception (`sauf`, `except`,
+/// `außer`, `salvo`, `hariç`), says nothing of the others.
+fn intro_says_all_free(doc: &Html, list: ElementRef<'_>) -> bool {
+    const EXCEPT: &[&str] = &[
+        "except",
+        "unless",
+        "sauf",
+        "ausser",
+        "ausgenommen",
+        "salvo",
+        "excepto",
+        "haric",
+        "disinda",
+    ];
+    doc.select(&sel("p"))
+        .filter(|p| {
+            let among_items = p.parent().is_some_and(|parent| parent.id() == list.id());
+            (p.id() < list.id() || among_items) && !in_chrome(*p)
+        })
+        .take(20)
+        .map(super::text_of)
+        .any(|t| {
+            t.split(['.', ';', '!']).any(|s| {
+                let folded = gleaner_event::datetext::fold_diacritics(s).to_lowercase();
+                let words: Vec<&str> = folded
+                    .split(|c: char| !c.is_alphanumeric())
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                // `tüm etkinliklerimize`: the word may open a longer one only in Turkish,
+                // which writes its quantifier apart too; compare whole words.
+                words.iter().any(|w| EVERY.contains(w))
+                    && !words.iter().any(|w| EXCEPT.contains(w))
+                    && gleaner_event::says_free(s)
+            })
+        })
 }
 
 /// A careful listing reader: the page repeats one item structure (children of one parent

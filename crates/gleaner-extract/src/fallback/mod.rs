@@ -23,9 +23,13 @@
 //! its longest naming cell. A status word in an item (`POSTPONED`, `abgesagt`, `İPTAL`,
 //! `SUSPENDIDO`) is its status, never part of its title; a date line that lists days
 //! (`Vendredi 9 et samedi 10 octobre`) gives one event per day; a price the page labels
-//! once outside the list prices the items that give none.
+//! once outside the list prices the items that give none, and an introduction that says
+//! every event is free (`Alle Veranstaltungen sind kostenlos`) makes them free. An item's
+//! description is a block its class names, else its first paragraph of running text.
 //!
-//! A detail page without an `<address>` takes the one its Google Maps embed is titled
+//! The site's own venue is a footer line, a contact block (`<h3>Kontakt</h3>` and its
+//! `<br>` lines), or a footer part holding street and town, without a legal form
+//! (`S.L.`, `e. V.`). A detail page without an `<address>` takes the one its Google Maps embed is titled
 //! with, and without a sentence-like `<p>` the first paragraph of a `<br><br>` text block.
 //!
 //! It never invents: a field it cannot find stays empty, and a page without a date gives
@@ -95,10 +99,10 @@ pub fn read(
     // after it are wrapped in one `<div>` and the page read again.
     let paired = dl_items(doc);
     let doc = paired.as_ref().unwrap_or(doc);
-    read_page(doc, reference, candidates, diagnostics);
+    let reading = read_page(doc, reference, candidates, diagnostics);
     // Weak readings (a day heading, a listing's span, a bare teaser) are dropped before
     // anything is added to them.
-    abstain::abstain(doc, first, candidates, diagnostics);
+    abstain::abstain(doc, reading, first, candidates, diagnostics);
     // Events with no place of their own are at the site's venue when the page's footer or
     // contact block gives one (a club's or theatre's own listing).
     let placeless = |r: &RawEvent| {
@@ -235,12 +239,24 @@ fn dl_items(doc: &Html) -> Option<Html> {
     changed.then(|| Html::parse_document(&html))
 }
 
+/// What [`read_page`] made of a page: the shape its candidates came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// No event (no date, a news article, a past date, too many dates).
+    Nothing,
+    /// The page as one event's page: its one candidate.
+    OneEvent,
+    /// Items of a list: a listing's, a show's performances, a programme's acts, a
+    /// show-times grid's times.
+    Items,
+}
+
 fn read_page(
     doc: &Html,
     reference: Option<NaiveDate>,
     candidates: &mut Vec<Candidate>,
     diagnostics: &mut Vec<Diagnostic>,
-) {
+) -> Reading {
     let note = |severity, message: String| Diagnostic {
         severity,
         format: Format::Fallback,
@@ -257,11 +273,11 @@ fn read_page(
     // dates are the story's, not events to attend.
     if let Some(why) = news_article(doc, order) {
         diagnostics.push(note(Severity::Info, format!("{why}: a news article; no event")));
-        return;
+        return Reading::Nothing;
     }
     // A page that repeats one dated item structure is a listing, whatever its title says.
     if listing(doc, reference, order, candidates, diagnostics) {
-        return;
+        return Reading::Items;
     }
     let h1 = doc.select(&sel("h1")).find(|h| !text_of(*h).is_empty());
     let page_url = canonical_url(doc);
@@ -280,7 +296,7 @@ fn read_page(
             Severity::Info,
             format!("low confidence: {n} performances read by the generic fallback from a show-times grid (no structured data, no site rules)"),
         ));
-        return;
+        return Reading::Items;
     }
     let title = h1.map(text_of).filter(|t| t.chars().count() <= 300).or_else(|| {
         doc.select(&sel("meta[property='og:title'], meta[name='og:title']"))
@@ -328,7 +344,7 @@ fn read_page(
                 Severity::Info,
                 format!("low confidence: {n} performances of one show read by the generic fallback (no structured data, no site rules)"),
             ));
-            return;
+            return Reading::Items;
         }
     }
     // A one-day programme by stage: the page's one day, each act at its time.
@@ -362,7 +378,7 @@ fn read_page(
             Severity::Info,
             format!("low confidence: {n} acts of a one-day programme read by the generic fallback (no structured data, no site rules)"),
         ));
-        return;
+        return Reading::Items;
     }
     let (start, end) = match times.len() {
         0 => match written_date(doc, h1, reference, order) {
@@ -380,7 +396,7 @@ fn read_page(
                 Severity::Info,
                 format!("{n} different dates in `<time>` elements: a listing, not one event; no event (write site rules for it)"),
             ));
-            return;
+            return Reading::Nothing;
         }
     };
     let Some(start) = start else {
@@ -388,7 +404,7 @@ fn read_page(
             Severity::Info,
             "no structured data, no site rules and no date found: no event".to_owned(),
         ));
-        return;
+        return Reading::Nothing;
     };
     // With a reference day, a page whose only dates are past is more likely news (its
     // publication date) than an event still to come.
@@ -403,7 +419,7 @@ fn read_page(
                 start.to_iso()
             ),
         ));
-        return;
+        return Reading::Nothing;
     }
     let mut raw = RawEvent {
         name: title,
@@ -421,6 +437,7 @@ fn read_page(
             .to_owned(),
     ));
     candidates.push(Candidate { format: Format::Fallback, location: "page".into(), raw });
+    Reading::OneEvent
 }
 
 /// The values of the `<time datetime>` elements under `root`, each once, in order. A

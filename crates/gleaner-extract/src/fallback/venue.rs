@@ -22,6 +22,20 @@ pub(super) fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
         .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
         .take(200)
         .find_map(|el| venue_line(&text_of(el)).or_else(|| venue_line(&br_lines(el)?)));
+    // A block headed as the site's contact or address (`<h3>Kontakt</h3><p><strong>
+    // Stadtbücherei Lindenau</strong><br>Marktplatz 5<br>09399 Lindenau</p>`), in a
+    // sidebar as often as in the footer.
+    let found = found.or_else(|| {
+        doc.select(&sel("h2, h3, h4, h5, h6"))
+            .filter(|h| is_contact_heading(&text_of(*h)))
+            .take(10)
+            .find_map(|h| {
+                let block = h.next_siblings().find_map(ElementRef::wrap)?;
+                matches!(block.value().name(), "p" | "address" | "div")
+                    .then(|| br_lines(block).and_then(|l| venue_line(&l)))
+                    .flatten()
+            })
+    });
     if found.is_some() || doc.select(&sel("footer")).next().is_some() {
         return found;
     }
@@ -33,6 +47,36 @@ pub(super) fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
         .filter(|el| el.select(&leaf).all(|b| b.id() == el.id()) && !text_of(*el).is_empty())
         .last()?;
     venue_line(&text_of(last))
+}
+
+/// Headings of a site's contact or address block, folded and lower-cased.
+const CONTACT_HEADINGS: &[&str] = &[
+    "contact",
+    "contact us",
+    "find us",
+    "visit us",
+    "address",
+    "nous trouver",
+    "adresse",
+    "acces",
+    "kontakt",
+    "anschrift",
+    "so finden sie uns",
+    "contacto",
+    "direccion",
+    "donde estamos",
+    "iletisim",
+    "adres",
+    "adresimiz",
+    "ulasim",
+];
+
+/// Whether a heading names the site's contact or address block (`Kontakt`, `Contact`,
+/// `İletişim`, `Dirección:`).
+fn is_contact_heading(text: &str) -> bool {
+    let folded =
+        gleaner_event::datetext::fold_diacritics(text.trim().trim_end_matches(':')).to_lowercase();
+    CONTACT_HEADINGS.contains(&folded.trim())
 }
 
 /// An address block written one line per `<br>` (`<strong>Harlan Science Center</strong>
@@ -86,8 +130,11 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     };
     // Nor is a sentence after the address (`Ayuntamiento de Burgos. Si no quiere recibir
     // este boletín, dese de baja.`).
-    let parts: Vec<&str> =
-        parts.into_iter().filter(|p| !is_contact(p) && !is_sentence(p)).collect();
+    // Nor are opening hours (`Pazartesi–Cumartesi 10.00–20.00`, `Di.–Fr. 10–18 Uhr`).
+    let parts: Vec<&str> = parts
+        .into_iter()
+        .filter(|p| !is_contact(p) && !is_sentence(p) && parse_text_time(p).is_none())
+        .collect();
     let (name, rest) = parts.split_first()?;
     let words = name.split_whitespace().count();
     if rest.is_empty()
@@ -115,8 +162,18 @@ fn venue_line(line: &str) -> Option<(String, String)> {
                     && t.chars().filter(char::is_ascii_digit).count() <= 4)
         }) && p.chars().any(char::is_alphabetic)
     };
+    // In a dotted line, one part may hold the street and the town (`Kırkambar Kitabevi ·
+    // Moda Caddesi No: 48, Kadıköy / İstanbul`).
+    let street_town = |p: &str| {
+        p.split_once(", ").is_some_and(|(street, town)| {
+            numbered(street)
+                && town.chars().next().is_some_and(char::is_alphabetic)
+                && !town.chars().any(|c| c.is_ascii_digit())
+        })
+    };
     let has_place = rest.iter().any(|p| postcode_town(p))
-        || (rest.len() >= 2 && numbered(rest[0]) && rest[1].chars().any(char::is_alphabetic));
+        || (rest.len() >= 2 && numbered(rest[0]) && rest[1].chars().any(char::is_alphabetic))
+        || (dotted && street_town(rest[0]));
     if !has_place || rest.iter().any(|p| is_publication_line(p)) {
         return None;
     }
@@ -133,7 +190,40 @@ fn venue_line(line: &str) -> Option<(String, String)> {
         address.extend_from_slice(&rest[1..]);
         return Some((place.trim().to_owned(), address.join(", ")));
     }
-    Some(((*name).to_owned(), rest.join(", ")))
+    Some((without_legal_form(name).to_owned(), rest.join(", ")))
+}
+
+/// Company and association forms a footer writes after a name (`Tablao Los Alcores
+/// S.L.`, `Kellerbühne Schalltüte e. V.`, `… Ltd`, `… SARL`, `… A.Ş.`), compared
+/// without dots and spaces: the venue's name is the name before them.
+const LEGAL_FORMS: &[&str] = &[
+    "sl", "slu", "sa", "sau", "scoop", "ev", "gmbh", "ggmbh", "ug", "ag", "kg", "ltd", "limited",
+    "llc", "inc", "plc", "cic", "sarl", "sas", "sasu", "scop", "as", "ltdsti",
+];
+
+/// A name without the legal form written after it (see [`LEGAL_FORMS`]); the name as
+/// written when it ends in none.
+fn without_legal_form(name: &str) -> &str {
+    let squash = |s: &str| {
+        gleaner_event::datetext::fold_diacritics(s)
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect::<String>()
+            .to_lowercase()
+    };
+    // The last one or two words (`e. V.`, `Ltd. Şti.`), after a space or a comma.
+    let words: Vec<(usize, &str)> = name.match_indices(' ').map(|(i, _)| (i, &name[i..])).collect();
+    for &(at, tail) in words.iter().rev().take(2) {
+        let tail = tail.trim();
+        // Written as a form is: with dots (`S.L.`) or a capital (`GmbH`, `Ltd`), never a
+        // lower-case word (Turkish `ev`, a house).
+        let written = tail.contains('.') || tail.chars().next().is_some_and(char::is_uppercase);
+        let head = name[..at].trim_end().trim_end_matches(',').trim_end();
+        if written && LEGAL_FORMS.contains(&squash(tail).as_str()) && !head.is_empty() {
+            return head;
+        }
+    }
+    name
 }
 
 /// Whether a footer's part is running text (eight words or more, a full stop inside and
@@ -471,7 +561,7 @@ mod tests {
         );
         assert_eq!(
             v("Kulturverein Alte Mühle e.V. · Mühlenweg 3 · 37574 Einbeck"),
-            pair("Kulturverein Alte Mühle e.V.", "Mühlenweg 3, 37574 Einbeck")
+            pair("Kulturverein Alte Mühle", "Mühlenweg 3, 37574 Einbeck")
         );
         // Issue 24, batch 110–129: a footer written one line per `<br>`, a US street and
         // ZIP code in one part (as many digits as a phone number).
