@@ -378,6 +378,13 @@ fn schema_org_event_shapes() {
 fn icalendar_test_file_shapes() {
     run(&[
         (
+            "a DTEND with a seventh clock digit is no time at all",
+            ICS,
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:t7@x\r\nSUMMARY:Choir practice\r\n\
+             DTSTART:20260302T183000Z\r\nDTEND:20260302T2000000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+            json!({"start": "2026-03-02T18:30:00+00:00", "end": null}),
+        ),
+        (
             "TZID with its VTIMEZONE, summer time",
             ICS,
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VTIMEZONE\r\nTZID:America/Chicago\r\n\
@@ -827,4 +834,32 @@ fn prices_written_beside_structured_items() {
             json!({"is_free": true}),
         ),
     ]);
+}
+
+/// Every event of a document, as `gleaner extract` prints them.
+fn all_events(content_type: &str, body: &str) -> Vec<Value> {
+    let base = Url::parse(BASE).unwrap();
+    let ctx = NormaliseContext { base_url: &base, default_tz: None };
+    let opts = ExtractOptions { fallback: false, ..ExtractOptions::default() };
+    let out = gleaner_extract::extract_events_with(body.as_bytes(), content_type, &ctx, &opts);
+    out.events.iter().map(|e| serde_json::to_value(PublicEvent::from(e)).unwrap()).collect()
+}
+
+#[test]
+fn icalendar_files_of_several_calendars() {
+    // An iTIP exchange saved as one file (libical's test data has such files): a PUBLISH
+    // calendar, then a CANCEL calendar for another event. Only the second is cancelled.
+    let body = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nMETHOD:PUBLISH\r\nBEGIN:VEVENT\r\nUID:kiln-1@x\r\n\
+                SUMMARY:Kiln opening\r\nDTSTART:20260614T090000Z\r\nSTATUS:CONFIRMED\r\nEND:VEVENT\r\n\
+                END:VCALENDAR\r\n\r\nBEGIN:VCALENDAR\r\nVERSION:2.0\r\nMETHOD:CANCEL\r\nBEGIN:VEVENT\r\n\
+                UID:glaze-2@x\r\nSUMMARY:Glaze workshop\r\nDTSTART:20260621T090000Z\r\nEND:VEVENT\r\n\
+                END:VCALENDAR\r\n";
+    let events = all_events(ICS, body);
+    let status: Vec<(&str, &Value)> =
+        events.iter().map(|e| (e["title"].as_str().unwrap_or_default(), &e["status"])).collect();
+    assert_eq!(
+        status,
+        [("Kiln opening", &json!("scheduled")), ("Glaze workshop", &json!("cancelled"))],
+        "METHOD:CANCEL cancels the events of its own VCALENDAR only"
+    );
 }

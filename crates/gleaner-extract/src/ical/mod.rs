@@ -161,13 +161,10 @@ pub fn read(bytes: &[u8], opts: &IcalOptions) -> Calendar {
             None => {}
         }
     }
-    // `METHOD:CANCEL` (RFC 5546 §3.2.5): every event the message carries is cancelled.
-    if parsed
-        .calendar_props
-        .iter()
-        .any(|p| p.name == "METHOD" && p.value.trim().eq_ignore_ascii_case("CANCEL"))
-    {
-        for b in masters.iter_mut().chain(overrides.iter_mut()) {
+    // `METHOD:CANCEL` (RFC 5546 §3.2.5): every event the message carries is cancelled —
+    // the events of that `VCALENDAR`, not of the others a file may append to it.
+    for b in masters.iter_mut().chain(overrides.iter_mut()) {
+        if parsed.event_calendar.get(b.index).is_some_and(|c| parsed.cancelling.contains(c)) {
             b.event.raw.status = Some("EventCancelled".to_owned());
         }
     }
@@ -343,6 +340,13 @@ struct Parsed {
     calendar_props: Vec<Prop>,
     timezones: Vec<Component>,
     events: Vec<Component>,
+    /// The `VCALENDAR` each of `events` is in (0 before the first `BEGIN:VCALENDAR`): a
+    /// file may hold several (an iTIP exchange, calendars appended to one another).
+    event_calendar: Vec<usize>,
+    /// The `VCALENDAR` being read.
+    current: usize,
+    /// The `VCALENDAR`s whose `METHOD` is `CANCEL`.
+    cancelling: HashSet<usize>,
 }
 
 fn components(lines: &[String], cal: &mut Calendar) -> Parsed {
@@ -351,7 +355,11 @@ fn components(lines: &[String], cal: &mut Calendar) -> Parsed {
         calendar_props: Vec::new(),
         timezones: Vec::new(),
         events: Vec::new(),
+        event_calendar: Vec::new(),
+        current: 0,
+        cancelling: HashSet::new(),
     };
+    let mut calendars = 0usize;
     // A stack of open components; the calendar itself is not kept on it.
     let mut stack: Vec<(String, Component)> = Vec::new();
     let mut unreadable = 0usize;
@@ -366,6 +374,8 @@ fn components(lines: &[String], cal: &mut Calendar) -> Parsed {
                 let kind = p.value.trim().to_ascii_uppercase();
                 if kind == "VCALENDAR" {
                     out.saw_calendar = true;
+                    out.current = calendars;
+                    calendars += 1;
                     continue;
                 }
                 if stack.len() >= 8 {
@@ -398,6 +408,9 @@ fn components(lines: &[String], cal: &mut Calendar) -> Parsed {
                     }
                 }
                 None => {
+                    if p.name == "METHOD" && p.value.trim().eq_ignore_ascii_case("CANCEL") {
+                        out.cancelling.insert(out.current);
+                    }
                     if out.calendar_props.len() < 1000 {
                         out.calendar_props.push(p);
                     }
@@ -437,6 +450,7 @@ fn close_until(
                 "VEVENT" => {
                     if out.events.len() < MAX_EVENTS {
                         out.events.push(c);
+                        out.event_calendar.push(out.current);
                     } else {
                         *dropped += 1;
                     }
@@ -540,7 +554,11 @@ fn parse_value(value: &str, p: &Prop, ctx: &Ctx) -> Result<When, String> {
         Some(c) => (c, true),
         None => (rest, false),
     };
-    let clock = clock.get(..6).ok_or_else(bad)?;
+    // `HHMMSS` exactly: a seventh digit (`T1100000Z`) is a typo whose time is unknown, and
+    // a wrong time is worse than none.
+    if clock.len() != 6 || !clock.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
     let t = NaiveTime::parse_from_str(clock, "%H%M%S")
         .or_else(|_| {
             // A leap second (`235960`) is read as the second before.
