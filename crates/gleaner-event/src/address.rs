@@ -45,6 +45,62 @@ pub fn country_code(value: &str) -> Option<String> {
         "fi" | "fin" | "finland" => "FI",
         "pl" | "pol" | "poland" | "polska" => "PL",
         "jp" | "jpn" | "japan" => "JP",
+        // Full names only from here: two-letter words such as `co` or `ar` are too often
+        // something else at the end of an address.
+        "argentina" | "arjantin" => "AR",
+        "chile" | "şili" => "CL",
+        "colombia" | "colombie" | "kolumbien" | "kolombiya" => "CO",
+        "peru" | "perú" | "pérou" => "PE",
+        "uruguay" => "UY",
+        "venezuela" => "VE",
+        "ecuador" | "équateur" => "EC",
+        "bolivia" | "bolivie" => "BO",
+        "paraguay" => "PY",
+        "costa rica" => "CR",
+        "cuba" | "küba" => "CU",
+        "guatemala" => "GT",
+        "luxembourg" | "luxemburg" | "lüksemburg" => "LU",
+        "monaco" => "MC",
+        "liechtenstein" => "LI",
+        "greece" | "grèce" | "grecia" | "griechenland" | "yunanistan" => "GR",
+        "russia" | "russian federation" | "russie" | "rusia" | "russland" | "rusya" => "RU",
+        "ukraine" | "ucrania" | "ukrayna" => "UA",
+        "czech republic" | "czechia" | "tschechien" | "république tchèque" => "CZ",
+        "hungary" | "hongrie" | "hungría" | "ungarn" | "macaristan" => "HU",
+        "romania" | "roumanie" | "rumania" | "rumänien" | "romanya" => "RO",
+        "bulgaria" | "bulgarie" | "bulgarien" | "bulgaristan" => "BG",
+        "croatia" | "croatie" | "croacia" | "kroatien" | "hırvatistan" => "HR",
+        "slovenia" | "slovénie" | "eslovenia" | "slowenien" => "SI",
+        "morocco" | "maroc" | "marruecos" | "marokko" => "MA",
+        "algeria" | "algérie" | "argelia" | "algerien" | "cezayir" => "DZ",
+        "tunisia" | "tunisie" | "túnez" | "tunesien" | "tunus" => "TN",
+        "senegal" | "sénégal" => "SN",
+        "cyprus" | "chypre" | "chipre" | "zypern" | "kıbrıs" => "CY",
+        "azerbaijan" | "azerbaïdjan" | "azerbaycan" => "AZ",
+        "china" | "chine" => "CN",
+        "india" | "inde" | "indien" | "hindistan" => "IN",
+        "south africa" | "afrique du sud" | "sudáfrica" | "südafrika" => "ZA",
+        "israel" | "israël" => "IL",
+        "iceland" | "islande" | "islandia" | "izlanda" => "IS",
+        // The names the five languages give the countries above.
+        "allemagne" | "alemania" | "almanya" => "DE",
+        "espagne" | "spanien" | "ispanya" | "i̇spanya" => "ES",
+        "frankreich" | "francia" | "fransa" => "FR",
+        "italie" | "italien" | "i̇talya" | "italya" => "IT",
+        "suiza" | "svizzera" | "i̇sviçre" | "isviçre" => "CH",
+        "autriche" | "avusturya" => "AT",
+        "belgien" | "bélgica" | "belçika" => "BE",
+        "irlande" | "irlanda" | "irland" => "IE",
+        "pays-bas" | "países bajos" | "niederlande" | "hollanda" => "NL",
+        "royaume-uni"
+        | "reino unido"
+        | "vereinigtes königreich"
+        | "birleşik krallık"
+        | "i̇ngiltere"
+        | "ingiltere" => "GB",
+        "états-unis" | "estados unidos" | "vereinigte staaten" | "abd" => "US",
+        "méjico" | "mexique" | "mexiko" | "meksika" => "MX",
+        "türkei" | "turquie" | "turquía" => "TR",
         _ => "",
     };
     if !named.is_empty() {
@@ -365,6 +421,23 @@ mod tests {
 
     fn o(s: &str) -> Option<String> {
         Some(s.to_owned())
+    }
+
+    #[test]
+    fn countries_by_their_full_names_in_the_five_languages() {
+        assert_eq!(split("Av. Corrientes 1530, C1042 Buenos Aires, Argentina")[4], o("AR"));
+        for (name, code) in [
+            ("Russia", "RU"),
+            ("Chile", "CL"),
+            ("Allemagne", "DE"),
+            ("İspanya", "ES"),
+            ("Royaume-Uni", "GB"),
+        ] {
+            assert_eq!(country_code(name).as_deref(), Some(code), "{name}");
+        }
+        // Two letters name only the countries of the first table.
+        assert_eq!(country_code("Co"), None);
+        assert_eq!(country_code("ar"), None);
     }
 
     #[test]

@@ -96,16 +96,16 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
         }
     };
     let start = time("startDate", &raw.start);
-    // An end equal to the start says nothing more, except a date-only end: a one-day
-    // event's `endDate` is kept as written (issue 24).
+    // An end equal to the start is kept as written (issue 24): the page says it, and the
+    // conventions report what a page says (an iCal `DTEND` equal to `DTSTART`, a one-day
+    // event's date-only `endDate`).
     // An `endDate` of a time alone (`21:30`) ends on the start's day (the next day when
     // it is earlier than the start), in the start's zone.
     let end_time_of_day = raw.end.as_deref().and_then(crate::time::parse_time_of_day);
     let end = match (end_time_of_day, start) {
         (Some(t), Some(s)) => end_on_start_day(s, t),
         _ => time("endDate", &raw.end),
-    }
-    .filter(|e| matches!(e, EventTime::Date(_)) || Some(*e) != start);
+    };
     let previous_start = time("previousStartDate", &raw.previous_start);
     if title.is_none() && start.is_none() {
         return Err(NormaliseError::Empty);
@@ -766,6 +766,20 @@ mod tests {
         let e = normalise(&raw, &c).unwrap().event;
         assert_eq!(e.start.unwrap().to_iso(), "2024-07-01T20:00:00+03:00");
         assert_eq!(e.end.unwrap().to_iso(), "2024-07-02");
+    }
+
+    #[test]
+    fn an_end_equal_to_the_start_is_kept_as_written() {
+        // libical's and ical.js's test calendars: `DTEND` equal to `DTSTART`.
+        let base = Url::parse("https://example.org/").unwrap();
+        let raw = RawEvent {
+            name: Some("x".into()),
+            start: Some("2024-07-01T20:00:00Z".into()),
+            end: Some("2024-07-01T20:00:00Z".into()),
+            ..Default::default()
+        };
+        let e = normalise(&raw, &ctx(&base)).unwrap().event;
+        assert_eq!(e.end.unwrap().to_iso(), "2024-07-01T20:00:00+00:00");
     }
 
     #[test]

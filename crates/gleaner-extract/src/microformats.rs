@@ -13,6 +13,9 @@
 //! - a nested root with a property class is that property's value (`p-location h-card`
 //!   gives the venue and its address, `p-location h-adr` the address);
 //! - implied `name` and `url` on `h-*` roots without explicit ones;
+//! - classic roots' include pattern: the elements an `itemref` names, and those an
+//!   `<a class="include" href="#id">` or `<object class="include" data="#id">` names, are
+//!   read as if they were inside the root (at most 256 per page);
 //! - date-times: a date (`2026-12-05`, ordinal `2026-339`), a time (`20:30`, `8pm`,
 //!   `8:30 p.m.`) and an offset (`Z`, `-08`, `-0800`, `+01:00`), from one value or split
 //!   over value-class parts; a `dt-end` with only a time takes the `dt-start`'s date;
@@ -82,6 +85,7 @@ impl Item {
 
 /// Reads every h-event / hCalendar event in `doc`.
 pub fn read(doc: &Html, candidates: &mut Vec<Candidate>) {
+    let includes = Includes::of(doc);
     let mut items = Vec::new();
     let mut stack = vec![(doc.root_element(), 0usize)];
     while let Some((el, depth)) = stack.pop() {
@@ -89,7 +93,7 @@ pub fn read(doc: &Html, candidates: &mut Vec<Candidate>) {
             continue;
         }
         if let Some(root) = root_of(el) {
-            items.push(parse_item(el, root, depth));
+            items.push(parse_item(el, root, depth, &includes));
             continue;
         }
         let kids: Vec<_> = el.children().filter_map(ElementRef::wrap).collect();
@@ -308,10 +312,16 @@ fn classic_property(root: &str, class: &str) -> Option<(Kind, &'static str)> {
 
 /// Parses one root element into an item (the spec's "parse an element for class
 /// microformats").
-fn parse_item(el: ElementRef<'_>, root: Root, depth: usize) -> Item {
+fn parse_item<'a>(el: ElementRef<'a>, root: Root, depth: usize, includes: &Includes<'a>) -> Item {
     let mut item = Item { types: root.types.clone(), ..Item::default() };
     let mut nested_roots = false;
-    parse_children(el, &root, &mut item, &mut nested_roots, depth + 1);
+    parse_children(el, &root, &mut item, &mut nested_roots, depth + 1, includes);
+    // Classic roots include other parts of the page by id (`itemref="io-session07"`).
+    if root.classic {
+        for target in includes.referenced(el, el.value().attr("itemref")) {
+            parse_child(target, &root, &mut item, &mut nested_roots, depth + 1, includes);
+        }
+    }
     if !root.classic {
         imply(el, &mut item, nested_roots);
     }
@@ -358,12 +368,17 @@ fn moved_from(el: ElementRef<'_>) -> Option<String> {
     if !ins_start {
         return None;
     }
+    // A `<del class="dt-start">` is one more value of the property, not an old date.
+    let is_dt = |e: &ElementRef<'_>| {
+        e.value().classes().any(|c| c.starts_with("dt-") || c == "dtstart" || c == "dtend")
+    };
     inside("del")
+        .filter(|d| !is_dt(d))
         .find_map(|d| {
             d.value().attr("datetime").map(str::to_owned).or_else(|| {
                 d.descendants()
                     .filter_map(ElementRef::wrap)
-                    .find(|t| t.value().name() == "time")
+                    .find(|t| t.value().name() == "time" && !is_dt(t))
                     .and_then(|t| t.value().attr("datetime").map(str::to_owned))
             })
         })
@@ -371,51 +386,131 @@ fn moved_from(el: ElementRef<'_>) -> Option<String> {
 }
 
 /// Reads properties and nested roots in `el`'s descendants into `item`.
-fn parse_children(
-    el: ElementRef<'_>,
+fn parse_children<'a>(
+    el: ElementRef<'a>,
     root: &Root,
     item: &mut Item,
     nested_roots: &mut bool,
     depth: usize,
+    includes: &Includes<'a>,
 ) {
     if depth > MAX_DEPTH {
         return;
     }
     for child in el.children().filter_map(ElementRef::wrap) {
-        let props = props_of(child, root);
-        if let Some(child_root) = root_of(child) {
-            *nested_roots = true;
-            let nested = parse_item(child, child_root, depth);
-            if props.is_empty() {
-                item.children.push(nested);
-                continue;
-            }
-            for (kind, name) in &props {
-                note_kind(item, *kind);
-                let text = match kind {
-                    Kind::P => nested.text("name").unwrap_or_else(|| p_value(child)),
-                    Kind::U => nested.text("url").unwrap_or_else(|| u_value(child)),
-                    Kind::Dt => dt_value(child),
-                    Kind::E => text_content(child),
-                };
-                item.props
-                    .entry(name.clone())
-                    .or_default()
-                    .push(Value { text, item: Some(Box::new(nested.clone())) });
-            }
-            continue;
+        parse_child(child, root, item, nested_roots, depth, includes);
+    }
+}
+
+/// Reads one element inside a root: its properties, or the nested root it is, or (for a
+/// classic root's `<a class="include" href="#id">` / `<object class="include"
+/// data="#id">`) the element it includes; then its descendants.
+fn parse_child<'a>(
+    child: ElementRef<'a>,
+    root: &Root,
+    item: &mut Item,
+    nested_roots: &mut bool,
+    depth: usize,
+    includes: &Includes<'a>,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    if root.classic && child.value().classes().any(|c| c == "include") {
+        let v = child.value();
+        let reference = match v.name() {
+            "a" => v.attr("href"),
+            "object" => v.attr("data"),
+            _ => None,
+        };
+        let reference = reference.and_then(|r| r.strip_prefix('#'));
+        for target in includes.referenced(child, reference) {
+            parse_child(target, root, item, nested_roots, depth + 1, includes);
+        }
+        return;
+    }
+    let props = props_of(child, root);
+    if let Some(child_root) = root_of(child) {
+        *nested_roots = true;
+        let nested = parse_item(child, child_root, depth, includes);
+        if props.is_empty() {
+            item.children.push(nested);
+            return;
         }
         for (kind, name) in &props {
             note_kind(item, *kind);
             let text = match kind {
-                Kind::P => p_value(child),
-                Kind::U => u_value(child),
+                Kind::P => nested.text("name").unwrap_or_else(|| p_value(child)),
+                Kind::U => nested.text("url").unwrap_or_else(|| u_value(child)),
                 Kind::Dt => dt_value(child),
                 Kind::E => text_content(child),
             };
-            item.props.entry(name.clone()).or_default().push(Value { text, item: None });
+            item.props
+                .entry(name.clone())
+                .or_default()
+                .push(Value { text, item: Some(Box::new(nested.clone())) });
         }
-        parse_children(child, root, item, nested_roots, depth + 1);
+        return;
+    }
+    for (kind, name) in &props {
+        note_kind(item, *kind);
+        let text = match kind {
+            Kind::P => p_value(child),
+            Kind::U => u_value(child),
+            Kind::Dt => dt_value(child),
+            Kind::E => text_content(child),
+        };
+        item.props.entry(name.clone()).or_default().push(Value { text, item: None });
+    }
+    parse_children(child, root, item, nested_roots, depth + 1, includes);
+}
+
+/// The page's elements by `id`, for the include pattern of classic microformats
+/// (`itemref`, `class="include"`); built only when the page uses it.
+struct Includes<'a> {
+    by_id: std::collections::HashMap<&'a str, ElementRef<'a>>,
+    /// Includes left to follow on this page: each may include others, so a page of
+    /// elements including each other costs at most this many subtree reads.
+    left: std::cell::Cell<usize>,
+}
+
+impl<'a> Includes<'a> {
+    /// Most includes followed on one page.
+    const MOST: usize = 256;
+
+    fn of(doc: &'a Html) -> Self {
+        let mut by_id = std::collections::HashMap::new();
+        let all = doc.root_element().descendants().filter_map(ElementRef::wrap);
+        let uses = all.clone().any(|e| {
+            e.value().attr("itemref").is_some() || e.value().classes().any(|c| c == "include")
+        });
+        if uses {
+            for e in all {
+                if let Some(id) = e.value().id() {
+                    by_id.entry(id).or_insert(e);
+                }
+            }
+        }
+        Includes { by_id, left: std::cell::Cell::new(Self::MOST) }
+    }
+
+    /// The elements `ids` (space-separated) names, for `from`.
+    fn referenced(&self, from: ElementRef<'a>, ids: Option<&str>) -> Vec<ElementRef<'a>> {
+        let mut out = Vec::new();
+        for id in ids.unwrap_or_default().split_ascii_whitespace() {
+            let Some(target) = self.by_id.get(id).copied() else { continue };
+            // Itself, an element around it (it would include itself) or inside it (read
+            // already).
+            let around = target == from
+                || from.ancestors().any(|a| a.id() == target.id())
+                || target.ancestors().any(|a| a.id() == from.id());
+            if around || self.left.get() == 0 {
+                continue;
+            }
+            self.left.set(self.left.get() - 1);
+            out.push(target);
+        }
+        out
     }
 }
 

@@ -341,6 +341,12 @@ fn ins_start_beside_a_deleted_date_is_rescheduled() {
     let alone = r#"<div class="h-event"><span class="p-name">Talk</span>
         <ins class="dt-start" datetime="2026-04-15T10:00">15. April</ins></div>"#;
     check("ins alone", alone, json!({"status": null}));
+    // A `<del class="dt-start">` is one more start value (the suite's dt-property case),
+    // not the date the event was moved from.
+    let values = r#"<span class="h-event"><span class="p-name">The party</span>
+        <ins class="dt-start" datetime="2013-06-27">Just added</ins>,
+        <del class="dt-start" datetime="2013-06-28">Removed</del></span>"#;
+    check("del as a dt-start value", values, json!({"status": null}));
 }
 
 #[test]
@@ -409,5 +415,40 @@ fn the_footers_country_holds_for_places_without_one() {
         "a footer ending otherwise",
         &body("© 2026 Les Nuits du Duché"),
         json!({"country": null, "start": "2026-07-10T21:30:00"}),
+    );
+}
+
+#[test]
+fn classic_roots_include_parts_of_the_page_by_id() {
+    // The suite's `includes/heventitemref`: two sessions share one time paragraph and one
+    // address by `itemref`.
+    let sessions = r#"<div class="vevent" itemref="io-session07">
+          <span class="summary">Monetizing Android Apps</span>
+          <span itemref="io-location" class="location adr"><span class="extended-address">Room 10</span></span>
+        </div>
+        <div class="vevent" itemref="io-session07">
+          <span class="summary">New Low-Level Media APIs in Android</span>
+        </div>
+        <p id="io-session07">Session 01 is between:
+          <time class="dtstart" datetime="2012-06-27T15:45:00-0800">3:45PM</time> to
+          <time class="dtend" datetime="2012-06-27T16:45:00-0800">4:45PM</time></p>
+        <p id="io-location"><span class="extended-address">Moscone Center</span>,
+          <span class="locality">San Francisco</span></p>"#;
+    let got = events(sessions);
+    assert_eq!(got.len(), 2, "{got:#?}");
+    for e in &got {
+        assert_eq!(e["start"], "2012-06-27T15:45:00-08:00", "{e:#}");
+        assert_eq!(e["end"], "2012-06-27T16:45:00-08:00", "{e:#}");
+    }
+    assert_eq!(got[0]["locality"], "San Francisco", "{:#}", got[0]);
+    // The include pattern's `<a class="include" href="#id">`; an element including the
+    // root around it is not followed (no loop).
+    let linked = r##"<div class="vevent" id="ev"><span class="summary">Quiz night</span>
+          <a class="include" href="#when"></a><a class="include" href="#ev"></a></div>
+        <p id="when"><abbr class="dtstart" title="2026-05-07T20:00">Thu 8pm</abbr></p>"##;
+    check(
+        "a class=include",
+        linked,
+        json!({"title": "Quiz night", "start": "2026-05-07T20:00:00"}),
     );
 }

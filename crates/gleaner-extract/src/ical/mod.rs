@@ -855,6 +855,10 @@ pub fn split_location(text: &str) -> LocationParts {
     if crate::schema::is_online(&one_line) {
         return LocationParts::default();
     }
+    // `LOCATION:Russia`: a country alone is no venue.
+    if one_line.chars().count() > 2 && gleaner_event::country_code(&one_line).is_some() {
+        return LocationParts { country: Some(one_line), ..LocationParts::default() };
+    }
     // `Venue @ Street 5, 03044 Town` (WordPress Events Manager).
     if let Some((venue, address)) = one_line.split_once(" @ ") {
         let mut parts = split_address_parts(address);
@@ -1274,6 +1278,9 @@ mod tests {
             );
         }
         assert_eq!(split_location("machBar Haus5").venue.as_deref(), Some("machBar Haus5"));
+        // A country alone (libical's `LOCATION:Russia`) is no venue.
+        let p = split_location("Russia");
+        assert_eq!((p.venue, p.country.as_deref()), (None, Some("Russia")));
         let p = split_location("FabLab Cottbus @ Walther-Pauer-Straße 5 03044 Cottbus");
         assert_eq!(
             (p.venue.as_deref(), p.street.as_deref(), p.locality.as_deref()),
