@@ -166,9 +166,7 @@ impl<'a> Walker<'a> {
             });
             return;
         }
-        if get(m, "startDate").is_none()
-            && (get(m, "subEvent").is_some() || get(m, "subEvents").is_some())
-        {
+        if get(m, "startDate").is_none() && has_dated_sub_event(m) {
             self.skipped.push(Skipped {
                 path: path.to_owned(),
                 reason: "event without a startDate of its own: its sub-events are read instead"
@@ -520,6 +518,21 @@ pub(crate) fn types_of(m: &Map<String, Value>) -> Vec<String> {
 }
 
 /// A property by name, also under a prefix (`schema:name`) or a full IRI.
+/// Whether some `subEvent` of `m` has a `startDate`: an undated event with dated parts is
+/// read as its parts; with undated parts only (schema.org's "2013 World Series" and its
+/// "Game 1"), the parts add nothing and the event itself is kept.
+/// A part given only by reference (`{"@id": "#a"}`) may be dated where it is written in
+/// full, so it counts as dated.
+fn has_dated_sub_event(m: &Map<String, Value>) -> bool {
+    let dated = |v: &Value| {
+        v.as_object().is_some_and(|o| get(o, "startDate").is_some() || o.keys().all(|k| k == "@id"))
+    };
+    ["subEvent", "subEvents"].iter().filter_map(|k| get(m, k)).any(|v| match v {
+        Value::Array(items) => items.iter().any(dated),
+        v => dated(v),
+    })
+}
+
 fn get<'v>(m: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
     if let Some(v) = m.get(name) {
         return Some(v);

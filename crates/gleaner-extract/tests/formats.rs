@@ -235,6 +235,13 @@ fn one_show_with_many_performances() {
         ),
         json!([{"start": "2026-03-01T20:00:00"}, {"start": "2026-03-02T20:00:00"}]),
     );
+    // schema.org's own SportsEvent example: neither the series nor its game is dated, so
+    // the parts add nothing and the event itself is kept beside them.
+    check(
+        &ld(r##"{"@type":"SportsEvent","name":"2013 World Series",
+                "subEvent":{"@type":"SportsEvent","@id":"http://mlb.com/ws2013g1","name":"2013 World Series - Game 1"}}"##),
+        json!([{"title": "2013 World Series"}, {"title": "2013 World Series - Game 1"}]),
+    );
 }
 
 /// Pages as venues in five languages write them (issue 24 conventions): no stated status
