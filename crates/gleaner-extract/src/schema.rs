@@ -258,7 +258,9 @@ impl<'a> Walker<'a> {
             .or_else(|| text(m.get("@paragraph")));
         raw.url = url_of(get(m, "url"));
         raw.id = text(m.get("@id"));
-        raw.image = url_of(get(m, "image"));
+        // Yoast and Rank Math give the image as `{"@id": "…#primaryimage"}`, the
+        // `ImageObject` written elsewhere in the graph.
+        raw.image = values(get(m, "image")).find_map(|v| url_of(Some(self.resolve(v))));
         raw.start = text(get(m, "startDate"));
         raw.end = text(get(m, "endDate"));
         if raw.start.is_none()

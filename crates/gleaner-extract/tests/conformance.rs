@@ -685,6 +685,19 @@ fn icalendar_parameters_and_odd_shapes() {
             "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d2@x\nSUMMARY:Board\nLOCATION:City Hall\\, 3rd Floor\\, 121 Main St\\, Springfield\nDTSTART:20260715T190000\nEND:VEVENT\nEND:VCALENDAR\n",
             json!({"venue_name": "City Hall", "street": "121 Main St"}),
         ),
+        (
+            "WordPress calendar exports' cost, tickets and image properties",
+            ICS,
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d3@x\nSUMMARY:Soldering\nDTSTART:20260715T190000\nLOCATION:Hacklab @ Calle del Ave María 12\\, 28012 Madrid\\, España\nX-COST-TYPE:external\nX-COST:5 €\nX-TICKETS-URL:https://tickets.example/solder\nX-WP-IMAGES-URL:thumbnail;https://lab.example/s-150x150.jpg;150;150;,full;https://lab.example/s.jpg;1200;800;\nEND:VEVENT\nEND:VCALENDAR\n",
+            json!({"price_min": "5", "currency": "EUR", "ticket_url": "https://tickets.example/solder",
+                   "image_url": "https://lab.example/s.jpg", "venue_name": "Hacklab", "locality": "Madrid", "country": "ES"}),
+        ),
+        (
+            "X-COST-TYPE:free",
+            ICS,
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d4@x\nSUMMARY:Install party\nDTSTART:20260715T190000\nX-COST-TYPE:free\nEND:VEVENT\nEND:VCALENDAR\n",
+            json!({"is_free": true}),
+        ),
     ]);
 }
 

@@ -780,6 +780,7 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
         .chain(ev.all("IMAGE"))
         .find(|p| p.param("FMTTYPE").is_some_and(|t| t.starts_with("image/")) || p.name == "IMAGE")
         .map(|p| p.value.trim().to_owned());
+    wordpress_extensions(&text, &mut raw);
     // `Tickets £12 / £8 concessions on the door.`: a price the DESCRIPTION states.
     if let Some(d) = raw.description.clone() {
         crate::feeds::price_from_text(&d, &mut raw);
@@ -804,6 +805,45 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
         exdates,
         rid,
     })
+}
+
+/// The properties WordPress calendar plugins add to their exports (All-in-One Event
+/// Calendar, Events Manager): `X-COST-TYPE:free`, `X-COST:5 €`, `X-TICKETS-URL` and
+/// `X-WP-IMAGES-URL:thumbnail;URL;150;150;,…,full;URL;1200;800;` (the `full` size, else
+/// the last named).
+fn wordpress_extensions(text: &dyn Fn(&str) -> Option<String>, raw: &mut RawEvent) {
+    if text("X-COST-TYPE").is_some_and(|t| t.trim().eq_ignore_ascii_case("free")) {
+        raw.is_accessible_for_free = Some("true".to_owned());
+    } else if let Some(cost) = text("X-COST") {
+        crate::feeds::price_from_text(&cost, raw);
+    }
+    if let Some(tickets) = text("X-TICKETS-URL").map(|t| t.trim().to_owned())
+        && tickets.starts_with("http")
+    {
+        match raw.offers.first_mut() {
+            Some(o) => o.url = Some(tickets),
+            None => raw.offers.push(gleaner_event::RawOffer {
+                url: Some(tickets),
+                ..Default::default()
+            }),
+        }
+    }
+    if raw.image.is_none()
+        && let Some(images) = text("X-WP-IMAGES-URL")
+    {
+        let sizes: Vec<(&str, &str)> = images
+            .split(',')
+            .filter_map(|p| p.split_once(';'))
+            // `full;https://…/a.jpg;1200;800;`: the size, the URL, its width and height.
+            .map(|(size, rest)| (size.trim(), rest.split(';').next().unwrap_or_default().trim()))
+            .filter(|(_, url)| url.starts_with("http"))
+            .collect();
+        raw.image = sizes
+            .iter()
+            .find(|(size, _)| size.eq_ignore_ascii_case("full"))
+            .or(sizes.last())
+            .map(|(_, url)| (*url).to_owned());
+    }
 }
 
 /// A comma-separated text list with `\,` escapes.
@@ -861,7 +901,9 @@ pub fn split_location(text: &str) -> LocationParts {
     }
     // `Venue @ Street 5, 03044 Town` (WordPress Events Manager).
     if let Some((venue, address)) = one_line.split_once(" @ ") {
+        let (address, country) = peel_country(address);
         let mut parts = split_address_parts(address);
+        parts.country = country;
         let venue = venue.trim();
         if parts.street.is_none() && parts.locality.is_none() {
             parts.venue = Some(one_line.clone());
@@ -872,12 +914,10 @@ pub fn split_location(text: &str) -> LocationParts {
     }
     // `…, Oxford OX4 1UH, UK`: a country named last is peeled off first.
     let (rest, country) = match one_line.rsplit_once(',') {
-        Some((rest, last)) if gleaner_event::country_code(last).is_some() && rest.contains(',') => {
-            (rest.trim().to_owned(), Some(last.trim().to_owned()))
-        }
-        _ => (one_line.clone(), None),
+        Some((rest, _)) if rest.contains(',') => peel_country(&one_line),
+        _ => (one_line.as_str(), None),
     };
-    let mut parts = split_address_parts(&rest);
+    let mut parts = split_address_parts(rest);
     if parts.street.is_some() || parts.locality.is_some() {
         parts.country = country;
         parts.locality = parts.locality.map(|l| district_of(&l).unwrap_or(l));
@@ -888,6 +928,17 @@ pub fn split_location(text: &str) -> LocationParts {
         street: None,
         locality: None,
         country: None,
+    }
+}
+
+/// `address` without the country its last comma-separated part names, and that country as
+/// written (`…, 28012 Madrid, España`).
+fn peel_country(address: &str) -> (&str, Option<String>) {
+    match address.rsplit_once(',') {
+        Some((rest, last)) if gleaner_event::country_code(last).is_some() => {
+            (rest.trim(), Some(last.trim().to_owned()))
+        }
+        _ => (address, None),
     }
 }
 
