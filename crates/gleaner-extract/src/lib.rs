@@ -365,13 +365,8 @@ pub fn extract_with(
     }
     out.candidates.extend(jsonld_candidates);
     out.candidates.extend(microformat_candidates);
-    // A zone the page states holds for the local times of its structured data.
-    if !out.candidates.is_empty()
-        && let Some(zone) = page::stated_zone(&text)
-    {
-        for c in &mut out.candidates {
-            c.raw.zone.get_or_insert_with(|| zone.clone());
-        }
+    if !out.candidates.is_empty() {
+        zone_into(&text, &mut out.candidates);
     }
     if out.candidates.is_empty() && opts.fallback && opts.rules.is_none() {
         if let Some(kind) = news_article_type(&text) {
@@ -391,6 +386,8 @@ pub fn extract_with(
         }
     }
     free_from_text(&mut out.candidates, gleaner_event::says_free);
+    price_from_description(&mut out.candidates);
+    status_from_names(&mut out.candidates);
     // An address written the way the page's language's country writes them is in that
     // country (and so on its clock).
     let lang = page::page_language(&text);
@@ -523,6 +520,49 @@ fn free_from_text(candidates: &mut [Candidate], says: fn(&str) -> bool) {
                 .is_some_and(|d| says(&gleaner_event::text::line_of(d, raw.markup)))
         {
             raw.is_accessible_for_free = Some("true".to_owned());
+        }
+    }
+}
+
+/// Structured data without a price, whose description writes one (`$18 adv / $22 dos`,
+/// `Eintritt 12 €`): the description's price, as feeds and calendars read it; an offer
+/// that gave only a link or an availability takes it.
+fn price_from_description(candidates: &mut [Candidate]) {
+    for c in candidates.iter_mut().filter(|c| c.format != Format::Fallback) {
+        let raw = &mut c.raw;
+        let priced = raw
+            .offers
+            .iter()
+            .any(|o| o.price.is_some() || o.low_price.is_some() || o.high_price.is_some());
+        let Some(d) = raw.description.clone().filter(|_| !priced) else { continue };
+        let line = gleaner_event::text::line_of(&d, raw.markup);
+        let mut offers = std::mem::take(&mut raw.offers);
+        feeds::price_from_text(&line, raw);
+        if let Some(read) = raw.offers.pop() {
+            match offers.first_mut() {
+                Some(o) => {
+                    o.low_price = read.low_price;
+                    o.high_price = read.high_price;
+                    o.currency = o.currency.take().or(read.currency);
+                }
+                None => offers.push(read),
+            }
+        }
+        raw.offers = offers;
+    }
+}
+
+/// Structured data whose name carries a status badge (`ABGESAGT – Honigmarkt`,
+/// `Quiz (postponed)`) and that states no status: the badge's status. The name stays as
+/// written (the corpus labels `CANCELLED - Typhoon …` so).
+fn status_from_names(candidates: &mut [Candidate]) {
+    for c in candidates.iter_mut().filter(|c| c.format != Format::Fallback) {
+        let raw = &mut c.raw;
+        let stated = raw.status.as_deref().is_some_and(|s| !s.trim().is_empty());
+        if !stated
+            && let Some((_, status)) = raw.name.as_deref().and_then(feeds::split_status_badge)
+        {
+            raw.status = Some(status.to_owned());
         }
     }
 }
@@ -796,5 +836,26 @@ fn merge_into(e: &mut Event, other: Event) {
     }
     if e.category == gleaner_event::Category::Other {
         e.category = other.category;
+    }
+}
+
+/// A zone the page states holds for the local times of its structured data; a zone stated
+/// only inside one event's own description (`Free to watch. 7 PM Central.`) holds for that
+/// event alone.
+fn zone_into(text: &str, candidates: &mut [Candidate]) {
+    let page = page::zone_mentions(text);
+    if page.is_empty() {
+        return;
+    }
+    let own: Vec<Vec<(String, chrono_tz::Tz)>> = candidates
+        .iter()
+        .map(|c| c.raw.description.as_deref().map(page::zone_mentions).unwrap_or_default())
+        .collect();
+    let inside = own.iter().map(Vec::len).sum::<usize>();
+    let page_wide = if page.len() > inside { page::one_zone(&page) } else { None };
+    for (c, own) in candidates.iter_mut().zip(&own) {
+        if let Some(zone) = page::one_zone(own).or_else(|| page_wide.clone()) {
+            c.raw.zone.get_or_insert(zone);
+        }
     }
 }

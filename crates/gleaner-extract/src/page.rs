@@ -253,31 +253,42 @@ mod tests {
     }
 }
 
-/// The zone a page states for its times, when it states exactly one: an IANA name
+/// The one zone `mentions` name (several spellings of one clock count as one).
+pub(crate) fn one_zone(mentions: &[(String, chrono_tz::Tz)]) -> Option<String> {
+    let mut found: Option<&(String, chrono_tz::Tz)> = None;
+    for m in mentions {
+        match found {
+            None => found = Some(m),
+            // `CET` and `Europe/Paris` on one page are one clock.
+            Some((_, seen)) if same_clock(*seen, m.1) => {}
+            Some(_) => return None,
+        }
+    }
+    found.map(|(words, _)| words.clone())
+}
+
+/// Every zone `html` states (the first 1,000), as written and as the zone it names: an IANA name
 /// (`Europe/Istanbul`, in a widget's settings or the text) or zone words (`TSİ`, `CET`,
 /// `heure de Paris`, `hora peninsular`, `Eastern Time`, …). Abbreviations must be written
 /// in capitals (the French "cet" is a word), and the US ones that are also state codes or
 /// words (`CT`, `PT`, `ET`, `EST`, `Central`, `Pacific`) count only right after a time of
-/// day (`7 PM CT`, `9am Pacific`, `18:00 ET`); two different zones on one page state none.
-pub(crate) fn stated_zone(html: &str) -> Option<String> {
+/// day (`7 PM CT`, `9am Pacific`, `18:00 ET`); two different zones on one page state none ([`one_zone`]).
+pub(crate) fn zone_mentions(html: &str) -> Vec<(String, chrono_tz::Tz)> {
     static ZONES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
             r"\b(?:Europe|America|Asia|Africa|Atlantic|Australia|Pacific)/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?\b|\b(?:TSİ|TSI|CEST|CET|MESZ|MEZ|BST|EEST|EET)\b|(?i:\b(?:türkiye saati|heure de paris|heure française|heure de france|hora peninsular|hora de madrid|hora canaria|uk time|london time)\b)|\b(?:Eastern|Central|Mountain|Pacific) Time\b|(?:\b\d{1,2}(?::\d{2})?\s*(?i:[ap]\.?m\b\.?)|\b\d{1,2}:\d{2})\s*(ET|CT|MT|PT|EST|EDT|CST|CDT|MST|MDT|PST|PDT|Eastern|Central|Mountain|Pacific)\b",
         )
         .expect("the zone pattern is valid")
     });
-    let mut found: Option<(String, chrono_tz::Tz)> = None;
-    for c in ZONES.captures_iter(html).take(1000) {
-        let Some(m) = c.get(1).or_else(|| c.get(0)) else { continue };
-        let Some(tz) = gleaner_event::zone::stated_zone(m.as_str()) else { continue };
-        match &found {
-            None => found = Some((m.as_str().to_owned(), tz)),
-            // `CET` and `Europe/Paris` on one page are one clock.
-            Some((_, seen)) if same_clock(*seen, tz) => {}
-            Some(_) => return None,
-        }
-    }
-    found.map(|(words, _)| words)
+    ZONES
+        .captures_iter(html)
+        .take(1000)
+        .filter_map(|c| {
+            let m = c.get(1).or_else(|| c.get(0))?;
+            let tz = gleaner_event::zone::stated_zone(m.as_str())?;
+            Some((m.as_str().to_owned(), tz))
+        })
+        .collect()
 }
 
 /// Whether two zones keep the same civil time in 2026 (a winter and a summer instant).
@@ -297,6 +308,10 @@ fn same_clock(a: chrono_tz::Tz, b: chrono_tz::Tz) -> bool {
 #[cfg(test)]
 mod zone_tests {
     use super::*;
+
+    fn stated_zone(html: &str) -> Option<String> {
+        one_zone(&zone_mentions(html))
+    }
 
     #[test]
     fn a_page_states_one_zone_or_none() {

@@ -503,6 +503,12 @@ fn read_postal(raw: &mut RawEvent, m: &Map<String, Value>) {
         Some(Value::Object(c)) => text(get(c, "name")).or_else(|| text(get(c, "identifier"))),
         other => text(other),
     });
+    // Contao writes the whole address as the PostalAddress's `description`
+    // (`Am Bienenstand 3, 35085 Ebsdorfergrund`): read as an address written in one line.
+    if raw.street.is_none() && raw.locality.is_none() && raw.postal_code.is_none() {
+        let whole = text(get(m, "description")).or_else(|| text(get(m, "name")));
+        raw.address_text = raw.address_text.take().or(whole);
+    }
 }
 
 /// The short schema.org type names of a node (`http://schema.org/MusicEvent` → `MusicEvent`),

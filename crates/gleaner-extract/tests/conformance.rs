@@ -686,17 +686,17 @@ fn icalendar_parameters_and_odd_shapes() {
             json!({"venue_name": "City Hall", "street": "121 Main St"}),
         ),
         (
-            "WordPress calendar exports' cost, tickets and image properties",
+            "WordPress calendar exports' cost and tickets properties",
             ICS,
-            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d3@x\nSUMMARY:Soldering\nDTSTART:20260715T190000\nLOCATION:Hacklab @ Calle del Ave María 12\\, 28012 Madrid\\, España\nX-COST-TYPE:external\nX-COST:5 €\nX-TICKETS-URL:https://tickets.example/solder\nX-WP-IMAGES-URL:thumbnail;https://lab.example/s-150x150.jpg;150;150;,full;https://lab.example/s.jpg;1200;800;\nEND:VEVENT\nEND:VCALENDAR\n",
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d3@x\nSUMMARY:Soldering\nDTSTART:20260715T190000\nLOCATION:Hacklab @ Calle del Ave María 12\\, 28012 Madrid\\, España\nX-COST-TYPE:external\nX-COST:5 €\nX-TICKETS-URL:https://tickets.example/solder\nEND:VEVENT\nEND:VCALENDAR\n",
             json!({"price_min": "5", "currency": "EUR", "ticket_url": "https://tickets.example/solder",
-                   "image_url": "https://lab.example/s.jpg", "venue_name": "Hacklab", "locality": "Madrid", "country": "ES"}),
+                   "venue_name": "Hacklab", "locality": "Madrid", "country": "ES"}),
         ),
         (
-            "X-COST-TYPE:free",
+            "X-COST-TYPE:free is the plugin's default, no statement",
             ICS,
             "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d4@x\nSUMMARY:Install party\nDTSTART:20260715T190000\nX-COST-TYPE:free\nEND:VEVENT\nEND:VCALENDAR\n",
-            json!({"is_free": true}),
+            json!({"is_free": null}),
         ),
     ]);
 }

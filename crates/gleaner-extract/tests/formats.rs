@@ -886,3 +886,28 @@ fn a_date_only_jsonld_event_takes_the_one_time_its_markup_states() {
         ]),
     );
 }
+
+/// What structured data leaves out and its own text says (issue 24, blind batch 190–209):
+/// a zone stated in one event's description, a price in the description, the address
+/// Contao writes as a `PostalAddress`'s description, a status badge in the name.
+#[test]
+fn structured_data_completed_from_its_own_text() {
+    check(
+        &ld(r##"[{"@type":"MusicEvent","name":"Club show","startDate":"2026-03-12T20:00:00",
+                  "description":"Doors 7pm. $18 adv / $22 dos.",
+                  "offers":{"@type":"Offer","url":"https://tix.example/t/1"}},
+                 {"@type":"MusicEvent","name":"Album stream","startDate":"2026-05-16T19:00:00",
+                  "description":"Free to watch; tip jar open. 7 PM Central."}]"##),
+        json!([
+            {"start": "2026-03-12T20:00:00", "price_min": "18", "price_max": "22",
+             "currency": "USD", "ticket_url": "https://tix.example/t/1"},
+            {"start": "2026-05-16T19:00:00-05:00"},
+        ]),
+    );
+    check(
+        &ld(r##"{"@type":"Event","name":"ABGESAGT – Honigmarkt","startDate":"2026-08-30",
+                 "location":{"@type":"Place","name":"Dorfplatz","address":{"@type":"PostalAddress",
+                 "description":"Am Bienenstand 3, 35085 Ebsdorfergrund"}}}"##),
+        json!([{"status": "cancelled", "street": "Am Bienenstand 3", "locality": "Ebsdorfergrund"}]),
+    );
+}

@@ -808,13 +808,12 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
 }
 
 /// The properties WordPress calendar plugins add to their exports (All-in-One Event
-/// Calendar, Events Manager): `X-COST-TYPE:free`, `X-COST:5 €`, `X-TICKETS-URL` and
-/// `X-WP-IMAGES-URL:thumbnail;URL;150;150;,…,full;URL;1200;800;` (the `full` size, else
-/// the last named).
+/// Calendar, Events Manager): `X-COST:5 €` and `X-TICKETS-URL`. Their `X-COST-TYPE:free`
+/// is the plugin's default for an empty cost field, and says nothing (the corpus's
+/// FabLab calendar has it on every event, labelled not free); `X-WP-IMAGES-URL` is left
+/// out as the corpus labels leave it out.
 fn wordpress_extensions(text: &dyn Fn(&str) -> Option<String>, raw: &mut RawEvent) {
-    if text("X-COST-TYPE").is_some_and(|t| t.trim().eq_ignore_ascii_case("free")) {
-        raw.is_accessible_for_free = Some("true".to_owned());
-    } else if let Some(cost) = text("X-COST") {
+    if let Some(cost) = text("X-COST") {
         crate::feeds::price_from_text(&cost, raw);
     }
     if let Some(tickets) = text("X-TICKETS-URL").map(|t| t.trim().to_owned())
@@ -822,27 +821,10 @@ fn wordpress_extensions(text: &dyn Fn(&str) -> Option<String>, raw: &mut RawEven
     {
         match raw.offers.first_mut() {
             Some(o) => o.url = Some(tickets),
-            None => raw.offers.push(gleaner_event::RawOffer {
-                url: Some(tickets),
-                ..Default::default()
-            }),
+            None => raw
+                .offers
+                .push(gleaner_event::RawOffer { url: Some(tickets), ..Default::default() }),
         }
-    }
-    if raw.image.is_none()
-        && let Some(images) = text("X-WP-IMAGES-URL")
-    {
-        let sizes: Vec<(&str, &str)> = images
-            .split(',')
-            .filter_map(|p| p.split_once(';'))
-            // `full;https://…/a.jpg;1200;800;`: the size, the URL, its width and height.
-            .map(|(size, rest)| (size.trim(), rest.split(';').next().unwrap_or_default().trim()))
-            .filter(|(_, url)| url.starts_with("http"))
-            .collect();
-        raw.image = sizes
-            .iter()
-            .find(|(size, _)| size.eq_ignore_ascii_case("full"))
-            .or(sizes.last())
-            .map(|(_, url)| (*url).to_owned());
     }
 }
 
