@@ -440,12 +440,16 @@ fn event_hints(item: &Element, order: DateOrder) -> Hints {
 }
 
 /// The place a feed's channel description names as where its events are: `Gigs and talks
-/// at the Spanish Arch Arts Centre, 4 Long Walk, Galway, Ireland.` — the text after the last
-/// ` at ` (` à `), read as a `LOCATION` is; only when it gives a venue and a street or town.
+/// at the Spanish Arch Arts Centre, 4 Long Walk, Galway, Ireland.`, `Events, talks and news
+/// from Dunmore Botanic Garden, Kinnoull Road, Perth, Scotland.` — the text after the last
+/// ` at ` (` à `, ` from `), read as a `LOCATION` is; only when it gives a venue and a street
+/// or town.
 fn channel_place(description: &str) -> Option<crate::ical::LocationParts> {
     let line = gleaner_event::text::clean_line(description);
-    let at =
-        [" at ", " à "].iter().filter_map(|w| line.rsplit_once(w)).max_by_key(|(b, _)| b.len());
+    let at = [" at ", " à ", " from "]
+        .iter()
+        .filter_map(|w| line.rsplit_once(w))
+        .max_by_key(|(b, _)| b.len());
     // Without ` at `, a description that is only a place (`Nilüfer Kültür Merkezi, Özlüce
     // Mah. Kültür Cad. No: 5, Nilüfer / Bursa`) names it: venue, street and town all.
     let whole = at.is_none();
@@ -613,6 +617,22 @@ pub(crate) fn split_status_badge(title: &str) -> Option<(String, &'static str)> 
             }
         }
     }
+    // A badge in capitals with no mark at all: `Gece Sürüşü ERTELENDİ`, `CANCELLED Quiz
+    // night`, when the rest of the title is not in capitals too.
+    let shouted =
+        |w: &str| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase);
+    if found.is_none() {
+        let cut = [t.rsplit_once(' ').map(|(r, w)| (r, w)), t.split_once(' ').map(|(w, r)| (r, w))];
+        for (rest, word) in cut.into_iter().flatten() {
+            if shouted(word)
+                && rest.chars().any(char::is_lowercase)
+                && let Some(st) = badge(word)
+            {
+                found = Some((rest.trim().to_owned(), st));
+                break;
+            }
+        }
+    }
     found
 }
 
@@ -750,6 +770,33 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn status_badges_in_capitals_without_a_mark() {
+        assert_eq!(
+            split_status_badge("Gece Sürüşü ERTELENDİ"),
+            Some(("Gece Sürüşü".to_owned(), "postponed"))
+        );
+        assert_eq!(
+            split_status_badge("CANCELLED Quiz night"),
+            Some(("Quiz night".to_owned(), "cancelled"))
+        );
+        // A title all in capitals, or a status word in lower case, is the name.
+        assert_eq!(split_status_badge("CONCERT ANNULÉ"), None);
+        assert_eq!(split_status_badge("The show cancelled"), None);
+    }
+
+    #[test]
+    fn a_channel_from_a_place_with_its_country() {
+        let p = channel_place(
+            "Events, talks and news from Dunmore Botanic Garden, Kinnoull Road, Perth, Scotland.",
+        )
+        .unwrap();
+        assert_eq!(
+            (p.venue.as_deref(), p.street.as_deref(), p.locality.as_deref()),
+            (Some("Dunmore Botanic Garden"), Some("Kinnoull Road"), Some("Perth"))
+        );
+    }
 
     #[test]
     fn dates() {

@@ -905,6 +905,22 @@ pub fn split_location(text: &str) -> LocationParts {
         parts.locality = parts.locality.map(|l| district_of(&l).unwrap_or(l));
         return parts;
     }
+    // `Dunmore Botanic Garden, Kinnoull Road, Perth, Scotland`: with the country named
+    // last, the part before it is the town and the one between the street, numbered or not.
+    if country.is_some() {
+        let pieces: Vec<&str> = rest.split(',').map(str::trim).collect();
+        if let [venue, street, town] = pieces[..]
+            && [venue, street, town].iter().all(|p| !p.is_empty() && p.chars().count() <= 60)
+            && !is_room(street)
+        {
+            return LocationParts {
+                venue: Some(venue.to_owned()),
+                street: Some(street.to_owned()),
+                locality: Some(town.to_owned()),
+                country,
+            };
+        }
+    }
     LocationParts {
         venue: (!one_line.is_empty()).then_some(one_line),
         street: None,
