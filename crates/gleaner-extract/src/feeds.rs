@@ -622,7 +622,7 @@ pub(crate) fn split_status_badge(title: &str) -> Option<(String, &'static str)> 
     let shouted =
         |w: &str| w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_lowercase);
     if found.is_none() {
-        let cut = [t.rsplit_once(' ').map(|(r, w)| (r, w)), t.split_once(' ').map(|(w, r)| (r, w))];
+        let cut = [t.rsplit_once(' '), t.split_once(' ').map(|(w, r)| (r, w))];
         for (rest, word) in cut.into_iter().flatten() {
             if shouted(word)
                 && rest.chars().any(char::is_lowercase)
