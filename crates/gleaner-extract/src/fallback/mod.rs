@@ -54,6 +54,7 @@ mod listing;
 mod news;
 mod price;
 mod programme;
+mod roles;
 mod showtimes;
 mod tables;
 mod trailing;
@@ -181,8 +182,27 @@ pub fn read(
         }
     }
     // A zone the page states ("all times Central", "hora peninsular", "TSİ") fixes the
-    // offsets of the local times read.
-    if let Some(zone) = stated_zone(&text_of(doc.root_element()))
+    // offsets of the local times read; else the zone of its language tag's country
+    // (`fr-BE`, `tr`) fixes those of the events that name no country of their own.
+    let stated = stated_zone(&text_of(doc.root_element()));
+    if stated.is_none()
+        && let Some(tag) = language_tag(doc)
+    {
+        for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
+            let r = &c.raw;
+            let places: Vec<&str> = [&r.location_name, &r.location_text, &r.address_text]
+                .into_iter()
+                .filter_map(|t| t.as_deref())
+                .collect();
+            let Some(zone) = zone::language_zone(&tag, &places) else { continue };
+            for slot in [&mut c.raw.start, &mut c.raw.end] {
+                if let Some(t) = slot.as_deref().and_then(parse_event_time) {
+                    *slot = Some(t.with_default_zone(zone).to_iso());
+                }
+            }
+        }
+    }
+    if let Some(zone) = stated
         && candidates.len() > first
     {
         for c in &mut candidates[first..] {
@@ -237,6 +257,15 @@ fn dl_items(doc: &Html) -> Option<Html> {
         }
     }
     changed.then(|| Html::parse_document(&html))
+}
+
+/// The page's language tag (`<html lang="fr-BE">`).
+fn language_tag(doc: &Html) -> Option<String> {
+    doc.select(&sel("html[lang]"))
+        .next()
+        .and_then(|h| h.value().attr("lang"))
+        .map(str::to_owned)
+        .filter(|t| !t.trim().is_empty())
 }
 
 /// What [`read_page`] made of a page: the shape its candidates came from.
@@ -328,6 +357,7 @@ fn read_page(
                 let mut raw = base.clone();
                 raw.start = Some(show.start.to_iso());
                 raw.end = show.end.filter(|e| *e != show.start).map(|e| e.to_iso());
+                raw.status = show.status.map(str::to_owned);
                 if let Some(t) = show.tickets {
                     match raw.offers.first_mut() {
                         Some(o) => o.url = Some(t),

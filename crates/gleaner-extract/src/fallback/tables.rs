@@ -28,7 +28,7 @@ pub(super) fn grid_items(row: ElementRef<'_>, item: Item) -> Vec<Item> {
                 .filter_map(|a| a.value().attr("href"))
                 .map(|h| h.trim().to_owned())
                 .find(|h| !h.is_empty() && !h.starts_with('#'));
-            Item { raw, start: item.start, end: item.end, earlier: item.earlier.clone() }
+            Item { raw, start: item.start, end: item.end, others: item.others.clone() }
         })
         .collect()
 }
@@ -121,6 +121,13 @@ const TITLE_COLUMNS: &[&str] = &[
     "spiel",
     "begegnung",
     "konzert",
+    "anlass",
+    "concert",
+    "concierto",
+    "manifestation",
+    "activite",
+    "activity",
+    "konser",
     "wanderung",
     "hike",
     "walk",

@@ -4,24 +4,36 @@
 
 use gleaner_event::text::collapse;
 
-/// Link texts that book a performance.
-pub(super) const TICKET_WORDS: [&str; 16] = [
+/// Link texts that book a performance (folded): a booking link's word is never a title.
+pub(super) const TICKET_WORDS: &[&str] = &[
     "book",
-    "vorverkauf",
     "book now",
+    "book tickets",
     "tickets",
     "buy tickets",
     "get tickets",
+    "vorverkauf",
     "karten",
     "tickets kaufen",
+    "karten kaufen",
+    "buchen",
+    "jetzt buchen",
+    "reservieren",
     "billets",
     "billetterie",
     "reserver",
+    "reservation",
     "entradas",
     "comprar",
+    "comprar entradas",
+    "boletos",
+    "comprar boletos",
+    "reservar",
+    "reservas",
     "bilet",
     "bilet al",
     "biletler",
+    "rezervasyon",
 ];
 
 /// Words that say a place is closed, a deadline, or a pass valid, in the five languages (lower-cased).
@@ -147,6 +159,60 @@ pub(crate) fn status_in(text: &str) -> Option<&'static str> {
         }
     }
     found
+}
+
+/// Phrases that make a sentence a condition (folded): `En cas de pluie, le bal est
+/// reporté au 21 juin`, `Bei Regen wird verschoben`, `Si llueve, se aplaza`, `Yağmur
+/// durumunda ertelenir` say what would happen, not what has.
+const CONDITIONS: &[&str] = &[
+    "in case of",
+    "in the event of",
+    "if it rains",
+    "if the weather",
+    "should it rain",
+    "en cas de",
+    "s il pleut",
+    "bei regen",
+    "bei schlechtwetter",
+    "bei schlechtem wetter",
+    "bei schlechter witterung",
+    "falls es regnet",
+    "en caso de",
+    "si llueve",
+    "si hay lluvia",
+    "yagmur",
+    "yagis",
+    "olumsuz hava",
+    "durumunda",
+    "halinde",
+];
+
+/// Whether a sentence is a condition: it holds one of [`CONDITIONS`].
+fn is_condition(sentence: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(sentence);
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let phrase = format!(" {} ", words.join(" "));
+    CONDITIONS.iter().any(|c| phrase.contains(&format!(" {c} ")))
+}
+
+/// The status an item states (`status_in` of its text `all`) outside its conditional
+/// sentences: when a sentence of its blocks `texts` is a condition ([`CONDITIONS`]), the
+/// status of its other sentences.
+pub(super) fn stated_status(all: &str, texts: &[String]) -> Option<&'static str> {
+    if !is_condition(all) {
+        return status_in(all);
+    }
+    let mut kept = String::new();
+    for text in texts {
+        for sentence in text.split_inclusive(['.', '!', '?', ';']) {
+            if !is_condition(sentence) {
+                kept.push_str(sentence);
+            }
+        }
+        kept.push_str(" . ");
+    }
+    status_in(&kept)
 }
 
 /// Whether a text is only a status badge (`POSTPONED`, `– abgesagt –`): never a title

@@ -1,5 +1,5 @@
 //! The time zone a page states for its times ("all times Central", "hora peninsular",
-//! "TSİ").
+//! "TSİ"), and the one its language tag's region keeps (`fr-BE`, `de-CH`, `tr`).
 
 /// The zone a page states for its times, when it states exactly one: "all times
 /// Central", "Eastern time", "hora peninsular", "heure de Paris", "TSİ", "MEZ", "CET",
@@ -60,9 +60,39 @@ pub(super) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
     if conflict { None } else { found }
 }
 
+/// The zone of the country a page's language tag names, for its events' local times when
+/// the page states none and the event names no country: the tag's region (`fr-BE`,
+/// `de-CH`, `en-GB`). A language alone names no country (`tr`, `de`), and only a country
+/// with one civil time counts (`en-US`, `fr-CA`, `es-MX` name none); Spain's and
+/// Portugal's islands are told apart by `address`, the event's place texts.
+pub(super) fn language_zone(tag: &str, address: &[&str]) -> Option<chrono_tz::Tz> {
+    let tag = tag.trim().replace('_', "-");
+    // The region is the first two-letter subtag after the language (`sr-Latn-RS`).
+    let region = tag
+        .split('-')
+        .skip(1)
+        .find(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_alphabetic()))?;
+    gleaner_event::zone::country_zone(&region.to_ascii_uppercase(), address)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::stated_zone;
+    use super::{language_zone, stated_zone};
+
+    #[test]
+    fn zones_language_tags_name() {
+        let z = |t: &str, a: &[&str]| language_zone(t, a).map(|z| z.name().to_owned());
+        assert_eq!(z("fr-BE", &[]).as_deref(), Some("Europe/Brussels"));
+        assert_eq!(z("de-ch", &[]).as_deref(), Some("Europe/Zurich"));
+        assert_eq!(z("tr-TR", &[]).as_deref(), Some("Europe/Istanbul"));
+        assert_eq!(z("es-ES", &["Las Palmas de Gran Canaria"]).as_deref(), Some("Atlantic/Canary"));
+        // A language spoken in many countries, or a country of several zones, names none.
+        assert_eq!(z("fr", &[]), None);
+        assert_eq!(z("tr", &[]), None);
+        assert_eq!(z("en-US", &[]), None);
+        assert_eq!(z("es-MX", &[]), None);
+        assert_eq!(z("en-AU", &[]), None);
+    }
 
     #[test]
     fn zones_pages_state() {
