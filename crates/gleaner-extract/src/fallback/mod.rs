@@ -183,21 +183,31 @@ pub fn read(
     }
     // A zone the page states ("all times Central", "hora peninsular", "TSİ") fixes the
     // offsets of the local times read; else the zone of its language tag's country
-    // (`fr-BE`, `tr`) fixes those of the events that name no country of their own.
+    // (`fr-BE`) or its address's country domain (`.tr`) fixes those of the events that
+    // name no country of their own, when the two do not disagree.
     let stated = stated_zone(&text_of(doc.root_element()));
-    if stated.is_none()
-        && let Some(tag) = language_tag(doc)
-    {
+    if stated.is_none() {
+        let (tag, url) = (language_tag(doc), canonical_url(doc));
         for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
             let r = &c.raw;
             let places: Vec<&str> = [&r.location_name, &r.location_text, &r.address_text]
                 .into_iter()
                 .filter_map(|t| t.as_deref())
                 .collect();
-            let Some(zone) = zone::language_zone(&tag, &places) else { continue };
+            let zones: Vec<chrono_tz::Tz> = [
+                tag.as_deref().and_then(|t| zone::language_zone(t, &places)),
+                url.as_deref().and_then(|u| zone::domain_zone(u, &places)),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             for slot in [&mut c.raw.start, &mut c.raw.end] {
-                if let Some(t) = slot.as_deref().and_then(parse_event_time) {
-                    *slot = Some(t.with_default_zone(zone).to_iso());
+                let Some(t) = slot.as_deref().and_then(parse_event_time) else { continue };
+                let mut fixed = zones.iter().map(|z| t.with_default_zone(*z));
+                if let Some(first) = fixed.next()
+                    && fixed.all(|f| f == first)
+                {
+                    *slot = Some(first.to_iso());
                 }
             }
         }

@@ -75,9 +75,41 @@ pub(super) fn language_zone(tag: &str, address: &[&str]) -> Option<chrono_tz::Tz
     gleaner_event::zone::country_zone(&region.to_ascii_uppercase(), address)
 }
 
+/// The zone of the country a site's address names by its country-code top-level domain
+/// (`https://kultur.example.bel.tr/…` → Turkey, `.co.uk` → the United Kingdom), for the
+/// same events as [`language_zone`]; generic domains (`.com`, `.org`, `.example`) name none.
+pub(super) fn domain_zone(url: &str, address: &[&str]) -> Option<chrono_tz::Tz> {
+    let host = url.split("://").nth(1)?.split(['/', '?', '#']).next()?;
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = host.split(':').next()?.trim_end_matches('.');
+    let tld = host.rsplit('.').next()?.to_ascii_uppercase();
+    if tld.len() != 2 || !tld.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    let country = if tld == "UK" { "GB".to_owned() } else { tld };
+    gleaner_event::zone::country_zone(&country, address)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{language_zone, stated_zone};
+    use super::{domain_zone, language_zone, stated_zone};
+
+    #[test]
+    fn zones_domains_name() {
+        let z = |u: &str| domain_zone(u, &[]).map(|z| z.name().to_owned());
+        assert_eq!(
+            z("https://kultur.example.bel.tr/etkinlik/").as_deref(),
+            Some("Europe/Istanbul")
+        );
+        assert_eq!(
+            z("https://www.hexleyplayers.example.co.uk/whats-on").as_deref(),
+            Some("Europe/London")
+        );
+        assert_eq!(z("https://www.lindenau.example.de:8443/").as_deref(), Some("Europe/Berlin"));
+        assert_eq!(z("https://kuklistan.example/oyun-takvimi"), None);
+        assert_eq!(z("https://events.example.com/"), None);
+        assert_eq!(z("https://radio.example.us/"), None);
+    }
 
     #[test]
     fn zones_language_tags_name() {
