@@ -454,3 +454,225 @@ fn an_intro_saying_every_event_is_free_makes_the_items_free() {
         assert_eq!(events[0].price.is_free, None, "{intro}");
     }
 }
+
+/// The events' titles and starts, in order.
+fn titles_and_starts(events: &[Event]) -> Vec<(String, String)> {
+    events.iter().map(|e| (e.title.clone().unwrap_or_default(), iso(e.start))).collect()
+}
+
+/// Issue 24, batch 170–189: a time labelled as doors opening, boarding or registration
+/// (`Embarque 20.00 h · Salida 20.30 h`, `Einlass 19 Uhr, Beginn 20 Uhr`) gives way to
+/// the line's other time, in the five languages; and a booking link's word (`Reservar`,
+/// `Buchen`, `Rezervasyon`) is never an item's title.
+#[test]
+fn times_before_the_start_give_way_and_booking_words_are_no_titles() {
+    // (lang, header, day of the 3rd, 10th, 17th, time cell, booking word, start)
+    let cases = [
+        (
+            "es",
+            ["Fecha", "Concierto", "Horario", "Entradas"],
+            ["Viernes 3 de julio", "Viernes 10 de julio", "Viernes 17 de julio"],
+            "Embarque 20.00 h · Salida 20.30 h · Regreso 22.30 h",
+            "Reservar",
+        ),
+        (
+            "en",
+            ["Date", "Concert", "Times", "Tickets"],
+            ["Friday 3 July", "Friday 10 July", "Friday 17 July"],
+            "Boarding 8pm · sailing 8.30pm",
+            "Book now",
+        ),
+        (
+            "fr",
+            ["Date", "Concert", "Horaires", "Billets"],
+            ["vendredi 3 juillet", "vendredi 10 juillet", "vendredi 17 juillet"],
+            "Embarquement 20h, départ 20h30",
+            "Réserver",
+        ),
+        (
+            "de",
+            ["Datum", "Konzert", "Zeiten", "Karten"],
+            ["Fr., 3. Juli", "Fr., 10. Juli", "Fr., 17. Juli"],
+            "Einlass 20 Uhr, Beginn 20.30 Uhr",
+            "Buchen",
+        ),
+        (
+            "tr",
+            ["Tarih", "Konser", "Saat", "Bilet"],
+            ["3 Temmuz Cuma", "10 Temmuz Cuma", "17 Temmuz Cuma"],
+            "Kapılar 20:00, başlangıç 20:30",
+            "Rezervasyon",
+        ),
+    ];
+    for (lang, header, days, times, book) in cases {
+        let head: String = header.iter().map(|h| format!("<th>{h}</th>")).collect();
+        let rows: String = days
+            .iter()
+            .zip(["Boleros", "Jazz", "Flamenco"])
+            .map(|(day, band)| {
+                format!(
+                    r#"<tr><td>{day}</td><td>Noche: <strong>{band} Trio</strong></td><td>{times}</td><td><a href="https://tickets.example/{band}">{book}</a></td></tr>"#
+                )
+            })
+            .collect();
+        let page = format!(
+            r#"<html lang="{lang}"><body><main><h1>Conciertos a bordo</h1><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></main></body></html>"#
+        );
+        let got = titles_and_starts(&read(&page));
+        let want: Vec<(String, String)> = ["03", "10", "17"]
+            .iter()
+            .zip(["Boleros", "Jazz", "Flamenco"])
+            .map(|(d, band)| (format!("Noche: {band} Trio"), format!("2026-07-{d}T20:30:00")))
+            .collect();
+        assert_eq!(got, want, "{lang}");
+    }
+}
+
+/// Issue 24, batch 170–189: a line that lists times (`11.00 ve 14.00`, `9:30 h y 20:30
+/// h`) gives one performance at each, in a listing's row and on a show's page.
+#[test]
+fn listed_times_are_one_performance_each() {
+    let row = |day: &str, times: &str, play: &str| {
+        format!(
+            r#"<tr><td>{day}</td><td>{times}</td><td><a href="/oyunlar/{play}">{play} oyunu</a></td></tr>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="tr"><body><main><h1>Mart 2026 Oyun Takvimi</h1><table><thead><tr><th>Tarih</th><th>Saat</th><th>Oyun</th></tr></thead><tbody>{}{}{}</tbody></table></main></body></html>"#,
+        row("7 Mart", "11.00 ve 14.00", "Keloğlan"),
+        row("8 Mart", "14.00", "Keloğlan"),
+        row("14 Mart", "11.00", "Nasreddin"),
+    );
+    let got: Vec<String> = read(&page).iter().map(|e| iso(e.start)).collect();
+    assert_eq!(
+        got,
+        [
+            "2026-03-07T11:00:00",
+            "2026-03-07T14:00:00",
+            "2026-03-08T14:00:00",
+            "2026-03-14T11:00:00"
+        ]
+    );
+    let line = |day: &str, times: &str, slug: &str| {
+        format!(
+            r#"<li><span><strong>{day}</strong> · {times}</span><a href="https://boletera.example/{slug}">Boletos</a></li>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="es"><body><main><h1>México de mis colores</h1><p>Un viaje por cinco estados en catorce cuadros, con cuarenta bailarines.</p><h2>Funciones</h2><ul>{}{}{}</ul></main></body></html>"#,
+        line("Miércoles 4 de marzo", "20:30 h", "a"),
+        line("Domingo 8 de marzo", "9:30 h y 20:30 h", "b"),
+        line("Miércoles 11 de marzo", "20:30 h", "c"),
+    );
+    let got = titles_and_starts(&read(&page));
+    let show = |t: &str| ("México de mis colores".to_owned(), t.to_owned());
+    assert_eq!(
+        got,
+        [
+            show("2026-03-04T20:30:00"),
+            show("2026-03-08T09:30:00"),
+            show("2026-03-08T20:30:00"),
+            show("2026-03-11T20:30:00"),
+        ]
+    );
+}
+
+/// Issue 24, batch 170–189: a postponement a sentence states as a condition (`En cas de
+/// pluie, le bal est reporté au dimanche 21 juin`, `Bei Regen wird … verschoben`) is not
+/// the event's: it keeps its day and states no status.
+#[test]
+fn a_conditional_postponement_is_no_status() {
+    let cases = [
+        (
+            "fr",
+            "dimanche 14 juin · de 15h à 19h",
+            "En cas de pluie, le bal est reporté au dimanche 21 juin, mêmes heures.",
+            "2026-06-14T15:00:00",
+        ),
+        (
+            "de",
+            "So., 14. Juni, 15 Uhr",
+            "Bei Regen wird das Fest auf Sonntag, 21. Juni verschoben.",
+            "2026-06-14T15:00:00",
+        ),
+        (
+            "en",
+            "Sunday 14 June, 3pm",
+            "In case of rain the picnic is postponed to Sunday 21 June.",
+            "2026-06-14T15:00:00",
+        ),
+    ];
+    for (lang, when, note, want) in cases {
+        let card = |d: &str, title: &str, note: &str| {
+            format!(
+                r#"<div class="carte"><p class="quand">{d}</p><h2>{title}</h2><p>{note}</p></div>"#
+            )
+        };
+        let page = format!(
+            r#"<html lang="{lang}"><body><main><h1>Agenda</h1>{}{}{}</main></body></html>"#,
+            card("2026-05-02T20:30", "Bal folk", "Cornemuse et violon."),
+            card("2026-05-16T20:30", "Bal de printemps", "Scène ouverte."),
+            card(when, "Bal en plein air", note),
+        );
+        let events = read(&page);
+        let open = events.iter().find(|e| e.title.as_deref() == Some("Bal en plein air"));
+        let open = open.unwrap_or_else(|| panic!("{lang}: {events:#?}"));
+        assert_eq!(iso(open.start), want, "{lang}");
+        assert_eq!(open.status, gleaner_event::EventStatus::Scheduled, "{lang}");
+        assert!(!open.status_stated, "{lang}");
+    }
+}
+
+/// Issue 24, batch 170–189: local times on a page that states no zone take the zone of
+/// the country its language tag's region (`fr-BE`, `de-CH`) or its address's country
+/// domain (`.tr`, `.co.uk`) names, when that country keeps one civil time; a language
+/// alone (`fr`) or a country of several zones (`en-US`) names none.
+#[test]
+fn a_language_region_or_country_domain_zones_local_times() {
+    let page = |lang: &str, canonical: &str| {
+        let card = |d: &str, t: &str| {
+            format!(r#"<div class="carte"><p class="quand">{d}</p><h2>{t}</h2></div>"#)
+        };
+        format!(
+            r#"<html lang="{lang}"><head><link rel="canonical" href="{canonical}"></head><body><main><h1>Agenda</h1>{}{}{}</main></body></html>"#,
+            card("samedi 7 mars 2026 · 20h30", "Bal folk"),
+            card("samedi 18 avril 2026 · 20h", "Bal de printemps"),
+            card("dimanche 14 juin 2026 · 15h", "Bal en plein air"),
+        )
+    };
+    let starts = |lang: &str, url: &str| -> Vec<String> {
+        read(&page(lang, url)).iter().map(|e| iso(e.start)).collect()
+    };
+    let summer =
+        ["2026-03-07T20:30:00+01:00", "2026-04-18T20:00:00+02:00", "2026-06-14T15:00:00+02:00"];
+    assert_eq!(starts("fr-BE", "https://bals.example/agenda"), summer);
+    assert_eq!(starts("de-CH", "https://bals.example/agenda"), summer);
+    assert_eq!(starts("fr", "https://bals.example.fr/agenda"), summer);
+    assert_eq!(
+        starts("tr", "https://kultur.example.bel.tr/etkinlik"),
+        ["2026-03-07T20:30:00+03:00", "2026-04-18T20:00:00+03:00", "2026-06-14T15:00:00+03:00"]
+    );
+    let floating = ["2026-03-07T20:30:00", "2026-04-18T20:00:00", "2026-06-14T15:00:00"];
+    assert_eq!(starts("fr", "https://bals.example/agenda"), floating);
+    assert_eq!(starts("en-US", "https://bals.example/agenda"), floating);
+    // The tag and the domain disagree: no zone.
+    assert_eq!(starts("en-GB", "https://bals.example.tr/agenda"), floating);
+}
+
+/// Issue 24, batch 170–189: a table whose header names its event column `Anlass`,
+/// `Concierto` or `Manifestation` titles each row by that cell, not by the page's heading
+/// (a tour's dates have no event column).
+#[test]
+fn an_event_column_titles_the_rows() {
+    let row = |d: &str, what: &str, place: &str, time: &str| {
+        format!("<tr><td>{d}</td><td>{what}</td><td>{place}</td><td>{time}</td></tr>")
+    };
+    let page = format!(
+        r#"<html lang="de-CH"><body><main><h1>Agenda 2026</h1><table><tr><th>Datum</th><th>Anlass</th><th>Ort</th><th>Zeit</th></tr>{}{}{}</table></main></body></html>"#,
+        row("So., 26. April", "Jodlergottesdienst", "Kirche Langnau", "10.00 Uhr"),
+        row("Sa., 1. August", "Bundesfeier", "Schulhausplatz Bärau", "20.30 Uhr"),
+        row("Sa., 17. Oktober", "Älplerchilbi", "Mehrzweckhalle Bärau", "19.30 Uhr"),
+    );
+    let got: Vec<String> = read(&page).iter().filter_map(|e| e.title.clone()).collect();
+    assert_eq!(got, ["Jodlergottesdienst", "Bundesfeier", "Älplerchilbi"]);
+}

@@ -12,7 +12,7 @@ use scraper::{ElementRef, Html};
 use super::price::price_into;
 use super::roles::{listed_times, start_line};
 use super::words::{TICKET_WORDS, is_closure_line, is_publication_line, stated_status};
-use super::{BLOCKS, in_chrome, sel, text_of};
+use super::{BLOCKS, in_chrome, leaves, sel, text_of};
 
 /// How many text blocks after the title are searched for a written date.
 const NEAR_TITLE_BLOCKS: usize = 80;
@@ -66,7 +66,14 @@ pub(super) fn performances(
         let mut shows =
             vec![Performance { start: d.start, end: d.end, tickets: tickets.clone(), status }];
         if let (EventTime::Floating(at), None) = (d.start, d.end) {
-            for t in listed_times(&line).into_iter().skip(1) {
+            // The list may sit in one of the line's parts (`<span>… · 9:30 h y 20:30
+            // h</span><a>Boletos</a>`).
+            let listed = std::iter::once(line.to_string())
+                .chain(leaves(el))
+                .map(|t| listed_times(&start_line(&t)))
+                .find(|l| !l.is_empty())
+                .unwrap_or_default();
+            for t in listed.into_iter().skip(1) {
                 let start = EventTime::Floating(at.date().and_time(t));
                 shows.push(Performance { start, end: None, tickets: tickets.clone(), status });
             }

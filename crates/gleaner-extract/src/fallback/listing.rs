@@ -272,6 +272,8 @@ fn read_listing(
                     })
                     .collect();
                 all.push(item);
+                // Earlier days before the item, its later times after it.
+                all.sort_by_key(|i| i.start.to_iso());
                 all
             });
             for item in read {

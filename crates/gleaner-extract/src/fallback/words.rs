@@ -205,7 +205,7 @@ pub(super) fn stated_status(all: &str, texts: &[String]) -> Option<&'static str>
     }
     let mut kept = String::new();
     for text in texts {
-        for sentence in text.split_inclusive(['.', '!', '?', ';']) {
+        for sentence in sentences(text) {
             if !is_condition(sentence) {
                 kept.push_str(sentence);
             }
@@ -213,6 +213,24 @@ pub(super) fn stated_status(all: &str, texts: &[String]) -> Option<&'static str>
         kept.push_str(" . ");
     }
     status_in(&kept)
+}
+
+/// A text's sentences: each ends at a `.`, `!`, `?` or `;` before white space or the
+/// text's end, and not after a digit (`21. Juni`, `Sa., 4.`).
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut from, mut prev) = (0, ' ');
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let before_space = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
+        if matches!(c, '.' | '!' | '?' | ';') && before_space && !prev.is_ascii_digit() {
+            out.push(&text[from..i + c.len_utf8()]);
+            from = i + c.len_utf8();
+        }
+        prev = c;
+    }
+    out.push(&text[from..]);
+    out
 }
 
 /// Whether a text is only a status badge (`POSTPONED`, `– abgesagt –`): never a title
