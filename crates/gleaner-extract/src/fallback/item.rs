@@ -45,7 +45,7 @@ pub(super) fn read_item(
     order: DateOrder,
 ) -> Option<Item> {
     let all = text_of(item);
-    if all.is_empty() || all.len() > 2000 || item.value().name() == "p" && is_running_text(&all) {
+    if all.is_empty() || all.len() > 2000 || item.value().name() == "p" && is_prose(&all) {
         return None;
     }
     // Dates: `<time datetime>` (one, or a start and an end), else one small text block.
@@ -202,11 +202,11 @@ fn bold_title<'a>(
     })
 }
 
-/// Whether a paragraph is running text, not a listing's item: twelve words or more, and a
+/// Whether a paragraph is prose, not a listing's item: twelve words or more, and a
 /// sentence's end (`Fermeture estivale du lundi 3 au samedi 22 août 2026 inclus. Fermé…`).
 /// Such paragraphs repeat on any page (opening hours, fares, access) and their dates are
 /// rarely events'.
-fn is_running_text(text: &str) -> bool {
+fn is_prose(text: &str) -> bool {
     let t = text.trim();
     t.split_whitespace().count() >= 12 && (t.ends_with('.') || t.contains(". "))
 }
@@ -548,9 +548,8 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
 const SENTENCE_WORDS: usize = 6;
 
 /// An item's description when its markup names none: its first own paragraph (`<p>`
-/// holding no block) that reads as running text — six words or more, 30 characters or
-/// more, ending like a sentence — and is neither its title, a labelled line (`Lieu :
-/// …`, `Organisateur : …`) nor a date line (a card's `<h2>` title, `<p
+/// holding no block) that reads as running text ([`is_running_text`], six words or
+/// more) and is neither its title nor a date line (a card's `<h2>` title, `<p
 /// class="tarih">`, then `<p>Yazar, ilk romanının …</p>`).
 fn sentence_paragraph(
     item: ElementRef<'_>,
@@ -562,12 +561,8 @@ fn sentence_paragraph(
     let text = |p: ElementRef<'_>| collapse(&p.text().collect::<String>());
     item.select(&sel("p")).filter(|p| p.select(&blocks).all(|b| b.id() == p.id())).map(text).find(
         |t| {
-            let n = t.chars().count();
-            (30..=1000).contains(&n)
-                && t.split_whitespace().count() >= SENTENCE_WORDS
-                && t.trim_end().ends_with(['.', '!', '?', '…'])
+            is_running_text(t, SENTENCE_WORDS)
                 && !t.contains(title)
-                && !opens_with_label(t)
                 && parse_text_date(t, reference, order).is_none()
         },
     )
@@ -587,9 +582,8 @@ fn opens_with_label(t: &str) -> bool {
 const SUMMARY_CLASSES: [&str; 4] = ["excerpt", "description", "summary", "teaser"];
 
 /// An item's description when its markup names the block (a class ending in `excerpt`,
-/// `description`, `summary` or `teaser`): its first paragraph that reads as a sentence
-/// (30 characters or more, ending like one) and does not open with a label
-/// (`Nouvelle date : …`, `Tarifs : 15 euros`).
+/// `description`, `summary` or `teaser`): its first paragraph that reads as running text
+/// ([`is_running_text`]).
 fn classed_summary(item: ElementRef<'_>) -> Option<String> {
     let block = item.descendants().filter_map(ElementRef::wrap).find(|el| {
         el.value().classes().any(|c| {
@@ -603,10 +597,15 @@ fn classed_summary(item: ElementRef<'_>) -> Option<String> {
     };
     // Inline markup splits no words: its text is joined as written (`aquí</a>.`).
     let text = |p: ElementRef<'_>| collapse(&p.text().collect::<String>());
-    paragraphs.into_iter().map(text).find(|t| {
-        let n = t.chars().count();
-        (30..=1000).contains(&n)
-            && t.trim_end().ends_with(['.', '!', '?', '…'])
-            && !opens_with_label(t)
-    })
+    paragraphs.into_iter().map(text).find(|t| is_running_text(t, 0))
+}
+
+/// Whether a paragraph reads as running text, a description's: 30 to 1000 characters,
+/// `min_words` words or more, ending like a sentence, and not opening with a label
+/// (`Nouvelle date : …`, `Tarifs : 15 euros`).
+fn is_running_text(t: &str, min_words: usize) -> bool {
+    (30..=1000).contains(&t.chars().count())
+        && t.split_whitespace().count() >= min_words
+        && t.trim_end().ends_with(['.', '!', '?', '…'])
+        && !opens_with_label(t)
 }
