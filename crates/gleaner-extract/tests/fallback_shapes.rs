@@ -528,6 +528,36 @@ fn times_before_the_start_give_way_and_booking_words_are_no_titles() {
     }
 }
 
+/// Issue 24, batches 150–189: a block whose only time is a registration's (`Anmeldung …
+/// bis 18 Uhr`, `Inscription à 9h`) gives way to a later block's time.
+#[test]
+fn a_registration_time_gives_way_to_the_start() {
+    let cases = [
+        ("de", "Anmeldung für Auftretende bis 18 Uhr am Veranstaltungstag.", "Beginn 20 Uhr"),
+        ("fr", "Inscription des équipes à 18h à l'accueil.", "Début du tournoi 20h"),
+        ("es", "Inscripción de participantes a las 18:00 h.", "Salida 20:00 h"),
+    ];
+    for (lang, note, start) in cases {
+        let card = |d: &str, t: &str| {
+            format!(
+                r#"<div class="termin"><p class="datum">{d}</p><h2>{t}</h2><p>{note}</p><p class="zeiten">{start}</p></div>"#
+            )
+        };
+        let page = format!(
+            r#"<html lang="{lang}"><body><main><h1>Programm</h1>{}{}{}</main></body></html>"#,
+            card("30.10.2026", "Offene Bühne"),
+            card("13.11.2026", "Quiz"),
+            card("27.11.2026", "Slam"),
+        );
+        let got: Vec<String> = read(&page).iter().map(|e| iso(e.start)).collect();
+        assert_eq!(
+            got,
+            ["2026-10-30T20:00:00", "2026-11-13T20:00:00", "2026-11-27T20:00:00"],
+            "{lang}"
+        );
+    }
+}
+
 /// Issue 24, batch 170–189: a line that lists times (`11.00 ve 14.00`, `9:30 h y 20:30
 /// h`) gives one performance at each, in a listing's row and on a show's page.
 #[test]

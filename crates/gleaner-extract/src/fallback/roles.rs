@@ -12,13 +12,14 @@ use gleaner_event::datetext::{DateOrder, fold_diacritics, parse_text_date, parse
 use super::tables::cell_time;
 
 /// Words that mark a time as coming before the event's start (folded): doors, boarding,
-/// registration and welcome, in the five languages.
+/// registration (`Anmeldung … bis 18 Uhr`) and welcome, in the five languages.
 const BEFORE_START: &[&str] = &[
     "doors",
     "door",
     "boarding",
     "registration",
     "einlass",
+    "anmeldung",
     "turoffnung",
     "saaloffnung",
     "kassenoffnung",
@@ -26,11 +27,16 @@ const BEFORE_START: &[&str] = &[
     "ouverture",
     "embarquement",
     "accueil",
+    "inscription",
+    "inscriptions",
     "puertas",
     "apertura",
     "embarque",
     "acreditacion",
+    "inscripcion",
+    "inscripciones",
     "kapilar",
+    "kayit",
     "kapi",
     "binis",
 ];
