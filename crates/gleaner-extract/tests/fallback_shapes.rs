@@ -706,3 +706,65 @@ fn an_event_column_titles_the_rows() {
     let got: Vec<String> = read(&page).iter().filter_map(|e| e.title.clone()).collect();
     assert_eq!(got, ["Jodlergottesdienst", "Bundesfeier", "Älplerchilbi"]);
 }
+
+/// Issue 24, batch 170–189: a show's dates listed without times in its section (`Do., 2.
+/// Juli | Premiere`), under one start stated for all (`Beginn jeweils 20.30 Uhr, Einlass
+/// ab 19.30 Uhr`), give one performance per date at that start, or at the row's own time;
+/// without such a statement, or with two, nothing.
+#[test]
+fn a_start_stated_for_a_date_list_times_its_dates() {
+    let cases = [
+        (
+            "de",
+            "Beginn jeweils 20.30 Uhr, Einlass ab 19.30 Uhr.",
+            ["Do., 2. Juli", "Fr., 3. Juli", "So., 5. Juli, 17 Uhr"],
+        ),
+        (
+            "fr",
+            "Représentations chaque soir à 20h30, ouverture des portes à 19h30.",
+            ["jeudi 2 juillet", "vendredi 3 juillet", "dimanche 5 juillet à 17h"],
+        ),
+        (
+            "es",
+            "Todas las funciones a las 20.30 h.",
+            ["jueves 2 de julio", "viernes 3 de julio", "domingo 5 de julio, 17 h"],
+        ),
+        (
+            "en",
+            "Every night at 8.30pm; doors 7.30pm.",
+            ["Thursday 2 July", "Friday 3 July", "Sunday 5 July, 5pm"],
+        ),
+        (
+            "tr",
+            "Oyunlar her akşam saat 20:30'da başlar.",
+            ["2 Temmuz Perşembe", "3 Temmuz Cuma", "5 Temmuz Pazar 17:00"],
+        ),
+    ];
+    let page = |lang: &str, note: &str, days: [&str; 3]| {
+        let rows: String = days
+            .iter()
+            .zip(["Premiere", "", "Nachmittag"])
+            .map(|(d, n)| format!("<tr><td>{d}</td><td>{n}</td></tr>"))
+            .collect();
+        format!(
+            r#"<html lang="{lang}"><body><main><h1>Spielplan Sommer 2026</h1><div class="frame"><header><h2>Der Zerrissene</h2></header><div class="text"><p>Herr von Lips hat alles und langweilt sich zu Tode, bis ein Heiratsantrag sein Leben durcheinanderbringt.</p><p><strong>{note}</strong></p><table><thead><tr><th>Termin</th><th>Hinweis</th></tr></thead><tbody>{rows}</tbody></table></div></div></main></body></html>"#
+        )
+    };
+    for (lang, note, days) in cases {
+        let got = titles_and_starts(&read(&page(lang, note, days)));
+        let show = |t: &str| ("Der Zerrissene".to_owned(), t.to_owned());
+        assert_eq!(
+            got,
+            [show("2026-07-02T20:30:00"), show("2026-07-03T20:30:00"), show("2026-07-05T17:00:00")],
+            "{lang}"
+        );
+    }
+    let days = ["Do., 2. Juli", "Fr., 3. Juli", "Sa., 4. Juli"];
+    for note in ["Dauer ca. 2 Stunden.", "Beginn jeweils 20.30 Uhr, sonntags jeweils 17 Uhr."] {
+        let events = read(&page("de", note, days));
+        assert!(
+            events.iter().all(|e| e.title.as_deref() != Some("Der Zerrissene")),
+            "{note}: {events:#?}"
+        );
+    }
+}

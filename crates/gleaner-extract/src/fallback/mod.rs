@@ -41,12 +41,15 @@
 //!
 //! One module per shape: `detail` one event's page, `listing` and `item` lists of
 //! items, `tables` tables and grids, `showtimes` a show's times by day, `programme` a
-//! one-day programme by stage, `days` day and month headings, `venue` the site's own
-//! venue, `zone` a stated time zone, `news` signed articles; `price` and `words` serve
-//! them all.
+//! one-day programme by stage, `datelist` a show's dates under one start stated for all,
+//! `days` day and month headings, `venue` the site's own venue, `zone` a stated time zone
+//! (else the language tag's region's or the country domain's), `news` signed articles;
+//! `price`, `roles` (a time labelled as doors or boarding gives way to the start; listed
+//! times are one performance each) and `words` serve them all.
 
 mod abstain;
 mod cells;
+mod datelist;
 mod days;
 mod detail;
 mod item;
@@ -386,6 +389,25 @@ fn read_page(
             ));
             return Reading::Items;
         }
+    }
+    // A show's dates listed without times under its heading, one start stated for all
+    // (`Beginn jeweils 20.30 Uhr`).
+    let listed =
+        if times.is_empty() { datelist::date_lists(doc, reference, order) } else { Vec::new() };
+    if listed.len() >= MIN_ITEMS {
+        let n = listed.len();
+        for (i, raw) in listed.into_iter().enumerate() {
+            candidates.push(Candidate {
+                format: Format::Fallback,
+                location: format!("listed date {}", i + 1),
+                raw,
+            });
+        }
+        diagnostics.push(note(
+            Severity::Info,
+            format!("low confidence: {n} performances read by the generic fallback from a show's dates and the one start stated for them (no structured data, no site rules)"),
+        ));
+        return Reading::Items;
     }
     // A one-day programme by stage: the page's one day, each act at its time.
     if times.is_empty()

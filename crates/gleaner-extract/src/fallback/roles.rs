@@ -61,7 +61,7 @@ fn says_before_start(clause: &str) -> Option<usize> {
 
 /// The clauses of a line: its parts between `·`, `,`, `;`, `|`, `•`, brackets and
 /// sentence ends, as byte ranges.
-fn clauses(text: &str) -> Vec<(usize, usize)> {
+pub(super) fn clauses(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut chars = text.char_indices().peekable();
