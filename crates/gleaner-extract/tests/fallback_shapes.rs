@@ -768,3 +768,55 @@ fn a_start_stated_for_a_date_list_times_its_dates() {
         );
     }
 }
+
+/// Issue 24, batch 170–189: a post (a signed news article too) that announces events
+/// under headings of its own (`<h3>Kostümsitzung</h3><p><strong>Sa., 30.01.2027, 19.11
+/// Uhr</strong> …</p>`) gives one event per dated section, titled by its heading; a
+/// separable `fällt … aus` closing a clause calls one off.
+#[test]
+fn a_post_of_headed_sections_gives_one_event_per_section() {
+    let cases = [
+        (
+            "de-DE",
+            ["Sessionseröffnung", "Kostümsitzung", "Seniorensitzung"],
+            [
+                "Mi., 11.11.2026, 11.11 Uhr · Rathausplatz",
+                "Sa., 30.01.2027, 19.11 Uhr (Einlass 18.00 Uhr)",
+                "<s>Mi., 03.02.2027, 15.00 Uhr</s> – <strong>fällt in dieser Session leider aus</strong>, da die Halle belegt ist.",
+            ],
+            ["2026-11-11T11:11:00+01:00", "2027-01-30T19:11:00+01:00", "2027-02-03T15:00:00+01:00"],
+        ),
+        (
+            "en-IE",
+            ["Simultaneous display", "Spring Blitz Night", "Rathmines Rapidplay"],
+            [
+                "On <strong>Saturday 21st March at 2.30pm</strong> an International Master plays thirty boards.",
+                "Eleven rounds: <strong>Thursday 2nd April</strong>, registration from 7.30pm, first round 7.45pm sharp.",
+                "Held on <strong>Sunday 19th April 2026</strong>; round 1 at 10am.",
+            ],
+            ["2026-03-21T14:30:00+00:00", "2026-04-02T19:45:00+01:00", "2026-04-19T10:00:00+01:00"],
+        ),
+    ];
+    for (lang, titles, lines, want) in cases {
+        let sections: String = titles
+            .iter()
+            .zip(lines)
+            .map(|(t, l)| {
+                format!(
+                    "<h3>{t}</h3><p>{l}</p><p>Mehr dazu bald im Schaukasten und auf der Seite.</p>"
+                )
+            })
+            .collect();
+        let page = format!(
+            r#"<html lang="{lang}"><body><main><article><h1>Alle Termine der Session</h1><div class="entry-meta"><span class="byline">von <a rel="author" href="/author/x/">Pressewart</a></span></div><div class="entry-content"><p>Hier alle Termine im Überblick.</p>{sections}</div></article></main></body></html>"#
+        );
+        let events = read(&page);
+        let got = titles_and_starts(&events);
+        let want: Vec<(String, String)> =
+            titles.iter().zip(want).map(|(t, s)| ((*t).to_owned(), s.to_owned())).collect();
+        assert_eq!(got, want, "{lang}");
+        if lang == "de-DE" {
+            assert_eq!(events[2].status, gleaner_event::EventStatus::Cancelled);
+        }
+    }
+}

@@ -36,13 +36,14 @@
 //! no event; with a reference day (the crawl's today), neither does a page whose only
 //! dates are past (a news item's publication date looks just like an event's date), nor a
 //! page whose JSON-LD declares it a `NewsArticle` (the caller does not run it there) or
-//! that is a signed article (`news_article`), nor a year-less date whose written weekday
+//! that is a signed article (`news_article`) unless its headed sections each give an
+//! event's date and title (`sections`), nor a year-less date whose written weekday
 //! is another day (`datetext`). What it finds is marked low confidence in the diagnostics.
 //!
 //! One module per shape: `detail` one event's page, `listing` and `item` lists of
 //! items, `tables` tables and grids, `showtimes` a show's times by day, `programme` a
 //! one-day programme by stage, `datelist` a show's dates under one start stated for all,
-//! `days` day and month headings, `venue` the site's own venue, `zone` a stated time zone
+//! `sections` a post's headed sections as items, `days` day and month headings, `venue` the site's own venue, `zone` a stated time zone
 //! (else the language tag's region's or the country domain's), `news` signed articles;
 //! `price`, `roles` (a time labelled as doors or boarding gives way to the start; listed
 //! times are one performance each) and `words` serve them all.
@@ -58,6 +59,7 @@ mod news;
 mod price;
 mod programme;
 mod roles;
+mod sections;
 mod showtimes;
 mod tables;
 mod trailing;
@@ -313,13 +315,21 @@ fn read_page(
         .unwrap_or_default();
     // A news article (declared one, and signed) reports on events in running prose: its
     // dates are the story's, not events to attend.
-    if let Some(why) = news_article(doc, order) {
+    let news = news_article(doc, order);
+    // A page that repeats one dated item structure is a listing, whatever its title says.
+    if news.is_none() && listing(doc, reference, order, candidates, diagnostics) {
+        return Reading::Items;
+    }
+    // A post of headed sections, each dated and titled by its own heading, announces
+    // events, a news post too: its sections are read as a listing's items.
+    if let Some(sectioned) = sections::headed_sections(doc)
+        && listing(&sectioned, reference, order, candidates, diagnostics)
+    {
+        return Reading::Items;
+    }
+    if let Some(why) = news {
         diagnostics.push(note(Severity::Info, format!("{why}: a news article; no event")));
         return Reading::Nothing;
-    }
-    // A page that repeats one dated item structure is a listing, whatever its title says.
-    if listing(doc, reference, order, candidates, diagnostics) {
-        return Reading::Items;
     }
     let h1 = doc.select(&sel("h1")).find(|h| !text_of(*h).is_empty());
     let page_url = canonical_url(doc);

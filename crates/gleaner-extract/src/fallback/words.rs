@@ -130,6 +130,9 @@ pub(super) const STATUS_WORDS: [(&str, &str); 22] = [
     ("rescheduled", "rescheduled"),
 ];
 
+/// Most words between `fällt` and its `aus` (`fällt in dieser Session leider aus`).
+const SEPARABLE_WORDS: usize = 5;
+
 /// The status a text states with one status word (`POSTPONED`, `– abgesagt –`,
 /// `ERTELENDİ`, `entfaellt`, `fällt aus`), or `None` when it states none or two different ones.
 pub(crate) fn status_in(text: &str) -> Option<&'static str> {
@@ -137,8 +140,20 @@ pub(crate) fn status_in(text: &str) -> Option<&'static str> {
     let mut found = None;
     let words: Vec<&str> =
         folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    // German's separable `fällt aus` (`– fällt aus`, `fällt leider aus`) calls it off.
-    if words.windows(2).any(|w| matches!(w[0], "fallt" | "faellt") && w[1] == "aus")
+    // German's separable `fällt aus` (`– fällt aus`, `fällt leider aus`, `fällt in dieser
+    // Session leider aus, da …`) calls it off: `aus` closing the clause a few words after
+    // `fällt` (not `fällt aus dem Rahmen`).
+    let separable =
+        folded.split(['.', ',', ';', ':', '!', '?', '(', ')', '–', '—', '-']).any(|clause| {
+            let w: Vec<&str> =
+                clause.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            w.last() == Some(&"aus")
+                && w.iter()
+                    .rposition(|x| matches!(*x, "fallt" | "faellt"))
+                    .is_some_and(|i| w.len() - 1 - i <= SEPARABLE_WORDS)
+        });
+    if separable
+        || words.windows(2).any(|w| matches!(w[0], "fallt" | "faellt") && w[1] == "aus")
         || words
             .windows(3)
             .any(|w| matches!(w[0], "fallt" | "faellt") && w[1] == "leider" && w[2] == "aus")
