@@ -691,7 +691,7 @@ fn a_language_region_or_country_domain_zones_local_times() {
 
 /// Issue 24, batch 170–189: a table whose header names its event column `Anlass`,
 /// `Concierto` or `Manifestation` titles each row by that cell, not by the page's heading
-/// (a tour's dates have no event column).
+/// (a tour's dates have no event column), even when the cell mentions a price.
 #[test]
 fn an_event_column_titles_the_rows() {
     let row = |d: &str, what: &str, place: &str, time: &str| {
@@ -699,12 +699,25 @@ fn an_event_column_titles_the_rows() {
     };
     let page = format!(
         r#"<html lang="de-CH"><body><main><h1>Agenda 2026</h1><table><tr><th>Datum</th><th>Anlass</th><th>Ort</th><th>Zeit</th></tr>{}{}{}</table></main></body></html>"#,
-        row("So., 26. April", "Jodlergottesdienst", "Kirche Langnau", "10.00 Uhr"),
+        row(
+            "So., 26. April",
+            "Jodlergottesdienst mit Pfarrerin Ruth Gerber. Eintritt frei, Kollekte.",
+            "Ref. Kirche Langnau, Höheweg 2, 3550 Langnau i.E.",
+            "10.00 Uhr"
+        ),
         row("Sa., 1. August", "Bundesfeier", "Schulhausplatz Bärau", "20.30 Uhr"),
         row("Sa., 17. Oktober", "Älplerchilbi", "Mehrzweckhalle Bärau", "19.30 Uhr"),
     );
     let got: Vec<String> = read(&page).iter().filter_map(|e| e.title.clone()).collect();
-    assert_eq!(got, ["Jodlergottesdienst", "Bundesfeier", "Älplerchilbi"]);
+    // A title cell that mentions a price (`Eintritt frei`) is no price cell.
+    assert_eq!(
+        got,
+        [
+            "Jodlergottesdienst mit Pfarrerin Ruth Gerber. Eintritt frei, Kollekte.",
+            "Bundesfeier",
+            "Älplerchilbi"
+        ]
+    );
 }
 
 /// Issue 24, batch 170–189: a show's dates listed without times in its section (`Do., 2.
