@@ -833,3 +833,39 @@ fn a_post_of_headed_sections_gives_one_event_per_section() {
         }
     }
 }
+
+/// Issue 24, batches 90–189: a page read as one date-only event titled by its `<h1>`
+/// while two or more of its `<h2>` sections give dates of their own (an observatory's
+/// nights, a museum's exhibitions) took one section's date for the page: no event.
+#[test]
+fn one_date_for_a_page_of_dated_sections_is_no_event() {
+    let cases = [
+        (
+            "tr",
+            "Halk Gözlem Geceleri",
+            ["Satürn ve Ay Gecesi", "Perseid Gözlemi"],
+            [
+                "<strong>Tarih:</strong> 16 Mayıs 2026 Cumartesi",
+                "<strong>Tarih:</strong> 12 Ağustos 2026 Çarşamba",
+            ],
+        ),
+        (
+            "en-GB",
+            "Exhibitions",
+            ["Wool and Water", "Stone Words"],
+            ["14 March – 1 November 2026", "17 January – 26 April 2026"],
+        ),
+    ];
+    for (lang, h1, titles, dates) in cases {
+        let sections: String = titles
+            .iter()
+            .zip(dates)
+            .map(|(t, d)| format!(r#"<section class="gece"><h2>{t}</h2><p>Gözlem ve sunum, yaklaşık elli dakika sürer.</p><p>{d}</p></section>"#))
+            .collect();
+        let page = format!(
+            r#"<html lang="{lang}"><body><main><h1>{h1}</h1>{sections}</main></body></html>"#
+        );
+        let events = read(&page);
+        assert!(events.iter().all(|e| e.title.as_deref() != Some(h1)), "{lang}: {events:#?}");
+    }
+}

@@ -108,7 +108,7 @@ pub fn read(
     let reading = read_page(doc, reference, candidates, diagnostics);
     // Weak readings (a day heading, a listing's span, a bare teaser) are dropped before
     // anything is added to them.
-    abstain::abstain(doc, reading, first, candidates, diagnostics);
+    abstain::abstain(doc, reading, reference, first, candidates, diagnostics);
     // Events with no place of their own are at the site's venue when the page's footer or
     // contact block gives one (a club's or theatre's own listing).
     let placeless = |r: &RawEvent| {
