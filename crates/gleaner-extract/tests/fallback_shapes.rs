@@ -583,6 +583,28 @@ fn listed_times_are_one_performance_each() {
             "2026-03-14T11:00:00"
         ]
     );
+    // A label before the list (`Seans saatleri: 11.00 ve 14.00`).
+    let card = |day: &str, times: &str, play: &str| {
+        format!(
+            r#"<div class="kart"><p class="tarih">{day}</p><h3><a href="/etkinlik/{play}">{play} oyunu</a></h3><ul><li>Seans saatleri: {times}</li></ul></div>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="tr"><body><main><h1>Etkinlikler</h1>{}{}{}</main></body></html>"#,
+        card("7 Mart 2026", "11.00", "Keloğlan"),
+        card("14 Mart 2026", "11.00 ve 14.00", "Pinokyo"),
+        card("21 Mart 2026", "14.00", "Nasreddin"),
+    );
+    let got: Vec<String> = read(&page).iter().map(|e| iso(e.start)).collect();
+    assert_eq!(
+        got,
+        [
+            "2026-03-07T11:00:00",
+            "2026-03-14T11:00:00",
+            "2026-03-14T14:00:00",
+            "2026-03-21T14:00:00"
+        ]
+    );
     let line = |day: &str, times: &str, slug: &str| {
         format!(
             r#"<li><span><strong>{day}</strong> · {times}</span><a href="https://boletera.example/{slug}">Boletos</a></li>"#

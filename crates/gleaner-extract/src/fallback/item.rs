@@ -15,7 +15,7 @@ use super::cells::{lead_bold, lead_line};
 use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
 use super::price::{price_into, price_lines};
-use super::roles::{before_start_only, listed_times, start_line};
+use super::roles::{before_start_only, labelled_time, listed_times, start_line};
 use super::tables::{cell_time, row_place, row_title, tour_row};
 use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
@@ -124,6 +124,7 @@ fn leaf_time(
             Some((first, rest)) => Some((*first, None, rest.to_vec())),
             None => parse_text_time(&line)
                 .or_else(|| cell_time(&line))
+                .or_else(|| labelled_time(&line).map(|t| (t, None)))
                 .map(|(t1, t2)| (t1, t2, Vec::new())),
         };
         match found {

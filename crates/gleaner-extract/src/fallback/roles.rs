@@ -139,6 +139,23 @@ pub(super) fn before_start_only(text: &str) -> bool {
         })
 }
 
+/// Words of a label that introduces a time of day (folded): `Saat: 11.00`, `Seans
+/// saatleri: 14.00`, `Uhrzeit: 19.30`, `Horaire : 20.30`, `Hora: 20.30`, `Time: 19.30`.
+const TIME_LABELS: &[&str] = &[
+    "time", "times", "start", "uhrzeit", "zeit", "beginn", "horaire", "horaires", "heure", "hora",
+    "horario", "saat", "saati", "saatleri", "seans",
+];
+
+/// The time a labelled line gives with a dot (`Seans saatleri: 11.00`, `Uhrzeit: 19.30`):
+/// alone `11.00` could be a date, after a time's label ([`TIME_LABELS`]) it is a time.
+pub(super) fn labelled_time(text: &str) -> Option<NaiveTime> {
+    let (label, rest) = text.rsplit_once(':')?;
+    let folded = fold_diacritics(label);
+    let labelled = folded.split(|c: char| !c.is_alphanumeric()).any(|w| TIME_LABELS.contains(&w));
+    let rest = rest.trim().trim_end_matches(['h', 'H']).trim();
+    labelled.then(|| cell_time(rest)).flatten().map(|(t, _)| t)
+}
+
 /// Words that join the times of a list (folded).
 const TIME_JOINS: &[&str] = &["and", "et", "y", "und", "ve", "&", "e"];
 
@@ -146,12 +163,14 @@ const TIME_JOINS: &[&str] = &["and", "et", "y", "und", "ve", "&", "e"];
 const TIME_WORDS: &[&str] =
     &["h", "uhr", "am", "pm", "a", "m", "p", "saat", "saatlerinde", "heures", "hrs", "hs"];
 
-/// The times a clause lists and nothing else (`11.00 ve 14.00`, `9:30 h y 20:30 h`,
-/// `14h et 16h30`), two or more, in order; empty for any other clause. A range (`de 14h
+/// The times a clause lists and nothing else but a label (`11.00 ve 14.00`, `9:30 h y
+/// 20:30 h`, `14h et 16h30`, `Seans saatleri: 11.00 ve 14.00`), two or more, in order; empty for any other clause. A range (`de 14h
 /// à 17h`, `11–18 Uhr`) is no list.
 pub(super) fn listed_times(text: &str) -> Vec<NaiveTime> {
     for (a, b) in clauses(text) {
+        // Without a label before them (`Seans saatleri: 11.00 ve 14.00`).
         let clause = &text[a..b];
+        let clause = clause.rsplit_once(": ").map_or(clause, |(_, rest)| rest);
         let folded = fold_diacritics(clause);
         let words: Vec<&str> = folded.split_whitespace().collect();
         if !words.iter().any(|w| TIME_JOINS.contains(w)) {
@@ -222,6 +241,9 @@ mod tests {
         assert_eq!(listed_times("11.00 ve 14.00"), [t(11, 0), t(14, 0)]);
         assert_eq!(listed_times("Domingo 8 de marzo · 9:30 h y 20:30 h"), [t(9, 30), t(20, 30)]);
         assert_eq!(listed_times("14h et 16h30"), [t(14, 0), t(16, 30)]);
+        assert_eq!(listed_times("Seans saatleri: 11.00 ve 14.00"), [t(11, 0), t(14, 0)]);
+        assert_eq!(super::labelled_time("Seans saati: 11.00"), Some(t(11, 0)));
+        assert_eq!(super::labelled_time("Dauer: 2.30"), None);
         assert!(listed_times("de 14h à 17h").is_empty());
         assert!(listed_times("Salle 2 et 3").is_empty());
         assert!(listed_times("20h30").is_empty());
