@@ -891,3 +891,28 @@ fn one_date_for_a_page_of_dated_sections_is_no_event() {
         assert!(events.iter().all(|e| e.title.as_deref() != Some(h1)), "{lang}: {events:#?}");
     }
 }
+
+/// Issue 24, batch 170–189: a title cell whose first line is struck out above an italic
+/// status note (`<s>Música celta: <strong>Os Trasnos</strong></s><br><em>SUSPENDIDO por
+/// …</em>`) is titled by that line; the note is its status, not its place.
+#[test]
+fn a_struck_title_line_above_a_status_note_titles_its_row() {
+    let row = |day: &str, cell: &str| {
+        format!("<tr><td>{day}</td><td>{cell}</td><td>Salida 20.30 h</td></tr>")
+    };
+    let page = format!(
+        r#"<html lang="es"><body><main><h1>Conciertos a bordo</h1><table><thead><tr><th>Fecha</th><th>Concierto</th><th>Horario</th></tr></thead><tbody>{}{}{}</tbody></table></main></body></html>"#,
+        row("Viernes 3 de julio", "Noche de boleros: Trío Las Salinas"),
+        row(
+            "Viernes 24 de julio",
+            "<s>Música celta: <strong>Os Trasnos</strong></s><br><em>SUSPENDIDO por previsión de fuerte levante. Se devolverá el importe.</em>"
+        ),
+        row("Viernes 7 de agosto", "Clásicos en cubierta: Cuarteto Gades"),
+    );
+    let events = read(&page);
+    let celta = events.iter().find(|e| iso(e.start).starts_with("2026-07-24"));
+    let celta = celta.unwrap_or_else(|| panic!("{events:#?}"));
+    assert_eq!(celta.title.as_deref(), Some("Música celta: Os Trasnos"));
+    assert_eq!(celta.status, gleaner_event::EventStatus::Cancelled);
+    assert_eq!(celta.venue.name, None);
+}
