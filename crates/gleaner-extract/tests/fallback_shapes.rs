@@ -454,3 +454,465 @@ fn an_intro_saying_every_event_is_free_makes_the_items_free() {
         assert_eq!(events[0].price.is_free, None, "{intro}");
     }
 }
+
+/// The events' titles and starts, in order.
+fn titles_and_starts(events: &[Event]) -> Vec<(String, String)> {
+    events.iter().map(|e| (e.title.clone().unwrap_or_default(), iso(e.start))).collect()
+}
+
+/// Issue 24, batch 170–189: a time labelled as doors opening, boarding or registration
+/// (`Embarque 20.00 h · Salida 20.30 h`, `Einlass 19 Uhr, Beginn 20 Uhr`) gives way to
+/// the line's other time, in the five languages; and a booking link's word (`Reservar`,
+/// `Buchen`, `Rezervasyon`) is never an item's title.
+#[test]
+fn times_before_the_start_give_way_and_booking_words_are_no_titles() {
+    // (lang, header, day of the 3rd, 10th, 17th, time cell, booking word, start)
+    let cases = [
+        (
+            "es",
+            ["Fecha", "Concierto", "Horario", "Entradas"],
+            ["Viernes 3 de julio", "Viernes 10 de julio", "Viernes 17 de julio"],
+            "Embarque 20.00 h · Salida 20.30 h · Regreso 22.30 h",
+            "Reservar",
+        ),
+        (
+            "en",
+            ["Date", "Concert", "Times", "Tickets"],
+            ["Friday 3 July", "Friday 10 July", "Friday 17 July"],
+            "Boarding 8pm · sailing 8.30pm",
+            "Book now",
+        ),
+        (
+            "fr",
+            ["Date", "Concert", "Horaires", "Billets"],
+            ["vendredi 3 juillet", "vendredi 10 juillet", "vendredi 17 juillet"],
+            "Embarquement 20h, départ 20h30",
+            "Réserver",
+        ),
+        (
+            "de",
+            ["Datum", "Konzert", "Zeiten", "Karten"],
+            ["Fr., 3. Juli", "Fr., 10. Juli", "Fr., 17. Juli"],
+            "Einlass 20 Uhr, Beginn 20.30 Uhr",
+            "Buchen",
+        ),
+        (
+            "tr",
+            ["Tarih", "Konser", "Saat", "Bilet"],
+            ["3 Temmuz Cuma", "10 Temmuz Cuma", "17 Temmuz Cuma"],
+            "Kapılar 20:00, başlangıç 20:30",
+            "Rezervasyon",
+        ),
+    ];
+    for (lang, header, days, times, book) in cases {
+        let head: String = header.iter().map(|h| format!("<th>{h}</th>")).collect();
+        let rows: String = days
+            .iter()
+            .zip(["Boleros", "Jazz", "Flamenco"])
+            .map(|(day, band)| {
+                format!(
+                    r#"<tr><td>{day}</td><td>Noche: <strong>{band} Trio</strong></td><td>{times}</td><td><a href="https://tickets.example/{band}">{book}</a></td></tr>"#
+                )
+            })
+            .collect();
+        let page = format!(
+            r#"<html lang="{lang}"><body><main><h1>Conciertos a bordo</h1><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></main></body></html>"#
+        );
+        let got = titles_and_starts(&read(&page));
+        let want: Vec<(String, String)> = ["03", "10", "17"]
+            .iter()
+            .zip(["Boleros", "Jazz", "Flamenco"])
+            .map(|(d, band)| (format!("Noche: {band} Trio"), format!("2026-07-{d}T20:30:00")))
+            .collect();
+        assert_eq!(got, want, "{lang}");
+    }
+}
+
+/// Issue 24, batches 150–189: a block whose only time is a registration's (`Anmeldung …
+/// bis 18 Uhr`, `Inscription à 9h`) gives way to a later block's time.
+#[test]
+fn a_registration_time_gives_way_to_the_start() {
+    let cases = [
+        ("de", "Anmeldung für Auftretende bis 18 Uhr am Veranstaltungstag.", "Beginn 20 Uhr"),
+        ("fr", "Inscription des équipes à 18h à l'accueil.", "Début du tournoi 20h"),
+        ("es", "Inscripción de participantes a las 18:00 h.", "Salida 20:00 h"),
+    ];
+    for (lang, note, start) in cases {
+        let card = |d: &str, t: &str| {
+            format!(
+                r#"<div class="termin"><p class="datum">{d}</p><h2>{t}</h2><p>{note}</p><p class="zeiten">{start}</p></div>"#
+            )
+        };
+        let page = format!(
+            r#"<html lang="{lang}"><body><main><h1>Programm</h1>{}{}{}</main></body></html>"#,
+            card("30.10.2026", "Offene Bühne"),
+            card("13.11.2026", "Quiz"),
+            card("27.11.2026", "Slam"),
+        );
+        let got: Vec<String> = read(&page).iter().map(|e| iso(e.start)).collect();
+        assert_eq!(
+            got,
+            ["2026-10-30T20:00:00", "2026-11-13T20:00:00", "2026-11-27T20:00:00"],
+            "{lang}"
+        );
+    }
+}
+
+/// Issue 24, batch 170–189: a line that lists times (`11.00 ve 14.00`, `9:30 h y 20:30
+/// h`) gives one performance at each, in a listing's row and on a show's page.
+#[test]
+fn listed_times_are_one_performance_each() {
+    let row = |day: &str, times: &str, play: &str| {
+        format!(
+            r#"<tr><td>{day}</td><td>{times}</td><td><a href="/oyunlar/{play}">{play} oyunu</a></td></tr>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="tr"><body><main><h1>Mart 2026 Oyun Takvimi</h1><table><thead><tr><th>Tarih</th><th>Saat</th><th>Oyun</th></tr></thead><tbody>{}{}{}</tbody></table></main></body></html>"#,
+        row("7 Mart", "11.00 ve 14.00", "Keloğlan"),
+        row("8 Mart", "14.00", "Keloğlan"),
+        row("14 Mart", "11.00", "Nasreddin"),
+    );
+    let got: Vec<String> = read(&page).iter().map(|e| iso(e.start)).collect();
+    assert_eq!(
+        got,
+        [
+            "2026-03-07T11:00:00",
+            "2026-03-07T14:00:00",
+            "2026-03-08T14:00:00",
+            "2026-03-14T11:00:00"
+        ]
+    );
+    // A label before the list (`Seans saatleri: 11.00 ve 14.00`).
+    let card = |day: &str, times: &str, play: &str| {
+        format!(
+            r#"<div class="kart"><p class="tarih">{day}</p><h3><a href="/etkinlik/{play}">{play} oyunu</a></h3><ul><li>Seans saatleri: {times}</li></ul></div>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="tr"><body><main><h1>Etkinlikler</h1>{}{}{}</main></body></html>"#,
+        card("7 Mart 2026", "11.00", "Keloğlan"),
+        card("14 Mart 2026", "11.00 ve 14.00", "Pinokyo"),
+        card("21 Mart 2026", "14.00", "Nasreddin"),
+    );
+    let got: Vec<String> = read(&page).iter().map(|e| iso(e.start)).collect();
+    assert_eq!(
+        got,
+        [
+            "2026-03-07T11:00:00",
+            "2026-03-14T11:00:00",
+            "2026-03-14T14:00:00",
+            "2026-03-21T14:00:00"
+        ]
+    );
+    let line = |day: &str, times: &str, slug: &str| {
+        format!(
+            r#"<li><span><strong>{day}</strong> · {times}</span><a href="https://boletera.example/{slug}">Boletos</a></li>"#
+        )
+    };
+    let page = format!(
+        r#"<html lang="es"><body><main><h1>México de mis colores</h1><p>Un viaje por cinco estados en catorce cuadros, con cuarenta bailarines.</p><h2>Funciones</h2><ul>{}{}{}</ul></main></body></html>"#,
+        line("Miércoles 4 de marzo", "20:30 h", "a"),
+        line("Domingo 8 de marzo", "9:30 h y 20:30 h", "b"),
+        line("Miércoles 11 de marzo", "20:30 h", "c"),
+    );
+    let got = titles_and_starts(&read(&page));
+    let show = |t: &str| ("México de mis colores".to_owned(), t.to_owned());
+    assert_eq!(
+        got,
+        [
+            show("2026-03-04T20:30:00"),
+            show("2026-03-08T09:30:00"),
+            show("2026-03-08T20:30:00"),
+            show("2026-03-11T20:30:00"),
+        ]
+    );
+}
+
+/// Issue 24, batch 170–189: a postponement a sentence states as a condition (`En cas de
+/// pluie, le bal est reporté au dimanche 21 juin`, `Bei Regen wird … verschoben`) is not
+/// the event's: it keeps its day and states no status.
+#[test]
+fn a_conditional_postponement_is_no_status() {
+    let cases = [
+        (
+            "fr",
+            "dimanche 14 juin · de 15h à 19h",
+            "En cas de pluie, le bal est reporté au dimanche 21 juin, mêmes heures.",
+            "2026-06-14T15:00:00",
+        ),
+        (
+            "de",
+            "So., 14. Juni, 15 Uhr",
+            "Bei Regen wird das Fest auf Sonntag, 21. Juni verschoben.",
+            "2026-06-14T15:00:00",
+        ),
+        (
+            "en",
+            "Sunday 14 June, 3pm",
+            "In case of rain the picnic is postponed to Sunday 21 June.",
+            "2026-06-14T15:00:00",
+        ),
+    ];
+    for (lang, when, note, want) in cases {
+        let card = |d: &str, title: &str, note: &str| {
+            format!(
+                r#"<div class="carte"><p class="quand">{d}</p><h2>{title}</h2><p>{note}</p></div>"#
+            )
+        };
+        let page = format!(
+            r#"<html lang="{lang}"><body><main><h1>Agenda</h1>{}{}{}</main></body></html>"#,
+            card("2026-05-02T20:30", "Bal folk", "Cornemuse et violon."),
+            card("2026-05-16T20:30", "Bal de printemps", "Scène ouverte."),
+            card(when, "Bal en plein air", note),
+        );
+        let events = read(&page);
+        let open = events.iter().find(|e| e.title.as_deref() == Some("Bal en plein air"));
+        let open = open.unwrap_or_else(|| panic!("{lang}: {events:#?}"));
+        assert_eq!(iso(open.start), want, "{lang}");
+        assert_eq!(open.status, gleaner_event::EventStatus::Scheduled, "{lang}");
+        assert!(!open.status_stated, "{lang}");
+    }
+}
+
+/// Issue 24, batch 170–189: local times on a page that states no zone take the zone of
+/// the country its language tag's region (`fr-BE`, `de-CH`) or its address's country
+/// domain (`.tr`, `.co.uk`) names, when that country keeps one civil time; a language
+/// alone (`fr`) or a country of several zones (`en-US`) names none.
+#[test]
+fn a_language_region_or_country_domain_zones_local_times() {
+    let page = |lang: &str, canonical: &str| {
+        let card = |d: &str, t: &str| {
+            format!(r#"<div class="carte"><p class="quand">{d}</p><h2>{t}</h2></div>"#)
+        };
+        format!(
+            r#"<html lang="{lang}"><head><link rel="canonical" href="{canonical}"></head><body><main><h1>Agenda</h1>{}{}{}</main></body></html>"#,
+            card("samedi 7 mars 2026 · 20h30", "Bal folk"),
+            card("samedi 18 avril 2026 · 20h", "Bal de printemps"),
+            card("dimanche 14 juin 2026 · 15h", "Bal en plein air"),
+        )
+    };
+    let starts = |lang: &str, url: &str| -> Vec<String> {
+        read(&page(lang, url)).iter().map(|e| iso(e.start)).collect()
+    };
+    let summer =
+        ["2026-03-07T20:30:00+01:00", "2026-04-18T20:00:00+02:00", "2026-06-14T15:00:00+02:00"];
+    assert_eq!(starts("fr-BE", "https://bals.example/agenda"), summer);
+    assert_eq!(starts("de-CH", "https://bals.example/agenda"), summer);
+    assert_eq!(starts("fr", "https://bals.example.fr/agenda"), summer);
+    assert_eq!(
+        starts("tr", "https://kultur.example.bel.tr/etkinlik"),
+        ["2026-03-07T20:30:00+03:00", "2026-04-18T20:00:00+03:00", "2026-06-14T15:00:00+03:00"]
+    );
+    let floating = ["2026-03-07T20:30:00", "2026-04-18T20:00:00", "2026-06-14T15:00:00"];
+    assert_eq!(starts("fr", "https://bals.example/agenda"), floating);
+    assert_eq!(starts("en-US", "https://bals.example/agenda"), floating);
+    // The tag and the domain disagree: no zone.
+    assert_eq!(starts("en-GB", "https://bals.example.tr/agenda"), floating);
+}
+
+/// Issue 24, batch 170–189: a table whose header names its event column `Anlass`,
+/// `Concierto` or `Manifestation` titles each row by that cell, not by the page's heading
+/// (a tour's dates have no event column), even when the cell mentions a price.
+#[test]
+fn an_event_column_titles_the_rows() {
+    let row = |d: &str, what: &str, place: &str, time: &str| {
+        format!("<tr><td>{d}</td><td>{what}</td><td>{place}</td><td>{time}</td></tr>")
+    };
+    let page = format!(
+        r#"<html lang="de-CH"><body><main><h1>Agenda 2026</h1><table><tr><th>Datum</th><th>Anlass</th><th>Ort</th><th>Zeit</th></tr>{}{}{}</table></main></body></html>"#,
+        row(
+            "So., 26. April",
+            "Jodlergottesdienst mit Pfarrerin Ruth Gerber. Eintritt frei, Kollekte.",
+            "Ref. Kirche Langnau, Höheweg 2, 3550 Langnau i.E.",
+            "10.00 Uhr"
+        ),
+        row("Sa., 1. August", "Bundesfeier", "Schulhausplatz Bärau", "20.30 Uhr"),
+        row("Sa., 17. Oktober", "Älplerchilbi", "Mehrzweckhalle Bärau", "19.30 Uhr"),
+    );
+    let got: Vec<String> = read(&page).iter().filter_map(|e| e.title.clone()).collect();
+    // A title cell that mentions a price (`Eintritt frei`) is no price cell.
+    assert_eq!(
+        got,
+        [
+            "Jodlergottesdienst mit Pfarrerin Ruth Gerber. Eintritt frei, Kollekte.",
+            "Bundesfeier",
+            "Älplerchilbi"
+        ]
+    );
+}
+
+/// Issue 24, batch 170–189: a show's dates listed without times in its section (`Do., 2.
+/// Juli | Premiere`), under one start stated for all (`Beginn jeweils 20.30 Uhr, Einlass
+/// ab 19.30 Uhr`), give one performance per date at that start, or at the row's own time;
+/// without such a statement, or with two, nothing.
+#[test]
+fn a_start_stated_for_a_date_list_times_its_dates() {
+    let cases = [
+        (
+            "de",
+            "Beginn jeweils 20.30 Uhr, Einlass ab 19.30 Uhr.",
+            ["Do., 2. Juli", "Fr., 3. Juli", "So., 5. Juli, 17 Uhr"],
+        ),
+        (
+            "fr",
+            "Représentations chaque soir à 20h30, ouverture des portes à 19h30.",
+            ["jeudi 2 juillet", "vendredi 3 juillet", "dimanche 5 juillet à 17h"],
+        ),
+        (
+            "es",
+            "Todas las funciones a las 20.30 h.",
+            ["jueves 2 de julio", "viernes 3 de julio", "domingo 5 de julio, 17 h"],
+        ),
+        (
+            "en",
+            "Every night at 8.30pm; doors 7.30pm.",
+            ["Thursday 2 July", "Friday 3 July", "Sunday 5 July, 5pm"],
+        ),
+        (
+            "tr",
+            "Oyunlar her akşam saat 20:30'da başlar.",
+            ["2 Temmuz Perşembe", "3 Temmuz Cuma", "5 Temmuz Pazar 17:00"],
+        ),
+    ];
+    let page = |lang: &str, note: &str, days: [&str; 3]| {
+        let rows: String = days
+            .iter()
+            .zip(["Premiere", "", "Nachmittag"])
+            .map(|(d, n)| format!("<tr><td>{d}</td><td>{n}</td></tr>"))
+            .collect();
+        format!(
+            r#"<html lang="{lang}"><body><main><h1>Spielplan Sommer 2026</h1><div class="frame"><header><h2>Der Zerrissene</h2></header><div class="text"><p>Herr von Lips hat alles und langweilt sich zu Tode, bis ein Heiratsantrag sein Leben durcheinanderbringt.</p><p><strong>{note}</strong></p><table><thead><tr><th>Termin</th><th>Hinweis</th></tr></thead><tbody>{rows}</tbody></table></div></div></main></body></html>"#
+        )
+    };
+    for (lang, note, days) in cases {
+        let got = titles_and_starts(&read(&page(lang, note, days)));
+        let show = |t: &str| ("Der Zerrissene".to_owned(), t.to_owned());
+        assert_eq!(
+            got,
+            [show("2026-07-02T20:30:00"), show("2026-07-03T20:30:00"), show("2026-07-05T17:00:00")],
+            "{lang}"
+        );
+    }
+    let days = ["Do., 2. Juli", "Fr., 3. Juli", "Sa., 4. Juli"];
+    for note in ["Dauer ca. 2 Stunden.", "Beginn jeweils 20.30 Uhr, sonntags jeweils 17 Uhr."] {
+        let events = read(&page("de", note, days));
+        assert!(
+            events.iter().all(|e| e.title.as_deref() != Some("Der Zerrissene")),
+            "{note}: {events:#?}"
+        );
+    }
+}
+
+/// Issue 24, batch 170–189: a post (a signed news article too) that announces events
+/// under headings of its own (`<h3>Kostümsitzung</h3><p><strong>Sa., 30.01.2027, 19.11
+/// Uhr</strong> …</p>`) gives one event per dated section, titled by its heading; a
+/// separable `fällt … aus` closing a clause calls one off.
+#[test]
+fn a_post_of_headed_sections_gives_one_event_per_section() {
+    let cases = [
+        (
+            "de-DE",
+            ["Sessionseröffnung", "Kostümsitzung", "Seniorensitzung"],
+            [
+                "Mi., 11.11.2026, 11.11 Uhr · Rathausplatz",
+                "Sa., 30.01.2027, 19.11 Uhr (Einlass 18.00 Uhr)",
+                "<s>Mi., 03.02.2027, 15.00 Uhr</s> – <strong>fällt in dieser Session leider aus</strong>, da die Halle belegt ist.",
+            ],
+            ["2026-11-11T11:11:00+01:00", "2027-01-30T19:11:00+01:00", "2027-02-03T15:00:00+01:00"],
+        ),
+        (
+            "en-IE",
+            ["Simultaneous display", "Spring Blitz Night", "Rathmines Rapidplay"],
+            [
+                "On <strong>Saturday 21st March at 2.30pm</strong> an International Master plays thirty boards.",
+                "Eleven rounds: <strong>Thursday 2nd April</strong>, registration from 7.30pm, first round 7.45pm sharp.",
+                "Held on <strong>Sunday 19th April 2026</strong>; round 1 at 10am.",
+            ],
+            ["2026-03-21T14:30:00+00:00", "2026-04-02T19:45:00+01:00", "2026-04-19T10:00:00+01:00"],
+        ),
+    ];
+    for (lang, titles, lines, want) in cases {
+        let sections: String = titles
+            .iter()
+            .zip(lines)
+            .map(|(t, l)| {
+                format!(
+                    "<h3>{t}</h3><p>{l}</p><p>Mehr dazu bald im Schaukasten und auf der Seite.</p>"
+                )
+            })
+            .collect();
+        let page = format!(
+            r#"<html lang="{lang}"><body><main><article><h1>Alle Termine der Session</h1><div class="entry-meta"><span class="byline">von <a rel="author" href="/author/x/">Pressewart</a></span></div><div class="entry-content"><p>Hier alle Termine im Überblick.</p>{sections}</div></article></main></body></html>"#
+        );
+        let events = read(&page);
+        let got = titles_and_starts(&events);
+        let want: Vec<(String, String)> =
+            titles.iter().zip(want).map(|(t, s)| ((*t).to_owned(), s.to_owned())).collect();
+        assert_eq!(got, want, "{lang}");
+        if lang == "de-DE" {
+            assert_eq!(events[2].status, gleaner_event::EventStatus::Cancelled);
+        }
+    }
+}
+
+/// Issue 24, batches 90–189: a page read as one date-only event titled by its `<h1>`
+/// while two or more of its `<h2>` sections give dates of their own (an observatory's
+/// nights, a museum's exhibitions) took one section's date for the page: no event.
+#[test]
+fn one_date_for_a_page_of_dated_sections_is_no_event() {
+    let cases = [
+        (
+            "tr",
+            "Halk Gözlem Geceleri",
+            ["Satürn ve Ay Gecesi", "Perseid Gözlemi"],
+            [
+                "<strong>Tarih:</strong> 16 Mayıs 2026 Cumartesi",
+                "<strong>Tarih:</strong> 12 Ağustos 2026 Çarşamba",
+            ],
+        ),
+        (
+            "en-GB",
+            "Exhibitions",
+            ["Wool and Water", "Stone Words"],
+            ["14 March – 1 November 2026", "17 January – 26 April 2026"],
+        ),
+    ];
+    for (lang, h1, titles, dates) in cases {
+        let sections: String = titles
+            .iter()
+            .zip(dates)
+            .map(|(t, d)| format!(r#"<section class="gece"><h2>{t}</h2><p>Gözlem ve sunum, yaklaşık elli dakika sürer.</p><p>{d}</p></section>"#))
+            .collect();
+        let page = format!(
+            r#"<html lang="{lang}"><body><main><h1>{h1}</h1>{sections}</main></body></html>"#
+        );
+        let events = read(&page);
+        assert!(events.iter().all(|e| e.title.as_deref() != Some(h1)), "{lang}: {events:#?}");
+    }
+}
+
+/// Issue 24, batch 170–189: a title cell whose first line is struck out above an italic
+/// status note (`<s>Música celta: <strong>Os Trasnos</strong></s><br><em>SUSPENDIDO por
+/// …</em>`) is titled by that line; the note is its status, not its place.
+#[test]
+fn a_struck_title_line_above_a_status_note_titles_its_row() {
+    let row = |day: &str, cell: &str| {
+        format!("<tr><td>{day}</td><td>{cell}</td><td>Salida 20.30 h</td></tr>")
+    };
+    let page = format!(
+        r#"<html lang="es"><body><main><h1>Conciertos a bordo</h1><table><thead><tr><th>Fecha</th><th>Concierto</th><th>Horario</th></tr></thead><tbody>{}{}{}</tbody></table></main></body></html>"#,
+        row("Viernes 3 de julio", "Noche de boleros: Trío Las Salinas"),
+        row(
+            "Viernes 24 de julio",
+            "<s>Música celta: <strong>Os Trasnos</strong></s><br><em>SUSPENDIDO por previsión de fuerte levante. Se devolverá el importe.</em>"
+        ),
+        row("Viernes 7 de agosto", "Clásicos en cubierta: Cuarteto Gades"),
+    );
+    let events = read(&page);
+    let celta = events.iter().find(|e| iso(e.start).starts_with("2026-07-24"));
+    let celta = celta.unwrap_or_else(|| panic!("{events:#?}"));
+    assert_eq!(celta.title.as_deref(), Some("Música celta: Os Trasnos"));
+    assert_eq!(celta.status, gleaner_event::EventStatus::Cancelled);
+    assert_eq!(celta.venue.name, None);
+}

@@ -9,15 +9,18 @@
 //!   nothing of its own (no description, place or link), is dropped;
 //! - a page read as one date-only event while its text gives times of day in several
 //!   blocks is a listing or programme the fallback could not read item by item: its
-//!   one event would be the whole page's span, so none is given.
+//!   one event would be the whole page's span, so none is given;
+//! - so is a page read as one date-only event whose `<h2>` sections give dates of
+//!   their own (two or more): the reading took one section's date for the page's title.
 //!
 //! Tried and not kept: dropping a date-only candidate with nothing of its own on a page
 //! whose other candidates carry times (it removed one false value and four true ones: a
 //! fair's all-day closing day among timed acts is such a candidate).
 
+use chrono::NaiveDate;
 use gleaner_event::EventTime;
 use gleaner_event::RawEvent;
-use gleaner_event::datetext::{parse_text_time, weekday_of};
+use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time, weekday_of};
 use gleaner_event::time::parse_event_time;
 use scraper::{ElementRef, Html};
 
@@ -36,6 +39,7 @@ const LISTING_TIMES: usize = 3;
 pub(super) fn abstain(
     doc: &Html,
     reading: Reading,
+    reference: Option<NaiveDate>,
     first: usize,
     candidates: &mut Vec<Candidate>,
     diagnostics: &mut Vec<Diagnostic>,
@@ -56,6 +60,10 @@ pub(super) fn abstain(
             if *listing_span.get_or_insert_with(|| distinct_times(doc) >= LISTING_TIMES) {
                 Some(
                     "one date-only reading of a page that gives times in several blocks: a listing's span",
+                )
+            } else if dated_sections(doc, reference) >= DATED_SECTIONS {
+                Some(
+                    "one date-only reading of a page whose headed sections give dates of their own: which section's is it?",
                 )
             } else {
                 None
@@ -79,6 +87,37 @@ pub(super) fn abstain(
             location: String::new(),
         });
     }
+}
+
+/// Fewest headed sections with dates of their own that make a page's one date-only
+/// reading ambiguous.
+const DATED_SECTIONS: usize = 2;
+
+/// How many `<h2>` sections outside the page's chrome give a date in their blocks (the
+/// heading's later siblings up to the next `<h1>`/`<h2>`): an observatory's nights, each
+/// under its name, read as one event titled by the page's `<h1>` would take the first
+/// night's date.
+fn dated_sections(doc: &Html, reference: Option<NaiveDate>) -> usize {
+    let order = doc
+        .select(&sel("html[lang]"))
+        .next()
+        .and_then(|h| h.value().attr("lang"))
+        .map(DateOrder::for_language)
+        .unwrap_or_default();
+    doc.select(&sel("h2"))
+        .take(50)
+        .filter(|h| !in_chrome(*h))
+        .filter(|h| {
+            h.next_siblings()
+                .filter_map(ElementRef::wrap)
+                .take_while(|s| !matches!(s.value().name(), "h1" | "h2"))
+                .take(20)
+                .any(|s| {
+                    let t = text_of(s);
+                    t.len() <= 2000 && parse_text_date(&t, reference, order).is_some()
+                })
+        })
+        .count()
 }
 
 /// Whether an event's start is a bare date (no time of day), or missing.

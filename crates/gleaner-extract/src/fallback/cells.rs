@@ -8,7 +8,7 @@ use gleaner_event::text::collapse;
 use scraper::{ElementRef, Node};
 
 use super::item::title_text;
-use super::words::is_status_badge;
+use super::words::{is_status_badge, status_in};
 
 /// What a cell that leads with its bold title gives.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -88,16 +88,35 @@ pub(super) fn lead_line(cell: ElementRef<'_>) -> Option<LeadBold> {
             _ => false,
         })
         .collect();
-    let [first, br, note] = nodes.as_slice() else { return None };
-    let title = collapse(first.value().as_text()?);
+    // The first line: its text and inline elements up to the `<br>` (`<s>Música celta:
+    // <strong>Os Trasnos</strong></s>`, struck out beside a status note).
+    let [head @ .., br, note] = nodes.as_slice() else { return None };
     let (br, note) = (ElementRef::wrap(*br)?, ElementRef::wrap(*note)?);
-    if br.value().name() != "br" || !matches!(note.value().name(), "em" | "i") {
+    if head.is_empty()
+        || br.value().name() != "br"
+        || !matches!(note.value().name(), "em" | "i")
+        || head.iter().any(|n| {
+            n.value().as_element().is_some_and(|e| matches!(e.name(), "br" | "b" | "strong"))
+        })
+    {
         return None;
     }
+    let parts: Vec<String> = head
+        .iter()
+        .map(|n| match n.value() {
+            Node::Text(t) => t.to_string(),
+            _ => ElementRef::wrap(*n).map(title_text).unwrap_or_default(),
+        })
+        .collect();
+    let title = collapse(&parts.join(" "));
     if !(3..=200).contains(&title.chars().count()) || is_status_badge(&title) {
         return None;
     }
     let line = collapse(&note.text().collect::<String>());
+    // A status note (`SUSPENDIDO por previsión de fuerte levante.`) is no place.
+    if status_in(&line).is_some() {
+        return Some(LeadBold { title, blurb: None, place: None });
+    }
     let line = match line.split_once(':') {
         Some((label, rest))
             if PLACE_LABELS.contains(&fold_diacritics(label.trim()).to_lowercase().as_str()) =>

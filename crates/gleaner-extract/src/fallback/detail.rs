@@ -10,8 +10,9 @@ use gleaner_event::{RawEvent, parse_price_text};
 use scraper::{ElementRef, Html};
 
 use super::price::price_into;
-use super::words::{TICKET_WORDS, is_closure_line, is_publication_line};
-use super::{BLOCKS, in_chrome, sel, text_of};
+use super::roles::{listed_times, start_line};
+use super::words::{TICKET_WORDS, is_closure_line, is_publication_line, stated_status};
+use super::{BLOCKS, in_chrome, leaves, sel, text_of};
 
 /// How many text blocks after the title are searched for a written date.
 const NEAR_TITLE_BLOCKS: usize = 80;
@@ -21,6 +22,8 @@ pub(super) struct Performance {
     pub(super) start: EventTime,
     pub(super) end: Option<EventTime>,
     pub(super) tickets: Option<String>,
+    /// The status its line states (`Función cancelada`).
+    pub(super) status: Option<&'static str>,
 }
 
 /// The performances a show page lists after its title: sibling lines (`<li>`, rows,
@@ -43,7 +46,9 @@ pub(super) fn performances(
         if text.is_empty() || text.chars().count() > 120 || is_publication_line(&text) {
             continue;
         }
-        let Some(d) = parse_text_date(&text, reference, order) else { continue };
+        // A time before the start (`Einlass 19 Uhr`) gives way to the start.
+        let line = start_line(&text);
+        let Some(d) = parse_text_date(&line, reference, order) else { continue };
         if !matches!(d.start, EventTime::Floating(_) | EventTime::Fixed(_)) {
             continue;
         }
@@ -56,14 +61,34 @@ pub(super) fn performances(
             })
             .and_then(|a| a.value().attr("href"))
             .map(str::to_owned);
-        let show = Performance { start: d.start, end: d.end, tickets };
-        match groups.iter_mut().find(|(p, _)| *p == parent) {
-            Some((_, g)) => {
-                if !g.iter().any(|s| s.start == show.start) {
-                    g.push(show);
-                }
+        let status = stated_status(&text, std::slice::from_ref(&text));
+        // `Domingo 8 de marzo · 9:30 h y 20:30 h`: one performance at each time.
+        let mut shows =
+            vec![Performance { start: d.start, end: d.end, tickets: tickets.clone(), status }];
+        if let (EventTime::Floating(at), None) = (d.start, d.end) {
+            // The list may sit in one of the line's parts (`<span>… · 9:30 h y 20:30
+            // h</span><a>Boletos</a>`).
+            let listed = std::iter::once(line.to_string())
+                .chain(leaves(el))
+                .map(|t| listed_times(&start_line(&t)))
+                .find(|l| !l.is_empty())
+                .unwrap_or_default();
+            for t in listed.into_iter().skip(1) {
+                let start = EventTime::Floating(at.date().and_time(t));
+                shows.push(Performance { start, end: None, tickets: tickets.clone(), status });
             }
-            None => groups.push((parent, vec![show])),
+        }
+        let g = match groups.iter_mut().position(|(p, _)| *p == parent) {
+            Some(i) => &mut groups[i].1,
+            None => {
+                groups.push((parent, Vec::new()));
+                &mut groups.last_mut().expect("just pushed").1
+            }
+        };
+        for show in shows {
+            if !g.iter().any(|s| s.start == show.start) {
+                g.push(show);
+            }
         }
     }
     groups.into_iter().map(|(_, g)| g).max_by_key(Vec::len).unwrap_or_default()
@@ -162,7 +187,7 @@ pub(super) fn written_date(
         if let Some(mut d) = found.take() {
             // A date without a time: the time may be in the next small blocks
             // (`Happening July 27, 2025`, then `10:00am`, then `- 4:00pm`).
-            match (d.start, parse_text_time(&text)) {
+            match (d.start, parse_text_time(&start_line(&text))) {
                 (EventTime::Date(day), Some((t1, t2))) => {
                     d.start = EventTime::Floating(day.and_time(t1));
                     if let Some(t2) = t2.filter(|t2| *t2 > t1) {
@@ -185,7 +210,7 @@ pub(super) fn written_date(
             }
             continue;
         }
-        if let Some(d) = parse_text_date(&text, reference, order) {
+        if let Some(d) = parse_text_date(&start_line(&text), reference, order) {
             if d.end.is_none() {
                 found = Some(d);
                 found_at = seen;

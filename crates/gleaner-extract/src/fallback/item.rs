@@ -2,7 +2,7 @@
 //! words before its date), link, place, price, image and status, a postponement's new
 //! day, and the earlier days its date line lists.
 
-use chrono::NaiveDate;
+use chrono::{NaiveDate, NaiveTime};
 use gleaner_event::EventTime;
 use gleaner_event::Markup;
 use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
@@ -15,12 +15,13 @@ use super::cells::{lead_bold, lead_line};
 use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
 use super::price::{price_into, price_lines};
+use super::roles::{before_start_only, labelled_time, listed_times, start_line};
 use super::tables::{cell_time, row_place, row_title, tour_row};
 use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
 use super::words::{
     STATUS_WORDS, TICKET_WORDS, is_closure_line, is_generic_link_text, is_publication_line,
-    is_status_badge, status_in, strip_status_tail,
+    is_status_badge, stated_status, status_in, strip_status_tail,
 };
 use super::{BLOCKS, is_icon, leaves, sel, text_of, time_values};
 
@@ -29,9 +30,10 @@ pub(super) struct Item {
     pub(super) raw: RawEvent,
     pub(super) start: EventTime,
     pub(super) end: Option<EventTime>,
-    /// Earlier performances its date line lists (`Vendredi 9 et samedi 10 octobre`: the
-    /// 9th), at the same time of day.
-    pub(super) earlier: Vec<EventTime>,
+    /// Other performances its lines list: the earlier days of its date line (`Vendredi 9
+    /// et samedi 10 octobre`: the 9th) at the same time of day, and the other times of
+    /// its day (`11.00 ve 14.00`: 14.00).
+    pub(super) others: Vec<EventTime>,
 }
 
 /// One item's event: `None` without a date (its own, or its day or month heading's with a
@@ -43,12 +45,13 @@ pub(super) fn read_item(
     order: DateOrder,
 ) -> Option<Item> {
     let all = text_of(item);
-    if all.is_empty() || all.len() > 2000 || item.value().name() == "p" && is_running_text(&all) {
+    if all.is_empty() || all.len() > 2000 || item.value().name() == "p" && is_prose(&all) {
         return None;
     }
     // Dates: `<time datetime>` (one, or a start and an end), else one small text block.
     let times = time_values(item);
     let mut date_text = None;
+    let mut later = Vec::new();
     let (start, end) = match times.as_slice() {
         [] => {
             let blocks = sel(BLOCKS);
@@ -64,30 +67,35 @@ pub(super) fn read_item(
                         && !is_closure_line(t)
                 })
                 .find_map(|t| {
-                    parse_text_date(&t, heading_year(context.month, reference), order)
-                        .map(|d| (t, d))
+                    // A time before the start (`Einlass 19 Uhr`) gives way to the start.
+                    let line = start_line(&t).into_owned();
+                    parse_text_date(&line, heading_year(context.month, reference), order)
+                        .map(|d| (line, d))
                 });
             let Some((text, d)) = own else {
                 // No date of its own: its day heading's day, or a day cell read with its
                 // month heading, with a time the item gives.
                 let day =
                     context.day.or_else(|| day_in_month(item, context.month?, reference, order))?;
-                let (t1, t2) =
-                    leaves(item).find_map(|t| parse_text_time(&t).or_else(|| cell_time(&t)))?;
+                let (t1, t2, later) = leaf_time(item, |_| true)?;
                 let start = EventTime::Floating(day.and_time(t1));
                 let end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
-                return finish_item(item, start, end, None, reference, order);
+                return finish_item(item, (start, end, later), None, reference, order);
             };
             // A date without a time: the time may sit in another cell (`<td>8:00 pm</td>`).
             let (mut start, mut end) = (d.start, d.end);
             if let EventTime::Date(day) = start
                 && end.is_none()
-                && let Some((t1, t2)) = leaves(item)
-                    .filter(|t| *t != text && parse_text_date(t, reference, order).is_none())
-                    .find_map(|t| parse_text_time(&t).or_else(|| cell_time(&t)))
+                && let Some((t1, t2, others)) = leaf_time(item, |t| {
+                    start_line(t) != text && parse_text_date(t, reference, order).is_none()
+                })
             {
                 start = EventTime::Floating(day.and_time(t1));
                 end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+                later = others;
+            } else if matches!(start, EventTime::Floating(_)) && end.is_none() {
+                // `7 Mart 11.00 ve 14.00`: the date line's other times.
+                later = listed_times(&text).into_iter().skip(1).collect();
             }
             date_text = Some(text);
             (start, end)
@@ -96,7 +104,38 @@ pub(super) fn read_item(
         [a, b] if b.date() >= a.date() && (b.date() - a.date()).num_days() <= 31 => (*a, Some(*b)),
         _ => return None,
     };
-    finish_item(item, start, end, date_text, reference, order)
+    finish_item(item, (start, end, later), date_text, reference, order)
+}
+
+/// The time of day an item's leaves give (the first leaf, among those `keep` passes,
+/// that gives one: a time or range, or a cell of only a time, `21.30`), its times before
+/// the start given way (`Embarque 20.00 h · Salida 20.30 h`), with the other times that
+/// leaf lists (`11.00 ve 14.00`). A leaf whose every time comes before the start
+/// (`Einlass 19 Uhr`) is read only when no later leaf gives a time.
+fn leaf_time(
+    item: ElementRef<'_>,
+    keep: impl Fn(&str) -> bool,
+) -> Option<(NaiveTime, Option<NaiveTime>, Vec<NaiveTime>)> {
+    let mut before = None;
+    for t in leaves(item).filter(|t| keep(t)) {
+        let line = start_line(&t);
+        let listed = listed_times(&line);
+        let found = match listed.split_first() {
+            Some((first, rest)) => Some((*first, None, rest.to_vec())),
+            None => parse_text_time(&line)
+                .or_else(|| cell_time(&line))
+                .or_else(|| labelled_time(&line).map(|t| (t, None)))
+                .map(|(t1, t2)| (t1, t2, Vec::new())),
+        };
+        match found {
+            Some(f) if before_start_only(&line) => {
+                before.get_or_insert(f);
+            }
+            Some(f) => return Some(f),
+            None => {}
+        }
+    }
+    before
 }
 
 /// Words that join a postponement to its new day (`aplazado al`, `reporté au`, `postponed
@@ -164,11 +203,11 @@ fn bold_title<'a>(
     })
 }
 
-/// Whether a paragraph is running text, not a listing's item: twelve words or more, and a
+/// Whether a paragraph is prose, not a listing's item: twelve words or more, and a
 /// sentence's end (`Fermeture estivale du lundi 3 au samedi 22 août 2026 inclus. Fermé…`).
 /// Such paragraphs repeat on any page (opening hours, fares, access) and their dates are
 /// rarely events'.
-fn is_running_text(text: &str) -> bool {
+fn is_prose(text: &str) -> bool {
     let t = text.trim();
     t.split_whitespace().count() >= 12 && (t.ends_with('.') || t.contains(". "))
 }
@@ -176,8 +215,7 @@ fn is_running_text(text: &str) -> bool {
 /// An item's event once its dates are read: its title, link, place, price and image.
 fn finish_item(
     item: ElementRef<'_>,
-    start: EventTime,
-    end: Option<EventTime>,
+    (start, end, later): (EventTime, Option<EventTime>, Vec<NaiveTime>),
     date_text: Option<String>,
     reference: Option<NaiveDate>,
     order: DateOrder,
@@ -236,7 +274,7 @@ fn finish_item(
             locality: tour.city,
             country: tour.country,
             image: tour.image,
-            status: status_in(&all).map(str::to_owned),
+            status: stated_status(&all, &own_texts(item)).map(str::to_owned),
             ..RawEvent::default()
         };
         if let Some(p) = tour.price {
@@ -248,7 +286,7 @@ fn finish_item(
                 None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
             }
         }
-        return Some(Item { raw, start, end, earlier: Vec::new() });
+        return Some(Item { raw, start, end, others: Vec::new() });
     }
     // A row's title cell that opens with its title in bold: its later lines are the
     // event's blurb and place.
@@ -288,7 +326,7 @@ fn finish_item(
             })
             .find_map(link_of)
     });
-    let status = status_in(&all);
+    let status = stated_status(&all, &own_texts(item));
     // The item's booking link (`Comprar`, `Bilet al`): not an anchor on its own page.
     let page_of = |h: &str| h.split('#').next().unwrap_or_default().to_owned();
     let tickets = item
@@ -382,11 +420,19 @@ fn finish_item(
             (start, end) = (moved, None);
         }
     }
-    let earlier = match (&date_text, end) {
+    let mut others = match (&date_text, end) {
         (Some(text), None) => earlier_days(text, start, reference, order),
         _ => Vec::new(),
     };
-    Some(Item { raw, start, end, earlier })
+    if let EventTime::Floating(at) = start {
+        others.extend(
+            later
+                .iter()
+                .map(|t| EventTime::Floating(at.date().and_time(*t)))
+                .filter(|t| *t != start),
+        );
+    }
+    Some(Item { raw, start, end, others })
 }
 
 /// The earlier days a date line lists before its full date, at that date's time:
@@ -453,6 +499,18 @@ pub(super) fn title_text(el: ElementRef<'_>) -> String {
     collapse(&text.join(" "))
 }
 
+/// The texts of an item's smallest blocks (those holding no block), whatever their
+/// length.
+fn own_texts(item: ElementRef<'_>) -> Vec<String> {
+    let blocks = sel(BLOCKS);
+    item.descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(|el| el.select(&blocks).all(|b| b.id() == el.id()))
+        .map(text_of)
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
 /// The words before a date in one line (`Finance Committee on 2018-06-21 - (8:30 a.m.)`
 /// → `Finance Committee`), without a connecting word or punctuation at their end.
 fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) -> Option<String> {
@@ -491,9 +549,8 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
 const SENTENCE_WORDS: usize = 6;
 
 /// An item's description when its markup names none: its first own paragraph (`<p>`
-/// holding no block) that reads as running text — six words or more, 30 characters or
-/// more, ending like a sentence — and is neither its title, a labelled line (`Lieu :
-/// …`, `Organisateur : …`) nor a date line (a card's `<h2>` title, `<p
+/// holding no block) that reads as running text ([`is_running_text`], six words or
+/// more) and is neither its title nor a date line (a card's `<h2>` title, `<p
 /// class="tarih">`, then `<p>Yazar, ilk romanının …</p>`).
 fn sentence_paragraph(
     item: ElementRef<'_>,
@@ -505,12 +562,8 @@ fn sentence_paragraph(
     let text = |p: ElementRef<'_>| collapse(&p.text().collect::<String>());
     item.select(&sel("p")).filter(|p| p.select(&blocks).all(|b| b.id() == p.id())).map(text).find(
         |t| {
-            let n = t.chars().count();
-            (30..=1000).contains(&n)
-                && t.split_whitespace().count() >= SENTENCE_WORDS
-                && t.trim_end().ends_with(['.', '!', '?', '…'])
+            is_running_text(t, SENTENCE_WORDS)
                 && !t.contains(title)
-                && !opens_with_label(t)
                 && parse_text_date(t, reference, order).is_none()
         },
     )
@@ -530,9 +583,8 @@ fn opens_with_label(t: &str) -> bool {
 const SUMMARY_CLASSES: [&str; 4] = ["excerpt", "description", "summary", "teaser"];
 
 /// An item's description when its markup names the block (a class ending in `excerpt`,
-/// `description`, `summary` or `teaser`): its first paragraph that reads as a sentence
-/// (30 characters or more, ending like one) and does not open with a label
-/// (`Nouvelle date : …`, `Tarifs : 15 euros`).
+/// `description`, `summary` or `teaser`): its first paragraph that reads as running text
+/// ([`is_running_text`]).
 fn classed_summary(item: ElementRef<'_>) -> Option<String> {
     let block = item.descendants().filter_map(ElementRef::wrap).find(|el| {
         el.value().classes().any(|c| {
@@ -546,10 +598,15 @@ fn classed_summary(item: ElementRef<'_>) -> Option<String> {
     };
     // Inline markup splits no words: its text is joined as written (`aquí</a>.`).
     let text = |p: ElementRef<'_>| collapse(&p.text().collect::<String>());
-    paragraphs.into_iter().map(text).find(|t| {
-        let n = t.chars().count();
-        (30..=1000).contains(&n)
-            && t.trim_end().ends_with(['.', '!', '?', '…'])
-            && !opens_with_label(t)
-    })
+    paragraphs.into_iter().map(text).find(|t| is_running_text(t, 0))
+}
+
+/// Whether a paragraph reads as running text, a description's: 30 to 1000 characters,
+/// `min_words` words or more, ending like a sentence, and not opening with a label
+/// (`Nouvelle date : …`, `Tarifs : 15 euros`).
+fn is_running_text(t: &str, min_words: usize) -> bool {
+    (30..=1000).contains(&t.chars().count())
+        && t.split_whitespace().count() >= min_words
+        && t.trim_end().ends_with(['.', '!', '?', '…'])
+        && !opens_with_label(t)
 }

@@ -262,16 +262,18 @@ fn read_listing(
             let mut days = Vec::new();
             let read = read.into_iter().flat_map(|item| {
                 let mut all: Vec<Item> = item
-                    .earlier
+                    .others
                     .iter()
                     .map(|start| {
                         let mut raw = item.raw.clone();
                         raw.start = Some(start.to_iso());
                         raw.end = None;
-                        Item { raw, start: *start, end: None, earlier: Vec::new() }
+                        Item { raw, start: *start, end: None, others: Vec::new() }
                     })
                     .collect();
                 all.push(item);
+                // Earlier days before the item, its later times after it.
+                all.sort_by_key(|i| i.start.to_iso());
                 all
             });
             for item in read {
@@ -422,7 +424,7 @@ mod tests {
     fn at(day: u32, h: u32, m: u32) -> Item {
         let d = NaiveDate::from_ymd_opt(2026, 8, day).unwrap();
         let start = EventTime::Floating(d.and_hms_opt(h, m, 0).unwrap());
-        Item { raw: RawEvent::default(), start, end: None, earlier: Vec::new() }
+        Item { raw: RawEvent::default(), start, end: None, others: Vec::new() }
     }
 
     #[test]

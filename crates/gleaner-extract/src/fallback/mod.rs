@@ -36,17 +36,21 @@
 //! no event; with a reference day (the crawl's today), neither does a page whose only
 //! dates are past (a news item's publication date looks just like an event's date), nor a
 //! page whose JSON-LD declares it a `NewsArticle` (the caller does not run it there) or
-//! that is a signed article (`news_article`), nor a year-less date whose written weekday
+//! that is a signed article (`news_article`) unless its headed sections each give an
+//! event's date and title (`sections`), nor a year-less date whose written weekday
 //! is another day (`datetext`). What it finds is marked low confidence in the diagnostics.
 //!
 //! One module per shape: `detail` one event's page, `listing` and `item` lists of
 //! items, `tables` tables and grids, `showtimes` a show's times by day, `programme` a
-//! one-day programme by stage, `days` day and month headings, `venue` the site's own
-//! venue, `zone` a stated time zone, `news` signed articles; `price` and `words` serve
-//! them all.
+//! one-day programme by stage, `datelist` a show's dates under one start stated for all,
+//! `sections` a post's headed sections as items, `days` day and month headings, `venue` the site's own venue, `zone` a stated time zone
+//! (else the language tag's region's or the country domain's), `news` signed articles;
+//! `price`, `roles` (a time labelled as doors or boarding gives way to the start; listed
+//! times are one performance each) and `words` serve them all.
 
 mod abstain;
 mod cells;
+mod datelist;
 mod days;
 mod detail;
 mod item;
@@ -54,6 +58,8 @@ mod listing;
 mod news;
 mod price;
 mod programme;
+mod roles;
+mod sections;
 mod showtimes;
 mod tables;
 mod trailing;
@@ -102,7 +108,7 @@ pub fn read(
     let reading = read_page(doc, reference, candidates, diagnostics);
     // Weak readings (a day heading, a listing's span, a bare teaser) are dropped before
     // anything is added to them.
-    abstain::abstain(doc, reading, first, candidates, diagnostics);
+    abstain::abstain(doc, reading, reference, first, candidates, diagnostics);
     // Events with no place of their own are at the site's venue when the page's footer or
     // contact block gives one (a club's or theatre's own listing).
     let placeless = |r: &RawEvent| {
@@ -181,8 +187,37 @@ pub fn read(
         }
     }
     // A zone the page states ("all times Central", "hora peninsular", "TSİ") fixes the
-    // offsets of the local times read.
-    if let Some(zone) = stated_zone(&text_of(doc.root_element()))
+    // offsets of the local times read; else the zone of its language tag's country
+    // (`fr-BE`) or its address's country domain (`.tr`) fixes those of the events that
+    // name no country of their own, when the two do not disagree.
+    let stated = stated_zone(&text_of(doc.root_element()));
+    if stated.is_none() {
+        let (tag, url) = (language_tag(doc), canonical_url(doc));
+        for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
+            let r = &c.raw;
+            let places: Vec<&str> = [&r.location_name, &r.location_text, &r.address_text]
+                .into_iter()
+                .filter_map(|t| t.as_deref())
+                .collect();
+            let zones: Vec<chrono_tz::Tz> = [
+                tag.as_deref().and_then(|t| zone::language_zone(t, &places)),
+                url.as_deref().and_then(|u| zone::domain_zone(u, &places)),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            for slot in [&mut c.raw.start, &mut c.raw.end] {
+                let Some(t) = slot.as_deref().and_then(parse_event_time) else { continue };
+                let mut fixed = zones.iter().map(|z| t.with_default_zone(*z));
+                if let Some(first) = fixed.next()
+                    && fixed.all(|f| f == first)
+                {
+                    *slot = Some(first.to_iso());
+                }
+            }
+        }
+    }
+    if let Some(zone) = stated
         && candidates.len() > first
     {
         for c in &mut candidates[first..] {
@@ -239,6 +274,15 @@ fn dl_items(doc: &Html) -> Option<Html> {
     changed.then(|| Html::parse_document(&html))
 }
 
+/// The page's language tag (`<html lang="fr-BE">`).
+fn language_tag(doc: &Html) -> Option<String> {
+    doc.select(&sel("html[lang]"))
+        .next()
+        .and_then(|h| h.value().attr("lang"))
+        .map(str::to_owned)
+        .filter(|t| !t.trim().is_empty())
+}
+
 /// What [`read_page`] made of a page: the shape its candidates came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reading {
@@ -271,13 +315,21 @@ fn read_page(
         .unwrap_or_default();
     // A news article (declared one, and signed) reports on events in running prose: its
     // dates are the story's, not events to attend.
-    if let Some(why) = news_article(doc, order) {
+    let news = news_article(doc, order);
+    // A page that repeats one dated item structure is a listing, whatever its title says.
+    if news.is_none() && listing(doc, reference, order, candidates, diagnostics) {
+        return Reading::Items;
+    }
+    // A post of headed sections, each dated and titled by its own heading, announces
+    // events, a news post too: its sections are read as a listing's items.
+    if let Some(sectioned) = sections::headed_sections(doc)
+        && listing(&sectioned, reference, order, candidates, diagnostics)
+    {
+        return Reading::Items;
+    }
+    if let Some(why) = news {
         diagnostics.push(note(Severity::Info, format!("{why}: a news article; no event")));
         return Reading::Nothing;
-    }
-    // A page that repeats one dated item structure is a listing, whatever its title says.
-    if listing(doc, reference, order, candidates, diagnostics) {
-        return Reading::Items;
     }
     let h1 = doc.select(&sel("h1")).find(|h| !text_of(*h).is_empty());
     let page_url = canonical_url(doc);
@@ -328,6 +380,7 @@ fn read_page(
                 let mut raw = base.clone();
                 raw.start = Some(show.start.to_iso());
                 raw.end = show.end.filter(|e| *e != show.start).map(|e| e.to_iso());
+                raw.status = show.status.map(str::to_owned);
                 if let Some(t) = show.tickets {
                     match raw.offers.first_mut() {
                         Some(o) => o.url = Some(t),
@@ -346,6 +399,25 @@ fn read_page(
             ));
             return Reading::Items;
         }
+    }
+    // A show's dates listed without times under its heading, one start stated for all
+    // (`Beginn jeweils 20.30 Uhr`).
+    let listed =
+        if times.is_empty() { datelist::date_lists(doc, reference, order) } else { Vec::new() };
+    if listed.len() >= MIN_ITEMS {
+        let n = listed.len();
+        for (i, raw) in listed.into_iter().enumerate() {
+            candidates.push(Candidate {
+                format: Format::Fallback,
+                location: format!("listed date {}", i + 1),
+                raw,
+            });
+        }
+        diagnostics.push(note(
+            Severity::Info,
+            format!("low confidence: {n} performances read by the generic fallback from a show's dates and the one start stated for them (no structured data, no site rules)"),
+        ));
+        return Reading::Items;
     }
     // A one-day programme by stage: the page's one day, each act at its time.
     if times.is_empty()

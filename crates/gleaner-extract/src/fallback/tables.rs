@@ -28,7 +28,7 @@ pub(super) fn grid_items(row: ElementRef<'_>, item: Item) -> Vec<Item> {
                 .filter_map(|a| a.value().attr("href"))
                 .map(|h| h.trim().to_owned())
                 .find(|h| !h.is_empty() && !h.starts_with('#'));
-            Item { raw, start: item.start, end: item.end, earlier: item.earlier.clone() }
+            Item { raw, start: item.start, end: item.end, others: item.others.clone() }
         })
         .collect()
 }
@@ -121,6 +121,13 @@ const TITLE_COLUMNS: &[&str] = &[
     "spiel",
     "begegnung",
     "konzert",
+    "anlass",
+    "concert",
+    "concierto",
+    "manifestation",
+    "activite",
+    "activity",
+    "konser",
     "wanderung",
     "hike",
     "walk",
@@ -148,7 +155,10 @@ pub(super) fn row_title<'a>(
     // its blurb and place).
     let usable_cell = |c: &ElementRef<'a>| {
         let t = lead_bold(*c).or_else(|| lead_line(*c)).map_or_else(|| title_text(*c), |l| l.title);
-        let price = parse_price_text(&t).is_some()
+        // A short price cell (`18 €`, `Eintritt frei`), not a blurb that mentions one
+        // (`Jodlergottesdienst mit Pfarrerin Ruth Gerber. Eintritt frei, Kollekte.`).
+        let price = t.chars().count() <= PRICE_CELL_CHARS
+            && parse_price_text(&t).is_some()
             && (t.contains(['$', '€', '£', '₺']) || gleaner_event::says_free(&t));
         (usable(&t) && !price && parse_text_time(&t).is_none()).then_some((t, *c))
     };
@@ -165,6 +175,9 @@ pub(super) fn row_title<'a>(
         .filter(|(_, c)| title_text(*c).split_whitespace().count() >= 2)
         .max_by_key(|(_, c)| title_text(*c).chars().count())
 }
+
+/// Longest cell read as a price cell rather than a title.
+const PRICE_CELL_CHARS: usize = 40;
 
 /// Column headings that name where a row's event starts or takes place: a venue column,
 /// or a club plan's meeting point (`Ausgangspunkt`, `Treffpunkt`), folded.

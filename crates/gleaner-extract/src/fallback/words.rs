@@ -4,24 +4,36 @@
 
 use gleaner_event::text::collapse;
 
-/// Link texts that book a performance.
-pub(super) const TICKET_WORDS: [&str; 16] = [
+/// Link texts that book a performance (folded): a booking link's word is never a title.
+pub(super) const TICKET_WORDS: &[&str] = &[
     "book",
-    "vorverkauf",
     "book now",
+    "book tickets",
     "tickets",
     "buy tickets",
     "get tickets",
+    "vorverkauf",
     "karten",
     "tickets kaufen",
+    "karten kaufen",
+    "buchen",
+    "jetzt buchen",
+    "reservieren",
     "billets",
     "billetterie",
     "reserver",
+    "reservation",
     "entradas",
     "comprar",
+    "comprar entradas",
+    "boletos",
+    "comprar boletos",
+    "reservar",
+    "reservas",
     "bilet",
     "bilet al",
     "biletler",
+    "rezervasyon",
 ];
 
 /// Words that say a place is closed, a deadline, or a pass valid, in the five languages (lower-cased).
@@ -118,6 +130,9 @@ pub(super) const STATUS_WORDS: [(&str, &str); 22] = [
     ("rescheduled", "rescheduled"),
 ];
 
+/// Most words between `fällt` and its `aus` (`fällt in dieser Session leider aus`).
+const SEPARABLE_WORDS: usize = 5;
+
 /// The status a text states with one status word (`POSTPONED`, `– abgesagt –`,
 /// `ERTELENDİ`, `entfaellt`, `fällt aus`), or `None` when it states none or two different ones.
 pub(crate) fn status_in(text: &str) -> Option<&'static str> {
@@ -125,8 +140,20 @@ pub(crate) fn status_in(text: &str) -> Option<&'static str> {
     let mut found = None;
     let words: Vec<&str> =
         folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    // German's separable `fällt aus` (`– fällt aus`, `fällt leider aus`) calls it off.
-    if words.windows(2).any(|w| matches!(w[0], "fallt" | "faellt") && w[1] == "aus")
+    // German's separable `fällt aus` (`– fällt aus`, `fällt leider aus`, `fällt in dieser
+    // Session leider aus, da …`) calls it off: `aus` closing the clause a few words after
+    // `fällt` (not `fällt aus dem Rahmen`).
+    let separable =
+        folded.split(['.', ',', ';', ':', '!', '?', '(', ')', '–', '—', '-']).any(|clause| {
+            let w: Vec<&str> =
+                clause.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            w.last() == Some(&"aus")
+                && w.iter()
+                    .rposition(|x| matches!(*x, "fallt" | "faellt"))
+                    .is_some_and(|i| w.len() - 1 - i <= SEPARABLE_WORDS)
+        });
+    if separable
+        || words.windows(2).any(|w| matches!(w[0], "fallt" | "faellt") && w[1] == "aus")
         || words
             .windows(3)
             .any(|w| matches!(w[0], "fallt" | "faellt") && w[1] == "leider" && w[2] == "aus")
@@ -147,6 +174,78 @@ pub(crate) fn status_in(text: &str) -> Option<&'static str> {
         }
     }
     found
+}
+
+/// Phrases that make a sentence a condition (folded): `En cas de pluie, le bal est
+/// reporté au 21 juin`, `Bei Regen wird verschoben`, `Si llueve, se aplaza`, `Yağmur
+/// durumunda ertelenir` say what would happen, not what has.
+const CONDITIONS: &[&str] = &[
+    "in case of",
+    "in the event of",
+    "if it rains",
+    "if the weather",
+    "should it rain",
+    "en cas de",
+    "s il pleut",
+    "bei regen",
+    "bei schlechtwetter",
+    "bei schlechtem wetter",
+    "bei schlechter witterung",
+    "falls es regnet",
+    "en caso de",
+    "si llueve",
+    "si hay lluvia",
+    "yagmur",
+    "yagis",
+    "olumsuz hava",
+    "durumunda",
+    "halinde",
+];
+
+/// Whether a sentence is a condition: it holds one of [`CONDITIONS`].
+fn is_condition(sentence: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(sentence);
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let phrase = format!(" {} ", words.join(" "));
+    CONDITIONS.iter().any(|c| phrase.contains(&format!(" {c} ")))
+}
+
+/// The status an item states (`status_in` of its text `all`) outside its conditional
+/// sentences: when a sentence of its blocks `texts` is a condition ([`CONDITIONS`]), the
+/// status of its other sentences.
+pub(super) fn stated_status(all: &str, texts: &[String]) -> Option<&'static str> {
+    if !is_condition(all) {
+        return status_in(all);
+    }
+    let mut kept = String::new();
+    for text in texts {
+        for sentence in sentences(text) {
+            if !is_condition(sentence) {
+                kept.push_str(sentence);
+            }
+        }
+        kept.push_str(" . ");
+    }
+    status_in(&kept)
+}
+
+/// A text's sentences: each ends at a `.`, `!`, `?` or `;` before white space or the
+/// text's end, and not after a digit (`21. Juni`, `Sa., 4.`).
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut from, mut prev) = (0, ' ');
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let before_space = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
+        if matches!(c, '.' | '!' | '?' | ';') && before_space && !prev.is_ascii_digit() {
+            out.push(&text[from..i + c.len_utf8()]);
+            from = i + c.len_utf8();
+        }
+        prev = c;
+    }
+    out.push(&text[from..]);
+    out
 }
 
 /// Whether a text is only a status badge (`POSTPONED`, `– abgesagt –`): never a title

@@ -1,5 +1,5 @@
 //! The time zone a page states for its times ("all times Central", "hora peninsular",
-//! "TSİ").
+//! "TSİ"), and the one its language tag's region keeps (`fr-BE`, `de-CH`, `tr`).
 
 /// The zone a page states for its times, when it states exactly one: "all times
 /// Central", "Eastern time", "hora peninsular", "heure de Paris", "TSİ", "MEZ", "CET",
@@ -60,9 +60,71 @@ pub(super) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
     if conflict { None } else { found }
 }
 
+/// The zone of the country a page's language tag names, for its events' local times when
+/// the page states none and the event names no country: the tag's region (`fr-BE`,
+/// `de-CH`, `en-GB`). A language alone names no country (`tr`, `de`), and only a country
+/// with one civil time counts (`en-US`, `fr-CA`, `es-MX` name none); Spain's and
+/// Portugal's islands are told apart by `address`, the event's place texts.
+pub(super) fn language_zone(tag: &str, address: &[&str]) -> Option<chrono_tz::Tz> {
+    let tag = tag.trim().replace('_', "-");
+    // The region is the first two-letter subtag after the language (`sr-Latn-RS`).
+    let region = tag
+        .split('-')
+        .skip(1)
+        .find(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_alphabetic()))?;
+    gleaner_event::zone::country_zone(&region.to_ascii_uppercase(), address)
+}
+
+/// The zone of the country a site's address names by its country-code top-level domain
+/// (`https://kultur.example.bel.tr/…` → Turkey, `.co.uk` → the United Kingdom), for the
+/// same events as [`language_zone`]; generic domains (`.com`, `.org`, `.example`) name none.
+pub(super) fn domain_zone(url: &str, address: &[&str]) -> Option<chrono_tz::Tz> {
+    let host = url.split("://").nth(1)?.split(['/', '?', '#']).next()?;
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = host.split(':').next()?.trim_end_matches('.');
+    let tld = host.rsplit('.').next()?.to_ascii_uppercase();
+    if tld.len() != 2 || !tld.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    let country = if tld == "UK" { "GB".to_owned() } else { tld };
+    gleaner_event::zone::country_zone(&country, address)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::stated_zone;
+    use super::{domain_zone, language_zone, stated_zone};
+
+    #[test]
+    fn zones_domains_name() {
+        let z = |u: &str| domain_zone(u, &[]).map(|z| z.name().to_owned());
+        assert_eq!(
+            z("https://kultur.example.bel.tr/etkinlik/").as_deref(),
+            Some("Europe/Istanbul")
+        );
+        assert_eq!(
+            z("https://www.hexleyplayers.example.co.uk/whats-on").as_deref(),
+            Some("Europe/London")
+        );
+        assert_eq!(z("https://www.lindenau.example.de:8443/").as_deref(), Some("Europe/Berlin"));
+        assert_eq!(z("https://kuklistan.example/oyun-takvimi"), None);
+        assert_eq!(z("https://events.example.com/"), None);
+        assert_eq!(z("https://radio.example.us/"), None);
+    }
+
+    #[test]
+    fn zones_language_tags_name() {
+        let z = |t: &str, a: &[&str]| language_zone(t, a).map(|z| z.name().to_owned());
+        assert_eq!(z("fr-BE", &[]).as_deref(), Some("Europe/Brussels"));
+        assert_eq!(z("de-ch", &[]).as_deref(), Some("Europe/Zurich"));
+        assert_eq!(z("tr-TR", &[]).as_deref(), Some("Europe/Istanbul"));
+        assert_eq!(z("es-ES", &["Las Palmas de Gran Canaria"]).as_deref(), Some("Atlantic/Canary"));
+        // A language spoken in many countries, or a country of several zones, names none.
+        assert_eq!(z("fr", &[]), None);
+        assert_eq!(z("tr", &[]), None);
+        assert_eq!(z("en-US", &[]), None);
+        assert_eq!(z("es-MX", &[]), None);
+        assert_eq!(z("en-AU", &[]), None);
+    }
 
     #[test]
     fn zones_pages_state() {

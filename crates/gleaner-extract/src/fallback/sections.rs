@@ -1,0 +1,71 @@
+//! A post of headed sections (issue 24, batch 170–189): a club's or society's article
+//! that announces several events, each under its own `<h2>`/`<h3>` and dated in the
+//! paragraphs after it (`<h3>Kostümsitzung</h3><p><strong>Sa., 30.01.2027, 19.11
+//! Uhr</strong> …</p>`). Its sections are rewritten as items (each heading and the
+//! siblings after it up to the next one in one `<div class="headed-section">`) for the
+//! listing reader, which keeps only sections with a date and a title of their own.
+
+use scraper::{ElementRef, Html, Node};
+
+use super::{MIN_ITEMS, in_chrome};
+
+/// The page with the children of each parent holding [`MIN_ITEMS`] or more headings of
+/// one level (`h2` or `h3`) wrapped, heading by heading, in `<div
+/// class="headed-section">`; `None` when no parent holds such headings.
+pub(super) fn headed_sections(doc: &Html) -> Option<Html> {
+    let mut html = doc.html();
+    let mut changed = false;
+    for parent in doc.root_element().descendants().filter_map(ElementRef::wrap).take(20_000) {
+        if in_chrome(parent) || matches!(parent.value().name(), "nav" | "footer" | "aside") {
+            continue;
+        }
+        let children: Vec<_> = parent.children().collect();
+        let level = ["h2", "h3"].into_iter().find(|tag| {
+            children
+                .iter()
+                .filter(|c| c.value().as_element().is_some_and(|e| e.name() == *tag))
+                .count()
+                >= MIN_ITEMS
+        });
+        let Some(level) = level else { continue };
+        let old = parent.html();
+        let Some(open_end) = old.find('>') else { continue };
+        let mut new = String::from(&old[..=open_end]);
+        let mut open = false;
+        for child in &children {
+            let name = child.value().as_element().map(|e| e.name());
+            if name == Some(level) {
+                if open {
+                    new.push_str("</div>");
+                }
+                new.push_str("<div class=\"headed-section\">");
+                open = true;
+            } else if open && matches!(name, Some("h1" | "h2")) {
+                // A higher heading closes the section (`<h2>` after `<h3>` sections).
+                new.push_str("</div>");
+                open = false;
+            }
+            match child.value() {
+                Node::Element(_) => {
+                    new.push_str(&ElementRef::wrap(*child).map(|e| e.html()).unwrap_or_default());
+                }
+                Node::Text(t) => new.push_str(&escape(t)),
+                _ => {}
+            }
+        }
+        if open {
+            new.push_str("</div>");
+        }
+        new.push_str(&format!("</{}>", parent.value().name()));
+        if let Some(at) = html.find(&old) {
+            html.replace_range(at..at + old.len(), &new);
+            changed = true;
+        }
+    }
+    changed.then(|| Html::parse_document(&html))
+}
+
+/// Text escaped for HTML.
+fn escape(t: &str) -> String {
+    t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
