@@ -123,12 +123,21 @@ const FLOOR_160_169: f64 = 0.765;
 /// 0.03–0.08): the measure of how little shape-by-shape rules generalise. Helper gen's
 /// rules by cause (a time's role, listed times, one start stated for a date list, a
 /// post's headed sections, the zone of the language tag's region or the country domain,
-/// abstaining on a page of dated sections) took it to 0.643, start precision 0.821.
-const FLOOR_170_189: f64 = 0.64;
+/// abstaining on a page of dated sections) took it to 0.643, start precision 0.821; with
+/// the structured readers' and feeds' fixes made beside them (a zone stated in one event's
+/// description, a channel "from" a place, status badges in capitals, Contao's addresses)
+/// 0.674, start precision 0.874.
+const FLOOR_170_189: f64 = 0.67;
 
-/// Pages 190–209, the eighth blind batch (issue 24), written by helper w190 while this
-/// session's rules were made without them in view.
-const FLOOR_190_209: f64 = 0.0;
+/// Pages 190–209, the eighth blind batch (issue 24), written by helper w190 on 2026-12-02
+/// from twenty kinds of site not in the batches above (123 events). At first sight, on the
+/// session's starting code (`4b48669`), it scored 0.440 with the fallback on (0.235 off),
+/// start precision 0.633 (29 wrong starts). Kept out of helper gen's sight, gen's rules by
+/// cause alone took it to 0.468 (start precision 0.644): rules learnt on 170–189 carried
+/// 0.028 over. With the structured readers' fixes made on its five structured pages
+/// (prices in descriptions, a zone in one description, Contao addresses) beside them, it
+/// scores 0.492, start precision 0.689.
+const FLOOR_190_209: f64 = 0.49;
 
 const BATCHES: [Batch; 10] = [
     Batch {
@@ -191,14 +200,14 @@ const BATCHES: [Batch; 10] = [
         name: "pages 170–189 (blind)",
         pages: (170, 189),
         floor: FLOOR_170_189,
-        start_precision: 0.82,
+        start_precision: 0.87,
         fallback_adds: true,
     },
     Batch {
         name: "pages 190–209 (blind)",
         pages: (190, 209),
         floor: FLOOR_190_209,
-        start_precision: 0.0,
+        start_precision: 0.68,
         fallback_adds: true,
     },
 ];
