@@ -58,6 +58,11 @@
 
 mod support;
 
+/// The binary's allocator (`gleaner-cli`'s `main.rs`), as in `benches/scale.rs`, so the
+/// CPU figures are the binary's (glibc's malloc was ~12 % of this bench's samples).
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime};
