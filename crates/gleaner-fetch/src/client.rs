@@ -518,3 +518,17 @@ impl Client {
         Ok(headers)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_text_is_the_lossy_reading() {
+        for bytes in
+            [b"text/html; charset=utf-8".as_slice(), b"caf\xc3\xa9", b"bad \xff\xfe end", b""]
+        {
+            assert_eq!(header_text(bytes), String::from_utf8_lossy(bytes));
+        }
+    }
+}

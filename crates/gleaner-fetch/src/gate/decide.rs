@@ -195,3 +195,20 @@ impl Gate {
         steps.decision(stage)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_not_kept_are_never_written() {
+        let mut steps = Steps::kept(false);
+        steps.push(|| unreachable!("a fetch's decision formats no step"));
+        let decision = steps.decision(Stage::Refused(Refusal::OptedOut("r".into())));
+        assert!(decision.steps.is_empty());
+        let mut kept = Steps::kept(true);
+        kept.push(|| "registry: no opt-out, pause or slow-down".to_owned());
+        let decision = kept.decision(Stage::Refused(Refusal::OptedOut("r".into())));
+        assert_eq!(decision.steps, ["registry: no opt-out, pause or slow-down"]);
+    }
+}

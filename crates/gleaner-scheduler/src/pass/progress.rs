@@ -79,3 +79,68 @@ impl ProgressReader {
         steps
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(done: u32) -> Progress {
+        Progress {
+            source: "s".into(),
+            url: url::Url::parse("http://127.0.0.1/").unwrap(),
+            done,
+            known: done,
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_burst_is_taken_in_one_wake_and_an_idle_reader_holds_no_timer() {
+        let feed = ProgressFeed::default();
+        let mut reader = ProgressReader::default();
+        for n in 1..=100 {
+            feed.send(step(n));
+        }
+        // One wake for the whole burst (a channel woke the pass's task per step).
+        let first = reader.next_batch(&feed).await;
+        assert_eq!(first.iter().map(|s| s.done).collect::<Vec<_>>(), (1..=100).collect::<Vec<_>>());
+        assert!(reader.next.is_some(), "while steps come, the reader looks on its timer");
+        // A period without steps: the reader waits for the bell, on no timer.
+        assert!(reader.next_batch(&feed).await.is_empty());
+        assert!(reader.next.is_none());
+        assert!(!feed.watching.load(Ordering::Acquire), "the next step rings");
+        feed.send(step(101));
+        assert_eq!(reader.next_batch(&feed).await.len(), 1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn steps_keep_their_order_and_none_is_lost_across_quiet_spells() {
+        let feed = std::sync::Arc::new(ProgressFeed::default());
+        let sender = std::sync::Arc::clone(&feed);
+        let sent = tokio::spawn(async move {
+            for n in 1..=300u32 {
+                sender.send(step(n));
+                // Bursts, steady steps and spells longer than a period.
+                let pause = match n % 50 {
+                    0 => Duration::from_millis(400),
+                    k if k % 7 == 0 => Duration::from_millis(30),
+                    _ => Duration::ZERO,
+                };
+                tokio::time::sleep(pause).await;
+            }
+        });
+        let mut reader = ProgressReader::default();
+        let mut got = Vec::new();
+        for _ in 0..10_000 {
+            if got.len() == 300 {
+                break;
+            }
+            let batch = tokio::time::timeout(Duration::from_secs(5), reader.next_batch(&feed))
+                .await
+                .expect("a sent step rings or is taken on the timer");
+            got.extend(batch.into_iter().map(|s| s.done));
+        }
+        sent.await.unwrap();
+        got.extend(feed.take().into_iter().map(|s| s.done));
+        assert_eq!(got, (1..=300).collect::<Vec<_>>());
+    }
+}
