@@ -73,11 +73,13 @@ impl Steps {
 }
 
 impl Gate {
-    /// Decides `request` from what the registry says (`owner`) and the site's robots.txt
-    /// memory (`robots`: `None` when unknown or expired), at `now`. Reads nothing. The
-    /// steps are written only into kept `steps` ([`Steps::kept`]).
+    /// Decides `request` (to `site`, its [`super::site_key`]) from what the registry says
+    /// (`owner`) and the site's robots.txt memory (`robots`: `None` when unknown or
+    /// expired), at `now`. Reads nothing. The steps are written only into kept `steps`
+    /// ([`Steps::kept`]).
     pub(super) fn decide(
         &self,
+        site: &str,
         request: &GateRequest,
         owner: &OwnerRules,
         robots: Option<&RobotsMemory>,
@@ -126,8 +128,7 @@ impl Gate {
                 }
                 Some(memory) => match &memory.state {
                     RobotsState::Rules(robots) => {
-                        let site = super::site_key(&request.url);
-                        let rules = self.local(&site).agent_rules.rules(
+                        let rules = self.local(site).agent_rules.rules(
                             &self.rules_book,
                             robots,
                             memory.body.as_deref(),

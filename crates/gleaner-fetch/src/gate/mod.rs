@@ -467,7 +467,7 @@ impl Gate {
         let state = self.state.site(&site).await?.unwrap_or_default();
         let robots = state.robots.as_ref().filter(|m| m.valid_until > now);
         let Decision { mut steps, stage } =
-            self.decide(request, &owner, robots, now, Steps::kept(true));
+            self.decide(&site, request, &owner, robots, now, Steps::kept(true));
         let rules = match stage {
             Stage::Refused(Refusal::RobotsUnreadable { until, .. })
             | Stage::Paused { until, .. } => {
@@ -547,13 +547,14 @@ impl Gate {
             decided_on = robots_stamp(robots.as_ref());
             let now = self.clock.now();
             let mut decision =
-                self.decide(request, &owner, robots.as_ref(), now, Steps::kept(false));
+                self.decide(site, request, &owner, robots.as_ref(), now, Steps::kept(false));
             if let Stage::RobotsUnknown(_) = decision.stage {
                 match Box::pin(self.refresh_robots(site, request)).await {
                     Ok(memory) => {
                         decided_on = robots_stamp(Some(&memory));
                         let (memory, now) = (Some(&memory), self.clock.now());
-                        decision = self.decide(request, &owner, memory, now, Steps::kept(false));
+                        decision =
+                            self.decide(site, request, &owner, memory, now, Steps::kept(false));
                     }
                     Err(outcome) => {
                         if let GateOutcome::Refused(refusal) = &outcome {
