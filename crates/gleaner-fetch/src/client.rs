@@ -327,6 +327,16 @@ fn origin_of(url: &Url) -> String {
     )
 }
 
+/// A header value as text, invalid UTF-8 replaced. `from_utf8` first: it checks a valid
+/// value (nearly every one) several times faster than `from_utf8_lossy`'s walk, which
+/// showed in the profile of a pass at 2,000 sites (issue 27).
+fn header_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+    }
+}
+
 /// What bots like ours accept; servers may use it to pick a format.
 const ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.8,text/calendar;q=0.8,*/*;q=0.5";
 
@@ -430,9 +440,7 @@ impl Client {
         let headers: Vec<(String, String)> = response
             .headers
             .iter()
-            .map(|(n, v)| {
-                (n.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())
-            })
+            .map(|(n, v)| (n.as_str().to_owned(), header_text(v.as_bytes())))
             .collect();
         let header = |name: &str| headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
         let mut validators =
@@ -508,5 +516,19 @@ impl Client {
             headers.insert("signature", value(&signed.signature)?);
         }
         Ok(headers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_text_is_the_lossy_reading() {
+        for bytes in
+            [b"text/html; charset=utf-8".as_slice(), b"caf\xc3\xa9", b"bad \xff\xfe end", b""]
+        {
+            assert_eq!(header_text(bytes), String::from_utf8_lossy(bytes));
+        }
     }
 }

@@ -48,6 +48,14 @@
 //! 8.4–8.5 waits per request (13.7 → 10.5–10.6 per event page), messages 18.3 → 15.8;
 //! SQLite CPU 3.69–3.97 → 2.31–2.87 s, 23.5 statements per request (load 2–4).
 //!
+//! Then (issue 27, profiled: this bench on the binary's allocator, jemalloc, instead of
+//! glibc's; the audit writer no longer woken per record; progress handed to the pass in
+//! batches; explain steps written only for `explain`; statements rendered byte by byte),
+//! 500 × 10 @ 0.2 s, interleaved runs at load 3.2–4.8: SQLite CPU 2.19–2.59 → 2.01–2.29 s
+//! (6 runs each; 2.08–2.36 s for the new code on glibc), wall ÷ bound 1.32–1.59 →
+//! 1.23–1.53; PostgreSQL CPU 9.05–9.86 → 8.75–9.69 s, waits 8.4 →
+//! 8.3–8.4 per request (`docs/capacity.md`, "Per-request CPU, profiled").
+//!
 //! `cargo test --benches` runs a quick mode (20 sites × 4 at 50 ms, SQLite, and PostgreSQL
 //! when configured). Knobs: `STORE_RUNS="500x10@200,2000x5@1000"`,
 //! `STORE_BACKENDS="sqlite,postgres"`, `STORE_LEASE=0` (the daily cap's row locked per
@@ -57,6 +65,11 @@
 #![allow(clippy::print_stdout)]
 
 mod support;
+
+/// The binary's allocator (`gleaner-cli`'s `main.rs`), as in `benches/scale.rs`, so the
+/// CPU figures are the binary's (glibc's malloc was ~12 % of this bench's samples).
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

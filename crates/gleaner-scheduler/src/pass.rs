@@ -14,6 +14,7 @@
 
 mod connection;
 mod frontier;
+mod progress;
 mod sites;
 mod summary;
 
@@ -99,7 +100,7 @@ struct Pass {
     source: Arc<Source>,
     deadline: SystemTime,
     /// Each request's progress, for [`run_pass`]'s caller (called on the pass's own task).
-    progress: tokio::sync::mpsc::UnboundedSender<Progress>,
+    progress: progress::ProgressFeed,
     event_selector: Option<scraper::Selector>,
     next_selector: scraper::Selector,
     api_key: Option<(String, gleaner_config::Secret)>,
@@ -710,8 +711,8 @@ async fn ask(
         ctx.sink.asked_again(&source.id, &url).await;
     }
     let done = pass.done.fetch_add(1, Ordering::Relaxed) + 1;
-    // Ignored when the pass's task is gone (its future dropped): nobody listens.
-    let _ = pass.progress.send(Progress {
+    // Taken by the pass's task in batches (`pass/progress.rs`).
+    pass.progress.send(Progress {
         source: source.id.clone(),
         url: url.clone(),
         done,
@@ -1159,12 +1160,11 @@ pub async fn run_pass(
         let key = "rights reserved (response headers): site stopped".to_owned();
         *report.refusals.entry(key).or_default() += (before - start.len()) as u32;
     }
-    let (progress_tx, progress_rx) = tokio::sync::mpsc::unbounded_channel();
     let pass = Pass {
         ctx: ctx.clone(),
         source: Arc::new(source.clone()),
         deadline,
-        progress: progress_tx,
+        progress: progress::ProgressFeed::default(),
         event_selector,
         next_selector,
         api_key,
@@ -1178,7 +1178,7 @@ pub async fn run_pass(
         pass.seen.insert(url.clone());
     }
     let pass = Arc::new(pass);
-    sites::crawl_sites(Arc::clone(&pass), start, &mut report, progress_rx, progress).await;
+    sites::crawl_sites(Arc::clone(&pass), start, &mut report, progress).await;
     report.kept = pass.kept.lock().unwrap_or_else(|p| p.into_inner()).len() as u32;
     // Translations that failed earlier are tried again (issue 18).
     if let Some(llm) = ctx.sink.language_model() {

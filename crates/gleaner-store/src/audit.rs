@@ -18,7 +18,8 @@ use crate::model::{ArchivedDocument, AuditEntry, DocumentKind};
 use crate::sql::{Tx, params};
 use crate::{Store, StoreError};
 
-/// How long the audit writer waits for more records before writing a batch.
+/// How long the audit writer waits for more records before writing a batch (again
+/// while more came in the last wait).
 const AUDIT_LINGER: Duration = Duration::from_millis(1);
 
 enum AuditMsg {
@@ -72,16 +73,27 @@ impl AuditQueue {
                 let mut waiting: Vec<oneshot::Sender<()>> = Vec::new();
                 while let Some(first) = rx.recv().await {
                     let mut next = Some(first);
-                    while let Some(msg) = next.take() {
-                        match msg {
-                            AuditMsg::Record(r) => batch.push(*r),
-                            AuditMsg::Validators(v) => validators.push(*v),
-                            AuditMsg::Flush(done) => waiting.push(done),
+                    loop {
+                        while let Some(msg) = next.take() {
+                            match msg {
+                                AuditMsg::Record(r) => batch.push(*r),
+                                AuditMsg::Validators(v) => validators.push(*v),
+                                AuditMsg::Flush(done) => waiting.push(done),
+                            }
+                            if batch.len() + validators.len() < 4096 && waiting.is_empty() {
+                                next = rx.try_recv().ok();
+                            }
                         }
-                        if batch.len() + validators.len() < 4096 && waiting.is_empty() {
-                            next =
-                                tokio::time::timeout(AUDIT_LINGER, rx.recv()).await.ok().flatten();
+                        if batch.len() + validators.len() >= 4096 || !waiting.is_empty() {
+                            break;
                         }
+                        // A sleep, not a timed receive (issue 27): records sent meanwhile
+                        // do not wake this thread one by one, a thread wake-up per request.
+                        tokio::time::sleep(AUDIT_LINGER).await;
+                        if rx.is_empty() {
+                            break;
+                        }
+                        next = rx.try_recv().ok();
                     }
                     // The latest validators of each URL, once.
                     let queued = std::mem::take(&mut validators);

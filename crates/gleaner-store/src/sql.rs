@@ -42,19 +42,25 @@ impl Dialect {
     pub(crate) fn render(self, sql: &str) -> std::borrow::Cow<'_, str> {
         match self {
             Dialect::Postgres => sql.into(),
+            // Byte by byte (issue 27: every statement is rendered, and a walk by `char`
+            // pushing each was 1 % of a store-backed pass): `$`, `'` and digits are ASCII,
+            // so replacing one byte keeps the text UTF-8.
             Dialect::Sqlite => {
-                let mut out = String::with_capacity(sql.len());
-                let mut chars = sql.chars().peekable();
-                let mut quoted = false;
-                while let Some(c) = chars.next() {
-                    if c == '\'' {
-                        quoted = !quoted;
-                    }
-                    let placeholder = c == '$' && !quoted;
-                    let digit = chars.peek().is_some_and(char::is_ascii_digit);
-                    out.push(if placeholder && digit { '?' } else { c });
+                if !sql.contains('$') {
+                    return sql.into();
                 }
-                out.into()
+                let mut out = sql.as_bytes().to_vec();
+                let mut quoted = false;
+                for i in 0..out.len() {
+                    match out[i] {
+                        b'\'' => quoted = !quoted,
+                        b'$' if !quoted && out.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                            out[i] = b'?';
+                        }
+                        _ => {}
+                    }
+                }
+                String::from_utf8(out).map_or_else(|_| sql.to_owned().into(), Into::into)
             }
         }
     }
@@ -558,5 +564,19 @@ mod tests {
         let sql = "SELECT '$1', a FROM t WHERE b = $1 AND c = $12";
         assert_eq!(Dialect::Sqlite.render(sql), "SELECT '$1', a FROM t WHERE b = ?1 AND c = ?12");
         assert_eq!(Dialect::Postgres.render(sql), sql);
+    }
+
+    #[test]
+    fn sqlite_placeholders_beside_other_text() {
+        let cases = [
+            ("", ""),
+            ("SELECT 1", "SELECT 1"),
+            ("a = $1 AND é = '€ $2' || $3$", "a = ?1 AND é = '€ $2' || ?3$"),
+            ("$1$2 '' $x $", "?1?2 '' $x $"),
+            ("x = 'it''s $1' AND y = $4", "x = 'it''s $1' AND y = ?4"),
+        ];
+        for (sql, rendered) in cases {
+            assert_eq!(Dialect::Sqlite.render(sql), rendered, "{sql}");
+        }
     }
 }

@@ -55,7 +55,7 @@ use crate::redirect::{RedirectChain, RedirectError};
 use crate::robots::{RobotsStep, robots_step, robots_url};
 use audit::{AuditRecord, AuditSink};
 use clock::WallClock;
-use decide::{Decision, Stage};
+use decide::{Decision, Stage, Steps};
 use gleaner_policy::outcome::{Outcome, RefusalKind};
 use registry::Registry;
 use state::{GateState, RobotsMemory, StateError};
@@ -359,6 +359,10 @@ impl Gate {
 
     fn local(&self, site: &str) -> Arc<SiteLocal> {
         let mut map = self.local.lock().unwrap_or_else(|p| p.into_inner());
+        // A known site (every call but its first) costs no key allocation.
+        if let Some(local) = map.get(site) {
+            return Arc::clone(local);
+        }
         Arc::clone(map.entry(site.to_owned()).or_default())
     }
 
@@ -462,7 +466,8 @@ impl Gate {
         let owner = self.registry.lookup(&request.url).await;
         let state = self.state.site(&site).await?.unwrap_or_default();
         let robots = state.robots.as_ref().filter(|m| m.valid_until > now);
-        let Decision { mut steps, stage } = self.decide(request, &owner, robots, now);
+        let Decision { mut steps, stage } =
+            self.decide(&site, request, &owner, robots, now, Steps::kept(true));
         let rules = match stage {
             Stage::Refused(Refusal::RobotsUnreadable { until, .. })
             | Stage::Paused { until, .. } => {
@@ -526,7 +531,6 @@ impl Gate {
     /// [`Gate::fetch`] on the robots.txt memory known now; `None` when the reservation
     /// found another one in the state (nothing was reserved or sent).
     async fn fetch_once(&self, site: &str, request: &GateRequest) -> Option<GateOutcome> {
-        let site = site.to_owned();
         let mut waited_for_pause = false;
         let mut decided_on;
         let (rules, allowed_by, checked_at) = loop {
@@ -534,23 +538,27 @@ impl Gate {
             let owner = self.registry.lookup(&request.url).await;
             let needs_robots = needs_robots_of(self, request);
             let robots = match needs_robots {
-                true => match self.fresh_robots(&site).await {
+                true => match self.fresh_robots(site).await {
                     Ok(robots) => robots,
                     Err(error) => return Some(state_unreadable(&error)),
                 },
                 false => None,
             };
             decided_on = robots_stamp(robots.as_ref());
-            let mut decision = self.decide(request, &owner, robots.as_ref(), self.clock.now());
+            let now = self.clock.now();
+            let mut decision =
+                self.decide(site, request, &owner, robots.as_ref(), now, Steps::kept(false));
             if let Stage::RobotsUnknown(_) = decision.stage {
-                match Box::pin(self.refresh_robots(&site, request)).await {
+                match Box::pin(self.refresh_robots(site, request)).await {
                     Ok(memory) => {
                         decided_on = robots_stamp(Some(&memory));
-                        decision = self.decide(request, &owner, Some(&memory), self.clock.now());
+                        let (memory, now) = (Some(&memory), self.clock.now());
+                        decision =
+                            self.decide(site, request, &owner, memory, now, Steps::kept(false));
                     }
                     Err(outcome) => {
                         if let GateOutcome::Refused(refusal) = &outcome {
-                            self.audit_refusal(request, &site, refusal);
+                            self.audit_refusal(request, site, refusal);
                         }
                         return Some(outcome);
                     }
@@ -558,7 +566,7 @@ impl Gate {
             }
             match decision.stage {
                 Stage::Refused(refusal) => {
-                    self.audit_refusal(request, &site, &refusal);
+                    self.audit_refusal(request, site, &refusal);
                     return Some(GateOutcome::Refused(refusal));
                 }
                 Stage::Paused { until, why } => {
@@ -586,7 +594,7 @@ impl Gate {
         // on; one that did not (robots.txt itself, a licensed API) on any.
         let robots = needs_robots_of(self, request).then_some(decided_on);
         let acquired = self.acquire_unless_robots_known(
-            &site,
+            site,
             &rules,
             request,
             Reserve { unless_robots_known: false, robots },
@@ -604,13 +612,13 @@ impl Gate {
             }
             Err(outcome) => {
                 if let GateOutcome::Refused(refusal) = &outcome {
-                    self.audit_refusal(request, &site, refusal);
+                    self.audit_refusal(request, site, refusal);
                 }
                 return Some(outcome);
             }
         };
         // Boxed, as in `read_robots`: the wait above holds only the small state.
-        Some(Box::pin(self.send(&site, request, format!("{allowed_by}; {}", permit.reason))).await)
+        Some(Box::pin(self.send(site, request, format!("{allowed_by}; {}", permit.reason))).await)
     }
 
     /// Follows redirects through the gate, each hop a new request (robots.txt and

@@ -24,7 +24,12 @@ impl GateState for MemoryState {
         Box::pin(async move {
             let mut guard = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             let (sites, global) = &mut *guard;
-            change(sites.entry(site.to_owned()).or_default(), global);
+            // A known site (every update but its first) costs no key allocation.
+            if let Some(state) = sites.get_mut(site) {
+                change(state, global);
+            } else {
+                change(sites.entry(site.to_owned()).or_default(), global);
+            }
             Ok(())
         })
     }

@@ -18,11 +18,11 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::mem;
 use std::sync::Arc;
 
-use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::task::{Id, JoinSet};
 use url::Url;
 
 use super::frontier::SiteFrontier;
+use super::progress::ProgressReader;
 use super::{Pass, PassReport, Progress, SiteProblem, Step, crawl_site};
 
 /// Sites waiting for their crawl, in the order they were met.
@@ -63,14 +63,14 @@ impl Waiting {
 
 /// Crawls every site of the pass from `start`, adding each site's counts to `report`
 /// (totals, and the sites with problems in [`PassReport::site_problems`]), and handing
-/// each request's progress from `progress_rx` to `progress` meanwhile.
+/// each request's progress from the pass's feed to `progress` meanwhile.
 pub(super) async fn crawl_sites(
     pass: Arc<Pass>,
     start: Vec<(Url, Step)>,
     report: &mut PassReport,
-    mut progress_rx: UnboundedReceiver<Progress>,
     progress: &(dyn Fn(Progress) + Sync),
 ) {
+    let mut reader = ProgressReader::default();
     let limit = usize::try_from(pass.source.max_sites_at_once.max(1)).unwrap_or(usize::MAX);
     let mut waiting = Waiting { frontiers: HashMap::new(), order: VecDeque::new() };
     let mut running_sites: HashSet<String> = HashSet::new();
@@ -95,8 +95,8 @@ pub(super) async fn crawl_sites(
         }
         let joined = tokio::select! {
             biased;
-            Some(step) = progress_rx.recv() => {
-                progress(step);
+            steps = reader.next_batch(&pass.progress) => {
+                steps.into_iter().for_each(progress);
                 continue;
             }
             joined = running.join_next_with_id() => joined,
@@ -143,9 +143,7 @@ pub(super) async fn crawl_sites(
         crawled.insert(site);
         report.absorb(site_report);
     }
-    while let Ok(step) = progress_rx.try_recv() {
-        progress(step);
-    }
+    pass.progress.take().into_iter().for_each(progress);
     report.sites += crawled.len() as u32;
     report.site_problems.extend(problems.into_values());
 }
