@@ -20,7 +20,7 @@
 use chrono::NaiveDate;
 use gleaner_event::EventTime;
 use gleaner_event::RawEvent;
-use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time, weekday_of};
+use gleaner_event::datetext::{parse_text_date, parse_text_time, weekday_of};
 use gleaner_event::time::parse_event_time;
 use scraper::{ElementRef, Html};
 
@@ -98,12 +98,7 @@ const DATED_SECTIONS: usize = 2;
 /// under its name, read as one event titled by the page's `<h1>` would take the first
 /// night's date.
 fn dated_sections(doc: &Html, reference: Option<NaiveDate>) -> usize {
-    let order = doc
-        .select(&sel("html[lang]"))
-        .next()
-        .and_then(|h| h.value().attr("lang"))
-        .map(DateOrder::for_language)
-        .unwrap_or_default();
+    let order = super::page_order(doc);
     doc.select(&sel("h2"))
         .take(50)
         .filter(|h| !in_chrome(*h))

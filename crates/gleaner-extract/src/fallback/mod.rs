@@ -283,6 +283,11 @@ fn language_tag(doc: &Html) -> Option<String> {
         .filter(|t| !t.trim().is_empty())
 }
 
+/// The order the page's language writes dates in (`3/4` is 3 April in `fr`).
+pub(super) fn page_order(doc: &Html) -> DateOrder {
+    language_tag(doc).as_deref().map(DateOrder::for_language).unwrap_or_default()
+}
+
 /// What [`read_page`] made of a page: the shape its candidates came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reading {
@@ -307,12 +312,7 @@ fn read_page(
         message,
         location: String::new(),
     };
-    let order = doc
-        .select(&sel("html[lang]"))
-        .next()
-        .and_then(|h| h.value().attr("lang"))
-        .map(DateOrder::for_language)
-        .unwrap_or_default();
+    let order = page_order(doc);
     // A news article (declared one, and signed) reports on events in running prose: its
     // dates are the story's, not events to attend.
     let news = news_article(doc, order);
