@@ -72,6 +72,28 @@ pub struct RawEvent {
     pub offers: Vec<RawOffer>,
 }
 
+impl RawEvent {
+    /// Whether some offer gives a price (`price`, `lowPrice` or `highPrice`).
+    pub fn has_price(&self) -> bool {
+        self.offers.iter().any(RawOffer::has_price)
+    }
+
+    /// Makes `url` where to buy: the first offer's link, or a new offer holding only it.
+    pub fn set_ticket_url(&mut self, url: String) {
+        match self.offers.first_mut() {
+            Some(o) => o.url = Some(url),
+            None => self.offers.push(RawOffer { url: Some(url), ..RawOffer::default() }),
+        }
+    }
+}
+
+impl RawOffer {
+    /// Whether the offer gives a price (`price`, `lowPrice` or `highPrice`).
+    pub fn has_price(&self) -> bool {
+        self.price.is_some() || self.low_price.is_some() || self.high_price.is_some()
+    }
+}
+
 /// One `Offer` or `AggregateOffer`, as found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RawOffer {

@@ -508,10 +508,7 @@ fn same_town_same_country(candidates: &mut [Candidate]) {
 fn free_from_text(candidates: &mut [Candidate], says: fn(&str) -> bool) {
     for c in candidates {
         let raw = &mut c.raw;
-        let priced = raw
-            .offers
-            .iter()
-            .any(|o| o.price.is_some() || o.low_price.is_some() || o.high_price.is_some());
+        let priced = raw.has_price();
         if raw.is_accessible_for_free.is_none()
             && !priced
             && raw
@@ -530,10 +527,7 @@ fn free_from_text(candidates: &mut [Candidate], says: fn(&str) -> bool) {
 fn price_from_description(candidates: &mut [Candidate]) {
     for c in candidates.iter_mut().filter(|c| c.format != Format::Fallback) {
         let raw = &mut c.raw;
-        let priced = raw
-            .offers
-            .iter()
-            .any(|o| o.price.is_some() || o.low_price.is_some() || o.high_price.is_some());
+        let priced = raw.has_price();
         let Some(d) = raw.description.clone().filter(|_| !priced) else { continue };
         let line = gleaner_event::text::line_of(&d, raw.markup);
         let mut offers = std::mem::take(&mut raw.offers);

@@ -963,10 +963,7 @@ fn to_raw(item: &Item) -> RawEvent {
         crate::fallback::price_into(p, &mut raw);
     }
     if let Some(b) = item.booking.clone().filter(|b| raw.url.as_deref() != Some(b.as_str())) {
-        match raw.offers.first_mut() {
-            Some(o) => o.url = Some(b),
-            None => raw.offers.push(gleaner_event::RawOffer { url: Some(b), ..Default::default() }),
-        }
+        raw.set_ticket_url(b);
     }
     // An h-event's own address properties.
     address_into(item, &mut raw);

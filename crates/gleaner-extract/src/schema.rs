@@ -453,13 +453,11 @@ fn inherit(raw: &mut RawEvent, show: RawEvent, instance: bool) {
         raw.country = show.country;
         raw.has_virtual_location |= show.has_virtual_location;
     }
-    let priced =
-        |o: &RawOffer| o.price.is_some() || o.low_price.is_some() || o.high_price.is_some();
     if raw.offers.is_empty() {
         raw.offers = show.offers;
-    } else if instance && !raw.offers.iter().any(priced) {
+    } else if instance && !raw.has_price() {
         // The run's offer gives only its booking link; the fee is the course's.
-        raw.offers.extend(show.offers.into_iter().filter(priced));
+        raw.offers.extend(show.offers.into_iter().filter(RawOffer::has_price));
     }
     if raw.types.iter().all(|t| t == "Event") {
         raw.types = show.types;

@@ -7,7 +7,7 @@
 
 use chrono::{NaiveDate, NaiveTime};
 use gleaner_event::datetext::{DateOrder, fold_diacritics, parse_text_date, parse_text_time};
-use gleaner_event::{EventTime, Markup, RawEvent, RawOffer};
+use gleaner_event::{EventTime, Markup, RawEvent};
 use scraper::{ElementRef, Html};
 
 use super::price::{booking_link, price_in_text, price_into};
@@ -77,12 +77,7 @@ pub(super) fn date_lists(
                 price_into(p, &mut raw);
             }
             if let Some(t) = &tickets {
-                match raw.offers.first_mut() {
-                    Some(o) => o.url = Some(t.clone()),
-                    None => {
-                        raw.offers.push(RawOffer { url: Some(t.clone()), ..RawOffer::default() })
-                    }
-                }
+                raw.set_ticket_url(t.clone());
             }
             out.push(raw);
         }

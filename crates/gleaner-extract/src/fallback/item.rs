@@ -8,7 +8,7 @@ use gleaner_event::Markup;
 use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
 use gleaner_event::text::collapse;
 use gleaner_event::time::parse_event_time;
-use gleaner_event::{RawEvent, RawOffer, parse_price_text};
+use gleaner_event::{RawEvent, parse_price_text};
 use scraper::ElementRef;
 
 use super::cells::{lead_bold, lead_line};
@@ -281,10 +281,7 @@ fn finish_item(
             price_into(&p, &mut raw);
         }
         if let Some(t) = tour.tickets {
-            match raw.offers.first_mut() {
-                Some(o) => o.url = Some(t),
-                None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
-            }
+            raw.set_ticket_url(t);
         }
         return Some(Item { raw, start, end, others: Vec::new() });
     }
@@ -385,10 +382,7 @@ fn finish_item(
         }
     }
     if let Some(t) = tickets {
-        match raw.offers.first_mut() {
-            Some(o) => o.url = Some(t),
-            None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
-        }
+        raw.set_ticket_url(t);
     }
     // A lazy-loaded image's `data-src` is the picture itself; its `src` a placeholder or
     // a resized copy (`…/requiem-faure.jpg?format=500w`).

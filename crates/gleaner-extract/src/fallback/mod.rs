@@ -70,10 +70,10 @@ mod zone;
 use chrono::NaiveDate;
 use gleaner_event::EventTime;
 use gleaner_event::Markup;
+use gleaner_event::RawEvent;
 use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
 use gleaner_event::text::collapse;
 use gleaner_event::time::parse_event_time;
-use gleaner_event::{RawEvent, RawOffer};
 use scraper::{ElementRef, Html, Selector};
 
 use crate::{Candidate, Diagnostic, Format, Severity};
@@ -382,10 +382,7 @@ fn read_page(
                 raw.end = show.end.filter(|e| *e != show.start).map(|e| e.to_iso());
                 raw.status = show.status.map(str::to_owned);
                 if let Some(t) = show.tickets {
-                    match raw.offers.first_mut() {
-                        Some(o) => o.url = Some(t),
-                        None => raw.offers.push(RawOffer { url: Some(t), ..RawOffer::default() }),
-                    }
+                    raw.set_ticket_url(t);
                 }
                 candidates.push(Candidate {
                     format: Format::Fallback,

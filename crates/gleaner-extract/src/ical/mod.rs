@@ -819,12 +819,7 @@ fn wordpress_extensions(text: &dyn Fn(&str) -> Option<String>, raw: &mut RawEven
     if let Some(tickets) = text("X-TICKETS-URL").map(|t| t.trim().to_owned())
         && tickets.starts_with("http")
     {
-        match raw.offers.first_mut() {
-            Some(o) => o.url = Some(tickets),
-            None => raw
-                .offers
-                .push(gleaner_event::RawOffer { url: Some(tickets), ..Default::default() }),
-        }
+        raw.set_ticket_url(tickets);
     }
 }
 
