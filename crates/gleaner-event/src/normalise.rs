@@ -112,7 +112,7 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
     }
 
     let attendance = raw.attendance_mode.as_deref().and_then(AttendanceMode::from_schema);
-    let (price, ticket) = price(raw, &mut warnings);
+    let (price, ticket) = price(raw, venue.country.as_deref(), &mut warnings);
     let markup = raw.markup;
     let (status, status_stated) =
         match raw.status.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
@@ -394,7 +394,11 @@ fn name_before_street(street: &str) -> Option<(String, String)> {
     Some((before.join(", "), (*last).to_owned()))
 }
 
-fn price(raw: &RawEvent, warnings: &mut Vec<NormaliseWarning>) -> (Price, Option<String>) {
+fn price(
+    raw: &RawEvent,
+    country: Option<&str>,
+    warnings: &mut Vec<NormaliseWarning>,
+) -> (Price, Option<String>) {
     let mut min: Option<Decimal> = None;
     let mut max: Option<Decimal> = None;
     let mut currency: Option<String> = None;
@@ -406,7 +410,7 @@ fn price(raw: &RawEvent, warnings: &mut Vec<NormaliseWarning>) -> (Price, Option
             ticket = offer.url.clone().filter(|u| !u.trim().is_empty());
         }
         if currency.is_none() {
-            currency = offer.currency.as_deref().and_then(currency_code);
+            currency = offer.currency.as_deref().and_then(|c| currency_code(c, country));
         }
         let mut read = |v: &Option<String>| -> Option<Decimal> {
             let text = v.as_deref()?.trim();
@@ -416,7 +420,7 @@ fn price(raw: &RawEvent, warnings: &mut Vec<NormaliseWarning>) -> (Price, Option
             match parse_price(&decoded_of(text, raw.markup)) {
                 Some(p) => {
                     if currency.is_none() {
-                        currency = p.currency.map(str::to_owned);
+                        currency = p.currency.and_then(|c| currency_code(c, country));
                     }
                     any = true;
                     all_zero &= p.amount.is_zero();

@@ -33,7 +33,8 @@ pub struct PriceText {
     pub min: Decimal,
     /// The highest price; `None` for a floor (`ab 15 €`).
     pub max: Option<Decimal>,
-    /// ISO 4217 code, when a symbol or code says so.
+    /// ISO 4217 code, when a symbol or code says so; a bare `$` is [`DOLLAR_SIGN`], whose
+    /// code depends on the country.
     pub currency: Option<&'static str>,
     /// Whether the text says entry is free.
     pub is_free: bool,
@@ -185,21 +186,35 @@ fn parse_amount(run: &str) -> Option<Decimal> {
             }
         }
         (Some(_), None) if cleaned.matches('.').count() > 1 => cleaned.replace('.', ""),
+        // `7.000`, `1.500 TL`: one dot before exactly three digits is a thousands
+        // separator (no price is written to a thousandth); `0.500` stays a decimal.
+        (Some(d), None)
+            if cleaned.len() - d - 1 == 3 && (1..=3).contains(&d) && !cleaned.starts_with('0') =>
+        {
+            cleaned.replace('.', "")
+        }
         _ => cleaned,
     };
     normalised.parse::<Decimal>().ok().filter(|d| !d.is_sign_negative())
 }
 
 fn currency_in(lower: &str) -> Option<&'static str> {
+    // A prefixed dollar names its country's; a bare `$` stays the sign ([`DOLLAR_SIGN`]):
+    // which dollar or peso it is depends on where the event is ([`currency_code`]).
     const SYMBOLS: &[(&str, &str)] = &[
         ("us$", "USD"),
         ("ca$", "CAD"),
+        ("c$", "CAD"),
+        ("au$", "AUD"),
         ("a$", "AUD"),
+        ("nz$", "NZD"),
+        ("mx$", "MXN"),
+        ("r$", "BRL"),
         ("€", "EUR"),
         ("£", "GBP"),
         ("₺", "TRY"),
         ("¥", "JPY"),
-        ("$", "USD"),
+        ("$", DOLLAR_SIGN),
     ];
     const CODES: &[&str] = &[
         "usd", "cad", "aud", "eur", "gbp", "chf", "try", "jpy", "sek", "nok", "dkk", "pln", "czk",
@@ -228,13 +243,61 @@ fn currency_in(lower: &str) -> Option<&'static str> {
     code.or_else(|| SYMBOLS.iter().find(|(k, _)| lower.contains(k)).map(|(_, v)| *v))
 }
 
-/// An ISO 4217 code from `priceCurrency` (upper-cased), or a symbol read as a code.
-pub(crate) fn currency_code(value: &str) -> Option<String> {
+/// What [`PriceText::currency`] holds for a bare `$`: the sign as written, since the
+/// dollar or peso it means depends on the country ([`currency_code`] resolves it).
+pub const DOLLAR_SIGN: &str = "$";
+
+/// An ISO 4217 code from `priceCurrency` (upper-cased), or a symbol read as a code; a
+/// bare `$` is the currency of the event's `country` that writes its prices with it (the
+/// US dollar when no country is known).
+pub(crate) fn currency_code(value: &str, country: Option<&str>) -> Option<String> {
     let v = value.trim();
     if v.len() == 3 && v.chars().all(|c| c.is_ascii_alphabetic()) {
         return Some(v.to_ascii_uppercase());
     }
-    currency_in(&v.to_lowercase()).map(str::to_owned)
+    match currency_in(&v.to_lowercase())? {
+        DOLLAR_SIGN => Some(country.and_then(dollar_of).unwrap_or("USD").to_owned()),
+        code => Some(code.to_owned()),
+    }
+}
+
+/// The currency a bare `$` means in a country (ISO 3166-1 alpha-2), where prices are
+/// written with it: the dollars, and the pesos of the Americas that use the sign. Source:
+/// ISO 4217's list of currencies by country and the countries' own price writing (the
+/// Chilean, Argentine, Colombian, Mexican, Uruguayan, Cuban and Dominican pesos are
+/// written `$`); countries that use the US dollar say so too.
+fn dollar_of(country: &str) -> Option<&'static str> {
+    Some(match country.trim().to_ascii_uppercase().as_str() {
+        "US" | "EC" | "SV" | "PA" | "PR" | "TL" | "FM" | "MH" | "PW" | "ZW" => "USD",
+        "CA" => "CAD",
+        "AU" | "KI" | "NR" | "TV" => "AUD",
+        "NZ" | "CK" | "NU" => "NZD",
+        "MX" => "MXN",
+        "CL" => "CLP",
+        "AR" => "ARS",
+        "CO" => "COP",
+        "UY" => "UYU",
+        "CU" => "CUP",
+        "DO" => "DOP",
+        "SG" => "SGD",
+        "HK" => "HKD",
+        "TW" => "TWD",
+        "JM" => "JMD",
+        "TT" => "TTD",
+        "BS" => "BSD",
+        "BB" => "BBD",
+        "BZ" => "BZD",
+        "BM" => "BMD",
+        "KY" => "KYD",
+        "GY" => "GYD",
+        "SR" => "SRD",
+        "LR" => "LRD",
+        "NA" => "NAD",
+        "FJ" => "FJD",
+        "SB" => "SBD",
+        "BN" => "BND",
+        _ => return None,
+    })
 }
 
 /// Whether a description says entry is free, in one of the five languages: `free
@@ -407,7 +470,7 @@ mod tests {
             ("12,50 €", some("12.50", Some("12.50"), Some("EUR"))),
             // Children's and students' prices are reduced ones; an age is no price.
             ("8 €, Kinder 5 €", some("5", Some("8"), Some("EUR"))),
-            ("$12, or $6 for students", some("6", Some("12"), Some("USD"))),
+            ("$12, or $6 for students", some("6", Some("12"), Some("$"))),
             ("Entrada: 4 €; menores de 12 años, 2 €.", some("2", Some("4"), Some("EUR"))),
             ("€12.50", some("12.50", Some("12.50"), Some("EUR"))),
             ("150 TL", some("150", Some("150"), Some("TRY"))),
@@ -416,12 +479,16 @@ mod tests {
             ("ab 15 €", some("15", None, Some("EUR"))),
             ("à partir de 8 €", some("8", None, Some("EUR"))),
             ("desde 10 €", some("10", None, Some("EUR"))),
-            ("from $10", some("10", None, Some("USD"))),
-            ("$10–$20", some("10", Some("20"), Some("USD"))),
-            ("$10 - $20", some("10", Some("20"), Some("USD"))),
+            ("from $10", some("10", None, Some("$"))),
+            ("$10–$20", some("10", Some("20"), Some("$"))),
+            ("$10 - $20", some("10", Some("20"), Some("$"))),
+            ("US$10", some("10", Some("10"), Some("USD"))),
+            ("NZ$145.00", some("145.00", Some("145.00"), Some("NZD"))),
+            ("$7.000", some("7000", Some("7000"), Some("$"))),
+            ("1.500 TL", some("1500", Some("1500"), Some("TRY"))),
             ("10 – 20 €", some("10", Some("20"), Some("EUR"))),
             ("12,00 € – 18,00 €", some("12.00", Some("18.00"), Some("EUR"))),
-            ("$25.00 – $40.00", some("25.00", Some("40.00"), Some("USD"))),
+            ("$25.00 – $40.00", some("25.00", Some("40.00"), Some("$"))),
             ("CHF 20", some("20", Some("20"), Some("CHF"))),
             ("20 CHF", some("20", Some("20"), Some("CHF"))),
             ("£8", some("8", Some("8"), Some("GBP"))),
@@ -450,13 +517,32 @@ mod tests {
     #[test]
     fn prices() {
         assert_eq!(p("13.00"), Some(("13.00".into(), None)));
-        assert_eq!(p("$35"), Some(("35".into(), Some("USD"))));
+        assert_eq!(p("$35"), Some(("35".into(), Some("$"))));
+        assert_eq!(p("$ 8.000"), Some(("8000".into(), Some("$"))));
+        assert_eq!(p("0.500"), Some(("0.500".into(), None)));
+        assert_eq!(p("12.5"), Some(("12.5".into(), None)));
         assert_eq!(p("13,50 €"), Some(("13.50".into(), Some("EUR"))));
         assert_eq!(p("EUR 1.234,50"), Some(("1234.50".into(), Some("EUR"))));
         assert_eq!(p("1,234"), Some(("1234".into(), None)));
         assert_eq!(p("Free"), Some(("0".into(), None)));
         assert_eq!(p("£12.5"), Some(("12.5".into(), Some("GBP"))));
         assert_eq!(p("call us"), None);
-        assert_eq!(currency_code("usd").as_deref(), Some("USD"));
+        assert_eq!(currency_code("usd", None).as_deref(), Some("USD"));
+    }
+
+    #[test]
+    fn a_bare_dollar_sign_is_the_dollar_or_peso_of_the_events_country() {
+        let code = |v: &str, c: Option<&str>| currency_code(v, c);
+        assert_eq!(code("$", None).as_deref(), Some("USD"));
+        assert_eq!(code("$", Some("US")).as_deref(), Some("USD"));
+        assert_eq!(code("$", Some("nz")).as_deref(), Some("NZD"));
+        assert_eq!(code("$", Some("CL")).as_deref(), Some("CLP"));
+        assert_eq!(code("$", Some("MX")).as_deref(), Some("MXN"));
+        assert_eq!(code("$", Some("CA")).as_deref(), Some("CAD"));
+        // A country that does not write `$` leaves the sign its usual reading.
+        assert_eq!(code("$", Some("FR")).as_deref(), Some("USD"));
+        // A prefixed dollar or a code is what it says, wherever the event is.
+        assert_eq!(code("US$", Some("MX")).as_deref(), Some("USD"));
+        assert_eq!(code("usd", Some("CA")).as_deref(), Some("USD"));
     }
 }
