@@ -147,7 +147,14 @@ const FLOOR_190_209: f64 = 0.49;
 /// is that figure: the next round's rules are measured on it only as held out.
 const FLOOR_210_229: f64 = 0.55;
 
-const BATCHES: [Batch; 11] = [
+/// Pages 230–249, the tenth blind batch (issue 24), written by helper w230 on 2026-12-02
+/// (twenty more kinds of site, 121 events), scored once at first sight, untuned: the
+/// session's starting code (`82b9250`) 0.547 with the fallback on (0.289 off), start
+/// precision 0.752 (76 right, 25 wrong); with the country's dollar (`84e14f1`) 0.548.
+/// The floor is just under: later rules are measured on it as held out.
+const FLOOR_230_249: f64 = 0.54;
+
+const BATCHES: [Batch; 12] = [
     Batch {
         name: "pages 01–49",
         pages: (1, 49),
@@ -225,6 +232,13 @@ const BATCHES: [Batch; 11] = [
         start_precision: 0.74,
         fallback_adds: true,
     },
+    Batch {
+        name: "pages 230–249 (blind)",
+        pages: (230, 249),
+        floor: FLOOR_230_249,
+        start_precision: 0.75,
+        fallback_adds: true,
+    },
 ];
 
 /// The page number a file's name starts with (`51-en-gb-….html` → 51).
@@ -239,7 +253,7 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 229, "the written corpus has {} pages", files.len());
+    assert!(files.len() >= 249, "the written corpus has {} pages", files.len());
     let mut report = String::new();
     let mut failures = Vec::new();
     let (mut all_with, mut all_without): (Table, Table) = (Table::new(), Table::new());
