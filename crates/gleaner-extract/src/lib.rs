@@ -40,6 +40,7 @@ pub mod microdata;
 pub mod microformats;
 mod nearby;
 pub mod opendata;
+mod own_element;
 mod page;
 pub mod rdfa;
 pub mod rules;
@@ -367,6 +368,10 @@ pub fn extract_with(
     out.candidates.extend(microformat_candidates);
     if !out.candidates.is_empty() {
         zone_into(&text, &mut out.candidates);
+    }
+    if own_element::wanted(&out.candidates) {
+        let doc = dom.get_or_insert_with(|| parse_dom(&text));
+        own_element::fill(doc, base_url, &mut out.candidates);
     }
     if out.candidates.is_empty() && opts.fallback && opts.rules.is_none() {
         if let Some(kind) = news_article_type(&text) {

@@ -386,17 +386,7 @@ fn finish_item(
     }
     // A lazy-loaded image's `data-src` is the picture itself; its `src` a placeholder or
     // a resized copy (`…/requiem-faure.jpg?format=500w`).
-    raw.image = item
-        .select(&sel("img[src]"))
-        .filter(|i| !is_icon(*i))
-        .filter_map(|i| {
-            let lazy = i.value().attr("data-src").map(str::trim);
-            lazy.filter(|s| s.starts_with("https://") || s.starts_with("http://"))
-                .or_else(|| i.value().attr("src"))
-        })
-        .map(str::trim)
-        .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
-        .map(str::to_owned);
+    raw.image = item_image(item);
     raw.status = status.map(str::to_owned);
     // `APLAZADO al sábado 21 de marzo, a la misma hora`: postponed to a stated day is
     // rescheduled, and that day is the start (at the old time unless it gives one). When
@@ -603,4 +593,27 @@ fn is_running_text(t: &str, min_words: usize) -> bool {
         && t.split_whitespace().count() >= min_words
         && t.trim_end().ends_with(['.', '!', '?', '…'])
         && !opens_with_label(t)
+}
+
+/// An item's picture: its first image that is no icon or logo, a lazy-loaded image's
+/// `data-src` before its `src` (a placeholder or a resized copy,
+/// `…/requiem-faure.jpg?format=500w`); no `data:` URL, no SVG.
+pub(crate) fn item_image(item: ElementRef<'_>) -> Option<String> {
+    item.select(&sel("img[src]"))
+        .filter(|i| !is_icon(*i))
+        .filter_map(|i| {
+            let lazy = i.value().attr("data-src").map(str::trim);
+            lazy.filter(|s| s.starts_with("https://") || s.starts_with("http://"))
+                .or_else(|| i.value().attr("src"))
+        })
+        .map(str::trim)
+        .find(|s| !s.is_empty() && !s.starts_with("data:") && !s.ends_with(".svg"))
+        .map(str::to_owned)
+}
+
+/// An item's description: its summary block's running text when the markup names one,
+/// else its first own paragraph that reads as running text and is neither its `title`
+/// nor a date line.
+pub(crate) fn item_description(item: ElementRef<'_>, title: &str) -> Option<String> {
+    classed_summary(item).or_else(|| sentence_paragraph(item, title, None, DateOrder::default()))
 }

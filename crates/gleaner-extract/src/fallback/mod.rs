@@ -84,6 +84,7 @@ use news::news_article;
 use venue::{is_municipal, site_country, site_town, site_venue};
 use zone::stated_zone;
 
+pub(crate) use item::{item_description, item_image};
 pub(crate) use price::{booking_link, price_in_text, price_into};
 pub(crate) use words::status_in;
 
