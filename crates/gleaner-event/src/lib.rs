@@ -18,6 +18,7 @@ pub mod merge;
 pub mod identity_parts {
     pub use crate::identity::{fold, start_key};
 }
+mod free_tier;
 mod model;
 mod normalise;
 mod price;
@@ -29,6 +30,7 @@ pub mod time;
 pub mod zone;
 
 pub use address::country_code;
+pub use free_tier::states_free_tier;
 pub use identity::EventIdentity;
 pub use model::{AttendanceMode, Category, Event, EventStatus, Price, Venue};
 pub use normalise::{

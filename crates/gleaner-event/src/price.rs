@@ -52,6 +52,11 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
     if t.is_empty() || t.len() > 2048 {
         return None;
     }
+    // A free tier (`Under 12s free, adults $35`): the lowest price is zero, and the ages
+    // it names are no prices.
+    if crate::free_tier::states_free_tier(t) {
+        return tiered(t);
+    }
     let first = parse_price(t)?;
     let lower = t.to_lowercase();
     if first.amount.is_zero() && FREE_WORDS.iter().any(|w| lower.contains(w)) {
@@ -144,6 +149,44 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
         _ => (first.amount, Some(first.amount)),
     };
     Some(PriceText { min, max, currency, is_free: min.is_zero() && max == Some(Decimal::ZERO) })
+}
+
+/// A price text with a free tier: zero up to the dearest amount written next to a
+/// currency (`£18 reserved / £12 unreserved / under-18s free` is 0–18 GBP); `None` when no
+/// amount is (`Members free`: a group's price, not the event's).
+fn tiered(t: &str) -> Option<PriceText> {
+    let mut amounts: Vec<ParsedPrice> = Vec::new();
+    let mut at = 0;
+    while let Some(i) = t[at..].find(|c: char| c.is_ascii_digit()).map(|i| at + i) {
+        let len = t[i..]
+            .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | ',' | '\'')))
+            .unwrap_or(t.len() - i);
+        at = i + len;
+        // Up to eight characters either side, where a sign or a code would be.
+        let before: String =
+            t[..i].chars().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect();
+        let before = before.to_lowercase();
+        let before = before.trim_end();
+        let after: String = t[at..].chars().take(8).collect::<String>().to_lowercase();
+        let after = after.trim_start_matches(['–', '-', ' ']);
+        let marked = before.ends_with(['$', '€', '£', '₺'])
+            || ["chf", "fr.", "eur", "s/", "tl"].iter().any(|m| before.ends_with(m))
+            || after.starts_with(['$', '€', '£', '₺'])
+            || ["tl", "eur", "euro", "euros", "chf", "try", "usd", "gbp"].iter().any(|m| {
+                after.strip_prefix(m).is_some_and(|r| !r.starts_with(char::is_alphabetic))
+            });
+        if !marked {
+            continue;
+        }
+        if let Some(amount) = parse_amount(t[i..at].trim_end_matches(['.', ','])) {
+            let currency = currency_in(before).or_else(|| currency_in(after));
+            amounts.push(ParsedPrice { amount, currency });
+        }
+    }
+    let max = amounts.iter().map(|a| a.amount).max()?;
+    let currency =
+        amounts.iter().find_map(|a| a.currency).or_else(|| currency_in(&t.to_lowercase()));
+    Some(PriceText { min: Decimal::ZERO, max: Some(max), currency, is_free: max.is_zero() })
 }
 
 /// Reads a price. Words meaning "free" read as zero.
@@ -240,7 +283,16 @@ fn currency_in(lower: &str) -> Option<&'static str> {
             "euro" | "euros" => "EUR",
             _ => "CZK",
         });
-    code.or_else(|| SYMBOLS.iter().find(|(k, _)| lower.contains(k)).map(|(_, v)| *v))
+    // `Fr. 20.–` (Swiss francs), `S/ 10.00` (Peruvian soles): a sign before an amount.
+    let before_amount = |sign: &str| {
+        lower.match_indices(sign).any(|(i, _)| {
+            let starts = i == 0 || !lower[..i].ends_with(char::is_alphanumeric);
+            starts && lower[i + sign.len()..].trim_start().starts_with(|c: char| c.is_ascii_digit())
+        })
+    };
+    code.or_else(|| (before_amount("fr.") || before_amount("sfr")).then_some("CHF"))
+        .or_else(|| before_amount("s/").then_some("PEN"))
+        .or_else(|| SYMBOLS.iter().find(|(k, _)| lower.contains(k)).map(|(_, v)| *v))
 }
 
 /// What [`PriceText::currency`] holds for a bare `$`: the sign as written, since the
@@ -311,7 +363,9 @@ pub fn says_free(text: &str) -> bool {
         .split(|c: char| !c.is_alphanumeric() && c != ':')
         .filter(|w| !w.is_empty())
         .collect();
-    states_free_entry(&words) || says_free_in_words(&words)
+    // `enfants gratuit`, `Kinder kostenlos`: one group's price, not free entry.
+    states_free_entry(&words)
+        || (says_free_in_words(&words) && !crate::free_tier::states_free_tier(text))
 }
 
 /// Whether a text states that entry is free in so many words (`Eintritt frei`, `entrée
@@ -444,6 +498,8 @@ mod tests {
             "Tickets 12 €.",
             "Enjoy a free parking space and a gluten free menu.",
             "The event is free of worries.",
+            "Adultes 15 €, enfants gratuit.",
+            "Mitglieder kostenlos, Gäste 5 €.",
         ] {
             assert!(!says_free(no), "{no}");
         }
@@ -506,6 +562,24 @@ mod tests {
             ("Eintritt frei", free(None)),
             ("Kostenlos", free(None)),
             ("Free drop in", free(None)),
+            // A free tier: the lowest price is zero, an age is no price, the event is not
+            // free for everyone.
+            ("Under 12s free, adults $35", some("0", Some("35"), Some("$"))),
+            ("$45 with under-14s free", some("0", Some("45"), Some("$"))),
+            ("£18 reserved / £12 unreserved / under-18s free", some("0", Some("18"), Some("GBP"))),
+            ("Adultes Fr. 15.–, enfants gratuit", some("0", Some("15"), Some("CHF"))),
+            ("kişi başı 300 TL, 12 yaş altı ücretsiz", some("0", Some("300"), Some("TRY"))),
+            ("150 TL, free for members", some("0", Some("150"), Some("TRY"))),
+            ("Kinder frei, Erwachsene € 3,–", some("0", Some("3"), Some("EUR"))),
+            ("Members free", None),
+            (
+                "Tarifs : 15 euros, réduit 10 euros (étudiants), gratuit pour les moins de 12 ans.",
+                some("0", Some("15"), Some("EUR")),
+            ),
+            ("Mujeres: adhesión liberada", None),
+            // Swiss francs and Peruvian soles written as a sign.
+            ("Fr. 20.–", some("20", Some("20"), Some("CHF"))),
+            ("General S/ 10.00", some("10.00", Some("10.00"), Some("PEN"))),
             ("Price: to be announced", None),
             ("", None),
         ];

@@ -365,8 +365,11 @@ fn finish_item(
         // one that is (`VVK 12 € / AK 15 €` after a `<br>`, `Durée 2h10 · Tarifs de 12 à
         // 24 €`).
         // An amount in words counts as written in digits (`cinco euros` as `5 €`).
-        let lines = price_lines(item).map(|t| gleaner_event::amounts_in_words(&t).into_owned());
-        if let Some(p) = lines.filter(|t| t.chars().count() <= 40).find_map(|t| {
+        let lines: Vec<String> =
+            price_lines(item).map(|t| gleaner_event::amounts_in_words(&t).into_owned()).collect();
+        // A free tier on a line of its own (`Adultes 15 €` then `Enfants : gratuit`).
+        let tier = lines.iter().any(|t| gleaner_event::states_free_tier(t));
+        if let Some(mut p) = lines.into_iter().filter(|t| t.chars().count() <= 40).find_map(|t| {
             let lower = t.to_lowercase();
             let money = t.contains(['$', '€', '£', '₺'])
                 || lower
@@ -375,6 +378,9 @@ fn finish_item(
             let p = parse_price_text(&t)?;
             (money || p.is_free && parse_text_time(&t).is_none()).then_some(p)
         }) {
+            if tier && !p.is_free {
+                p.min = Default::default();
+            }
             price_into(&p, &mut raw);
         } else if leaves(item).any(|t| gleaner_event::says_free(&t)) {
             // A longer line that says so (`Entrada libre hasta completar aforo`).

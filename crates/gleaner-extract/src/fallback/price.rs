@@ -31,6 +31,8 @@ pub(crate) fn price_in_text(el: ElementRef<'_>) -> Option<gleaner_event::PriceTe
         .filter(|t| t.chars().count() <= 160)
         .map(|t| gleaner_event::amounts_in_words(&t).into_owned())
         .collect();
+    // A free tier on a line of its own (`Adultes 15 €` then `Enfants : gratuit`).
+    let tier = lines.iter().any(|t| gleaner_event::states_free_tier(t));
     lines
         .iter()
         .find_map(|t| {
@@ -40,6 +42,12 @@ pub(crate) fn price_in_text(el: ElementRef<'_>) -> Option<gleaner_event::PriceTe
                     .split(|c: char| !c.is_alphanumeric())
                     .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w));
             parse_price_text(t).filter(|p| money && !p.is_free)
+        })
+        .map(|mut p| {
+            if tier {
+                p.min = Default::default();
+            }
+            p
         })
         .or_else(|| {
             lines.iter().any(|t| gleaner_event::says_free(t)).then_some(gleaner_event::PriceText {

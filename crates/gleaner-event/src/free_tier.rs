@@ -1,0 +1,155 @@
+//! Free tiers: a price text that lets one group in free (`under-12s free`, `enfants
+//! gratuit`, `Mitglieder frei`, `socios gratis`, `12 yaş altı ücretsiz`). The event is
+//! priced (the lowest price is zero), not free for everyone.
+
+use crate::datetext::fold_diacritics;
+
+/// Words meaning "free", diacritics folded.
+const FREE: [&str; 19] = [
+    "free",
+    "gratuit",
+    "gratuite",
+    "gratuits",
+    "gratuites",
+    "gratis",
+    "gratuito",
+    "gratuita",
+    "gratuitos",
+    "gratuitas",
+    "frei",
+    "kostenlos",
+    "kostenfrei",
+    "ucretsiz",
+    "ucretsizdir",
+    "liberada",
+    "liberado",
+    "bedava",
+    "libre",
+];
+
+/// Beginnings of words naming a group of people, in the five languages (children, the
+/// young, members, students, women, seniors, babies; `under`, `moins`, `unter`, `menores`,
+/// `yas` before or after an age).
+const GROUPS: [&str; 37] = [
+    "child",
+    "kid",
+    "under",
+    "member",
+    "student",
+    "women",
+    "ladies",
+    "senior",
+    "bab",
+    "infant",
+    "toddler",
+    "friends",
+    "enfant",
+    "moins",
+    "jusqu",
+    "adherent",
+    "membre",
+    "abonne",
+    "etudiant",
+    "kinder",
+    "kind",
+    "jugendlich",
+    "mitglied",
+    "schuler",
+    "studierend",
+    "unter",
+    "nino",
+    "nina",
+    "menor",
+    "socio",
+    "mujer",
+    "estudiant",
+    "jubilad",
+    "bebe",
+    "cocuk",
+    "uye",
+    "ogrenci",
+];
+
+/// Words that never name a group even when a group word starts them (`understand`).
+const NOT_GROUPS: [&str; 4] = ["understand", "underground", "kindly", "kinda"];
+
+/// Whether a text lets a group in free: a free word within four words before or three after a group word
+/// (`Under 12s free`, `free for members`, `Kinder gratis`, `gratuit jusqu'à 16 ans`,
+/// `12 yaş altı ücretsiz`, `Mujeres: adhesión liberada`). `Entrée libre` or `free
+/// admission` alone name no group.
+pub fn states_free_tier(text: &str) -> bool {
+    let folded = fold_diacritics(text).to_lowercase();
+    // Within one sentence or clause: `Ücretsiz. Çocuklar velileriyle katılabilir.` is free
+    // entry, and children come with their parents.
+    folded.split([';', '!', '?']).flat_map(|s| s.split(". ")).any(tier_in)
+}
+
+fn tier_in(sentence: &str) -> bool {
+    let words: Vec<&str> =
+        sentence.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    // `yaş altı` (under an age) is a group in Turkish; `yas` alone is an age.
+    let group = |i: usize| {
+        let w = words[i];
+        (GROUPS.iter().any(|g| w.starts_with(g)) && !NOT_GROUPS.contains(&w))
+            || (w == "yas" && words.get(i + 1).is_some_and(|n| *n == "alti"))
+            // `U12`: under twelve.
+            || (w.starts_with('u')
+                && (2..=3).contains(&w.len())
+                && w[1..].chars().all(|c| c.is_ascii_digit()))
+    };
+    words.iter().enumerate().any(|(i, w)| {
+        FREE.contains(w) && {
+            let from = i.saturating_sub(4);
+            let to = (i + 4).min(words.len());
+            (from..to).any(|j| j != i && group(j))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::states_free_tier;
+
+    #[test]
+    fn free_tiers_in_five_languages() {
+        for yes in [
+            "Under 12s free",
+            "$45 with under-14s free",
+            "kids 10 & under free",
+            "Free for members, $10 for guests",
+            "£18 reserved / £12 unreserved / under-18s free",
+            "PAF 10 € / 7 € / free under 12",
+            "Friends of the Garden free",
+            "Adultes Fr. 15.–, enfants gratuit",
+            "gratuit jusqu'à 16 ans",
+            "abonnés gratuit / non-abonnés 5 $",
+            "Kinder frei, Erwachsene € 3,–",
+            "Katılım ücreti 150 TL; dernek üyelerine ücretsizdir.",
+            "Mitglieder kostenlos",
+            "socios gratis / no socios 10 €",
+            "Mujeres: adhesión liberada",
+            "menores de 5 años gratis",
+            "kişi başı 300 TL, 12 yaş altı ücretsiz",
+            "Üyelere ücretsiz",
+            "öğrenciler ücretsiz",
+            "U12 free",
+        ] {
+            assert!(states_free_tier(yes), "{yes}");
+        }
+        for no in [
+            "Free",
+            "Entrée libre",
+            "Free admission",
+            "Eintritt frei",
+            "Giriş ücretsiz",
+            "Entrada libre hasta completar aforo",
+            "£12, concessions £8",
+            "8 €, Kinder 5 €",
+            "Free parking for everyone. Children must be accompanied by an adult at all times.",
+            "I understand it is free",
+            "Ücretsiz, kayıt gerekmez. Çocuklar velileriyle katılabilir.",
+        ] {
+            assert!(!states_free_tier(no), "{no}");
+        }
+    }
+}
