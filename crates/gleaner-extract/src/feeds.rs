@@ -272,6 +272,31 @@ fn xhtml_blocks(item: &Element) -> Option<Vec<(bool, String)>> {
     Some(out)
 }
 
+/// The first `<p>` of an HTML description that holds text, when it has two or more;
+/// else the description as it is.
+fn lead_paragraph(html: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let opens: Vec<usize> = lower
+        .match_indices("<p")
+        .map(|(i, _)| i)
+        .filter(|i| lower[i + 2..].starts_with(['>', ' ', '\t', '\n']))
+        .collect();
+    if opens.len() < 2 {
+        return html.to_owned();
+    }
+    opens
+        .iter()
+        .filter_map(|&i| {
+            let body = i + lower[i..].find('>')? + 1;
+            let end = lower[body..].find("</p>").map_or(lower.len(), |e| body + e);
+            let para = &html[i..(end + 4).min(html.len())];
+            let text = gleaner_event::text::clean_line(para);
+            (!text.trim().is_empty()).then(|| para.to_owned())
+        })
+        .next()
+        .unwrap_or_else(|| html.to_owned())
+}
+
 fn summary_of(item: &Element) -> Option<String> {
     if let Some(blocks) = xhtml_blocks(item) {
         let text = blocks.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join(" ");
@@ -686,7 +711,9 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
             .first()
             .filter(|(is_p, _)| *is_p && !(h.date_in_text && h.date_text == 1))
             .map(|(_, t)| t.clone()),
-        None => summary_of(item),
+        // Of an HTML description, its lead paragraph: the practical lines after it
+        // (`Thursday 19 March, 7.30pm, Lecture Theatre`, `Tickets £5`) are read as facts.
+        None => summary_of(item).map(|s| lead_paragraph(&s)),
     };
     if let (Some(v), Some(d)) = (&h.venue, &description) {
         // `Venue in Town, ST - the note`: keep the note.
@@ -739,8 +766,7 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
     }
     if h.date_in_text
         && h.price.is_none()
-        && let Some(text) =
-            if blocks.is_some() { summary_of(item) } else { raw.description.clone() }
+        && let Some(text) = summary_of(item)
     {
         text_facts(&text, &mut raw);
     }
@@ -770,6 +796,19 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_html_description_keeps_its_lead_paragraph() {
+        let two = "<p>Dr Isla Munro follows three collectors.</p>\n<p>Thursday 19 March, 7.30pm.</p><P>Tickets £5.</P>";
+        assert_eq!(lead_paragraph(two), "<p>Dr Isla Munro follows three collectors.</p>");
+        // An empty first paragraph gives way to the next.
+        let empty = "<p class=\"x\"> </p><p>Lastik tamiri.</p><p>150 TL</p>";
+        assert_eq!(lead_paragraph(empty), "<p>Lastik tamiri.</p>");
+        // One paragraph, or none, is the description as it is.
+        for one in ["<p>One only.</p>", "Plain text, no markup.", "<pre>a</pre><p>b</p>"] {
+            assert_eq!(lead_paragraph(one), one);
+        }
+    }
 
     #[test]
     fn status_badges_in_capitals_without_a_mark() {
