@@ -704,11 +704,14 @@ pub fn extract_events_with(
 /// `og:url`, the page's URL — unless the page is a site's home page (then none) or a
 /// vocabulary's documentation (then the example's own URL). An own URL on another site (a
 /// ticket shop, a registration form) is otherwise not the event's page.
-/// Events of a page of several keep their own URLs or none: a listing's address is no one
-/// event's page (and would make the store merge them all as one).
+/// Events of a page of several keep their own URLs or none (a listing's address is no one
+/// event's page), except a widget's: when every event's own URL is on another site (an
+/// Eventbrite or OpenAgenda embed, a tour-dates widget) and no two start alike, the page
+/// is each one's page, as for one event; their starts keep them apart in the store.
 fn canonical_urls(events: &mut [Event], bytes: &[u8], content_type: &str, base: &Url) {
     if events.len() > 1 {
         performances_take_the_show_page(events, bytes, content_type, base);
+        widget_events_take_the_page(events, bytes, content_type, base);
         return;
     }
     let [event] = events else { return };
@@ -769,6 +772,37 @@ fn performances_take_the_show_page(
         for e in events.iter_mut() {
             e.url = Some(page.clone());
         }
+    }
+}
+
+/// The events of an embedded widget, each with its own URL on another site and a start of
+/// its own (no two alike), take the page's canonical link, else its `og:url`, else its URL
+/// (none on a home page; a vocabulary's examples keep theirs).
+fn widget_events_take_the_page(events: &mut [Event], bytes: &[u8], content_type: &str, base: &Url) {
+    let mut starts = std::collections::HashSet::new();
+    let widget = events.iter().all(|e| {
+        e.url.as_ref().is_some_and(|u| !gleaner_event::same_site(base, u))
+            && e.start.is_some()
+            && starts.insert(e.start.map(|s| s.to_iso()))
+    });
+    if !widget || !matches!(page_kind(base), PageKind::Page) {
+        return;
+    }
+    let (text, _) = decode::decode(bytes, content_type);
+    let stated = page::page_urls(&text);
+    let resolve = |v: &str| {
+        base.join(&gleaner_event::text::decode_entities(v))
+            .ok()
+            .filter(|u| matches!(u.scheme(), "http" | "https") && gleaner_event::same_site(base, u))
+    };
+    let page = stated
+        .canonical
+        .as_deref()
+        .and_then(resolve)
+        .or_else(|| stated.og_url.as_deref().and_then(resolve))
+        .unwrap_or_else(|| base.clone());
+    for e in events.iter_mut() {
+        e.url = Some(page.clone());
     }
 }
 

@@ -864,6 +864,43 @@ fn performances_of_one_show_take_its_canonical_page() {
     check(&page("Another film"), json!([{"url": null}, {"url": null}]));
 }
 
+/// A widget's events (Eventbrite, OpenAgenda, a tour-dates embed) link another site: the
+/// page is each one's page (issue 24: the own URL only when it is on the page's site).
+#[test]
+fn a_widgets_events_on_another_site_take_the_page() {
+    let page = |second_start: &str, second_url: &str| {
+        format!(
+            r#"<html><head><link rel="canonical" href="https://example.org/whats-on/">
+            <script type="application/ld+json">[
+              {{"@type":"Event","name":"Ghost Tour","startDate":"2026-03-19T19:00",
+                "url":"https://www.eventbrite.example/e/ghost-tour-1"}},
+              {{"@type":"Event","name":"Plant Fair","startDate":"{second_start}","url":"{second_url}"}}
+            ]</script></head></html>"#
+        )
+    };
+    let on_page = json!({"url": "https://example.org/whats-on/"});
+    check(
+        &page("2026-04-11T10:00", "https://www.eventbrite.example/e/plant-fair-2"),
+        json!([on_page, on_page]),
+    );
+    // Two starting alike would be one event in the store: they keep their own URLs.
+    check(
+        &page("2026-03-19T19:00", "https://www.eventbrite.example/e/plant-fair-2"),
+        json!([
+            {"url": "https://www.eventbrite.example/e/ghost-tour-1"},
+            {"url": "https://www.eventbrite.example/e/plant-fair-2"}
+        ]),
+    );
+    // One own page on the site: a listing, each keeps its own.
+    check(
+        &page("2026-04-11T10:00", "https://example.org/events/plant-fair"),
+        json!([
+            {"url": "https://www.eventbrite.example/e/ghost-tour-1"},
+            {"url": "https://example.org/events/plant-fair"}
+        ]),
+    );
+}
+
 #[test]
 fn a_date_only_jsonld_event_takes_the_one_time_its_markup_states() {
     let article = |name: &str, day: &str, time: &str| {
