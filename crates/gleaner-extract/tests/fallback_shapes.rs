@@ -916,3 +916,52 @@ fn a_struck_title_line_above_a_status_note_titles_its_row() {
     assert_eq!(celta.status, gleaner_event::EventStatus::Cancelled);
     assert_eq!(celta.venue.name, None);
 }
+
+/// A list item's one paragraph that breaks its date line from its prose (`<p><strong>
+/// Freitag, 6. März, ab 19 Uhr</strong><br>Wienerlied …</p>`): the prose line is the
+/// description; a line opening with a short sentence (`Sala 2. Entrada libre.`) is
+/// practical, not prose.
+#[test]
+fn a_paragraphs_prose_line_after_its_date_line_is_the_description() {
+    let item = |day: &str, title: &str, line: &str| {
+        format!("<li><h3>{title}</h3><p><strong>{day}, ab 19 Uhr</strong><br>{line}</p></li>")
+    };
+    let page = format!(
+        "<html lang=\"de\"><body><h1>Termine 2026</h1><ul class=\"termine\">{}{}{}</ul></body></html>",
+        item(
+            "Freitag, 6. März 2026",
+            "Heurigenabend",
+            "Wienerlied und Weinviertler Tanzl mit Geige, Kontragitarre und Knöpferlharmonika."
+        ),
+        item(
+            "Samstag, 14. März 2026",
+            "Weintaufe",
+            "Saal 2. Eintritt frei, um Reservierung wird gebeten."
+        ),
+        item(
+            "Freitag, 20. März 2026",
+            "Kellergassenfest",
+            "Zwölf Winzerinnen und Winzer öffnen ihre Keller für alle Gäste."
+        ),
+    );
+    let events = read(&page);
+    let described: Vec<(Option<&str>, Option<&str>)> =
+        events.iter().map(|e| (e.title.as_deref(), e.description.as_deref())).collect();
+    assert_eq!(
+        described,
+        [
+            (
+                Some("Heurigenabend"),
+                Some(
+                    "Wienerlied und Weinviertler Tanzl mit Geige, Kontragitarre und Knöpferlharmonika."
+                )
+            ),
+            (Some("Weintaufe"), None),
+            (
+                Some("Kellergassenfest"),
+                Some("Zwölf Winzerinnen und Winzer öffnen ihre Keller für alle Gäste.")
+            ),
+        ],
+        "{events:#?}"
+    );
+}

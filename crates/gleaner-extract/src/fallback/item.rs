@@ -549,14 +549,38 @@ fn sentence_paragraph(
     order: DateOrder,
 ) -> Option<String> {
     let blocks = sel(BLOCKS);
-    let text = |p: ElementRef<'_>| collapse(&p.text().collect::<String>());
-    item.select(&sel("p")).filter(|p| p.select(&blocks).all(|b| b.id() == p.id())).map(text).find(
-        |t| {
+    // A paragraph, and when it breaks lines, each of its lines: `<p><strong>Freitag, 6.
+    // März, ab 19 Uhr</strong><br>Wienerlied und Tanzl …</p>` holds its date on the first.
+    let texts = |p: ElementRef<'_>| {
+        let mut lines = vec![String::new()];
+        for node in p.descendants() {
+            if let Some(t) = node.value().as_text() {
+                lines.last_mut().expect("one line at least").push_str(t);
+            } else if node.value().as_element().is_some_and(|e| e.name() == "br") {
+                lines.push(String::new());
+            }
+        }
+        let whole = collapse(&lines.concat());
+        // A line that opens with a short sentence is practical (`Salón de actos. Entrada:
+        // 4 €`, `Sala 2. Entrada libre`), not the event's prose.
+        let prose = |l: &String| {
+            l.split(". ").next().is_some_and(|first| first.split_whitespace().count() >= 4)
+        };
+        let parts = if lines.len() > 1 {
+            lines.iter().map(|l| collapse(l)).filter(prose).collect()
+        } else {
+            vec![]
+        };
+        std::iter::once(whole).chain(parts)
+    };
+    item.select(&sel("p"))
+        .filter(|p| p.select(&blocks).all(|b| b.id() == p.id()))
+        .flat_map(texts)
+        .find(|t| {
             is_running_text(t, SENTENCE_WORDS)
                 && !t.contains(title)
                 && parse_text_date(t, reference, order).is_none()
-        },
-    )
+        })
 }
 
 /// Whether a line opens with a label of one to three words and a colon (`Nouvelle date :
