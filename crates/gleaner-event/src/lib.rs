@@ -36,7 +36,9 @@ pub use model::{AttendanceMode, Category, Event, EventStatus, Price, Venue};
 pub use normalise::{
     NormaliseContext, NormaliseError, NormaliseWarning, Normalised, normalise, same_site,
 };
-pub use price::{DOLLAR_SIGN, PriceText, parse_price_text, says_free, says_free_entry};
+pub use price::{
+    DOLLAR_SIGN, PriceText, parse_price_text, priced_range, says_free, says_free_entry,
+};
 pub use price_words::amounts_in_words;
 pub use public::PublicEvent;
 pub use raw::{Markup, RawEvent, RawOffer};

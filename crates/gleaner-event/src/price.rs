@@ -155,6 +155,17 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
 /// currency (`£18 reserved / £12 unreserved / under-18s free` is 0–18 GBP); `None` when no
 /// amount is (`Members free`: a group's price, not the event's).
 fn tiered(t: &str) -> Option<PriceText> {
+    let mut range = priced_range(t)?;
+    range.min = Decimal::ZERO;
+    range.is_free = range.max.is_some_and(|m| m.is_zero());
+    Some(range)
+}
+
+/// The cheapest to the dearest of the amounts a text writes next to a currency sign or
+/// code (`Luneta $850`, `Tam: 250 TL · Çocuk: 180 TL · gruplara %20 indirim` is 180–250
+/// TRY; ages and group sizes are no prices); `None` when it writes none. For a page's
+/// tariff of several lines.
+pub fn priced_range(t: &str) -> Option<PriceText> {
     let mut amounts: Vec<ParsedPrice> = Vec::new();
     let mut at = 0;
     while let Some(i) = t[at..].find(|c: char| c.is_ascii_digit()).map(|i| at + i) {
@@ -184,9 +195,10 @@ fn tiered(t: &str) -> Option<PriceText> {
         }
     }
     let max = amounts.iter().map(|a| a.amount).max()?;
+    let min = amounts.iter().map(|a| a.amount).min()?;
     let currency =
         amounts.iter().find_map(|a| a.currency).or_else(|| currency_in(&t.to_lowercase()));
-    Some(PriceText { min: Decimal::ZERO, max: Some(max), currency, is_free: max.is_zero() })
+    Some(PriceText { min, max: Some(max), currency, is_free: false })
 }
 
 /// Reads a price. Words meaning "free" read as zero.
@@ -586,6 +598,21 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(line(text), want, "`{text}`");
         }
+    }
+
+    #[test]
+    fn amounts_next_to_a_currency_make_a_range() {
+        let r = |s: &str| {
+            priced_range(s).map(|p| (p.min.to_string(), p.max.map(|m| m.to_string()), p.currency))
+        };
+        let range = |a: &str, b: &str, c: &'static str| Some((a.into(), Some(b.into()), Some(c)));
+        assert_eq!(
+            r("Tam: 250 TL · Çocuk ve öğrenci: 180 TL · 10 kişi ve üzeri gruplara %20 indirim."),
+            range("180", "250", "TRY")
+        );
+        assert_eq!(r("Niños de 6 a 12 años: 20 € / adultos 35 €"), range("20", "35", "EUR"));
+        assert_eq!(r("Luneta $850 Galería $350"), range("350", "850", "$"));
+        assert_eq!(r("10 kişi ve üzeri gruplara indirim"), None);
     }
 
     #[test]

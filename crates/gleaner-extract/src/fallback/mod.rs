@@ -62,6 +62,7 @@ mod roles;
 mod sections;
 mod showtimes;
 mod tables;
+mod tariff;
 mod trailing;
 mod venue;
 mod words;
@@ -110,6 +111,16 @@ pub fn read(
     // Weak readings (a day heading, a listing's span, a bare teaser) are dropped before
     // anything is added to them.
     abstain::abstain(doc, reading, reference, first, candidates, diagnostics);
+    // Events without a price of their own cost what the page's tariff section says
+    // (`<h2>Precios</h2>` and its table of seats).
+    if candidates.len() > first
+        && let Some(tariff) = tariff::page_tariff(doc.root_element())
+    {
+        let priceless = |r: &RawEvent| r.offers.is_empty() && r.is_accessible_for_free.is_none();
+        for c in candidates[first..].iter_mut().filter(|c| priceless(&c.raw)) {
+            price_into(&tariff, &mut c.raw);
+        }
+    }
     // Events with no place of their own are at the site's venue when the page's footer or
     // contact block gives one (a club's or theatre's own listing).
     let placeless = |r: &RawEvent| {

@@ -1,0 +1,126 @@
+//! A page's tariff: a section headed `Prices` / `Tarifs` / `Eintrittspreise` / `Precios` /
+//! `Bilet fiyatları` whose lines price every event of the page that gives no price of its
+//! own (a venue's or a show's one tariff, under its programme).
+
+use gleaner_event::PriceText;
+use gleaner_event::datetext::fold_diacritics;
+use scraper::ElementRef;
+
+use super::price::price_lines;
+use super::{sel, text_of};
+
+/// Headings that announce a tariff, diacritics folded and lower-cased.
+const HEADINGS: [&str; 30] = [
+    "prices",
+    "price",
+    "ticket prices",
+    "tickets",
+    "tickets & prices",
+    "tickets and prices",
+    "admission",
+    "admission prices",
+    "prix",
+    "tarifs",
+    "tarif",
+    "prix des places",
+    "billetterie",
+    "preise",
+    "eintritt",
+    "eintrittspreise",
+    "karten",
+    "kartenpreise",
+    "precios",
+    "precio",
+    "entradas",
+    "tarifas",
+    "precio de las entradas",
+    "bilet fiyatlari",
+    "fiyatlar",
+    "bilet",
+    "biletler",
+    "giris ucreti",
+    "ucretler",
+    "ucret",
+];
+
+/// The range a page's tariff section writes (the cheapest to the dearest amount next to a
+/// currency, zero when a line lets a group in free), from the elements after a tariff
+/// heading up to the next heading; `None` when the page has no such section, or it writes
+/// no amount.
+pub(super) fn page_tariff(root: ElementRef<'_>) -> Option<PriceText> {
+    let headings = sel("h2, h3, h4, h5, h6");
+    let heading = root.select(&headings).take(200).find(|h| {
+        let t = fold_diacritics(&text_of(*h)).to_lowercase();
+        HEADINGS.contains(&t.trim().trim_end_matches(':').trim())
+    })?;
+    let mut lines = Vec::new();
+    for el in heading.next_siblings().filter_map(ElementRef::wrap).take(3) {
+        if matches!(el.value().name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6") {
+            break;
+        }
+        lines.extend(price_lines(el).filter(|l| l.chars().count() <= 200).take(20));
+    }
+    let mut range: Option<PriceText> = None;
+    for line in &lines {
+        let Some(p) = gleaner_event::priced_range(line) else { continue };
+        range = Some(match range {
+            None => p,
+            Some(mut r) => {
+                if p.min < r.min {
+                    r.min = p.min;
+                }
+                if p.max > r.max {
+                    r.max = p.max;
+                }
+                r.currency = r.currency.or(p.currency);
+                r
+            }
+        });
+    }
+    let mut range = range?;
+    if lines.iter().any(|l| gleaner_event::states_free_tier(l)) {
+        range.min = Default::default();
+    }
+    Some(range)
+}
+
+#[cfg(test)]
+mod tests {
+    use scraper::Html;
+
+    use super::page_tariff;
+
+    fn tariff(html: &str) -> Option<(String, Option<String>, Option<&'static str>)> {
+        let doc = Html::parse_document(html);
+        page_tariff(doc.root_element())
+            .map(|p| (p.min.to_string(), p.max.map(|m| m.to_string()), p.currency))
+    }
+
+    #[test]
+    fn a_tariff_section_prices_the_page() {
+        let range = |a: &str, b: &str, c: &'static str| Some((a.into(), Some(b.into()), Some(c)));
+        assert_eq!(
+            tariff(
+                "<h2>Precios</h2><table><tr><td>Luneta</td><td>$850</td></tr>\
+                 <tr><td>Galería</td><td>$350</td></tr></table><h2>Dirección</h2><p>Calle 5, 10 $</p>"
+            ),
+            range("350", "850", "$")
+        );
+        assert_eq!(
+            tariff(
+                "<h2>Bilet fiyatları</h2><p>Tam: 250 TL · Çocuk ve öğrenci: 180 TL · 10 kişi ve \
+                 üzeri gruplara %20 indirim.</p>"
+            ),
+            range("180", "250", "TRY")
+        );
+        assert_eq!(
+            tariff(
+                "<h3>Tarifs :</h3><ul><li>Adultes : 15 à 28 €</li><li>Moins de 2 ans : gratuit</li></ul>"
+            ),
+            range("0", "28", "EUR")
+        );
+        // A heading that is not a tariff's, or a tariff that writes no amount.
+        assert_eq!(tariff("<h2>Parking prices for our car park</h2><p>£3 per hour</p>"), None);
+        assert_eq!(tariff("<h2>Tickets</h2><p>On sale soon at the box office.</p>"), None);
+    }
+}
