@@ -422,6 +422,16 @@ pub fn extract_with(
             }
         }
     }
+    // Else an event whose address holds a postcode written as the site's country writes
+    // them is in that country, as the page's language tag's region and its country-code
+    // domain name it (`1150 Woluwe` on a `fr-BE` site, `3550 Langnau` on a `.ch` one).
+    if out.candidates.iter().any(|c| c.raw.country.is_none() && placed(&c.raw))
+        && let Some(site) = page::site_country(lang, base_url)
+    {
+        for c in out.candidates.iter_mut().filter(|c| c.raw.country.is_none()) {
+            c.raw.country = page::site_address_country(&site, &c.raw);
+        }
+    }
     out
 }
 

@@ -156,6 +156,77 @@ pub(crate) fn footer_country(html: &str) -> Option<String> {
     gleaner_event::country_code(last)
 }
 
+/// The country a site is of, by its page's language tag's region (`fr-BE`) and its
+/// address's country-code domain (`.ch`, `.co.uk`), when they do not disagree: where the
+/// events it places without naming a country are. Domains sold as generic names (`.io`,
+/// `.co`, `.tv`, `.me`…) name none, and `en-US`, many a CMS's default, names no country.
+pub(crate) fn site_country(lang: Option<&str>, base: &url::Url) -> Option<String> {
+    const GENERIC: [&str; 14] =
+        ["io", "co", "tv", "me", "fm", "ai", "ly", "to", "ws", "cc", "eu", "gg", "so", "su"];
+    let region = lang.and_then(|t| {
+        t.replace('_', "-")
+            .split('-')
+            .skip(1)
+            .find(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_alphabetic()))
+            .map(str::to_ascii_uppercase)
+            // `en-US` is many a CMS's default, whatever the site's country.
+            .filter(|r| r != "US")
+    });
+    let tld =
+        base.host_str().and_then(|h| h.trim_end_matches('.').rsplit('.').next()).and_then(|t| {
+            let t = t.to_ascii_lowercase();
+            (t.len() == 2
+                && t.bytes().all(|b| b.is_ascii_alphabetic())
+                && !GENERIC.contains(&t.as_str()))
+            .then(|| if t == "uk" { "GB".to_owned() } else { t.to_ascii_uppercase() })
+        });
+    match (region, tld) {
+        (Some(r), Some(t)) if r != t => None,
+        (Some(c), _) | (None, Some(c)) => Some(c),
+        (None, None) => None,
+    }
+}
+
+/// Postcodes as each country writes them, for [`site_country`]: five digits (`28215`), four
+/// (`3550`), Dutch `1011 AB`, Portuguese `1100-148`, British `SW1A 1AA`, Irish Eircodes
+/// (`D06 F2X7`), Canadian `V2L 5T3`. Source: the Universal Postal Union's addressing
+/// guides per country.
+static POSTCODES: std::sync::LazyLock<Vec<(&'static [&'static str], regex::Regex)>> =
+    std::sync::LazyLock::new(|| {
+        let re = |p: &str| regex::Regex::new(p).expect("a constant pattern compiles");
+        vec![
+            (
+                &["DE", "FR", "ES", "IT", "TR", "MX", "FI", "HR", "UY", "PE", "MA", "GR"][..],
+                re(r"\b\d{5}\b"),
+            ),
+            (
+                &["CH", "AT", "BE", "DK", "NO", "LU", "HU", "AU", "NZ", "ZA", "SI", "CY", "AR"][..],
+                re(r"\b\d{4}\b"),
+            ),
+            (&["NL"][..], re(r"\b\d{4} ?[A-Z]{2}\b")),
+            (&["PT"][..], re(r"\b\d{4}-\d{3}\b")),
+            (&["GB"][..], re(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b")),
+            (&["IE"][..], re(r"\b[A-Z]\d[\dW] ?[\dA-Z]{4}\b|\bDublin \d{1,2}\b")),
+            (&["CA"][..], re(r"\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b")),
+            (&["CO"][..], re(r"\b\d{6}\b")),
+            (&["CL"][..], re(r"\b\d{7}\b")),
+        ]
+    });
+
+/// The country of the site (see [`site_country`]) when an event's address holds a postcode
+/// written as that country writes them (`1150 Woluwe` on a `fr-BE` site, `3550 Langnau` on
+/// a `.ch` one): unambiguous from the address, given the site.
+pub(crate) fn site_address_country(site: &str, raw: &gleaner_event::RawEvent) -> Option<String> {
+    let (_, format) = POSTCODES.iter().find(|(countries, _)| countries.contains(&site))?;
+    let texts =
+        [&raw.address_text, &raw.location_text, &raw.postal_code, &raw.street, &raw.locality];
+    texts
+        .into_iter()
+        .filter_map(|t| t.as_deref())
+        .any(|t| t.len() <= 500 && format.is_match(t))
+        .then(|| site.to_owned())
+}
+
 /// The `lang` of the page's `<html>` element, when the first one has it.
 pub(crate) fn page_language(html: &str) -> Option<&str> {
     let bytes = &html.as_bytes()[..html.len().min(SCAN)];
@@ -218,6 +289,34 @@ fn attributes(tag: &str) -> Vec<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sites_country_for_an_address_written_its_way() {
+        let url = |u: &str| url::Url::parse(u).unwrap();
+        let site = |lang: Option<&str>, u: &str| site_country(lang, &url(u));
+        assert_eq!(site(Some("fr-BE"), "https://sabots.example/agenda").as_deref(), Some("BE"));
+        assert_eq!(site(Some("de"), "https://jk.example.ch/agenda").as_deref(), Some("CH"));
+        assert_eq!(site(None, "https://club.example.co.uk/").as_deref(), Some("GB"));
+        // `en-US` is a CMS default; generic and disagreeing hints name none.
+        assert_eq!(site(Some("en-US"), "https://club.example/"), None);
+        assert_eq!(site(None, "https://startup.example.io/"), None);
+        assert_eq!(site(Some("de-AT"), "https://verein.example.de/"), None);
+        let at = |street: &str| gleaner_event::RawEvent {
+            address_text: Some(street.to_owned()),
+            ..Default::default()
+        };
+        let country = |site: &str, a: &str| site_address_country(site, &at(a));
+        assert_eq!(country("BE", "Rue de la Station 4, 1150 Woluwe").as_deref(), Some("BE"));
+        assert_eq!(country("CH", "Dorfstrasse 12, 3550 Langnau").as_deref(), Some("CH"));
+        assert_eq!(country("GB", "21 High Street, Tetbury GL8 8AA").as_deref(), Some("GB"));
+        assert_eq!(
+            country("CA", "888 Canada Games Way, Prince George, BC V2L 5T6").as_deref(),
+            Some("CA")
+        );
+        // No postcode, or another country's form: the address does not say.
+        assert_eq!(country("BE", "Salle des fêtes, Woluwe"), None);
+        assert_eq!(country("GB", "Dorfstrasse 12, 3550 Langnau"), None);
+    }
 
     #[test]
     fn the_country_a_footer_ends_with() {
