@@ -64,6 +64,7 @@ mod showtimes;
 mod tables;
 mod trailing;
 mod venue;
+mod weekly;
 mod words;
 mod zone;
 
