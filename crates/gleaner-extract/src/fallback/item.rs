@@ -19,7 +19,9 @@ use super::roles::{before_start_only, labelled_time, listed_times, start_line};
 use super::tables::{cell_time, row_place, row_title, tour_row};
 use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
-use super::weekly::{only_ends_a_run, says_no_event, time_after, weekly_times};
+use super::weekly::{
+    only_ends_a_run, performances_by_weekday, says_no_event, time_after, weekly_times,
+};
 use super::words::{
     STATUS_WORDS, TICKET_WORDS, is_closure_line, is_generic_link_text, is_publication_line,
     is_status_badge, stated_status, status_in, strip_status_tail,
@@ -124,7 +126,24 @@ pub(super) fn read_item(
         [a, b] if b.date() >= a.date() && (b.date() - a.date()).num_days() <= 31 => (*a, Some(*b)),
         _ => return None,
     };
-    finish_item(item, (start, end, later), date_text, reference, order)
+    let mut found = finish_item(item, (start, end, later), date_text.clone(), reference, order)?;
+    // A times-by-weekday cell (`ven. 20h30 sam. 15h et 20h30 dim. 15h`) beside a run of
+    // days: one performance per day and time; not for a moved or called-off item.
+    if let Some(line) = &date_text
+        && found.raw.status.is_none()
+    {
+        let cells: Vec<String> = leaves(item).filter(|t| start_line(t) != *line).collect();
+        let shows =
+            performances_by_weekday(&cells, line, found.start.date(), found.end.map(|e| e.date()));
+        if let Some((first, rest)) = shows.split_first() {
+            found.start = *first;
+            found.end = None;
+            found.raw.start = Some(first.to_iso());
+            found.raw.end = None;
+            found.others = rest.to_vec();
+        }
+    }
+    Some(found)
 }
 
 /// The block an inline leaf (`<strong>1. Mai</strong>`) sits in, inside `item`: its

@@ -493,6 +493,178 @@ pub(super) fn says_no_event<'a>(
     })
 }
 
+/// Weekday abbreviations a times cell writes (folded, without their dot), in the five
+/// languages: `ven. 20h30`, `Sa 20 Uhr`, `sáb 22:00`, `Cmt 21.00`.
+const DAY_ABBREVIATIONS: [(&str, Weekday); 37] = [
+    ("mon", Weekday::Mon),
+    ("tue", Weekday::Tue),
+    ("tues", Weekday::Tue),
+    ("wed", Weekday::Wed),
+    ("thu", Weekday::Thu),
+    ("thur", Weekday::Thu),
+    ("thurs", Weekday::Thu),
+    ("fri", Weekday::Fri),
+    ("sat", Weekday::Sat),
+    ("sun", Weekday::Sun),
+    ("lun", Weekday::Mon),
+    ("mar", Weekday::Tue),
+    ("mer", Weekday::Wed),
+    ("jeu", Weekday::Thu),
+    ("ven", Weekday::Fri),
+    ("sam", Weekday::Sat),
+    ("dim", Weekday::Sun),
+    ("mo", Weekday::Mon),
+    ("di", Weekday::Tue),
+    ("mi", Weekday::Wed),
+    ("do", Weekday::Thu),
+    ("fr", Weekday::Fri),
+    ("sa", Weekday::Sat),
+    ("so", Weekday::Sun),
+    ("mie", Weekday::Wed),
+    ("jue", Weekday::Thu),
+    ("vie", Weekday::Fri),
+    ("sab", Weekday::Sat),
+    ("dom", Weekday::Sun),
+    ("pzt", Weekday::Mon),
+    ("sal", Weekday::Tue),
+    ("car", Weekday::Wed),
+    ("per", Weekday::Thu),
+    ("cum", Weekday::Fri),
+    ("cmt", Weekday::Sat),
+    ("paz", Weekday::Sun),
+    ("pts", Weekday::Mon),
+];
+
+/// Phrases that make a cell's times every day's (folded).
+const EVERY_DAY: &[&str] = &[
+    "chaque jour",
+    "tous les jours",
+    "every day",
+    "each day",
+    "daily",
+    "taglich",
+    "jeweils",
+    "todos los dias",
+    "cada dia",
+    "her gun",
+];
+
+/// Words that say a weekday has no performance (folded): `relâche le jeudi`.
+const DAY_OFF: &[&str] =
+    &["relache", "closed", "ruhetag", "geschlossen", "descanso", "cerrado", "kapali", "tatil"];
+
+/// The times a cell gives by weekday (`ven. 20h30 sam. 15h et 20h30 dim. 15h`, `mer. 15h
+/// ven. 20h30 relâche le jeudi`), or for every day (`15h et 18h chaque jour`, weekday
+/// `None`). A weekday segment without a time is a day off only when the cell says so
+/// ([`DAY_OFF`]); otherwise, or with fewer than two weekdays, the cell gives none.
+pub(super) fn day_times(text: &str) -> Option<Vec<(Option<Weekday>, Vec<NaiveTime>)>> {
+    let folded = fold_diacritics(text).to_lowercase();
+    let times_of = |t: &str| -> Vec<NaiveTime> {
+        let t = t.trim();
+        let listed = listed_times(t);
+        if !listed.is_empty() {
+            return listed;
+        }
+        match parse_text_time(t) {
+            Some((t1, None)) => vec![t1],
+            Some(_) => Vec::new(),
+            None => clause_time(t).map(|(t1, _)| vec![t1]).unwrap_or_default(),
+        }
+    };
+    if let Some(p) = EVERY_DAY.iter().find(|p| folded.contains(*p)) {
+        let rest = folded.replace(p, " ");
+        let times = times_of(&rest);
+        let has_day = words(&rest).iter().any(|(a, b)| day_word(&rest[*a..*b]).is_some());
+        return (!times.is_empty() && !has_day).then(|| vec![(None, times)]);
+    }
+    let day_of = |w: &str| {
+        day_word(w)
+            .map(|(d, _)| d)
+            .or_else(|| DAY_ABBREVIATIONS.iter().find(|(a, _)| *a == w).map(|(_, d)| *d))
+    };
+    let ws = words(&folded);
+    let mut segments: Vec<(Weekday, usize, usize)> = Vec::new();
+    for (a, b) in &ws {
+        if let Some(d) = day_of(&folded[*a..*b]) {
+            if let Some(last) = segments.last_mut() {
+                last.2 = *a;
+            }
+            segments.push((d, *b, folded.len()));
+        } else if segments.is_empty() {
+            // Text before the first weekday: not a times cell.
+            return None;
+        }
+    }
+    if segments.len() < 2 {
+        return None;
+    }
+    let off = ws.iter().any(|(a, b)| DAY_OFF.contains(&&folded[*a..*b]));
+    let mut out = Vec::new();
+    for (day, a, b) in segments {
+        let times = times_of(&folded[a..b]);
+        if times.is_empty() && !off {
+            return None;
+        }
+        if !times.is_empty() {
+            out.push((Some(day), times));
+        }
+    }
+    Some(out)
+}
+
+/// The days a date line names around `start`: each day of its run (`du vendredi 6 au
+/// dimanche 8 mars`), else each day whose number it writes within two weeks of the first
+/// (`mercredi 18 et vendredi 20 mars`).
+fn line_days(line: &str, start: NaiveDate, end: Option<NaiveDate>) -> Vec<NaiveDate> {
+    if let Some(end) = end.filter(|e| *e >= start && (*e - start).num_days() <= 14) {
+        return start.iter_days().take_while(|d| *d <= end).collect();
+    }
+    // Whole words of one or two digits (`18`, `1er`, `6.`): not a time's (`20h30`).
+    let numbers: Vec<u32> = line
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')'))
+        .map(|w| w.trim_end_matches('.').trim_end_matches("er"))
+        .filter(|n| (1..=2).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()))
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    // And numeric dates (`Fr. 13.11.2026 und Sa. 14.11.2026`).
+    let written: Vec<NaiveDate> = line
+        .split_whitespace()
+        .filter(|w| w.bytes().filter(u8::is_ascii_digit).count() >= 6)
+        .filter_map(|w| parse_text_date(w, None, DateOrder::default()))
+        .map(|d| d.start.date())
+        .collect();
+    start
+        .iter_days()
+        .take(15)
+        .filter(|d| numbers.contains(&d.day()) || written.contains(d))
+        .collect()
+}
+
+/// One item's performances from a times-by-weekday cell: for each day its date line
+/// names, the cell's times for that weekday (or every day's), in order; empty without
+/// such a cell or when it names no day of the line.
+pub(super) fn performances_by_weekday(
+    cells: &[String],
+    line: &str,
+    start: NaiveDate,
+    end: Option<NaiveDate>,
+) -> Vec<EventTime> {
+    // Doors give way to the start (`jeweils Einlass 19 Uhr · Beginn 20 Uhr`).
+    let Some(by_day) = cells.iter().find_map(|c| day_times(&start_line(c))) else {
+        return Vec::new();
+    };
+    line_days(line, start, end)
+        .into_iter()
+        .flat_map(|d| {
+            by_day
+                .iter()
+                .filter(|(w, _)| w.is_none_or(|w| w == d.weekday()))
+                .flat_map(|(_, ts)| ts.iter().map(move |t| EventTime::Floating(d.and_time(*t))))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Weekly, says_no_event, time_after, weekly_times};
@@ -677,5 +849,80 @@ mod tests {
         super::apply_weekly(&mut events, &weekly);
         let starts: Vec<_> = events.iter().map(|e| e.start.clone().unwrap()).collect();
         assert_eq!(starts, ["2026-03-04T13:10:00", "2026-03-05", "2026-03-11T19:30:00"]);
+    }
+
+    #[test]
+    fn times_by_weekday_cells() {
+        use Weekday::{Fri, Sat, Sun, Wed};
+        assert_eq!(
+            super::day_times("ven. 20h30 sam. 15h et 20h30 dim. 15h"),
+            Some(vec![
+                (Some(Fri), vec![t(20, 30)]),
+                (Some(Sat), vec![t(15, 0), t(20, 30)]),
+                (Some(Sun), vec![t(15, 0)])
+            ])
+        );
+        assert_eq!(
+            super::day_times("mer. 15h ven. 20h30 relâche le jeudi"),
+            Some(vec![(Some(Wed), vec![t(15, 0)]), (Some(Fri), vec![t(20, 30)])])
+        );
+        assert_eq!(
+            super::day_times("15h et 18h chaque jour"),
+            Some(vec![(None, vec![t(15, 0), t(18, 0)])])
+        );
+        assert_eq!(
+            super::day_times("Sa 20 Uhr So 18 Uhr"),
+            Some(vec![(Some(Sat), vec![t(20, 0)]), (Some(Sun), vec![t(18, 0)])])
+        );
+        // One weekday, a weekday without a time, prose: no times cell.
+        assert_eq!(super::day_times("sam. 15h"), None);
+        assert_eq!(super::day_times("ven. 20h30 sam."), None);
+        assert_eq!(super::day_times("Parking du Parc du Golfe, avenue du Lac"), None);
+        let d = |m, day| NaiveDate::from_ymd_opt(2026, m, day).unwrap();
+        let iso = |v: Vec<gleaner_event::EventTime>| {
+            v.into_iter().map(|t| t.to_iso()).collect::<Vec<_>>()
+        };
+        let cells = ["Vannes".to_owned(), "ven. 20h30 sam. 15h et 20h30 dim. 15h".to_owned()];
+        assert_eq!(
+            iso(super::performances_by_weekday(
+                &cells,
+                "du vendredi 6 au dimanche 8 mars",
+                d(3, 6),
+                Some(d(3, 8))
+            )),
+            [
+                "2026-03-06T20:30:00",
+                "2026-03-07T15:00:00",
+                "2026-03-07T20:30:00",
+                "2026-03-08T15:00:00"
+            ]
+        );
+        let cells = ["mer. 15h ven. 20h30 relâche le jeudi".to_owned()];
+        assert_eq!(
+            iso(super::performances_by_weekday(
+                &cells,
+                "mercredi 18 et vendredi 20 mars",
+                d(3, 18),
+                None
+            )),
+            ["2026-03-18T15:00:00", "2026-03-20T20:30:00"]
+        );
+        let cells = ["jeweils Einlass 19 Uhr · Beginn 20 Uhr".to_owned()];
+        assert_eq!(
+            iso(super::performances_by_weekday(
+                &cells,
+                "Fr. 13.11.2026 und Sa. 14.11.2026",
+                d(11, 13),
+                None
+            )),
+            ["2026-11-13T20:00:00", "2026-11-14T20:00:00"]
+        );
+        // A time's digits name no day (`20h30`: not the 20th).
+        let line = "Vendredi 12 juin 2026 à 20h30 et samedi 13 juin 2026 à 15h";
+        let cells = [line.to_owned()];
+        assert_eq!(
+            iso(super::performances_by_weekday(&cells, line, d(6, 12), None)),
+            ["2026-06-12T20:30:00", "2026-06-13T15:00:00"]
+        );
     }
 }
