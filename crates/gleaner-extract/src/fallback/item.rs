@@ -128,14 +128,41 @@ pub(super) fn read_item(
     };
     let mut found = finish_item(item, (start, end, later), date_text.clone(), reference, order)?;
     // A times-by-weekday cell (`ven. 20h30 sam. 15h et 20h30 dim. 15h`) beside a run of
-    // days: one performance per day and time; not for a moved or called-off item.
+    // days: one performance per day and time; not for a called-off item. A postponed
+    // item's new days are read from its postponement line (`REPORTÉ au samedi 11 et
+    // dimanche 12 avril`).
+    let moved = match found.raw.status.as_deref() {
+        Some("postponed") => leaves(item).find_map(|t| {
+            let to = moved_to(&t, found.start, reference, order)?;
+            (to.date() > found.start.date()).then(|| after_postponed(&t)).flatten().map(|l| (to, l))
+        }),
+        // Already moved by its postponement line: its days are that line's.
+        Some("rescheduled") => leaves(item).find_map(|t| {
+            let rest = after_postponed(&t)?;
+            parse_text_date(&rest, reference, order)
+                .filter(|d| d.start.date() == found.start.date())
+                .map(|_| (found.start, rest))
+        }),
+        _ => None,
+    };
     if let Some(line) = &date_text
-        && found.raw.status.is_none()
+        && (found.raw.status.is_none() || moved.is_some())
     {
         let cells: Vec<String> = leaves(item).filter(|t| start_line(t) != *line).collect();
-        let shows =
-            performances_by_weekday(&cells, line, found.start.date(), found.end.map(|e| e.date()));
+        let shows = match &moved {
+            Some((to, rest)) => performances_by_weekday(&cells, rest, to.date(), None),
+            None => performances_by_weekday(
+                &cells,
+                line,
+                found.start.date(),
+                found.end.map(|e| e.date()),
+            ),
+        };
         if let Some((first, rest)) = shows.split_first() {
+            if moved.is_some() && found.raw.status.as_deref() == Some("postponed") {
+                found.raw.status = Some("rescheduled".to_owned());
+                found.raw.previous_start = Some(found.start.to_iso());
+            }
             found.start = *first;
             found.end = None;
             found.raw.start = Some(first.to_iso());
@@ -144,6 +171,18 @@ pub(super) fn read_item(
         }
     }
     Some(found)
+}
+
+/// A postponement line from its status word on (`REPORTÉ au samedi 11 et dimanche 12
+/// avril`), folded.
+fn after_postponed(line: &str) -> Option<String> {
+    let folded = gleaner_event::datetext::fold_diacritics(line);
+    let at = STATUS_WORDS
+        .iter()
+        .filter(|(_, s)| *s == "postponed")
+        .filter_map(|(w, _)| folded.find(w))
+        .min()?;
+    folded.get(at..).map(str::to_owned)
 }
 
 /// The block an inline leaf (`<strong>1. Mai</strong>`) sits in, inside `item`: its
@@ -166,6 +205,7 @@ fn leaf_time(
     keep: impl Fn(&str) -> bool,
 ) -> Option<(NaiveTime, Option<NaiveTime>, Vec<NaiveTime>)> {
     let mut before = None;
+    let mut in_prose = None;
     for t in leaves(item).filter(|t| keep(t)) {
         let line = start_line(&t);
         let listed = listed_times(&line);
@@ -180,11 +220,27 @@ fn leaf_time(
             Some(f) if before_start_only(&line) => {
                 before.get_or_insert(f);
             }
+            // A time inside a sentence (`informal performance at 4.15pm for friends`)
+            // gives way to a later cell of only a time (`10am – 5pm`).
+            Some(f) if is_sentence(&line) => {
+                in_prose.get_or_insert(f);
+            }
             Some(f) => return Some(f),
             None => {}
         }
     }
-    before
+    in_prose.or(before)
+}
+
+/// Most words a line of only a time and its label has (`Beginn 20 Uhr`, `10am – 5pm`,
+/// `Seans saatleri: 11.00 ve 14.00`).
+const TIME_LINE_WORDS: usize = 6;
+
+/// Whether a line that gives a time is running text rather than a time cell: more than
+/// [`TIME_LINE_WORDS`] words of letters.
+fn is_sentence(line: &str) -> bool {
+    line.split_whitespace().filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2).count()
+        > TIME_LINE_WORDS
 }
 
 /// Words that join a postponement to its new day (`aplazado al`, `reporté au`, `postponed

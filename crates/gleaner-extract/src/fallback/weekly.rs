@@ -813,6 +813,19 @@ mod tests {
                  <p>Daytime seniors play Tuesdays and Thursdays at 9:30 a.m.</p></div>",
                 Some("2026-04-20"),
             ),
+            // A cell of only a time beats a time in a sentence before it.
+            (
+                "<div class=item><p>Sat 18 April</p><p><strong>Come and Sing: Fauré Requiem</strong> \
+                 A day of singing for everyone; informal performance at 4.15pm for friends and \
+                 family</p><p>10am – 5pm</p></div>",
+                Some("2026-04-18T10:00:00"),
+            ),
+            // A postponed run's new days, at its weekdays' times.
+            (
+                "<div class=item><p><s>samedi 21 et dimanche 22 mars</s> <strong>REPORTÉ</strong> \
+                 au samedi 11 et dimanche 12 avril</p><p>sam. 15h et 20h30 dim. 15h</p></div>",
+                Some("2026-04-11T15:00:00"),
+            ),
             // No recital this week; the place closed on its day.
             (
                 "<div class=item><p>18 March</p><p>No recital this week – the Nave is closed</p></div>",
