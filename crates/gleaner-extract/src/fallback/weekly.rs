@@ -20,6 +20,7 @@ use scraper::ElementRef;
 
 use super::roles::{before_start_only, clauses, listed_times, start_line};
 use super::tables::cell_time;
+use super::words::status_in;
 use super::{in_chrome, text_of};
 
 /// A time stated for one day of every week.
@@ -327,7 +328,10 @@ pub(super) fn time_after(
         .map(|(a, b)| own[a..b].trim())
         .filter(|c| !c.is_empty() && parse_text_date(c, reference, order).is_none())
         .filter_map(|c| {
-            let c = c.split(['\'', '’']).next().unwrap_or(c);
+            // A status badge beside the time is not part of it (`21.30 İPTAL`).
+            let kept: Vec<&str> = c.split_whitespace().filter(|w| status_in(w).is_none()).collect();
+            let c = kept.join(" ");
+            let c = c.split(['\'', '’']).next().unwrap_or(&c);
             cell_time(c.trim_end_matches(['h', 'H']).trim()).or_else(|| cell_time(c))
         })
         .collect();
@@ -721,6 +725,7 @@ mod tests {
         let o = DateOrder::default();
         assert_eq!(time_after("5 MART PERŞEMBE · 21.30", None, day, o), Some((t(21, 30), None)));
         assert_eq!(time_after("samedi 14 mars | 20h30", None, day, o), Some((t(20, 30), None)));
+        assert_eq!(time_after("27 MART CUMA · 21.30 İPTAL", None, day, o), Some((t(21, 30), None)));
         // Two bare times: which starts is not said.
         assert_eq!(time_after("14 mars · 15.00 · 20.30", None, day, o), None);
         let block = "Am 1. Mai stellen wir wieder den Maibaum am Dorfplatz auf. Festbetrieb ab \
