@@ -2,7 +2,7 @@
 //! words before its date), link, place, price, image and status, a postponement's new
 //! day, and the earlier days its date line lists.
 
-use chrono::{NaiveDate, NaiveTime};
+use chrono::{Datelike, NaiveDate, NaiveTime};
 use gleaner_event::EventTime;
 use gleaner_event::Markup;
 use gleaner_event::datetext::{DateOrder, parse_text_date, parse_text_time};
@@ -19,6 +19,9 @@ use super::roles::{before_start_only, labelled_time, listed_times, start_line};
 use super::tables::{cell_time, row_place, row_title, tour_row};
 use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
+use super::weekly::{
+    only_ends_a_run, performances_by_weekday, says_no_event, time_after, weekly_times,
+};
 use super::words::{
     STATUS_WORDS, TICKET_WORDS, is_closure_line, is_generic_link_text, is_publication_line,
     is_status_badge, stated_status, status_in, strip_status_tail,
@@ -59,20 +62,23 @@ pub(super) fn read_item(
                 .descendants()
                 .filter_map(ElementRef::wrap)
                 .filter(|el| el.select(&blocks).all(|b| b.id() == el.id()))
-                .map(text_of)
-                .filter(|t| {
+                .filter(|el| {
+                    let t = text_of(*el);
                     !t.is_empty()
                         && t.len() <= 300
-                        && !is_publication_line(t)
-                        && !is_closure_line(t)
+                        && !is_publication_line(&t)
+                        && !is_closure_line(&t)
+                        // Under a day heading, a line whose date only ends a run
+                        // (`Venta de tiques hasta el 12 de agosto`) dates nothing.
+                        && (context.day.is_none() || !only_ends_a_run(&t, reference, order))
                 })
-                .find_map(|t| {
+                .find_map(|el| {
                     // A time before the start (`Einlass 19 Uhr`) gives way to the start.
-                    let line = start_line(&t).into_owned();
+                    let line = start_line(&text_of(el)).into_owned();
                     parse_text_date(&line, heading_year(context.month, reference), order)
-                        .map(|d| (line, d))
+                        .map(|d| (line, d, el))
                 });
-            let Some((text, d)) = own else {
+            let Some((text, d, leaf)) = own else {
                 // No date of its own: its day heading's day, or a day cell read with its
                 // month heading, with a time the item gives.
                 let day =
@@ -87,7 +93,11 @@ pub(super) fn read_item(
             if let EventTime::Date(day) = start
                 && end.is_none()
                 && let Some((t1, t2, others)) = leaf_time(item, |t| {
-                    start_line(t) != text && parse_text_date(t, reference, order).is_none()
+                    // A weekly statement's time is only for its weekdays.
+                    let weekly = weekly_times(t);
+                    start_line(t) != text
+                        && parse_text_date(t, reference, order).is_none()
+                        && (weekly.is_empty() || weekly.iter().any(|w| w.day == day.weekday()))
                 })
             {
                 start = EventTime::Floating(day.and_time(t1));
@@ -97,6 +107,18 @@ pub(super) fn read_item(
                 // `7 Mart 11.00 ve 14.00`: the date line's other times.
                 later = listed_times(&text).into_iter().skip(1).collect();
             }
+            // Still no time: the date line's own bare time after the date (`5 MART
+            // PERŞEMBE · 21.30`), or the next sentence's of the paragraph an inline date
+            // sits in (`Am <b>1. Mai</b> … Festbetrieb ab 13 Uhr`).
+            if let EventTime::Date(day) = start
+                && end.is_none()
+            {
+                let block = enclosing_block(leaf, item).map(text_of);
+                if let Some((t1, t2)) = time_after(&text, block.as_deref(), reference, order) {
+                    start = EventTime::Floating(day.and_time(t1));
+                    end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+                }
+            }
             date_text = Some(text);
             (start, end)
         }
@@ -104,7 +126,73 @@ pub(super) fn read_item(
         [a, b] if b.date() >= a.date() && (b.date() - a.date()).num_days() <= 31 => (*a, Some(*b)),
         _ => return None,
     };
-    finish_item(item, (start, end, later), date_text, reference, order)
+    let mut found = finish_item(item, (start, end, later), date_text.clone(), reference, order)?;
+    // A times-by-weekday cell (`ven. 20h30 sam. 15h et 20h30 dim. 15h`) beside a run of
+    // days: one performance per day and time; not for a called-off item. A postponed
+    // item's new days are read from its postponement line (`REPORTÉ au samedi 11 et
+    // dimanche 12 avril`).
+    let moved = match found.raw.status.as_deref() {
+        Some("postponed") => leaves(item).find_map(|t| {
+            let to = moved_to(&t, found.start, reference, order)?;
+            (to.date() > found.start.date()).then(|| after_postponed(&t)).flatten().map(|l| (to, l))
+        }),
+        // Already moved by its postponement line: its days are that line's.
+        Some("rescheduled") => leaves(item).find_map(|t| {
+            let rest = after_postponed(&t)?;
+            parse_text_date(&rest, reference, order)
+                .filter(|d| d.start.date() == found.start.date())
+                .map(|_| (found.start, rest))
+        }),
+        _ => None,
+    };
+    if let Some(line) = &date_text
+        && (found.raw.status.is_none() || moved.is_some())
+    {
+        let cells: Vec<String> = leaves(item).filter(|t| start_line(t) != *line).collect();
+        let shows = match &moved {
+            Some((to, rest)) => performances_by_weekday(&cells, rest, to.date(), None),
+            None => performances_by_weekday(
+                &cells,
+                line,
+                found.start.date(),
+                found.end.map(|e| e.date()),
+            ),
+        };
+        if let Some((first, rest)) = shows.split_first() {
+            if moved.is_some() && found.raw.status.as_deref() == Some("postponed") {
+                found.raw.status = Some("rescheduled".to_owned());
+                found.raw.previous_start = Some(found.start.to_iso());
+            }
+            found.start = *first;
+            found.end = None;
+            found.raw.start = Some(first.to_iso());
+            found.raw.end = None;
+            found.others = rest.to_vec();
+        }
+    }
+    Some(found)
+}
+
+/// A postponement line from its status word on (`REPORTÉ au samedi 11 et dimanche 12
+/// avril`), folded.
+fn after_postponed(line: &str) -> Option<String> {
+    let folded = gleaner_event::datetext::fold_diacritics(line);
+    let at = STATUS_WORDS
+        .iter()
+        .filter(|(_, s)| *s == "postponed")
+        .filter_map(|(w, _)| folded.find(w))
+        .min()?;
+    folded.get(at..).map(str::to_owned)
+}
+
+/// The block an inline leaf (`<strong>1. Mai</strong>`) sits in, inside `item`: its
+/// nearest ancestor that is a block; `None` for a leaf that is a block itself.
+fn enclosing_block<'a>(leaf: ElementRef<'a>, item: ElementRef<'a>) -> Option<ElementRef<'a>> {
+    let blocks = sel(BLOCKS);
+    if blocks.matches(&leaf) {
+        return None;
+    }
+    leaf.ancestors().filter_map(ElementRef::wrap).find(|a| a.id() == item.id() || blocks.matches(a))
 }
 
 /// The time of day an item's leaves give (the first leaf, among those `keep` passes,
@@ -117,6 +205,7 @@ fn leaf_time(
     keep: impl Fn(&str) -> bool,
 ) -> Option<(NaiveTime, Option<NaiveTime>, Vec<NaiveTime>)> {
     let mut before = None;
+    let mut in_prose = None;
     for t in leaves(item).filter(|t| keep(t)) {
         let line = start_line(&t);
         let listed = listed_times(&line);
@@ -131,11 +220,27 @@ fn leaf_time(
             Some(f) if before_start_only(&line) => {
                 before.get_or_insert(f);
             }
+            // A time inside a sentence (`informal performance at 4.15pm for friends`)
+            // gives way to a later cell of only a time (`10am – 5pm`).
+            Some(f) if is_sentence(&line) => {
+                in_prose.get_or_insert(f);
+            }
             Some(f) => return Some(f),
             None => {}
         }
     }
-    before
+    in_prose.or(before)
+}
+
+/// Most words a line of only a time and its label has (`Beginn 20 Uhr`, `10am – 5pm`,
+/// `Seans saatleri: 11.00 ve 14.00`).
+const TIME_LINE_WORDS: usize = 6;
+
+/// Whether a line that gives a time is running text rather than a time cell: more than
+/// [`TIME_LINE_WORDS`] words of letters.
+fn is_sentence(line: &str) -> bool {
+    line.split_whitespace().filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 2).count()
+        > TIME_LINE_WORDS
 }
 
 /// Words that join a postponement to its new day (`aplazado al`, `reporté au`, `postponed
@@ -221,6 +326,16 @@ fn finish_item(
     order: DateOrder,
 ) -> Option<Item> {
     let all = text_of(item);
+    // `No recital this week – the Nave is closed`, `19 Mart Perşembe kapalıyız`: the
+    // item's day is none of an event's.
+    if says_no_event(
+        leaves(item).collect::<Vec<_>>().iter().map(String::as_str),
+        start.date(),
+        reference,
+        order,
+    ) {
+        return None;
+    }
     // Title: a heading, else a link's text, else the cell of a row that names the event,
     // else the words before the date. A link whose text is generic ("Match info",
     // "Plus d'infos") is never a title, and a status badge is never part of one.

@@ -16,6 +16,7 @@ use super::detail::{Label, labelled};
 use super::item::{Item, read_item};
 use super::price::price_into;
 use super::tables::grid_items;
+use super::weekly::{apply_weekly, list_intro_times};
 use super::words::{is_session_filler, status_in};
 
 /// A list's items, each with the day its day heading gives.
@@ -33,6 +34,9 @@ pub(super) fn listing(
     let Some((what, mut events, list)) = read_listing(doc, reference, order) else {
         return false;
     };
+    // `Wednesdays at 1.10pm` above a list of days: the time of its date-only items on
+    // that weekday.
+    apply_weekly(&mut events, &list_intro_times(list));
     // Items without a price of their own cost what the page says once, outside the list
     // (`Admission: adults £10, concessions £6.` above a fixtures table).
     let prices: Vec<_> = labelled(doc.root_element())

@@ -65,6 +65,7 @@ mod tables;
 mod tariff;
 mod trailing;
 mod venue;
+mod weekly;
 mod words;
 mod zone;
 

@@ -16,6 +16,7 @@ use super::tables::cell_time;
 const BEFORE_START: &[&str] = &[
     "doors",
     "door",
+    "gates",
     "boarding",
     "registration",
     "einlass",
@@ -219,6 +220,10 @@ mod tests {
             "· Salida 20.30 h · Regreso 22.30 h"
         );
         assert_eq!(start_line("Türöffnung 18.30 Uhr, Beginn 20 Uhr"), ", Beginn 20 Uhr");
+        assert_eq!(
+            start_line("Gates open 5pm · Music 6pm – 8.30pm · The Lawn"),
+            "· Music 6pm – 8.30pm · The Lawn"
+        );
         assert_eq!(
             start_line("Thursday 2nd April, registration from 7.30pm, first round 7.45pm"),
             "Thursday 2nd April, , first round 7.45pm"
