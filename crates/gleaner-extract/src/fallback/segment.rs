@@ -726,6 +726,59 @@ mod tests {
     }
 
     #[test]
+    fn struck_days_move_and_small_hours_are_the_nights() {
+        let sec = |h: &str, p: &str| format!("<div class=\"sec\"><h3>{h}</h3><p>{p}</p></div>");
+        let html = format!(
+            "<html lang=fr><body><main><h1>Animations</h1><div class=\"body\">{}{}{}{}</div></main></body></html>",
+            sec(
+                "Jeudi 5 mars – Descente aux flambeaux",
+                "À <strong>18h30</strong>, descente de la piste."
+            ),
+            sec("Samedi 14 mars – Nuit des étoiles", "Madrugada : départ à 1h30 depuis le chalet."),
+            sec(
+                "<del>Samedi 28 mars</del> – Concert de fin de saison",
+                "<strong>Reporté au samedi 4 avril</strong>. De 14h à 17h sur la terrasse.",
+            ),
+            sec(
+                "Dimanche 5 avril – Chasse aux œufs",
+                "À <strong>11h</strong> au Jardin des neiges."
+            ),
+        );
+        assert_eq!(
+            read(&html),
+            [
+                ("Descente aux flambeaux".to_owned(), "2026-03-05T18:30:00".to_owned()),
+                ("Nuit des étoiles".to_owned(), "2026-03-15T01:30:00".to_owned()),
+                ("Concert de fin de saison".to_owned(), "2026-04-04T14:00:00".to_owned()),
+                ("Chasse aux œufs".to_owned(), "2026-04-05T11:00:00".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_section_of_dated_reminders_is_no_record() {
+        let sec = |h: &str, p: &str| format!("<div class=\"sec\"><h3>{h}</h3>{p}</div>");
+        let html = format!(
+            "<html lang=en><body><main><h1>Spring news</h1><div class=\"body\">{}{}{}</div></main></body></html>",
+            sec(
+                "Learn to Curl open house",
+                "<p><strong>Saturday, March 7, from 1 to 3 p.m.</strong></p>"
+            ),
+            sec(
+                "Brier final on the big screen",
+                "<p><strong>Sunday, March 8 at 7:30 p.m.</strong></p>"
+            ),
+            sec(
+                "League reminders",
+                "<ul><li>Leagues continue at 7 p.m. until April 13.</li>\
+                 <li>The ice comes out on <strong>Monday, April 20</strong>.</li></ul>",
+            ),
+        );
+        // Two records are too few once the reminders are none.
+        assert!(read(&html).is_empty());
+    }
+
+    #[test]
     fn a_heading_less_its_date() {
         let day = NaiveDate::from_ymd_opt(2026, 2, 26);
         let fr = DateOrder::default();
