@@ -271,6 +271,14 @@ const SMALL_HOURS: u32 = 6;
 /// time in the small hours of a record that says it is the night's ([`NIGHT_WORDS`]) is
 /// the next day's.
 fn adjust(el: ElementRef<'_>, rec: &mut Record, reference: Option<NaiveDate>, order: DateOrder) {
+    // A run of days (`Spring Mixed Bonspiel — March 20–22`) starts at the first time its
+    // blocks give (`draws on Friday at 6 p.m.`); its last day stays a day.
+    if let (EventTime::Date(day), Some(EventTime::Date(_))) = (rec.start, rec.end)
+        && let Some((t1, _)) = nearest_time(el)
+    {
+        rec.start = EventTime::Floating(day.and_time(t1));
+        rec.raw.start = Some(rec.start.to_iso());
+    }
     let strikes = sel("del, s, strike");
     let struck = el.select(&strikes).find(|d| {
         parse_text_date(&text_of(*d), reference, order)
@@ -753,6 +761,22 @@ mod tests {
                 ("Chasse aux œufs".to_owned(), "2026-04-05T11:00:00".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn a_run_of_days_starts_at_its_first_time() {
+        let sec = |h: &str, p: &str| format!("<div class=\"sec\"><h3>{h}</h3><p>{p}</p></div>");
+        let html = format!(
+            "<html lang=en><body><main><h1>Club news</h1><div class=\"body\">{}{}{}</div></main></body></html>",
+            sec(
+                "Spring Mixed Bonspiel — March 20–22",
+                "Draws on <strong>Friday at 6 p.m.</strong>"
+            ),
+            sec("Curling for Cancer — April 11", "First end at <strong>9 a.m.</strong>"),
+            sec("Awards Night — April 16", "Doors at <strong>7 p.m.</strong>"),
+        );
+        let starts: Vec<String> = read(&html).into_iter().map(|(_, s)| s).collect();
+        assert_eq!(starts, ["2026-03-20T18:00:00", "2026-04-11T09:00:00", "2026-04-16T19:00:00"]);
     }
 
     #[test]
