@@ -599,6 +599,25 @@ fn bold_lead(record: ElementRef<'_>) -> Option<String> {
         if !opens {
             return None;
         }
+        // A colon after the bold text, outside it, goes on with the title (`<strong>Chœur
+        // Allobroges</strong> : cantates de Bach pour l'Avent. Entrée libre.`): the bold and
+        // the rest of its sentence, when short.
+        let continued = b
+            .next_sibling()
+            .and_then(|n| n.value().as_text().map(|x| x.trim_start().starts_with(':')))
+            .unwrap_or(false);
+        if continued
+            && !label
+            && let Some(block) = b.parent().and_then(ElementRef::wrap)
+        {
+            let all = text_of(block);
+            let sentence = first_sentence(&all);
+            let rest = sentence.strip_prefix(t.as_str()).unwrap_or_default();
+            let words = rest.split_whitespace().count();
+            if (2..=TITLE_TAIL_WORDS + 1).contains(&words) {
+                return Some(sentence.to_owned());
+            }
+        }
         if t.split_whitespace().count() >= 2 {
             return Some(t);
         }
@@ -612,6 +631,10 @@ fn bold_lead(record: ElementRef<'_>) -> Option<String> {
             .then(|| format!("{t}: {sentence}"))
     })
 }
+
+/// Most words a bold title's continuation after its colon has (`: cantates de Bach pour
+/// l'Avent`).
+const TITLE_TAIL_WORDS: usize = 8;
 
 /// A text's first sentence, without its full stop: up to the first `. ` after a word of
 /// four letters or more (`vs.`, `Dr.` do not end one).
@@ -706,6 +729,15 @@ mod tests {
         assert_eq!(
             titles,
             ["Domingo familiar", "Gran Función de Aniversario", "Revancha de parejas"]
+        );
+        let p = |t: &str| Html::parse_fragment(&format!("<div><p>{t}</p></div>"));
+        let lead = |t: &str| super::bold_lead(p(t).root_element());
+        assert_eq!(
+            lead(
+                "<strong>Chœur Allobroges</strong> : cantates de Bach pour l'Avent. Entrée libre."
+            )
+            .as_deref(),
+            Some("Chœur Allobroges : cantates de Bach pour l'Avent")
         );
         assert_eq!(got[0].1, "2026-03-08T17:00:00");
     }
