@@ -279,6 +279,15 @@ fn adjust(el: ElementRef<'_>, rec: &mut Record, reference: Option<NaiveDate>, or
         rec.start = EventTime::Floating(day.and_time(t1));
         rec.raw.start = Some(rec.start.to_iso());
     }
+    if rec.end.is_none()
+        && let EventTime::Floating(at) = rec.start
+        && let Some(t2) = stated_end(el, at.time())
+    {
+        let day =
+            if t2 < at.time() { at.date().succ_opt().unwrap_or(at.date()) } else { at.date() };
+        rec.end = Some(EventTime::Floating(day.and_time(t2)));
+        rec.raw.end = rec.end.map(|e| e.to_iso());
+    }
     let strikes = sel("del, s, strike");
     let struck = el.select(&strikes).find(|d| {
         parse_text_date(&text_of(*d), reference, order)
@@ -327,6 +336,47 @@ fn adjust(el: ElementRef<'_>, rec: &mut Record, reference: Option<NaiveDate>, or
     rec.end = rec.end.map(|e| shifted(e, by));
     rec.raw.start = Some(rec.start.to_iso());
     rec.raw.end = rec.end.filter(|e| *e != rec.start).map(|e| e.to_iso());
+}
+
+/// Words that label an end time (folded): `Recogida 23.30 h`, `Fin : 23h`, `Ende 22 Uhr`,
+/// `Ends 10pm`, `Bitiş 22.00`.
+const END_WORDS: &[&str] = &["recogida", "fin", "end", "ends", "ende", "bitis"];
+
+/// Where a record's end time is stated: its start time's block, a dash block and a time
+/// block (`<div>7:00 PM</div><div>–</div><div>9:00 PM</div>`), or a time labelled as the
+/// end ([`END_WORDS`]: `<th>Recogida</th><td>23.30 h</td>`). A time after midnight under an
+/// evening start is the next morning's.
+fn stated_end(el: ElementRef<'_>, start: NaiveTime) -> Option<NaiveTime> {
+    let texts: Vec<String> = leaves(el).take(60).collect();
+    let folded = |t: &str| fold_diacritics(t.trim()).to_lowercase();
+    for (i, t) in texts.iter().enumerate() {
+        let f = folded(t);
+        let f = f.trim_end_matches([':', ' ']);
+        // `7:00 PM` `–` `9:00 PM`.
+        if parse_text_time(t).is_some_and(|(t1, t2)| t1 == start && t2.is_none())
+            && texts.get(i + 1).is_some_and(|d| matches!(d.trim(), "–" | "-" | "—"))
+            && let Some((t2, None)) = texts.get(i + 2).and_then(|n| parse_text_time(n))
+            && t2 > start
+        {
+            return Some(t2);
+        }
+        // `Recogida` then `23.30 h`, or `Fin : 23h`.
+        let labelled = if END_WORDS.contains(&f) {
+            texts.get(i + 1).and_then(|n| parse_text_time(n))
+        } else {
+            END_WORDS
+                .iter()
+                .find(|w| f.strip_prefix(**w).is_some_and(|r| r.trim_start().starts_with(':')))
+                .and_then(|_| parse_text_time(t))
+        };
+        if let Some((t2, None)) = labelled
+            && (t2 > start || t2.hour() < SMALL_HOURS)
+            && t2 != start
+        {
+            return Some(t2);
+        }
+    }
+    None
 }
 
 /// A local start moved by `by` (a zoned one is left as it is).
@@ -809,6 +859,27 @@ mod tests {
         );
         let starts: Vec<String> = read(&html).into_iter().map(|(_, s)| s).collect();
         assert_eq!(starts, ["2026-03-20T18:00:00", "2026-04-11T09:00:00", "2026-04-16T19:00:00"]);
+    }
+
+    #[test]
+    fn stated_ends() {
+        let el = |h: &str| Html::parse_fragment(&format!("<div>{h}</div>"));
+        let at = |h, m| chrono::NaiveTime::from_hms_opt(h, m, 0).unwrap();
+        let cases = [
+            ("<div>7:00 PM</div><div>–</div><div>9:00 PM</div>", at(19, 0), Some(at(21, 0))),
+            ("<div>8:00 PM</div><div>–</div><p>Two sets.</p>", at(20, 0), None),
+            (
+                "<table><tr><th>Salida</th><td>00.00 h</td></tr><tr><th>Recogida</th><td>02.15 h</td></tr></table>",
+                at(0, 0),
+                Some(at(2, 15)),
+            ),
+            ("<p>Fin : 23h</p>", at(20, 30), Some(at(23, 0))),
+            ("<p>Doors 7pm</p><p>Show 8pm</p>", at(20, 0), None),
+        ];
+        for (html, start, want) in cases {
+            let doc = el(html);
+            assert_eq!(super::stated_end(doc.root_element(), start), want, "{html}");
+        }
     }
 
     #[test]
