@@ -10,6 +10,8 @@
 //! - a page read as one date-only event while its text gives times of day in several
 //!   blocks is a listing or programme the fallback could not read item by item: its
 //!   one event would be the whole page's span, so none is given;
+//! - a candidate titled by a note that no event is held (`No recital this week – the
+//!   Nave is closed for filming`, `Kein Konzert`, `Relâche`) is dropped;
 //! - so is a page read as one date-only event whose `<h2>` sections give dates of
 //!   their own (two or more): the reading took one section's date for the page's title.
 //!
@@ -56,6 +58,8 @@ pub(super) fn abstain(
         let raw = &candidates[i].raw;
         let why = if bare(raw) && is_day_title(raw.name.as_deref()) {
             Some("a day heading, not an event")
+        } else if raw.name.as_deref().is_some_and(super::segment::says_no_event) {
+            Some("a note that no event is held, not an event")
         } else if reading == Reading::OneEvent && date_only(raw) {
             if *listing_span.get_or_insert_with(|| distinct_times(doc) >= LISTING_TIMES) {
                 Some(
@@ -214,6 +218,21 @@ mod tests {
             events.iter().all(|(t, _)| !t.as_deref().is_some_and(|t| is_day_title(Some(t)))),
             "day headings read as events: {events:?}"
         );
+    }
+
+    #[test]
+    fn a_note_that_no_event_is_held_is_not_an_event() {
+        let row = |d: &str, who: &str| format!("<tr><td>{d}</td><td><b>{who}</b></td></tr>");
+        let html = format!(
+            "<html lang=en><body><main><h1>Organ recitals</h1><table>{}{}{}{}</table></main></body></html>",
+            row("4 March 2026", "Recital: James Holloway"),
+            row("11 March 2026", "Recital: Sarah Penhaligon"),
+            row("18 March 2026", "No recital this week – the Nave is closed for filming"),
+            row("25 March 2026", "Recital: Daniel Okafor"),
+        );
+        let events = read(&html);
+        assert_eq!(events.len(), 3, "{events:?}");
+        assert!(!events.iter().any(|(t, _)| t.as_deref().is_some_and(|t| t.starts_with("No "))));
     }
 
     #[test]

@@ -300,7 +300,10 @@ fn read_listing(
             if events.len() < MIN_ITEMS || days.len() < 2 {
                 continue;
             }
-            if best.as_ref().is_none_or(|(_, b, _)| events.len() > b.len()) {
+            // Of two lists that give as many events, the one whose events carry their times
+            // (a concerts table beside a recitals table dated by day only).
+            let rank = |events: &[RawEvent]| (events.len(), timed(events));
+            if best.as_ref().is_none_or(|(_, b, _)| rank(&events) > rank(b)) {
                 let what =
                     format!("{} repeated `{sig}` items, each with its own date", events.len());
                 best = Some((what, events, parent));
@@ -308,6 +311,19 @@ fn read_listing(
         }
     }
     best
+}
+
+/// How many events start at a time of day (not a bare date).
+fn timed(events: &[RawEvent]) -> usize {
+    events
+        .iter()
+        .filter(|e| {
+            e.start
+                .as_deref()
+                .and_then(gleaner_event::time::parse_event_time)
+                .is_some_and(|t| !matches!(t, EventTime::Date(_)))
+        })
+        .count()
 }
 
 /// A day's programme read in order: its times rise through the evening, and a time in
@@ -385,7 +401,7 @@ fn headed_cards<'a>(
 
 /// A parent's element children grouped by tag and first class (`tr`, `li.event`,
 /// `div.card`), in order.
-fn child_groups(parent: ElementRef<'_>) -> Vec<(String, Vec<ElementRef<'_>>)> {
+pub(super) fn child_groups(parent: ElementRef<'_>) -> Vec<(String, Vec<ElementRef<'_>>)> {
     let mut groups: Vec<(String, Vec<ElementRef<'_>>)> = Vec::new();
     for child in parent.children().filter_map(ElementRef::wrap) {
         let name = child.value().name();
@@ -421,6 +437,29 @@ const NOT_ITEMS: [&str; 14] = [
 #[cfg(test)]
 mod tests {
     use super::Night;
+
+    #[test]
+    fn of_two_lists_as_long_the_timed_one() {
+        let row = |d: &str, t: &str| format!("<tr><td>{d}</td><td><b>{t}</b></td></tr>");
+        let html = format!(
+            "<html lang=en><body><main><h1>Music</h1><section><h2>Recitals</h2><table>{}{}{}</table></section>\
+             <section><h2>Concerts</h2><table>{}{}{}</table></section></main></body></html>",
+            row("4 March 2026", "Bach, Whitlock, Howells"),
+            row("11 March 2026", "Buxtehude, Franck, Alain"),
+            row("25 March 2026", "Stanford, Mendelssohn, Parry"),
+            row("14 March 2026, 7.30pm", "Haydn: The Creation"),
+            row("3 April 2026, 6pm", "Bach: St John Passion"),
+            row("18 April 2026, 10am", "Come and Sing: Fauré Requiem"),
+        );
+        let doc = scraper::Html::parse_document(&html);
+        let day = NaiveDate::from_ymd_opt(2026, 2, 26);
+        let (_, events, _) = super::read_listing(&doc, day, Default::default()).unwrap();
+        let titles: Vec<_> = events.iter().filter_map(|e| e.name.as_deref()).collect();
+        assert_eq!(
+            titles,
+            ["Haydn: The Creation", "Bach: St John Passion", "Come and Sing: Fauré Requiem"]
+        );
+    }
     use crate::fallback::item::Item;
     use chrono::NaiveDate;
     use gleaner_event::{EventTime, RawEvent};

@@ -43,7 +43,9 @@
 //! One module per shape: `detail` one event's page, `listing` and `item` lists of
 //! items, `tables` tables and grids, `showtimes` a show's times by day, `programme` a
 //! one-day programme by stage, `datelist` a show's dates under one start stated for all,
-//! `sections` a post's headed sections as items, `days` day and month headings, `venue` the site's own venue, `zone` a stated time zone
+//! `sections` a post's headed sections as items, `segment` repeated records read by their
+//! roles where the readings above find nothing (or one event on a record's day, or fewer
+//! items), `days` day and month headings, `venue` the site's own venue, `zone` a stated time zone
 //! (else the language tag's region's or the country domain's), `news` signed articles;
 //! `price`, `roles` (a time labelled as doors or boarding gives way to the start; listed
 //! times are one performance each) and `words` serve them all.
@@ -60,6 +62,7 @@ mod price;
 mod programme;
 mod roles;
 mod sections;
+mod segment;
 mod showtimes;
 mod tables;
 mod tariff;
@@ -112,6 +115,12 @@ pub fn read(
     // Weak readings (a day heading, a listing's span, a bare teaser) are dropped before
     // anything is added to them.
     abstain::abstain(doc, reading, reference, first, candidates, diagnostics);
+    // Repeated records the readings above left (nothing read, or nothing kept), or whose
+    // one event took a record's date for the page's: one event per record when their
+    // roles agree.
+    if segmented(doc, reading, reference, first, candidates, diagnostics) {
+        abstain::abstain(doc, Reading::Items, reference, first, candidates, diagnostics);
+    }
     // Events without a price of their own cost what the page's tariff section says
     // (`<h2>Precios</h2>` and its table of seats).
     if candidates.len() > first
@@ -247,6 +256,76 @@ pub fn read(
             location: String::new(),
         });
     }
+}
+
+/// Runs the record segmenter (`segment`) on the page, else on its headed sections, when
+/// the page's reading gave no event, or one event on the day of one of the records (a
+/// listing read as one event: its title the page's, its date the first record's); the
+/// records' events then replace it, and `true` is returned (the abstention rules are run
+/// on them again).
+fn segmented(
+    doc: &Html,
+    reading: Reading,
+    reference: Option<NaiveDate>,
+    first: usize,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let read = candidates.len() - first;
+    let one_day = match &candidates[first..] {
+        [] => None,
+        [one] if reading == Reading::OneEvent => {
+            match one.raw.start.as_deref().and_then(parse_event_time) {
+                Some(t) => Some(t.date()),
+                None => return false,
+            }
+        }
+        // A listing's items: replaced only by more records (below).
+        _ if reading == Reading::Items => None,
+        _ => return false,
+    };
+    let order = page_order(doc);
+    let sectioned = sections::headed_sections(doc);
+    // A signed article's records are its story's, unless they are headed sections.
+    let news = news_article(doc, order).is_some();
+    let found = (!news)
+        .then(|| segment::segment(doc, reference, order))
+        .flatten()
+        .or_else(|| sectioned.as_ref().and_then(|s| segment::segment(s, reference, order)));
+    let Some((what, mut events)) = found else { return false };
+    if reading == Reading::Items && events.len() <= read {
+        return false;
+    }
+    if let Some(day) = one_day
+        && !events
+            .iter()
+            .any(|e| e.start.as_deref().and_then(parse_event_time).is_some_and(|t| t.date() == day))
+    {
+        return false;
+    }
+    if let Some(page_url) = canonical_url(doc) {
+        for raw in events.iter_mut().filter(|r| r.url.is_none()) {
+            raw.url = Some(page_url.clone());
+        }
+    }
+    candidates.truncate(first);
+    diagnostics.push(Diagnostic {
+        severity: Severity::Info,
+        format: Format::Fallback,
+        message: format!(
+            "low confidence: {} events read by the generic fallback from records ({what}; no structured data, no site rules)",
+            events.len()
+        ),
+        location: String::new(),
+    });
+    for (i, raw) in events.into_iter().enumerate() {
+        candidates.push(Candidate {
+            format: Format::Fallback,
+            location: format!("record {}", i + 1),
+            raw,
+        });
+    }
+    true
 }
 
 /// The page with each `<dl>` of three terms or more rewritten so that a `<dt>` and the
