@@ -52,6 +52,7 @@ mod abstain;
 mod cells;
 mod datelist;
 mod days;
+mod default_venue;
 mod detail;
 mod item;
 mod listing;
@@ -115,6 +116,23 @@ pub fn read(
     let placeless = |r: &RawEvent| {
         r.location_name.is_none() && r.location_text.is_none() && r.address_text.is_none()
     };
+    // A place the page states for all its events (`All our shows are at <strong>The Corn
+    // Exchange</strong>, Market Street, Hexley unless stated otherwise`) is where those
+    // that name none are, and gives its address to those that name it without one.
+    if let Some((name, address)) = default_venue::stated_venue(doc.root_element()) {
+        for c in candidates[first..].iter_mut() {
+            let r = &mut c.raw;
+            if placeless(r) {
+                r.location_name = Some(name.clone());
+                r.address_text.clone_from(&address);
+            } else if r.location_name.as_deref() == Some(name.as_str())
+                && r.address_text.is_none()
+                && r.location_text.is_none()
+            {
+                r.address_text.clone_from(&address);
+            }
+        }
+    }
     // The site's own venue, from its footer or contact block: read once for the rules
     // below.
     let site = site_venue(doc.root_element());

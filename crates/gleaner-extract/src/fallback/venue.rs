@@ -15,8 +15,9 @@ use super::{sel, text_of};
 /// name hold a street or postcode and a town; phone numbers, e-mail addresses and `©`
 /// lines are not parts. The name and the address (parts joined by `, `).
 pub(super) fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
-    let blocks =
-        sel("footer, footer address, footer p, footer div, footer li, address, [class*=contact] p");
+    let blocks = sel(
+        "footer, footer address, footer p, footer div, footer li, address, [class*=contact] p, [class*=adres]",
+    );
     let found = doc
         .select(&blocks)
         .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
@@ -32,9 +33,30 @@ pub(super) fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
             .find_map(|h| {
                 let block = h.next_siblings().find_map(ElementRef::wrap)?;
                 matches!(block.value().name(), "p" | "address" | "div")
-                    .then(|| br_lines(block).and_then(|l| venue_line(&l)))
+                    .then(|| {
+                        br_lines(block)
+                            .and_then(|l| venue_line(&l))
+                            .or_else(|| venue_line(&text_of(block)))
+                    })
                     .flatten()
             })
+    });
+    // A footer column headed by the venue's name, its address below (`<h2>El Desván de
+    // Papel</h2><p>Calle de la Platería, 9 · 47001 Valladolid · España<br>…</p>`).
+    let found = found.or_else(|| {
+        doc.select(&sel("footer h2, footer h3, footer h4, footer h5")).take(20).find_map(|h| {
+            let block = h.next_siblings().find_map(ElementRef::wrap)?;
+            let block = if block.value().name() == "div" {
+                block.children().find_map(ElementRef::wrap).unwrap_or(block)
+            } else {
+                block
+            };
+            if !matches!(block.value().name(), "p" | "address") {
+                return None;
+            }
+            let lines = br_lines(block).unwrap_or_else(|| text_of(block));
+            venue_line(&format!("{} · {lines}", text_of(h)))
+        })
     });
     if found.is_some() || doc.select(&sel("footer")).next().is_some() {
         return found;
@@ -69,6 +91,14 @@ const CONTACT_HEADINGS: &[&str] = &[
     "adres",
     "adresimiz",
     "ulasim",
+    // The venue's own heading (`<h3>Sede</h3>`, `<h3>Spielort</h3>`).
+    "sede",
+    "spielort",
+    "veranstaltungsort",
+    "venue",
+    "our venue",
+    "lieu",
+    "mekan",
 ];
 
 /// Whether a heading names the site's contact or address block (`Kontakt`, `Contact`,
@@ -136,6 +166,12 @@ fn venue_line(line: &str) -> Option<(String, String)> {
         .filter(|p| !is_contact(p) && !is_sentence(p) && parse_text_time(p).is_none())
         .collect();
     let (name, rest) = parts.split_first()?;
+    // `Espacio Nórdico – Embajada de Finlandia en la República Argentina`: a long name
+    // is its first part before a dash, the rest says what it is.
+    let name = match name.split_once(" – ") {
+        Some((short, _)) if name.split_whitespace().count() > 6 => short.trim(),
+        _ => name,
+    };
     let words = name.split_whitespace().count();
     if rest.is_empty()
         || !(1..=6).contains(&words)
@@ -514,6 +550,56 @@ mod hall_tests {
 }
 
 #[cfg(test)]
+mod site_tests {
+    use super::site_venue;
+    use scraper::Html;
+
+    fn site(html: &str) -> Option<(String, String)> {
+        site_venue(Html::parse_document(html).root_element())
+    }
+
+    fn pair(a: &str, b: &str) -> Option<(String, String)> {
+        Some((a.to_owned(), b.to_owned()))
+    }
+
+    #[test]
+    fn the_venue_heading_and_a_footer_column_named_by_the_venue() {
+        // Issue 24, batches 170–209: a `Sede` / `Spielort` block, one line or several.
+        assert_eq!(
+            site(
+                "<aside><h3>Sede</h3><p><strong>Teatro Xicoténcatl</strong><br>Calle Donceles \
+                 36, Centro Histórico<br>Ciudad de México</p></aside>"
+            ),
+            pair("Teatro Xicoténcatl", "Calle Donceles 36, Centro Histórico, Ciudad de México")
+        );
+        assert_eq!(
+            site(
+                "<main><h3>Spielort</h3><p>Burghof der Burg Wolkenstein, Burgweg 4, 8955 \
+                 Wolkenstein, Steiermark</p></main>"
+            ),
+            pair("Burghof der Burg Wolkenstein", "Burgweg 4, 8955 Wolkenstein, Steiermark")
+        );
+        // A footer column whose heading is the venue's name.
+        assert_eq!(
+            site(
+                "<footer><div><h2>El Desván de Papel</h2><div><p>Calle de la Platería, 9 · \
+                 47001 Valladolid · España<br>983 00 00 00 · hola@desvan.example</p></div></div>\
+                 </footer>"
+            ),
+            pair("El Desván de Papel", "Calle de la Platería, 9, 47001 Valladolid, España")
+        );
+        // An address block named by its class (Turkish `adres`).
+        assert_eq!(
+            site(
+                "<div class=\"adres\"><b>Kuklistan Sahnesi</b><br>Tunalı Hilmi Cad. No: 88/B, \
+                 Kavaklıdere, Çankaya / Ankara<br>Tel: 0312 000 00 00</div>"
+            ),
+            pair("Kuklistan Sahnesi", "Tunalı Hilmi Cad. No: 88/B, Kavaklıdere, Çankaya / Ankara")
+        );
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::{is_municipal, site_town, venue_line};
 
@@ -584,6 +670,13 @@ mod tests {
         assert_eq!(
             v("Sporting Club · Boathouse Lane, Riverside · 37574 Einbeck"),
             pair("Sporting Club", "Boathouse Lane, Riverside, 37574 Einbeck")
+        );
+        // A long name is its part before a dash.
+        assert_eq!(
+            v(
+                "Espacio Nórdico – Embajada de Finlandia en la República Argentina · Av. Santa Fe 846, piso 5 · C1059ABP Buenos Aires"
+            ),
+            pair("Espacio Nórdico", "Av. Santa Fe 846, piso 5, C1059ABP Buenos Aires")
         );
         for not in [
             "© 2026 Eastside Community Center",
