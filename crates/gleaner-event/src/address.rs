@@ -459,6 +459,7 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
         && !last.chars().any(|c| c.is_ascii_digit())
         && last.split_whitespace().count() <= 3
         && starts_with_postcode(town)
+        && !crate::normalise::names_a_street(town)
         && (parts.len() >= 3 || last.ends_with('.'))
     {
         out.region = parts.pop();
@@ -679,6 +680,11 @@ mod tests {
         assert_eq!(
             split("1435 The Alameda, San Jose, SJ, CR"),
             [o("1435 The Alameda"), o("San Jose"), o("CR"), None, None]
+        );
+        // A US house number is no postcode: the town is last.
+        assert_eq!(
+            split("Big Woods Lake Boat Ramp, 4800 Wild Horse Rd., Cedar Falls")[1],
+            o("Cedar Falls")
         );
         // A region after the postcode and town.
         assert_eq!(

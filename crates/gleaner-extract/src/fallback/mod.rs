@@ -27,7 +27,8 @@
 //! every event is free (`Alle Veranstaltungen sind kostenlos`) makes them free. An item's
 //! description is a block its class names, else its first paragraph of running text.
 //!
-//! The site's own venue is a footer line, a contact block (`<h3>Kontakt</h3>` and its
+//! A place the page states for all its events (`default_venue`), else the site's own
+//! place its JSON-LD declares (`site_place`), else the site's own venue is a footer line, a contact block (`<h3>Kontakt</h3>` and its
 //! `<br>` lines), or a footer part holding street and town, without a legal form
 //! (`S.L.`, `e. V.`). A detail page without an `<address>` takes the one its Google Maps embed is titled
 //! with, and without a sentence-like `<p>` the first paragraph of a `<br><br>` text block.
@@ -62,6 +63,7 @@ mod programme;
 mod roles;
 mod sections;
 mod showtimes;
+mod site_place;
 mod tables;
 mod trailing;
 mod venue;
@@ -133,6 +135,15 @@ pub fn read(
             }
         }
     }
+    // The site's own place as its JSON-LD declares it (a `Restaurant`, a `MusicVenue`
+    // with its `PostalAddress`) is where the events that name none are.
+    if candidates[first..].iter().any(|c| placeless(&c.raw))
+        && let Some(place) = site_place::site_place(doc)
+    {
+        for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
+            place.place(&mut c.raw);
+        }
+    }
     // The site's own venue, from its footer or contact block: read once for the rules
     // below.
     let site = site_venue(doc.root_element());
@@ -201,6 +212,20 @@ pub fn read(
                     .any(|p| gleaner_event::country_code(p.trim()).is_some())
             });
             if !names_one {
+                c.raw.country = Some(country.clone());
+            }
+        }
+    }
+    // Events with a place and still no country are in the country of the page's language
+    // tag's region (`fr-BE`, `de-CH`, `es-AR`), as the labels read a local site: not
+    // `en-US`, where an address is given a country only when it says one.
+    if let Some(country) = language_tag(doc).as_deref().and_then(tag_country) {
+        for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
+            let r = &c.raw;
+            let placed = [&r.location_name, &r.location_text, &r.address_text, &r.locality]
+                .iter()
+                .any(|t| t.is_some());
+            if placed {
                 c.raw.country = Some(country.clone());
             }
         }
@@ -300,6 +325,20 @@ fn language_tag(doc: &Html) -> Option<String> {
         .and_then(|h| h.value().attr("lang"))
         .map(str::to_owned)
         .filter(|t| !t.trim().is_empty())
+}
+
+/// The country a language tag's region names (`fr-BE` → `BE`, `de-ch` → `CH`); `None`
+/// without a two-letter region and for `US` (see [`read`]).
+fn tag_country(tag: &str) -> Option<String> {
+    let region = tag.split(['-', '_']).nth(1)?;
+    if region.len() != 2
+        || !region.bytes().all(|b| b.is_ascii_alphabetic())
+        || region.eq_ignore_ascii_case("us")
+    {
+        return None;
+    }
+    // A language tag's region is an ISO 3166 code already (`UK` is not one, but is meant).
+    Some(gleaner_event::country_code(region).unwrap_or_else(|| region.to_ascii_uppercase()))
 }
 
 /// The order the page's language writes dates in (`3/4` is 3 April in `fr`).
@@ -607,4 +646,20 @@ fn is_icon(img: ElementRef<'_>) -> bool {
     let file = file.split(['?', '#']).next().unwrap_or_default();
     let name = file.rsplit('/').next().unwrap_or_default();
     small || name.contains("icon") || name.contains("logo")
+}
+
+#[cfg(test)]
+mod tag_tests {
+    use super::tag_country;
+
+    #[test]
+    fn a_language_tags_country() {
+        // Issue 24: a local site's events are in its language tag's country.
+        assert_eq!(tag_country("fr-BE").as_deref(), Some("BE"));
+        assert_eq!(tag_country("de-ch").as_deref(), Some("CH"));
+        assert_eq!(tag_country("es_AR").as_deref(), Some("AR"));
+        assert_eq!(tag_country("en-US"), None);
+        assert_eq!(tag_country("de"), None);
+        assert_eq!(tag_country("es-419"), None);
+    }
 }
