@@ -246,6 +246,25 @@ fn four_digit_tail(part: &str) -> Option<(String, Option<String>, String)> {
         .then(|| (town.join(" "), state, (*code).to_owned()))
 }
 
+/// A town without the sentence written after it (`Louvain-la-Neuve. PAF libre (au
+/// chapeau).` → `Louvain-la-Neuve`): cut at the first full stop that ends a word of four
+/// letters or more and is followed by a space (`St. Gallen` stays whole).
+fn without_sentence(town: &str) -> String {
+    let ends_word = |at: usize| {
+        let word = town[..at].rsplit([' ', '-']).next().unwrap_or_default();
+        word.chars().count() >= 4 && word.chars().all(char::is_alphabetic)
+    };
+    let cut = town.match_indices(". ").map(|(at, _)| at).find(|&at| ends_word(at));
+    match cut {
+        Some(at) => town[..at].trim().to_owned(),
+        // `…, 53229 Bonn.`: the full stop that ends the sentence.
+        None if town.ends_with('.') && ends_word(town.len() - 1) => {
+            town[..town.len() - 1].to_owned()
+        }
+        None => town.to_owned(),
+    }
+}
+
 /// A town without the province, department or canton written in brackets after it
 /// (`Medina de Pomar (Burgos)` → `Medina de Pomar`); the text as written when it has none
 /// or is nothing but brackets.
@@ -509,7 +528,7 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             };
             // `Medina de Pomar (Burgos)`, `Quimper (29)`, `Val-Chérin (VS)`: the province,
             // department or canton in brackets after the town is not part of it.
-            let locality = without_bracketed_tail(&locality);
+            let locality = without_bracketed_tail(&without_sentence(&locality));
             if postal.as_deref().is_some_and(is_uk_postcode) {
                 out.country.get_or_insert_with(|| "GB".to_owned());
             }
@@ -655,6 +674,12 @@ mod tests {
             o("Val-Chérin")
         );
         assert_eq!(split("place de la Gare, Quimper (29)")[1], o("Quimper"));
+        // A sentence after the town is no part of it.
+        assert_eq!(
+            split("rue des Wallons 2, Louvain-la-Neuve. PAF libre (au chapeau).")[1],
+            o("Louvain-la-Neuve")
+        );
+        assert_eq!(split("Marktgasse 3, St. Gallen")[1], o("St. Gallen"));
         // A street's four-digit number is no postcode.
         assert_eq!(split("Av. Italia 1234, Providencia")[0], o("Av. Italia 1234"));
     }

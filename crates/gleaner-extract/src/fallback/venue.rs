@@ -161,9 +161,12 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     // Nor is a sentence after the address (`Ayuntamiento de Burgos. Si no quiere recibir
     // este boletín, dese de baja.`).
     // Nor are opening hours (`Pazartesi–Cumartesi 10.00–20.00`, `Di.–Fr. 10–18 Uhr`).
+    // Nor are the links a footer line ends with (`· Impressum · Datenschutz`).
     let parts: Vec<&str> = parts
         .into_iter()
-        .filter(|p| !is_contact(p) && !is_sentence(p) && parse_text_time(p).is_none())
+        .filter(|p| {
+            !is_contact(p) && !is_sentence(p) && parse_text_time(p).is_none() && !is_legal_link(p)
+        })
         .collect();
     let (name, rest) = parts.split_first()?;
     // `Espacio Nórdico – Embajada de Finlandia en la República Argentina`: a long name
@@ -173,8 +176,10 @@ fn venue_line(line: &str) -> Option<(String, String)> {
         _ => name,
     };
     let words = name.split_whitespace().count();
+    // A labelled part (`Präsident: Hans Lüthi`) names a person or an office, not a venue.
     if rest.is_empty()
         || !(1..=6).contains(&words)
+        || name.contains(':')
         || name.chars().any(|c| c.is_ascii_digit())
         || label_of(name).is_some()
     {
@@ -227,6 +232,32 @@ fn venue_line(line: &str) -> Option<(String, String)> {
         return Some((place.trim().to_owned(), address.join(", ")));
     }
     Some((without_legal_form(name).to_owned(), rest.join(", ")))
+}
+
+/// Whether a footer's part is one of the legal or navigation links a footer ends with
+/// (`Impressum`, `Datenschutz`, `Mentions légales`, `Aviso legal`, `Privacy Policy`,
+/// `KVKK`), compared folded and lower-cased.
+fn is_legal_link(part: &str) -> bool {
+    const LINKS: &[&str] = &[
+        "impressum",
+        "datenschutz",
+        "datenschutzerklarung",
+        "kontakt",
+        "contact",
+        "privacy",
+        "privacy policy",
+        "cookies",
+        "cookie policy",
+        "terms",
+        "mentions legales",
+        "aviso legal",
+        "politica de privacidad",
+        "kvkk",
+        "gizlilik",
+        "sitemap",
+    ];
+    let folded = gleaner_event::datetext::fold_diacritics(part.trim()).to_lowercase();
+    LINKS.contains(&folded.as_str())
 }
 
 /// Company and association forms a footer writes after a name (`Tablao Los Alcores
@@ -678,7 +709,15 @@ mod tests {
             ),
             pair("Espacio Nórdico", "Av. Santa Fe 846, piso 5, C1059ABP Buenos Aires")
         );
+        // Legal links after the address are no part of it.
+        assert_eq!(
+            v(
+                "Freiwillige Feuerwehr Oberhaslach e. V. · Am Gerätehaus 2 · 84169 Oberhaslach · Impressum · Datenschutz"
+            ),
+            pair("Freiwillige Feuerwehr Oberhaslach", "Am Gerätehaus 2, 84169 Oberhaslach")
+        );
         for not in [
+            "Präsident: Hans Lüthi · Dorfstrasse 14 · 3552 Bärau",
             "© 2026 Eastside Community Center",
             "Riverside Playhouse is a registered charity no. 1234567. © 2026",
             "Teatro Cervantes · Ayuntamiento de Málaga · © 2026",
