@@ -350,7 +350,9 @@ fn is_numbered_street(part: &str) -> bool {
     let marker =
         ["no:", "no.", "no", "nº", "nr.", "nr", "n°"].contains(&before.to_lowercase().as_str());
     let first_is_word = words[0].chars().next().is_some_and(char::is_alphabetic);
-    digits && first_is_word && (marker || before.chars().all(char::is_alphabetic))
+    // `Dublin 6`: Dublin's postal districts are written after the city's name.
+    let dublin = words.len() == 2 && words[0] == "Dublin";
+    digits && first_is_word && !dublin && (marker || before.chars().all(char::is_alphabetic))
 }
 
 fn is_postal(part: &str) -> bool {
@@ -680,6 +682,8 @@ mod tests {
             o("Louvain-la-Neuve")
         );
         assert_eq!(split("Marktgasse 3, St. Gallen")[1], o("St. Gallen"));
+        // Dublin's postal districts.
+        assert_eq!(split("22 Upper Rathmines Road, Dublin 6")[1], o("Dublin 6"));
         // A street's four-digit number is no postcode.
         assert_eq!(split("Av. Italia 1234, Providencia")[0], o("Av. Italia 1234"));
     }

@@ -46,7 +46,9 @@ pub(super) fn stated_venue(doc: ElementRef<'_>) -> Option<(String, Option<String
         if text.len() > 600 || !DEFAULT_MARKERS.iter().any(|m| folded.contains(m)) {
             return None;
         }
-        let bold = p.select(&sel("strong, b")).next()?;
+        let Some(bold) = p.select(&sel("strong, b")).next() else {
+            return unmarked_place(&text);
+        };
         let name = text_of(bold);
         let (before, after) = text.split_once(name.as_str())?;
         // The name is in the sentence that says so (`All times local unless stated.
@@ -68,6 +70,74 @@ pub(super) fn stated_venue(doc: ElementRef<'_>) -> Option<(String, Option<String
                 .as_deref()
                 .is_some_and(|a| a.chars().any(|c| c.is_ascii_digit()) || names_a_street(a))
         })
+    })
+}
+
+/// Phrases that place what follows, with a space on either side, folded and
+/// lower-cased: the place's name comes after them.
+const PLACING_PHRASES: &[&str] = &[
+    " are in ",
+    " are at ",
+    " is at ",
+    " held at ",
+    " held in ",
+    " ont lieu a ",
+    " ont lieu au ",
+    " finden in ",
+    " finden im ",
+    " se celebran en ",
+    " tienen lugar en ",
+];
+
+/// Lower-case articles a place's name may open with (`the Parish Hall`): not part of it.
+const ARTICLES: &[&str] = &["the ", "la ", "le ", "l'", "l’", "der ", "dem ", "el "];
+
+/// The place a sentence without a bold name states for all events (`Unless stated
+/// otherwise, club events are in the Parish Hall, 22 Upper Rathmines Road, Dublin 6.`):
+/// what follows its placing phrase in the sentence that holds the marker, without a
+/// leading lower-case article.
+fn unmarked_place(text: &str) -> Option<(String, Option<String>)> {
+    let sentence = text.split(". ").find(|s| {
+        let folded = fold_diacritics(s).to_lowercase();
+        DEFAULT_MARKERS.iter().any(|m| folded.contains(m))
+    })?;
+    // Find the phrase in the folded text and cut the sentence at the same character.
+    let folded = fold_diacritics(sentence).to_lowercase();
+    let (at, phrase) = PLACING_PHRASES
+        .iter()
+        .filter_map(|p| folded.find(p).map(|at| (at, *p)))
+        .min_by_key(|(at, _)| *at)?;
+    let chars = folded[..at + phrase.len()].chars().count();
+    let rest: String = sentence.chars().skip(chars).collect();
+    // Where folding changed the length, the cut is elsewhere: no place.
+    if !folded.ends_with(&fold_diacritics(&rest).to_lowercase()) {
+        return None;
+    }
+    // After an article the name is written in lower case (`à l'église Saint-Pierre`):
+    // capitalised as a name; without one it must be capitalised already.
+    let (rest, article) = match ARTICLES.iter().find_map(|a| rest.strip_prefix(a)) {
+        Some(r) => (r, true),
+        None => (rest.as_str(), false),
+    };
+    let rest = [" unless ", ", sauf ", " sauf ", ", salvo ", " salvo ", ", wenn "]
+        .iter()
+        .fold(rest, |r, end| r.split(end).next().unwrap_or(r))
+        .trim()
+        .trim_end_matches('.');
+    let (name, address) = rest.split_once(", ")?;
+    // A name holds no bracket (`la librería (calle de la Platería, 9)` is a description).
+    // A lower-case name of one word is a common noun (`à la cave`), not a place's name.
+    let capital = name.chars().next().is_some_and(char::is_uppercase);
+    let named = capital || article && name.split_whitespace().count() >= 2;
+    if !named || rest.contains(['(', ')']) {
+        return None;
+    }
+    let mut chars = name.chars();
+    let name: String = chars.next().into_iter().flat_map(char::to_uppercase).chain(chars).collect();
+    place_of(&name, &format!(", {address}")).filter(|(_, address)| {
+        address
+            .as_deref()
+            .is_some_and(|a| a.chars().any(|c| c.is_ascii_digit()) || names_a_street(a))
     })
 }
 
@@ -157,6 +227,38 @@ mod tests {
                  Die Abfahrtszeiten geben wir bekannt.</p>"
             ),
             pair("Parkplatz an der Festhalle", "Hauptstraße 40, Rauhenstetten")
+        );
+    }
+
+    #[test]
+    fn a_place_stated_without_a_bold_name() {
+        assert_eq!(
+            venue(
+                "<p>Unless stated otherwise, club events are in the Parish Hall, 22 Upper \
+                 Rathmines Road, Dublin 6. All times are Irish time.</p>"
+            ),
+            pair("Parish Hall", "22 Upper Rathmines Road, Dublin 6")
+        );
+        assert_eq!(
+            venue(
+                "<p>Tous les concerts ont lieu à l'église Saint-Pierre, 2 rue de l'Église, 74320 \
+                 Sévrier, sauf mention contraire.</p>"
+            ),
+            pair("Église Saint-Pierre", "2 rue de l'Église, 74320 Sévrier")
+        );
+        assert_eq!(venue("<p>Unless stated otherwise, all times are Irish time.</p>"), None);
+        assert_eq!(
+            venue(
+                "<p>Toutes les manifestations ont lieu à la cave, Route du Vignoble 12, 1963 Vétroz, sauf mention contraire.</p>"
+            ),
+            None
+        );
+        assert_eq!(
+            venue(
+                "<p>Las presentaciones se celebran en la librería (calle de la Platería, 9) \
+                 salvo que se indique otro lugar.</p>"
+            ),
+            None
         );
     }
 
