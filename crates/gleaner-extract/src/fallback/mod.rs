@@ -207,10 +207,7 @@ pub fn read(
     if let Some(country) = site.as_ref().and_then(|(_, a)| site_country(a)) {
         for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
             let texts = [&c.raw.location_name, &c.raw.location_text, &c.raw.address_text];
-            let names_one = texts.iter().filter_map(|t| t.as_deref()).any(|t| {
-                t.split([',', '·', '|', '(', ')'])
-                    .any(|p| gleaner_event::country_code(p.trim()).is_some())
-            });
+            let names_one = texts.iter().filter_map(|t| t.as_deref()).any(names_a_country);
             if !names_one {
                 c.raw.country = Some(country.clone());
             }
@@ -219,13 +216,14 @@ pub fn read(
     // Events with a place and still no country are in the country of the page's language
     // tag's region (`fr-BE`, `de-CH`, `es-AR`), as the labels read a local site: not
     // `en-US`, where an address is given a country only when it says one.
+    // A place that names its own country (`Berlin, Deutschland` on a `de-CH` band's
+    // tour list) keeps it.
     if let Some(country) = language_tag(doc).as_deref().and_then(tag_country) {
         for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
             let r = &c.raw;
-            let placed = [&r.location_name, &r.location_text, &r.address_text, &r.locality]
-                .iter()
-                .any(|t| t.is_some());
-            if placed {
+            let texts = [&r.location_name, &r.location_text, &r.address_text, &r.locality];
+            let placed = texts.iter().any(|t| t.is_some());
+            if placed && !texts.iter().filter_map(|t| t.as_deref()).any(names_a_country) {
                 c.raw.country = Some(country.clone());
             }
         }
@@ -325,6 +323,13 @@ fn language_tag(doc: &Html) -> Option<String> {
         .and_then(|h| h.value().attr("lang"))
         .map(str::to_owned)
         .filter(|t| !t.trim().is_empty())
+}
+
+/// Whether a place's text names a country in one of its parts (`…, Berlin, Deutschland`,
+/// `09002 Burgos (España)`).
+fn names_a_country(text: &str) -> bool {
+    text.split([',', '·', '|', '(', ')', '\n'])
+        .any(|p| gleaner_event::country_code(p.trim()).is_some())
 }
 
 /// The country a language tag's region names (`fr-BE` → `BE`, `de-ch` → `CH`); `None`
@@ -650,7 +655,7 @@ fn is_icon(img: ElementRef<'_>) -> bool {
 
 #[cfg(test)]
 mod tag_tests {
-    use super::tag_country;
+    use super::{names_a_country, tag_country};
 
     #[test]
     fn a_language_tags_country() {
@@ -661,5 +666,7 @@ mod tag_tests {
         assert_eq!(tag_country("en-US"), None);
         assert_eq!(tag_country("de"), None);
         assert_eq!(tag_country("es-419"), None);
+        assert!(names_a_country("Kulturbrauerei, Schönhauser Allee 36, Berlin, Deutschland"));
+        assert!(!names_a_country("Mühlenweg 3, 37574 Einbeck"));
     }
 }
