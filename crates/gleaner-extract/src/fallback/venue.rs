@@ -459,12 +459,30 @@ pub(super) fn classed_place(
         )
         // `Teatro Isabel la Católica · Granada`: a venue and its town; without the hall
         // after a dash (`Nazım Hikmet Kültür Merkezi – Büyük Salon`).
-        .map(|el| without_hall(&text_of(el)).replace(" · ", ", "))
+        .map(|el| town_first(&without_hall(&text_of(el)).replace(" · ", ", ")))
         .find(|t| {
             (2..=80).contains(&t.chars().count())
                 && parse_text_date(t, reference, order).is_none()
                 && parse_text_time(t).is_none()
         })
+}
+
+/// A place written town first, as French listings do (`Montreuil-sur-Loir (49140) –
+/// Salle des fêtes, rue des Écoles`), rewritten in an address's order with the town last
+/// (`Salle des fêtes, rue des Écoles, Montreuil-sur-Loir`); other places as written.
+fn town_first(place: &str) -> String {
+    let Some((head, rest)) = place.split_once(" – ").or_else(|| place.split_once(" - ")) else {
+        return place.to_owned();
+    };
+    let Some((town, code)) = head.strip_suffix(')').and_then(|h| h.rsplit_once(" (")) else {
+        return place.to_owned();
+    };
+    let postcode = (2..=5).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_digit());
+    let town = town.trim();
+    if !postcode || town.is_empty() || town.contains(',') || rest.trim().is_empty() {
+        return place.to_owned();
+    }
+    format!("{}, {town}", rest.trim())
 }
 
 /// A place without the hall or room written after a dash (`Kulturhaus – Großer Saal`,
@@ -566,6 +584,26 @@ mod hall_tests {
         assert_eq!(place(1).as_deref(), Some("Salle Pleyel"));
         // An icon that does not open its line marks nothing.
         assert_eq!(place(2), None);
+    }
+
+    #[test]
+    fn a_town_written_first() {
+        use super::town_first;
+        // Issue 24, batch 150–159: a French directory's `Town (postcode) – place`.
+        assert_eq!(
+            town_first("Montreuil-sur-Loir (49140) – Salle des fêtes, rue des Écoles"),
+            "Salle des fêtes, rue des Écoles, Montreuil-sur-Loir"
+        );
+        assert_eq!(
+            town_first("Saint-Florent-des-Vignes (49410) – place de l’Église"),
+            "place de l’Église, Saint-Florent-des-Vignes"
+        );
+        // Brackets that hold no postcode, and no dash: as written.
+        assert_eq!(
+            town_first("Salle Pleyel (Paris) – Grande salle"),
+            "Salle Pleyel (Paris) – Grande salle"
+        );
+        assert_eq!(town_first("Le Périscope, Lyon"), "Le Périscope, Lyon");
     }
 
     #[test]
