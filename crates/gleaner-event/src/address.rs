@@ -201,6 +201,120 @@ fn uk_tail(part: &str) -> Option<(String, String)> {
     is_uk_postcode(&code).then(|| (words[..n - 2].join(" "), code))
 }
 
+/// An Irish Eircode after its town: `Cork T23 XY12` → (`Cork`, `T23 XY12`) (a routing
+/// key of a letter and two digits, or `D6W`, then four letters and digits).
+fn eircode_tail(part: &str) -> Option<(String, String)> {
+    let words: Vec<&str> = part.split(' ').collect();
+    let [town @ .., key, id] = words.as_slice() else { return None };
+    let k = key.as_bytes();
+    let routing = k.len() == 3
+        && k[0].is_ascii_uppercase()
+        && k[1].is_ascii_digit()
+        && (k[2].is_ascii_digit() || *key == "D6W");
+    let unique = id.len() == 4
+        && id.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        && id.bytes().any(|b| b.is_ascii_uppercase());
+    (routing
+        && unique
+        && !town.is_empty()
+        && town.iter().all(|w| !w.bytes().any(|b| b.is_ascii_digit())))
+    .then(|| (town.join(" "), format!("{key} {id}")))
+}
+
+/// Australia's states and territories, as addresses abbreviate them.
+const AU_STATES: &[&str] = &["NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT"];
+
+/// A town with a four-digit postcode after it, as Australia and New Zealand write it:
+/// `Brunswick VIC 3056` → (`Brunswick`, `VIC`, `3056`), `Martinborough 5711` →
+/// (`Martinborough`, none, `5711`). The town is words without digits. A street's number
+/// is written so too (`Av. Italia 1234`): the caller reads it so only after a street, with
+/// a state or the country said.
+fn four_digit_tail(part: &str) -> Option<(String, Option<String>, String)> {
+    let words: Vec<&str> = part.split(' ').collect();
+    let [head @ .., code] = words.as_slice() else { return None };
+    if code.len() != 4 || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (town, state) = match head {
+        [town @ .., state] if AU_STATES.contains(state) => (town, Some((*state).to_owned())),
+        town => (town, None),
+    };
+    let wordy = |w: &&str| {
+        w.chars().next().is_some_and(char::is_alphabetic) && !w.bytes().any(|b| b.is_ascii_digit())
+    };
+    (!town.is_empty() && town.iter().all(wordy))
+        .then(|| (town.join(" "), state, (*code).to_owned()))
+}
+
+/// A town without the sentence written after it (`Louvain-la-Neuve. PAF libre (au
+/// chapeau).` → `Louvain-la-Neuve`): cut at the first full stop that ends a word of four
+/// letters or more and is followed by a space (`St. Gallen` stays whole).
+fn without_sentence(town: &str) -> String {
+    let ends_word = |at: usize| {
+        let word = town[..at].rsplit([' ', '-']).next().unwrap_or_default();
+        word.chars().count() >= 4 && word.chars().all(char::is_alphabetic)
+    };
+    let cut = town.match_indices(". ").map(|(at, _)| at).find(|&at| ends_word(at));
+    match cut {
+        Some(at) => town[..at].trim().to_owned(),
+        // `…, 53229 Bonn.`: the full stop that ends the sentence.
+        None if town.ends_with('.') && ends_word(town.len() - 1) => {
+            town[..town.len() - 1].to_owned()
+        }
+        None => town.to_owned(),
+    }
+}
+
+/// A town without the province, department or canton written in brackets after it
+/// (`Medina de Pomar (Burgos)` → `Medina de Pomar`); the text as written when it has none
+/// or is nothing but brackets.
+fn without_bracketed_tail(town: &str) -> String {
+    match town.strip_suffix(')').and_then(|t| t.rsplit_once(" (")) {
+        Some((before, inner)) if !before.trim().is_empty() && !inner.contains('(') => {
+            before.trim().to_owned()
+        }
+        _ => town.to_owned(),
+    }
+}
+
+/// Whether a part opens with a European postal code of four or five digits and a town
+/// (`8955 Wolkenstein`, `37000 León`).
+fn starts_with_postcode(part: &str) -> bool {
+    let mut words = part.split_whitespace();
+    let code = words.next().unwrap_or_default();
+    (4..=5).contains(&code.len())
+        && code.bytes().all(|b| b.is_ascii_digit())
+        && words.next().is_some_and(|w| w.chars().next().is_some_and(char::is_alphabetic))
+}
+
+/// Whether a street is written the Turkish way (`Moda Cad. No: 45`, `Gümrük Sok.`,
+/// `Caferağa Mah.`).
+fn is_turkish_street(part: &str) -> bool {
+    part.split_whitespace().any(|w| {
+        ["No:", "Cad.", "Sok.", "Mah.", "Cd.", "Sk.", "Caddesi", "Sokak", "Sokağı", "Mahallesi"]
+            .contains(&w)
+    })
+}
+
+/// The locality of a Turkish `district / province` (`Beyoğlu / İstanbul` → `İstanbul`,
+/// `Edremit/Balıkesir` → `Balıkesir`): the province, as addresses are read everywhere
+/// else (the labels of issue 24 read most, not all, as the district). `None` without such
+/// a slash.
+fn province_of(town: &str) -> Option<String> {
+    let (district, province) = town.rsplit_once('/')?;
+    let (district, province) = (district.trim(), province.trim());
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.chars().next().is_some_and(char::is_uppercase)
+            && !w.chars().any(|c| c.is_ascii_digit())
+            && w.split_whitespace().count() <= 3
+    };
+    if !word(district) || !word(province) {
+        return None;
+    }
+    Some(province.to_owned())
+}
+
 /// A Canadian postal code: `V2N 1B2`.
 fn is_ca_postcode(p: &str) -> bool {
     let b = p.as_bytes();
@@ -236,7 +350,9 @@ fn is_numbered_street(part: &str) -> bool {
     let marker =
         ["no:", "no.", "no", "nº", "nr.", "nr", "n°"].contains(&before.to_lowercase().as_str());
     let first_is_word = words[0].chars().next().is_some_and(char::is_alphabetic);
-    digits && first_is_word && (marker || before.chars().all(char::is_alphabetic))
+    // `Dublin 6`: Dublin's postal districts are written after the city's name.
+    let dublin = words.len() == 2 && words[0] == "Dublin";
+    digits && first_is_word && !dublin && (marker || before.chars().all(char::is_alphabetic))
 }
 
 fn is_postal(part: &str) -> bool {
@@ -262,6 +378,19 @@ fn european_or_canadian_tail(part: &str) -> (String, Option<String>, Option<Stri
         && (4..=5).contains(&words[0].len())
         && words[0].bytes().all(|b| b.is_ascii_digit())
         && words[1].chars().next().is_some_and(char::is_alphabetic)
+    {
+        return (words[1..].join(" "), Some(words[0].to_owned()), None);
+    }
+    // `C1059ABP Ciudad Autónoma de Buenos Aires`: Argentina's postal code (a letter, four
+    // digits, three letters) before the town.
+    let cpa = |w: &str| {
+        let b = w.as_bytes();
+        b.len() == 8
+            && b[0].is_ascii_uppercase()
+            && b[1..5].iter().all(u8::is_ascii_digit)
+            && b[5..].iter().all(u8::is_ascii_uppercase)
+    };
+    if words.len() >= 2 && cpa(words[0]) && words[1].chars().next().is_some_and(char::is_alphabetic)
     {
         return (words[1..].join(" "), Some(words[0].to_owned()), None);
     }
@@ -343,6 +472,32 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             parts.pop();
         }
     }
+    // `Burgweg 4, 8955 Wolkenstein, Steiermark`, `37000 León, Gto.`: a state or province
+    // after the postal code and town (words only, or one abbreviated word).
+    if out.region.is_none()
+        && parts.len() >= 2
+        && let [.., town, last] = parts.as_slice()
+        && !last.chars().any(|c| c.is_ascii_digit())
+        && last.split_whitespace().count() <= 3
+        && starts_with_postcode(town)
+        && !crate::normalise::names_a_street(town)
+        && (parts.len() >= 3 || last.ends_with('.'))
+    {
+        out.region = parts.pop();
+    }
+    // `1435 The Alameda, San Jose, SJ, CR`: a second code after the region is no town
+    // either (a town is never two or three capitals); the town is the part before.
+    if parts.len() > 2
+        && let Some(last) = parts.last()
+        && (2..=3).contains(&last.len())
+        && last.bytes().all(|b| b.is_ascii_uppercase())
+    {
+        let code = parts.pop();
+        if out.region.is_none() {
+            out.region = code;
+        }
+    }
+    let mut district_town = false;
     if let Some(last) = parts.last().cloned() {
         let looks_like_street = last.chars().next().is_some_and(|c| c.is_ascii_digit());
         // `Casa de Cultura, calle Real, 5`: a house number after its street, as Spanish
@@ -358,18 +513,35 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             };
             // `Chicago IL 60602` style tails are left whole: too ambiguous to split.
             let (locality, postal, region2) = european_or_canadian_tail(&locality);
-            // `London SE1 9PX`: a town with a UK postcode after it.
-            let (locality, postal) = match uk_tail(&locality) {
+            // `London SE1 9PX`: a town with a UK postcode after it; `Cork T23 XY12` an
+            // Irish Eircode; `Brunswick VIC 3056`, `Martinborough 5711` an Australian or
+            // New Zealand one.
+            let (locality, postal) = match uk_tail(&locality).or_else(|| eircode_tail(&locality)) {
                 Some((town, code)) => (town, Some(code)),
-                None => (locality, postal),
+                None => match four_digit_tail(&locality).filter(|(_, state, _)| {
+                    state.is_some() || matches!(out.country.as_deref(), Some("AU" | "NZ"))
+                }) {
+                    Some((town, state, code)) if parts.len() > 1 => {
+                        out.region = out.region.take().or(state);
+                        (town, Some(code))
+                    }
+                    _ => (locality, postal),
+                },
             };
+            // `Medina de Pomar (Burgos)`, `Quimper (29)`, `Val-Chérin (VS)`: the province,
+            // department or canton in brackets after the town is not part of it.
+            let locality = without_bracketed_tail(&without_sentence(&locality));
             if postal.as_deref().is_some_and(is_uk_postcode) {
                 out.country.get_or_insert_with(|| "GB".to_owned());
             }
-            // `Beyoğlu / İstanbul`: a district, then its city (Turkish addresses).
-            let locality = match locality.rsplit_once(" / ") {
-                Some((_, city)) if !city.chars().any(|c| c.is_ascii_digit()) => city.to_owned(),
-                _ => locality,
+            // `Karşıyaka / İzmir`: a district, then its province (Turkish addresses); see
+            // [`province_of`].
+            let locality = match province_of(&locality) {
+                Some(district) => {
+                    district_town = true;
+                    district
+                }
+                None => locality,
             };
             if out.postal_code.is_none() {
                 out.postal_code = postal;
@@ -384,12 +556,15 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             parts.pop();
         }
     }
-    // `Caferağa Mah. Moda Cad. No: 45, Kadıköy`: a district after the numbered street is
-    // neither street nor town (the town came last).
-    if parts.len() >= 2 {
+    // `Caferağa Mah. Moda Cad. No: 45, Kadıköy, İstanbul`: a Turkish district after the
+    // numbered street is neither street nor town (the city came last). A quarter before a
+    // `district / city` (`…, Kavaklıdere, Çankaya / Ankara`) or in another country's
+    // address (`Calle Donceles 36, Centro Histórico`) is the street's.
+    if parts.len() >= 2 && !district_town {
         let last = &parts[parts.len() - 1];
         let numbered = |p: &str| p.chars().any(|c| c.is_ascii_digit()) || p.contains("s/n");
         if out.locality.is_some()
+            && is_turkish_street(&parts[parts.len() - 2])
             && !numbered(last)
             && last.split_whitespace().count() <= 2
             && numbered(&parts[parts.len() - 2])
@@ -457,8 +632,8 @@ mod tests {
             split("Calle Madrid 24, 09002 Burgos (España)"),
             [o("Calle Madrid 24"), o("Burgos"), None, o("09002"), o("ES")]
         );
-        // Brackets that name no country stay in the town.
-        assert_eq!(split("Hauptstr. 3, 04155 Leipzig (Gohlis)")[1], o("Leipzig (Gohlis)"));
+        // Brackets that name no country are the town's province or quarter, not the town.
+        assert_eq!(split("Hauptstr. 3, 04155 Leipzig (Gohlis)")[1], o("Leipzig"));
     }
 
     #[test]
@@ -468,6 +643,87 @@ mod tests {
         assert_eq!(locality, None);
         assert_eq!(split("calle Mayor, 12B")[1], None);
         assert_eq!(split("Teatro Principal, Burgos")[1], o("Burgos"));
+    }
+
+    #[test]
+    fn postcodes_after_the_town_and_provinces_in_brackets() {
+        // Issue 24, batches 90–209: the tails each country writes after its towns.
+        assert_eq!(
+            split("41 Dawson Street, Brunswick VIC 3056, Australia"),
+            [o("41 Dawson Street"), o("Brunswick"), o("VIC"), o("3056"), o("AU")]
+        );
+        assert_eq!(
+            split("48 Puruatanga Road, Martinborough 5711, New Zealand"),
+            [o("48 Puruatanga Road"), o("Martinborough"), None, o("5711"), o("NZ")]
+        );
+        assert_eq!(
+            split("Ballyhooly Road, Cork T23 XY12, Ireland"),
+            [o("Ballyhooly Road"), o("Cork"), None, o("T23 XY12"), o("IE")]
+        );
+        assert_eq!(
+            split("Av. Santa Fe 846, piso 5, C1059ABP Ciudad Autónoma de Buenos Aires, Argentina"),
+            [
+                o("Av. Santa Fe 846, piso 5"),
+                o("Ciudad Autónoma de Buenos Aires"),
+                None,
+                o("C1059ABP"),
+                o("AR")
+            ]
+        );
+        assert_eq!(split("Plaza Somovilla, Medina de Pomar (Burgos)")[1], o("Medina de Pomar"));
+        assert_eq!(
+            split("Route de la Télécabine 3, 1999 Val-Chérin (VS), Suisse")[1],
+            o("Val-Chérin")
+        );
+        assert_eq!(split("place de la Gare, Quimper (29)")[1], o("Quimper"));
+        // A sentence after the town is no part of it.
+        assert_eq!(
+            split("rue des Wallons 2, Louvain-la-Neuve. PAF libre (au chapeau).")[1],
+            o("Louvain-la-Neuve")
+        );
+        assert_eq!(split("Marktgasse 3, St. Gallen")[1], o("St. Gallen"));
+        // Dublin's postal districts.
+        assert_eq!(split("22 Upper Rathmines Road, Dublin 6")[1], o("Dublin 6"));
+        // A street's four-digit number is no postcode.
+        assert_eq!(split("Av. Italia 1234, Providencia")[0], o("Av. Italia 1234"));
+    }
+
+    #[test]
+    fn turkish_districts_and_regions_after_the_town() {
+        // Issue 24: in a `district / province` a quarter before it stays in the street.
+        assert_eq!(
+            split("Tunalı Hilmi Cad. No: 88/B, Kavaklıdere, Çankaya / Ankara"),
+            [o("Tunalı Hilmi Cad. No: 88/B, Kavaklıdere"), o("Ankara"), None, None, None]
+        );
+        assert_eq!(split("Zeytinli Köyü Yolu, Edremit/Balıkesir, Türkiye")[1], o("Balıkesir"));
+        // A comma-written district before its city is dropped (Turkish streets only).
+        assert_eq!(
+            split("Harbiye Mah. Cumhuriyet Cad. No: 8, Şişli, İstanbul")[0],
+            o("Harbiye Mah. Cumhuriyet Cad. No: 8")
+        );
+        assert_eq!(
+            split("Calle Donceles 36, Centro Histórico, Ciudad de México")[0],
+            o("Calle Donceles 36, Centro Histórico")
+        );
+        // A second code after the region is no town.
+        assert_eq!(
+            split("1435 The Alameda, San Jose, SJ, CR"),
+            [o("1435 The Alameda"), o("San Jose"), o("CR"), None, None]
+        );
+        // A US house number is no postcode: the town is last.
+        assert_eq!(
+            split("Big Woods Lake Boat Ramp, 4800 Wild Horse Rd., Cedar Falls")[1],
+            o("Cedar Falls")
+        );
+        // A region after the postcode and town.
+        assert_eq!(
+            split("Burgweg 4, 8955 Wolkenstein, Steiermark"),
+            [o("Burgweg 4"), o("Wolkenstein"), o("Steiermark"), o("8955"), None]
+        );
+        assert_eq!(
+            split("Calle Juárez 310, Zona Centro, 37000 León, Gto., México"),
+            [o("Calle Juárez 310, Zona Centro"), o("León"), o("Gto."), o("37000"), o("MX")]
+        );
     }
 
     #[test]

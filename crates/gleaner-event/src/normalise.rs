@@ -324,7 +324,7 @@ fn venue(raw: &RawEvent) -> Venue {
 
 /// Whether a text without a house number still names a street (`Main Street`,
 /// `rue de la Paix`, `Calle Mayor`, `Bahariye Caddesi`).
-fn names_a_street(text: &str) -> bool {
+pub(crate) fn names_a_street(text: &str) -> bool {
     const WORDS: [&str; 32] = [
         "street",
         "square",

@@ -27,7 +27,8 @@
 //! every event is free (`Alle Veranstaltungen sind kostenlos`) makes them free. An item's
 //! description is a block its class names, else its first paragraph of running text.
 //!
-//! The site's own venue is a footer line, a contact block (`<h3>Kontakt</h3>` and its
+//! A place the page states for all its events (`default_venue`), else the site's own
+//! place its JSON-LD declares (`site_place`), else the site's own venue is a footer line, a contact block (`<h3>Kontakt</h3>` and its
 //! `<br>` lines), or a footer part holding street and town, without a legal form
 //! (`S.L.`, `e. V.`). A detail page without an `<address>` takes the one its Google Maps embed is titled
 //! with, and without a sentence-like `<p>` the first paragraph of a `<br><br>` text block.
@@ -54,6 +55,7 @@ mod abstain;
 mod cells;
 mod datelist;
 mod days;
+mod default_venue;
 mod detail;
 mod item;
 mod listing;
@@ -64,6 +66,7 @@ mod roles;
 mod sections;
 mod segment;
 mod showtimes;
+mod site_place;
 mod tables;
 mod tariff;
 mod trailing;
@@ -136,6 +139,32 @@ pub fn read(
     let placeless = |r: &RawEvent| {
         r.location_name.is_none() && r.location_text.is_none() && r.address_text.is_none()
     };
+    // A place the page states for all its events (`All our shows are at <strong>The Corn
+    // Exchange</strong>, Market Street, Hexley unless stated otherwise`) is where those
+    // that name none are, and gives its address to those that name it without one.
+    if let Some((name, address)) = default_venue::stated_venue(doc.root_element()) {
+        for c in candidates[first..].iter_mut() {
+            let r = &mut c.raw;
+            if placeless(r) {
+                r.location_name = Some(name.clone());
+                r.address_text.clone_from(&address);
+            } else if r.location_name.as_deref() == Some(name.as_str())
+                && r.address_text.is_none()
+                && r.location_text.is_none()
+            {
+                r.address_text.clone_from(&address);
+            }
+        }
+    }
+    // The site's own place as its JSON-LD declares it (a `Restaurant`, a `MusicVenue`
+    // with its `PostalAddress`) is where the events that name none are.
+    if candidates[first..].iter().any(|c| placeless(&c.raw))
+        && let Some(place) = site_place::site_place(doc)
+    {
+        for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
+            place.place(&mut c.raw);
+        }
+    }
     // The site's own venue, from its footer or contact block: read once for the rules
     // below.
     let site = site_venue(doc.root_element());
@@ -199,11 +228,23 @@ pub fn read(
     if let Some(country) = site.as_ref().and_then(|(_, a)| site_country(a)) {
         for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
             let texts = [&c.raw.location_name, &c.raw.location_text, &c.raw.address_text];
-            let names_one = texts.iter().filter_map(|t| t.as_deref()).any(|t| {
-                t.split([',', '·', '|', '(', ')'])
-                    .any(|p| gleaner_event::country_code(p.trim()).is_some())
-            });
+            let names_one = texts.iter().filter_map(|t| t.as_deref()).any(names_a_country);
             if !names_one {
+                c.raw.country = Some(country.clone());
+            }
+        }
+    }
+    // Events with a place and still no country are in the country of the page's language
+    // tag's region (`fr-BE`, `de-CH`, `es-AR`), as the labels read a local site: not
+    // `en-US`, where an address is given a country only when it says one.
+    // A place that names its own country (`Berlin, Deutschland` on a `de-CH` band's
+    // tour list) keeps it.
+    if let Some(country) = language_tag(doc).as_deref().and_then(tag_country) {
+        for c in candidates[first..].iter_mut().filter(|c| c.raw.country.is_none()) {
+            let r = &c.raw;
+            let texts = [&r.location_name, &r.location_text, &r.address_text, &r.locality];
+            let placed = texts.iter().any(|t| t.is_some());
+            if placed && !texts.iter().filter_map(|t| t.as_deref()).any(names_a_country) {
                 c.raw.country = Some(country.clone());
             }
         }
@@ -373,6 +414,27 @@ fn language_tag(doc: &Html) -> Option<String> {
         .and_then(|h| h.value().attr("lang"))
         .map(str::to_owned)
         .filter(|t| !t.trim().is_empty())
+}
+
+/// Whether a place's text names a country in one of its parts (`…, Berlin, Deutschland`,
+/// `09002 Burgos (España)`).
+fn names_a_country(text: &str) -> bool {
+    text.split([',', '·', '|', '(', ')', '\n'])
+        .any(|p| gleaner_event::country_code(p.trim()).is_some())
+}
+
+/// The country a language tag's region names (`fr-BE` → `BE`, `de-ch` → `CH`); `None`
+/// without a two-letter region and for `US` (see [`read`]).
+fn tag_country(tag: &str) -> Option<String> {
+    let region = tag.split(['-', '_']).nth(1)?;
+    if region.len() != 2
+        || !region.bytes().all(|b| b.is_ascii_alphabetic())
+        || region.eq_ignore_ascii_case("us")
+    {
+        return None;
+    }
+    // A language tag's region is an ISO 3166 code already (`UK` is not one, but is meant).
+    Some(gleaner_event::country_code(region).unwrap_or_else(|| region.to_ascii_uppercase()))
 }
 
 /// The order the page's language writes dates in (`3/4` is 3 April in `fr`).
@@ -680,4 +742,22 @@ fn is_icon(img: ElementRef<'_>) -> bool {
     let file = file.split(['?', '#']).next().unwrap_or_default();
     let name = file.rsplit('/').next().unwrap_or_default();
     small || name.contains("icon") || name.contains("logo")
+}
+
+#[cfg(test)]
+mod tag_tests {
+    use super::{names_a_country, tag_country};
+
+    #[test]
+    fn a_language_tags_country() {
+        // Issue 24: a local site's events are in its language tag's country.
+        assert_eq!(tag_country("fr-BE").as_deref(), Some("BE"));
+        assert_eq!(tag_country("de-ch").as_deref(), Some("CH"));
+        assert_eq!(tag_country("es_AR").as_deref(), Some("AR"));
+        assert_eq!(tag_country("en-US"), None);
+        assert_eq!(tag_country("de"), None);
+        assert_eq!(tag_country("es-419"), None);
+        assert!(names_a_country("Kulturbrauerei, Schönhauser Allee 36, Berlin, Deutschland"));
+        assert!(!names_a_country("Mühlenweg 3, 37574 Einbeck"));
+    }
 }

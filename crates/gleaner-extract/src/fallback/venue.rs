@@ -15,8 +15,9 @@ use super::{sel, text_of};
 /// name hold a street or postcode and a town; phone numbers, e-mail addresses and `©`
 /// lines are not parts. The name and the address (parts joined by `, `).
 pub(super) fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
-    let blocks =
-        sel("footer, footer address, footer p, footer div, footer li, address, [class*=contact] p");
+    let blocks = sel(
+        "footer, footer address, footer p, footer div, footer li, address, [class*=contact] p, [class*=adres]",
+    );
     let found = doc
         .select(&blocks)
         .filter(|el| el.select(&sel("p, div, li, address")).all(|b| b.id() == el.id()))
@@ -32,9 +33,30 @@ pub(super) fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
             .find_map(|h| {
                 let block = h.next_siblings().find_map(ElementRef::wrap)?;
                 matches!(block.value().name(), "p" | "address" | "div")
-                    .then(|| br_lines(block).and_then(|l| venue_line(&l)))
+                    .then(|| {
+                        br_lines(block)
+                            .and_then(|l| venue_line(&l))
+                            .or_else(|| venue_line(&text_of(block)))
+                    })
                     .flatten()
             })
+    });
+    // A footer column headed by the venue's name, its address below (`<h2>El Desván de
+    // Papel</h2><p>Calle de la Platería, 9 · 47001 Valladolid · España<br>…</p>`).
+    let found = found.or_else(|| {
+        doc.select(&sel("footer h2, footer h3, footer h4, footer h5")).take(20).find_map(|h| {
+            let block = h.next_siblings().find_map(ElementRef::wrap)?;
+            let block = if block.value().name() == "div" {
+                block.children().find_map(ElementRef::wrap).unwrap_or(block)
+            } else {
+                block
+            };
+            if !matches!(block.value().name(), "p" | "address") {
+                return None;
+            }
+            let lines = br_lines(block).unwrap_or_else(|| text_of(block));
+            venue_line(&format!("{} · {lines}", text_of(h)))
+        })
     });
     if found.is_some() || doc.select(&sel("footer")).next().is_some() {
         return found;
@@ -69,6 +91,14 @@ const CONTACT_HEADINGS: &[&str] = &[
     "adres",
     "adresimiz",
     "ulasim",
+    // The venue's own heading (`<h3>Sede</h3>`, `<h3>Spielort</h3>`).
+    "sede",
+    "spielort",
+    "veranstaltungsort",
+    "venue",
+    "our venue",
+    "lieu",
+    "mekan",
 ];
 
 /// Whether a heading names the site's contact or address block (`Kontakt`, `Contact`,
@@ -131,14 +161,25 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     // Nor is a sentence after the address (`Ayuntamiento de Burgos. Si no quiere recibir
     // este boletín, dese de baja.`).
     // Nor are opening hours (`Pazartesi–Cumartesi 10.00–20.00`, `Di.–Fr. 10–18 Uhr`).
+    // Nor are the links a footer line ends with (`· Impressum · Datenschutz`).
     let parts: Vec<&str> = parts
         .into_iter()
-        .filter(|p| !is_contact(p) && !is_sentence(p) && parse_text_time(p).is_none())
+        .filter(|p| {
+            !is_contact(p) && !is_sentence(p) && parse_text_time(p).is_none() && !is_legal_link(p)
+        })
         .collect();
     let (name, rest) = parts.split_first()?;
+    // `Espacio Nórdico – Embajada de Finlandia en la República Argentina`: a long name
+    // is its first part before a dash, the rest says what it is.
+    let name = match name.split_once(" – ") {
+        Some((short, _)) if name.split_whitespace().count() > 6 => short.trim(),
+        _ => name,
+    };
     let words = name.split_whitespace().count();
+    // A labelled part (`Präsident: Hans Lüthi`) names a person or an office, not a venue.
     if rest.is_empty()
         || !(1..=6).contains(&words)
+        || name.contains(':')
         || name.chars().any(|c| c.is_ascii_digit())
         || label_of(name).is_some()
     {
@@ -191,6 +232,32 @@ fn venue_line(line: &str) -> Option<(String, String)> {
         return Some((place.trim().to_owned(), address.join(", ")));
     }
     Some((without_legal_form(name).to_owned(), rest.join(", ")))
+}
+
+/// Whether a footer's part is one of the legal or navigation links a footer ends with
+/// (`Impressum`, `Datenschutz`, `Mentions légales`, `Aviso legal`, `Privacy Policy`,
+/// `KVKK`), compared folded and lower-cased.
+fn is_legal_link(part: &str) -> bool {
+    const LINKS: &[&str] = &[
+        "impressum",
+        "datenschutz",
+        "datenschutzerklarung",
+        "kontakt",
+        "contact",
+        "privacy",
+        "privacy policy",
+        "cookies",
+        "cookie policy",
+        "terms",
+        "mentions legales",
+        "aviso legal",
+        "politica de privacidad",
+        "kvkk",
+        "gizlilik",
+        "sitemap",
+    ];
+    let folded = gleaner_event::datetext::fold_diacritics(part.trim()).to_lowercase();
+    LINKS.contains(&folded.as_str())
 }
 
 /// Company and association forms a footer writes after a name (`Tablao Los Alcores
@@ -392,12 +459,30 @@ pub(super) fn classed_place(
         )
         // `Teatro Isabel la Católica · Granada`: a venue and its town; without the hall
         // after a dash (`Nazım Hikmet Kültür Merkezi – Büyük Salon`).
-        .map(|el| without_hall(&text_of(el)).replace(" · ", ", "))
+        .map(|el| town_first(&without_hall(&text_of(el)).replace(" · ", ", ")))
         .find(|t| {
             (2..=80).contains(&t.chars().count())
                 && parse_text_date(t, reference, order).is_none()
                 && parse_text_time(t).is_none()
         })
+}
+
+/// A place written town first, as French listings do (`Montreuil-sur-Loir (49140) –
+/// Salle des fêtes, rue des Écoles`), rewritten in an address's order with the town last
+/// (`Salle des fêtes, rue des Écoles, Montreuil-sur-Loir`); other places as written.
+fn town_first(place: &str) -> String {
+    let Some((head, rest)) = place.split_once(" – ").or_else(|| place.split_once(" - ")) else {
+        return place.to_owned();
+    };
+    let Some((town, code)) = head.strip_suffix(')').and_then(|h| h.rsplit_once(" (")) else {
+        return place.to_owned();
+    };
+    let postcode = (2..=5).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_digit());
+    let town = town.trim();
+    if !postcode || town.is_empty() || town.contains(',') || rest.trim().is_empty() {
+        return place.to_owned();
+    }
+    format!("{}, {town}", rest.trim())
 }
 
 /// A place without the hall or room written after a dash (`Kulturhaus – Großer Saal`,
@@ -502,6 +587,26 @@ mod hall_tests {
     }
 
     #[test]
+    fn a_town_written_first() {
+        use super::town_first;
+        // Issue 24, batch 150–159: a French directory's `Town (postcode) – place`.
+        assert_eq!(
+            town_first("Montreuil-sur-Loir (49140) – Salle des fêtes, rue des Écoles"),
+            "Salle des fêtes, rue des Écoles, Montreuil-sur-Loir"
+        );
+        assert_eq!(
+            town_first("Saint-Florent-des-Vignes (49410) – place de l’Église"),
+            "place de l’Église, Saint-Florent-des-Vignes"
+        );
+        // Brackets that hold no postcode, and no dash: as written.
+        assert_eq!(
+            town_first("Salle Pleyel (Paris) – Grande salle"),
+            "Salle Pleyel (Paris) – Grande salle"
+        );
+        assert_eq!(town_first("Le Périscope, Lyon"), "Le Périscope, Lyon");
+    }
+
+    #[test]
     fn a_hall_after_the_venue() {
         assert_eq!(
             without_hall("Nazım Hikmet Kültür Merkezi – Büyük Salon"),
@@ -510,6 +615,56 @@ mod hall_tests {
         assert_eq!(without_hall("Kulturhaus Mitte - Großer Saal"), "Kulturhaus Mitte");
         // A dash that is not before a hall keeps the place whole.
         assert_eq!(without_hall("Parc – Jardin des Plantes"), "Parc – Jardin des Plantes");
+    }
+}
+
+#[cfg(test)]
+mod site_tests {
+    use super::site_venue;
+    use scraper::Html;
+
+    fn site(html: &str) -> Option<(String, String)> {
+        site_venue(Html::parse_document(html).root_element())
+    }
+
+    fn pair(a: &str, b: &str) -> Option<(String, String)> {
+        Some((a.to_owned(), b.to_owned()))
+    }
+
+    #[test]
+    fn the_venue_heading_and_a_footer_column_named_by_the_venue() {
+        // Issue 24, batches 170–209: a `Sede` / `Spielort` block, one line or several.
+        assert_eq!(
+            site(
+                "<aside><h3>Sede</h3><p><strong>Teatro Xicoténcatl</strong><br>Calle Donceles \
+                 36, Centro Histórico<br>Ciudad de México</p></aside>"
+            ),
+            pair("Teatro Xicoténcatl", "Calle Donceles 36, Centro Histórico, Ciudad de México")
+        );
+        assert_eq!(
+            site(
+                "<main><h3>Spielort</h3><p>Burghof der Burg Wolkenstein, Burgweg 4, 8955 \
+                 Wolkenstein, Steiermark</p></main>"
+            ),
+            pair("Burghof der Burg Wolkenstein", "Burgweg 4, 8955 Wolkenstein, Steiermark")
+        );
+        // A footer column whose heading is the venue's name.
+        assert_eq!(
+            site(
+                "<footer><div><h2>El Desván de Papel</h2><div><p>Calle de la Platería, 9 · \
+                 47001 Valladolid · España<br>983 00 00 00 · hola@desvan.example</p></div></div>\
+                 </footer>"
+            ),
+            pair("El Desván de Papel", "Calle de la Platería, 9, 47001 Valladolid, España")
+        );
+        // An address block named by its class (Turkish `adres`).
+        assert_eq!(
+            site(
+                "<div class=\"adres\"><b>Kuklistan Sahnesi</b><br>Tunalı Hilmi Cad. No: 88/B, \
+                 Kavaklıdere, Çankaya / Ankara<br>Tel: 0312 000 00 00</div>"
+            ),
+            pair("Kuklistan Sahnesi", "Tunalı Hilmi Cad. No: 88/B, Kavaklıdere, Çankaya / Ankara")
+        );
     }
 }
 
@@ -585,7 +740,22 @@ mod tests {
             v("Sporting Club · Boathouse Lane, Riverside · 37574 Einbeck"),
             pair("Sporting Club", "Boathouse Lane, Riverside, 37574 Einbeck")
         );
+        // A long name is its part before a dash.
+        assert_eq!(
+            v(
+                "Espacio Nórdico – Embajada de Finlandia en la República Argentina · Av. Santa Fe 846, piso 5 · C1059ABP Buenos Aires"
+            ),
+            pair("Espacio Nórdico", "Av. Santa Fe 846, piso 5, C1059ABP Buenos Aires")
+        );
+        // Legal links after the address are no part of it.
+        assert_eq!(
+            v(
+                "Freiwillige Feuerwehr Oberhaslach e. V. · Am Gerätehaus 2 · 84169 Oberhaslach · Impressum · Datenschutz"
+            ),
+            pair("Freiwillige Feuerwehr Oberhaslach", "Am Gerätehaus 2, 84169 Oberhaslach")
+        );
         for not in [
+            "Präsident: Hans Lüthi · Dorfstrasse 14 · 3552 Bärau",
             "© 2026 Eastside Community Center",
             "Riverside Playhouse is a registered charity no. 1234567. © 2026",
             "Teatro Cervantes · Ayuntamiento de Málaga · © 2026",

@@ -1,0 +1,281 @@
+//! The place a page states for all its events (`All our shows are at <strong>The Corn
+//! Exchange</strong>, Market Street, Hexley unless stated otherwise`, `Sauf mention
+//! contraire, nos activités ont lieu à la <b>Maison de quartier</b>, avenue …`): the
+//! events that name no place of their own are there.
+
+use gleaner_event::datetext::fold_diacritics;
+use scraper::ElementRef;
+
+use super::venue::names_a_street;
+use super::{in_chrome, sel, text_of};
+
+/// Words that say a place holds unless an event says otherwise, folded and lower-cased,
+/// in the five languages.
+const DEFAULT_MARKERS: &[&str] = &[
+    "unless stated",
+    "unless otherwise",
+    "unless noted",
+    "sauf mention contraire",
+    "sauf indication contraire",
+    "sauf avis contraire",
+    "wenn nicht anders angegeben",
+    "sofern nicht anders angegeben",
+    "falls nicht anders angegeben",
+    "salvo que se indique",
+    "salvo indicacion contraria",
+    "salvo aviso contrario",
+    "aksi belirtilmedikce",
+    "aksi belirtilmedigi",
+];
+
+/// Words right before a place's name, folded and lower-cased: prepositions and articles
+/// (`played at`, `à la`, `in der`, `ist … der`, `en el`, `de la`).
+const PLACING_WORDS: &[&str] = &[
+    "at", "the", "a", "la", "le", "l", "au", "aux", "der", "die", "das", "dem", "den", "im", "in",
+    "en", "el", "al", "del",
+];
+
+/// The place a paragraph of the page states for all events, unless they say otherwise:
+/// the bold name the paragraph holds (`<strong>`, `<b>`) and the address written in it or
+/// after it up to the sentence's end. The name and the address (`None` when the sentence
+/// gives none); `None` without such a paragraph or when the name is long.
+pub(super) fn stated_venue(doc: ElementRef<'_>) -> Option<(String, Option<String>)> {
+    doc.select(&sel("p")).take(200).filter(|p| !in_chrome(*p)).find_map(|p| {
+        let text = text_of(p);
+        let folded = fold_diacritics(&text).to_lowercase();
+        if text.len() > 600 || !DEFAULT_MARKERS.iter().any(|m| folded.contains(m)) {
+            return None;
+        }
+        let Some(bold) = p.select(&sel("strong, b")).next() else {
+            return unmarked_place(&text);
+        };
+        let name = text_of(bold);
+        let (before, after) = text.split_once(name.as_str())?;
+        // The name is in the sentence that says so (`All times local unless stated.
+        // <b>Hexley Players</b>` is not).
+        let sentence = fold_diacritics(before.rsplit(". ").next().unwrap_or(before));
+        let sentence = sentence.to_lowercase();
+        let tail = fold_diacritics(after.split(". ").next().unwrap_or(after)).to_lowercase();
+        if !DEFAULT_MARKERS.iter().any(|m| sentence.contains(m) || tail.contains(m)) {
+            return None;
+        }
+        // The name follows the word that places it (`at`, `à la`, `in der`, `en el`).
+        let last = sentence.split_whitespace().last().unwrap_or_default();
+        if !PLACING_WORDS.contains(&last.trim_end_matches(['\'', '’'])) {
+            return None;
+        }
+        // And its address names a street or a number: a place, not a ticket office.
+        place_of(&name, after).filter(|(_, address)| {
+            address
+                .as_deref()
+                .is_some_and(|a| a.chars().any(|c| c.is_ascii_digit()) || names_a_street(a))
+        })
+    })
+}
+
+/// Phrases that place what follows, with a space on either side, folded and
+/// lower-cased: the place's name comes after them.
+const PLACING_PHRASES: &[&str] = &[
+    " are in ",
+    " are at ",
+    " is at ",
+    " held at ",
+    " held in ",
+    " ont lieu a ",
+    " ont lieu au ",
+    " finden in ",
+    " finden im ",
+    " se celebran en ",
+    " tienen lugar en ",
+];
+
+/// Lower-case articles a place's name may open with (`the Parish Hall`): not part of it.
+const ARTICLES: &[&str] = &["the ", "la ", "le ", "l'", "l’", "der ", "dem ", "el "];
+
+/// The place a sentence without a bold name states for all events (`Unless stated
+/// otherwise, club events are in the Parish Hall, 22 Upper Rathmines Road, Dublin 6.`):
+/// what follows its placing phrase in the sentence that holds the marker, without a
+/// leading lower-case article.
+fn unmarked_place(text: &str) -> Option<(String, Option<String>)> {
+    let sentence = text.split(". ").find(|s| {
+        let folded = fold_diacritics(s).to_lowercase();
+        DEFAULT_MARKERS.iter().any(|m| folded.contains(m))
+    })?;
+    // Find the phrase in the folded text and cut the sentence at the same character.
+    let folded = fold_diacritics(sentence).to_lowercase();
+    let (at, phrase) = PLACING_PHRASES
+        .iter()
+        .filter_map(|p| folded.find(p).map(|at| (at, *p)))
+        .min_by_key(|(at, _)| *at)?;
+    let chars = folded[..at + phrase.len()].chars().count();
+    let rest: String = sentence.chars().skip(chars).collect();
+    // Where folding changed the length, the cut is elsewhere: no place.
+    if !folded.ends_with(&fold_diacritics(&rest).to_lowercase()) {
+        return None;
+    }
+    // After an article the name is written in lower case (`à l'église Saint-Pierre`):
+    // capitalised as a name; without one it must be capitalised already.
+    let (rest, article) = match ARTICLES.iter().find_map(|a| rest.strip_prefix(a)) {
+        Some(r) => (r, true),
+        None => (rest.as_str(), false),
+    };
+    let rest = [" unless ", ", sauf ", " sauf ", ", salvo ", " salvo ", ", wenn "]
+        .iter()
+        .fold(rest, |r, end| r.split(end).next().unwrap_or(r))
+        .trim()
+        .trim_end_matches('.');
+    let (name, address) = rest.split_once(", ")?;
+    // A name holds no bracket (`la librería (calle de la Platería, 9)` is a description).
+    // A lower-case name of one word is a common noun (`à la cave`), not a place's name.
+    let capital = name.chars().next().is_some_and(char::is_uppercase);
+    let named = capital || article && name.split_whitespace().count() >= 2;
+    if !named || rest.contains(['(', ')']) {
+        return None;
+    }
+    let mut chars = name.chars();
+    let name: String = chars.next().into_iter().flat_map(char::to_uppercase).chain(chars).collect();
+    place_of(&name, &format!(", {address}")).filter(|(_, address)| {
+        address
+            .as_deref()
+            .is_some_and(|a| a.chars().any(|c| c.is_ascii_digit()) || names_a_street(a))
+    })
+}
+
+/// The place in a bold name and the text after it: `Stadthalle Beuel` + `, Siegburger
+/// Straße 40, 53229 Bonn statt.` → (`Stadthalle Beuel`, `Siegburger Straße 40, 53229
+/// Bonn`); `Páirc Naomh Bríd, Ballyhooly Road, Cork` + ` unless stated.` → (`Páirc
+/// Naomh Bríd`, `Ballyhooly Road, Cork`).
+fn place_of(bold: &str, after: &str) -> Option<(String, Option<String>)> {
+    // The address after the name runs to the sentence's end, or to the marker or verb
+    // that closes it (` unless stated`, German ` statt`).
+    let tail = after
+        .trim_start()
+        .strip_prefix(',')
+        .map(|t| {
+            let ends = [". ", " unless ", " statt", ";", " ("];
+            let end = ends.iter().filter_map(|e| t.find(e)).min().unwrap_or(t.len());
+            t[..end].trim().trim_end_matches('.').trim()
+        })
+        .unwrap_or_default();
+    let whole = if tail.is_empty() { bold.to_owned() } else { format!("{bold}, {tail}") };
+    let whole = whole.trim().trim_end_matches('.');
+    let (name, address) = match whole.split_once(", ") {
+        Some((name, address)) => (name.trim(), Some(address.trim())),
+        None => (whole, None),
+    };
+    let words = name.split_whitespace().count();
+    if !(1..=7).contains(&words) || name.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    // An address is short and holds no sentence.
+    let address = address.filter(|a| a.len() <= 120 && !a.contains(". "));
+    Some((name.to_owned(), address.map(str::to_owned)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stated_venue;
+    use scraper::Html;
+
+    fn venue(html: &str) -> Option<(String, Option<String>)> {
+        stated_venue(Html::parse_document(html).root_element())
+    }
+
+    fn pair(name: &str, address: &str) -> Option<(String, Option<String>)> {
+        Some((name.to_owned(), Some(address.to_owned())))
+    }
+
+    #[test]
+    fn a_place_stated_for_all_events() {
+        // Issue 24, batches 90–189: the sentence in four languages.
+        assert_eq!(
+            venue(
+                "<p>All our shows are at <strong>The Corn Exchange</strong>, Market Street, \
+                 Hexley, Shropshire SY9 4AB unless stated otherwise.</p>"
+            ),
+            pair("The Corn Exchange", "Market Street, Hexley, Shropshire SY9 4AB")
+        );
+        assert_eq!(
+            venue(
+                "<p>Saison 2025-2026. Sauf mention contraire, nos activités ont lieu à la \
+                 <b>Maison de quartier du Chant d'Oiseau</b>, avenue du Chant d'Oiseau 40, \
+                 1150 Woluwe-Saint-Pierre. PAF = participation aux frais.</p>"
+            ),
+            pair(
+                "Maison de quartier du Chant d'Oiseau",
+                "avenue du Chant d'Oiseau 40, 1150 Woluwe-Saint-Pierre"
+            )
+        );
+        assert_eq!(
+            venue(
+                "<p>Die Sitzungen finden, wenn nicht anders angegeben, in der <strong>Stadthalle \
+                 Beuel</strong>, Siegburger Straße 40, 53229 Bonn statt.</p>"
+            ),
+            pair("Stadthalle Beuel", "Siegburger Straße 40, 53229 Bonn")
+        );
+        assert_eq!(
+            venue(
+                "<p>All home games are played at <strong>Páirc Naomh Bríd, Ballyhooly Road, \
+                 Cork</strong> unless stated. Throw-in times are Irish time.</p>"
+            ),
+            pair("Páirc Naomh Bríd", "Ballyhooly Road, Cork")
+        );
+        assert_eq!(
+            venue(
+                "<p>Treffpunkt für alle Wanderungen ist, wenn nicht anders angegeben, der \
+                 <strong>Parkplatz an der Festhalle, Hauptstraße 40, Rauhenstetten</strong>. \
+                 Die Abfahrtszeiten geben wir bekannt.</p>"
+            ),
+            pair("Parkplatz an der Festhalle", "Hauptstraße 40, Rauhenstetten")
+        );
+    }
+
+    #[test]
+    fn a_place_stated_without_a_bold_name() {
+        assert_eq!(
+            venue(
+                "<p>Unless stated otherwise, club events are in the Parish Hall, 22 Upper \
+                 Rathmines Road, Dublin 6. All times are Irish time.</p>"
+            ),
+            pair("Parish Hall", "22 Upper Rathmines Road, Dublin 6")
+        );
+        assert_eq!(
+            venue(
+                "<p>Tous les concerts ont lieu à l'église Saint-Pierre, 2 rue de l'Église, 74320 \
+                 Sévrier, sauf mention contraire.</p>"
+            ),
+            pair("Église Saint-Pierre", "2 rue de l'Église, 74320 Sévrier")
+        );
+        assert_eq!(venue("<p>Unless stated otherwise, all times are Irish time.</p>"), None);
+        assert_eq!(
+            venue(
+                "<p>Toutes les manifestations ont lieu à la cave, Route du Vignoble 12, 1963 Vétroz, sauf mention contraire.</p>"
+            ),
+            None
+        );
+        assert_eq!(
+            venue(
+                "<p>Las presentaciones se celebran en la librería (calle de la Platería, 9) \
+                 salvo que se indique otro lugar.</p>"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn no_stated_place() {
+        // A bold word in a paragraph without the marker, and a marker in the footer.
+        assert_eq!(venue("<p>Our <b>Spring Fair</b> is at the Corn Exchange.</p>"), None);
+        assert_eq!(
+            venue("<footer><p>Unless stated, at <b>The Hall</b>, Main Street.</p></footer>"),
+            None
+        );
+        assert_eq!(venue("<p>All times local unless stated. <b>Hexley Players</b></p>"), None);
+        // A name no placing word leads, or without a street or number.
+        assert_eq!(
+            venue("<p>Unless stated, tickets from <b>Hexley Books</b>, Market Street.</p>"),
+            None
+        );
+        assert_eq!(venue("<p>Unless stated, all at <b>The Hall</b>, Hexley.</p>"), None);
+    }
+}

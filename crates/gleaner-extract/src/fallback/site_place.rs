@@ -1,0 +1,163 @@
+//! The site's own place as its JSON-LD declares it: a `LocalBusiness`, `Place` or
+//! `Organization` node (or a subtype: `MusicVenue`, `Restaurant`, `BarOrPub`,
+//! `SportsActivityLocation`, `Library`…) with a postal address, on a page whose events
+//! carry no structured data of their own.
+
+use gleaner_event::RawEvent;
+use scraper::{ElementRef, Html};
+use serde_json::Value;
+
+use super::sel;
+use crate::lenient_json;
+
+/// A place read from a JSON-LD node: its name and its address's parts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct SitePlace {
+    /// The node's `name`.
+    pub name: String,
+    /// `streetAddress`.
+    pub street: Option<String>,
+    /// `addressLocality`.
+    pub locality: Option<String>,
+    /// `addressRegion`.
+    pub region: Option<String>,
+    /// `postalCode`.
+    pub postal_code: Option<String>,
+    /// `addressCountry`, a code or a name.
+    pub country: Option<String>,
+}
+
+impl SitePlace {
+    /// Puts the place on an event that names none.
+    pub(super) fn place(&self, raw: &mut RawEvent) {
+        raw.location_name = Some(self.name.clone());
+        raw.street.clone_from(&self.street);
+        raw.locality.clone_from(&self.locality);
+        raw.region.clone_from(&self.region);
+        raw.postal_code.clone_from(&self.postal_code);
+        raw.country.clone_from(&self.country);
+    }
+}
+
+/// The first JSON-LD node of the page (top level, in a list or in an `@graph`) that is not
+/// an event, a page or a work and has a name and a postal address with a street or a
+/// town; `None` without one.
+pub(super) fn site_place(doc: &Html) -> Option<SitePlace> {
+    doc.select(&sel("script[type]"))
+        .filter(|s| {
+            s.value().attr("type").is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
+        })
+        .take(20)
+        .find_map(|script| {
+            let text: String = ElementRef::text(&script).collect();
+            lenient_json::parse(&text).values.iter().find_map(|v| in_value(v, 0))
+        })
+}
+
+/// The place in one JSON value, at most a few levels down (lists and `@graph`s).
+fn in_value(v: &Value, depth: usize) -> Option<SitePlace> {
+    if depth > 3 {
+        return None;
+    }
+    match v {
+        Value::Array(items) => items.iter().find_map(|i| in_value(i, depth + 1)),
+        Value::Object(map) => {
+            if let Some(graph) = map.get("@graph") {
+                return in_value(graph, depth + 1);
+            }
+            node_place(map)
+        }
+        _ => None,
+    }
+}
+
+/// Types whose nodes are never the site's place, or end so (`MusicEvent`, `WebPage`).
+const NOT_PLACES: &[&str] = &[
+    "event",
+    "webpage",
+    "website",
+    "article",
+    "posting",
+    "person",
+    "product",
+    "offer",
+    "breadcrumblist",
+    "imageobject",
+    "course",
+    "courseinstance",
+    "itemlist",
+];
+
+/// A node read as a place when its type allows and it has a name and an address.
+fn node_place(map: &serde_json::Map<String, Value>) -> Option<SitePlace> {
+    let types: Vec<String> = match map.get("@type")? {
+        Value::String(t) => vec![t.to_ascii_lowercase()],
+        Value::Array(ts) => {
+            ts.iter().filter_map(Value::as_str).map(str::to_ascii_lowercase).collect()
+        }
+        _ => return None,
+    };
+    if types.is_empty() || types.iter().any(|t| NOT_PLACES.iter().any(|n| t.ends_with(n))) {
+        return None;
+    }
+    let name = map.get("name")?.as_str()?.trim();
+    let Value::Object(address) = map.get("address")? else { return None };
+    let field = |k: &str| {
+        let v = address.get(k)?;
+        let s = match v {
+            Value::String(s) => s.trim().to_owned(),
+            Value::Object(o) => o.get("name")?.as_str()?.trim().to_owned(),
+            Value::Number(n) => n.to_string(),
+            _ => return None,
+        };
+        (!s.is_empty()).then_some(s)
+    };
+    let place = SitePlace {
+        name: name.to_owned(),
+        street: field("streetAddress"),
+        locality: field("addressLocality"),
+        region: field("addressRegion"),
+        postal_code: field("postalCode"),
+        country: field("addressCountry"),
+    };
+    (!name.is_empty() && (place.street.is_some() || place.locality.is_some())).then_some(place)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::site_place;
+    use scraper::Html;
+
+    fn place(html: &str) -> Option<(String, Option<String>, Option<String>)> {
+        site_place(&Html::parse_document(html)).map(|p| (p.name, p.street, p.country))
+    }
+
+    #[test]
+    fn a_site_declared_as_a_place() {
+        // Issue 24, batch 190–209: a restaurant's and an arena's own JSON-LD.
+        assert_eq!(
+            place(
+                r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Restaurant","name":"Peña Los Copihues","address":{"@type":"PostalAddress","streetAddress":"Av. Italia 1234","addressLocality":"Providencia","addressCountry":"CL"}}</script>"#
+            ),
+            Some(("Peña Los Copihues".into(), Some("Av. Italia 1234".into()), Some("CL".into())))
+        );
+        assert_eq!(
+            place(
+                r#"<script type="application/ld+json">{"@graph":[{"@type":"WebPage","name":"Cartelera"},{"@type":["SportsActivityLocation"],"name":"Arena Coliseo","address":{"streetAddress":"Calle Juárez 310","addressCountry":{"@type":"Country","name":"MX"}}}]}</script>"#
+            ),
+            Some(("Arena Coliseo".into(), Some("Calle Juárez 310".into()), Some("MX".into())))
+        );
+    }
+
+    #[test]
+    fn no_site_place() {
+        // An organisation without an address, an event's own node, a bare address text.
+        for html in [
+            r#"<script type="application/ld+json">{"@type":"Organization","name":"El Desván","url":"https://x.example"}</script>"#,
+            r#"<script type="application/ld+json">{"@type":"MusicEvent","name":"Gig","address":{"streetAddress":"Main St 1"}}</script>"#,
+            r#"<script type="application/ld+json">{"@type":"Place","name":"Hall","address":"Main St 1, Town"}</script>"#,
+        ] {
+            assert_eq!(place(html), None, "{html}");
+        }
+    }
+}
