@@ -73,7 +73,8 @@ const FLOOR_70_89: f64 = 0.955;
 /// venue from a `Kontakt` block or a footer part holding street and town, legal forms off
 /// venue names, an introduction saying every event is free) took it to 0.761, start
 /// precision 1.000.
-const FLOOR_90_109: f64 = 0.755;
+/// Session 2026-12-03 (helpers times2, items2, venue2 and the lead, merged): 0.779.
+const FLOOR_90_109: f64 = 0.775;
 
 /// Pages 110–129, the fourth blind batch (issue 24): venue and listing pages in five
 /// languages. At first sight, on 2026-12-02 before any fix and with the labels as
@@ -86,7 +87,8 @@ const FLOOR_90_109: f64 = 0.755;
 /// ux2's bold-led title cells, meeting-point columns, small hours on the next day and a
 /// town hall's events in its town; sx's one-digit offsets, `CourseInstance`, date-only
 /// JSON-LD given its time by the markup after it, and a footer's country.
-const FLOOR_110_129: f64 = 0.855;
+/// Session 2026-12-03, merged: 0.907.
+const FLOOR_110_129: f64 = 0.905;
 /// Files 130–149, blind, in the shapes of the public conformance suites (microformats2,
 /// hCalendar, schema.org examples, iCalendar RFC cases): 0.853 at first sight (labels as
 /// corrected; start precision 0.872). Helper sx's rules (the page's h-card as venue,
@@ -103,7 +105,8 @@ const FLOOR_130_149: f64 = 0.96;
 /// written with them in view, to 0.718 with both (start precision 0.833); the floors are
 /// just under. Helper ux5's round (see 90–109) took it to 0.756, start precision 0.833;
 /// helper gen's (see 170–189) to 0.772, start precision 1.000.
-const FLOOR_150_159: f64 = 0.765;
+/// Session 2026-12-03, merged: 0.928 (the record segmenter 0.772 → 0.860 alone).
+const FLOOR_150_159: f64 = 0.925;
 
 /// Pages 160–169, the sixth blind batch (issue 24), written at the end of the session and
 /// scored once at first sight on 2026-12-02 with every round merged: 0.641 with the
@@ -112,7 +115,8 @@ const FLOOR_150_159: f64 = 0.765;
 /// Helper ux5's round (see 90–109), written with them in view, took it to 0.722, start
 /// precision 0.917 (offsets now fixed by the site's venue's country); helper gen's (see
 /// 170–189) to 0.771, start precision 1.000.
-const FLOOR_160_169: f64 = 0.765;
+/// Session 2026-12-03, merged: 0.817.
+const FLOOR_160_169: f64 = 0.81;
 
 /// Pages 170–189, the seventh blind batch (issue 24): 3 pages without event structured
 /// data and 1 with it in each language, from kinds of site not in the batches above. At
@@ -127,7 +131,8 @@ const FLOOR_160_169: f64 = 0.765;
 /// the structured readers' and feeds' fixes made beside them (a zone stated in one event's
 /// description, a channel "from" a place, status badges in capitals, Contao's addresses)
 /// 0.674, start precision 0.874.
-const FLOOR_170_189: f64 = 0.67;
+/// Session 2026-12-03, merged: 0.793 (the places of venue2 0.678 → 0.778 alone).
+const FLOOR_170_189: f64 = 0.79;
 
 /// Pages 190–209, the eighth blind batch (issue 24), written by helper w190 on 2026-12-02
 /// from twenty kinds of site not in the batches above (123 events). At first sight, on the
@@ -137,7 +142,8 @@ const FLOOR_170_189: f64 = 0.67;
 /// 0.028 over. With the structured readers' fixes made on its five structured pages
 /// (prices in descriptions, a zone in one description, Contao addresses) beside them, it
 /// scores 0.492, start precision 0.689.
-const FLOOR_190_209: f64 = 0.49;
+/// Session 2026-12-03, merged: 0.681 (times stated away from the date 0.516 → 0.583 alone, start precision 0.870).
+const FLOOR_190_209: f64 = 0.675;
 
 /// Pages 210–229, the ninth blind batch (issue 24), written by helper w210 on 2026-12-02
 /// (twenty more kinds of site, 125 events) after every rule of the session had been made,
@@ -145,16 +151,27 @@ const FLOOR_190_209: f64 = 0.49;
 /// with the fallback on (0.391 off), start precision 0.600 (45 right starts, 30 wrong);
 /// the session's final code 0.554, start precision 0.750 (66 right, 22 wrong). The floor
 /// is that figure: the next round's rules are measured on it only as held out.
-const FLOOR_210_229: f64 = 0.55;
+/// Session 2026-12-03, held out (no rule made on it): 0.567 → 0.601, start precision 0.750 → 0.788.
+const FLOOR_210_229: f64 = 0.595;
 
 /// Pages 230–249, the tenth blind batch (issue 24), written by helper w230 on 2026-12-02
 /// (twenty more kinds of site, 121 events), scored once at first sight, untuned: the
 /// session's starting code (`82b9250`) 0.547 with the fallback on (0.289 off), start
 /// precision 0.752 (76 right, 25 wrong); with the country's dollar (`84e14f1`) 0.548.
 /// The floor is just under: later rules are measured on it as held out.
-const FLOOR_230_249: f64 = 0.54;
+/// Session 2026-12-03, held out: 0.548 → 0.615, start precision 0.752 → 0.822 (one helper read this batch's pass/fail line while loosening a rule and tightened it again).
+const FLOOR_230_249: f64 = 0.61;
 
-const BATCHES: [Batch; 12] = [
+/// Pages 250–269, the eleventh blind batch (issue 24), written by helper w250 on 2026-12-03
+/// (twenty more kinds of site, 101 events, 10 pages with event structured data and 10
+/// without) while the session's rules were being made, and scored once at first sight:
+/// the session's starting code (`3a609bd`) 0.664 with the fallback on (0.496 off), start
+/// precision 0.793 (65 right, 17 wrong); the session's final code 0.721 (0.500 off), start
+/// precision 0.793 (69 right, 18 wrong). The floor is just under: later rules are measured
+/// on it as held out.
+const FLOOR_250_269: f64 = 0.715;
+
+const BATCHES: [Batch; 13] = [
     Batch {
         name: "pages 01–49",
         pages: (1, 49),
@@ -222,21 +239,28 @@ const BATCHES: [Batch; 12] = [
         name: "pages 190–209 (blind)",
         pages: (190, 209),
         floor: FLOOR_190_209,
-        start_precision: 0.68,
+        start_precision: 0.86,
         fallback_adds: true,
     },
     Batch {
         name: "pages 210–229 (blind)",
         pages: (210, 229),
         floor: FLOOR_210_229,
-        start_precision: 0.74,
+        start_precision: 0.78,
         fallback_adds: true,
     },
     Batch {
         name: "pages 230–249 (blind)",
         pages: (230, 249),
         floor: FLOOR_230_249,
-        start_precision: 0.75,
+        start_precision: 0.80,
+        fallback_adds: true,
+    },
+    Batch {
+        name: "pages 250–269 (blind)",
+        pages: (250, 269),
+        floor: FLOOR_250_269,
+        start_precision: 0.79,
         fallback_adds: true,
     },
 ];
@@ -253,7 +277,7 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 249, "the written corpus has {} pages", files.len());
+    assert!(files.len() >= 269, "the written corpus has {} pages", files.len());
     let mut report = String::new();
     let mut failures = Vec::new();
     let (mut all_with, mut all_without): (Table, Table) = (Table::new(), Table::new());
