@@ -728,19 +728,8 @@ fn canonical_urls(events: &mut [Event], bytes: &[u8], content_type: &str, base: 
     if event.url.as_ref().is_some_and(|u| gleaner_event::same_site(base, u)) {
         return;
     }
-    let (text, _) = decode::decode(bytes, content_type);
-    let stated = page::page_urls(&text);
-    let resolve = |v: &str| {
-        base.join(&gleaner_event::text::decode_entities(v))
-            .ok()
-            .filter(|u| matches!(u.scheme(), "http" | "https"))
-    };
-    event.url = stated
-        .canonical
-        .as_deref()
-        .and_then(resolve)
-        .or_else(|| stated.og_url.as_deref().and_then(resolve))
-        .or_else(|| match page_kind(base) {
+    event.url =
+        stated_page_url(bytes, content_type, base, false).or_else(|| match page_kind(base) {
             PageKind::Page => Some(base.clone()),
             // An example's own URL is the only page it names.
             PageKind::Vocabulary => event.url.take(),
@@ -770,15 +759,7 @@ fn performances_take_the_show_page(
     if !performances {
         return;
     }
-    let (text, _) = decode::decode(bytes, content_type);
-    let stated = page::page_urls(&text);
-    let page = stated
-        .canonical
-        .as_deref()
-        .or(stated.og_url.as_deref())
-        .and_then(|v| base.join(&gleaner_event::text::decode_entities(v)).ok())
-        .filter(|u| matches!(u.scheme(), "http" | "https") && gleaner_event::same_site(base, u));
-    if let Some(page) = page {
+    if let Some(page) = stated_page_url(bytes, content_type, base, true) {
         for e in events.iter_mut() {
             e.url = Some(page.clone());
         }
@@ -798,22 +779,28 @@ fn widget_events_take_the_page(events: &mut [Event], bytes: &[u8], content_type:
     if !widget || !matches!(page_kind(base), PageKind::Page) {
         return;
     }
+    let page = stated_page_url(bytes, content_type, base, true).unwrap_or_else(|| base.clone());
+    for e in events.iter_mut() {
+        e.url = Some(page.clone());
+    }
+}
+
+/// The URL a page states for itself: its canonical link, else its `og:url`, resolved
+/// against `base` (http(s) only; only on the page's site when `same_site`).
+fn stated_page_url(bytes: &[u8], content_type: &str, base: &Url, same_site: bool) -> Option<Url> {
     let (text, _) = decode::decode(bytes, content_type);
     let stated = page::page_urls(&text);
     let resolve = |v: &str| {
-        base.join(&gleaner_event::text::decode_entities(v))
-            .ok()
-            .filter(|u| matches!(u.scheme(), "http" | "https") && gleaner_event::same_site(base, u))
+        base.join(&gleaner_event::text::decode_entities(v)).ok().filter(|u| {
+            matches!(u.scheme(), "http" | "https")
+                && (!same_site || gleaner_event::same_site(base, u))
+        })
     };
-    let page = stated
+    stated
         .canonical
         .as_deref()
         .and_then(resolve)
         .or_else(|| stated.og_url.as_deref().and_then(resolve))
-        .unwrap_or_else(|| base.clone());
-    for e in events.iter_mut() {
-        e.url = Some(page.clone());
-    }
 }
 
 /// What a page's own URL can be to the one event it describes.

@@ -350,19 +350,7 @@ fn finish_item(
             && parse_text_date(t, reference, order).is_none()
             && parse_event_time(t).is_none()
     };
-    let link_of = |a: ElementRef<'_>| {
-        a.value()
-            .attr("href")
-            .map(str::trim)
-            .filter(|h| {
-                !h.is_empty()
-                    && !h.starts_with('#')
-                    && !["javascript:", "mailto:", "tel:"]
-                        .iter()
-                        .any(|p| h.to_ascii_lowercase().starts_with(p))
-            })
-            .map(str::to_owned)
-    };
+    let link_of = link_target;
     let heading = item
         .select(&sel("h1, h2, h3, h4, h5, h6"))
         .map(|h| (title_text(h), h))
@@ -761,4 +749,20 @@ pub(crate) fn item_image(item: ElementRef<'_>) -> Option<String> {
 /// nor a date line.
 pub(crate) fn item_description(item: ElementRef<'_>, title: &str) -> Option<String> {
     classed_summary(item).or_else(|| sentence_paragraph(item, title, None, DateOrder::default()))
+}
+
+/// A link's target when it leads to a page: not empty, not a fragment of this one, not
+/// a script, mail or phone link.
+pub(super) fn link_target(a: ElementRef<'_>) -> Option<String> {
+    a.value()
+        .attr("href")
+        .map(str::trim)
+        .filter(|h| {
+            !h.is_empty()
+                && !h.starts_with('#')
+                && !["javascript:", "mailto:", "tel:"]
+                    .iter()
+                    .any(|p| h.to_ascii_lowercase().starts_with(p))
+        })
+        .map(str::to_owned)
 }

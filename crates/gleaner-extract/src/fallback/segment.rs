@@ -522,19 +522,7 @@ fn record_title(
     order: DateOrder,
 ) -> Option<(String, Option<String>)> {
     let usable = |t: &str| usable_title(t, reference, order);
-    let link_of = |a: ElementRef<'_>| {
-        a.value()
-            .attr("href")
-            .map(str::trim)
-            .filter(|h| {
-                !h.is_empty()
-                    && !h.starts_with('#')
-                    && !["javascript:", "mailto:", "tel:"]
-                        .iter()
-                        .any(|p| h.to_ascii_lowercase().starts_with(p))
-            })
-            .map(str::to_owned)
-    };
+    let link_of = super::item::link_target;
     let heading_link = |h: ElementRef<'_>| {
         h.select(&sel("a[href]"))
             .next()
