@@ -965,3 +965,28 @@ fn a_paragraphs_prose_line_after_its_date_line_is_the_description() {
         "{events:#?}"
     );
 }
+
+/// A listing longer than the most items read (500) is read up to them, not skipped: the
+/// page was then read as one event, titled by its `<h1>`, on its first card's day.
+#[test]
+fn a_very_long_listing_gives_its_first_items_not_one_event() {
+    let day = NaiveDate::from_ymd_opt(2026, 3, 1).unwrap();
+    let months = ["mars", "avril", "mai", "juin", "juillet", "août", "septembre"];
+    let cards: String = (0..560)
+        .map(|i| {
+            let d = day + chrono::Days::new(i / 3);
+            let month = months[usize::try_from(chrono::Datelike::month(&d) - 3).unwrap()];
+            format!(
+                r#"<li class="event-card"><h3><a href="/agenda/evt-{i}">Concert {i}</a></h3><p class="date">{} {month} 2026 à 20h30</p></li>"#,
+                chrono::Datelike::day(&d)
+            )
+        })
+        .collect();
+    let page = format!(
+        r#"<html lang="fr"><body><h1>Agenda 2026</h1><ul class="agenda">{cards}</ul></body></html>"#
+    );
+    let events = read(&page);
+    assert_eq!(events.len(), 500, "{:?}", events.first().map(|e| &e.title));
+    assert_eq!(events[0].title.as_deref(), Some("Concert 0"));
+    assert_eq!(iso(events[499].start), "2026-08-14T20:30:00");
+}
