@@ -162,29 +162,37 @@ pub(crate) fn footer_country(html: &str) -> Option<String> {
 /// `.co`, `.tv`, `.me`…) name none, and `en-US`, many a CMS's default, names no country.
 pub(crate) fn site_country(lang: Option<&str>, base: &url::Url) -> Option<String> {
     const GENERIC: [&str; 14] =
-        ["io", "co", "tv", "me", "fm", "ai", "ly", "to", "ws", "cc", "eu", "gg", "so", "su"];
-    let region = lang.and_then(|t| {
-        t.replace('_', "-")
-            .split('-')
-            .skip(1)
-            .find(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_alphabetic()))
-            .map(str::to_ascii_uppercase)
-            // `en-US` is many a CMS's default, whatever the site's country.
-            .filter(|r| r != "US")
-    });
-    let tld =
-        base.host_str().and_then(|h| h.trim_end_matches('.').rsplit('.').next()).and_then(|t| {
-            let t = t.to_ascii_lowercase();
-            (t.len() == 2
-                && t.bytes().all(|b| b.is_ascii_alphabetic())
-                && !GENERIC.contains(&t.as_str()))
-            .then(|| if t == "uk" { "GB".to_owned() } else { t.to_ascii_uppercase() })
-        });
+        ["IO", "CO", "TV", "ME", "FM", "AI", "LY", "TO", "WS", "CC", "EU", "GG", "SO", "SU"];
+    // `en-US` is many a CMS's default, whatever the site's country.
+    let region = lang.and_then(language_region).filter(|r| r != "US");
+    let tld = base.host_str().and_then(domain_country).filter(|t| !GENERIC.contains(&t.as_str()));
     match (region, tld) {
         (Some(r), Some(t)) if r != t => None,
         (Some(c), _) | (None, Some(c)) => Some(c),
         (None, None) => None,
     }
+}
+
+/// The region of a language tag, upper-cased: its first two-letter subtag after the
+/// language (`fr-BE` → `BE`, `sr-Latn-RS` → `RS`, `de_ch` → `CH`; `UK`, meant for `GB`,
+/// read as `GB`).
+pub(crate) fn language_region(tag: &str) -> Option<String> {
+    tag.trim()
+        .split(['-', '_'])
+        .skip(1)
+        .find(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_alphabetic()))
+        .map(
+            |r| if r.eq_ignore_ascii_case("uk") { "GB".to_owned() } else { r.to_ascii_uppercase() },
+        )
+}
+
+/// The country a host's country-code top-level domain names, upper-cased (`.ch` → `CH`,
+/// `.co.uk` → `GB`); `None` for a longer top-level domain (`.com`, `.example`).
+pub(crate) fn domain_country(host: &str) -> Option<String> {
+    let tld = host.trim_end_matches('.').rsplit('.').next()?;
+    (tld.len() == 2 && tld.bytes().all(|b| b.is_ascii_alphabetic())).then(|| {
+        if tld.eq_ignore_ascii_case("uk") { "GB".to_owned() } else { tld.to_ascii_uppercase() }
+    })
 }
 
 /// Postcodes as each country writes them, for [`site_country`]: five digits (`28215`), four

@@ -426,15 +426,7 @@ fn names_a_country(text: &str) -> bool {
 /// The country a language tag's region names (`fr-BE` → `BE`, `de-ch` → `CH`); `None`
 /// without a two-letter region and for `US` (see [`read`]).
 fn tag_country(tag: &str) -> Option<String> {
-    let region = tag.split(['-', '_']).nth(1)?;
-    if region.len() != 2
-        || !region.bytes().all(|b| b.is_ascii_alphabetic())
-        || region.eq_ignore_ascii_case("us")
-    {
-        return None;
-    }
-    // A language tag's region is an ISO 3166 code already (`UK` is not one, but is meant).
-    Some(gleaner_event::country_code(region).unwrap_or_else(|| region.to_ascii_uppercase()))
+    crate::page::language_region(tag).filter(|r| r != "US")
 }
 
 /// The order the page's language writes dates in (`3/4` is 3 April in `fr`).

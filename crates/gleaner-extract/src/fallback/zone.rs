@@ -66,13 +66,8 @@ pub(super) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
 /// with one civil time counts (`en-US`, `fr-CA`, `es-MX` name none); Spain's and
 /// Portugal's islands are told apart by `address`, the event's place texts.
 pub(super) fn language_zone(tag: &str, address: &[&str]) -> Option<chrono_tz::Tz> {
-    let tag = tag.trim().replace('_', "-");
-    // The region is the first two-letter subtag after the language (`sr-Latn-RS`).
-    let region = tag
-        .split('-')
-        .skip(1)
-        .find(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_alphabetic()))?;
-    gleaner_event::zone::country_zone(&region.to_ascii_uppercase(), address)
+    let region = crate::page::language_region(tag)?;
+    gleaner_event::zone::country_zone(&region, address)
 }
 
 /// The zone of the country a site's address names by its country-code top-level domain
@@ -81,12 +76,7 @@ pub(super) fn language_zone(tag: &str, address: &[&str]) -> Option<chrono_tz::Tz
 pub(super) fn domain_zone(url: &str, address: &[&str]) -> Option<chrono_tz::Tz> {
     let host = url.split("://").nth(1)?.split(['/', '?', '#']).next()?;
     let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    let host = host.split(':').next()?.trim_end_matches('.');
-    let tld = host.rsplit('.').next()?.to_ascii_uppercase();
-    if tld.len() != 2 || !tld.bytes().all(|b| b.is_ascii_alphabetic()) {
-        return None;
-    }
-    let country = if tld == "UK" { "GB".to_owned() } else { tld };
+    let country = crate::page::domain_country(host.split(':').next()?)?;
     gleaner_event::zone::country_zone(&country, address)
 }
 
