@@ -43,22 +43,34 @@ const HEADINGS: [&str; 30] = [
     "ucret",
 ];
 
+/// Whether a heading announces the page's tariff: one of [`HEADINGS`], alone or with a
+/// qualifier after it in brackets, a dash or a colon (`Tarifs (toutes les villes)`,
+/// `Eintrittspreise – Saison 2026`, `Prices: all concerts`).
+fn is_tariff_heading(text: &str) -> bool {
+    let t = fold_diacritics(text).to_lowercase();
+    let head = t.split(['(', ':', '–', '—', '|']).next().unwrap_or_default();
+    let head = head.split(" - ").next().unwrap_or_default();
+    HEADINGS.contains(&head.trim())
+}
+
 /// The range a page's tariff section writes (the cheapest to the dearest amount next to a
 /// currency, zero when a line lets a group in free), from the elements after a tariff
 /// heading up to the next heading; `None` when the page has no such section, or it writes
 /// no amount.
 pub(super) fn page_tariff(root: ElementRef<'_>) -> Option<PriceText> {
     let headings = sel("h2, h3, h4, h5, h6");
-    let heading = root.select(&headings).take(200).find(|h| {
-        let t = fold_diacritics(&text_of(*h)).to_lowercase();
-        HEADINGS.contains(&t.trim().trim_end_matches(':').trim())
-    })?;
+    let heading = root.select(&headings).take(200).find(|h| is_tariff_heading(&text_of(*h)))?;
     let mut lines = Vec::new();
     for el in heading.next_siblings().filter_map(ElementRef::wrap).take(3) {
         if matches!(el.value().name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6") {
             break;
         }
-        lines.extend(price_lines(el).filter(|l| l.chars().count() <= 200).take(20));
+        // A line of several tiers (`Adultes : 15 € · Enfants : 12 € · Moins de 2 ans :
+        // gratuit`) is read tier by tier.
+        let tiers = price_lines(el).filter(|l| l.chars().count() <= 400).flat_map(|l| {
+            l.split(['·', '|', ';', '•']).map(|t| t.trim().to_owned()).collect::<Vec<_>>()
+        });
+        lines.extend(tiers.filter(|t| !t.is_empty()).take(40));
     }
     let mut range: Option<PriceText> = None;
     for line in &lines {
@@ -118,6 +130,19 @@ mod tests {
                 "<h3>Tarifs :</h3><ul><li>Adultes : 15 à 28 €</li><li>Moins de 2 ans : gratuit</li></ul>"
             ),
             range("0", "28", "EUR")
+        );
+        // A qualified heading, and one line of several tiers.
+        assert_eq!(
+            tariff(
+                "<h2>Tarifs (toutes les villes)</h2><p>Adultes : de 15&nbsp;€ à 28&nbsp;€ selon le \
+                 placement · Enfants de 2 à 12 ans : de 12&nbsp;€ à 22&nbsp;€ · Moins de 2 ans : \
+                 gratuit (sur les genoux).</p>"
+            ),
+            range("0", "28", "EUR")
+        );
+        assert_eq!(
+            tariff("<h3>Eintrittspreise – Saison 2026</h3><p>Erwachsene 18 € | ermäßigt 12 €</p>"),
+            range("12", "18", "EUR")
         );
         // A heading that is not a tariff's, or a tariff that writes no amount.
         assert_eq!(tariff("<h2>Parking prices for our car park</h2><p>£3 per hour</p>"), None);
