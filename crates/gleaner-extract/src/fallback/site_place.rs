@@ -100,20 +100,23 @@ fn node_place(map: &serde_json::Map<String, Value>) -> Option<SitePlace> {
     if types.is_empty() || types.iter().any(|t| NOT_PLACES.iter().any(|n| t.ends_with(n))) {
         return None;
     }
-    let name = map.get("name")?.as_str()?.trim();
+    // JSON-LD strings written by HTML templates carry entities (`Weingut &amp; Heuriger`):
+    // decoded once, as the event readers decode theirs.
+    let text = |s: &str| gleaner_event::text::decode_entities(s.trim()).trim().to_owned();
+    let name = text(map.get("name")?.as_str()?);
     let Value::Object(address) = map.get("address")? else { return None };
     let field = |k: &str| {
         let v = address.get(k)?;
         let s = match v {
-            Value::String(s) => s.trim().to_owned(),
-            Value::Object(o) => o.get("name")?.as_str()?.trim().to_owned(),
+            Value::String(s) => text(s),
+            Value::Object(o) => text(o.get("name")?.as_str()?),
             Value::Number(n) => n.to_string(),
             _ => return None,
         };
         (!s.is_empty()).then_some(s)
     };
     let place = SitePlace {
-        name: name.to_owned(),
+        name: name.clone(),
         street: field("streetAddress"),
         locality: field("addressLocality"),
         region: field("addressRegion"),
