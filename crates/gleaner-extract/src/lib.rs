@@ -460,10 +460,12 @@ fn others_linked(
     let mut read = Vec::new();
     fallback::read(doc, reference, &mut read, &mut Vec::new());
     let fold = |s: &str| gleaner_event::datetext::fold_diacritics(s.trim()).to_lowercase();
-    let resolve = |u: &str| base.join(u.trim()).ok().map(|mut u| {
-        u.set_fragment(None);
-        u
-    });
+    let resolve = |u: &str| {
+        base.join(u.trim()).ok().map(|mut u| {
+            u.set_fragment(None);
+            u
+        })
+    };
     let titles: std::collections::HashSet<String> =
         structured.iter().filter_map(|c| c.raw.name.as_deref()).map(fold).collect();
     let starts: std::collections::HashSet<String> =

@@ -998,3 +998,46 @@ fn headed_cards_of_two_kinds_are_one_listing() {
     let (events, _) = read(&page, day(2026, 9, 1));
     assert!(events.len() < 4, "{:?}", summary(&events));
 }
+
+#[test]
+fn an_event_page_with_a_more_events_block_gives_those_events_too() {
+    // Issue 24 (written page 232): a Squarespace event page marks up its own event in
+    // JSON-LD, and lists the club's other events, each linking to its page, without.
+    let card = |href: &str, title: &str, day: &str, time: &str| {
+        format!(
+            r#"<div class="summary-item"><a href="{href}" class="summary-title-link">{title}</a>
+            <div class="summary-metadata"><time>{day}</time> <span>{time}</span></div>
+            <div class="summary-excerpt"><p>All members welcome; bring a friend.</p></div></div>"#
+        )
+    };
+    let block = |a: &str, b: &str, c: &str| {
+        format!(
+            r#"<section><h2>Upcoming events</h2><div class="summary-item-list">{}{}{}</div></section>"#,
+            card(a, "Monthly Club Meeting", "Tuesday, March 10, 2026", "7:30 PM"),
+            card(b, "Spring Tech Session", "Saturday, April 18, 2026", "10:00 AM"),
+            card(c, "Season Opener Cruise", "Sunday, May 3, 2026", "10:30 AM"),
+        )
+    };
+    let more = block("/events/club-meeting", "/events/tech-session", "/events/opener");
+    let jsonld = r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event","name":"Spring Swap Meet","startDate":"2026-05-16T07:00:00-04:00","url":"https://venue.example/events/swap-meet"}</script>"#;
+    let page = format!(
+        r#"<html lang="en"><head>{jsonld}</head><body><h1>Spring Swap Meet</h1><p>Our big swap meet.</p>{more}</body></html>"#
+    );
+    let (events, notes) = read(&page, day(2026, 3, 1));
+    let mut titles: Vec<_> = events.iter().map(|e| e.title.clone().unwrap()).collect();
+    titles.sort();
+    assert_eq!(
+        titles,
+        ["Monthly Club Meeting", "Season Opener Cruise", "Spring Swap Meet", "Spring Tech Session"],
+        "{notes:?}"
+    );
+    // The same block whose items all link to one page (a show's performances, a booking
+    // form) adds nothing: those are the structured event's dates, not other events.
+    let same =
+        more.replace("/events/club-meeting", "/book").replace("/events/tech-session", "/book");
+    let page = format!(
+        r#"<html lang="en"><head>{jsonld}</head><body><h1>Spring Swap Meet</h1>{same}</body></html>"#
+    );
+    let (events, _) = read(&page, day(2026, 3, 1));
+    assert_eq!(events.len(), 1, "{:?}", events.iter().map(|e| &e.title).collect::<Vec<_>>());
+}

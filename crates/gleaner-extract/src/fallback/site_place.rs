@@ -153,6 +153,21 @@ mod tests {
     }
 
     #[test]
+    fn entities_in_the_sites_json_ld_are_decoded_once() {
+        // Issue 24, page 202: a WordPress SEO plugin writes its HTML-escaped title.
+        assert_eq!(
+            place(
+                r#"<script type="application/ld+json">{"@type":["Winery","Organization"],"name":"Weingut &amp; Heuriger Hofbauer","address":{"streetAddress":"Hauptstra&szlig;e 41","addressCountry":"AT"}}</script>"#
+            ),
+            Some((
+                "Weingut & Heuriger Hofbauer".into(),
+                Some("Hauptstraße 41".into()),
+                Some("AT".into())
+            ))
+        );
+    }
+
+    #[test]
     fn no_site_place() {
         // An organisation without an address, an event's own node, a bare address text.
         for html in [
