@@ -1041,3 +1041,32 @@ fn an_event_page_with_a_more_events_block_gives_those_events_too() {
     let (events, _) = read(&page, day(2026, 3, 1));
     assert_eq!(events.len(), 1, "{:?}", events.iter().map(|e| &e.title).collect::<Vec<_>>());
 }
+
+#[test]
+fn all_free_unless_stated_otherwise_frees_the_events_without_a_price() {
+    // Issue 24 (pages 110–129, 220): "every activity is free unless stated otherwise" is
+    // no exception naming an event: the events that give no price of their own are free;
+    // "except the gala" still says nothing of the others.
+    let page = |intro: &str| {
+        format!(
+            r#"<html lang="es"><body><h1>Actividades</h1><p>{intro}</p><table><tbody>
+      <tr class="ev"><td><time datetime="2026-03-05T10:00">5 marzo</time></td><td><a href="/e/ruta">Ruta de los molinos</a></td><td></td></tr>
+      <tr class="ev"><td><time datetime="2026-03-07T21:30">7 marzo</time></td><td><a href="/e/estrellas">Noche de estrellas</a></td><td>5 €</td></tr>
+      <tr class="ev"><td><time datetime="2026-03-09T11:00">9 marzo</time></td><td><a href="/e/taller">Taller de cajas nido</a></td><td></td></tr>
+    </tbody></table></body></html>"#
+        )
+    };
+    let free =
+        |events: &[Event]| events.iter().map(|e| e.price.is_free == Some(true)).collect::<Vec<_>>();
+    let (events, notes) = read(
+        &page("Todas las actividades son gratuitas salvo que se indique otra cosa."),
+        day(2026, 3, 1),
+    );
+    assert_eq!(events.len(), 3, "{notes:?}");
+    assert_eq!(free(&events), [true, false, true]);
+    let (events, _) = read(
+        &page("Todas las actividades son gratuitas, salvo la noche de estrellas."),
+        day(2026, 3, 1),
+    );
+    assert_eq!(free(&events), [false, false, false]);
+}

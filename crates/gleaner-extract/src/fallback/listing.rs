@@ -135,10 +135,35 @@ fn intro_says_all_free(doc: &Html, list: ElementRef<'_>) -> bool {
                 // `tüm etkinliklerimize`: the word may open a longer one only in Turkish,
                 // which writes its quantifier apart too; compare whole words.
                 words.iter().any(|w| EVERY.contains(w))
-                    && !words.iter().any(|w| EXCEPT.contains(w))
+                    && (!words.iter().any(|w| EXCEPT.contains(w)) || unless_stated(&folded))
                     && gleaner_event::says_free(s)
             })
         })
+}
+
+/// Whether a folded sentence's exception is "unless stated otherwise" (`sauf mention
+/// contraire`, `salvo que se indique otra cosa`, `sofern nicht anders angegeben`, `aksi
+/// belirtilmedikçe`): it names no event, and the events that state a price of their own
+/// are the ones a page-wide statement leaves alone anyway.
+pub(super) fn unless_stated(folded: &str) -> bool {
+    const PHRASES: &[&str] = &[
+        "unless otherwise",
+        "unless stated",
+        "unless noted",
+        "unless indicated",
+        "mention contraire",
+        "indication contraire",
+        "salvo que se indique",
+        "salvo que se especifique",
+        "salvo indicacion",
+        "nicht anders angegeben",
+        "nicht anders vermerkt",
+        "aksi belirtil",
+        "aksi soylenmedik",
+    ];
+    let words: Vec<&str> = folded.split_whitespace().collect();
+    let joined = words.join(" ");
+    PHRASES.iter().any(|p| joined.contains(p))
 }
 
 /// A careful listing reader: the page repeats one item structure (children of one parent
