@@ -434,6 +434,14 @@ pub fn extract_with(
             }
         }
     }
+    // A structured event that names no country and no zone has its local times on the
+    // site's clock, when the site's country keeps one civil time (the fallback's events
+    // have their own rule).
+    page::site_zone_into(
+        lang,
+        base_url,
+        out.candidates.iter_mut().filter(|c| c.format != Format::Fallback).map(|c| &mut c.raw),
+    );
     // Else an event whose address holds a postcode written as the site's country writes
     // them is in that country, as the page's language tag's region and its country-code
     // domain name it (`1150 Woluwe` on a `fr-BE` site, `3550 Langnau` on a `.ch` one).

@@ -173,6 +173,37 @@ pub(crate) fn site_country(lang: Option<&str>, base: &url::Url) -> Option<String
     }
 }
 
+/// The zone of the site's country (see [`site_country`]) when that country keeps one
+/// civil time (`de-AT` → Vienna, a `.tr` address → Istanbul; `.ca`, `es-MX` name none),
+/// for the local times of events that name no country of their own; `places` are the
+/// event's place texts, which tell Spain's and Portugal's islands apart.
+pub(crate) fn site_zone(
+    lang: Option<&str>,
+    base: &url::Url,
+    places: &[&str],
+) -> Option<chrono_tz::Tz> {
+    let country = site_country(lang, base)?;
+    gleaner_event::zone::country_zone(&country, places)
+}
+
+/// Gives the events that name no country and no zone of their own the site's zone
+/// ([`site_zone`]), for their local times.
+pub(crate) fn site_zone_into<'a>(
+    lang: Option<&str>,
+    base: &url::Url,
+    events: impl Iterator<Item = &'a mut gleaner_event::RawEvent>,
+) {
+    for raw in events.filter(|r| r.country.is_none() && r.zone.is_none()) {
+        let places: Vec<&str> = [&raw.location_name, &raw.location_text, &raw.address_text]
+            .into_iter()
+            .filter_map(|t| t.as_deref())
+            .collect();
+        if let Some(zone) = site_zone(lang, base, &places) {
+            raw.zone = Some(zone.name().to_owned());
+        }
+    }
+}
+
 /// The region of a language tag, upper-cased: its first two-letter subtag after the
 /// language (`fr-BE` → `BE`, `sr-Latn-RS` → `RS`, `de_ch` → `CH`; `UK`, meant for `GB`,
 /// read as `GB`).
