@@ -172,7 +172,15 @@ const FLOOR_230_249: f64 = 0.61;
 /// on it as held out.
 const FLOOR_250_269: f64 = 0.715;
 
-const BATCHES: [Batch; 13] = [
+/// Pages 270–289, the twelfth blind batch (issue 24), written by helper w270 on 2026-12-07
+/// (twenty more kinds of site, 120 events, 10 pages with event structured data and 10
+/// without), labelled before any extractor run and scored once at first sight: 0.695 with
+/// the fallback on (0.554 off), start precision 0.898 (79 right, 9 wrong), both on the
+/// session's starting code (`e3c38bd`) and after its first four fixes. The floor is just
+/// under: later rules are measured on it as held out.
+const FLOOR_270_289: f64 = 0.69;
+
+const BATCHES: [Batch; 14] = [
     Batch {
         name: "pages 01–49",
         pages: (1, 49),
@@ -264,6 +272,13 @@ const BATCHES: [Batch; 13] = [
         start_precision: 0.79,
         fallback_adds: true,
     },
+    Batch {
+        name: "pages 270–289 (blind)",
+        pages: (270, 289),
+        floor: FLOOR_270_289,
+        start_precision: 0.89,
+        fallback_adds: true,
+    },
 ];
 
 /// The page number a file's name starts with (`51-en-gb-….html` → 51).
@@ -278,7 +293,7 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 269, "the written corpus has {} pages", files.len());
+    assert!(files.len() >= 289, "the written corpus has {} pages", files.len());
     let mut report = String::new();
     let mut failures = Vec::new();
     let (mut all_with, mut all_without): (Table, Table) = (Table::new(), Table::new());
