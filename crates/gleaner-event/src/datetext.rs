@@ -531,7 +531,8 @@ fn find_date(
             return Some(f);
         }
     }
-    None
+    // Last, a day and month in figures without a year, when no date above was written.
+    (0..tokens.len()).find_map(|i| yearless_numeric_at(tokens, i, order, reference))
 }
 
 /// A day-and-month date followed by a dash and another (`3 Ekim 2026 – 28 Şubat 2027`,
@@ -775,6 +776,111 @@ fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate>
         });
     }
     Some(FoundDate { start: date, end: None, used: (i..i + 5).collect(), paired: false })
+}
+
+/// Words right after a number pair that make it a time of day (`20.30 h`, `10.10 Uhr`).
+const TIME_WORDS: &[&str] = &["h", "hs", "hrs", "hr", "uhr", "am", "pm", "heures", "horas"];
+
+/// A numeric day and month written without a year, as programmes write them (`Sáb. 07/03`,
+/// `Sa., 07.03.`, `Fri 3/6` on a US page, `Do 19.3.`), resolved to their next occurrence on
+/// or after `reference`. Precision first, since `24/7` and `20.30` are not dates: read
+/// after a weekday the date agrees with (an abbreviation that names no single day, `mar`
+/// or `do`, only with a slash or a closing dot), or alone only when dotted with its closing
+/// dot (`07.03.`, German's way); never as part of a longer number or before a time word.
+fn yearless_numeric_at(
+    tokens: &[Token],
+    i: usize,
+    order: DateOrder,
+    reference: Option<NaiveDate>,
+) -> Option<FoundDate> {
+    let (a, la) = num(tokens, i)?;
+    let s = sep(tokens, i + 1)?;
+    if !matches!(s, '/' | '.') || tokens[i + 1].spaced {
+        return None;
+    }
+    let (b, lb) = num(tokens, i + 2)?;
+    if la > 2 || lb > 2 || tokens[i + 2].spaced {
+        return None;
+    }
+    // Part of a longer number (`1.07.03`, `2026/07/03`) or a full date read elsewhere.
+    if i >= 1
+        && sep(tokens, i - 1).is_some_and(|c| matches!(c, '.' | '/' | ':' | ',' | '-'))
+        && !tokens[i].spaced
+        && i >= 2
+        && num(tokens, i - 2).is_some()
+    {
+        return None;
+    }
+    let closing = s == '.' && sep(tokens, i + 3) == Some('.') && !tokens[i + 3].spaced;
+    let after = if closing { i + 4 } else { i + 3 };
+    if let Some(next) = tokens.get(after)
+        && !next.spaced
+        && (num(tokens, after).is_some() || matches!(sep(tokens, after), Some(':' | '/' | '.')))
+    {
+        return None;
+    }
+    if !closing && sep(tokens, after) == Some(s) {
+        return None;
+    }
+    if let Some(w) = word(tokens, after)
+        && TIME_WORDS.contains(&w)
+    {
+        return None;
+    }
+    let (day, month) = if a > 12 {
+        (a, b)
+    } else if b > 12 {
+        (b, a)
+    } else {
+        match order {
+            DateOrder::DayFirst => (a, b),
+            DateOrder::MonthFirst => (b, a),
+        }
+    };
+    if !(1..=12).contains(&month) || !day_ok(day, 2) {
+        return None;
+    }
+    // The weekday before it (`Sáb.`, `Sa.,`, `Friday`).
+    let mut k = i;
+    let mut weekday = None;
+    for back in [1, 2] {
+        let Some(j) = i.checked_sub(back) else { break };
+        if back == 2 && !matches!(sep(tokens, i - 1), Some('.' | ',')) {
+            break;
+        }
+        if let Some(w) = word(tokens, j).filter(|w| is_weekday(w)) {
+            weekday = Some(weekday_of(w).or_else(|| abbreviated_weekday(w)));
+            k = j;
+            break;
+        }
+    }
+    let date = resolve(None, month, day, reference)?;
+    match weekday {
+        Some(Some(w)) if w != date.weekday() => return None,
+        Some(Some(_)) => {}
+        Some(None) if s == '/' || closing => {}
+        None if closing => {}
+        _ => return None,
+    }
+    Some(FoundDate { start: date, end: None, used: (k..after).collect(), paired: false })
+}
+
+/// The day a weekday abbreviation names when it is read as a weekday at all (`sáb`, `dim`,
+/// `Cmt`, `mar`): the check of a year-less date's weekday, where a word that is also a
+/// month or a common word is already known to stand for a day. `do` (Donnerstag or
+/// domingo) names none.
+fn abbreviated_weekday(word: &str) -> Option<chrono::Weekday> {
+    use chrono::Weekday::{Fri, Mon, Sat, Sun, Thu, Tue, Wed};
+    Some(match fold_diacritics(word.trim_end_matches('.')).as_str() {
+        "lun" | "lu" | "pzt" => Mon,
+        "mar" | "ma" | "sal" => Tue,
+        "mer" | "mie" | "crs" | "car" => Wed,
+        "jeu" | "jue" | "je" | "per" | "prs" => Thu,
+        "ven" | "vie" | "ve" | "cum" => Fri,
+        "sam" | "sab" | "cmt" => Sat,
+        "dim" | "dom" | "paz" => Sun,
+        _ => return None,
+    })
 }
 
 /// Words that say a time is when doors open, not when the event starts.
@@ -1050,6 +1156,39 @@ mod tests {
             Some(e) => format!("{}/{}", d.start.to_iso(), e.to_iso()),
             None => d.start.to_iso(),
         })
+    }
+
+    #[test]
+    fn numeric_days_without_a_year() {
+        // Issue 24: programmes write the day and month only (`Sáb. 07/03`, `Fr. 06.03.`),
+        // read after the reference day (2026-11-30 here) when a weekday agrees or, German
+        // style, with the closing dot.
+        let cases = [
+            ("Sáb. 05/12", Some("2026-12-05")),
+            ("Sa., 05.12. 20 Uhr", Some("2026-12-05T20:00:00")),
+            ("05.12. 20:30", Some("2026-12-05T20:30:00")),
+            ("Cmt 05/12 saat 21.00", Some("2026-12-05T21:00:00")),
+            ("sam. 5/12 à 20h30", Some("2026-12-05T20:30:00")),
+            // A weekday that disagrees (a past date), no weekday and no closing dot, a
+            // time, a rate or a score: no date.
+            ("Dom. 05/12", None),
+            ("05/12", None),
+            ("Sa 20.30 Uhr", None),
+            ("open 24/7", None),
+            ("Sa 10.10 Uhr", None),
+            ("Version 2.1 und 3.4", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(iso(text).as_deref(), want, "`{text}`");
+        }
+        // A US page writes the month first.
+        let us = parse_text_date(
+            "Sat 12/5 8pm",
+            NaiveDate::from_ymd_opt(2026, 11, 30),
+            DateOrder::MonthFirst,
+        )
+        .map(|d| d.start.to_iso());
+        assert_eq!(us.as_deref(), Some("2026-12-05T20:00:00"));
     }
 
     #[test]

@@ -8,7 +8,10 @@
 //! and CH's enclaves follow their hosts), so its civil time is one all year. Spain and
 //! Portugal have islands on other clocks: the Canaries and the Azores are told apart by the
 //! address (Madeira keeps Lisbon's clock). Countries with several zones (US, CA, MX, BR, AU,
-//! RU, …) are not listed: their local times stay floating unless the page states a zone.
+//! RU, …) are not listed: their local times stay floating unless the page states a zone;
+//! nor are those with an island or a region on another clock (NZ's Chatham Islands, CL's
+//! Easter Island and Magallanes, EC's Galápagos), nor Argentina, whose twelve database
+//! zones share one clock today but differed as lately as 2009.
 
 use chrono_tz::Tz;
 
@@ -54,6 +57,39 @@ pub fn country_zone(country: &str, address: &[&str]) -> Option<Tz> {
         "IL" => Tz::Asia__Jerusalem,
         "ZA" => Tz::Africa__Johannesburg,
         "SG" => Tz::Asia__Singapore,
+        "LI" => Tz::Europe__Vaduz,
+        "MC" => Tz::Europe__Monaco,
+        "AD" => Tz::Europe__Andorra,
+        "SM" => Tz::Europe__San_Marino,
+        "CY" => Tz::Asia__Nicosia,
+        "EE" => Tz::Europe__Tallinn,
+        "LV" => Tz::Europe__Riga,
+        "LT" => Tz::Europe__Vilnius,
+        "RS" => Tz::Europe__Belgrade,
+        "BA" => Tz::Europe__Sarajevo,
+        "ME" => Tz::Europe__Podgorica,
+        "MK" => Tz::Europe__Skopje,
+        "AL" => Tz::Europe__Tirane,
+        "MD" => Tz::Europe__Chisinau,
+        "MA" => Tz::Africa__Casablanca,
+        "TN" => Tz::Africa__Tunis,
+        "SN" => Tz::Africa__Dakar,
+        "CI" => Tz::Africa__Abidjan,
+        "PE" => Tz::America__Lima,
+        "CO" => Tz::America__Bogota,
+        "UY" => Tz::America__Montevideo,
+        "VE" => Tz::America__Caracas,
+        "BO" => Tz::America__La_Paz,
+        "PY" => Tz::America__Asuncion,
+        "CR" => Tz::America__Costa_Rica,
+        "GT" => Tz::America__Guatemala,
+        "SV" => Tz::America__El_Salvador,
+        "HN" => Tz::America__Tegucigalpa,
+        "NI" => Tz::America__Managua,
+        "PA" => Tz::America__Panama,
+        "DO" => Tz::America__Santo_Domingo,
+        "CU" => Tz::America__Havana,
+        "PR" => Tz::America__Puerto_Rico,
         "ES" => {
             if island(CANARIES) {
                 Tz::Atlantic__Canary
@@ -195,6 +231,15 @@ mod tests {
         assert_eq!(country_zone("ES", &["Las Palmas de Gran Canaria"]), Some(Tz::Atlantic__Canary));
         assert_eq!(country_zone("PT", &["Ponta Delgada", "Açores"]), Some(Tz::Atlantic__Azores));
         assert_eq!(country_zone("PT", &["Funchal"]), Some(Tz::Europe__Lisbon));
+        // One clock in Latin America's Spanish-speaking countries too (issue 24: a Lima
+        // racecourse, a Montevideo carnival stage); not where an island or a region keeps
+        // another, nor Argentina (see the table's note).
+        assert_eq!(country_zone("PE", &[]), Some(Tz::America__Lima));
+        assert_eq!(country_zone("UY", &[]), Some(Tz::America__Montevideo));
+        assert_eq!(country_zone("CO", &[]), Some(Tz::America__Bogota));
+        for multi in ["CL", "EC", "NZ", "AR", "MX"] {
+            assert_eq!(country_zone(multi, &[]), None, "{multi}");
+        }
         assert_eq!(country_zone("US", &["Denver"]), None);
         assert_eq!(country_zone("", &[]), None);
     }
