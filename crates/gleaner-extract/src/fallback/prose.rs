@@ -1,0 +1,498 @@
+//! Events announced in a post's running prose (issue 24): a town hall's news item, an
+//! association's or a club's post that writes its coming events as sentences ("el
+//! concierto extraordinario de Santa Cecilia tendrá lugar el sábado 21 de noviembre a las
+//! 20.00 horas", "Nevruz Şenliği 21 Mart Cumartesi günü saat 12.00'de … yapılacak").
+//!
+//! Precision first: a sentence announces an event only when it gives a day and a time of
+//! day, the day is not before the reference day (a report's dates are past), it is no
+//! deadline, opening-hours or closure line, and it says so: an announcing word
+//! ([`ANNOUNCING`]: "tendrá lugar", "aura lieu", "findet … statt", "yapılacaktır", "will
+//! be held", "join us", an event noun) or its date set in bold as the paragraph's lead.
+//! A sentence listing days under one time ("los domingos 12, 19 y 26 de abril y 3 de
+//! mayo, a las 12.30 horas") gives one event per day. Its title is the bold phrase of the
+//! sentence that is not its date, else the post's heading.
+
+use chrono::NaiveDate;
+use gleaner_event::datetext::{DateOrder, fold_diacritics, parse_text_date};
+use gleaner_event::time::{EventTime, parse_event_time};
+use gleaner_event::{Markup, RawEvent};
+use scraper::{ElementRef, Html};
+
+use super::news::BYLINE_WORDS;
+use super::words::{is_closure_line, is_publication_line};
+use super::{in_chrome, sel, text_of};
+
+/// Most blocks of a page read (bounded cost).
+const MAX_BLOCKS: usize = 400;
+/// Longest block text read, in bytes.
+const MAX_BLOCK: usize = 2_000;
+/// Most events one page gives from prose.
+const MAX_EVENTS: usize = 40;
+
+/// Folded words and phrases that announce an event (invitation verbs in the future or
+/// present, event nouns), in the five languages; matched on whole folded words.
+const ANNOUNCING: &[&str] = &[
+    // en
+    "will be held",
+    "will take place",
+    "takes place",
+    "join us",
+    "will perform",
+    "concert",
+    "performance",
+    "meeting",
+    "workshop",
+    "festival",
+    // es
+    "tendra lugar",
+    "se celebrara",
+    "se celebra",
+    "ofrecera",
+    "ofreceran",
+    "se realizara",
+    "saldra",
+    "actuara",
+    "concierto",
+    "conciertos",
+    "taller",
+    "charla",
+    // fr
+    "aura lieu",
+    "auront lieu",
+    "a lieu",
+    "ont lieu",
+    "se tiendra",
+    "rendez-vous",
+    "vous invite",
+    "atelier",
+    "conference",
+    "spectacle",
+    // de
+    "findet",
+    "finden",
+    "statt",
+    "laden",
+    "beginnt",
+    "konzert",
+    "vortrag",
+    "versammlung",
+    // tr
+    "yapilacak",
+    "yapilacaktir",
+    "duzenlenecek",
+    "duzenlenecektir",
+    "gerceklestirilecek",
+    "gerceklestirilecektir",
+    "sahne alacak",
+    "davetlidir",
+    "davet ediyoruz",
+    "baslayacak",
+    "konser",
+    "konseri",
+    "soylesi",
+    "soylesisi",
+];
+
+/// Folded words of a sentence that gives hours or a regime change, not an event ("from
+/// April 6 it opens at 9:00 am instead of 10:00 am", "horario", "geöffnet").
+const NOT_AN_EVENT: &[&str] = &[
+    "opens",
+    "open",
+    "instead",
+    "hours",
+    "horario",
+    "abierto",
+    "abre",
+    "ouvert",
+    "ouverture",
+    "geoffnet",
+    "offnungszeiten",
+    "acik",
+    "kayit",
+    "kayitlar",
+    "inscripcion",
+    "inscripciones",
+    "inscription",
+    "inscriptions",
+    "anmeldung",
+    "registration",
+];
+
+/// One event announced in prose: its start and title (`None`: the post's heading).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Announced {
+    /// The start: a day and a local time.
+    pub start: EventTime,
+    /// The bold phrase naming it, when the sentence has one.
+    pub title: Option<String>,
+}
+
+/// The events a page announces in its prose paragraphs (see the module), as raw events
+/// titled by their bold phrase or the page's `<h1>`; empty when it announces none.
+pub(super) fn prose_events(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+    page_url: Option<&str>,
+) -> Vec<RawEvent> {
+    let Some(reference) = reference else { return Vec::new() };
+    // A post's dates before its own publication day are its story's.
+    let reference = post_day(doc, order).map_or(reference, |d| d.max(reference));
+    let h1 = doc.select(&sel("h1")).map(text_of).find(|t| !t.is_empty() && t.len() <= 300);
+    let mut out: Vec<RawEvent> = Vec::new();
+    for block in doc.select(&sel("p, li")).take(MAX_BLOCKS) {
+        if in_chrome(block) || block.select(&sel("p, li")).nth(1).is_some() {
+            continue;
+        }
+        for a in block_events(block, reference, order) {
+            let Some(name) = a.title.or_else(|| h1.clone()) else { continue };
+            let start = a.start.to_iso();
+            if out.iter().any(|r| r.start.as_deref() == Some(start.as_str())) {
+                continue;
+            }
+            out.push(RawEvent {
+                name: Some(name),
+                start: Some(start),
+                url: page_url.map(str::to_owned),
+                markup: Markup::Text,
+                ..RawEvent::default()
+            });
+            if out.len() >= MAX_EVENTS {
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// Class words of the block that holds a post's publication date (`entry-date`,
+/// `node__meta`, `published`, `post-date`).
+const POST_DATE_CLASSES: &[&str] = &["date", "meta", "publi", "posted", "entry", "fecha"];
+
+/// The day a post was published on: its `article:published_time` or `datePublished`, a
+/// `<time datetime>` in a date or meta block, else a byline or publication line just
+/// under its heading (`Por Lucía Arrieta · lunes 27 de julio de 2026, 08:15`,
+/// `Published February 24, 2026`).
+pub(super) fn post_day(doc: &Html, order: DateOrder) -> Option<NaiveDate> {
+    let meta = sel(
+        "meta[property='article:published_time'][content], meta[itemprop=datePublished][content], [itemprop=datePublished][datetime]",
+    );
+    let stated = doc
+        .select(&meta)
+        .filter_map(|m| m.value().attr("content").or_else(|| m.value().attr("datetime")))
+        .find_map(parse_event_time);
+    if let Some(t) = stated {
+        return Some(t.date());
+    }
+    let classed = |el: ElementRef<'_>| {
+        std::iter::once(el).chain(el.ancestors().filter_map(ElementRef::wrap).take(3)).any(|a| {
+            a.value().attr("class").is_some_and(|c| {
+                let c = c.to_ascii_lowercase();
+                POST_DATE_CLASSES.iter().any(|w| c.contains(w))
+            })
+        })
+    };
+    let timed = doc
+        .select(&sel("time[datetime]"))
+        .take(50)
+        .filter(|t| !in_chrome(*t) && classed(*t))
+        .find_map(|t| t.value().attr("datetime").and_then(parse_event_time));
+    if let Some(t) = timed {
+        return Some(t.date());
+    }
+    let h1 = doc.select(&sel("h1")).next()?;
+    doc.select(&sel("p, div, span"))
+        .filter(|e| e.id() > h1.id() && e.select(&sel("p, div")).next().is_none())
+        .take(3)
+        .map(text_of)
+        .filter(|t| t.chars().count() <= 160)
+        .filter(|t| {
+            let folded = fold_diacritics(t);
+            let first = folded.split(|c: char| !c.is_alphanumeric()).next().unwrap_or_default();
+            is_publication_line(t) || BYLINE_WORDS.contains(&first)
+        })
+        .find_map(|t| parse_text_date(&t, None, order).map(|d| d.start.date()))
+}
+
+/// The events one paragraph announces, sentence by sentence.
+fn block_events(block: ElementRef<'_>, reference: NaiveDate, order: DateOrder) -> Vec<Announced> {
+    let text = text_of(block);
+    if text.len() > MAX_BLOCK || is_publication_line(&text) {
+        return Vec::new();
+    }
+    let bolds: Vec<String> = block
+        .select(&sel("strong, b"))
+        .map(text_of)
+        .filter(|t| !t.is_empty() && t.chars().count() <= 120)
+        .collect();
+    let lead_bold = bolds.first().filter(|b| text.starts_with(b.as_str()));
+    let mut out = Vec::new();
+    for sentence in sentences(&text) {
+        let bold_date = lead_bold.is_some_and(|b| {
+            sentence.contains(b.as_str()) && parse_text_date(b, Some(reference), order).is_some()
+        });
+        let days = announced_days(sentence, reference, order, bold_date);
+        if days.is_empty() {
+            continue;
+        }
+        let title = bolds
+            .iter()
+            .filter(|b| sentence.contains(b.as_str()))
+            .find(|b| {
+                parse_text_date(b, Some(reference), order).is_none()
+                    && b.chars().any(char::is_alphabetic)
+                    && b.split_whitespace().count() <= 12
+            })
+            .map(|b| capitalised(b.trim_end_matches([':', ',', '.', ' '])));
+        out.extend(days.into_iter().map(|start| Announced { start, title: title.clone() }));
+    }
+    out
+}
+
+/// The starts one sentence announces: each day it gives (one, or a list under one time)
+/// at its time of day, none when it is no announcement (see the module).
+fn announced_days(
+    sentence: &str,
+    reference: NaiveDate,
+    order: DateOrder,
+    bold_date: bool,
+) -> Vec<EventTime> {
+    if is_closure_line(sentence) {
+        return Vec::new();
+    }
+    let folded = fold_diacritics(sentence);
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.iter().any(|w| NOT_AN_EVENT.contains(w)) {
+        return Vec::new();
+    }
+    let announces = bold_date || ANNOUNCING.iter().any(|p| has_phrase(&words, p));
+    if !announces {
+        return Vec::new();
+    }
+    let Some(found) = parse_text_date(sentence, Some(reference), order) else {
+        return Vec::new();
+    };
+    // A run of days is a season's or a course's span, not one event.
+    if found.end.is_some_and(|e| e.date() != found.start.date()) {
+        return Vec::new();
+    }
+    let EventTime::Floating(at) = found.start else { return Vec::new() };
+    if at.date() < reference {
+        return Vec::new();
+    }
+    let time = at.time();
+    let mut days = listed_days(sentence, reference, order);
+    if !days.contains(&at.date()) {
+        days = vec![at.date()];
+    }
+    days.retain(|d| *d >= reference);
+    days.into_iter().map(|d| EventTime::Floating(d.and_time(time))).collect()
+}
+
+/// The days a sentence lists before one month name ("12, 19 y 26 de abril y 3 de mayo",
+/// "5, 12 et 19 juillet", "8., 15. und 22. März"), in order; empty when it lists fewer
+/// than two.
+fn listed_days(sentence: &str, reference: NaiveDate, order: DateOrder) -> Vec<NaiveDate> {
+    let mut days = Vec::new();
+    let mut pending: Vec<u32> = Vec::new();
+    for word in sentence.split(|c: char| c.is_whitespace() || c == ',').take(200) {
+        let w = word.trim_matches(|c: char| c == '.' || c == '(' || c == ')');
+        if w.is_empty() {
+            continue;
+        }
+        if let Ok(n) = w.parse::<u32>() {
+            if (1..=31).contains(&n) && w.len() <= 2 {
+                pending.push(n);
+            } else {
+                pending.clear();
+            }
+            continue;
+        }
+        let f = fold_diacritics(w);
+        if matches!(f.as_str(), "y" | "et" | "and" | "und" | "ve" | "de" | "e") {
+            continue;
+        }
+        if pending.is_empty() {
+            continue;
+        }
+        // A month name: each pending day in that month.
+        let month_day = |d: u32| parse_text_date(&format!("{d} {w}"), Some(reference), order);
+        if month_day(1).is_some() {
+            for d in pending.drain(..) {
+                if let Some(t) = month_day(d) {
+                    days.push(t.start.date());
+                }
+            }
+        } else if gleaner_event::datetext::is_weekday(&f) {
+            continue;
+        } else {
+            pending.clear();
+        }
+    }
+    if days.len() < 2 { Vec::new() } else { days }
+}
+
+/// Whether folded `words` hold `phrase` (one or more folded words) as whole words.
+fn has_phrase(words: &[&str], phrase: &str) -> bool {
+    let parts: Vec<&str> = phrase.split(' ').collect();
+    words.windows(parts.len()).any(|w| w == parts.as_slice())
+}
+
+/// The sentences of a paragraph: split after `.`, `!`, `?` or `;` and a space before an
+/// upper-case letter or a quote, not after a short abbreviation (`Dr.`, `No.`, `Cad.`).
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (i, &(at, c)) in chars.iter().enumerate() {
+        if !matches!(c, '.' | '!' | '?' | ';') {
+            continue;
+        }
+        let (Some(&(_, space)), Some(&(_, next))) = (chars.get(i + 1), chars.get(i + 2)) else {
+            continue;
+        };
+        if !space.is_whitespace() || !(next.is_uppercase() || "«“\"".contains(next) || c == ';')
+        {
+            continue;
+        }
+        let before = &text[start..at];
+        let last = before.rsplit(' ').next().unwrap_or_default();
+        if c == '.'
+            && last.chars().count() <= 3
+            && last.chars().next().is_some_and(char::is_uppercase)
+        {
+            continue;
+        }
+        out.push(text[start..=at].trim());
+        start = at + c.len_utf8();
+    }
+    let rest = text[start..].trim();
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+    out
+}
+
+/// A title with its first letter in upper case (`procesión del Santo Entierro` →
+/// `Procesión del Santo Entierro`).
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(y: i32, m: u32, d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, d).unwrap()
+    }
+
+    fn starts(s: &str) -> Vec<String> {
+        announced_days(s, day(2026, 2, 26), DateOrder::DayFirst, false)
+            .into_iter()
+            .map(|t| t.to_iso())
+            .collect()
+    }
+
+    #[test]
+    fn sentences_that_announce_and_those_that_do_not() {
+        // (sentence, starts announced)
+        let table: &[(&str, &[&str])] = &[
+            (
+                "el concierto extraordinario de Santa Cecilia tendrá lugar el sábado 21 de noviembre a las 20.00 horas en el Auditorio Municipal",
+                &["2026-11-21T20:00:00"],
+            ),
+            (
+                "La Banda Municipal ofrecerá sus conciertos en el templete los domingos 12, 19 y 26 de abril y 3 de mayo, a las 12.30 horas.",
+                &[
+                    "2026-04-12T12:30:00",
+                    "2026-04-19T12:30:00",
+                    "2026-04-26T12:30:00",
+                    "2026-05-03T12:30:00",
+                ],
+            ),
+            (
+                "Nevruz Şenliği 21 Mart Cumartesi günü saat 12.00'de cemevimizin bahçesinde yapılacak.",
+                &["2026-03-21T12:00:00"],
+            ),
+            (
+                "La conférence aura lieu le mercredi 8 avril à 18h30 à la salle des fêtes.",
+                &["2026-04-08T18:30:00"],
+            ),
+            (
+                "Das Konzert findet am 14. März 2026 um 19.30 Uhr in der Stadthalle statt.",
+                &["2026-03-14T19:30:00"],
+            ),
+            // A report: the day is past.
+            ("The council voted 6–1 on Tuesday, February 24, at 7 pm to approve the plan.", &[]),
+            // Hours from a day on: no event.
+            ("from April 6 it opens at 9:00 am instead of 10:00 am, Monday through Saturday.", &[]),
+            // No announcing word: no event.
+            ("On March 14 at 10 am the road will be closed to traffic.", &[]),
+            // No time of day: no event.
+            ("Construction of the new hall will take place on Monday, June 1, 2026.", &[]),
+            // A deadline.
+            ("Las inscripciones para el taller se cierran el 13 de marzo a las 14.00 horas.", &[]),
+        ];
+        for (sentence, want) in table {
+            assert_eq!(starts(sentence), *want, "{sentence}");
+        }
+    }
+
+    #[test]
+    fn a_bold_lead_date_announces() {
+        let s = "28 Mart Cumartesi, saat 20.00, Mamak Belediyesi Kültür Merkezi.";
+        let got = announced_days(s, day(2026, 2, 26), DateOrder::DayFirst, true);
+        assert_eq!(got.len(), 1);
+        assert!(starts(s).is_empty());
+    }
+
+    #[test]
+    fn a_post_reports_what_came_before_its_own_day() {
+        // (page, the post's day)
+        let table: &[(&str, Option<NaiveDate>)] = &[
+            (
+                "<h1>Balance</h1><p>Por Lucía Arrieta · lunes 27 de julio de 2026, 08:15</p><p>El festival bajó el telón el domingo 26 de julio a las 23.45 h.</p>",
+                Some(day(2026, 7, 27)),
+            ),
+            (
+                "<h1>Haber</h1><div class=\"td-post-meta\"><time class=\"entry-date\" datetime=\"2026-02-25T09:30:12+03:00\">25 Şubat</time></div>",
+                Some(day(2026, 2, 25)),
+            ),
+            ("<h1>Concert</h1><p>Samedi 4 avril à 20h30</p>", None),
+        ];
+        for (html, want) in table {
+            let doc = Html::parse_document(html);
+            assert_eq!(post_day(&doc, DateOrder::DayFirst), *want, "{html}");
+        }
+        let doc = Html::parse_document(table[0].0);
+        assert!(prose_events(&doc, Some(day(2026, 2, 26)), DateOrder::DayFirst, None).is_empty());
+    }
+
+    #[test]
+    fn sentences_split_after_stops_not_abbreviations() {
+        let got =
+            sentences("Konuşmacı: Doç. Dr. Zeynep Karaca. Söyleşi ücretsizdir; saat 14.00'te.");
+        assert_eq!(
+            got,
+            ["Konuşmacı: Doç. Dr. Zeynep Karaca.", "Söyleşi ücretsizdir;", "saat 14.00'te."]
+        );
+    }
+
+    #[test]
+    fn a_paragraph_titles_its_event_by_its_bold_phrase() {
+        let html = "<html><body><h1>Noticias</h1><p>Antes del ciclo, la banda participará en la <strong>procesión del Santo Entierro</strong>, que saldrá el Viernes Santo, 3 de abril, a las 21.00 horas de la parroquia.</p><p>El 24 de febrero a las 20.00 horas se celebró la gala.</p></body></html>";
+        let doc = Html::parse_document(html);
+        let got = prose_events(&doc, Some(day(2026, 2, 26)), DateOrder::DayFirst, None);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].name.as_deref(), Some("Procesión del Santo Entierro"));
+        assert_eq!(got[0].start.as_deref(), Some("2026-04-03T21:00:00"));
+    }
+}
