@@ -13,13 +13,13 @@
 //! sentence that is not its date, else the post's heading.
 
 use chrono::NaiveDate;
-use gleaner_event::datetext::{DateOrder, fold_diacritics, parse_text_date};
+use gleaner_event::datetext::{DateOrder, fold_diacritics, parse_text_date, parse_text_time};
 use gleaner_event::time::{EventTime, parse_event_time};
 use gleaner_event::{Markup, RawEvent};
 use scraper::{ElementRef, Html};
 
 use super::news::BYLINE_WORDS;
-use super::words::{is_closure_line, is_publication_line};
+use super::words::{is_closure_line, is_publication_line, status_in};
 use super::{in_chrome, sel, text_of};
 
 /// Most blocks of a page read (bounded cost).
@@ -123,8 +123,21 @@ const NOT_AN_EVENT: &[&str] = &[
 pub(super) struct Announced {
     /// The start: a day and a local time.
     pub start: EventTime,
-    /// The bold phrase naming it, when the sentence has one.
+    /// The bold or quoted phrase naming it, when the sentence has one.
     pub title: Option<String>,
+    /// The status the sentence states (`iptal edildi`, `abgesagt`).
+    pub status: Option<&'static str>,
+}
+
+/// What a page's sentences are read against.
+#[derive(Debug, Clone, Copy)]
+struct Context {
+    /// The first day an announced event may fall on.
+    reference: NaiveDate,
+    /// The post's own day, which relative days count from.
+    posted: Option<NaiveDate>,
+    /// How the page writes numeric dates.
+    order: DateOrder,
 }
 
 /// The events a page announces in its prose paragraphs (see the module), as raw events
@@ -136,15 +149,18 @@ pub(super) fn prose_events(
     page_url: Option<&str>,
 ) -> Vec<RawEvent> {
     let Some(reference) = reference else { return Vec::new() };
-    // A post's dates before its own publication day are its story's.
-    let reference = post_day(doc, order).map_or(reference, |d| d.max(reference));
+    // A post's dates before its own publication day are its story's; its relative days
+    // ("bu akşam", "tomorrow", "Saturday") count from it.
+    let posted = post_day(doc, order);
+    let reference = posted.map_or(reference, |d| d.max(reference));
+    let ctx = Context { reference, posted, order };
     let h1 = doc.select(&sel("h1")).map(text_of).find(|t| !t.is_empty() && t.len() <= 300);
     let mut out: Vec<RawEvent> = Vec::new();
     for block in doc.select(&sel("p, li")).take(MAX_BLOCKS) {
         if in_chrome(block) || block.select(&sel("p, li")).nth(1).is_some() {
             continue;
         }
-        for a in block_events(block, reference, order) {
+        for a in block_events(block, &ctx) {
             let Some(name) = a.title.or_else(|| h1.clone()) else { continue };
             let start = a.start.to_iso();
             if out.iter().any(|r| r.start.as_deref() == Some(start.as_str())) {
@@ -153,6 +169,7 @@ pub(super) fn prose_events(
             out.push(RawEvent {
                 name: Some(name),
                 start: Some(start),
+                status: a.status.map(str::to_owned),
                 url: page_url.map(str::to_owned),
                 markup: Markup::Text,
                 ..RawEvent::default()
@@ -215,7 +232,7 @@ pub(super) fn post_day(doc: &Html, order: DateOrder) -> Option<NaiveDate> {
 }
 
 /// The events one paragraph announces, sentence by sentence.
-fn block_events(block: ElementRef<'_>, reference: NaiveDate, order: DateOrder) -> Vec<Announced> {
+fn block_events(block: ElementRef<'_>, ctx: &Context) -> Vec<Announced> {
     let text = text_of(block);
     if text.len() > MAX_BLOCK || is_publication_line(&text) {
         return Vec::new();
@@ -225,13 +242,11 @@ fn block_events(block: ElementRef<'_>, reference: NaiveDate, order: DateOrder) -
         .map(text_of)
         .filter(|t| !t.is_empty() && t.chars().count() <= 120)
         .collect();
-    let lead_bold = bolds.first().filter(|b| text.starts_with(b.as_str()));
+    let dated = |t: &str| day_and_time(t, ctx).is_some();
     let mut out = Vec::new();
     for sentence in sentences(&text) {
-        let bold_date = lead_bold.is_some_and(|b| {
-            sentence.contains(b.as_str()) && parse_text_date(b, Some(reference), order).is_some()
-        });
-        let days = announced_days(sentence, reference, order, bold_date);
+        let bold_date = bolds.iter().any(|b| sentence.contains(b.as_str()) && dated(b));
+        let days = announced_days(sentence, ctx, bold_date);
         if days.is_empty() {
             continue;
         }
@@ -239,24 +254,82 @@ fn block_events(block: ElementRef<'_>, reference: NaiveDate, order: DateOrder) -
             .iter()
             .filter(|b| sentence.contains(b.as_str()))
             .find(|b| {
-                parse_text_date(b, Some(reference), order).is_none()
+                !dated(b)
+                    && !names_a_day(b)
+                    && parse_text_date(b, Some(ctx.reference), ctx.order).is_none()
                     && b.chars().any(char::is_alphabetic)
                     && b.split_whitespace().count() <= 12
             })
-            .map(|b| capitalised(b.trim_end_matches([':', ',', '.', ' '])));
-        out.extend(days.into_iter().map(|start| Announced { start, title: title.clone() }));
+            .map(|b| capitalised(b.trim_end_matches([':', ',', '.', ' '])))
+            .or_else(|| quoted(sentence));
+        let status = status_in(sentence);
+        out.extend(days.into_iter().map(|start| Announced { start, title: title.clone(), status }));
+    }
+    // A later sentence that gives only the time it starts at ("Yürüyüş 11.00'de
+    // başlayacak", "the swim starts at 7 am") moves a single event's start to it: the
+    // first time was a meeting's.
+    if let [one] = out.as_mut_slice()
+        && let EventTime::Floating(at) = one.start
+        && let Some(time) = sentences(&text).into_iter().find_map(|s| starts_at(s, ctx))
+    {
+        one.start = EventTime::Floating(at.date().and_time(time));
     }
     out
 }
 
+/// Folded words saying when an event begins (`starts`, `başlayacak`, `beginnt`).
+const STARTS: &[&str] = &[
+    "starts",
+    "begins",
+    "start",
+    "beginnt",
+    "commence",
+    "commencera",
+    "debute",
+    "comienza",
+    "empieza",
+    "comenzara",
+    "empezara",
+    "baslayacak",
+    "baslar",
+    "baslayacaktir",
+];
+
+/// The time a sentence says an event starts at when it names no day of its own.
+fn starts_at(sentence: &str, ctx: &Context) -> Option<chrono::NaiveTime> {
+    let folded = fold_diacritics(sentence);
+    let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
+    if !words.iter().any(|w| STARTS.contains(w))
+        || parse_text_date(sentence, Some(ctx.reference), ctx.order).is_some()
+        || names_a_day(sentence)
+    {
+        return None;
+    }
+    match parse_text_time(sentence) {
+        Some((t, None)) => Some(t),
+        Some(_) => None,
+        None => dotted_time(sentence),
+    }
+}
+
+/// The one `HH.MM` or `HH:MM` time a sentence writes without an hour word (`11.00'de`),
+/// read only where a start word says it is a time.
+fn dotted_time(sentence: &str) -> Option<chrono::NaiveTime> {
+    let mut found =
+        sentence.split(|c: char| !c.is_ascii_digit() && c != '.' && c != ':').filter_map(|w| {
+            let (h, m) = w.split_once(['.', ':'])?;
+            if h.is_empty() || h.len() > 2 || m.len() != 2 {
+                return None;
+            }
+            chrono::NaiveTime::from_hms_opt(h.parse().ok()?, m.parse().ok()?, 0)
+        });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
 /// The starts one sentence announces: each day it gives (one, or a list under one time)
 /// at its time of day, none when it is no announcement (see the module).
-fn announced_days(
-    sentence: &str,
-    reference: NaiveDate,
-    order: DateOrder,
-    bold_date: bool,
-) -> Vec<EventTime> {
+fn announced_days(sentence: &str, ctx: &Context, bold_date: bool) -> Vec<EventTime> {
     if is_closure_line(sentence) {
         return Vec::new();
     }
@@ -272,24 +345,124 @@ fn announced_days(
     if !announces {
         return Vec::new();
     }
-    let Some(found) = parse_text_date(sentence, Some(reference), order) else {
-        return Vec::new();
-    };
-    // A run of days is a season's or a course's span, not one event.
-    if found.end.is_some_and(|e| e.date() != found.start.date()) {
-        return Vec::new();
-    }
-    let EventTime::Floating(at) = found.start else { return Vec::new() };
-    if at.date() < reference {
-        return Vec::new();
-    }
+    let Some(at) = day_and_time(sentence, ctx) else { return Vec::new() };
     let time = at.time();
-    let mut days = listed_days(sentence, reference, order);
+    let mut days = listed_days(sentence, ctx.reference, ctx.order);
     if !days.contains(&at.date()) {
         days = vec![at.date()];
     }
-    days.retain(|d| *d >= reference);
+    days.retain(|d| *d >= ctx.reference);
     days.into_iter().map(|d| EventTime::Floating(d.and_time(time))).collect()
+}
+
+/// The one day and time of day a text gives, on or after the reference: a written date
+/// (not a run of days), else a day named relative to the post's ([`relative_day`]) and a
+/// time.
+fn day_and_time(text: &str, ctx: &Context) -> Option<chrono::NaiveDateTime> {
+    let at = match parse_text_date(text, Some(ctx.reference), ctx.order) {
+        Some(found) => {
+            // A run of days is a season's or a course's span, not one event.
+            if found.end.is_some_and(|e| e.date() != found.start.date()) {
+                return None;
+            }
+            let EventTime::Floating(at) = found.start else { return None };
+            at
+        }
+        // A day written with its month or number is no relative day, even when its
+        // written weekday disagrees with it (a report's "domingo 26 de julio").
+        None if names_a_month(text, ctx) => return None,
+        None => {
+            let day = relative_day(&fold_diacritics(text), ctx.posted?)?;
+            let (time, _) = parse_text_time(text)?;
+            day.and_time(time)
+        }
+    };
+    (at.date() >= ctx.reference).then_some(at)
+}
+
+/// Whether a text names a month (`juillet`, `Mart`, `Dez.`).
+fn names_a_month(text: &str, ctx: &Context) -> bool {
+    text.split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.chars().count() >= 3)
+        .take(200)
+        .any(|w| parse_text_date(&format!("1 {w}"), Some(ctx.reference), ctx.order).is_some())
+}
+
+/// Whether a text names a day by a weekday or a relative word (`önümüzdeki perşembe`,
+/// `tomorrow`): no title.
+fn names_a_day(text: &str) -> bool {
+    let folded = fold_diacritics(text);
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .take(50)
+        .collect();
+    TODAY.iter().chain(TOMORROW).any(|p| has_phrase(&words, p))
+        || words.iter().any(|w| w.len() >= 4 && gleaner_event::datetext::weekday_of(w).is_some())
+}
+
+/// Folded words naming the post's own day (`tonight`, `ce soir`, `bu akşam`).
+const TODAY: &[&str] = &[
+    "tonight",
+    "today",
+    "this evening",
+    "ce soir",
+    "aujourd'hui",
+    "esta noche",
+    "esta tarde",
+    "hoy",
+    "heute",
+    "heute abend",
+    "bu aksam",
+    "bu gece",
+    "bugun",
+];
+
+/// Folded words naming the day after the post's (`tomorrow`, `demain`, `yarın`).
+const TOMORROW: &[&str] = &["tomorrow", "demain", "yarin", "morgen"];
+
+/// Folded words that make a weekday a past one (`last Saturday`, `geçen Cumartesi`).
+const PAST_WEEKDAY: &[&str] = &["last", "dernier", "passe", "pasado", "letzten", "letzte", "gecen"];
+
+/// The day a text names relative to the post's day `posted`: today's words, tomorrow's,
+/// else a full weekday name (not a past one) as its next occurrence within the week.
+fn relative_day(folded: &str, posted: NaiveDate) -> Option<NaiveDate> {
+    use chrono::Datelike;
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .take(200)
+        .collect();
+    if TODAY.iter().any(|p| has_phrase(&words, p)) {
+        return Some(posted);
+    }
+    if TOMORROW.iter().any(|p| has_phrase(&words, p)) {
+        return posted.succ_opt();
+    }
+    let mut named = words.iter().enumerate().filter_map(|(i, w)| {
+        let day = (w.len() >= 4).then(|| gleaner_event::datetext::weekday_of(w)).flatten()?;
+        let past = i.checked_sub(1).is_some_and(|j| PAST_WEEKDAY.contains(&words[j]))
+            || words
+                .get(i + 1)
+                .is_some_and(|n| PAST_WEEKDAY.contains(n) || n.chars().all(|c| c.is_ascii_digit()));
+        Some((day, past))
+    });
+    let (day, past) = named.next()?;
+    if past || named.next().is_some() {
+        return None;
+    }
+    let ahead = (7 + day.num_days_from_monday() - posted.weekday().num_days_from_monday()) % 7;
+    posted.checked_add_days(chrono::Days::new(u64::from(ahead)))
+}
+
+/// A phrase the sentence quotes (`“Cimri”`, `« Les Fourberies »`), as a title.
+fn quoted(sentence: &str) -> Option<String> {
+    let (open, close) =
+        [('“', '”'), ('«', '»'), ('„', '“')].into_iter().find(|(o, _)| sentence.contains(*o))?;
+    let rest = &sentence[sentence.find(open)? + open.len_utf8()..];
+    let inner = rest[..rest.find(close)?].trim();
+    (inner.chars().any(char::is_alphabetic) && inner.chars().count() <= 100)
+        .then(|| inner.to_owned())
 }
 
 /// The days a sentence lists before one month name ("12, 19 y 26 de abril y 3 de mayo",
@@ -394,11 +567,12 @@ mod tests {
         NaiveDate::from_ymd_opt(y, m, d).unwrap()
     }
 
+    fn ctx() -> Context {
+        Context { reference: day(2026, 2, 26), posted: None, order: DateOrder::DayFirst }
+    }
+
     fn starts(s: &str) -> Vec<String> {
-        announced_days(s, day(2026, 2, 26), DateOrder::DayFirst, false)
-            .into_iter()
-            .map(|t| t.to_iso())
-            .collect()
+        announced_days(s, &ctx(), false).into_iter().map(|t| t.to_iso()).collect()
     }
 
     #[test]
@@ -449,7 +623,7 @@ mod tests {
     #[test]
     fn a_bold_lead_date_announces() {
         let s = "28 Mart Cumartesi, saat 20.00, Mamak Belediyesi Kültür Merkezi.";
-        let got = announced_days(s, day(2026, 2, 26), DateOrder::DayFirst, true);
+        let got = announced_days(s, &ctx(), true);
         assert_eq!(got.len(), 1);
         assert!(starts(s).is_empty());
     }
@@ -474,6 +648,48 @@ mod tests {
         }
         let doc = Html::parse_document(table[0].0);
         assert!(prose_events(&doc, Some(day(2026, 2, 26)), DateOrder::DayFirst, None).is_empty());
+    }
+
+    #[test]
+    fn days_named_relative_to_the_posts_day() {
+        // Posted on Friday 27 February 2026. (sentence, start)
+        let c = Context { posted: Some(day(2026, 2, 27)), ..ctx() };
+        let table: &[(&str, Option<&str>)] = &[
+            ("“Cimri” bu akşam saat 20.30'da sahnede; konser.", Some("2026-02-27T20:30:00")),
+            ("“Pinokyo” yarın saat 15.00'te konser", Some("2026-02-28T15:00:00")),
+            ("Join us on Sunday at 10:30 am at the clubhouse.", Some("2026-03-01T10:30:00")),
+            ("Le concert de samedi dernier à 20h a réuni 300 personnes.", None),
+            ("Join us at 10:30 am.", None),
+        ];
+        for (sentence, want) in table {
+            let got = announced_days(sentence, &c, false).first().map(|t| t.to_iso());
+            assert_eq!(got.as_deref(), *want, "{sentence}");
+        }
+        // Without the post's day, no relative day is read.
+        assert!(announced_days(table[0].0, &ctx(), false).is_empty());
+    }
+
+    #[test]
+    fn a_later_start_time_moves_the_start_and_a_day_is_no_title() {
+        let html = "<h1>Haber</h1><div class=\"meta\"><time datetime=\"2026-02-27\">27.02.2026</time></div><p>Kulüp, <strong>Pazar günü saat 10.30'da</strong> Kent Ormanı girişinde buluşarak bir yürüyüş düzenliyor. Yürüyüş 11.00'de başlayacak.</p>";
+        let doc = Html::parse_document(html);
+        let got = prose_events(&doc, Some(day(2026, 2, 26)), DateOrder::DayFirst, None);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].start.as_deref(), Some("2026-03-01T11:00:00"));
+        assert_eq!(got[0].name.as_deref(), Some("Haber"));
+        assert!(names_a_day("önümüzdeki perşembe"));
+        assert_eq!(
+            dotted_time("Yürüyüş 11.00'de başlayacak."),
+            chrono::NaiveTime::from_hms_opt(11, 0, 0)
+        );
+        assert_eq!(dotted_time("1.200 kişi, 11.00 ve 12.30"), None);
+        assert!(!names_a_day("Nevruz Şenliği"));
+    }
+
+    #[test]
+    fn a_quoted_phrase_titles_a_sentence() {
+        assert_eq!(quoted("Molière'in komedisi “Cimri”, bu akşam").as_deref(), Some("Cimri"));
+        assert_eq!(quoted("no quote here"), None);
     }
 
     #[test]
