@@ -156,6 +156,21 @@ fn read_as(
     if !news && segmented(doc, reading, reference, first, candidates, diagnostics) {
         abstain::abstain(doc, Reading::Items, reference, first, candidates, diagnostics);
     }
+    // Dated items without a time take the one the page states for their weekday in a
+    // sentence of its own (`Les concerts ont lieu les dimanches … à 15h`).
+    if candidates.len() > first
+        && let Some((weekday, time)) = prose::stated_weekly_time(doc)
+    {
+        use chrono::Datelike;
+        for c in candidates[first..].iter_mut() {
+            if let Some(EventTime::Date(day)) = c.raw.start.as_deref().and_then(parse_event_time)
+                && day.weekday() == weekday
+                && c.raw.end.is_none()
+            {
+                c.raw.start = Some(EventTime::Floating(day.and_time(time)).to_iso());
+            }
+        }
+    }
     // Events without a price of their own cost what the page's tariff section says
     // (`<h2>Precios</h2>` and its table of seats).
     if candidates.len() > first

@@ -401,6 +401,69 @@ fn names_a_day(text: &str) -> bool {
         || words.iter().any(|w| w.len() >= 4 && gleaner_event::datetext::weekday_of(w).is_some())
 }
 
+/// Folded words that make a weekday a recurring one (`every Sunday`, `chaque dimanche`).
+const EVERY: &[&str] = &["every", "each", "chaque", "tous", "cada", "todos", "jeden", "her"];
+
+/// The weekday and the one time a page states for all its dated items in a sentence of
+/// its own ("Les concerts ont lieu les dimanches de juillet et d'août à 15h", "los
+/// domingos a las 12.30", "every Sunday at 3 pm"): a plural or `every` weekday, one time
+/// of day, no day of the month, an announcing word; `None` when no sentence or two
+/// different ones say so.
+pub(super) fn stated_weekly_time(doc: &Html) -> Option<(chrono::Weekday, chrono::NaiveTime)> {
+    let mut found = None;
+    for block in doc.select(&sel("p")).take(MAX_BLOCKS) {
+        let text = text_of(block);
+        if in_chrome(block) || text.len() > MAX_BLOCK {
+            continue;
+        }
+        for sentence in sentences(&text) {
+            let Some(stated) = weekly_time(sentence) else { continue };
+            if found.is_some_and(|f| f != stated) {
+                return None;
+            }
+            found = Some(stated);
+        }
+    }
+    found
+}
+
+/// The recurring weekday and time one sentence states (see [`stated_weekly_time`]).
+fn weekly_time(sentence: &str) -> Option<(chrono::Weekday, chrono::NaiveTime)> {
+    if !sentence.bytes().any(|b| b.is_ascii_digit())
+        || parse_text_date(sentence, Some(NaiveDate::MIN), DateOrder::DayFirst).is_some()
+    {
+        return None;
+    }
+    let folded = fold_diacritics(sentence);
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(100).collect();
+    if !ANNOUNCING.iter().any(|p| has_phrase(&words, p))
+        || words.iter().any(|w| NOT_AN_EVENT.contains(w))
+    {
+        return None;
+    }
+    let weekday_of = gleaner_event::datetext::weekday_of;
+    let mut days = words.iter().enumerate().filter_map(|(i, w)| {
+        if w.len() < 4 {
+            return None;
+        }
+        let every = i.checked_sub(1).is_some_and(|j| EVERY.contains(&words[j]));
+        match weekday_of(w) {
+            Some(d) if every => Some(d),
+            Some(_) => None,
+            None => w.strip_suffix('s').and_then(weekday_of),
+        }
+    });
+    let day = days.next()?;
+    if days.any(|d| d != day) {
+        return None;
+    }
+    match parse_text_time(sentence)? {
+        (t, None) => Some((day, t)),
+        _ => None,
+    }
+}
+
 /// Folded words naming the post's own day (`tonight`, `ce soir`, `bu akşam`).
 const TODAY: &[&str] = &[
     "tonight",
@@ -684,6 +747,33 @@ mod tests {
         );
         assert_eq!(dotted_time("1.200 kişi, 11.00 ve 12.30"), None);
         assert!(!names_a_day("Nevruz Şenliği"));
+    }
+
+    #[test]
+    fn a_time_stated_for_every_weekday() {
+        use chrono::{NaiveTime, Weekday};
+        let at = |h, m| NaiveTime::from_hms_opt(h, m, 0).unwrap();
+        // (sentence, weekday and time stated for all)
+        let table: &[(&str, Option<(Weekday, NaiveTime)>)] = &[
+            (
+                "Les concerts ont lieu les dimanches de juillet et d'août à 15h et durent une heure.",
+                Some((Weekday::Sun, at(15, 0))),
+            ),
+            (
+                "Los conciertos se celebran los domingos a las 12.30 horas.",
+                Some((Weekday::Sun, at(12, 30))),
+            ),
+            ("Join us every Saturday at 8 pm for the concert.", Some((Weekday::Sat, at(20, 0)))),
+            // A dated sentence is one event's, not all.
+            ("Le concert a lieu le dimanche 5 juillet à 15h.", None),
+            // Opening hours.
+            ("Le beffroi est ouvert les dimanches de 10h à 17h.", None),
+            // No announcing word.
+            ("Les dimanches à 15h, la place est piétonne.", None),
+        ];
+        for (sentence, want) in table {
+            assert_eq!(weekly_time(sentence), *want, "{sentence}");
+        }
     }
 
     #[test]
