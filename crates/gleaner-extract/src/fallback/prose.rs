@@ -29,6 +29,33 @@ const MAX_BLOCK: usize = 2_000;
 /// Most events one page gives from prose.
 const MAX_EVENTS: usize = 40;
 
+/// Folded stems of event nouns (`konser` in `konserini`, `concert` in `concerts`),
+/// matched at the start of a folded word.
+const EVENT_NOUNS: &[&str] = &[
+    "concert",
+    "workshop",
+    "festival",
+    "concierto",
+    "taller",
+    "charla",
+    "atelier",
+    "spectacle",
+    "konzert",
+    "vortrag",
+    "versammlung",
+    "konser",
+    "soylesi",
+    "gosteri",
+    "dinleti",
+];
+
+/// Whether folded `words` announce an event: an [`ANNOUNCING`] phrase or an
+/// [`EVENT_NOUNS`] stem.
+fn announces(words: &[&str]) -> bool {
+    ANNOUNCING.iter().any(|p| has_phrase(words, p))
+        || words.iter().any(|w| EVENT_NOUNS.iter().any(|n| w.starts_with(n)))
+}
+
 /// Folded words and phrases that announce an event (invitation verbs in the future or
 /// present, event nouns), in the five languages; matched on whole folded words.
 const ANNOUNCING: &[&str] = &[
@@ -41,8 +68,6 @@ const ANNOUNCING: &[&str] = &[
     "concert",
     "performance",
     "meeting",
-    "workshop",
-    "festival",
     // es
     "tendra lugar",
     "se celebrara",
@@ -52,10 +77,6 @@ const ANNOUNCING: &[&str] = &[
     "se realizara",
     "saldra",
     "actuara",
-    "concierto",
-    "conciertos",
-    "taller",
-    "charla",
     // fr
     "aura lieu",
     "auront lieu",
@@ -64,18 +85,13 @@ const ANNOUNCING: &[&str] = &[
     "se tiendra",
     "rendez-vous",
     "vous invite",
-    "atelier",
     "conference",
-    "spectacle",
     // de
     "findet",
     "finden",
     "statt",
     "laden",
     "beginnt",
-    "konzert",
-    "vortrag",
-    "versammlung",
     // tr
     "yapilacak",
     "yapilacaktir",
@@ -87,10 +103,6 @@ const ANNOUNCING: &[&str] = &[
     "davetlidir",
     "davet ediyoruz",
     "baslayacak",
-    "konser",
-    "konseri",
-    "soylesi",
-    "soylesisi",
 ];
 
 /// Folded words of a sentence that gives hours or a regime change, not an event ("from
@@ -116,6 +128,9 @@ const NOT_AN_EVENT: &[&str] = &[
     "inscriptions",
     "anmeldung",
     "registration",
+    // An exhibition's opening day (`sergi … açılacaktır`) gives its run, read elsewhere.
+    "acilacak",
+    "acilacaktir",
 ];
 
 /// One event announced in prose: its start and title (`None`: the post's heading).
@@ -125,8 +140,49 @@ pub(super) struct Announced {
     pub start: EventTime,
     /// The bold or quoted phrase naming it, when the sentence has one.
     pub title: Option<String>,
-    /// The status the sentence states (`iptal edildi`, `abgesagt`).
+    /// The status the sentence or its card's heading states (`iptal`, `abgesagt`).
     pub status: Option<&'static str>,
+    /// The link of its card's heading, when it has one.
+    pub url: Option<String>,
+}
+
+/// The one heading of a card a paragraph sits in: its text (a status badge left out), its
+/// link and the status the badge states.
+#[derive(Debug, Clone)]
+struct CardHeading {
+    /// The heading's text without its status word.
+    title: String,
+    /// The heading's link, resolved against nothing (as the page writes it).
+    url: Option<String>,
+    /// The status the heading states (`ERTELENDİ`).
+    status: Option<&'static str>,
+}
+
+/// The heading of the card a paragraph sits in: its parent holds exactly one `h2`–`h4`,
+/// before the paragraph (a news list's card, not a sectioned article).
+fn card_heading(block: ElementRef<'_>) -> Option<CardHeading> {
+    let parent = block.parent().and_then(ElementRef::wrap)?;
+    let mut headings = parent
+        .children()
+        .filter_map(ElementRef::wrap)
+        .filter(|c| matches!(c.value().name(), "h2" | "h3" | "h4"));
+    let h = headings.next()?;
+    if headings.next().is_some() || h.id() > block.id() {
+        return None;
+    }
+    let text = text_of(h);
+    let status = status_in(&text);
+    // A status badge after the title (`… Gösterisi ERTELENDİ`) is no part of it.
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    while words.len() > 1 && words.last().is_some_and(|w| status_in(w).is_some()) {
+        words.pop();
+    }
+    let title = words.join(" ");
+    if title.is_empty() || title.chars().count() > 150 {
+        return None;
+    }
+    let url = h.select(&sel("a[href]")).next().and_then(|a| super::item::link_target(a));
+    Some(CardHeading { title, url, status })
 }
 
 /// What a page's sentences are read against.
@@ -170,7 +226,7 @@ pub(super) fn prose_events(
                 name: Some(name),
                 start: Some(start),
                 status: a.status.map(str::to_owned),
-                url: page_url.map(str::to_owned),
+                url: a.url.or_else(|| page_url.map(str::to_owned)),
                 markup: Markup::Text,
                 ..RawEvent::default()
             });
@@ -244,9 +300,13 @@ fn block_events(block: ElementRef<'_>, ctx: &Context) -> Vec<Announced> {
         .collect();
     let dated = |t: &str| day_and_time(t, ctx).is_some();
     let mut out = Vec::new();
-    for sentence in sentences(&text) {
+    let heading = card_heading(block);
+    for (sentence, whole) in sentences(&text).into_iter().flat_map(|whole| {
+        let clauses: Vec<&str> = whole.split_inclusive(';').map(str::trim).collect();
+        clauses.into_iter().map(move |c| (c, whole))
+    }) {
         let bold_date = bolds.iter().any(|b| sentence.contains(b.as_str()) && dated(b));
-        let days = announced_days(sentence, ctx, bold_date);
+        let days = announced_days(sentence, whole, ctx, bold_date);
         if days.is_empty() {
             continue;
         }
@@ -261,9 +321,16 @@ fn block_events(block: ElementRef<'_>, ctx: &Context) -> Vec<Announced> {
                     && b.split_whitespace().count() <= 12
             })
             .map(|b| capitalised(b.trim_end_matches([':', ',', '.', ' '])))
+            .or_else(|| heading.as_ref().map(|h| h.title.clone()))
             .or_else(|| quoted(sentence));
-        let status = status_in(sentence);
-        out.extend(days.into_iter().map(|start| Announced { start, title: title.clone(), status }));
+        let status = status_in(whole).or_else(|| heading.as_ref().and_then(|h| h.status));
+        let url = heading.as_ref().and_then(|h| h.url.clone());
+        out.extend(days.into_iter().map(|start| Announced {
+            start,
+            title: title.clone(),
+            status,
+            url: url.clone(),
+        }));
     }
     // A later sentence that gives only the time it starts at ("Yürüyüş 11.00'de
     // başlayacak", "the swim starts at 7 am") moves a single event's start to it: the
@@ -329,11 +396,11 @@ fn dotted_time(sentence: &str) -> Option<chrono::NaiveTime> {
 
 /// The starts one sentence announces: each day it gives (one, or a list under one time)
 /// at its time of day, none when it is no announcement (see the module).
-fn announced_days(sentence: &str, ctx: &Context, bold_date: bool) -> Vec<EventTime> {
+fn announced_days(sentence: &str, whole: &str, ctx: &Context, bold_date: bool) -> Vec<EventTime> {
     if is_closure_line(sentence) {
         return Vec::new();
     }
-    let folded = fold_diacritics(sentence);
+    let folded = fold_diacritics(whole);
     let words: Vec<&str> = folded
         .split(|c: char| !c.is_alphanumeric() && c != '-')
         .filter(|w| !w.is_empty())
@@ -341,8 +408,7 @@ fn announced_days(sentence: &str, ctx: &Context, bold_date: bool) -> Vec<EventTi
     if words.iter().any(|w| NOT_AN_EVENT.contains(w)) {
         return Vec::new();
     }
-    let announces = bold_date || ANNOUNCING.iter().any(|p| has_phrase(&words, p));
-    if !announces {
+    if !bold_date && !announces(&words) {
         return Vec::new();
     }
     let Some(at) = day_and_time(sentence, ctx) else { return Vec::new() };
@@ -437,9 +503,7 @@ fn weekly_time(sentence: &str) -> Option<(chrono::Weekday, chrono::NaiveTime)> {
     let folded = fold_diacritics(sentence);
     let words: Vec<&str> =
         folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(100).collect();
-    if !ANNOUNCING.iter().any(|p| has_phrase(&words, p))
-        || words.iter().any(|w| NOT_AN_EVENT.contains(w))
-    {
+    if !announces(&words) || words.iter().any(|w| NOT_AN_EVENT.contains(w)) {
         return None;
     }
     let weekday_of = gleaner_event::datetext::weekday_of;
@@ -577,21 +641,20 @@ fn has_phrase(words: &[&str], phrase: &str) -> bool {
     words.windows(parts.len()).any(|w| w == parts.as_slice())
 }
 
-/// The sentences of a paragraph: split after `.`, `!`, `?` or `;` and a space before an
+/// The sentences of a paragraph: split after `.`, `!` or `?` and a space before an
 /// upper-case letter or a quote, not after a short abbreviation (`Dr.`, `No.`, `Cad.`).
 fn sentences(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     for (i, &(at, c)) in chars.iter().enumerate() {
-        if !matches!(c, '.' | '!' | '?' | ';') {
+        if !matches!(c, '.' | '!' | '?') {
             continue;
         }
         let (Some(&(_, space)), Some(&(_, next))) = (chars.get(i + 1), chars.get(i + 2)) else {
             continue;
         };
-        if !space.is_whitespace() || !(next.is_uppercase() || "«“\"".contains(next) || c == ';')
-        {
+        if !space.is_whitespace() || !(next.is_uppercase() || "«“\"".contains(next)) {
             continue;
         }
         let before = &text[start..at];
@@ -635,7 +698,7 @@ mod tests {
     }
 
     fn starts(s: &str) -> Vec<String> {
-        announced_days(s, &ctx(), false).into_iter().map(|t| t.to_iso()).collect()
+        announced_days(s, s, &ctx(), false).into_iter().map(|t| t.to_iso()).collect()
     }
 
     #[test]
@@ -686,7 +749,7 @@ mod tests {
     #[test]
     fn a_bold_lead_date_announces() {
         let s = "28 Mart Cumartesi, saat 20.00, Mamak Belediyesi Kültür Merkezi.";
-        let got = announced_days(s, &ctx(), true);
+        let got = announced_days(s, s, &ctx(), true);
         assert_eq!(got.len(), 1);
         assert!(starts(s).is_empty());
     }
@@ -725,11 +788,11 @@ mod tests {
             ("Join us at 10:30 am.", None),
         ];
         for (sentence, want) in table {
-            let got = announced_days(sentence, &c, false).first().map(|t| t.to_iso());
+            let got = announced_days(sentence, sentence, &c, false).first().map(|t| t.to_iso());
             assert_eq!(got.as_deref(), *want, "{sentence}");
         }
         // Without the post's day, no relative day is read.
-        assert!(announced_days(table[0].0, &ctx(), false).is_empty());
+        assert!(announced_days(table[0].0, table[0].0, &ctx(), false).is_empty());
     }
 
     #[test]
@@ -777,6 +840,34 @@ mod tests {
     }
 
     #[test]
+    fn a_cards_one_heading_titles_and_links_its_paragraph() {
+        let html = "<h1>Duyurular</h1><div class=\"kart\"><div>12 Şubat 2026</div><div><h2><a href=\"/duyuru/halk-oyunlari\">23 Nisan Halk Oyunları Gösterisi <span>ERTELENDİ</span></a></h2><p>22 Nisan Çarşamba saat 15.00'te meydanda yapılması planlanan gösterisi ileri bir tarihe alınmıştır.</p></div></div><div><h2><a href=\"/duyuru/koro\">Koro Bahar Konseri</a></h2><p>Koro “Ege'den Türküler” konserini 27 Mart Cuma akşamı saat 20.00'de sunacaktır.</p></div>";
+        let doc = Html::parse_document(html);
+        let got = prose_events(&doc, Some(day(2026, 2, 26)), DateOrder::DayFirst, None);
+        let got: Vec<_> = got
+            .iter()
+            .map(|r| (r.name.as_deref(), r.start.as_deref(), r.url.as_deref(), r.status.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    Some("23 Nisan Halk Oyunları Gösterisi"),
+                    Some("2026-04-22T15:00:00"),
+                    Some("/duyuru/halk-oyunlari"),
+                    Some("postponed")
+                ),
+                (
+                    Some("Koro Bahar Konseri"),
+                    Some("2026-03-27T20:00:00"),
+                    Some("/duyuru/koro"),
+                    None
+                ),
+            ]
+        );
+    }
+
+    #[test]
     fn a_quoted_phrase_titles_a_sentence() {
         assert_eq!(quoted("Molière'in komedisi “Cimri”, bu akşam").as_deref(), Some("Cimri"));
         assert_eq!(quoted("no quote here"), None);
@@ -788,7 +879,7 @@ mod tests {
             sentences("Konuşmacı: Doç. Dr. Zeynep Karaca. Söyleşi ücretsizdir; saat 14.00'te.");
         assert_eq!(
             got,
-            ["Konuşmacı: Doç. Dr. Zeynep Karaca.", "Söyleşi ücretsizdir;", "saat 14.00'te."]
+            ["Konuşmacı: Doç. Dr. Zeynep Karaca.", "Söyleşi ücretsizdir; saat 14.00'te."]
         );
     }
 
