@@ -387,7 +387,15 @@ pub fn extract_with(
     }
     if out.candidates.is_empty() && opts.fallback && opts.rules.is_none() {
         if let Some(kind) = news_article_type(&text) {
-            // A page that says it is news reports dates; it describes no event of its own.
+            // A page that says it is news reports dates; it describes no event of its own,
+            // unless its paragraphs announce coming ones (`fallback::read_news`).
+            let doc = dom.get_or_insert_with(|| parse_dom(&text));
+            fallback::read_news(
+                doc,
+                opts.reference_date,
+                &mut out.candidates,
+                &mut out.diagnostics,
+            );
             out.diagnostics.push(Diagnostic {
                 severity: Severity::Info,
                 format: Format::Fallback,

@@ -132,7 +132,8 @@ const FLOOR_160_169: f64 = 0.81;
 /// description, a channel "from" a place, status badges in capitals, Contao's addresses)
 /// 0.674, start precision 0.874.
 /// Session 2026-12-03, merged: 0.793 (the places of venue2 0.678 → 0.778 alone).
-const FLOOR_170_189: f64 = 0.79;
+/// Session 2026-12-07 (prose): 0.802 (events announced in a post's paragraphs).
+const FLOOR_170_189: f64 = 0.80;
 
 /// Pages 190–209, the eighth blind batch (issue 24), written by helper w190 on 2026-12-02
 /// from twenty kinds of site not in the batches above (123 events). At first sight, on the
@@ -144,7 +145,8 @@ const FLOOR_170_189: f64 = 0.79;
 /// scores 0.492, start precision 0.689.
 /// Session 2026-12-03, merged: 0.681 (times stated away from the date 0.516 → 0.583 alone, start precision 0.870).
 /// Session 2026-12-04: 0.703 (a qualified tariff heading and a line of several tiers).
-const FLOOR_190_209: f64 = 0.70;
+/// Session 2026-12-07 (prose, 200 in view): 0.716, start precision 0.877.
+const FLOOR_190_209: f64 = 0.71;
 
 /// Pages 210–229, the ninth blind batch (issue 24), written by helper w210 on 2026-12-02
 /// (twenty more kinds of site, 125 events) after every rule of the session had been made,
@@ -153,7 +155,8 @@ const FLOOR_190_209: f64 = 0.70;
 /// the session's final code 0.554, start precision 0.750 (66 right, 22 wrong). The floor
 /// is that figure: the next round's rules are measured on it only as held out.
 /// Session 2026-12-03, held out (no rule made on it): 0.567 → 0.601, start precision 0.750 → 0.788.
-const FLOOR_210_229: f64 = 0.595;
+/// Session 2026-12-07 (prose, 210 216 222 226 228 in view): 0.648, start precision 0.892.
+const FLOOR_210_229: f64 = 0.645;
 
 /// Pages 230–249, the tenth blind batch (issue 24), written by helper w230 on 2026-12-02
 /// (twenty more kinds of site, 121 events), scored once at first sight, untuned: the
@@ -161,7 +164,8 @@ const FLOOR_210_229: f64 = 0.595;
 /// precision 0.752 (76 right, 25 wrong); with the country's dollar (`84e14f1`) 0.548.
 /// The floor is just under: later rules are measured on it as held out.
 /// Session 2026-12-03, held out: 0.548 → 0.615, start precision 0.752 → 0.822 (one helper read this batch's pass/fail line while loosening a rule and tightened it again).
-const FLOOR_230_249: f64 = 0.61;
+/// Session 2026-12-07 (prose, 234 and 247 in view): 0.622.
+const FLOOR_230_249: f64 = 0.62;
 
 /// Pages 250–269, the eleventh blind batch (issue 24), written by helper w250 on 2026-12-03
 /// (twenty more kinds of site, 101 events, 10 pages with event structured data and 10

@@ -62,6 +62,7 @@ mod listing;
 mod news;
 mod price;
 mod programme;
+mod prose;
 mod roles;
 mod sections;
 mod segment;
@@ -109,20 +110,66 @@ pub fn read(
     candidates: &mut Vec<Candidate>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
+    read_as(doc, reference, false, candidates, diagnostics);
+}
+
+/// Reads the events a page that declares itself news (`NewsArticle`) announces in its
+/// prose paragraphs (`prose`), and nothing else: its other dates are the story's.
+pub fn read_news(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    read_as(doc, reference, true, candidates, diagnostics);
+}
+
+/// [`read`], or with `news` [`read_news`]: the page's reading, then the places, prices
+/// and zones its events take from the page.
+fn read_as(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    news: bool,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     let first = candidates.len();
     // A description list's terms and their details are items: each `<dt>` and the `<dd>`s
     // after it are wrapped in one `<div>` and the page read again.
     let paired = dl_items(doc);
     let doc = paired.as_ref().unwrap_or(doc);
-    let reading = read_page(doc, reference, candidates, diagnostics);
+    let reading = if news {
+        if prose_reading(doc, reference, candidates, diagnostics) {
+            Reading::Items
+        } else {
+            Reading::Nothing
+        }
+    } else {
+        read_page(doc, reference, candidates, diagnostics)
+    };
     // Weak readings (a day heading, a listing's span, a bare teaser) are dropped before
     // anything is added to them.
     abstain::abstain(doc, reading, reference, first, candidates, diagnostics);
     // Repeated records the readings above left (nothing read, or nothing kept), or whose
     // one event took a record's date for the page's: one event per record when their
     // roles agree.
-    if segmented(doc, reading, reference, first, candidates, diagnostics) {
+    if !news && segmented(doc, reading, reference, first, candidates, diagnostics) {
         abstain::abstain(doc, Reading::Items, reference, first, candidates, diagnostics);
+    }
+    // Dated items without a time take the one the page states for their weekday in a
+    // sentence of its own (`Les concerts ont lieu les dimanches … à 15h`).
+    if candidates.len() > first
+        && let Some((weekday, time)) = prose::stated_weekly_time(doc)
+    {
+        use chrono::Datelike;
+        for c in candidates[first..].iter_mut() {
+            if let Some(EventTime::Date(day)) = c.raw.start.as_deref().and_then(parse_event_time)
+                && day.weekday() == weekday
+                && c.raw.end.is_none()
+            {
+                c.raw.start = Some(EventTime::Floating(day.and_time(time)).to_iso());
+            }
+        }
     }
     // Events without a price of their own cost what the page's tariff section says
     // (`<h2>Precios</h2>` and its table of seats).
@@ -474,6 +521,9 @@ fn read_page(
         return Reading::Items;
     }
     if let Some(why) = news {
+        if prose_reading(doc, reference, candidates, diagnostics) {
+            return Reading::Items;
+        }
         diagnostics.push(note(Severity::Info, format!("{why}: a news article; no event")));
         return Reading::Nothing;
     }
@@ -615,6 +665,9 @@ fn read_page(
         }
     };
     let Some(start) = start else {
+        if prose_reading(doc, reference, candidates, diagnostics) {
+            return Reading::Items;
+        }
         diagnostics.push(note(
             Severity::Info,
             "no structured data, no site rules and no date found: no event".to_owned(),
@@ -627,6 +680,9 @@ fn read_page(
         && start.date() < day
         && end.is_none_or(|e| e.date() < day)
     {
+        if prose_reading(doc, reference, candidates, diagnostics) {
+            return Reading::Items;
+        }
         diagnostics.push(note(
             Severity::Info,
             format!(
@@ -653,6 +709,36 @@ fn read_page(
     ));
     candidates.push(Candidate { format: Format::Fallback, location: "page".into(), raw });
     Reading::OneEvent
+}
+
+/// Reads the events a post announces in its prose paragraphs (`prose`) into `candidates`;
+/// `true` when it found any.
+fn prose_reading(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let url = canonical_url(doc);
+    let events = prose::prose_events(doc, reference, page_order(doc), url.as_deref());
+    if events.is_empty() {
+        return false;
+    }
+    let n = events.len();
+    for (i, raw) in events.into_iter().enumerate() {
+        candidates.push(Candidate {
+            format: Format::Fallback,
+            location: format!("announced in prose {}", i + 1),
+            raw,
+        });
+    }
+    diagnostics.push(Diagnostic {
+        severity: Severity::Info,
+        format: Format::Fallback,
+        message: format!("low confidence: {n} events announced in the page's prose read by the generic fallback (no structured data, no site rules)"),
+        location: String::new(),
+    });
+    true
 }
 
 /// The values of the `<time datetime>` elements under `root`, each once, in order. A

@@ -7,7 +7,8 @@ use scraper::{ElementRef, Html};
 use super::{in_chrome, sel, text_of};
 
 /// Words a byline opens with (`Por Lucía Arrieta · Zaragoza`), folded.
-const BYLINE_WORDS: &[&str] = &["by", "por", "par", "von", "yazan", "text", "texte", "redaccion"];
+pub(super) const BYLINE_WORDS: &[&str] =
+    &["by", "por", "par", "von", "yazan", "text", "texte", "redaccion"];
 
 /// Why the page is a news article, when it is one: its title sits in an `<article>` with
 /// a `byline` block or an author link, or it declares itself one (`og:type` `article`)
