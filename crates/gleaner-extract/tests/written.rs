@@ -184,7 +184,14 @@ const FLOOR_250_269: f64 = 0.715;
 /// under: later rules are measured on it as held out.
 const FLOOR_270_289: f64 = 0.69;
 
-const BATCHES: [Batch; 14] = [
+/// Pages 290–309, the thirteenth blind batch (issue 24), written by helper w290 on
+/// 2026-12-07 (twenty more kinds of site, 98 events, 10 pages with event structured data
+/// and 10 without), labelled before any extractor run and scored once at first sight (the
+/// figures are in the commit that sets this floor). The floor is just under: later rules
+/// are measured on it as held out.
+const FLOOR_290_309: f64 = 0.0;
+
+const BATCHES: [Batch; 15] = [
     Batch {
         name: "pages 01–49",
         pages: (1, 49),
@@ -283,6 +290,13 @@ const BATCHES: [Batch; 14] = [
         start_precision: 0.89,
         fallback_adds: true,
     },
+    Batch {
+        name: "pages 290–309 (blind)",
+        pages: (290, 309),
+        floor: FLOOR_290_309,
+        start_precision: 0.0,
+        fallback_adds: true,
+    },
 ];
 
 /// The page number a file's name starts with (`51-en-gb-….html` → 51).
@@ -297,7 +311,7 @@ fn written_pages_f1() {
     let saved =
         chrono::NaiveDate::parse_from_str(labels["saved"].as_str().unwrap(), "%Y-%m-%d").unwrap();
     let files = labels["files"].as_object().unwrap();
-    assert!(files.len() >= 289, "the written corpus has {} pages", files.len());
+    assert!(files.len() >= 309, "the written corpus has {} pages", files.len());
     let mut report = String::new();
     let mut failures = Vec::new();
     let (mut all_with, mut all_without): (Table, Table) = (Table::new(), Table::new());
