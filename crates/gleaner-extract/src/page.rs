@@ -175,6 +175,7 @@ pub(crate) fn site_country(lang: Option<&str>, base: &url::Url) -> Option<String
 
 /// The zone of the site's country (see [`site_country`]) when that country keeps one
 /// civil time (`de-AT` → Vienna, a `.tr` address → Istanbul; `.ca`, `es-MX` name none),
+/// else the clock of its language when all its countries keep one (`de`, `tr`),
 /// for the local times of events that name no country of their own; `places` are the
 /// event's place texts, which tell Spain's and Portugal's islands apart.
 pub(crate) fn site_zone(
@@ -182,8 +183,24 @@ pub(crate) fn site_zone(
     base: &url::Url,
     places: &[&str],
 ) -> Option<chrono_tz::Tz> {
-    let country = site_country(lang, base)?;
-    gleaner_event::zone::country_zone(&country, places)
+    match site_country(lang, base) {
+        Some(country) => gleaner_event::zone::country_zone(&country, places),
+        None => lang.filter(|l| language_region(l).is_none()).and_then(language_clock),
+    }
+}
+
+/// The one clock every country of a language keeps, for a language tag without a region:
+/// German (Germany, Austria, Switzerland, Liechtenstein, Luxembourg, German-speaking
+/// Belgium and South Tyrol all keep Central European Time with the same summer time) and
+/// Turkish (Turkey's; Cyprus is the only other country where it is official). French,
+/// Spanish and English are spoken on many clocks and name none.
+pub(crate) fn language_clock(tag: &str) -> Option<chrono_tz::Tz> {
+    let language = tag.trim().split(['-', '_']).next()?.to_ascii_lowercase();
+    match language.as_str() {
+        "de" => Some(chrono_tz::Europe::Berlin),
+        "tr" => Some(chrono_tz::Europe::Istanbul),
+        _ => None,
+    }
 }
 
 /// Gives the events that name no country and no zone of their own the site's zone

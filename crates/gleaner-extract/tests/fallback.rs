@@ -31,6 +31,16 @@ fn start(e: &Event) -> String {
     e.start.unwrap().to_iso()
 }
 
+/// The start's local date and time, without the offset a page's language or country adds
+/// (`2026-07-17T21:00:00+02:00` → `2026-07-17T21:00:00`): for the tests of a page's shape.
+fn local(e: &Event) -> String {
+    let iso = start(e);
+    match iso.get(19..20) {
+        Some("+" | "-") => iso[..19].to_owned(),
+        _ => iso,
+    }
+}
+
 #[test]
 fn table_rows_with_time_elements_give_one_event_each() {
     let page = r#"<html lang="en"><body><h1>What's on</h1><table><tbody>
@@ -371,7 +381,7 @@ fn day_sections_date_the_times_under_them() {
             act(times[0], "Tres"),
         );
         let (events, notes) = read(&page, day(2026, 6, 1));
-        let got: Vec<_> = events.iter().map(|e| (e.title.clone().unwrap(), start(e))).collect();
+        let got: Vec<_> = events.iter().map(|e| (e.title.clone().unwrap(), local(e))).collect();
         assert_eq!(got.len(), 3, "{lang}: {notes:?}");
         assert_eq!(got[0], ("Uno".to_owned(), first.to_owned()), "{lang}");
         assert_eq!(got[1], ("Dos".to_owned(), "2026-07-17T23:00:00".to_owned()), "{lang}");
@@ -451,7 +461,7 @@ fn a_date_line_listing_days_gives_one_event_per_day() {
         );
         let (events, notes) = read(&page, day(2026, 9, 1));
         let got: Vec<_> =
-            events.iter().filter(|e| e.title.as_deref() == Some("Alpha")).map(start).collect();
+            events.iter().filter(|e| e.title.as_deref() == Some("Alpha")).map(local).collect();
         assert_eq!(got, *want, "{line}: {notes:?}");
     }
 }
@@ -721,9 +731,9 @@ fn day_cells_take_the_year_of_their_month_heading() {
     assert_eq!(
         summary(&events),
         [
-            ("Woyzeck".to_owned(), "2027-04-09T19:30:00".to_owned(), None),
-            ("Nathan der Weise".to_owned(), "2027-04-10T18:00:00".to_owned(), None),
-            ("Die Räuber".to_owned(), "2027-04-12T20:00:00".to_owned(), cancelled),
+            ("Woyzeck".to_owned(), "2027-04-09T19:30:00+02:00".to_owned(), None),
+            ("Nathan der Weise".to_owned(), "2027-04-10T18:00:00+02:00".to_owned(), None),
+            ("Die Räuber".to_owned(), "2027-04-12T20:00:00+02:00".to_owned(), cancelled),
         ],
         "{notes:?}"
     );
@@ -876,10 +886,10 @@ fn timetable_grids_give_one_event_per_room_cell() {
     assert_eq!(
         summary(&events),
         [
-            ("Deniz".to_owned(), "2026-11-05T18:00:00".to_owned(), None),
-            ("Rüzgâr".to_owned(), "2026-11-05T20:30:00".to_owned(), None),
-            ("Kısa Filmler".to_owned(), "2026-11-05T20:30:00".to_owned(), None),
-            ("Sisli Sabah".to_owned(), "2026-11-06T19:00:00".to_owned(), cancelled),
+            ("Deniz".to_owned(), "2026-11-05T18:00:00+03:00".to_owned(), None),
+            ("Rüzgâr".to_owned(), "2026-11-05T20:30:00+03:00".to_owned(), None),
+            ("Kısa Filmler".to_owned(), "2026-11-05T20:30:00+03:00".to_owned(), None),
+            ("Sisli Sabah".to_owned(), "2026-11-06T19:00:00+03:00".to_owned(), cancelled),
         ],
         "{notes:?}"
     );
@@ -964,13 +974,13 @@ fn description_list_terms_are_listing_items() {
     assert_eq!(
         summary(&events).into_iter().map(|(t, s, _)| (t, s)).collect::<Vec<_>>(),
         [
-            ("Ostermarkt".to_owned(), "2027-03-27T08:00:00".to_owned()),
-            ("Töpfermarkt".to_owned(), "2027-05-16T10:00:00".to_owned()),
+            ("Ostermarkt".to_owned(), "2027-03-27T08:00:00+01:00".to_owned()),
+            ("Töpfermarkt".to_owned(), "2027-05-16T10:00:00+02:00".to_owned()),
             ("Weihnachtsmarkt".to_owned(), "2027-11-26".to_owned()),
         ],
         "{notes:?}"
     );
-    assert_eq!(events[0].end.unwrap().to_iso(), "2027-03-27T13:00:00");
+    assert_eq!(events[0].end.unwrap().to_iso(), "2027-03-27T13:00:00+01:00");
     assert_eq!(events[2].end.unwrap().to_iso(), "2027-12-23");
 }
 
@@ -992,7 +1002,7 @@ fn headed_cards_of_two_kinds_are_one_listing() {
         ["Cam Ustaları", "Genç Seramikçiler", "Cam Boncuk", "Seramik Boyama"],
         "{notes:?}"
     );
-    assert_eq!(start(&events[3]), "2026-12-10T18:30:00");
+    assert_eq!(local(&events[3]), "2026-12-10T18:30:00");
     // Cards without one heading each (a teaser block with two) are not taken together.
     let page = page.replace("<h3><a href=\"/s/2\">", "<h3>Yeni</h3><h3><a href=\"/s/2\">");
     let (events, _) = read(&page, day(2026, 9, 1));
@@ -1069,4 +1079,28 @@ fn all_free_unless_stated_otherwise_frees_the_events_without_a_price() {
         day(2026, 3, 1),
     );
     assert_eq!(free(&events), [false, false, false]);
+}
+
+#[test]
+fn a_german_or_turkish_page_keeps_its_languages_clock() {
+    // Issue 24: every country of German keeps Central European Time, and Turkish is
+    // Turkey's: a page tagged only `de` or `tr` gives its local times that clock's offset
+    // (summer time in July); French and Spanish, spoken on many clocks, give none.
+    for (lang, want) in [
+        ("de", "2026-07-17T21:00:00+02:00"),
+        ("tr", "2026-07-17T21:00:00+03:00"),
+        ("fr", "2026-07-17T21:00:00"),
+        ("es", "2026-07-17T21:00:00"),
+    ] {
+        let page = format!(
+            r#"<html lang="{lang}"><body><table><tbody>
+          <tr class="ev"><td><time datetime="2026-07-17T21:00">17.7.</time></td><td><a href="/e/a">Alpha</a></td></tr>
+          <tr class="ev"><td><time datetime="2026-07-18T21:00">18.7.</time></td><td><a href="/e/b">Bravo</a></td></tr>
+          <tr class="ev"><td><time datetime="2026-07-19T21:00">19.7.</time></td><td><a href="/e/c">Charlie</a></td></tr>
+        </tbody></table></body></html>"#
+        );
+        let (events, notes) = read(&page, day(2026, 6, 1));
+        assert_eq!(events.len(), 3, "{lang}: {notes:?}");
+        assert_eq!(start(&events[0]), want, "{lang}");
+    }
 }

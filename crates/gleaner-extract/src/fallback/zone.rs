@@ -62,12 +62,15 @@ pub(super) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
 
 /// The zone of the country a page's language tag names, for its events' local times when
 /// the page states none and the event names no country: the tag's region (`fr-BE`,
-/// `de-CH`, `en-GB`). A language alone names no country (`tr`, `de`), and only a country
-/// with one civil time counts (`en-US`, `fr-CA`, `es-MX` name none); Spain's and
-/// Portugal's islands are told apart by `address`, the event's place texts.
+/// `de-CH`, `en-GB`), else the one clock a language's countries keep (`de`, `tr`: see
+/// [`crate::page::language_clock`]). Only a country with one civil time counts (`en-US`,
+/// `fr-CA`, `es-MX` name none); Spain's and Portugal's islands are told apart by
+/// `address`, the event's place texts.
 pub(super) fn language_zone(tag: &str, address: &[&str]) -> Option<chrono_tz::Tz> {
-    let region = crate::page::language_region(tag)?;
-    gleaner_event::zone::country_zone(&region, address)
+    match crate::page::language_region(tag) {
+        Some(region) => gleaner_event::zone::country_zone(&region, address),
+        None => crate::page::language_clock(tag),
+    }
 }
 
 /// The zone of the country a site's address names by its country-code top-level domain
@@ -108,9 +111,12 @@ mod tests {
         assert_eq!(z("de-ch", &[]).as_deref(), Some("Europe/Zurich"));
         assert_eq!(z("tr-TR", &[]).as_deref(), Some("Europe/Istanbul"));
         assert_eq!(z("es-ES", &["Las Palmas de Gran Canaria"]).as_deref(), Some("Atlantic/Canary"));
-        // A language spoken in many countries, or a country of several zones, names none.
+        // A language whose countries keep one clock names it; one spoken in countries on
+        // other clocks, or a country of several zones, names none.
+        assert_eq!(z("tr", &[]).as_deref(), Some("Europe/Istanbul"));
+        assert_eq!(z("de", &[]).as_deref(), Some("Europe/Berlin"));
         assert_eq!(z("fr", &[]), None);
-        assert_eq!(z("tr", &[]), None);
+        assert_eq!(z("es", &[]), None);
         assert_eq!(z("en-US", &[]), None);
         assert_eq!(z("es-MX", &[]), None);
         assert_eq!(z("en-AU", &[]), None);
