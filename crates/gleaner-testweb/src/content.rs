@@ -460,9 +460,14 @@ fn page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) -> Reply
             validated(Reply::html(200, Served::Page, listing(spec, pass, page_no)), pass)
         }
         "/bench" => validated(Reply::text(200, Served::Page, "ok\n"), 0),
-        "/changing.html" => {
-            validated(Reply::html(200, Served::Page, event_html(seed, site, 0, pass)), pass)
-        }
+        "/changing.html" => validated(
+            Reply::html(
+                200,
+                Served::Page,
+                event_html(world.manifest.events_from(), seed, site, 0, pass),
+            ),
+            pass,
+        ),
         "/malformed.html" => validated(Reply::html(200, Served::Page, malformed()), 0),
         "/challenge" => challenge(),
         "/login" => login_wall(),
@@ -477,7 +482,14 @@ fn page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) -> Reply
         "/redirect/loop-b" => Reply::redirect(302, Served::Redirect, "/redirect/loop".into()),
         "/slow/first-byte" => Reply {
             fault: Fault::Delay(world.manifest.timings.slow_first_byte),
-            ..validated(Reply::html(200, Served::Page, event_html(seed, site, 1, 0)), 0)
+            ..validated(
+                Reply::html(
+                    200,
+                    Served::Page,
+                    event_html(world.manifest.events_from(), seed, site, 1, 0),
+                ),
+                0,
+            )
         },
         "/slow/trickle" => Reply {
             payload: Payload::Trickle {
@@ -520,7 +532,14 @@ fn other_page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) ->
     let validated = |reply: Reply, version: u32| with_validators(reply, version, ask, false);
     if let Some(n) = number_between(path, "/events/moved/", ".html").filter(|n| *n <= spec.events) {
         if life(n) == Life::Moves && pass >= 1 {
-            return validated(Reply::html(200, Served::Page, event_html(seed, site, n, 0)), 0);
+            return validated(
+                Reply::html(
+                    200,
+                    Served::Page,
+                    event_html(world.manifest.events_from(), seed, site, n, 0),
+                ),
+                0,
+            );
         }
         return gone(404);
     }
@@ -533,11 +552,20 @@ fn other_page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) ->
             None => reply,
         };
         return match (life(n), pass) {
-            (Life::Stable, _) | (_, 0) => {
-                page(validated(Reply::html(200, Served::Page, event_html(seed, site, n, 0)), 0))
-            }
+            (Life::Stable, _) | (_, 0) => page(validated(
+                Reply::html(
+                    200,
+                    Served::Page,
+                    event_html(world.manifest.events_from(), seed, site, n, 0),
+                ),
+                0,
+            )),
             (Life::Changes, _) => page(validated(
-                Reply::html(200, Served::Page, event_html(seed, site, n, pass)),
+                Reply::html(
+                    200,
+                    Served::Page,
+                    event_html(world.manifest.events_from(), seed, site, n, pass),
+                ),
                 pass,
             )),
             (Life::Vanishes404, _) => gone(404),
@@ -556,10 +584,24 @@ fn other_page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) ->
         return status_page(code, ask.query, world.wall);
     }
     if path.starts_with("/private/") || path.starts_with("/late-rule/") || path == "/about.html" {
-        return validated(Reply::html(200, Served::Page, event_html(seed, site, 0, 0)), 0);
+        return validated(
+            Reply::html(
+                200,
+                Served::Page,
+                event_html(world.manifest.events_from(), seed, site, 0, 0),
+            ),
+            0,
+        );
     }
     if path.starts_with("/events/hidden") {
-        return validated(Reply::html(200, Served::Page, event_html(seed, site, 99, 0)), 0);
+        return validated(
+            Reply::html(
+                200,
+                Served::Page,
+                event_html(world.manifest.events_from(), seed, site, 99, 0),
+            ),
+            0,
+        );
     }
     gone(404)
 }
@@ -721,12 +763,15 @@ const WHERE: [&str; 6] = [
     "Community Centre",
 ];
 
-/// An event page with JSON-LD; `version` changes the text (pages that change per pass).
-fn event_html(seed: u64, site: usize, n: u32, version: u32) -> String {
+/// An event page with JSON-LD, on one of the 28 days from `from`; `version` changes the
+/// text (pages that change per pass).
+fn event_html(from: chrono::NaiveDate, seed: u64, site: usize, n: u32, version: u32) -> String {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ ((site as u64) << 24) ^ u64::from(n));
     let what = WHAT[rng.random_range(0..WHAT.len())];
     let place = WHERE[rng.random_range(0..WHERE.len())];
-    let day = rng.random_range(1..=28);
+    let day: i32 = rng.random_range(1..=28);
+    let offset = u64::try_from(day - 1).unwrap_or(0);
+    let date = from.checked_add_days(chrono::Days::new(offset)).unwrap_or(from);
     let price = rng.random_range(0..=30);
     let hour = 18 + version % 4;
     format!(
@@ -734,12 +779,12 @@ fn event_html(seed: u64, site: usize, n: u32, version: u32) -> String {
          <title>{what} #{n}</title>\
          <script type=\"application/ld+json\">{{\"@context\":\"https://schema.org\",\
          \"@type\":\"Event\",\"name\":\"{what} #{n}\",\
-         \"startDate\":\"2026-12-{day:02}T{hour}:30:00+01:00\",\
+         \"startDate\":\"{date}T{hour}:30:00+01:00\",\
          \"location\":{{\"@type\":\"Place\",\"name\":\"{place}\",\
          \"address\":\"{n} High Street\"}},\
          \"offers\":{{\"@type\":\"Offer\",\"price\":\"{price}.00\",\"priceCurrency\":\"EUR\"}}}}\
          </script></head><body><h1>{what} #{n}</h1>\
-         <p>At {place} on 2026-12-{day:02} at {hour}:30 (version {version}).</p>\
+         <p>At {place} on {date} at {hour}:30 (version {version}).</p>\
          <a href=\"/events/\">All events</a></body></html>"
     )
 }

@@ -334,7 +334,17 @@ pub struct Manifest {
     /// The sample city the [`SiteContent::City`] sites serve, when there are any.
     #[serde(default)]
     pub city: Option<CityConfig>,
+    /// The first of the 28 days the synthetic event pages fall on (`None`: 1 December
+    /// 2026, which the tests with an injected clock are written for). A test that runs
+    /// the real binary on the real clock passes a day after today
+    /// ([`Manifest::with_events_from`]), so its events stay upcoming whenever it runs.
+    #[serde(default)]
+    pub events_from: Option<chrono::NaiveDate>,
 }
+
+/// The first day of the synthetic events when the manifest names none.
+pub const DEFAULT_EVENTS_FROM: chrono::NaiveDate =
+    chrono::NaiveDate::from_ymd_opt(2026, 12, 1).expect("a valid date");
 
 /// How the manifest's sample city is generated (see `gleaner_samplecity::City`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -368,7 +378,19 @@ impl Manifest {
             sites,
             timings: Timings::default(),
             city: None,
+            events_from: None,
         }
+    }
+
+    /// The same manifest with its synthetic events on the 28 days from `day`.
+    pub fn with_events_from(mut self, day: chrono::NaiveDate) -> Self {
+        self.events_from = Some(day);
+        self
+    }
+
+    /// The first of the 28 days the synthetic event pages fall on.
+    pub fn events_from(&self) -> chrono::NaiveDate {
+        self.events_from.unwrap_or(DEFAULT_EVENTS_FROM)
     }
 
     /// `count` sites that all play `spec`.

@@ -103,8 +103,13 @@ async fn run_crawls_on_schedule_serves_and_stops_on_sigterm() {
 /// reaching it, the check asked nothing and marked nothing.)
 #[tokio::test(flavor = "multi_thread")]
 async fn run_cancellation_check_reads_the_stored_events_and_marks_vanished_pages() {
+    // The daemon reads the real clock: the site's events fall on the 28 days from
+    // tomorrow, so all ten are upcoming, and in the check's window, whenever this runs.
+    let tomorrow = chrono::Utc::now().date_naive() + chrono::Days::new(1);
     let web = TestWeb::start(
-        Manifest::uniform(1, SiteSpec { events: 10, ..SiteSpec::default() }).with_token("TestBot"),
+        Manifest::uniform(1, SiteSpec { events: 10, ..SiteSpec::default() })
+            .with_token("TestBot")
+            .with_events_from(tomorrow),
     )
     .await
     .unwrap();
@@ -112,7 +117,7 @@ async fn run_cancellation_check_reads_the_stored_events_and_marks_vanished_pages
     let config = format!(
         "[bot]\ntoken = \"TestBot\"\nversion = \"1.0\"\ninfo_url = \"https://bot.example/about\"\noperator = \"Tests\"\n\n\
          [politeness]\ngap = \"100ms\"\n\n[network]\nallow = [\"127.0.0.0/8\"]\n\n[store]\nurl = \"sqlite://{}\"\n\n\
-         [server]\naddress = \"127.0.0.1:0\"\n\n[checks]\nhorizon = \"30d\"\n\n\
+         [server]\naddress = \"127.0.0.1:0\"\n\n[checks]\nhorizon = \"31d\"\n\n\
          [[sources]]\nid = \"site-0\"\nkind = \"listing\"\nstart_urls = [\"{}\"]\nevent_url_prefix = \"/events/\"\n",
         dir.path().join("g.db").display(),
         web.url(0, "/events/")
