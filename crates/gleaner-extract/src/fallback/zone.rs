@@ -6,7 +6,13 @@
 /// "UK time", "Irish time". Abbreviations that are also words (`et`, `est`) count only after "all times".
 pub(super) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
     use chrono_tz::{America, Atlantic, Europe};
-    let folded = gleaner_event::datetext::fold_diacritics(&text[..text.len().min(400_000)]);
+    // The first 400,000 bytes, cut at a character's boundary (a `£` or an `ş` may straddle
+    // the cap).
+    let mut end = text.len().min(400_000);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let folded = gleaner_event::datetext::fold_diacritics(&text[..end]);
     let words: Vec<&str> =
         folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let us = |w: &str| match w {
@@ -120,6 +126,20 @@ mod tests {
         assert_eq!(z("en-US", &[]), None);
         assert_eq!(z("es-MX", &[]), None);
         assert_eq!(z("en-AU", &[]), None);
+    }
+
+    #[test]
+    fn a_long_page_is_cut_at_a_character_boundary() {
+        // A multi-byte character across the 400,000-byte cap panicked (found by the 8 MiB
+        // fallback benchmark): the cap falls back to the character's start.
+        let mut text = "a".repeat(399_999);
+        text.push_str("£ all times Central");
+        assert_eq!(stated_zone(&text), None);
+        let text = format!("All times Central. {}", "ş".repeat(300_000));
+        assert_eq!(
+            stated_zone(&text).map(|z| z.name().to_owned()).as_deref(),
+            Some("America/Chicago")
+        );
     }
 
     #[test]
