@@ -424,6 +424,13 @@ pub fn extract_with(
         }
     }
     same_town_same_country(&mut out.candidates);
+    // A venue named with its room (`Museo X – Sala 2`, `VHS-Haus am Markt, Raum 105`) is
+    // the building.
+    for c in &mut out.candidates {
+        if let Some(venue) = c.raw.location_name.as_deref().and_then(fallback::room::without_room) {
+            c.raw.location_name = Some(venue);
+        }
+    }
     same_venue_same_address(&mut out.candidates);
     // A structured event with a place but no country is in the country the site's footer
     // ends with (the fallback applies the same rule to what it reads).

@@ -64,6 +64,7 @@ mod price;
 mod programme;
 mod prose;
 mod roles;
+pub(crate) mod room;
 mod sections;
 mod segment;
 mod showtimes;

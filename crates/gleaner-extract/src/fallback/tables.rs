@@ -201,13 +201,33 @@ pub(super) fn row_place(item: ElementRef<'_>) -> Option<String> {
     if header.len() != cells.len() {
         return None;
     }
-    let i = header
-        .iter()
-        .position(|h| PLACE_COLUMNS.contains(&h.as_str()) || VENUE_COLUMNS.contains(&h.as_str()))?;
+    let i = header.iter().position(|h| {
+        [PLACE_COLUMNS, VENUE_COLUMNS, WHERE_COLUMNS].iter().any(|l| l.contains(&h.as_str()))
+    })?;
     let text = text_of(cells[i]);
-    ((2..=100).contains(&text.chars().count()) && text.chars().any(char::is_alphabetic))
-        .then_some(text)
+    // A cell written all in lower case is a remark (`wird noch bekannt gegeben`), not a
+    // place's name.
+    // A room of the house (`Großes Haus`, `Studio`) is the site's own venue's.
+    ((2..=100).contains(&text.chars().count())
+        && text.chars().any(char::is_uppercase)
+        && !super::room::is_room(&text))
+    .then_some(text)
 }
+
+/// Column headings that say where a row's event is, folded: `Ort`, `Yer`, `Lugar`,
+/// `Where`, `Place` (a tour table's `Ort` is its city, read by [`tour_row`] first).
+const WHERE_COLUMNS: &[&str] = &[
+    "ort",
+    "veranstaltungsort",
+    "spielort",
+    "wo",
+    "where",
+    "place",
+    "lugar",
+    "yer",
+    "etkinlik yeri",
+    "endroit",
+];
 
 /// Column headings that name a tour date's city (folded).
 const CITY_COLUMNS: &[&str] = &["city", "town", "stadt", "ort", "ville", "ciudad", "sehir"];
@@ -299,7 +319,40 @@ pub(super) fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono:
 
 #[cfg(test)]
 mod tests {
-    use super::cell_time;
+    use super::{cell_time, row_place};
+    use scraper::{Html, Selector};
+
+    /// The place of each body row of a table.
+    fn places(table: &str) -> Vec<Option<String>> {
+        let doc = Html::parse_document(table);
+        let rows: Vec<_> = doc.select(&Selector::parse("tbody tr").unwrap()).collect();
+        rows.into_iter()
+            .filter(|r| r.select(&Selector::parse("td").unwrap()).next().is_some())
+            .map(row_place)
+            .collect()
+    }
+
+    #[test]
+    fn a_where_column_gives_the_row_place() {
+        // Issue 24, pages 150–249: a table's `Ort`, `Lugar`, `Yer` column.
+        let table = |h: &str, c: &str| {
+            format!(
+                "<table><tr><th>Datum</th><th>Anlass</th><th>{h}</th></tr>\
+                 <tr><td>So 19. April</td><td>Pfadi-Zmorge</td><td>{c}</td></tr></table>"
+            )
+        };
+        let some = |s: &str| vec![Some(s.to_owned())];
+        assert_eq!(
+            places(&table("Ort", "Kirchgemeindehaus, Kirchstrasse 9")),
+            some("Kirchgemeindehaus, Kirchstrasse 9")
+        );
+        assert_eq!(places(&table("Lugar", "Casa de Cultura")), some("Casa de Cultura"));
+        assert_eq!(places(&table("Yer", "Kültür Merkezi")), some("Kültür Merkezi"));
+        // A remark in lower case is no place; nor a column of another kind.
+        assert_eq!(places(&table("Ort", "wird noch bekannt gegeben")), vec![None]);
+        assert_eq!(places(&table("Bemerkungen", "Kirchgemeindehaus")), vec![None]);
+        assert_eq!(places(&table("Spielort", "Großes Haus")), vec![None]);
+    }
 
     #[test]
     fn cell_times() {

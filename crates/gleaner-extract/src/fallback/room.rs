@@ -1,0 +1,127 @@
+//! A venue named with its room (`Museo de Ciencias – Sala de Talleres 2`, `VHS-Haus am
+//! Markt, Raum 105`, `Maison de quartier des Capucins (cour)`): the venue is the building,
+//! the room is not part of its name.
+
+use gleaner_event::datetext::fold_diacritics;
+
+/// Words that open a room's or a part's name inside a building, folded and lower-cased,
+/// in the five languages.
+const ROOM_WORDS: &[&str] = &[
+    "room",
+    "studio",
+    "foyer",
+    "lobby",
+    "raum",
+    "saal",
+    "werkstatt",
+    "cafe",
+    "salle",
+    "laboratoire",
+    "cour",
+    "hall",
+    "sala",
+    "auditorio",
+    "explanada",
+    "vestibulo",
+    "aula",
+    "fuaye",
+    "fuayesi",
+];
+
+/// Separators between a venue and its room.
+const SEPARATORS: &[&str] = &[" – ", " — ", " - ", ", "];
+
+/// The venue without its room, when the name ends with one after a dash, a comma or in
+/// brackets and the building before it is named in two words or more without a digit
+/// (`VHS-Haus, Saal 1` keeps its room: `VHS-Haus` alone names no one building);
+/// `None` when the name holds no room.
+pub(crate) fn without_room(name: &str) -> Option<String> {
+    let name = name.trim();
+    if name.len() > 200 {
+        return None;
+    }
+    let (head, tail) = if let Some(open) = name.strip_suffix(')').and_then(|n| n.rfind(" (")) {
+        (&name[..open], &name[open + 2..name.len() - 1])
+    } else {
+        SEPARATORS
+            .iter()
+            .filter_map(|s| name.rfind(s).map(|at| (at, s.len())))
+            .max()
+            .map(|(at, len)| (&name[..at], &name[at + len..]))?
+    };
+    let head = head.trim();
+    let first = fold_diacritics(tail.split_whitespace().next()?);
+    let first = first.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let building = head.split_whitespace().count() >= 2
+        && !head.chars().any(|c| c.is_ascii_digit())
+        && !head.contains(['(', ')', ',']);
+    (building && ROOM_WORDS.contains(&first)).then(|| head.to_owned())
+}
+
+/// Whether a short text names only a room of the house (`Studio`, `Foyer`, `Großes
+/// Haus`, `Sala 2`): a theatre's stage, no place of its own.
+pub(crate) fn is_room(text: &str) -> bool {
+    let folded = fold_diacritics(text.trim());
+    let words: Vec<&str> = folded.split_whitespace().collect();
+    let room = |w: &str| ROOM_WORDS.contains(&w) || w == "haus";
+    match words[..] {
+        [one] => room(one),
+        [first, second] => {
+            room(first) && second.chars().all(|c| c.is_ascii_digit())
+                || room(second) && ["es", "e", "er"].iter().any(|e| first.ends_with(e))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_room, without_room};
+
+    #[test]
+    fn rooms_of_the_house() {
+        for room in ["Studio", "Foyer", "Großes Haus", "Kleines Haus", "Sala 2", "Saal"] {
+            assert!(is_room(room), "{room}");
+        }
+        for place in ["Stadthofsaal Uster", "Pfadiheim Waldegg", "Ana Sahne", "Gemeindehaus"] {
+            assert!(!is_room(place), "{place}");
+        }
+    }
+
+    #[test]
+    fn a_room_after_the_venue() {
+        // Issue 24, pages 107, 117, 144, 221, 235.
+        let cases = [
+            ("Museo de Ciencias de Tlalpan – Sala de Talleres 2", "Museo de Ciencias de Tlalpan"),
+            ("Museo de Ciencias de Tlalpan – Explanada del museo", "Museo de Ciencias de Tlalpan"),
+            ("Museo de Ciencias de Tlalpan – Vestíbulo principal", "Museo de Ciencias de Tlalpan"),
+            ("Stadtteilzentrum Gröpelingen, Café", "Stadtteilzentrum Gröpelingen"),
+            ("VHS-Haus am Markt, Raum 105", "VHS-Haus am Markt"),
+            ("Maison de quartier des Capucins (cour)", "Maison de quartier des Capucins"),
+            (
+                "Bibliothèque centrale Gérard-Lavoie – laboratoire informatique",
+                "Bibliothèque centrale Gérard-Lavoie",
+            ),
+        ];
+        for (name, venue) in cases {
+            assert_eq!(without_room(name).as_deref(), Some(venue), "{name}");
+        }
+    }
+
+    #[test]
+    fn no_room_to_take_off() {
+        for name in [
+            // A one-word building, an address with its room, a venue alone.
+            "VHS-Haus, Saal 1",
+            "121 N LaSalle 10th Floor, Room 1006C",
+            "Salle des fêtes",
+            "Teatro Municipal Cervantes",
+            // What follows is no room.
+            "Casa de Cultura, Plaza Mayor",
+            "Théâtre de la Ville – Paris",
+            "",
+        ] {
+            assert_eq!(without_room(name), None, "{name}");
+        }
+    }
+}
