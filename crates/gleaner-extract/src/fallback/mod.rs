@@ -206,9 +206,12 @@ fn read_as(
     }
     // The site's own place as its JSON-LD declares it (a `Restaurant`, a `MusicVenue`
     // with its `PostalAddress`) is where the events that name none are.
+    // A body's (a town's, a radio station's) gives its town only, and its footer no venue.
+    let mut body = false;
     if candidates[first..].iter().any(|c| placeless(&c.raw))
         && let Some(place) = site_place::site_place(doc)
     {
+        body = place.body;
         for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
             place.place(&mut c.raw);
         }
@@ -218,8 +221,16 @@ fn read_as(
     let site = site_venue(doc.root_element());
     // A town hall's own address is not where its town's events are held: they are in
     // its town (the events with a bare place name, or none, take the town).
+    // So is an office's (`Siège : …`, `Geschäftsstelle: …`): its events are held
+    // elsewhere.
+    // A body's premises opening its address (`Pfadi Waldegg · Pfadiheim Waldegg ·
+    // Waldeggstrasse 40 · 8610 Uster`): the place its events are at unless they say.
+    let premises = site
+        .as_ref()
+        .filter(|(name, _)| venue::is_body(name))
+        .map(|(_, address)| venue::premises(address));
     if let Some((name, address)) = &site
-        && is_municipal(name)
+        && (is_municipal(name) || venue::is_office(address) || matches!(premises, Some(None)))
     {
         if let Some((town, code)) = site_town(address) {
             let bare = |t: &Option<String>| {
@@ -239,11 +250,32 @@ fn read_as(
             }
         }
     } else if let Some((name, address)) = &site
+        && !body
         && candidates[first..].iter().any(|c| placeless(&c.raw))
     {
+        // A body's name (a fire brigade, a railway, a radio station) is no venue: its
+        // events take its address alone, whose first part may name its premises.
+        let (name, address) = match &premises {
+            Some(Some((place, rest))) => (place, rest),
+            _ => (name, address),
+        };
         for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
             c.raw.location_name = Some(name.clone());
             c.raw.address_text = Some(address.clone());
+        }
+    }
+    // An event placed at the body's premises by name alone takes their address.
+    if let Some(Some((place, rest))) = &premises {
+        for c in candidates[first..].iter_mut().filter(|c| c.raw.address_text.is_none()) {
+            let r = &mut c.raw;
+            let named = [&r.location_name, &r.location_text]
+                .iter()
+                .any(|t| t.as_deref().is_some_and(|t| t.trim() == place));
+            if named {
+                r.location_name = Some(place.clone());
+                r.location_text = None;
+                r.address_text = Some(rest.clone());
+            }
         }
     }
     // An event at a place named without an address, when that name opens the site's own

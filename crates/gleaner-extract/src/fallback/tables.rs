@@ -298,11 +298,26 @@ pub(super) fn tour_row(item: ElementRef<'_>) -> Option<TourRow> {
         country,
         title,
         venue: column(VENUE_COLUMNS).and_then(text),
-        city: text(city),
+        city: text(city).map(|c| without_code(&c).to_owned()),
         tickets,
         price,
         image,
     })
+}
+
+/// A town without the department, province or canton code in brackets after it
+/// (`Saint-Brieuc (22)`, `Sion (VS)` → `Saint-Brieuc`, `Sion`).
+fn without_code(town: &str) -> &str {
+    match town.trim().strip_suffix(')').and_then(|t| t.rsplit_once(" (")) {
+        Some((name, code))
+            if (1..=3).contains(&code.chars().count())
+                && code.chars().all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+                && !name.trim().is_empty() =>
+        {
+            name.trim()
+        }
+        _ => town.trim(),
+    }
 }
 
 /// A cell that holds only a time of day written with a dot or an `h` (`21.30`, `20h30`):
@@ -319,7 +334,16 @@ pub(super) fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono:
 
 #[cfg(test)]
 mod tests {
-    use super::{cell_time, row_place};
+    use super::{cell_time, row_place, without_code};
+
+    #[test]
+    fn a_town_without_its_code() {
+        // Issue 24, page 194: a tour's town with its department.
+        assert_eq!(without_code("Saint-Brieuc (22)"), "Saint-Brieuc");
+        assert_eq!(without_code("Sion (VS)"), "Sion");
+        assert_eq!(without_code("Lorient"), "Lorient");
+        assert_eq!(without_code("Buenos Aires (Palermo)"), "Buenos Aires (Palermo)");
+    }
     use scraper::{Html, Selector};
 
     /// The place of each body row of a table.
