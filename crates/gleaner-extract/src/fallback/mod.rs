@@ -219,6 +219,37 @@ fn read_as(
     // The site's own venue, from its footer or contact block: read once for the rules
     // below.
     let site = site_venue(doc.root_element());
+    // A place the page states for all events by its name alone (`All special events
+    // depart from <strong>Ashcombe Station</strong> unless shown otherwise`) is where
+    // those that name none are: the site's own venue, with its address, when the site's
+    // name or premises open with it.
+    if let Some(stated) = default_venue::stated_name(doc.root_element()) {
+        let fold = |s: &str| gleaner_event::datetext::fold_diacritics(s).to_lowercase();
+        let opens = |name: &str| {
+            fold(name)
+                .strip_prefix(&fold(&stated))
+                .is_some_and(|r| r.is_empty() || r.starts_with(' '))
+        };
+        // A site's venue that the stated name does not open (`Saal der Alten Mühle` on
+        // the site of `Kulturverein Alte Mühle`) leaves it unsure: the rules below hold.
+        let place = match &site {
+            Some((name, address)) if opens(name) => Some((name.clone(), Some(address.clone()))),
+            Some((_, address)) => venue::premises(address)
+                .filter(|(place, _)| opens(place))
+                .map(|(place, rest)| (place, Some(rest))),
+            // Else a bold name on the page that opens with it (the site's name in a
+            // block of its own).
+            None => Some((venue::named_block(doc.root_element(), &stated).unwrap_or(stated), None)),
+        };
+        let unnamed = |r: &RawEvent| {
+            r.location_name.is_none() && r.location_text.is_none() && r.address_text.is_none()
+        };
+        for c in candidates[first..].iter_mut().filter(|c| unnamed(&c.raw)) {
+            let Some((name, address)) = &place else { break };
+            c.raw.location_name = Some(name.clone());
+            c.raw.address_text.clone_from(address);
+        }
+    }
     // A town hall's own address is not where its town's events are held: they are in
     // its town (the events with a bare place name, or none, take the town).
     // So is an office's (`Siège : …`, `Geschäftsstelle: …`): its events are held

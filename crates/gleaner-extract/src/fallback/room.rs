@@ -63,11 +63,17 @@ pub(crate) fn without_room(name: &str) -> Option<String> {
 pub(crate) fn is_room(text: &str) -> bool {
     let folded = fold_diacritics(text.trim());
     let words: Vec<&str> = folded.split_whitespace().collect();
-    let room = |w: &str| ROOM_WORDS.contains(&w) || w == "haus";
+    // `Sitzungssaal`, `Gruppenraum`: German compounds of a room word.
+    let room = |w: &str| {
+        ROOM_WORDS.contains(&w)
+            || w == "haus"
+            || ["saal", "raum"].iter().any(|r| w.len() > r.len() + 3 && w.ends_with(r))
+    };
+    let number = |w: &str| w.chars().all(|c| c.is_ascii_digit() || c == '.');
     match words[..] {
         [one] => room(one),
         [first, second] => {
-            room(first) && second.chars().all(|c| c.is_ascii_digit())
+            room(first) && number(second)
                 || room(second) && ["es", "e", "er"].iter().any(|e| first.ends_with(e))
         }
         _ => false,
@@ -80,7 +86,16 @@ mod tests {
 
     #[test]
     fn rooms_of_the_house() {
-        for room in ["Studio", "Foyer", "Großes Haus", "Kleines Haus", "Sala 2", "Saal"] {
+        for room in [
+            "Studio",
+            "Foyer",
+            "Großes Haus",
+            "Kleines Haus",
+            "Sala 2",
+            "Saal",
+            "Sitzungssaal 1.12",
+            "Großer Sitzungssaal",
+        ] {
             assert!(is_room(room), "{room}");
         }
         for place in ["Stadthofsaal Uster", "Pfadiheim Waldegg", "Ana Sahne", "Gemeindehaus"] {

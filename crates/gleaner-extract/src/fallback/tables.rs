@@ -218,6 +218,7 @@ pub(super) fn row_place(item: ElementRef<'_>) -> Option<String> {
 /// `Where`, `Place` (a tour table's `Ort` is its city, read by [`tour_row`] first).
 const WHERE_COLUMNS: &[&str] = &[
     "ort",
+    "raum",
     "veranstaltungsort",
     "spielort",
     "wo",
@@ -376,6 +377,11 @@ mod tests {
         assert_eq!(places(&table("Ort", "wird noch bekannt gegeben")), vec![None]);
         assert_eq!(places(&table("Bemerkungen", "Kirchgemeindehaus")), vec![None]);
         assert_eq!(places(&table("Spielort", "Großes Haus")), vec![None]);
+        assert_eq!(places(&table("Raum", "Sitzungssaal 1.12")), vec![None]);
+        assert_eq!(
+            places(&table("Raum", "Stadthalle, Bahnhofstraße 30")),
+            some("Stadthalle, Bahnhofstraße 30")
+        );
     }
 
     #[test]

@@ -266,6 +266,20 @@ const OFFICE_LABELS: &[&str] = &[
     "yonetim",
 ];
 
+/// The page's bold name that opens with a stated place's name, longer (`Casa de la
+/// Cultura` → `<strong>Casa de la Cultura de San Juan del Llano</strong>`): the place's
+/// full name; `None` without one. Its address is left: a line such as `Av. Juárez No. 15,
+/// Centro, San Juan del Llano, Puebla` ends with a state, not the town.
+pub(super) fn named_block(doc: ElementRef<'_>, name: &str) -> Option<String> {
+    let fold = |s: &str| gleaner_event::datetext::fold_diacritics(s).to_lowercase();
+    let prefix = format!("{} ", fold(name));
+    doc.select(&sel("strong, b")).take(200).map(text_of).find(|text| {
+        fold(text).starts_with(&prefix)
+            && text.split_whitespace().count() <= 10
+            && !text.contains([',', ':', '.', '('])
+    })
+}
+
 /// The premises that open a body's address and the address after them (`Ashcombe
 /// Station, Station Road, Ashcombe` → (`Ashcombe Station`, `Station Road, Ashcombe`)): a
 /// short name without a digit, followed by a street; `None` when the address opens with
@@ -731,6 +745,19 @@ mod site_tests {
 
     fn pair(a: &str, b: &str) -> Option<(String, String)> {
         Some((a.to_owned(), b.to_owned()))
+    }
+
+    #[test]
+    fn a_bold_name_opened_by_a_stated_place() {
+        // Issue 24, page 238: `… en la Casa de la Cultura salvo que se indique otro lugar`.
+        let html = "<div><p><strong>Casa de la Cultura de San Juan del Llano</strong> · Av. \
+                    Juárez No. 15, Centro, San Juan del Llano, Puebla</p></div>";
+        let doc = Html::parse_document(html);
+        assert_eq!(
+            super::named_block(doc.root_element(), "Casa de la Cultura").as_deref(),
+            Some("Casa de la Cultura de San Juan del Llano")
+        );
+        assert_eq!(super::named_block(doc.root_element(), "Casa de Campo"), None);
     }
 
     #[test]
