@@ -50,12 +50,33 @@ pub(crate) fn without_room(name: &str) -> Option<String> {
             .map(|(at, len)| (&name[..at], &name[at + len..]))?
     };
     let head = head.trim();
-    let first = fold_diacritics(tail.split_whitespace().next()?);
-    let first = first.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let folded = fold_diacritics(tail);
+    let mut words = folded.split_whitespace();
+    let first = words.next()?.trim_end_matches(|c: char| !c.is_alphanumeric());
+    // A hall named by its size (`Büyük Salon`, `Kleiner Saal`, `Grande salle`).
+    let sized = SIZES.contains(&first)
+        && words.next().is_some_and(|w| ROOM_WORDS.contains(&w) || SIZED_ROOMS.contains(&w));
     let building = head.split_whitespace().count() >= 2
         && !head.chars().any(|c| c.is_ascii_digit())
         && !head.contains(['(', ')', ',']);
-    (building && ROOM_WORDS.contains(&first)).then(|| head.to_owned())
+    (building && (ROOM_WORDS.contains(&first) || sized)).then(|| head.to_owned())
+}
+
+/// Words that size a hall, folded: `Büyük Salon`, `Kleiner Saal`, `Grande salle`.
+const SIZES: &[&str] = &[
+    "main", "large", "small", "great", "grosser", "grosse", "kleiner", "kleine", "grand", "grande",
+    "petit", "petite", "gran", "pequena", "buyuk", "kucuk",
+];
+
+/// Room words that name a room only after a size (`Salon A` may be a venue's name).
+const SIZED_ROOMS: &[&str] = &["salon", "salonu", "sahne", "buhne", "stage", "scene"];
+
+/// Whether a place is everywhere rather than somewhere (`ganzes Quartier`, `whole
+/// village`, `toute la ville`): no venue.
+pub(crate) fn is_everywhere(place: &str) -> bool {
+    let first = place.split_whitespace().next().unwrap_or_default();
+    ["ganzes", "ganze", "gesamtes", "whole", "entire", "toute", "tout", "todo", "toda", "tüm"]
+        .contains(&first)
 }
 
 /// Whether a short text names only a room of the house (`Studio`, `Foyer`, `Großes
@@ -83,6 +104,15 @@ pub(crate) fn is_room(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{is_room, without_room};
+
+    #[test]
+    fn places_that_are_everywhere() {
+        use super::is_everywhere;
+        assert!(is_everywhere("ganzes Quartier"));
+        assert!(is_everywhere("ganzes Gemeindegebiet"));
+        assert!(!is_everywhere("Ganzer Hof"));
+        assert!(!is_everywhere("Pfadiheim Waldegg"));
+    }
 
     #[test]
     fn rooms_of_the_house() {
@@ -113,6 +143,8 @@ mod tests {
             ("Stadtteilzentrum Gröpelingen, Café", "Stadtteilzentrum Gröpelingen"),
             ("VHS-Haus am Markt, Raum 105", "VHS-Haus am Markt"),
             ("Maison de quartier des Capucins (cour)", "Maison de quartier des Capucins"),
+            ("Nazım Hikmet Kültür Merkezi – Büyük Salon", "Nazım Hikmet Kültür Merkezi"),
+            ("Stadthalle Beuel, Kleiner Saal", "Stadthalle Beuel"),
             (
                 "Bibliothèque centrale Gérard-Lavoie – laboratoire informatique",
                 "Bibliothèque centrale Gérard-Lavoie",
@@ -131,6 +163,7 @@ mod tests {
             "121 N LaSalle 10th Floor, Room 1006C",
             "Salle des fêtes",
             "Teatro Municipal Cervantes",
+            "Körfez Kongre ve Sergi Merkezi – Salon A",
             // What follows is no room.
             "Casa de Cultura, Plaza Mayor",
             "Théâtre de la Ville – Paris",
