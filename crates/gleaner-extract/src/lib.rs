@@ -424,6 +424,24 @@ pub fn extract_with(
         }
     }
     same_town_same_country(&mut out.candidates);
+    // A venue named with its room (`Museo X – Sala 2`, `VHS-Haus am Markt, Raum 105`) is
+    // the building; a place written alone with its room (`… – Büyük Salon`) too.
+    for c in &mut out.candidates {
+        if let Some(venue) = c.raw.location_name.as_deref().and_then(fallback::room::without_room) {
+            c.raw.location_name = Some(venue);
+        }
+        if let Some(venue) = c.raw.location_text.as_deref().and_then(fallback::room::without_room)
+            && c.raw.location_text.as_deref().is_some_and(|t| !t.contains(','))
+        {
+            c.raw.location_text = Some(venue);
+        }
+        // A place that is everywhere (`ganzes Quartier`) is no venue.
+        for place in [&mut c.raw.location_name, &mut c.raw.location_text] {
+            if place.as_deref().is_some_and(fallback::room::is_everywhere) {
+                *place = None;
+            }
+        }
+    }
     same_venue_same_address(&mut out.candidates);
     // A structured event with a place but no country is in the country the site's footer
     // ends with (the fallback applies the same rule to what it reads).

@@ -26,6 +26,8 @@ const DEFAULT_MARKERS: &[&str] = &[
     "salvo aviso contrario",
     "aksi belirtilmedikce",
     "aksi belirtilmedigi",
+    "unless shown",
+    "soweit nicht anders angegeben",
 ];
 
 /// Words right before a place's name, folded and lower-cased: prepositions and articles
@@ -87,6 +89,10 @@ const PLACING_PHRASES: &[&str] = &[
     " finden im ",
     " se celebran en ",
     " tienen lugar en ",
+    " se realizan en ",
+    " depart from ",
+    " angegeben, im ",
+    " angegeben, in der ",
 ];
 
 /// Lower-case articles a place's name may open with (`the Parish Hall`): not part of it.
@@ -139,6 +145,75 @@ fn unmarked_place(text: &str) -> Option<(String, Option<String>)> {
             .as_deref()
             .is_some_and(|a| a.chars().any(|c| c.is_ascii_digit()) || names_a_street(a))
     })
+}
+
+/// The place a page states for all events by its name alone, without an address (`All
+/// special events depart from <strong>Ashcombe Station</strong> unless shown otherwise`,
+/// `Todas las actividades se realizan en la Casa de la Cultura salvo que se indique otro
+/// lugar`): a capitalised name of two to seven words without a digit, without a room in
+/// brackets after it; `None` when the page states none, or states one with its address
+/// (see [`stated_venue`]).
+pub(super) fn stated_name(doc: ElementRef<'_>) -> Option<String> {
+    doc.select(&sel("p")).take(200).filter(|p| !in_chrome(*p)).find_map(|p| {
+        let text = text_of(p);
+        let folded = fold_diacritics(&text).to_lowercase();
+        if text.len() > 600 || !DEFAULT_MARKERS.iter().any(|m| folded.contains(m)) {
+            return None;
+        }
+        let name = match p.select(&sel("strong, b")).next() {
+            Some(bold) => {
+                let name = text_of(bold);
+                let (before, after) = text.split_once(name.as_str())?;
+                let sentence = fold_diacritics(before.rsplit(". ").next().unwrap_or(before));
+                let sentence = sentence.to_lowercase();
+                let tail = fold_diacritics(after.split(". ").next().unwrap_or(after));
+                let tail = tail.to_lowercase();
+                let last = sentence.split_whitespace().last().unwrap_or_default();
+                let marked =
+                    DEFAULT_MARKERS.iter().any(|m| sentence.contains(m) || tail.contains(m));
+                // After a placing word (`à la`) or phrase (`depart from`).
+                let placed = PLACING_WORDS.contains(&last.trim_end_matches(['\'', '’']))
+                    || PLACING_PHRASES.iter().any(|p| format!(" {sentence}").ends_with(p));
+                (marked && placed).then_some(name)?
+            }
+            None => unmarked_name(&text)?,
+        };
+        let name = name.split(" (").next().unwrap_or(&name).trim().trim_end_matches('.');
+        let words = name.split_whitespace().count()
+            - usize::from(name.split_whitespace().next().is_some_and(|w| {
+                ["the", "la", "le", "el", "der", "die", "das"].contains(&w.to_lowercase().as_str())
+            }));
+        let capital = name.chars().next().is_some_and(char::is_uppercase)
+            || name.split_whitespace().skip(1).any(|w| w.starts_with(char::is_uppercase));
+        ((2..=7).contains(&words)
+            && capital
+            && !name.chars().any(|c| c.is_ascii_digit() || matches!(c, ',' | ':' | ';')))
+        .then(|| name.to_owned())
+    })
+}
+
+/// The name after a sentence's placing phrase, up to the marker, a comma or its end,
+/// without a leading article (`… se realizan en la Casa de la Cultura salvo que …` →
+/// `Casa de la Cultura`).
+fn unmarked_name(text: &str) -> Option<String> {
+    let sentence = text.split(". ").find(|s| {
+        let folded = fold_diacritics(s).to_lowercase();
+        DEFAULT_MARKERS.iter().any(|m| folded.contains(m))
+    })?;
+    let folded = fold_diacritics(sentence).to_lowercase();
+    let (at, phrase) = PLACING_PHRASES
+        .iter()
+        .filter_map(|p| folded.find(p).map(|at| (at, *p)))
+        .min_by_key(|(at, _)| *at)?;
+    let chars = folded[..at + phrase.len()].chars().count();
+    let rest: String = sentence.chars().skip(chars).collect();
+    if !folded.ends_with(&fold_diacritics(&rest).to_lowercase()) {
+        return None;
+    }
+    let rest = ARTICLES.iter().find_map(|a| rest.strip_prefix(a)).unwrap_or(&rest);
+    let ends = [" unless ", " sauf ", " salvo ", ", wenn ", ", ", " (", " statt"];
+    let name = ends.iter().fold(rest, |r, end| r.split(end).next().unwrap_or(r));
+    Some(name.trim().trim_end_matches('.').to_owned())
 }
 
 /// The place in a bold name and the text after it: `Stadthalle Beuel` + `, Siegburger
@@ -260,6 +335,42 @@ mod tests {
             ),
             None
         );
+    }
+
+    fn name(html: &str) -> Option<String> {
+        super::stated_name(Html::parse_document(html).root_element())
+    }
+
+    #[test]
+    fn a_place_stated_by_its_name_alone() {
+        // Issue 24, pages 176, 212, 238: a name without an address.
+        let some = |s: &str| Some(s.to_owned());
+        assert_eq!(
+            name(
+                "<p>All special events depart from <strong>Ashcombe Station</strong> unless \
+                 shown otherwise.</p>"
+            ),
+            some("Ashcombe Station")
+        );
+        assert_eq!(
+            name(
+                "<p>Todas las actividades se realizan en la Casa de la Cultura salvo que se \
+                 indique otro lugar.</p>"
+            ),
+            some("Casa de la Cultura")
+        );
+        assert_eq!(
+            name(
+                "<p>Les projections ont lieu à la <strong>salle Georges-Beaulieu (local \
+                 D-120)</strong> du Cégep, sauf indication contraire.</p>"
+            ),
+            some("salle Georges-Beaulieu")
+        );
+        // A one-word name, a room, a page without the marker: none.
+        assert_eq!(name("<p>Unless stated, all at <b>The Hall</b>, Hexley.</p>"), None);
+        assert_eq!(name("<p>All events take place in the Nave unless stated.</p>"), None);
+        assert_eq!(name("<p>All special events depart from <b>Ashcombe Station</b>.</p>"), None);
+        assert_eq!(name("<p>Unless noted, events are all-ages.</p>"), None);
     }
 
     #[test]

@@ -299,14 +299,20 @@ pub(super) fn labelled(root: ElementRef<'_>) -> Vec<(Label, ElementRef<'_>, Stri
             }
         }
         // A sentence that opens with a label inside a paragraph (`Tüm gösterimler AKM’de.
-        // Bilet: 80 TL, öğrenci 40 TL.`): only a price, the one label a sentence states
-        // whole.
+        // Bilet: 80 TL, öğrenci 40 TL.`): a price, or a place that ends the paragraph
+        // (`… non-members £5. Venue: Millbrook Works, Mill Lane, Millbrook.`), capitalised
+        // and short.
         if el.value().name() == "p"
             && let Some((label, value)) = text.split(". ").skip(1).find_map(|sentence| {
                 let (head, rest) = sentence.split_once(':')?;
-                let label = label_of(head).filter(|l| *l == Label::Price)?;
+                let label = label_of(head)?;
                 let rest = rest.trim().trim_end_matches('.');
-                (!rest.is_empty()).then(|| (label, rest.to_owned()))
+                let place = label == Label::Place
+                    && text.trim_end_matches('.').ends_with(rest)
+                    && rest.len() <= 120
+                    && rest.starts_with(char::is_uppercase);
+                (!rest.is_empty() && (label == Label::Price || place))
+                    .then(|| (label, rest.to_owned()))
             })
         {
             out.push((label, el, value));
@@ -327,4 +333,30 @@ pub(super) fn labelled(root: ElementRef<'_>) -> Vec<(Label, ElementRef<'_>, Stri
         }
     }
     out
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::{Label, labelled};
+    use scraper::Html;
+
+    fn labels(html: &str) -> Vec<(Label, String)> {
+        let doc = Html::parse_document(html);
+        labelled(doc.root_element()).into_iter().map(|(l, _, v)| (l, v)).collect()
+    }
+
+    #[test]
+    fn a_place_sentence_that_ends_a_paragraph() {
+        // Issue 24, page 212.
+        assert_eq!(
+            labels(
+                "<p>Free for members; non-members £5. Venue: Millbrook Works, Mill Lane, \
+                 Millbrook.</p>"
+            ),
+            vec![(Label::Place, "Millbrook Works, Mill Lane, Millbrook".to_owned())]
+        );
+        // Not in the middle of the paragraph, nor in lower case.
+        assert_eq!(labels("<p>Tea served. Where: the hall. Bring a cup.</p>"), vec![]);
+        assert_eq!(labels("<p>Tea served. Where: to be announced.</p>"), vec![]);
+    }
 }

@@ -64,6 +64,7 @@ mod price;
 mod programme;
 mod prose;
 mod roles;
+pub(crate) mod room;
 mod sections;
 mod segment;
 mod showtimes;
@@ -205,9 +206,12 @@ fn read_as(
     }
     // The site's own place as its JSON-LD declares it (a `Restaurant`, a `MusicVenue`
     // with its `PostalAddress`) is where the events that name none are.
+    // A body's (a town's, a radio station's) gives its town only, and its footer no venue.
+    let mut body = false;
     if candidates[first..].iter().any(|c| placeless(&c.raw))
         && let Some(place) = site_place::site_place(doc)
     {
+        body = place.body;
         for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
             place.place(&mut c.raw);
         }
@@ -215,10 +219,49 @@ fn read_as(
     // The site's own venue, from its footer or contact block: read once for the rules
     // below.
     let site = site_venue(doc.root_element());
+    // A place the page states for all events by its name alone (`All special events
+    // depart from <strong>Ashcombe Station</strong> unless shown otherwise`) is where
+    // those that name none are: the site's own venue, with its address, when the site's
+    // name or premises open with it.
+    if let Some(stated) = default_venue::stated_name(doc.root_element()) {
+        let fold = |s: &str| gleaner_event::datetext::fold_diacritics(s).to_lowercase();
+        let opens = |name: &str| {
+            fold(name)
+                .strip_prefix(&fold(&stated))
+                .is_some_and(|r| r.is_empty() || r.starts_with(' '))
+        };
+        // A site's venue that the stated name does not open (`Saal der Alten Mühle` on
+        // the site of `Kulturverein Alte Mühle`) leaves it unsure: the rules below hold.
+        let place = match &site {
+            Some((name, address)) if opens(name) => Some((name.clone(), Some(address.clone()))),
+            Some((_, address)) => venue::premises(address)
+                .filter(|(place, _)| opens(place))
+                .map(|(place, rest)| (place, Some(rest))),
+            // Else a bold name on the page that opens with it (the site's name in a
+            // block of its own).
+            None => Some((venue::named_block(doc.root_element(), &stated).unwrap_or(stated), None)),
+        };
+        let unnamed = |r: &RawEvent| {
+            r.location_name.is_none() && r.location_text.is_none() && r.address_text.is_none()
+        };
+        for c in candidates[first..].iter_mut().filter(|c| unnamed(&c.raw)) {
+            let Some((name, address)) = &place else { break };
+            c.raw.location_name = Some(name.clone());
+            c.raw.address_text.clone_from(address);
+        }
+    }
     // A town hall's own address is not where its town's events are held: they are in
     // its town (the events with a bare place name, or none, take the town).
+    // So is an office's (`Siège : …`, `Geschäftsstelle: …`): its events are held
+    // elsewhere.
+    // A body's premises opening its address (`Pfadi Waldegg · Pfadiheim Waldegg ·
+    // Waldeggstrasse 40 · 8610 Uster`): the place its events are at unless they say.
+    let premises = site
+        .as_ref()
+        .filter(|(name, _)| venue::is_body(name))
+        .map(|(_, address)| venue::premises(address));
     if let Some((name, address)) = &site
-        && is_municipal(name)
+        && (is_municipal(name) || venue::is_office(address) || matches!(premises, Some(None)))
     {
         if let Some((town, code)) = site_town(address) {
             let bare = |t: &Option<String>| {
@@ -238,11 +281,32 @@ fn read_as(
             }
         }
     } else if let Some((name, address)) = &site
+        && !body
         && candidates[first..].iter().any(|c| placeless(&c.raw))
     {
+        // A body's name (a fire brigade, a railway, a radio station) is no venue: its
+        // events take its address alone, whose first part may name its premises.
+        let (name, address) = match &premises {
+            Some(Some((place, rest))) => (place, rest),
+            _ => (name, address),
+        };
         for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
             c.raw.location_name = Some(name.clone());
             c.raw.address_text = Some(address.clone());
+        }
+    }
+    // An event placed at the body's premises by name alone takes their address.
+    if let Some(Some((place, rest))) = &premises {
+        for c in candidates[first..].iter_mut().filter(|c| c.raw.address_text.is_none()) {
+            let r = &mut c.raw;
+            let named = [&r.location_name, &r.location_text]
+                .iter()
+                .any(|t| t.as_deref().is_some_and(|t| t.trim() == place));
+            if named {
+                r.location_name = Some(place.clone());
+                r.location_text = None;
+                r.address_text = Some(rest.clone());
+            }
         }
     }
     // An event at a place named without an address, when that name opens the site's own

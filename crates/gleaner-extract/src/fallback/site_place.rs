@@ -25,11 +25,32 @@ pub(super) struct SitePlace {
     pub postal_code: Option<String>,
     /// `addressCountry`, a code or a name.
     pub country: Option<String>,
+    /// Whether the node is a body whose events are held elsewhere (see [`BODIES`]), or
+    /// one named as a body (a railway, a circus): its name is no venue.
+    pub body: bool,
+    /// Whether a body's street is where its events are (a body named so, declared a
+    /// place: `TouristAttraction` `Coombe Valley Railway`, `Station Road`).
+    pub street_kept: bool,
 }
 
 impl SitePlace {
-    /// Puts the place on an event that names none.
+    /// Puts the place on an event that names none: a body's town only.
     pub(super) fn place(&self, raw: &mut RawEvent) {
+        if self.body {
+            if raw.locality.is_none() {
+                raw.locality.clone_from(&self.locality);
+                raw.region.clone_from(&self.region);
+                raw.postal_code.clone_from(&self.postal_code);
+            }
+            if raw.country.is_none() {
+                raw.country.clone_from(&self.country);
+            }
+            // One street, not premises and street (`Estación Marítima, Muelle …`).
+            if self.street_kept && raw.street.is_none() {
+                raw.street = self.street.clone().filter(|s| !s.contains(','));
+            }
+            return;
+        }
         raw.location_name = Some(self.name.clone());
         raw.street.clone_from(&self.street);
         raw.locality.clone_from(&self.locality);
@@ -88,6 +109,18 @@ const NOT_PLACES: &[&str] = &[
     "itemlist",
 ];
 
+/// Types of bodies whose events are held elsewhere, or end so: a town, a broadcaster, a
+/// newspaper, a band or a troupe (`MusicGroup`, `TheaterGroup`), a team. Their address
+/// gives the town, not the venue.
+const BODIES: &[&str] = &[
+    "governmentorganization",
+    "radiostation",
+    "televisionstation",
+    "newsmediaorganization",
+    "group",
+    "sportsteam",
+];
+
 /// A node read as a place when its type allows and it has a name and an address.
 fn node_place(map: &serde_json::Map<String, Value>) -> Option<SitePlace> {
     let types: Vec<String> = match map.get("@type")? {
@@ -115,6 +148,7 @@ fn node_place(map: &serde_json::Map<String, Value>) -> Option<SitePlace> {
         };
         (!s.is_empty()).then_some(s)
     };
+    let body_type = types.iter().any(|t| BODIES.iter().any(|b| t.ends_with(b)));
     let place = SitePlace {
         name: name.clone(),
         street: field("streetAddress"),
@@ -122,6 +156,8 @@ fn node_place(map: &serde_json::Map<String, Value>) -> Option<SitePlace> {
         region: field("addressRegion"),
         postal_code: field("postalCode"),
         country: field("addressCountry"),
+        body: body_type || super::venue::is_body(&name),
+        street_kept: !body_type,
     };
     (!name.is_empty() && (place.street.is_some() || place.locality.is_some())).then_some(place)
 }
@@ -150,6 +186,27 @@ mod tests {
             ),
             Some(("Arena Coliseo".into(), Some("Calle Juárez 310".into()), Some("MX".into())))
         );
+    }
+
+    #[test]
+    fn bodies_whose_events_are_elsewhere() {
+        // Issue 24, pages 190–249: a town's, a radio station's, a band's own JSON-LD
+        // gives its town, not its venue.
+        for t in ["GovernmentOrganization", "RadioStation", "MusicGroup", "SportsTeam"] {
+            let html = format!(
+                r#"<script type="application/ld+json">{{"@type":"{t}","name":"KVLR 89.3 FM","address":{{"streetAddress":"220 Mill Street","addressLocality":"Riverton"}}}}</script>"#
+            );
+            let body = site_place(&Html::parse_document(&html)).map(|p| p.body);
+            assert_eq!(body, Some(true), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_business_named_as_a_body() {
+        // Issue 24, page 194: a touring circus declared a `LocalBusiness`.
+        let html = r#"<script type="application/ld+json">{"@type":"LocalBusiness","name":"Cirque Zanzibar","address":{"addressLocality":"Pontivy","postalCode":"56300"}}</script>"#;
+        let place = site_place(&Html::parse_document(html));
+        assert_eq!(place.map(|p| (p.body, p.street_kept)), Some((true, true)));
     }
 
     #[test]

@@ -201,13 +201,34 @@ pub(super) fn row_place(item: ElementRef<'_>) -> Option<String> {
     if header.len() != cells.len() {
         return None;
     }
-    let i = header
-        .iter()
-        .position(|h| PLACE_COLUMNS.contains(&h.as_str()) || VENUE_COLUMNS.contains(&h.as_str()))?;
+    let i = header.iter().position(|h| {
+        [PLACE_COLUMNS, VENUE_COLUMNS, WHERE_COLUMNS].iter().any(|l| l.contains(&h.as_str()))
+    })?;
     let text = text_of(cells[i]);
-    ((2..=100).contains(&text.chars().count()) && text.chars().any(char::is_alphabetic))
-        .then_some(text)
+    // A cell written all in lower case is a remark (`wird noch bekannt gegeben`), not a
+    // place's name.
+    // A room of the house (`Großes Haus`, `Studio`) is the site's own venue's.
+    ((2..=100).contains(&text.chars().count())
+        && text.chars().any(char::is_uppercase)
+        && !super::room::is_room(&text))
+    .then_some(text)
 }
+
+/// Column headings that say where a row's event is, folded: `Ort`, `Yer`, `Lugar`,
+/// `Where`, `Place` (a tour table's `Ort` is its city, read by [`tour_row`] first).
+const WHERE_COLUMNS: &[&str] = &[
+    "ort",
+    "raum",
+    "veranstaltungsort",
+    "spielort",
+    "wo",
+    "where",
+    "place",
+    "lugar",
+    "yer",
+    "etkinlik yeri",
+    "endroit",
+];
 
 /// Column headings that name a tour date's city (folded).
 const CITY_COLUMNS: &[&str] = &["city", "town", "stadt", "ort", "ville", "ciudad", "sehir"];
@@ -278,11 +299,26 @@ pub(super) fn tour_row(item: ElementRef<'_>) -> Option<TourRow> {
         country,
         title,
         venue: column(VENUE_COLUMNS).and_then(text),
-        city: text(city),
+        city: text(city).map(|c| without_code(&c).to_owned()),
         tickets,
         price,
         image,
     })
+}
+
+/// A town without the department, province or canton code in brackets after it
+/// (`Saint-Brieuc (22)`, `Sion (VS)` → `Saint-Brieuc`, `Sion`).
+fn without_code(town: &str) -> &str {
+    match town.trim().strip_suffix(')').and_then(|t| t.rsplit_once(" (")) {
+        Some((name, code))
+            if (1..=3).contains(&code.chars().count())
+                && code.chars().all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+                && !name.trim().is_empty() =>
+        {
+            name.trim()
+        }
+        _ => town.trim(),
+    }
 }
 
 /// A cell that holds only a time of day written with a dot or an `h` (`21.30`, `20h30`):
@@ -299,7 +335,54 @@ pub(super) fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono:
 
 #[cfg(test)]
 mod tests {
-    use super::cell_time;
+    use super::{cell_time, row_place, without_code};
+
+    #[test]
+    fn a_town_without_its_code() {
+        // Issue 24, page 194: a tour's town with its department.
+        assert_eq!(without_code("Saint-Brieuc (22)"), "Saint-Brieuc");
+        assert_eq!(without_code("Sion (VS)"), "Sion");
+        assert_eq!(without_code("Lorient"), "Lorient");
+        assert_eq!(without_code("Buenos Aires (Palermo)"), "Buenos Aires (Palermo)");
+    }
+    use scraper::{Html, Selector};
+
+    /// The place of each body row of a table.
+    fn places(table: &str) -> Vec<Option<String>> {
+        let doc = Html::parse_document(table);
+        let rows: Vec<_> = doc.select(&Selector::parse("tbody tr").unwrap()).collect();
+        rows.into_iter()
+            .filter(|r| r.select(&Selector::parse("td").unwrap()).next().is_some())
+            .map(row_place)
+            .collect()
+    }
+
+    #[test]
+    fn a_where_column_gives_the_row_place() {
+        // Issue 24, pages 150–249: a table's `Ort`, `Lugar`, `Yer` column.
+        let table = |h: &str, c: &str| {
+            format!(
+                "<table><tr><th>Datum</th><th>Anlass</th><th>{h}</th></tr>\
+                 <tr><td>So 19. April</td><td>Pfadi-Zmorge</td><td>{c}</td></tr></table>"
+            )
+        };
+        let some = |s: &str| vec![Some(s.to_owned())];
+        assert_eq!(
+            places(&table("Ort", "Kirchgemeindehaus, Kirchstrasse 9")),
+            some("Kirchgemeindehaus, Kirchstrasse 9")
+        );
+        assert_eq!(places(&table("Lugar", "Casa de Cultura")), some("Casa de Cultura"));
+        assert_eq!(places(&table("Yer", "Kültür Merkezi")), some("Kültür Merkezi"));
+        // A remark in lower case is no place; nor a column of another kind.
+        assert_eq!(places(&table("Ort", "wird noch bekannt gegeben")), vec![None]);
+        assert_eq!(places(&table("Bemerkungen", "Kirchgemeindehaus")), vec![None]);
+        assert_eq!(places(&table("Spielort", "Großes Haus")), vec![None]);
+        assert_eq!(places(&table("Raum", "Sitzungssaal 1.12")), vec![None]);
+        assert_eq!(
+            places(&table("Raum", "Stadthalle, Bahnhofstraße 30")),
+            some("Stadthalle, Bahnhofstraße 30")
+        );
+    }
 
     #[test]
     fn cell_times() {

@@ -231,7 +231,120 @@ fn venue_line(line: &str) -> Option<(String, String)> {
         address.extend_from_slice(&rest[1..]);
         return Some((place.trim().to_owned(), address.join(", ")));
     }
+    // In a line of commas, the place is the part after the organisation's name, when a
+    // street follows it (`Coombe Valley Railway, Ashcombe Station, Station Road, …`).
+    if !dotted
+        && is_organisation(name)
+        && let [place, street, ..] = rest
+        && !place.chars().any(|c| c.is_ascii_digit())
+        && (1..=4).contains(&place.split_whitespace().count())
+        && label_of(place).is_none()
+        && !names_a_street(place)
+        && names_a_street(street)
+    {
+        return Some(((*place).to_owned(), rest[1..].join(", ")));
+    }
     Some((without_legal_form(name).to_owned(), rest.join(", ")))
+}
+
+/// Labels of an organisation's office address, folded and lower-cased: `Siège :`,
+/// `Sitz:`, `Geschäftsstelle:`, `Sede social:`, `Registered office:`.
+const OFFICE_LABELS: &[&str] = &[
+    "siege",
+    "siege social",
+    "sitz",
+    "geschaftsstelle",
+    "postanschrift",
+    "postadresse",
+    "verwaltung",
+    "sede social",
+    "oficinas",
+    "registered office",
+    "head office",
+    "office",
+    "genel mudurluk",
+    "yonetim",
+];
+
+/// The page's bold name that opens with a stated place's name, longer (`Casa de la
+/// Cultura` → `<strong>Casa de la Cultura de San Juan del Llano</strong>`): the place's
+/// full name; `None` without one. Its address is left: a line such as `Av. Juárez No. 15,
+/// Centro, San Juan del Llano, Puebla` ends with a state, not the town.
+pub(super) fn named_block(doc: ElementRef<'_>, name: &str) -> Option<String> {
+    let fold = |s: &str| gleaner_event::datetext::fold_diacritics(s).to_lowercase();
+    let prefix = format!("{} ", fold(name));
+    doc.select(&sel("strong, b")).take(200).map(text_of).find(|text| {
+        fold(text).starts_with(&prefix)
+            && text.split_whitespace().count() <= 10
+            && !text.contains([',', ':', '.', '('])
+    })
+}
+
+/// The premises that open a body's address and the address after them (`Ashcombe
+/// Station, Station Road, Ashcombe` → (`Ashcombe Station`, `Station Road, Ashcombe`)): a
+/// short name without a digit, followed by a street; `None` when the address opens with
+/// its street.
+pub(super) fn premises(address: &str) -> Option<(String, String)> {
+    let (place, rest) = address.split_once(", ")?;
+    let street = rest.split(", ").next().unwrap_or(rest);
+    let numbered = street.split_whitespace().any(|w| w.starts_with(|c: char| c.is_ascii_digit()));
+    (!place.chars().any(|c| c.is_ascii_digit())
+        && (1..=4).contains(&place.split_whitespace().count())
+        && label_of(place).is_none()
+        && !names_a_street(place)
+        && (names_a_street(street) || numbered))
+        .then(|| (place.trim().to_owned(), rest.trim().to_owned()))
+}
+
+/// Whether the site's address is labelled as its office's (`Siège : 12 rue du Fil`):
+/// where the organisation is run from, not where its events are held.
+pub(super) fn is_office(address: &str) -> bool {
+    address.split(", ").any(is_office_part)
+}
+
+/// Whether a footer's part opens with an office label and a colon (see [`OFFICE_LABELS`]).
+fn is_office_part(part: &str) -> bool {
+    part.split_once(':').is_some_and(|(label, _)| {
+        let folded = gleaner_event::datetext::fold_diacritics(label.trim()).to_lowercase();
+        OFFICE_LABELS.contains(&folded.as_str())
+    })
+}
+
+/// Words that name a body whose events are held elsewhere, folded: a fire brigade, a
+/// railway, a broadcaster, a circus, a shipping line, scouts, an orchestra or a choir.
+const BODY_WORDS: &[&str] = &[
+    "feuerwehr",
+    "pompiers",
+    "bomberos",
+    "itfaiye",
+    "railway",
+    "railroad",
+    "radio",
+    "fm",
+    "circus",
+    "cirque",
+    "zirkus",
+    "circo",
+    "sirki",
+    "naviera",
+    "pfadi",
+    "pfadfinder",
+    "scouts",
+    "orchestra",
+    "orchestre",
+    "orchester",
+    "orquesta",
+    "choir",
+    "chorale",
+    "chor",
+    "coro",
+];
+
+/// Whether a name is a body's (see [`BODY_WORDS`]): `Freiwillige Feuerwehr Oberhaslach
+/// e. V.`, `Coombe Valley Railway`, `Cirque Zanzibar`.
+pub(super) fn is_body(name: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(name);
+    folded.split(|c: char| !c.is_alphanumeric()).any(|w| BODY_WORDS.contains(&w))
 }
 
 /// Whether a footer's part is one of the legal or navigation links a footer ends with
@@ -265,7 +378,7 @@ fn is_legal_link(part: &str) -> bool {
 /// without dots and spaces: the venue's name is the name before them.
 const LEGAL_FORMS: &[&str] = &[
     "sl", "slu", "sa", "sau", "scoop", "ev", "gmbh", "ggmbh", "ug", "ag", "kg", "ltd", "limited",
-    "llc", "inc", "plc", "cic", "sarl", "sas", "sasu", "scop", "as", "ltdsti",
+    "llc", "inc", "plc", "cic", "sarl", "sas", "sasu", "scop", "as", "ltdsti", "asbl", "vzw",
 ];
 
 /// A name without the legal form written after it (see [`LEGAL_FORMS`]); the name as
@@ -317,7 +430,9 @@ pub(super) fn is_municipal(name: &str) -> bool {
     let folded = gleaner_event::datetext::fold_diacritics(name);
     let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
     MUNICIPAL_WORDS.iter().any(|w| words.contains(w))
-        || words.len() <= 4 && matches!(words.as_slice(), ["ville" | "commune", "de", ..])
+        || words.windows(2).any(|w| w == ["administration", "communale"])
+        || folded.split_whitespace().count() <= 4
+            && matches!(words.as_slice(), ["ville" | "commune", "de", ..] | ["stadt", _, ..])
 }
 
 /// Words only a municipality's name holds, folded.
@@ -427,6 +542,7 @@ pub(super) fn names_a_street(part: &str) -> bool {
 fn is_organisation(name: &str) -> bool {
     let folded = gleaner_event::datetext::fold_diacritics(name).replace("e.v.", "ev");
     folded.split(|c: char| !c.is_alphanumeric()).any(|w| ORGANISATION_WORDS.contains(&w))
+        || is_body(name)
 }
 
 /// An item's place when its markup names the field (`class="views-field-field-location"`,
@@ -632,6 +748,19 @@ mod site_tests {
     }
 
     #[test]
+    fn a_bold_name_opened_by_a_stated_place() {
+        // Issue 24, page 238: `… en la Casa de la Cultura salvo que se indique otro lugar`.
+        let html = "<div><p><strong>Casa de la Cultura de San Juan del Llano</strong> · Av. \
+                    Juárez No. 15, Centro, San Juan del Llano, Puebla</p></div>";
+        let doc = Html::parse_document(html);
+        assert_eq!(
+            super::named_block(doc.root_element(), "Casa de la Cultura").as_deref(),
+            Some("Casa de la Cultura de San Juan del Llano")
+        );
+        assert_eq!(super::named_block(doc.root_element(), "Casa de Campo"), None);
+    }
+
+    #[test]
     fn the_venue_heading_and_a_footer_column_named_by_the_venue() {
         // Issue 24, batches 170–209: a `Sede` / `Spielort` block, one line or several.
         assert_eq!(
@@ -670,7 +799,7 @@ mod site_tests {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_municipal, site_town, venue_line};
+    use super::{is_body, is_municipal, is_office, premises, site_town, venue_line};
 
     #[test]
     fn town_halls_and_their_towns() {
@@ -679,6 +808,12 @@ mod tests {
         assert!(is_municipal("Mairie de Saint-Véran"));
         assert!(!is_municipal("Wanderfreunde Kirchbühl e.V."));
         assert!(!is_municipal("Teatro Municipal de Ourense"));
+        // Issue 24, pages 90–229: a town's name after `Stadt`, a hyphenated town.
+        assert!(is_municipal("Stadt Wangen im Allgäu"));
+        assert!(is_municipal("Ville de Bressoux-sur-Sambre"));
+        assert!(is_municipal("Administration communale de Bressoux-sur-Sambre"));
+        assert!(!is_municipal("Salle communale"));
+        assert!(!is_municipal("Stadthalle Beuel"));
         let town = |a| site_town(a).map(|(t, _)| t);
         assert_eq!(
             town("Plaza Mayor, 1, 44999 Valdeoliva (Teruel)").as_deref(),
@@ -689,6 +824,29 @@ mod tests {
             Some("Eskişehir")
         );
         assert_eq!(town("Plaza Mayor, 1"), None);
+    }
+
+    #[test]
+    fn bodies_whose_events_are_elsewhere() {
+        // Issue 24, pages 90–249: a fire brigade, a circus's office, a club's office.
+        assert!(is_body("Freiwillige Feuerwehr Oberhaslach"));
+        assert!(is_body("Coombe Valley Railway"));
+        assert!(is_body("KVLR Radio"));
+        assert!(!is_body("Kellerbühne Schalltüte"));
+        assert!(!is_body("Teatro Romea"));
+        assert_eq!(
+            premises("Pfadiheim Waldegg, Waldeggstrasse 40, 8610 Uster, Schweiz"),
+            Some(("Pfadiheim Waldegg".into(), "Waldeggstrasse 40, 8610 Uster, Schweiz".into()))
+        );
+        assert_eq!(
+            premises("Ashcombe Station, Station Road, Ashcombe, Devon TQ9 7ZX"),
+            Some(("Ashcombe Station".into(), "Station Road, Ashcombe, Devon TQ9 7ZX".into()))
+        );
+        assert_eq!(premises("Am Gerätehaus 2, 84169 Oberhaslach"), None);
+        assert!(is_office("Siège : 12 rue du Fil, 56300 Pontivy"));
+        assert!(is_office("Geschäftsstelle: Schillstraße 20, 06844 Dessau"));
+        assert!(!is_office("Am Gerätehaus 2, 84169 Oberhaslach"));
+        assert!(!is_office("Plaza Julián Romea, s/n, 30001 Murcia"));
     }
 
     #[test]
@@ -750,9 +908,24 @@ mod tests {
         // Legal links after the address are no part of it.
         assert_eq!(
             v(
-                "Freiwillige Feuerwehr Oberhaslach e. V. · Am Gerätehaus 2 · 84169 Oberhaslach · Impressum · Datenschutz"
+                "Kellerbühne Schalltüte e. V. · Am Gerätehaus 2 · 84169 Oberhaslach · Impressum · Datenschutz"
             ),
-            pair("Freiwillige Feuerwehr Oberhaslach", "Am Gerätehaus 2, 84169 Oberhaslach")
+            pair("Kellerbühne Schalltüte", "Am Gerätehaus 2, 84169 Oberhaslach")
+        );
+        // Issue 24, pages 190–249: a body that holds no events of its own is no venue,
+        // unless a place opens its address; a Belgian association's form is no part of
+        // the name.
+        assert_eq!(
+            v("Talbahn Verein, Bahnhof Ashdorf, Bahnhofstraße 2, 84169 Ashdorf"),
+            pair("Bahnhof Ashdorf", "Bahnhofstraße 2, 84169 Ashdorf")
+        );
+        assert_eq!(
+            v("Teatro Romea, Calle Mayor 4, 30001 Murcia"),
+            pair("Teatro Romea", "Calle Mayor 4, 30001 Murcia")
+        );
+        assert_eq!(
+            v("La Ferme du Hêtre Rouge ASBL · Rue de la Ferme 21 · 5310 Éghezée"),
+            pair("La Ferme du Hêtre Rouge", "Rue de la Ferme 21, 5310 Éghezée")
         );
         for not in [
             "Präsident: Hans Lüthi · Dorfstrasse 14 · 3552 Bärau",
