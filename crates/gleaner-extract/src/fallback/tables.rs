@@ -33,6 +33,9 @@ pub(super) fn grid_items(row: ElementRef<'_>, item: Item) -> Vec<Item> {
         .collect()
 }
 
+/// How many of a table's first rows may be its header row.
+const HEADER_ROWS: usize = 4;
+
 /// A table row's cells and its table's header row (the first row with a `<th>`, not this
 /// one), each heading's text folded: the columns the row's cells are read by. `None` for a
 /// row that is not a `<tr>` or a table without such a header.
@@ -43,9 +46,13 @@ fn cells_under_header(row: ElementRef<'_>) -> Option<(Vec<ElementRef<'_>>, Vec<S
     let cells = row_cells(row);
     let table =
         row.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
+    // A header row heads its table: only the first rows are looked at, so that reading
+    // every row of a long table without one costs each row a constant, not the table.
+    let (rows, cells_th) = (sel("tr"), sel("th"));
     let header = table
-        .select(&sel("tr"))
-        .find(|r| r.select(&sel("th")).next().is_some())
+        .select(&rows)
+        .take(HEADER_ROWS)
+        .find(|r| r.select(&cells_th).next().is_some())
         .filter(|r| r.id() != row.id())?;
     let header = row_cells(header)
         .into_iter()

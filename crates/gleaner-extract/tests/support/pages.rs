@@ -133,3 +133,44 @@ pub fn nested_jsonld(depth: usize) -> String {
     s.push_str("</script>");
     s
 }
+
+/// A page without structured data: one table of `n` rows, each a date, a linked title, a
+/// place and a price (about 260 bytes each), for the fallback's listing reader.
+pub fn table_rows(n: usize) -> String {
+    let mut s =
+        String::from("<!doctype html><html lang=\"en-GB\"><body><h1>What's on</h1><table><tbody>");
+    for i in 0..n {
+        let _ = writeln!(
+            s,
+            r#"<tr class="event"><td><time datetime="{}">{}</time></td><td><a href="/events/{i}">Concert number {i}</a></td><td>Hall {}, {} Main Street</td><td>£{}</td></tr>"#,
+            day(i),
+            day(i),
+            i % 97,
+            i % 500,
+            10 + i % 40
+        );
+    }
+    s.push_str("</tbody></table></body></html>");
+    s
+}
+
+/// A page without structured data: a news post of `n` paragraphs, each announcing an
+/// event in a sentence (about 250 bytes each), for the fallback's prose reader.
+pub fn prose_paragraphs(n: usize) -> String {
+    let mut s = String::from(
+        "<!doctype html><html lang=\"en-GB\"><body><article><h1>Coming up this year</h1>",
+    );
+    for i in 0..n {
+        let _ = writeln!(
+            s,
+            "<p><strong>Concert number {i}</strong> will be held on {} {} 2026 at 7.30pm in Hall {}; \
+             join us for an evening of chamber music, tickets £{} at the door.</p>",
+            1 + i % 28,
+            ["March", "April", "May", "June", "July", "September"][i % 6],
+            i % 97,
+            10 + i % 40
+        );
+    }
+    s.push_str("</article></body></html>");
+    s
+}
