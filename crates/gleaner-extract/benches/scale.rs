@@ -2,8 +2,8 @@
 //! core): JSON-LD as one array of 16,000 events and as 16,000 blocks, microdata and RDFa
 //! (about 15,000 items), a description nesting 20,000 properties, 400,000 unclosed nested
 //! elements and a JSON-LD block nested past the reader's depth limit; and two pages without
-//! structured data for the fallback: a table of 30,000 rows and a news post of 30,000
-//! announcing paragraphs. The microdata and
+//! structured data for the fallback: a table of 30,000 rows, a news post of 30,000
+//! announcing paragraphs and a programme of 90,000 day headings. The microdata and
 //! RDFa pages are also parsed alone (`8mib_parse`), the floor their readers stand on.
 //!
 //! Before measuring, the order of growth is checked in release (`growth`): a page of four
@@ -77,6 +77,8 @@ fn check_growth() {
     // 5.7 s and 16,000 minutes before it was bounded).
     growth("table rows", pages::table_rows, 4_000, Some(500));
     growth("prose paragraphs", pages::prose_paragraphs, 4_000, Some(1));
+    // A day heading looked for among all of them, per item, cost 2,000 sections 8.8 s.
+    growth("day sections", pages::day_sections, 4_000, Some(1));
 }
 
 /// The CPU time of each page, the best of five, with the html5ever parse alone beside the
@@ -117,7 +119,7 @@ fn cpu_report(shapes: &[(&str, String)]) {
 fn bench(c: &mut Criterion) {
     let base = Url::parse("https://example.org/events/").unwrap();
     let ctx = NormaliseContext { base_url: &base, default_tz: None };
-    let shapes: [(&str, String); 9] = [
+    let shapes: [(&str, String); 10] = [
         ("jsonld_array", eight_mib(pages::jsonld_array, 520)),
         ("jsonld_blocks", eight_mib(pages::jsonld_blocks, 560)),
         ("microdata", eight_mib(pages::microdata, 600)),
@@ -127,6 +129,7 @@ fn bench(c: &mut Criterion) {
         ("nested_jsonld", eight_mib(pages::nested_jsonld, 80)),
         ("fallback_table", eight_mib(pages::table_rows, 260)),
         ("fallback_prose", eight_mib(pages::prose_paragraphs, 250)),
+        ("fallback_sections", eight_mib(pages::day_sections, 95)),
     ];
     if checks_run() {
         cpu_report(&shapes);

@@ -141,6 +141,16 @@ fn intro_says_all_free(doc: &Html, list: ElementRef<'_>) -> bool {
         })
 }
 
+/// The last of `marks` (headings in document order) that comes before `at` in the page:
+/// a binary search, as the pages of thousands of headings need.
+fn last_before<'a, 'b, T>(
+    marks: &'b [(ElementRef<'a>, T)],
+    at: ElementRef<'_>,
+) -> Option<&'b (ElementRef<'a>, T)> {
+    let n = marks.partition_point(|(m, _)| m.id() < at.id());
+    n.checked_sub(1).map(|k| &marks[k])
+}
+
 /// Whether a folded sentence's exception is "unless stated otherwise" (`sauf mention
 /// contraire`, `salvo que se indique otra cosa`, `sofern nicht anders angegeben`, `aksi
 /// belirtilmedikçe`): it names no event, and the events that state a price of their own
@@ -180,7 +190,8 @@ fn read_listing(
     order: DateOrder,
 ) -> Option<(String, Vec<RawEvent>, ElementRef<'_>)> {
     let mut best: Option<(String, Vec<RawEvent>, ElementRef<'_>)> = None;
-    let months = month_headings(doc);
+    let mut months = month_headings(doc);
+    months.sort_by_key(|(h, _)| h.id());
     // The page's one `<h1>` titles the whole page: the item that holds it (a newsletter's
     // `Actividades del 9 al 15 de marzo` row) is not one of its events.
     let h1 = sel("h1");
@@ -196,12 +207,12 @@ fn read_listing(
             continue;
         }
         let groups = child_groups(parent);
-        let days = day_headings(parent, reference, order);
+        let mut days = day_headings(parent, reference, order);
+        days.sort_by_key(|(h, _)| h.id());
         let lists_days = days.clone();
-        let month =
-            months.iter().rev().find(|(at, _)| at.id() < parent.id()).map(|(_, m)| m.as_str());
+        let month = last_before(&months, parent).map(|(_, m)| m.as_str());
         let day_of = |days: &[(ElementRef<'_>, NaiveDate)], i: ElementRef<'_>| {
-            days.iter().rev().find(|(at, _)| at.id() < i.id()).map(|(_, d)| *d)
+            last_before(days, i).map(|(_, d)| *d)
         };
         let mut lists: Vec<(String, DatedItems<'_>)> = Vec::new();
         // Cards of two kinds side by side (`div.sergi` exhibitions, then `div.atolye`
@@ -258,17 +269,17 @@ fn read_listing(
             // An item's month heading: the last one before it outside the list's items
             // (`<h2>Marzo 2027</h2>` opening each month's section of cards), else the one
             // above the list.
-            let month_of = |i: ElementRef<'_>| {
-                months
-                    .iter()
-                    .rev()
-                    .filter(|(at, _)| {
-                        !items.iter().any(|(o, _)| at.ancestors().any(|a| a.id() == o.id()))
-                    })
-                    .find(|(at, _)| at.id() < i.id())
-                    .map(|(_, m)| m.as_str())
-                    .or(month)
-            };
+            // Each heading's ancestors are walked once (the headings inside an item are
+            // the item's own), and each item finds its heading by a binary search: a page
+            // of thousands of headings and items costs their sum, not their product.
+            let inside: std::collections::HashSet<_> = items.iter().map(|(o, _)| o.id()).collect();
+            let outside: Vec<(ElementRef<'_>, String)> = months
+                .iter()
+                .filter(|(at, _)| !at.ancestors().any(|a| inside.contains(&a.id())))
+                .cloned()
+                .collect();
+            let month_of =
+                |i: ElementRef<'_>| last_before(&outside, i).map(|(_, m)| m.as_str()).or(month);
             let mut night = Night::default();
             let read: Vec<Item> = items
                 .iter()

@@ -174,3 +174,21 @@ pub fn prose_paragraphs(n: usize) -> String {
     s.push_str("</article></body></html>");
     s
 }
+
+/// A page without structured data: `n` day headings, each over one paragraph naming an
+/// act and its time (about 95 bytes each), for the fallback's day sections (each item
+/// looked for its day heading among thousands: a scan per item was quadratic).
+pub fn day_sections(n: usize) -> String {
+    let mut s = String::from("<!doctype html><html lang=\"de\"><body><main><h1>Programm</h1>");
+    for i in 0..n {
+        let _ = write!(
+            s,
+            "<h2>Sa., {}. März 2026</h2><p>19.30 Uhr: Konzert Nummer {i} im Saal {}. Eintritt {} Euro.</p>",
+            1 + i % 28,
+            i % 9,
+            5 + i % 20
+        );
+    }
+    s.push_str("</main></body></html>");
+    s
+}
