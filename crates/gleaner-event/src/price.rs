@@ -180,8 +180,19 @@ pub fn priced_range(t: &str) -> Option<PriceText> {
         let before = before.trim_end();
         let after: String = t[at..].chars().take(8).collect::<String>().to_lowercase();
         let after = after.trim_start_matches(['–', '-', ' ']);
-        let marked = before.ends_with(['$', '€', '£', '₺'])
-            || ["chf", "fr.", "eur", "s/", "tl"].iter().any(|m| before.ends_with(m))
+        // `R30` (rand): a capital R right before the amount, opening a word.
+        let rand = t[..i].ends_with('R')
+            && !t[..i - 1].ends_with(char::is_alphanumeric)
+            && !t[at..].starts_with(char::is_alphabetic);
+        // `Fr.` is also Friday in German: `Fr. 14.06.`, `Fr. 30.10.2026` and `Fr. 6. März`
+        // are dates, and `Fr. 20 Uhr` a time.
+        let franc = before.ends_with("fr.")
+            && t[i..at].matches('.').count() < 2
+            && !t[at..].trim_start().starts_with(char::is_alphabetic);
+        let marked = rand
+            || franc
+            || before.ends_with(['$', '€', '£', '₺'])
+            || ["chf", "eur", "s/", "tl"].iter().any(|m| before.ends_with(m))
             || after.starts_with(['$', '€', '£', '₺'])
             || ["tl", "eur", "euro", "euros", "chf", "try", "usd", "gbp"].iter().any(|m| {
                 after.strip_prefix(m).is_some_and(|r| !r.starts_with(char::is_alphabetic))
@@ -190,7 +201,8 @@ pub fn priced_range(t: &str) -> Option<PriceText> {
             continue;
         }
         if let Some(amount) = parse_amount(t[i..at].trim_end_matches(['.', ','])) {
-            let currency = currency_in(before).or_else(|| currency_in(after));
+            let currency =
+                if rand { Some("ZAR") } else { currency_in(before).or_else(|| currency_in(after)) };
             amounts.push(ParsedPrice { amount, currency });
         }
     }
@@ -305,6 +317,22 @@ fn currency_in(lower: &str) -> Option<&'static str> {
     code.or_else(|| (before_amount("fr.") || before_amount("sfr")).then_some("CHF"))
         .or_else(|| before_amount("s/").then_some("PEN"))
         .or_else(|| SYMBOLS.iter().find(|(k, _)| lower.contains(k)).map(|(_, v)| *v))
+        .or_else(|| rand_amount(lower).then_some("ZAR"))
+}
+
+/// Whether a text writes an amount in South African rand: `R30`, `R1 500`, an `R` that
+/// opens a word and is followed at once by a number that no letter follows (not `R2D2`,
+/// not `Raum 5`).
+fn rand_amount(text: &str) -> bool {
+    text.char_indices().filter(|(_, c)| matches!(c, 'r' | 'R')).take(200).any(|(i, _)| {
+        let starts = !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '$');
+        let rest = &text[i + 1..];
+        let after_number =
+            rest.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ','));
+        starts
+            && rest.starts_with(|c: char| c.is_ascii_digit())
+            && !after_number.starts_with(char::is_alphabetic)
+    })
 }
 
 /// What [`PriceText::currency`] holds for a bare `$`: the sign as written, since the
@@ -323,6 +351,12 @@ pub(crate) fn currency_code(value: &str, country: Option<&str>) -> Option<String
         DOLLAR_SIGN => Some(country.and_then(dollar_of).unwrap_or("USD").to_owned()),
         code => Some(code.to_owned()),
     }
+}
+
+/// The currency a bare `$` means in a country (ISO 3166-1 alpha-2) that writes its
+/// prices with it (`CA` is CAD, `AR` ARS); `None` for one that does not.
+pub fn dollar_currency(country: &str) -> Option<&'static str> {
+    dollar_of(country)
 }
 
 /// The currency a bare `$` means in a country (ISO 3166-1 alpha-2), where prices are
@@ -592,6 +626,8 @@ mod tests {
             // Swiss francs and Peruvian soles written as a sign.
             ("Fr. 20.–", some("20", Some("20"), Some("CHF"))),
             ("General S/ 10.00", some("10.00", Some("10.00"), Some("PEN"))),
+            ("R150 incl. notes", some("150", Some("150"), Some("ZAR"))),
+            ("Members free, visitors R30", some("0", Some("30"), Some("ZAR"))),
             ("Price: to be announced", None),
             ("", None),
         ];
@@ -613,6 +649,15 @@ mod tests {
         assert_eq!(r("Niños de 6 a 12 años: 20 € / adultos 35 €"), range("20", "35", "EUR"));
         assert_eq!(r("Luneta $850 Galería $350"), range("350", "850", "$"));
         assert_eq!(r("10 kişi ve üzeri gruplara indirim"), None);
+        // Rand written `R30`; not a room.
+        assert_eq!(r("Members free, visitors R30 per outing"), range("30", "30", "ZAR"));
+        assert_eq!(r("Visitors R20, members free"), range("20", "20", "ZAR"));
+        assert_eq!(r("Room R2D2, Raum 5"), None);
+        // `Fr.` before a date is Friday, before an amount francs.
+        assert_eq!(r("Fr. 30.10.2026, 20 Uhr"), None);
+        assert_eq!(r("Fr. 14.06. Offene Bühne"), None);
+        assert_eq!(r("Fr. 6. März, 20:30 Uhr"), None);
+        assert_eq!(r("Eintritt Fr. 20.–"), range("20", "20", "CHF"));
     }
 
     #[test]
@@ -645,5 +690,7 @@ mod tests {
         // A prefixed dollar or a code is what it says, wherever the event is.
         assert_eq!(code("US$", Some("MX")).as_deref(), Some("USD"));
         assert_eq!(code("usd", Some("CA")).as_deref(), Some("USD"));
+        assert_eq!(dollar_currency("ar"), Some("ARS"));
+        assert_eq!(dollar_currency("ES"), None);
     }
 }

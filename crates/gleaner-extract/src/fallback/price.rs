@@ -1,6 +1,7 @@
 //! Prices and booking links written in an event's text (`Karten ab 25 €`, `Entrée
 //! gratuite`, `Bilet al`); also read for structured items that name no price property.
 
+use gleaner_event::datetext::parse_text_time;
 use gleaner_event::text::collapse;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
 use scraper::ElementRef;
@@ -49,14 +50,57 @@ pub(crate) fn price_in_text(el: ElementRef<'_>) -> Option<gleaner_event::PriceTe
             }
             p
         })
-        .or_else(|| {
-            lines.iter().any(|t| gleaner_event::says_free(t)).then_some(gleaner_event::PriceText {
-                min: Default::default(),
-                max: Some(Default::default()),
-                currency: None,
-                is_free: true,
-            })
-        })
+        .or_else(|| lines.iter().any(|t| gleaner_event::says_free(t)).then(free))
+}
+
+/// The price an item writes of its own: a cell that is only a price (`$25`, `18 €`,
+/// `Free`), or a short line or part of one that is (`VVK 12 € / AK 15 €` after a `<br>`,
+/// `Durée 2h10 · Tarifs de 12 à 24 €`), or a longer line that lets a group in free read
+/// as its tiers (`Erwachsene Fr. 15.–, Kinder Fr. 8.–, Kinder unter 4 gratis` is 0–15);
+/// else free when a longer line says so (`Entrada libre hasta completar aforo`).
+pub(super) fn own_price(item: ElementRef<'_>) -> Option<gleaner_event::PriceText> {
+    // An amount in words counts as written in digits (`cinco euros` as `5 €`).
+    let lines: Vec<String> =
+        price_lines(item).map(|t| gleaner_event::amounts_in_words(&t).into_owned()).collect();
+    // A free tier on a line of its own (`Adultes 15 €` then `Enfants : gratuit`).
+    let tier = lines.iter().any(|t| gleaner_event::states_free_tier(t));
+    let short = |t: &&String| {
+        let n = t.chars().count();
+        n <= 40 || (n <= 160 && gleaner_event::states_free_tier(t))
+    };
+    let read = lines.iter().filter(short).find_map(|t| {
+        // Free entry and something else's price (`Eintritt frei, Kaffee und Kuchen Fr.
+        // 6.–`): free.
+        if gleaner_event::says_free_entry(t) && !gleaner_event::states_free_tier(t) {
+            return Some(free());
+        }
+        let lower = t.to_lowercase();
+        let money = t.contains(['$', '€', '£', '₺'])
+            || lower
+                .split_whitespace()
+                .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w))
+            // A currency written as a sign before the amount (`Fr. 20.–`, `S/ 10`, `R30`).
+            || gleaner_event::priced_range(t).is_some();
+        let p = parse_price_text(t)?;
+        (money || p.is_free && parse_text_time(t).is_none()).then_some(p)
+    });
+    if let Some(mut p) = read {
+        if tier && !p.is_free {
+            p.min = Default::default();
+        }
+        return Some(p);
+    }
+    leaves(item).any(|t| gleaner_event::says_free(&t)).then(free)
+}
+
+/// Free entry, as a price line reads it.
+fn free() -> gleaner_event::PriceText {
+    gleaner_event::PriceText {
+        min: Default::default(),
+        max: Some(Default::default()),
+        currency: None,
+        is_free: true,
+    }
 }
 
 /// An event element's booking link (`Réserver`, `Vorverkauf`, `Bilet al`).
@@ -101,4 +145,60 @@ pub(super) fn price_lines(item: ElementRef<'_>) -> impl Iterator<Item = String> 
                 .filter(|t| !t.is_empty())
                 .collect::<Vec<_>>()
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use scraper::Html;
+
+    use super::own_price;
+
+    /// The first `<div>`'s own price: min, max, currency, free.
+    fn own(html: &str) -> Option<(String, Option<String>, Option<&'static str>, bool)> {
+        let doc = Html::parse_fragment(html);
+        let div = doc.select(&super::sel("div")).next().expect("a div");
+        own_price(div)
+            .map(|p| (p.min.to_string(), p.max.map(|m| m.to_string()), p.currency, p.is_free))
+    }
+
+    #[test]
+    fn an_items_own_price() {
+        let priced =
+            |a: &str, b: &str, c: &'static str| Some((a.into(), Some(b.into()), Some(c), false));
+        let cases = [
+            ("<div><p>Konzert</p><p>18 €</p></div>", priced("18", "18", "EUR")),
+            // A longer line with a free tier reads as its tiers.
+            (
+                "<div><p>Pfadi-Zmorge</p><p>Erwachsene Fr. 15.–, Kinder Fr. 8.–, Kinder unter 4 gratis</p></div>",
+                priced("0", "15", "CHF"),
+            ),
+            (
+                "<div><p>Eintritt Fr. 20.–, Kinder bis 16 Jahre gratis.</p></div>",
+                priced("0", "20", "CHF"),
+            ),
+            (
+                "<div><p>Verkostungsglas € 8,– (gilt an beiden Tagen), Kinder frei.</p></div>",
+                priced("0", "8", "EUR"),
+            ),
+            ("<div><p>Visitors R20</p></div>", priced("20", "20", "ZAR")),
+            (
+                "<div><p>Eintritt frei, Kaffee und Kuchen Fr. 6.–</p></div>",
+                Some(("0".into(), Some("0".into()), None, true)),
+            ),
+            ("<div><p>Fr. 6. März</p><p>Konzert</p></div>", None),
+            ("<div><p>Entrée : Fr. 12.–</p></div>", priced("12", "12", "CHF")),
+            (
+                "<div><p>Entrada libre hasta completar aforo.</p></div>",
+                Some(("0".into(), Some("0".into()), None, true)),
+            ),
+            // A long line with no tier says no price.
+            (
+                "<div><p>Der Verein feiert sein 40-jähriges Bestehen, die Kasse öffnet um 18 Uhr, Getränke ab 4 €.</p></div>",
+                None,
+            ),
+        ];
+        for (html, want) in cases {
+            assert_eq!(own(html), want, "{html}");
+        }
+    }
 }
