@@ -60,6 +60,7 @@ mod detail;
 mod item;
 mod listing;
 mod news;
+mod page_price;
 mod price;
 mod programme;
 mod prose;
@@ -179,6 +180,18 @@ fn read_as(
         let priceless = |r: &RawEvent| r.offers.is_empty() && r.is_accessible_for_free.is_none();
         for c in candidates[first..].iter_mut().filter(|c| priceless(&c.raw)) {
             price_into(&tariff, &mut c.raw);
+        }
+    }
+    // Else what an introduction above their list says once for all, with a free tier
+    // (`Socios: entrada gratuita. No socios: 10 €.`).
+    if candidates[first..]
+        .iter()
+        .any(|c| c.raw.offers.is_empty() && c.raw.is_accessible_for_free.is_none())
+        && let Some(price) = page_price::stated_page_price(doc.root_element())
+    {
+        let priceless = |r: &RawEvent| r.offers.is_empty() && r.is_accessible_for_free.is_none();
+        for c in candidates[first..].iter_mut().filter(|c| priceless(&c.raw)) {
+            price_into(&price, &mut c.raw);
         }
     }
     // Events with no place of their own are at the site's venue when the page's footer or
