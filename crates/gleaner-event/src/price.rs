@@ -142,12 +142,39 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
         None
     };
     let currency = first.currency.or(second.as_ref().and_then(|s| s.currency));
-    let (min, max) = match second {
+    let (mut min, mut max) = match second {
         Some(s) if s.amount >= first.amount => (first.amount, Some(s.amount)),
         Some(s) if reduced => (s.amount, Some(first.amount)),
         _ if floor => (first.amount, None),
         _ => (first.amount, Some(first.amount)),
     };
+    // Each tier written with its currency (`Kat. I € 42,–, Kat. II € 34,–, Stehplatz €
+    // 18,–`, `Entry €5 (€3 juniors)`, `adultes CHF 35.–, enfants CHF 20.–`): the range
+    // runs from the cheapest to the dearest, unless one amount is part of another
+    // (`12 € inkl. 2 € Pfand`).
+    const PART_OF: [&str; 9] =
+        ["incl", "inkl", "including", "dont ", "deposit", "pfand", "fee", "frais", "depozito"];
+    // A family's or a group's ticket (`Family (2+2) £40`) is no one's price.
+    const GROUP_TICKETS: [&str; 8] =
+        ["family", "famille", "familie", "familia", "aile", "group", "gruppe", "grupo"];
+    let per_person: Vec<&str> = t
+        .split(['·', '|', ';', '/'])
+        .flat_map(|seg| seg.split(", "))
+        .filter(|seg| {
+            let seg = seg.to_lowercase();
+            !seg.split(|c: char| !c.is_alphanumeric())
+                .any(|w| GROUP_TICKETS.iter().any(|g| w.starts_with(g)))
+        })
+        .collect();
+    let marked = marked_amounts(&per_person.join(" · "));
+    if marked.len() >= 2
+        && !floor
+        && !PART_OF.iter().any(|w| lower.contains(w))
+        && let (Some(lo), Some(hi)) =
+            (marked.iter().map(|a| a.amount).min(), marked.iter().map(|a| a.amount).max())
+    {
+        (min, max) = (lo, Some(hi));
+    }
     Some(PriceText { min, max, currency, is_free: min.is_zero() && max == Some(Decimal::ZERO) })
 }
 
@@ -166,6 +193,16 @@ fn tiered(t: &str) -> Option<PriceText> {
 /// TRY; ages and group sizes are no prices); `None` when it writes none. For a page's
 /// tariff of several lines.
 pub fn priced_range(t: &str) -> Option<PriceText> {
+    let amounts = marked_amounts(t);
+    let max = amounts.iter().map(|a| a.amount).max()?;
+    let min = amounts.iter().map(|a| a.amount).min()?;
+    let currency =
+        amounts.iter().find_map(|a| a.currency).or_else(|| currency_in(&t.to_lowercase()));
+    Some(PriceText { min, max: Some(max), currency, is_free: false })
+}
+
+/// The amounts a text writes next to a currency sign or code, in order (at most 32).
+fn marked_amounts(t: &str) -> Vec<ParsedPrice> {
     let mut amounts: Vec<ParsedPrice> = Vec::new();
     let mut at = 0;
     while let Some(i) = t[at..].find(|c: char| c.is_ascii_digit()).map(|i| at + i) {
@@ -204,13 +241,12 @@ pub fn priced_range(t: &str) -> Option<PriceText> {
             let currency =
                 if rand { Some("ZAR") } else { currency_in(before).or_else(|| currency_in(after)) };
             amounts.push(ParsedPrice { amount, currency });
+            if amounts.len() >= 32 {
+                break;
+            }
         }
     }
-    let max = amounts.iter().map(|a| a.amount).max()?;
-    let min = amounts.iter().map(|a| a.amount).min()?;
-    let currency =
-        amounts.iter().find_map(|a| a.currency).or_else(|| currency_in(&t.to_lowercase()));
-    Some(PriceText { min, max: Some(max), currency, is_free: false })
+    amounts
 }
 
 /// Reads a price. Words meaning "free" read as zero.
@@ -625,6 +661,23 @@ mod tests {
             ("Mujeres: adhesión liberada", None),
             // Swiss francs and Peruvian soles written as a sign.
             ("Fr. 20.–", some("20", Some("20"), Some("CHF"))),
+            // Every tier written with its currency: the cheapest to the dearest.
+            (
+                "Karten: Kat. I € 42,–, Kat. II € 34,–, Stehplatz € 18,–",
+                some("18", Some("42"), Some("EUR")),
+            ),
+            ("Entry €5 (€3 juniors)", some("3", Some("5"), Some("EUR"))),
+            ("Entry €25, €15 under-18s", some("15", Some("25"), Some("EUR"))),
+            (
+                "Inscription : adultes CHF 35.–, enfants jusqu'à 16 ans CHF 20.–",
+                some("20", Some("35"), Some("CHF")),
+            ),
+            ("£25 / £15 / £10 restricted view", some("10", Some("25"), Some("GBP"))),
+            ("12 € inkl. 2 € Pfand", some("12", Some("12"), Some("EUR"))),
+            (
+                "Adults £14 · Concessions £12 · Children (under 16) £9 · Family (2+2) £40",
+                some("9", Some("14"), Some("GBP")),
+            ),
             ("General S/ 10.00", some("10.00", Some("10.00"), Some("PEN"))),
             ("R150 incl. notes", some("150", Some("150"), Some("ZAR"))),
             ("Members free, visitors R30", some("0", Some("30"), Some("ZAR"))),
