@@ -14,7 +14,7 @@ use crate::{Candidate, Diagnostic, Format, Severity};
 use super::days::{Context, day_headings, month_headings};
 use super::detail::{Label, labelled};
 use super::item::{Item, read_item};
-use super::price::price_into;
+use super::price::{price_into, priceless};
 use super::tables::grid_items;
 use super::weekly::{apply_weekly, list_intro_times};
 use super::words::{is_session_filler, status_in};
@@ -65,15 +65,11 @@ pub(super) fn listing(
         }
     }
     if let [price] = prices.as_slice() {
-        for raw in
-            events.iter_mut().filter(|r| r.offers.is_empty() && r.is_accessible_for_free.is_none())
-        {
+        for raw in events.iter_mut().filter(|r| priceless(r)) {
             price_into(price, raw);
         }
     } else if prices.is_empty() && intro_says_all_free(doc, list) {
-        for raw in
-            events.iter_mut().filter(|r| r.offers.is_empty() && r.is_accessible_for_free.is_none())
-        {
+        for raw in events.iter_mut().filter(|r| priceless(r)) {
             raw.is_accessible_for_free = Some("true".into());
         }
     }

@@ -95,7 +95,7 @@ use venue::{is_municipal, site_country, site_town, site_venue};
 use zone::stated_zone;
 
 pub(crate) use item::{item_description, item_image};
-pub(crate) use price::{booking_link, price_in_text, price_into};
+pub(crate) use price::{booking_link, price_in_text, price_into, priceless};
 pub(crate) use words::status_in;
 
 /// A selector parsed from a constant.
@@ -177,7 +177,6 @@ fn read_as(
     if candidates.len() > first
         && let Some(tariff) = tariff::page_tariff(doc.root_element())
     {
-        let priceless = |r: &RawEvent| r.offers.is_empty() && r.is_accessible_for_free.is_none();
         for c in candidates[first..].iter_mut().filter(|c| priceless(&c.raw)) {
             price_into(&tariff, &mut c.raw);
         }
@@ -189,7 +188,6 @@ fn read_as(
         .any(|c| c.raw.offers.is_empty() && c.raw.is_accessible_for_free.is_none())
         && let Some(price) = page_price::stated_page_price(doc.root_element())
     {
-        let priceless = |r: &RawEvent| r.offers.is_empty() && r.is_accessible_for_free.is_none();
         for c in candidates[first..].iter_mut().filter(|c| priceless(&c.raw)) {
             price_into(&price, &mut c.raw);
         }

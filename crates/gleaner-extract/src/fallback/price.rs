@@ -14,13 +14,28 @@ pub(crate) fn price_into(p: &gleaner_event::PriceText, raw: &mut RawEvent) {
     if p.is_free {
         raw.is_accessible_for_free = Some("true".into());
     } else {
-        raw.offers.push(RawOffer {
+        let offer = RawOffer {
             low_price: Some(p.min.to_string()),
             high_price: p.max.map(|m| m.to_string()),
             currency: p.currency.map(str::to_owned),
             ..RawOffer::default()
-        });
+        };
+        // An offer that holds only a booking link (`Bilet al`) takes the price.
+        match raw.offers.iter_mut().find(|o| !o.has_price()) {
+            Some(o) => {
+                o.low_price = offer.low_price;
+                o.high_price = offer.high_price;
+                o.currency = o.currency.take().or(offer.currency);
+            }
+            None => raw.offers.push(offer),
+        }
     }
+}
+
+/// Whether an event states no price and no free entry of its own (a booking link alone
+/// is no price), so that a price the page states for all its events is its.
+pub(crate) fn priceless(raw: &RawEvent) -> bool {
+    !raw.has_price() && raw.is_accessible_for_free.is_none()
 }
 
 /// The price an event's own element writes in its text: the first short line with an
@@ -159,6 +174,24 @@ mod tests {
         let div = doc.select(&super::sel("div")).next().expect("a div");
         own_price(div)
             .map(|p| (p.min.to_string(), p.max.map(|m| m.to_string()), p.currency, p.is_free))
+    }
+
+    #[test]
+    fn a_booking_link_alone_is_no_price() {
+        let mut raw = gleaner_event::RawEvent::default();
+        raw.set_ticket_url("https://tickets.example/1".into());
+        assert!(super::priceless(&raw));
+        let p = gleaner_event::parse_price_text("Tam: 250 TL").expect("a price");
+        super::price_into(&p, &mut raw);
+        assert!(!super::priceless(&raw));
+        assert_eq!(raw.offers.len(), 1);
+        assert_eq!(raw.offers[0].url.as_deref(), Some("https://tickets.example/1"));
+        assert_eq!(raw.offers[0].low_price.as_deref(), Some("250"));
+        let free = gleaner_event::RawEvent {
+            is_accessible_for_free: Some("true".into()),
+            ..Default::default()
+        };
+        assert!(!super::priceless(&free));
     }
 
     #[test]
