@@ -141,6 +141,7 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
     } else {
         None
     };
+    let second_unmarked = second.as_ref().is_some_and(|s| s.currency.is_none());
     let currency = first.currency.or(second.as_ref().and_then(|s| s.currency));
     let (mut min, mut max) = match second {
         Some(s) if s.amount >= first.amount => (first.amount, Some(s.amount)),
@@ -152,8 +153,23 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
     // 18,–`, `Entry €5 (€3 juniors)`, `adultes CHF 35.–, enfants CHF 20.–`): the range
     // runs from the cheapest to the dearest, unless one amount is part of another
     // (`12 € inkl. 2 € Pfand`).
-    const PART_OF: [&str; 9] =
-        ["incl", "inkl", "including", "dont ", "deposit", "pfand", "fee", "frais", "depozito"];
+    // A dearer amount with something more (`15 € (25 € avec le bal de la veille)`) is
+    // another ticket's.
+    const PART_OF: [&str; 13] = [
+        "incl",
+        "inkl",
+        "including",
+        "dont ",
+        "deposit",
+        "pfand",
+        "fee",
+        "frais",
+        "depozito",
+        " avec ",
+        " with ",
+        " mit ",
+        " con ",
+    ];
     // A family's or a group's ticket (`Family (2+2) £40`) is no one's price.
     const GROUP_TICKETS: [&str; 8] =
         ["family", "famille", "familie", "familia", "aile", "group", "gruppe", "grupo"];
@@ -167,6 +183,15 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
         })
         .collect();
     let marked = marked_amounts(&per_person.join(" · "));
+    // One amount written with its currency and another without, after it (`huit euros ;
+    // billetterie à partir du 18 mai`): the other is no price.
+    if let [only] = marked.as_slice()
+        && only.amount == first.amount
+        && second_unmarked
+    {
+        max = max.map(|_| first.amount);
+        min = first.amount;
+    }
     if marked.len() >= 2
         && !floor
         && !PART_OF.iter().any(|w| lower.contains(w))
@@ -674,6 +699,11 @@ mod tests {
             ),
             ("£25 / £15 / £10 restricted view", some("10", Some("25"), Some("GBP"))),
             ("12 € inkl. 2 € Pfand", some("12", Some("12"), Some("EUR"))),
+            ("PAF : 15 € (25 € avec le bal de la veille)", some("15", Some("15"), Some("EUR"))),
+            (
+                "Tarif unique : 8 euros ; billetterie à partir du 18 mai",
+                some("8", Some("8"), Some("EUR")),
+            ),
             (
                 "Adults £14 · Concessions £12 · Children (under 16) £9 · Family (2+2) £40",
                 some("9", Some("14"), Some("GBP")),

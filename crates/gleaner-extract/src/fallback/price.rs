@@ -99,6 +99,15 @@ pub(super) fn own_price(item: ElementRef<'_>) -> Option<gleaner_event::PriceText
         let p = parse_price_text(t)?;
         (money || p.is_free && parse_text_time(t).is_none()).then_some(p)
     });
+    // Else a sentence that a price word opens (`Tickets $15 include a pint`, `Biletler tam
+    // 250 TL, öğrenci 150 TL`, `Kapanış konseri biletleri: öğrenciler için 100 TL, …`).
+    let read = read.or_else(|| {
+        lines
+            .iter()
+            .filter(|t| t.chars().count() <= 160 && opens_with_price_word(t))
+            .filter(|t| gleaner_event::priced_range(t).is_some())
+            .find_map(|t| parse_price_text(t).filter(|p| !p.is_free))
+    });
     if let Some(mut p) = read {
         if tier && !p.is_free {
             p.min = Default::default();
@@ -106,6 +115,56 @@ pub(super) fn own_price(item: ElementRef<'_>) -> Option<gleaner_event::PriceText
         return Some(p);
     }
     leaves(item).any(|t| gleaner_event::says_free(&t)).then(free)
+}
+
+/// Words that open a sentence about an event's price, in the five languages, folded.
+const PRICE_WORDS: [&str; 36] = [
+    "tickets",
+    "ticket",
+    "admission",
+    "entry",
+    "cover",
+    "price",
+    "prices",
+    "tarif",
+    "tarifs",
+    "prix",
+    "entree",
+    "paf",
+    "billet",
+    "billets",
+    "eintritt",
+    "karten",
+    "preis",
+    "preise",
+    "kostenbeitrag",
+    "teilnahmegebuhr",
+    "entrada",
+    "entradas",
+    "precio",
+    "precios",
+    "billete",
+    "billetes",
+    "boleto",
+    "boletos",
+    "cuota",
+    "bilet",
+    "biletler",
+    "biletleri",
+    "giris",
+    "fiyat",
+    "fiyati",
+    "ucret",
+];
+
+/// Whether one of a sentence's first three words is a price word ([`PRICE_WORDS`]).
+fn opens_with_price_word(sentence: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(sentence).to_lowercase();
+    folded
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .any(|w| PRICE_WORDS.contains(&w))
 }
 
 /// Free entry, as a price line reads it.
@@ -223,6 +282,24 @@ mod tests {
             (
                 "<div><p>Entrada libre hasta completar aforo.</p></div>",
                 Some(("0".into(), Some("0".into()), None, true)),
+            ),
+            // A sentence that a price word opens.
+            (
+                "<div><p>First pours of our spring IPA. Tickets $15 include a pint and a logo glass.</p></div>",
+                priced("15", "15", "$"),
+            ),
+            (
+                "<div><p>Molière'in komedisi bu akşam sahnede. Biletler tam 250 TL, öğrenci 150 TL.</p></div>",
+                priced("150", "250", "TRY"),
+            ),
+            (
+                "<div><p>Kapanış konseri biletleri: öğrenciler için 100 TL, diğer katılımcılar için 250 TL.</p></div>",
+                priced("100", "250", "TRY"),
+            ),
+            // A sentence about something else's price.
+            (
+                "<div><p>Five days of skating and crafts. Early drop-off from 8:00 AM for $5 a day.</p></div>",
+                None,
             ),
             // A long line with no tier says no price.
             (
