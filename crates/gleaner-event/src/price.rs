@@ -489,7 +489,14 @@ pub fn says_free_entry(text: &str) -> bool {
 }
 
 fn states_free_entry(words: &[&str]) -> bool {
-    const PHRASES: [&str; 19] = [
+    const PHRASES: [&str; 25] = [
+        // Entry that is or will be free (`La entrada será libre`, `L'entrée est libre`).
+        "entrada es libre",
+        "entrada sera libre",
+        "entrada es gratuita",
+        "entree est libre",
+        "entree sera libre",
+        "giris serbesttir",
         "free admission",
         "admission is free",
         "admission free",
@@ -593,6 +600,9 @@ mod tests {
             // Issue 24, batch 110–129: a programme's intro, in the plural.
             "Tous les concerts sont gratuits.",
             "Todas las actividades son gratuitas.",
+            "La entrada será libre hasta completar el aforo.",
+            "L'entrée est libre.",
+            "Giriş serbesttir.",
         ] {
             assert!(says_free(yes), "{yes}");
         }

@@ -117,6 +117,25 @@ pub(super) fn own_price(item: ElementRef<'_>) -> Option<gleaner_event::PriceText
     leaves(item).any(|t| gleaner_event::says_free(&t)).then(free)
 }
 
+/// What a paragraph's sentences say its events cost: the first sentence (of at most 200
+/// characters) that a price word opens and that writes an amount next to a currency
+/// (`Biletler tam 250 TL, öğrenci 150 TL.`), or that says entry is free (`Giriş
+/// ücretsizdir.`, `La entrada será libre hasta completar el aforo.`); a free tier is no
+/// free entry.
+pub(super) fn paragraph_price<'a>(
+    sentences: impl Iterator<Item = &'a str>,
+) -> Option<gleaner_event::PriceText> {
+    sentences.take(40).filter(|s| s.chars().count() <= 200).find_map(|s| {
+        if gleaner_event::states_free_tier(s) {
+            return None;
+        }
+        if opens_with_price_word(s) && gleaner_event::priced_range(s).is_some() {
+            return parse_price_text(s).filter(|p| !p.is_free);
+        }
+        gleaner_event::says_free(s).then(free)
+    })
+}
+
 /// Words that open a sentence about an event's price, in the five languages, folded.
 const PRICE_WORDS: [&str; 36] = [
     "tickets",
@@ -233,6 +252,29 @@ mod tests {
         let div = doc.select(&super::sel("div")).next().expect("a div");
         own_price(div)
             .map(|p| (p.min.to_string(), p.max.map(|m| m.to_string()), p.currency, p.is_free))
+    }
+
+    #[test]
+    fn a_paragraphs_price() {
+        let read = |t: &str| {
+            super::paragraph_price(t.split(". "))
+                .map(|p| (p.min.to_string(), p.max.map(|m| m.to_string()), p.currency, p.is_free))
+        };
+        let free = Some(("0".to_owned(), Some("0".to_owned()), None, true));
+        assert_eq!(
+            read(
+                "Sema ayinleri cumartesi 20.00'de. Giriş ücretsizdir, kapılar 19.30'da açılacaktır"
+            ),
+            free
+        );
+        assert_eq!(
+            read("Cimri bu akşam 20.30'da sahnede. Biletler tam 250 TL, öğrenci 150 TL."),
+            Some(("150".to_owned(), Some("250".to_owned()), Some("TRY"), false))
+        );
+        assert_eq!(read("La entrada será libre hasta completar el aforo."), free);
+        // A free tier, or a price that no price word opens, says nothing.
+        assert_eq!(read("Katılım ücreti 150 TL, lise öğrencileri ücretsiz."), None);
+        assert_eq!(read("Ahmet Ürkmez — Körfez (LP, 1.850 TL) satışta."), None);
     }
 
     #[test]
