@@ -272,7 +272,9 @@ pub(super) fn label_of(word: &str) -> Option<Label> {
         "address" | "adresse" | "direccion" | "adres" | "anschrift" => Label::Address,
         "price" | "prix" | "tarif" | "tarifs" | "preis" | "eintritt" | "precio" | "fiyat"
         | "admission" | "cost" | "fee" | "entree" | "entrada" | "tickets" | "registration"
-        | "eintrittspreis" | "ucret" | "giris" | "bilet" | "billets" => Label::Price,
+        | "eintrittspreis" | "ucret" | "giris" | "bilet" | "billets" | "billet" | "billete"
+        | "billetes" | "boleto" | "boletos" | "entradas" | "karten" | "ticket" | "precios"
+        | "preise" | "tarif unique" => Label::Price,
         _ => return None,
     })
 }
@@ -327,4 +329,31 @@ pub(super) fn labelled(root: ElementRef<'_>) -> Vec<(Label, ElementRef<'_>, Stri
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Label, label_of};
+
+    #[test]
+    fn price_labels_in_five_languages() {
+        for word in [
+            "Precio:",
+            "Eintritt",
+            "Tarif :",
+            "Bilet:",
+            "Admission",
+            "Billete:",
+            "Boletos",
+            "Entradas:",
+            "Karten:",
+            "Tarif unique",
+            "Preise",
+        ] {
+            assert_eq!(label_of(word), Some(Label::Price), "{word}");
+        }
+        for word in ["Entradas recientes", "Kartenvorverkauf ab März", "Ticketing partner"] {
+            assert_eq!(label_of(word), None, "{word}");
+        }
+    }
 }
