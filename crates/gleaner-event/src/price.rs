@@ -59,6 +59,10 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
     }
     let first = parse_price(t)?;
     let lower = t.to_lowercase();
+    // `PAF libre (au chapeau)`, `a la gorra`: pay what you wish is neither a price nor free.
+    if first.amount.is_zero() && pay_what_you_wish(t) {
+        return None;
+    }
     if first.amount.is_zero() && FREE_WORDS.iter().any(|w| lower.contains(w)) {
         return Some(PriceText {
             min: Decimal::ZERO,
@@ -465,6 +469,9 @@ fn dollar_of(country: &str) -> Option<&'static str> {
 /// about something else (`gratuit pour les moins de 12 ans`, `kostenlose Parkplätze`,
 /// `ücretsiz otopark`) says nothing either.
 pub fn says_free(text: &str) -> bool {
+    if pay_what_you_wish(text) {
+        return false;
+    }
     let folded = crate::datetext::fold_diacritics(text).to_lowercase();
     let words: Vec<&str> = folded
         .split(|c: char| !c.is_alphanumeric() && c != ':')
@@ -473,6 +480,33 @@ pub fn says_free(text: &str) -> bool {
     // `enfants gratuit`, `Kinder kostenlos`: one group's price, not free entry.
     states_free_entry(&words)
         || (says_free_in_words(&words) && !crate::free_tier::states_free_tier(text))
+}
+
+/// Whether a text asks visitors to pay what they wish (`participation libre`, `PAF libre
+/// (au chapeau)`, `a la gorra`, `la voluntad`, `koha`, `pay what you can`) without saying
+/// in so many words that entry is free (`Entrée libre, chapeau à la sortie` and `Free
+/// entry – koha welcome` are free): neither a price nor free, by the labels' decisions.
+pub fn pay_what_you_wish(text: &str) -> bool {
+    const PHRASES: [&str; 9] = [
+        "chapeau",
+        "participation libre",
+        "paf libre",
+        "prix libre",
+        "a la gorra",
+        "la voluntad",
+        "koha",
+        "pay what you",
+        "pay-what-you",
+    ];
+    let folded = crate::datetext::fold_diacritics(text).to_lowercase();
+    if !PHRASES.iter().any(|p| folded.contains(p)) {
+        return false;
+    }
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric() && c != ':')
+        .filter(|w| !w.is_empty())
+        .collect();
+    !states_free_entry(&words)
 }
 
 /// Whether a text states that entry is free in so many words (`Eintritt frei`, `entrée
@@ -603,6 +637,8 @@ mod tests {
             "La entrada será libre hasta completar el aforo.",
             "L'entrée est libre.",
             "Giriş serbesttir.",
+            "Entrée libre, chapeau à la sortie.",
+            "Free entry – koha welcome.",
         ] {
             assert!(says_free(yes), "{yes}");
         }
@@ -617,6 +653,10 @@ mod tests {
             "The event is free of worries.",
             "Adultes 15 €, enfants gratuit.",
             "Mitglieder kostenlos, Gäste 5 €.",
+            // Pay what you wish is not free.
+            "PAF libre (au chapeau).",
+            "Participation libre.",
+            "La entrada es a la gorra.",
         ] {
             assert!(!says_free(no), "{no}");
         }
@@ -722,6 +762,8 @@ mod tests {
             ("R150 incl. notes", some("150", Some("150"), Some("ZAR"))),
             ("Members free, visitors R30", some("0", Some("30"), Some("ZAR"))),
             ("Price: to be announced", None),
+            ("PAF libre (au chapeau)", None),
+            ("Entrée libre, chapeau à la sortie", free(None)),
             ("", None),
         ];
         for (text, want) in cases {
