@@ -104,7 +104,13 @@ pub(super) fn own_price(item: ElementRef<'_>) -> Option<gleaner_event::PriceText
     let read = read.or_else(|| {
         lines
             .iter()
-            .filter(|t| t.chars().count() <= 160 && opens_with_price_word(t))
+            // One sentence at a time (`…, £2 per person, raffle. Last year you raised
+            // £1,840 – let's beat it!` is two).
+            .filter(|t| {
+                t.chars().count() <= 160
+                    && !t.contains(". ")
+                    && (opens_with_price_word(t) || per_person(t) || opens_with_amount(t))
+            })
             .filter(|t| gleaner_event::priced_range(t).is_some())
             .find_map(|t| parse_price_text(t).filter(|p| !p.is_free))
     });
@@ -134,6 +140,31 @@ pub(super) fn paragraph_price<'a>(
         }
         gleaner_event::says_free(s).then(free)
     })
+}
+
+/// Whether a sentence prices something per person (`£32 per person including supper`,
+/// `€ 42,– pro Person`, `CHF 48.– pro Person`, `kişi başı 300 TL`).
+fn per_person(sentence: &str) -> bool {
+    const PER_PERSON: [&str; 7] = [
+        "per person",
+        "pro person",
+        "par personne",
+        "por persona",
+        "kisi basi",
+        "per head",
+        "pro kopf",
+    ];
+    let folded = gleaner_event::datetext::fold_diacritics(sentence).to_lowercase();
+    PER_PERSON.iter().any(|p| folded.contains(p))
+}
+
+/// Whether a line opens with an amount next to its currency (`$20 members / $32
+/// non-members (includes entry)`, `18 € Eintritt, Abendkasse`).
+fn opens_with_amount(line: &str) -> bool {
+    let head: Vec<&str> = line.split_whitespace().take(2).collect();
+    let head = head.join(" ");
+    head.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '$' | '€' | '£' | '₺'))
+        && gleaner_event::priced_range(&head).is_some()
 }
 
 /// Words that open a sentence about an event's price, in the five languages, folded.
@@ -337,6 +368,18 @@ mod tests {
             (
                 "<div><p>Kapanış konseri biletleri: öğrenciler için 100 TL, diğer katılımcılar için 250 TL.</p></div>",
                 priced("100", "250", "TRY"),
+            ),
+            (
+                "<div><p>A leisurely evening run up the valley. £32 per person including the supper and a pint.</p></div>",
+                priced("32", "32", "GBP"),
+            ),
+            (
+                "<div><p>Bouldering league</p><p>$20 members / $32 non-members (includes entry)</p></div>",
+                priced("20", "32", "$"),
+            ),
+            (
+                "<div><p>Teams of up to six, £2 per person, raffle. Last year you raised £1,840 – let's beat it!</p></div>",
+                priced("2", "2", "GBP"),
             ),
             // A sentence about something else's price.
             (
