@@ -108,7 +108,7 @@ pub(super) fn own_price(item: ElementRef<'_>) -> Option<gleaner_event::PriceText
             // £1,840 – let's beat it!` is two).
             .filter(|t| {
                 t.chars().count() <= 160
-                    && !t.contains(". ")
+                    && sentences_of(t).len() == 1
                     && (opens_with_price_word(t) || per_person(t) || opens_with_amount(t))
             })
             .filter(|t| gleaner_event::priced_range(t).is_some())
@@ -121,6 +121,39 @@ pub(super) fn own_price(item: ElementRef<'_>) -> Option<gleaner_event::PriceText
         return Some(p);
     }
     leaves(item).any(|t| gleaner_event::says_free(&t)).then(free)
+}
+
+/// A line's sentences: split at `. ` before a capital letter, a quote or an opening sign
+/// (`Salón de actos. Entrada: 4 €`), not inside `Fr. 20.–`, `ca. 3 km` or `Fr. 6. März`
+/// (at most 40).
+fn sentences_of(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, _) in line.match_indices(". ").take(40) {
+        let next = line[i + 2..].chars().next();
+        // `6. März`, `1. Mai`: a German ordinal day before its month, not a sentence's end.
+        const MONTHS: [&str; 12] =
+            ["jan", "feb", "mär", "apr", "mai", "jun", "jul", "aug", "sep", "okt", "nov", "dez"];
+        let last = line[..i].rsplit(' ').next().unwrap_or_default();
+        let month = line[i + 2..].chars().take(4).collect::<String>().to_lowercase();
+        let ordinal = (1..=2).contains(&last.len())
+            && last.bytes().all(|b| b.is_ascii_digit())
+            && MONTHS.iter().any(|m| month.starts_with(m));
+        // A number after an abbreviation (`Fr. 20.–`, `ca. 65 €`, `Kat. 2`) goes on; after
+        // a word it opens a sentence (`… services. 34,95 $ adulte`).
+        let abbreviation =
+            (1..=4).contains(&last.chars().count()) && last.chars().all(char::is_alphabetic);
+        let opens = next.is_some_and(|c| {
+            c.is_uppercase() || "«“\"¡¿$€£₺".contains(c) || (c.is_ascii_digit() && !abbreviation)
+        });
+        if !ordinal && opens {
+            out.push(line[start..i].trim());
+            start = i + 2;
+        }
+    }
+    out.push(line[start..].trim());
+    out.retain(|s| !s.is_empty());
+    out
 }
 
 /// What a paragraph's sentences say its events cost: the first sentence (of at most 200
@@ -168,7 +201,7 @@ fn opens_with_amount(line: &str) -> bool {
 }
 
 /// Words that open a sentence about an event's price, in the five languages, folded.
-const PRICE_WORDS: [&str; 36] = [
+const PRICE_WORDS: [&str; 37] = [
     "tickets",
     "ticket",
     "admission",
@@ -205,6 +238,7 @@ const PRICE_WORDS: [&str; 36] = [
     "fiyat",
     "fiyati",
     "ucret",
+    "kosten",
 ];
 
 /// Whether one of a sentence's first three words is a price word ([`PRICE_WORDS`]).
@@ -262,7 +296,7 @@ pub(super) fn price_lines(item: ElementRef<'_>) -> impl Iterator<Item = String> 
                 .flat_map(|l| {
                     let mut all = vec![l.clone()];
                     if l.contains(". ") {
-                        all.extend(l.split(". ").map(|s| s.trim().to_owned()));
+                        all.extend(sentences_of(&l).into_iter().map(str::to_owned));
                     }
                     all
                 })
@@ -283,6 +317,27 @@ mod tests {
         let div = doc.select(&super::sel("div")).next().expect("a div");
         own_price(div)
             .map(|p| (p.min.to_string(), p.max.map(|m| m.to_string()), p.currency, p.is_free))
+    }
+
+    #[test]
+    fn a_lines_sentences() {
+        assert_eq!(
+            super::sentences_of("Türöffnung 18.30 Uhr. Eintritt Fr. 20.–, Kinder bis 16 Fr. 10.–"),
+            ["Türöffnung 18.30 Uhr", "Eintritt Fr. 20.–, Kinder bis 16 Fr. 10.–"]
+        );
+        assert_eq!(
+            super::sentences_of("Salón de actos. Entrada: 4 €; menores, 2 €."),
+            ["Salón de actos", "Entrada: 4 €; menores, 2 €."]
+        );
+        assert_eq!(super::sentences_of("Fr. 6. März. Konzert"), ["Fr. 6. März", "Konzert"]);
+        assert_eq!(
+            super::sentences_of("Entre les deux services. 34,95 $ adulte, 17,50 $ enfant."),
+            ["Entre les deux services", "34,95 $ adulte, 17,50 $ enfant."]
+        );
+        assert_eq!(
+            super::sentences_of("DJ Marisol from 6. Tickets $15"),
+            ["DJ Marisol from 6", "Tickets $15"]
+        );
     }
 
     #[test]
@@ -380,6 +435,10 @@ mod tests {
             (
                 "<div><p>Teams of up to six, £2 per person, raffle. Last year you raised £1,840 – let's beat it!</p></div>",
                 priced("2", "2", "GBP"),
+            ),
+            (
+                "<div><p>Türöffnung 18.30 Uhr mit Festwirtschaft. Eintritt Fr. 20.–, Kinder bis 16 Fr. 10.–</p></div>",
+                priced("10", "20", "CHF"),
             ),
             // A sentence about something else's price.
             (
