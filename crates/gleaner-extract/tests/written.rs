@@ -88,7 +88,9 @@ const FLOOR_90_109: f64 = 0.775;
 /// town hall's events in its town; sx's one-digit offsets, `CourseInstance`, date-only
 /// JSON-LD given its time by the markup after it, and a footer's country.
 /// Session 2026-12-03, merged: 0.907.
-const FLOOR_110_129: f64 = 0.905;
+/// Raised to just under 0.924, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+const FLOOR_110_129: f64 = 0.92;
 /// Files 130–149, blind, in the shapes of the public conformance suites (microformats2,
 /// hCalendar, schema.org examples, iCalendar RFC cases): 0.853 at first sight (labels as
 /// corrected; start precision 0.872). Helper sx's rules (the page's h-card as venue,
@@ -106,7 +108,9 @@ const FLOOR_130_149: f64 = 0.96;
 /// just under. Helper ux5's round (see 90–109) took it to 0.756, start precision 0.833;
 /// helper gen's (see 170–189) to 0.772, start precision 1.000.
 /// Session 2026-12-03, merged: 0.928 (the record segmenter 0.772 → 0.860 alone).
-const FLOOR_150_159: f64 = 0.925;
+/// Raised to just under 0.931, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+const FLOOR_150_159: f64 = 0.93;
 
 /// Pages 160–169, the sixth blind batch (issue 24), written at the end of the session and
 /// scored once at first sight on 2026-12-02 with every round merged: 0.641 with the
@@ -116,7 +120,9 @@ const FLOOR_150_159: f64 = 0.925;
 /// precision 0.917 (offsets now fixed by the site's venue's country); helper gen's (see
 /// 170–189) to 0.771, start precision 1.000.
 /// Session 2026-12-03, merged: 0.817.
-const FLOOR_160_169: f64 = 0.81;
+/// Raised to just under 0.828, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+const FLOOR_160_169: f64 = 0.825;
 
 /// Pages 170–189, the seventh blind batch (issue 24): 3 pages without event structured
 /// data and 1 with it in each language, from kinds of site not in the batches above. At
@@ -133,7 +139,9 @@ const FLOOR_160_169: f64 = 0.81;
 /// 0.674, start precision 0.874.
 /// Session 2026-12-03, merged: 0.793 (the places of venue2 0.678 → 0.778 alone).
 /// Session 2026-12-07 (prose): 0.802 (events announced in a post's paragraphs).
-const FLOOR_170_189: f64 = 0.80;
+/// Raised to just under 0.847, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+const FLOOR_170_189: f64 = 0.845;
 
 /// Pages 190–209, the eighth blind batch (issue 24), written by helper w190 on 2026-12-02
 /// from twenty kinds of site not in the batches above (123 events). At first sight, on the
@@ -146,7 +154,9 @@ const FLOOR_170_189: f64 = 0.80;
 /// Session 2026-12-03, merged: 0.681 (times stated away from the date 0.516 → 0.583 alone, start precision 0.870).
 /// Session 2026-12-04: 0.703 (a qualified tariff heading and a line of several tiers).
 /// Session 2026-12-07 (prose, 200 in view): 0.716, start precision 0.877.
-const FLOOR_190_209: f64 = 0.71;
+/// Raised to just under 0.727, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+const FLOOR_190_209: f64 = 0.725;
 
 /// Pages 210–229, the ninth blind batch (issue 24), written by helper w210 on 2026-12-02
 /// (twenty more kinds of site, 125 events) after every rule of the session had been made,
@@ -156,7 +166,9 @@ const FLOOR_190_209: f64 = 0.71;
 /// is that figure: the next round's rules are measured on it only as held out.
 /// Session 2026-12-03, held out (no rule made on it): 0.567 → 0.601, start precision 0.750 → 0.788.
 /// Session 2026-12-07 (prose, 210 216 222 226 228 in view): 0.648, start precision 0.892.
-const FLOOR_210_229: f64 = 0.645;
+/// Raised to just under 0.686, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+const FLOOR_210_229: f64 = 0.68;
 
 /// Pages 230–249, the tenth blind batch (issue 24), written by helper w230 on 2026-12-02
 /// (twenty more kinds of site, 121 events), scored once at first sight, untuned: the
@@ -165,7 +177,9 @@ const FLOOR_210_229: f64 = 0.645;
 /// The floor is just under: later rules are measured on it as held out.
 /// Session 2026-12-03, held out: 0.548 → 0.615, start precision 0.752 → 0.822 (one helper read this batch's pass/fail line while loosening a rule and tightened it again).
 /// Session 2026-12-07 (prose, 234 and 247 in view): 0.622.
-const FLOOR_230_249: f64 = 0.62;
+/// Raised to just under 0.699, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+const FLOOR_230_249: f64 = 0.695;
 
 /// Pages 250–269, the eleventh blind batch (issue 24), written by helper w250 on 2026-12-03
 /// (twenty more kinds of site, 101 events, 10 pages with event structured data and 10
