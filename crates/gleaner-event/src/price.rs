@@ -479,7 +479,29 @@ pub fn says_free(text: &str) -> bool {
         .collect();
     // `enfants gratuit`, `Kinder kostenlos`: one group's price, not free entry.
     states_free_entry(&words)
+        || opens_free(&folded)
         || (says_free_in_words(&words) && !crate::free_tier::states_free_tier(text))
+}
+
+/// Whether a folded text opens with English "free" standing alone (`Free – all climbers
+/// welcome`, `Free!`, `Free, no booking needed`) or as free to take part (`Free to play;
+/// winners take home a $50 bar tab`), not as a thing's adjective (`Free parking`).
+fn opens_free(folded: &str) -> bool {
+    let Some(rest) = folded.trim_start().strip_prefix("free") else { return false };
+    let rest = rest.trim_start();
+    rest.is_empty()
+        || rest.starts_with(['–', '—', '-', ',', ':', ';', '!', '.', '('])
+        || [
+            "to play",
+            "to attend",
+            "to join",
+            "to enter",
+            "to participate",
+            "for all",
+            "for everyone",
+        ]
+        .iter()
+        .any(|p| rest.starts_with(p))
 }
 
 /// Whether a text asks visitors to pay what they wish (`participation libre`, `PAF libre
@@ -639,6 +661,9 @@ mod tests {
             "Giriş serbesttir.",
             "Entrée libre, chapeau à la sortie.",
             "Free entry – koha welcome.",
+            "Free – all women and non-binary climbers welcome",
+            "Free to play; winners take home a $50 bar tab.",
+            "FREE!",
         ] {
             assert!(says_free(yes), "{yes}");
         }
@@ -657,6 +682,9 @@ mod tests {
             "PAF libre (au chapeau).",
             "Participation libre.",
             "La entrada es a la gorra.",
+            "Free parking behind the hall.",
+            "Freestyle session",
+            "Free under-12s with an adult",
         ] {
             assert!(!says_free(no), "{no}");
         }

@@ -120,7 +120,10 @@ pub(super) fn own_price(item: ElementRef<'_>) -> Option<gleaner_event::PriceText
         }
         return Some(p);
     }
-    leaves(item).any(|t| gleaner_event::says_free(&t)).then(free)
+    // Or a sentence of one (`… Teams up to six. Free to play; winners take a bar tab.`).
+    (leaves(item).any(|t| gleaner_event::says_free(&t))
+        || lines.iter().any(|t| gleaner_event::says_free(t)))
+    .then(free)
 }
 
 /// A line's sentences: split at `. ` before a capital letter, a quote or an opening sign
@@ -444,6 +447,10 @@ mod tests {
             (
                 "<div><p>Five days of skating and crafts. Early drop-off from 8:00 AM for $5 a day.</p></div>",
                 None,
+            ),
+            (
+                "<div><p>Six rounds. Teams up to six. Free to play; winners take home a $50 bar tab.</p></div>",
+                Some(("0".into(), Some("0".into()), None, true)),
             ),
             // A long line with no tier says no price.
             (
