@@ -480,6 +480,8 @@ pub fn says_free(text: &str) -> bool {
     // `enfants gratuit`, `Kinder kostenlos`: one group's price, not free entry.
     states_free_entry(&words)
         || opens_free(&folded)
+        // `CWAC waterbird count (free, counters welcome)`: a bracket that opens with it.
+        || folded.match_indices('(').take(8).any(|(i, _)| opens_free(&folded[i + 1..]))
         || (says_free_in_words(&words) && !crate::free_tier::states_free_tier(text))
 }
 
@@ -664,6 +666,7 @@ mod tests {
             "Free – all women and non-binary climbers welcome",
             "Free to play; winners take home a $50 bar tab.",
             "FREE!",
+            "CWAC waterbird count, Settlers Dam (free, counters welcome)",
         ] {
             assert!(says_free(yes), "{yes}");
         }
@@ -685,6 +688,8 @@ mod tests {
             "Free parking behind the hall.",
             "Freestyle session",
             "Free under-12s with an adult",
+            "Swap meet (free parking on site)",
+            "Open day (free for members)",
         ] {
             assert!(!says_free(no), "{no}");
         }
