@@ -57,6 +57,7 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
     if crate::free_tier::states_free_tier(t) {
         return tiered(t);
     }
+    let t = past_ages(t);
     let first = parse_price(t)?;
     let lower = t.to_lowercase();
     // `PAF libre (au chapeau)`, `a la gorra`: pay what you wish is neither a price nor free.
@@ -205,6 +206,24 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
         (min, max) = (lo, Some(hi));
     }
     Some(PriceText { min, max, currency, is_free: min.is_zero() && max == Some(Decimal::ZERO) })
+}
+
+/// A price text from after the ages that open it (`Over-18s only, £22` reads from `£22`,
+/// `18+ welcome, 10 €` from `10 €`): a number glued to an `s` or a `+` is an age.
+fn past_ages(t: &str) -> &str {
+    let mut rest = t;
+    for _ in 0..3 {
+        let Some(i) = rest.find(|c: char| c.is_ascii_digit()) else { break };
+        let end = rest[i..].find(|c: char| !c.is_ascii_digit()).map_or(rest.len(), |j| i + j);
+        let glued = rest[end..].starts_with(['s', '+'])
+            && !rest[end + 1..].starts_with(char::is_alphabetic)
+            && !rest[..i].ends_with(['$', '€', '£', '₺']);
+        if !glued || !rest[end..].contains(|c: char| c.is_ascii_digit()) {
+            break;
+        }
+        rest = &rest[end + 1..];
+    }
+    rest
 }
 
 /// A price text with a free tier: zero up to the dearest amount written next to a
@@ -782,6 +801,9 @@ mod tests {
             ),
             ("£25 / £15 / £10 restricted view", some("10", Some("25"), Some("GBP"))),
             ("12 € inkl. 2 € Pfand", some("12", Some("12"), Some("EUR"))),
+            // An age glued to `s` or `+` is no price.
+            ("Over-18s only, £22 including a glass", some("22", Some("22"), Some("GBP"))),
+            ("18+ welcome, 10 €", some("10", Some("10"), Some("EUR"))),
             ("PAF : 15 € (25 € avec le bal de la veille)", some("15", Some("15"), Some("EUR"))),
             (
                 "Tarif unique : 8 euros ; billetterie à partir du 18 mai",

@@ -179,7 +179,8 @@ pub(super) fn paragraph_price<'a>(
 }
 
 /// Whether a sentence prices something per person (`£32 per person including supper`,
-/// `€ 42,– pro Person`, `CHF 48.– pro Person`, `kişi başı 300 TL`).
+/// `€ 42,– pro Person`, `CHF 48.– pro Person`, `kişi başı 300 TL`) or says what an amount
+/// includes right after it (`£22 including a souvenir glass`).
 fn per_person(sentence: &str) -> bool {
     const PER_PERSON: [&str; 7] = [
         "per person",
@@ -190,8 +191,18 @@ fn per_person(sentence: &str) -> bool {
         "per head",
         "pro kopf",
     ];
+    // Or what the amount includes (`£22 including a souvenir glass`, `€ 39,– inkl. Buffet`).
+    const INCLUDING: [&str; 6] = ["including", "incl.", "inkl.", "inklusive", "incluye", "dahil"];
     let folded = gleaner_event::datetext::fold_diacritics(sentence).to_lowercase();
     PER_PERSON.iter().any(|p| folded.contains(p))
+        || INCLUDING.iter().any(|w| {
+            folded.match_indices(w).take(4).any(|(i, _)| {
+                let before = folded[..i].trim_end();
+                before.ends_with(|c: char| {
+                    c.is_ascii_digit() || matches!(c, '$' | '€' | '£' | '₺' | '–' | '-')
+                })
+            })
+        })
 }
 
 /// Whether a line opens with an amount next to its currency (`$20 members / $32
@@ -442,6 +453,10 @@ mod tests {
             (
                 "<div><p>Türöffnung 18.30 Uhr mit Festwirtschaft. Eintritt Fr. 20.–, Kinder bis 16 Fr. 10.–</p></div>",
                 priced("10", "20", "CHF"),
+            ),
+            (
+                "<div><p>Ten ales on the bar car. Over-18s only, £22 including a souvenir glass.</p></div>",
+                priced("22", "22", "GBP"),
             ),
             // A sentence about something else's price.
             (
