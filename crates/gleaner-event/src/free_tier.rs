@@ -87,22 +87,41 @@ pub fn states_free_tier(text: &str) -> bool {
 fn tier_in(sentence: &str) -> bool {
     let words: Vec<&str> =
         sentence.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    // `yaş altı` (under an age) is a group in Turkish; `yas` alone is an age.
-    let group = |i: usize| {
-        let w = words[i];
-        (GROUPS.iter().any(|g| w.starts_with(g)) && !NOT_GROUPS.contains(&w))
-            || (w == "yas" && words.get(i + 1).is_some_and(|n| *n == "alti"))
-            // `U12`: under twelve.
-            || (w.starts_with('u')
-                && (2..=3).contains(&w.len())
-                && w[1..].chars().all(|c| c.is_ascii_digit()))
-    };
     words.iter().enumerate().any(|(i, w)| {
         FREE.contains(w) && {
             let from = i.saturating_sub(4);
             let to = (i + 4).min(words.len());
-            (from..to).any(|j| j != i && group(j))
+            (from..to).any(|j| j != i && is_group(&words, j))
         }
+    }) || labelled_tier(sentence)
+}
+
+/// Whether the word at `i` names a group of people ([`GROUPS`], `yaş altı`, `U12`).
+fn is_group(words: &[&str], i: usize) -> bool {
+    let w = words[i];
+    (GROUPS.iter().any(|g| w.starts_with(g)) && !NOT_GROUPS.contains(&w))
+        // `yaş altı` (under an age) is a group in Turkish; `yas` alone is an age.
+        || (w == "yas" && words.get(i + 1).is_some_and(|n| *n == "alti"))
+        // `U12`: under twelve.
+        || (w.starts_with('u')
+            && (2..=3).contains(&w.len())
+            && w[1..].chars().all(|c| c.is_ascii_digit()))
+}
+
+/// A group labelled before a colon and let in free after it, however long the label
+/// (`Niños menores de 12 años acompañados: ingreso libre`, `Socios: entrada gratuita`):
+/// one part of a tariff line (between `·`, `,`, `/`), a free word among the first three
+/// after the colon.
+fn labelled_tier(sentence: &str) -> bool {
+    fn words_of(t: &str) -> Vec<&str> {
+        t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect()
+    }
+    sentence.split(['·', ',', '/', '|', '(', ')']).any(|part| {
+        let Some((label, value)) = part.split_once(':') else { return false };
+        let label = words_of(label);
+        label.len() <= 8
+            && (0..label.len()).any(|j| is_group(&label, j))
+            && words_of(value).iter().take(3).any(|w| FREE.contains(w))
     })
 }
 
@@ -133,6 +152,10 @@ mod tests {
             "Üyelere ücretsiz",
             "öğrenciler ücretsiz",
             "U12 free",
+            // A group labelled before a colon, free after it.
+            "Niños menores de 12 años acompañados: ingreso libre",
+            "Socios: entrada gratuita. No socios: 10 €.",
+            "Tribuna General S/ 10.00 · Niños menores de 12: ingreso libre",
         ] {
             assert!(states_free_tier(yes), "{yes}");
         }
@@ -148,6 +171,8 @@ mod tests {
             "Free parking for everyone. Children must be accompanied by an adult at all times.",
             "I understand it is free",
             "Ücretsiz, kayıt gerekmez. Çocuklar velileriyle katılabilir.",
+            "Entrada: libre",
+            "Niños: a partir de 6 años. Entrada libre",
         ] {
             assert!(!states_free_tier(no), "{no}");
         }

@@ -37,7 +37,8 @@ pub use normalise::{
     NormaliseContext, NormaliseError, NormaliseWarning, Normalised, normalise, same_site,
 };
 pub use price::{
-    DOLLAR_SIGN, PriceText, parse_price_text, priced_range, says_free, says_free_entry,
+    DOLLAR_SIGN, PriceText, dollar_currency, parse_price_text, pay_what_you_wish, priced_range,
+    says_free, says_free_entry,
 };
 pub use price_words::amounts_in_words;
 pub use public::PublicEvent;

@@ -57,8 +57,13 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
     if crate::free_tier::states_free_tier(t) {
         return tiered(t);
     }
+    let t = past_ages(t);
     let first = parse_price(t)?;
     let lower = t.to_lowercase();
+    // `PAF libre (au chapeau)`, `a la gorra`: pay what you wish is neither a price nor free.
+    if first.amount.is_zero() && pay_what_you_wish(t) {
+        return None;
+    }
     if first.amount.is_zero() && FREE_WORDS.iter().any(|w| lower.contains(w)) {
         return Some(PriceText {
             min: Decimal::ZERO,
@@ -141,14 +146,84 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
     } else {
         None
     };
+    let second_unmarked = second.as_ref().is_some_and(|s| s.currency.is_none());
     let currency = first.currency.or(second.as_ref().and_then(|s| s.currency));
-    let (min, max) = match second {
+    let (mut min, mut max) = match second {
         Some(s) if s.amount >= first.amount => (first.amount, Some(s.amount)),
         Some(s) if reduced => (s.amount, Some(first.amount)),
         _ if floor => (first.amount, None),
         _ => (first.amount, Some(first.amount)),
     };
+    // Each tier written with its currency (`Kat. I € 42,–, Kat. II € 34,–, Stehplatz €
+    // 18,–`, `Entry €5 (€3 juniors)`, `adultes CHF 35.–, enfants CHF 20.–`): the range
+    // runs from the cheapest to the dearest, unless one amount is part of another
+    // (`12 € inkl. 2 € Pfand`).
+    // A dearer amount with something more (`15 € (25 € avec le bal de la veille)`) is
+    // another ticket's.
+    const PART_OF: [&str; 13] = [
+        "incl",
+        "inkl",
+        "including",
+        "dont ",
+        "deposit",
+        "pfand",
+        "fee",
+        "frais",
+        "depozito",
+        " avec ",
+        " with ",
+        " mit ",
+        " con ",
+    ];
+    // A family's or a group's ticket (`Family (2+2) £40`) is no one's price.
+    const GROUP_TICKETS: [&str; 8] =
+        ["family", "famille", "familie", "familia", "aile", "group", "gruppe", "grupo"];
+    let per_person: Vec<&str> = t
+        .split(['·', '|', ';', '/'])
+        .flat_map(|seg| seg.split(", "))
+        .filter(|seg| {
+            let seg = seg.to_lowercase();
+            !seg.split(|c: char| !c.is_alphanumeric())
+                .any(|w| GROUP_TICKETS.iter().any(|g| w.starts_with(g)))
+        })
+        .collect();
+    let marked = marked_amounts(&per_person.join(" · "));
+    // One amount written with its currency and another without, after it (`huit euros ;
+    // billetterie à partir du 18 mai`): the other is no price.
+    if let [only] = marked.as_slice()
+        && only.amount == first.amount
+        && second_unmarked
+    {
+        max = max.map(|_| first.amount);
+        min = first.amount;
+    }
+    if marked.len() >= 2
+        && !floor
+        && !PART_OF.iter().any(|w| lower.contains(w))
+        && let (Some(lo), Some(hi)) =
+            (marked.iter().map(|a| a.amount).min(), marked.iter().map(|a| a.amount).max())
+    {
+        (min, max) = (lo, Some(hi));
+    }
     Some(PriceText { min, max, currency, is_free: min.is_zero() && max == Some(Decimal::ZERO) })
+}
+
+/// A price text from after the ages that open it (`Over-18s only, £22` reads from `£22`,
+/// `18+ welcome, 10 €` from `10 €`): a number glued to an `s` or a `+` is an age.
+fn past_ages(t: &str) -> &str {
+    let mut rest = t;
+    for _ in 0..3 {
+        let Some(i) = rest.find(|c: char| c.is_ascii_digit()) else { break };
+        let end = rest[i..].find(|c: char| !c.is_ascii_digit()).map_or(rest.len(), |j| i + j);
+        let glued = rest[end..].starts_with(['s', '+'])
+            && !rest[end + 1..].starts_with(char::is_alphabetic)
+            && !rest[..i].ends_with(['$', '€', '£', '₺']);
+        if !glued || !rest[end..].contains(|c: char| c.is_ascii_digit()) {
+            break;
+        }
+        rest = &rest[end + 1..];
+    }
+    rest
 }
 
 /// A price text with a free tier: zero up to the dearest amount written next to a
@@ -166,6 +241,16 @@ fn tiered(t: &str) -> Option<PriceText> {
 /// TRY; ages and group sizes are no prices); `None` when it writes none. For a page's
 /// tariff of several lines.
 pub fn priced_range(t: &str) -> Option<PriceText> {
+    let amounts = marked_amounts(t);
+    let max = amounts.iter().map(|a| a.amount).max()?;
+    let min = amounts.iter().map(|a| a.amount).min()?;
+    let currency =
+        amounts.iter().find_map(|a| a.currency).or_else(|| currency_in(&t.to_lowercase()));
+    Some(PriceText { min, max: Some(max), currency, is_free: false })
+}
+
+/// The amounts a text writes next to a currency sign or code, in order (at most 32).
+fn marked_amounts(t: &str) -> Vec<ParsedPrice> {
     let mut amounts: Vec<ParsedPrice> = Vec::new();
     let mut at = 0;
     while let Some(i) = t[at..].find(|c: char| c.is_ascii_digit()).map(|i| at + i) {
@@ -180,8 +265,19 @@ pub fn priced_range(t: &str) -> Option<PriceText> {
         let before = before.trim_end();
         let after: String = t[at..].chars().take(8).collect::<String>().to_lowercase();
         let after = after.trim_start_matches(['–', '-', ' ']);
-        let marked = before.ends_with(['$', '€', '£', '₺'])
-            || ["chf", "fr.", "eur", "s/", "tl"].iter().any(|m| before.ends_with(m))
+        // `R30` (rand): a capital R right before the amount, opening a word.
+        let rand = t[..i].ends_with('R')
+            && !t[..i - 1].ends_with(char::is_alphanumeric)
+            && !t[at..].starts_with(char::is_alphabetic);
+        // `Fr.` is also Friday in German: `Fr. 14.06.`, `Fr. 30.10.2026` and `Fr. 6. März`
+        // are dates, and `Fr. 20 Uhr` a time.
+        let franc = before.ends_with("fr.")
+            && t[i..at].matches('.').count() < 2
+            && !t[at..].trim_start().starts_with(char::is_alphabetic);
+        let marked = rand
+            || franc
+            || before.ends_with(['$', '€', '£', '₺'])
+            || ["chf", "eur", "s/", "tl"].iter().any(|m| before.ends_with(m))
             || after.starts_with(['$', '€', '£', '₺'])
             || ["tl", "eur", "euro", "euros", "chf", "try", "usd", "gbp"].iter().any(|m| {
                 after.strip_prefix(m).is_some_and(|r| !r.starts_with(char::is_alphabetic))
@@ -190,15 +286,15 @@ pub fn priced_range(t: &str) -> Option<PriceText> {
             continue;
         }
         if let Some(amount) = parse_amount(t[i..at].trim_end_matches(['.', ','])) {
-            let currency = currency_in(before).or_else(|| currency_in(after));
+            let currency =
+                if rand { Some("ZAR") } else { currency_in(before).or_else(|| currency_in(after)) };
             amounts.push(ParsedPrice { amount, currency });
+            if amounts.len() >= 32 {
+                break;
+            }
         }
     }
-    let max = amounts.iter().map(|a| a.amount).max()?;
-    let min = amounts.iter().map(|a| a.amount).min()?;
-    let currency =
-        amounts.iter().find_map(|a| a.currency).or_else(|| currency_in(&t.to_lowercase()));
-    Some(PriceText { min, max: Some(max), currency, is_free: false })
+    amounts
 }
 
 /// Reads a price. Words meaning "free" read as zero.
@@ -305,6 +401,22 @@ fn currency_in(lower: &str) -> Option<&'static str> {
     code.or_else(|| (before_amount("fr.") || before_amount("sfr")).then_some("CHF"))
         .or_else(|| before_amount("s/").then_some("PEN"))
         .or_else(|| SYMBOLS.iter().find(|(k, _)| lower.contains(k)).map(|(_, v)| *v))
+        .or_else(|| rand_amount(lower).then_some("ZAR"))
+}
+
+/// Whether a text writes an amount in South African rand: `R30`, `R1 500`, an `R` that
+/// opens a word and is followed at once by a number that no letter follows (not `R2D2`,
+/// not `Raum 5`).
+fn rand_amount(text: &str) -> bool {
+    text.char_indices().filter(|(_, c)| matches!(c, 'r' | 'R')).take(200).any(|(i, _)| {
+        let starts = !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '$');
+        let rest = &text[i + 1..];
+        let after_number =
+            rest.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ','));
+        starts
+            && rest.starts_with(|c: char| c.is_ascii_digit())
+            && !after_number.starts_with(char::is_alphabetic)
+    })
 }
 
 /// What [`PriceText::currency`] holds for a bare `$`: the sign as written, since the
@@ -323,6 +435,12 @@ pub(crate) fn currency_code(value: &str, country: Option<&str>) -> Option<String
         DOLLAR_SIGN => Some(country.and_then(dollar_of).unwrap_or("USD").to_owned()),
         code => Some(code.to_owned()),
     }
+}
+
+/// The currency a bare `$` means in a country (ISO 3166-1 alpha-2) that writes its
+/// prices with it (`CA` is CAD, `AR` ARS); `None` for one that does not.
+pub fn dollar_currency(country: &str) -> Option<&'static str> {
+    dollar_of(country)
 }
 
 /// The currency a bare `$` means in a country (ISO 3166-1 alpha-2), where prices are
@@ -370,6 +488,9 @@ fn dollar_of(country: &str) -> Option<&'static str> {
 /// about something else (`gratuit pour les moins de 12 ans`, `kostenlose Parkplätze`,
 /// `ücretsiz otopark`) says nothing either.
 pub fn says_free(text: &str) -> bool {
+    if pay_what_you_wish(text) {
+        return false;
+    }
     let folded = crate::datetext::fold_diacritics(text).to_lowercase();
     let words: Vec<&str> = folded
         .split(|c: char| !c.is_alphanumeric() && c != ':')
@@ -377,7 +498,58 @@ pub fn says_free(text: &str) -> bool {
         .collect();
     // `enfants gratuit`, `Kinder kostenlos`: one group's price, not free entry.
     states_free_entry(&words)
+        || opens_free(&folded)
+        // `CWAC waterbird count (free, counters welcome)`: a bracket that opens with it.
+        || folded.match_indices('(').take(8).any(|(i, _)| opens_free(&folded[i + 1..]))
         || (says_free_in_words(&words) && !crate::free_tier::states_free_tier(text))
+}
+
+/// Whether a folded text opens with English "free" standing alone (`Free – all climbers
+/// welcome`, `Free!`, `Free, no booking needed`) or as free to take part (`Free to play;
+/// winners take home a $50 bar tab`), not as a thing's adjective (`Free parking`).
+fn opens_free(folded: &str) -> bool {
+    let Some(rest) = folded.trim_start().strip_prefix("free") else { return false };
+    let rest = rest.trim_start();
+    rest.is_empty()
+        || rest.starts_with(['–', '—', '-', ',', ':', ';', '!', '.', '('])
+        || [
+            "to play",
+            "to attend",
+            "to join",
+            "to enter",
+            "to participate",
+            "for all",
+            "for everyone",
+        ]
+        .iter()
+        .any(|p| rest.starts_with(p))
+}
+
+/// Whether a text asks visitors to pay what they wish (`participation libre`, `PAF libre
+/// (au chapeau)`, `a la gorra`, `la voluntad`, `koha`, `pay what you can`) without saying
+/// in so many words that entry is free (`Entrée libre, chapeau à la sortie` and `Free
+/// entry – koha welcome` are free): neither a price nor free, by the labels' decisions.
+pub fn pay_what_you_wish(text: &str) -> bool {
+    const PHRASES: [&str; 9] = [
+        "chapeau",
+        "participation libre",
+        "paf libre",
+        "prix libre",
+        "a la gorra",
+        "la voluntad",
+        "koha",
+        "pay what you",
+        "pay-what-you",
+    ];
+    let folded = crate::datetext::fold_diacritics(text).to_lowercase();
+    if !PHRASES.iter().any(|p| folded.contains(p)) {
+        return false;
+    }
+    let words: Vec<&str> = folded
+        .split(|c: char| !c.is_alphanumeric() && c != ':')
+        .filter(|w| !w.is_empty())
+        .collect();
+    !states_free_entry(&words)
 }
 
 /// Whether a text states that entry is free in so many words (`Eintritt frei`, `entrée
@@ -394,7 +566,14 @@ pub fn says_free_entry(text: &str) -> bool {
 }
 
 fn states_free_entry(words: &[&str]) -> bool {
-    const PHRASES: [&str; 19] = [
+    const PHRASES: [&str; 25] = [
+        // Entry that is or will be free (`La entrada será libre`, `L'entrée est libre`).
+        "entrada es libre",
+        "entrada sera libre",
+        "entrada es gratuita",
+        "entree est libre",
+        "entree sera libre",
+        "giris serbesttir",
         "free admission",
         "admission is free",
         "admission free",
@@ -498,6 +677,15 @@ mod tests {
             // Issue 24, batch 110–129: a programme's intro, in the plural.
             "Tous les concerts sont gratuits.",
             "Todas las actividades son gratuitas.",
+            "La entrada será libre hasta completar el aforo.",
+            "L'entrée est libre.",
+            "Giriş serbesttir.",
+            "Entrée libre, chapeau à la sortie.",
+            "Free entry – koha welcome.",
+            "Free – all women and non-binary climbers welcome",
+            "Free to play; winners take home a $50 bar tab.",
+            "FREE!",
+            "CWAC waterbird count, Settlers Dam (free, counters welcome)",
         ] {
             assert!(says_free(yes), "{yes}");
         }
@@ -512,6 +700,15 @@ mod tests {
             "The event is free of worries.",
             "Adultes 15 €, enfants gratuit.",
             "Mitglieder kostenlos, Gäste 5 €.",
+            // Pay what you wish is not free.
+            "PAF libre (au chapeau).",
+            "Participation libre.",
+            "La entrada es a la gorra.",
+            "Free parking behind the hall.",
+            "Freestyle session",
+            "Free under-12s with an adult",
+            "Swap meet (free parking on site)",
+            "Open day (free for members)",
         ] {
             assert!(!says_free(no), "{no}");
         }
@@ -591,8 +788,37 @@ mod tests {
             ("Mujeres: adhesión liberada", None),
             // Swiss francs and Peruvian soles written as a sign.
             ("Fr. 20.–", some("20", Some("20"), Some("CHF"))),
+            // Every tier written with its currency: the cheapest to the dearest.
+            (
+                "Karten: Kat. I € 42,–, Kat. II € 34,–, Stehplatz € 18,–",
+                some("18", Some("42"), Some("EUR")),
+            ),
+            ("Entry €5 (€3 juniors)", some("3", Some("5"), Some("EUR"))),
+            ("Entry €25, €15 under-18s", some("15", Some("25"), Some("EUR"))),
+            (
+                "Inscription : adultes CHF 35.–, enfants jusqu'à 16 ans CHF 20.–",
+                some("20", Some("35"), Some("CHF")),
+            ),
+            ("£25 / £15 / £10 restricted view", some("10", Some("25"), Some("GBP"))),
+            ("12 € inkl. 2 € Pfand", some("12", Some("12"), Some("EUR"))),
+            // An age glued to `s` or `+` is no price.
+            ("Over-18s only, £22 including a glass", some("22", Some("22"), Some("GBP"))),
+            ("18+ welcome, 10 €", some("10", Some("10"), Some("EUR"))),
+            ("PAF : 15 € (25 € avec le bal de la veille)", some("15", Some("15"), Some("EUR"))),
+            (
+                "Tarif unique : 8 euros ; billetterie à partir du 18 mai",
+                some("8", Some("8"), Some("EUR")),
+            ),
+            (
+                "Adults £14 · Concessions £12 · Children (under 16) £9 · Family (2+2) £40",
+                some("9", Some("14"), Some("GBP")),
+            ),
             ("General S/ 10.00", some("10.00", Some("10.00"), Some("PEN"))),
+            ("R150 incl. notes", some("150", Some("150"), Some("ZAR"))),
+            ("Members free, visitors R30", some("0", Some("30"), Some("ZAR"))),
             ("Price: to be announced", None),
+            ("PAF libre (au chapeau)", None),
+            ("Entrée libre, chapeau à la sortie", free(None)),
             ("", None),
         ];
         for (text, want) in cases {
@@ -613,6 +839,15 @@ mod tests {
         assert_eq!(r("Niños de 6 a 12 años: 20 € / adultos 35 €"), range("20", "35", "EUR"));
         assert_eq!(r("Luneta $850 Galería $350"), range("350", "850", "$"));
         assert_eq!(r("10 kişi ve üzeri gruplara indirim"), None);
+        // Rand written `R30`; not a room.
+        assert_eq!(r("Members free, visitors R30 per outing"), range("30", "30", "ZAR"));
+        assert_eq!(r("Visitors R20, members free"), range("20", "20", "ZAR"));
+        assert_eq!(r("Room R2D2, Raum 5"), None);
+        // `Fr.` before a date is Friday, before an amount francs.
+        assert_eq!(r("Fr. 30.10.2026, 20 Uhr"), None);
+        assert_eq!(r("Fr. 14.06. Offene Bühne"), None);
+        assert_eq!(r("Fr. 6. März, 20:30 Uhr"), None);
+        assert_eq!(r("Eintritt Fr. 20.–"), range("20", "20", "CHF"));
     }
 
     #[test]
@@ -645,5 +880,7 @@ mod tests {
         // A prefixed dollar or a code is what it says, wherever the event is.
         assert_eq!(code("US$", Some("MX")).as_deref(), Some("USD"));
         assert_eq!(code("usd", Some("CA")).as_deref(), Some("USD"));
+        assert_eq!(dollar_currency("ar"), Some("ARS"));
+        assert_eq!(dollar_currency("ES"), None);
     }
 }

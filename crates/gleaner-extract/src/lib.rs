@@ -478,6 +478,17 @@ pub fn extract_with(
             c.raw.country = page::site_address_country(&site, &c.raw);
         }
     }
+    // A bare `$` of an event that names no country is the dollar or peso of the region
+    // the page's language names (`lang="es-AR"`: pesos).
+    if let Some(code) = page::lang_dollar(lang) {
+        for c in out.candidates.iter_mut().filter(|c| c.raw.country.is_none()) {
+            for o in &mut c.raw.offers {
+                if o.currency.as_deref() == Some(gleaner_event::DOLLAR_SIGN) {
+                    o.currency = Some(code.to_owned());
+                }
+            }
+        }
+    }
     out
 }
 

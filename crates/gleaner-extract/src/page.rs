@@ -56,6 +56,13 @@ pub(crate) fn page_urls(html: &str) -> PageUrls {
     out
 }
 
+/// The currency a bare `$` means on a page in a regional language (`fr-CA` is CAD,
+/// `es-AR` ARS, `es-MX` MXN); `None` without a region, or for one that writes no `$`.
+pub(crate) fn lang_dollar(lang: Option<&str>) -> Option<&'static str> {
+    let (_, region) = lang?.split_once(['-', '_'])?;
+    (region.len() == 2).then(|| gleaner_event::dollar_currency(region)).flatten()
+}
+
 /// The country a page's language implies for an address written the way that country
 /// writes them (issue 24: "unambiguous from the address"): `<html lang>` French, German,
 /// Spanish or Turkish (without a region, or with the same one) and a postcode before the
@@ -344,6 +351,22 @@ fn attributes(tag: &str) -> Vec<(&str, &str)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_regional_language_names_its_dollar() {
+        for (lang, want) in [
+            (Some("fr-CA"), Some("CAD")),
+            (Some("es-AR"), Some("ARS")),
+            (Some("es_MX"), Some("MXN")),
+            (Some("en-US"), Some("USD")),
+            (Some("es-ES"), None),
+            (Some("fr"), None),
+            (Some("es-419"), None),
+            (None, None),
+        ] {
+            assert_eq!(super::lang_dollar(lang), want, "{lang:?}");
+        }
+    }
+
     use super::*;
 
     #[test]

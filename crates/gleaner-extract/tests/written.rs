@@ -89,7 +89,9 @@ const FLOOR_90_109: f64 = 0.79;
 /// town hall's events in its town; sx's one-digit offsets, `CourseInstance`, date-only
 /// JSON-LD given its time by the markup after it, and a footer's country.
 /// Session 2026-12-03, merged: 0.907.
-const FLOOR_110_129: f64 = 0.905;
+/// Raised to just under 0.924, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+const FLOOR_110_129: f64 = 0.92;
 /// Files 130–149, blind, in the shapes of the public conformance suites (microformats2,
 /// hCalendar, schema.org examples, iCalendar RFC cases): 0.853 at first sight (labels as
 /// corrected; start precision 0.872). Helper sx's rules (the page's h-card as venue,
@@ -107,7 +109,9 @@ const FLOOR_130_149: f64 = 0.96;
 /// just under. Helper ux5's round (see 90–109) took it to 0.756, start precision 0.833;
 /// helper gen's (see 170–189) to 0.772, start precision 1.000.
 /// Session 2026-12-03, merged: 0.928 (the record segmenter 0.772 → 0.860 alone).
-const FLOOR_150_159: f64 = 0.925;
+/// Raised to just under 0.931, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+const FLOOR_150_159: f64 = 0.93;
 
 /// Pages 160–169, the sixth blind batch (issue 24), written at the end of the session and
 /// scored once at first sight on 2026-12-02 with every round merged: 0.641 with the
@@ -118,7 +122,10 @@ const FLOOR_150_159: f64 = 0.925;
 /// 170–189) to 0.771, start precision 1.000.
 /// Session 2026-12-03, merged: 0.817.
 /// Session 2026-12-07 (place3, a place labelled at a paragraph's end): 0.822.
-const FLOOR_160_169: f64 = 0.815;
+/// Raised to just under 0.828, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+/// Session 2026-12-07, places and prices merged: 0.832.
+const FLOOR_160_169: f64 = 0.83;
 
 /// Pages 170–189, the seventh blind batch (issue 24): 3 pages without event structured
 /// data and 1 with it in each language, from kinds of site not in the batches above. At
@@ -136,7 +143,10 @@ const FLOOR_160_169: f64 = 0.815;
 /// Session 2026-12-03, merged: 0.793 (the places of venue2 0.678 → 0.778 alone).
 /// Session 2026-12-07 (prose): 0.802 (events announced in a post's paragraphs).
 /// Session 2026-12-07 (place3: a table's `Ort` column, a place stated by name alone): 0.820.
-const FLOOR_170_189: f64 = 0.815;
+/// Raised to just under 0.847, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+/// Session 2026-12-07, places and prices merged: 0.862.
+const FLOOR_170_189: f64 = 0.86;
 
 /// Pages 190–209, the eighth blind batch (issue 24), written by helper w190 on 2026-12-02
 /// from twenty kinds of site not in the batches above (123 events). At first sight, on the
@@ -150,7 +160,10 @@ const FLOOR_170_189: f64 = 0.815;
 /// Session 2026-12-04: 0.703 (a qualified tariff heading and a line of several tiers).
 /// Session 2026-12-07 (prose, 200 in view): 0.716, start precision 0.877.
 /// Session 2026-12-07 (place3: bodies and offices give their town, not their venue): 0.736.
-const FLOOR_190_209: f64 = 0.73;
+/// Raised to just under 0.727, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+/// Session 2026-12-07, places and prices merged: 0.747.
+const FLOOR_190_209: f64 = 0.745;
 
 /// Pages 210–229, the ninth blind batch (issue 24), written by helper w210 on 2026-12-02
 /// (twenty more kinds of site, 125 events) after every rule of the session had been made,
@@ -161,7 +174,10 @@ const FLOOR_190_209: f64 = 0.73;
 /// Session 2026-12-03, held out (no rule made on it): 0.567 → 0.601, start precision 0.750 → 0.788.
 /// Session 2026-12-07 (prose, 210 216 222 226 228 in view): 0.648, start precision 0.892.
 /// Session 2026-12-07 (place3, venues' rooms and bodies, 212 216 221 224 in view): 0.686.
-const FLOOR_210_229: f64 = 0.68;
+/// Raised to just under 0.686, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+/// Session 2026-12-07, places and prices merged: 0.715.
+const FLOOR_210_229: f64 = 0.71;
 
 /// Pages 230–249, the tenth blind batch (issue 24), written by helper w230 on 2026-12-02
 /// (twenty more kinds of site, 121 events), scored once at first sight, untuned: the
@@ -171,7 +187,10 @@ const FLOOR_210_229: f64 = 0.68;
 /// Session 2026-12-03, held out: 0.548 → 0.615, start precision 0.752 → 0.822 (one helper read this batch's pass/fail line while loosening a rule and tightened it again).
 /// Session 2026-12-07 (prose, 234 and 247 in view): 0.622.
 /// Session 2026-12-07 (place3, 230 238 242 245 246 in view): 0.692.
-const FLOOR_230_249: f64 = 0.685;
+/// Raised to just under 0.699, the score after the price fields were read better
+/// (tiers, page-wide prices, price sentences, regional dollars).
+/// Session 2026-12-07, places and prices merged: 0.726.
+const FLOOR_230_249: f64 = 0.72;
 
 /// Pages 250–269, the eleventh blind batch (issue 24), written by helper w250 on 2026-12-03
 /// (twenty more kinds of site, 101 events, 10 pages with event structured data and 10
@@ -181,7 +200,8 @@ const FLOOR_230_249: f64 = 0.685;
 /// precision 0.793 (69 right, 18 wrong). Held out on 2026-12-07: 0.728 (the structured
 /// events' site clock, dates in figures without a year, one clock for Uruguay). The floor
 /// is just under: later rules are measured on it as held out.
-const FLOOR_250_269: f64 = 0.725;
+/// Session 2026-12-07, places and prices merged: 0.745.
+const FLOOR_250_269: f64 = 0.74;
 
 /// Pages 270–289, the twelfth blind batch (issue 24), written by helper w270 on 2026-12-07
 /// (twenty more kinds of site, 120 events, 10 pages with event structured data and 10
@@ -190,7 +210,8 @@ const FLOOR_250_269: f64 = 0.725;
 /// session's starting code (`e3c38bd`) and after its first four fixes; 0.772 (start
 /// precision 0.942) after the year-less dates in figures and the language's clock. The
 /// floor is just under: later rules are measured on it as held out.
-const FLOOR_270_289: f64 = 0.765;
+/// Session 2026-12-07, places and prices merged: 0.782.
+const FLOOR_270_289: f64 = 0.78;
 
 /// Pages 290–309, the thirteenth blind batch (issue 24), written by helper w290 on
 /// 2026-12-07 (twenty more kinds of site, 98 events, 10 pages with event structured data

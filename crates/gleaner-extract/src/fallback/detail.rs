@@ -272,7 +272,9 @@ pub(super) fn label_of(word: &str) -> Option<Label> {
         "address" | "adresse" | "direccion" | "adres" | "anschrift" => Label::Address,
         "price" | "prix" | "tarif" | "tarifs" | "preis" | "eintritt" | "precio" | "fiyat"
         | "admission" | "cost" | "fee" | "entree" | "entrada" | "tickets" | "registration"
-        | "eintrittspreis" | "ucret" | "giris" | "bilet" | "billets" => Label::Price,
+        | "eintrittspreis" | "ucret" | "giris" | "bilet" | "billets" | "billet" | "billete"
+        | "billetes" | "boleto" | "boletos" | "entradas" | "karten" | "ticket" | "precios"
+        | "preise" | "tarif unique" => Label::Price,
         _ => return None,
     })
 }
@@ -358,5 +360,32 @@ mod label_tests {
         // Not in the middle of the paragraph, nor in lower case.
         assert_eq!(labels("<p>Tea served. Where: the hall. Bring a cup.</p>"), vec![]);
         assert_eq!(labels("<p>Tea served. Where: to be announced.</p>"), vec![]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Label, label_of};
+
+    #[test]
+    fn price_labels_in_five_languages() {
+        for word in [
+            "Precio:",
+            "Eintritt",
+            "Tarif :",
+            "Bilet:",
+            "Admission",
+            "Billete:",
+            "Boletos",
+            "Entradas:",
+            "Karten:",
+            "Tarif unique",
+            "Preise",
+        ] {
+            assert_eq!(label_of(word), Some(Label::Price), "{word}");
+        }
+        for word in ["Entradas recientes", "Kartenvorverkauf ab März", "Ticketing partner"] {
+            assert_eq!(label_of(word), None, "{word}");
+        }
     }
 }

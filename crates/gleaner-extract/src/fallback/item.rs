@@ -14,7 +14,7 @@ use scraper::ElementRef;
 use super::cells::{lead_bold, lead_line};
 use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
-use super::price::{price_into, price_lines};
+use super::price::{own_price, price_into};
 use super::roles::{before_start_only, labelled_time, listed_times, start_line};
 use super::tables::{cell_time, row_place, row_title, tour_row};
 use super::trailing::{AfterTitle, after_title};
@@ -463,32 +463,11 @@ fn finish_item(
         .or_else(|| title_cell.as_mut().and_then(|c| c.blurb.take()))
         .or_else(|| after.as_mut().and_then(|a| a.blurb.take()))
         .or_else(|| sentence_paragraph(item, &title, reference, order));
-    if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
-        // A cell that is only a price (`$25`, `18 €`, `Free`), or a short line or part of
-        // one that is (`VVK 12 € / AK 15 €` after a `<br>`, `Durée 2h10 · Tarifs de 12 à
-        // 24 €`).
-        // An amount in words counts as written in digits (`cinco euros` as `5 €`).
-        let lines: Vec<String> =
-            price_lines(item).map(|t| gleaner_event::amounts_in_words(&t).into_owned()).collect();
-        // A free tier on a line of its own (`Adultes 15 €` then `Enfants : gratuit`).
-        let tier = lines.iter().any(|t| gleaner_event::states_free_tier(t));
-        if let Some(mut p) = lines.into_iter().filter(|t| t.chars().count() <= 40).find_map(|t| {
-            let lower = t.to_lowercase();
-            let money = t.contains(['$', '€', '£', '₺'])
-                || lower
-                    .split_whitespace()
-                    .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w));
-            let p = parse_price_text(&t)?;
-            (money || p.is_free && parse_text_time(&t).is_none()).then_some(p)
-        }) {
-            if tier && !p.is_free {
-                p.min = Default::default();
-            }
-            price_into(&p, &mut raw);
-        } else if leaves(item).any(|t| gleaner_event::says_free(&t)) {
-            // A longer line that says so (`Entrada libre hasta completar aforo`).
-            raw.is_accessible_for_free = Some("true".into());
-        }
+    if raw.offers.is_empty()
+        && raw.is_accessible_for_free.is_none()
+        && let Some(p) = own_price(item)
+    {
+        price_into(&p, &mut raw);
     }
     if let Some(t) = tickets {
         raw.set_ticket_url(t);

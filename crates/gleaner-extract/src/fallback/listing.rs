@@ -14,7 +14,7 @@ use crate::{Candidate, Diagnostic, Format, Severity};
 use super::days::{Context, day_headings, month_headings};
 use super::detail::{Label, labelled};
 use super::item::{Item, read_item};
-use super::price::price_into;
+use super::price::{price_into, priceless};
 use super::tables::grid_items;
 use super::weekly::{apply_weekly, list_intro_times};
 use super::words::{is_session_filler, status_in};
@@ -65,15 +65,11 @@ pub(super) fn listing(
         }
     }
     if let [price] = prices.as_slice() {
-        for raw in
-            events.iter_mut().filter(|r| r.offers.is_empty() && r.is_accessible_for_free.is_none())
-        {
+        for raw in events.iter_mut().filter(|r| priceless(r)) {
             price_into(price, raw);
         }
     } else if prices.is_empty() && intro_says_all_free(doc, list) {
-        for raw in
-            events.iter_mut().filter(|r| r.offers.is_empty() && r.is_accessible_for_free.is_none())
-        {
+        for raw in events.iter_mut().filter(|r| priceless(r)) {
             raw.is_accessible_for_free = Some("true".into());
         }
     }
@@ -99,8 +95,19 @@ pub(super) fn listing(
 /// Words that make a statement about every event of a page (`Alle Veranstaltungen sind
 /// kostenlos`, `Tüm etkinliklerimize katılım ücretsizdir`, `Toutes nos animations sont
 /// gratuites`), folded.
-const EVERY: &[&str] =
-    &["all", "every", "tous", "toutes", "alle", "samtliche", "todos", "todas", "tum", "butun"];
+const EVERY: &[&str] = &[
+    "all",
+    "every",
+    "tous",
+    "toutes",
+    "alle",
+    "allen",
+    "samtliche",
+    "todos",
+    "todas",
+    "tum",
+    "butun",
+];
 
 /// Whether a paragraph before the list or among its items (outside the page's chrome) says in one sentence
 /// that every event is free: a free word (`says_free`) and a word for all of them
@@ -134,7 +141,9 @@ fn intro_says_all_free(doc: &Html, list: ElementRef<'_>) -> bool {
                     .collect();
                 // `tüm etkinliklerimize`: the word may open a longer one only in Turkish,
                 // which writes its quantifier apart too; compare whole words.
-                words.iter().any(|w| EVERY.contains(w))
+                // `Etkinliklerimiz aksi belirtilmedikçe ücretsizdir`: "unless stated
+                // otherwise" speaks of every event too.
+                (words.iter().any(|w| EVERY.contains(w)) || unless_stated(&folded))
                     && (!words.iter().any(|w| EXCEPT.contains(w)) || unless_stated(&folded))
                     && gleaner_event::says_free(s)
             })
@@ -480,6 +489,31 @@ const NOT_ITEMS: [&str; 14] = [
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_introduction_that_says_every_event_is_free() {
+        let says = |intro: &str| {
+            let doc = scraper::Html::parse_document(&format!(
+                "<main><p>{intro}</p><ul><li>1 May: walk</li><li>2 May: talk</li></ul></main>"
+            ));
+            let list = doc.select(&super::sel("ul")).next().expect("a list");
+            super::intro_says_all_free(&doc, list)
+        };
+        for yes in [
+            "Tous les concerts sont gratuits.",
+            "Gäste sind bei allen Tageswanderungen herzlich willkommen, die Teilnahme ist kostenlos.",
+            "Etkinliklerimiz aksi belirtilmedikçe ücretsizdir.",
+        ] {
+            assert!(says(yes), "{yes}");
+        }
+        for no in [
+            "Die Teilnahme ist kostenlos.",
+            "Alle Wanderungen mit Einkehr, außer der Nikolauswanderung kostenlos.",
+            "Unless stated otherwise, walks start at 10 am.",
+        ] {
+            assert!(!says(no), "{no}");
+        }
+    }
+
     use super::Night;
 
     #[test]

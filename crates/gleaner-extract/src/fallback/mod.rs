@@ -60,6 +60,7 @@ mod detail;
 mod item;
 mod listing;
 mod news;
+mod page_price;
 mod price;
 mod programme;
 mod prose;
@@ -95,7 +96,7 @@ use venue::{is_municipal, site_country, site_town, site_venue};
 use zone::stated_zone;
 
 pub(crate) use item::{item_description, item_image};
-pub(crate) use price::{booking_link, price_in_text, price_into};
+pub(crate) use price::{booking_link, price_in_text, price_into, priceless};
 pub(crate) use words::status_in;
 
 /// A selector parsed from a constant, once per thread: the readers ask for the same few
@@ -190,9 +191,19 @@ fn read_as(
     if candidates.len() > first
         && let Some(tariff) = tariff::page_tariff(doc.root_element())
     {
-        let priceless = |r: &RawEvent| r.offers.is_empty() && r.is_accessible_for_free.is_none();
         for c in candidates[first..].iter_mut().filter(|c| priceless(&c.raw)) {
             price_into(&tariff, &mut c.raw);
+        }
+    }
+    // Else what an introduction above their list says once for all, with a free tier
+    // (`Socios: entrada gratuita. No socios: 10 €.`).
+    if candidates[first..]
+        .iter()
+        .any(|c| c.raw.offers.is_empty() && c.raw.is_accessible_for_free.is_none())
+        && let Some(price) = page_price::stated_page_price(doc.root_element())
+    {
+        for c in candidates[first..].iter_mut().filter(|c| priceless(&c.raw)) {
+            price_into(&price, &mut c.raw);
         }
     }
     // Events with no place of their own are at the site's venue when the page's footer or

@@ -19,6 +19,7 @@ use gleaner_event::{Markup, RawEvent};
 use scraper::{ElementRef, Html};
 
 use super::news::BYLINE_WORDS;
+use super::price::{paragraph_price, price_into};
 use super::words::{is_closure_line, is_publication_line, status_in};
 use super::{in_chrome, sel, text_of};
 
@@ -144,6 +145,8 @@ pub(super) struct Announced {
     pub status: Option<&'static str>,
     /// The link of its card's heading, when it has one.
     pub url: Option<String>,
+    /// The price or free entry its paragraph states.
+    pub price: Option<gleaner_event::PriceText>,
 }
 
 /// The one heading of a card a paragraph sits in: its text (a status badge left out), its
@@ -222,14 +225,18 @@ pub(super) fn prose_events(
             if out.iter().any(|r| r.start.as_deref() == Some(start.as_str())) {
                 continue;
             }
-            out.push(RawEvent {
+            let mut raw = RawEvent {
                 name: Some(name),
                 start: Some(start),
                 status: a.status.map(str::to_owned),
                 url: a.url.or_else(|| page_url.map(str::to_owned)),
                 markup: Markup::Text,
                 ..RawEvent::default()
-            });
+            };
+            if let Some(p) = &a.price {
+                price_into(p, &mut raw);
+            }
+            out.push(raw);
             if out.len() >= MAX_EVENTS {
                 return out;
             }
@@ -330,7 +337,15 @@ fn block_events(block: ElementRef<'_>, ctx: &Context) -> Vec<Announced> {
             title: title.clone(),
             status,
             url: url.clone(),
+            price: None,
         }));
+    }
+    // What the paragraph says its events cost (`Giriş ücretsizdir`, `Biletler tam 250 TL`).
+    if !out.is_empty() {
+        let price = paragraph_price(sentences(&text).into_iter());
+        for a in &mut out {
+            a.price.clone_from(&price);
+        }
     }
     // A later sentence that gives only the time it starts at ("Yürüyüş 11.00'de
     // başlayacak", "the swim starts at 7 am") moves a single event's start to it: the
