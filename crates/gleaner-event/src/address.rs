@@ -5,6 +5,8 @@
 //! peel the country, postal code and region off the end, then the locality; what is left is
 //! the street.
 
+use crate::regions::{is_region_name, is_tr_province};
+
 /// An address split into parts; anything not recognised is `None`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct AddressParts {
@@ -296,23 +298,30 @@ fn is_turkish_street(part: &str) -> bool {
     })
 }
 
-/// The locality of a Turkish `district / province` (`Beyoğlu / İstanbul` → `İstanbul`,
-/// `Edremit/Balıkesir` → `Balıkesir`): the province, as addresses are read everywhere
-/// else (the labels of issue 24 read most, not all, as the district). `None` without such
-/// a slash.
-fn province_of(town: &str) -> Option<String> {
-    let (district, province) = town.rsplit_once('/')?;
-    let (district, province) = (district.trim(), province.trim());
+/// The locality of a Turkish `district / province`: the district (`ilçe`), as Turkish
+/// usage and the labels of issue 24 read it (`Çankaya / Ankara` → `Çankaya`,
+/// `Karşıyaka/İZMİR` → `Karşıyaka`), also when the province comes first
+/// (`İzmir / Karşıyaka`). The province when the district is its centre (`Merkez /
+/// Kastamonu`) or when neither side is a known province. `None` without such a slash.
+fn district_of(town: &str) -> Option<String> {
+    let (first, second) = town.rsplit_once('/')?;
+    let (first, second) = (first.trim(), second.trim());
     let word = |w: &str| {
         !w.is_empty()
             && w.chars().next().is_some_and(char::is_uppercase)
             && !w.chars().any(|c| c.is_ascii_digit())
             && w.split_whitespace().count() <= 3
     };
-    if !word(district) || !word(province) {
+    if !word(first) || !word(second) {
         return None;
     }
-    Some(province.to_owned())
+    let district = match (is_tr_province(first), is_tr_province(second)) {
+        (false, true) if first != "Merkez" => first,
+        (true, false) if second != "Merkez" => second,
+        (true, false) => first,
+        _ => second,
+    };
+    Some(district.to_owned())
 }
 
 /// A Canadian postal code: `V2N 1B2`.
@@ -485,6 +494,18 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
     {
         out.region = parts.pop();
     }
+    // `Valdivia, Los Ríos`, `Arrecife, Lanzarote`: a region no town shares the name of,
+    // after a town (words only, no street), is the region; the town is the part before.
+    if out.region.is_none()
+        && parts.len() >= 2
+        && let [.., town, last] = parts.as_slice()
+        && is_region_name(last)
+        && !town.chars().any(|c| c.is_ascii_digit())
+        && !crate::normalise::names_a_street(town)
+        && !is_turkish_street(town)
+    {
+        out.region = parts.pop();
+    }
     // `1435 The Alameda, San Jose, SJ, CR`: a second code after the region is no town
     // either (a town is never two or three capitals); the town is the part before.
     if parts.len() > 2
@@ -535,8 +556,8 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
                 out.country.get_or_insert_with(|| "GB".to_owned());
             }
             // `Karşıyaka / İzmir`: a district, then its province (Turkish addresses); see
-            // [`province_of`].
-            let locality = match province_of(&locality) {
+            // [`district_of`].
+            let locality = match district_of(&locality) {
                 Some(district) => {
                     district_town = true;
                     district
@@ -693,9 +714,30 @@ mod tests {
         // Issue 24: in a `district / province` a quarter before it stays in the street.
         assert_eq!(
             split("Tunalı Hilmi Cad. No: 88/B, Kavaklıdere, Çankaya / Ankara"),
-            [o("Tunalı Hilmi Cad. No: 88/B, Kavaklıdere"), o("Ankara"), None, None, None]
+            [o("Tunalı Hilmi Cad. No: 88/B, Kavaklıdere"), o("Çankaya"), None, None, None]
         );
-        assert_eq!(split("Zeytinli Köyü Yolu, Edremit/Balıkesir, Türkiye")[1], o("Balıkesir"));
+        // The district (`ilçe`) is the locality, on either side of the slash and in any
+        // case; the province only for its central district or when neither is known.
+        for (address, locality) in [
+            ("Zeytinli Köyü Yolu, Edremit/Balıkesir, Türkiye", "Edremit"),
+            ("Atatürk Mah. 1745 Sok. No: 8, Karşıyaka/İZMİR", "Karşıyaka"),
+            ("Atatürk Mah. 1745 Sok. No: 8, İzmir / Karşıyaka", "Karşıyaka"),
+            ("Hisarardı Mah. Mevlevihane Sok. No: 3, Merkez / Kastamonu", "Kastamonu"),
+            ("Okul Sok. No: 3, Yenimahalle / Kızılcahamamköy", "Kızılcahamamköy"),
+        ] {
+            assert_eq!(split(address)[1], o(locality), "{address}");
+        }
+        // A region no town shares the name of, after the town, is the region.
+        for (address, locality, region) in [
+            ("Camino a Niebla 1200, Valdivia, Los Ríos", "Valdivia", "Los Ríos"),
+            ("Calle Real 5, Arrecife, Lanzarote", "Arrecife", "Lanzarote"),
+            ("Burgweg 4, Wolkenstein, Steiermark", "Wolkenstein", "Steiermark"),
+            ("Calle Donceles 36, Centro Histórico, Ciudad de México", "Ciudad de México", ""),
+        ] {
+            let parts = split(address);
+            assert_eq!(parts[1], o(locality), "{address}");
+            assert_eq!(parts[2], Some(region.to_owned()).filter(|r| !r.is_empty()), "{address}");
+        }
         // A comma-written district before its city is dropped (Turkish streets only).
         assert_eq!(
             split("Harbiye Mah. Cumhuriyet Cad. No: 8, Şişli, İstanbul")[0],
@@ -776,7 +818,7 @@ mod tests {
         );
         assert_eq!(
             split("Gümrük Sok. No: 12, Beyoğlu / İstanbul"),
-            [o("Gümrük Sok. No: 12"), o("İstanbul"), None, None, None]
+            [o("Gümrük Sok. No: 12"), o("Beyoğlu"), None, None, None]
         );
         assert_eq!(
             split("Plaza Julián Romea, s/n, 30001 Murcia, España"),

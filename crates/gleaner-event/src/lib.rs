@@ -25,6 +25,7 @@ mod price;
 mod price_words;
 mod public;
 mod raw;
+mod regions;
 pub mod text;
 pub mod time;
 pub mod zone;

@@ -244,7 +244,24 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     {
         return Some(((*place).to_owned(), rest[1..].join(", ")));
     }
+    let rest: Vec<&str> = rest.iter().map(|p| if dotted { own_part_city(p) } else { p }).collect();
     Some((without_legal_form(name).to_owned(), rest.join(", ")))
+}
+
+/// A Turkish `district / city` written as a part of its own in a dotted line (`Karaköy Caz
+/// Evi · Gümrük Sok. No: 12 · Beyoğlu / İstanbul`) names the site's city, as the labels of
+/// issue 24 read a site's line; after a comma in the street's part (`…, Kavaklıdere,
+/// Çankaya / Ankara`) it is the event's district and is left to the address reader.
+fn own_part_city(part: &str) -> &str {
+    let Some((district, city)) = part.split_once(" / ") else {
+        return part;
+    };
+    let word = |w: &str| {
+        w.chars().next().is_some_and(char::is_uppercase)
+            && w.chars().all(|c| c.is_alphabetic() || c == ' ')
+            && (1..=2).contains(&w.split_whitespace().count())
+    };
+    if word(district.trim()) && word(city.trim()) { city.trim() } else { part }
 }
 
 /// Labels of an organisation's office address, folded and lower-cased: `Siège :`,
@@ -799,7 +816,21 @@ mod site_tests {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_body, is_municipal, is_office, premises, site_town, venue_line};
+
+    use super::{is_body, is_municipal, is_office, own_part_city, premises, site_town, venue_line};
+
+    #[test]
+    fn own_part_district_and_city() {
+        for (part, read) in [
+            ("Beyoğlu / İstanbul", "İstanbul"),
+            ("Karaçam / Eskişehir", "Eskişehir"),
+            ("Moda Cad. No: 48, Kadıköy / İstanbul", "Moda Cad. No: 48, Kadıköy / İstanbul"),
+            ("Rock / Pop", "Pop"),
+            ("Europe/Istanbul", "Europe/Istanbul"),
+        ] {
+            assert_eq!(own_part_city(part), read, "{part}");
+        }
+    }
 
     #[test]
     fn town_halls_and_their_towns() {
