@@ -705,16 +705,7 @@ fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate>
         NaiveDate::from_ymd_opt(a as i32, b, c)?
     } else if la <= 2 && lb <= 2 && (lc == 4 || (lc == 2 && s == '/')) {
         let year = if lc == 2 { 2000 + c as i32 } else { c as i32 };
-        let (day, month) = if a > 12 {
-            (a, b)
-        } else if b > 12 {
-            (b, a)
-        } else {
-            match order {
-                DateOrder::DayFirst => (a, b),
-                DateOrder::MonthFirst => (b, a),
-            }
-        };
+        let (day, month) = day_and_month(a, b, order);
         NaiveDate::from_ymd_opt(year, month, day)?
     } else {
         return None;
@@ -778,6 +769,21 @@ fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate>
     Some(FoundDate { start: date, end: None, used: (i..i + 5).collect(), paired: false })
 }
 
+/// The day and the month of two numbers written in figures (`07/03`, `3/7`): the one over
+/// 12 is the day, else the page's order says.
+fn day_and_month(a: u32, b: u32, order: DateOrder) -> (u32, u32) {
+    if a > 12 {
+        (a, b)
+    } else if b > 12 {
+        (b, a)
+    } else {
+        match order {
+            DateOrder::DayFirst => (a, b),
+            DateOrder::MonthFirst => (b, a),
+        }
+    }
+}
+
 /// Words right after a number pair that make it a time of day (`20.30 h`, `10.10 Uhr`).
 const TIME_WORDS: &[&str] = &["h", "hs", "hrs", "hr", "uhr", "am", "pm", "heures", "horas"];
 
@@ -827,16 +833,7 @@ fn yearless_numeric_at(
     {
         return None;
     }
-    let (day, month) = if a > 12 {
-        (a, b)
-    } else if b > 12 {
-        (b, a)
-    } else {
-        match order {
-            DateOrder::DayFirst => (a, b),
-            DateOrder::MonthFirst => (b, a),
-        }
-    };
+    let (day, month) = day_and_month(a, b, order);
     if !(1..=12).contains(&month) || !day_ok(day, 2) {
         return None;
     }

@@ -98,16 +98,16 @@ const PLACING_PHRASES: &[&str] = &[
 /// Lower-case articles a place's name may open with (`the Parish Hall`): not part of it.
 const ARTICLES: &[&str] = &["the ", "la ", "le ", "l'", "l’", "der ", "dem ", "el "];
 
-/// The place a sentence without a bold name states for all events (`Unless stated
-/// otherwise, club events are in the Parish Hall, 22 Upper Rathmines Road, Dublin 6.`):
-/// what follows its placing phrase in the sentence that holds the marker, without a
-/// leading lower-case article.
-fn unmarked_place(text: &str) -> Option<(String, Option<String>)> {
+/// What follows the placing phrase (`are held in`, `ont lieu à`, `se realizan en`…) in the
+/// sentence of `text` that holds a default marker (`unless stated otherwise`, `sauf
+/// mention contraire`…), as written: the phrase is found in the folded sentence and the
+/// sentence cut at the same character; where folding changed the length, the cut would be
+/// elsewhere, and there is none.
+fn after_placing_phrase(text: &str) -> Option<String> {
     let sentence = text.split(". ").find(|s| {
         let folded = fold_diacritics(s).to_lowercase();
         DEFAULT_MARKERS.iter().any(|m| folded.contains(m))
     })?;
-    // Find the phrase in the folded text and cut the sentence at the same character.
     let folded = fold_diacritics(sentence).to_lowercase();
     let (at, phrase) = PLACING_PHRASES
         .iter()
@@ -115,10 +115,15 @@ fn unmarked_place(text: &str) -> Option<(String, Option<String>)> {
         .min_by_key(|(at, _)| *at)?;
     let chars = folded[..at + phrase.len()].chars().count();
     let rest: String = sentence.chars().skip(chars).collect();
-    // Where folding changed the length, the cut is elsewhere: no place.
-    if !folded.ends_with(&fold_diacritics(&rest).to_lowercase()) {
-        return None;
-    }
+    folded.ends_with(&fold_diacritics(&rest).to_lowercase()).then_some(rest)
+}
+
+/// The place a sentence without a bold name states for all events (`Unless stated
+/// otherwise, club events are in the Parish Hall, 22 Upper Rathmines Road, Dublin 6.`):
+/// what follows its placing phrase in the sentence that holds the marker, without a
+/// leading lower-case article.
+fn unmarked_place(text: &str) -> Option<(String, Option<String>)> {
+    let rest = after_placing_phrase(text)?;
     // After an article the name is written in lower case (`à l'église Saint-Pierre`):
     // capitalised as a name; without one it must be capitalised already.
     let (rest, article) = match ARTICLES.iter().find_map(|a| rest.strip_prefix(a)) {
@@ -196,20 +201,7 @@ pub(super) fn stated_name(doc: ElementRef<'_>) -> Option<String> {
 /// without a leading article (`… se realizan en la Casa de la Cultura salvo que …` →
 /// `Casa de la Cultura`).
 fn unmarked_name(text: &str) -> Option<String> {
-    let sentence = text.split(". ").find(|s| {
-        let folded = fold_diacritics(s).to_lowercase();
-        DEFAULT_MARKERS.iter().any(|m| folded.contains(m))
-    })?;
-    let folded = fold_diacritics(sentence).to_lowercase();
-    let (at, phrase) = PLACING_PHRASES
-        .iter()
-        .filter_map(|p| folded.find(p).map(|at| (at, *p)))
-        .min_by_key(|(at, _)| *at)?;
-    let chars = folded[..at + phrase.len()].chars().count();
-    let rest: String = sentence.chars().skip(chars).collect();
-    if !folded.ends_with(&fold_diacritics(&rest).to_lowercase()) {
-        return None;
-    }
+    let rest = after_placing_phrase(text)?;
     let rest = ARTICLES.iter().find_map(|a| rest.strip_prefix(a)).unwrap_or(&rest);
     let ends = [" unless ", " sauf ", " salvo ", ", wenn ", ", ", " (", " statt"];
     let name = ends.iter().fold(rest, |r, end| r.split(end).next().unwrap_or(r));
