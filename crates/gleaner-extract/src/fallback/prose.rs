@@ -215,11 +215,17 @@ pub(super) fn prose_events(
     let ctx = Context { reference, posted, order };
     let h1 = doc.select(&sel("h1")).map(text_of).find(|t| !t.is_empty() && t.len() <= 300);
     let mut out: Vec<RawEvent> = Vec::new();
+    // The events titled by the post's heading, with the section heading above each: a post
+    // of several such events gives each its section's (see below).
+    let mut by_post_title: Vec<(usize, Option<String>)> = Vec::new();
     for block in doc.select(&sel("p, li")).take(MAX_BLOCKS) {
         if in_chrome(block) || block.select(&sel("p, li")).nth(1).is_some() {
             continue;
         }
         for a in block_events(block, &ctx) {
+            if a.title.is_none() {
+                by_post_title.push((out.len(), section_heading(block)));
+            }
             let Some(name) = a.title.or_else(|| h1.clone()) else { continue };
             let start = a.start.to_iso();
             if out.iter().any(|r| r.start.as_deref() == Some(start.as_str())) {
@@ -238,11 +244,46 @@ pub(super) fn prose_events(
             }
             out.push(raw);
             if out.len() >= MAX_EVENTS {
-                return out;
+                break;
+            }
+        }
+        if out.len() >= MAX_EVENTS {
+            break;
+        }
+    }
+    // Several events of one post cannot all be the post: each that its own section heads
+    // (`<h3>Bayramlaşma</h3><p>22 Mart Pazar saat 14.00'te …</p>`) takes that heading.
+    if by_post_title.len() >= 2 {
+        for (i, heading) in by_post_title {
+            if let (Some(raw), Some(heading)) = (out.get_mut(i), heading) {
+                raw.name = Some(heading);
             }
         }
     }
     out
+}
+
+/// The heading of the section a paragraph sits in: the nearest `h2`–`h4` before it among
+/// its earlier siblings (or its parent's, for a list item), when short and not a date
+/// line; `None` when another paragraph-level heading is not found within a few siblings.
+fn section_heading(block: ElementRef<'_>) -> Option<String> {
+    let start = if block.value().name() == "li" {
+        block.parent().and_then(ElementRef::wrap).unwrap_or(block)
+    } else {
+        block
+    };
+    let heading = start
+        .prev_siblings()
+        .filter_map(ElementRef::wrap)
+        .take(6)
+        .find(|e| matches!(e.value().name(), "h2" | "h3" | "h4"))?;
+    let text = text_of(heading);
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    while words.len() > 1 && words.last().is_some_and(|w| status_in(w).is_some()) {
+        words.pop();
+    }
+    let title = words.join(" ");
+    (!title.is_empty() && title.chars().count() <= 150).then_some(title)
 }
 
 /// Class words of the block that holds a post's publication date (`entry-date`,
@@ -852,6 +893,25 @@ mod tests {
         for (sentence, want) in table {
             assert_eq!(weekly_time(sentence), *want, "{sentence}");
         }
+    }
+
+    #[test]
+    fn several_events_of_one_post_take_their_sections_headings() {
+        // Issue 24 (a held-out news post, page 307): a post of sections, each an `<h3>`
+        // and a paragraph announcing its event, gives each event its section's heading;
+        // a post of one such event keeps the post's title.
+        let html = "<h1>Mart ve Nisan Etkinliklerimiz</h1><h3>Anma Töreni</h3><p>Tören 18 Mart Çarşamba günü saat 10.00'da şehitlikte yapılacaktır.</p><h3>Bayramlaşma</h3><p>Bayramlaşma 22 Mart Pazar günü saat 14.00'te dernek lokalinde yapılacaktır.</p>";
+        let doc = Html::parse_document(html);
+        let got = prose_events(&doc, Some(day(2026, 2, 26)), DateOrder::DayFirst, None);
+        let names: Vec<_> = got.iter().map(|r| r.name.as_deref()).collect();
+        assert_eq!(names, [Some("Anma Töreni"), Some("Bayramlaşma")]);
+        let one = "<h1>Bahar Konseri</h1><h3>Geçen ay</h3><p>Şubat ayında üç gezi yaptık.</p><h3>Program</h3><p>Konser 18 Mart Çarşamba günü saat 20.00'de yapılacaktır.</p>";
+        let doc = Html::parse_document(one);
+        let got = prose_events(&doc, Some(day(2026, 2, 26)), DateOrder::DayFirst, None);
+        assert_eq!(
+            got.iter().map(|r| r.name.as_deref()).collect::<Vec<_>>(),
+            [Some("Bahar Konseri")]
+        );
     }
 
     #[test]
