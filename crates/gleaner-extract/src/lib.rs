@@ -376,9 +376,13 @@ pub fn extract_with(
     // A page whose structured data gives fewer events than it links (an event's page with
     // its "more events" block, a list whose plugin marks up only the featured event): the
     // fallback's events that link to their own page and are not the structured ones.
+    // Reading a page's DOM and fallback costs several times its structured data, so only
+    // a page that marks up dates of its own in `<time>` elements (a "more events" block's
+    // items, as the page builders write them) is read again.
     if !out.candidates.is_empty()
         && opts.fallback
         && opts.rules.is_none()
+        && memchr::memmem::find_iter(text.as_bytes(), b"<time").nth(2).is_some()
         && news_article_type(&text).is_none()
     {
         let doc = dom.get_or_insert_with(|| parse_dom(&text));
