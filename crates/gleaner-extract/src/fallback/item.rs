@@ -11,6 +11,7 @@ use gleaner_event::time::parse_event_time;
 use gleaner_event::{RawEvent, parse_price_text};
 use scraper::ElementRef;
 
+use super::booking::is_booking_text;
 use super::cells::{lead_bold, lead_line};
 use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
@@ -23,8 +24,8 @@ use super::weekly::{
     only_ends_a_run, performances_by_weekday, says_no_event, time_after, weekly_times,
 };
 use super::words::{
-    STATUS_WORDS, TICKET_WORDS, is_closure_line, is_generic_link_text, is_publication_line,
-    is_status_badge, stated_status, status_in, strip_status_tail,
+    STATUS_WORDS, is_closure_line, is_generic_link_text, is_publication_line, is_status_badge,
+    stated_status, status_in, strip_status_tail,
 };
 use super::{BLOCKS, is_icon, leaves, sel, text_of, time_values};
 
@@ -420,9 +421,7 @@ fn finish_item(
         item.select(&sel("a[href]"))
             .filter(|a| {
                 let t = text_of(*a);
-                is_generic_link_text(&t)
-                    && !TICKET_WORDS
-                        .contains(&gleaner_event::datetext::fold_diacritics(&t).as_str())
+                is_generic_link_text(&t) && !is_booking_text(&t)
             })
             .find_map(link_of)
     });
@@ -431,9 +430,7 @@ fn finish_item(
     let page_of = |h: &str| h.split('#').next().unwrap_or_default().to_owned();
     let tickets = item
         .select(&sel("a[href]"))
-        .filter(|a| {
-            TICKET_WORDS.contains(&gleaner_event::datetext::fold_diacritics(&text_of(*a)).as_str())
-        })
+        .filter(|a| is_booking_text(&text_of(*a)))
         .find_map(link_of)
         .filter(|h| url.as_deref().map(page_of) != Some(page_of(h)));
     let mut raw = RawEvent {

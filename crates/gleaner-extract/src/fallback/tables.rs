@@ -279,8 +279,10 @@ pub(super) fn tour_row(item: ElementRef<'_>) -> Option<TourRow> {
     }
     let text = |i: usize| Some(text_of(cells[i])).filter(|t| !t.is_empty());
     let booking = column(TICKET_COLUMNS);
+    // Without a tickets column, a cell's booking link (`Réserver`) under an empty heading.
     let tickets = booking
         .and_then(|i| cells[i].select(&sel("a[href]")).next())
+        .or_else(|| row_booking_link(&cells))
         .and_then(|a| a.value().attr("href"))
         .map(|h| h.trim().to_owned())
         .filter(|h| h.starts_with("http") || h.starts_with('/'));
@@ -311,6 +313,14 @@ pub(super) fn tour_row(item: ElementRef<'_>) -> Option<TourRow> {
         price,
         image,
     })
+}
+
+/// A row's booking link: the first link of its cells whose text books (`Réserver`).
+fn row_booking_link<'a>(cells: &[ElementRef<'a>]) -> Option<ElementRef<'a>> {
+    let links = sel("a[href]");
+    cells
+        .iter()
+        .find_map(|c| c.select(&links).find(|a| super::booking::is_booking_text(&text_of(*a))))
 }
 
 /// A town without the department, province or canton code in brackets after it
@@ -389,6 +399,26 @@ mod tests {
             places(&table("Raum", "Stadthalle, Bahnhofstraße 30")),
             some("Stadthalle, Bahnhofstraße 30")
         );
+    }
+
+    #[test]
+    fn a_tour_row_books_through_its_booking_link() {
+        // Issue 24, page 194: the booking cell has no heading; a `Réserver` link in a row
+        // books that date, a `Plan` link or a town's page does not.
+        let tickets = |cell: &str| {
+            let page = format!(
+                "<h1>Tournée</h1><table><tr><th>Ville</th><th>Dates</th><th></th></tr>\
+                 <tr><td><a href=\"/vannes\">Vannes</a></td><td>6 mars</td><td>{cell}</td></tr></table>"
+            );
+            let doc = Html::parse_document(&page);
+            let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+            super::tour_row(row).and_then(|t| t.tickets)
+        };
+        assert_eq!(
+            tickets("<a href=\"https://cirque.example/billetterie/vannes\">Réserver</a>"),
+            Some("https://cirque.example/billetterie/vannes".to_owned())
+        );
+        assert_eq!(tickets("<a href=\"/plan\">Plan d'accès</a>"), None);
     }
 
     #[test]
