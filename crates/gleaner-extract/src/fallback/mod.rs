@@ -73,6 +73,7 @@ mod showtimes;
 mod site_place;
 mod tables;
 mod tariff;
+mod title_marks;
 mod trailing;
 mod venue;
 mod weekly;
@@ -171,6 +172,17 @@ fn read_as(
     // roles agree.
     if !news && segmented(doc, reading, reference, first, candidates, diagnostics) {
         abstain::abstain(doc, Reading::Items, reference, first, candidates, diagnostics);
+    }
+    // Titles without the badges, dashes and pictographs around them (`ABGESAGT – …`,
+    // `… Ausgebucht`, `🐾 …`); a status badge states the event's status.
+    for c in candidates[first..].iter_mut() {
+        if let Some(name) = c.raw.name.as_deref() {
+            let marked = title_marks::unmarked(name);
+            c.raw.name = Some(marked.title);
+            if c.raw.status.is_none() {
+                c.raw.status = marked.status.map(str::to_owned);
+            }
+        }
     }
     // Dated items without a time take the one the page states for their weekday in a
     // sentence of its own (`Les concerts ont lieu les dimanches … à 15h`).
