@@ -174,7 +174,8 @@ fn read_as(
         abstain::abstain(doc, Reading::Items, reference, first, candidates, diagnostics);
     }
     // Titles without the badges, dashes and pictographs around them (`ABGESAGT – …`,
-    // `… Ausgebucht`, `🐾 …`); a status badge states the event's status.
+    // `… Ausgebucht`, `🐾 …`); a status badge states the event's status. Descriptions
+    // without the page's notes.
     for c in candidates[first..].iter_mut() {
         if let Some(name) = c.raw.name.as_deref() {
             let marked = title_marks::unmarked(name);
@@ -182,6 +183,10 @@ fn read_as(
             if c.raw.status.is_none() {
                 c.raw.status = marked.status.map(str::to_owned);
             }
+        }
+        // A note for all the page's events (`Sauf mention contraire, …`) describes none.
+        if c.raw.description.as_deref().is_some_and(default_venue::states_default) {
+            c.raw.description = None;
         }
     }
     // Dated items without a time take the one the page states for their weekday in a
