@@ -89,9 +89,48 @@ pub(super) fn is_booking_text(text: &str) -> bool {
         || (PLAIN_VERBS.contains(&words[0]) && words[1..].iter().all(|w| FILLERS.contains(w)))
 }
 
+/// Link schemes that reach a person or a script, not a booking page.
+const UNBOOKABLE_SCHEMES: &[&str] = &["mailto:", "tel:", "sms:", "javascript:", "geo:"];
+
+/// Hosts and paths of map services, folded: a map shows the way, it sells no ticket.
+const MAP_MARKERS: &[&str] = &[
+    "maps.google.",
+    "google.com/maps",
+    "maps.app.goo.gl",
+    "goo.gl/maps",
+    "openstreetmap.org",
+    "maps.apple.com",
+    "bing.com/maps",
+    "waze.com",
+];
+
+/// Whether a link may be a ticket link: not a mail, phone or script link, not a map.
+pub(crate) fn is_booking_target(href: &str) -> bool {
+    let h = href.trim().to_ascii_lowercase();
+    !h.is_empty()
+        && !UNBOOKABLE_SCHEMES.iter().any(|s| h.starts_with(s))
+        && !MAP_MARKERS.iter().any(|m| h.contains(m))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::is_booking_text;
+    use super::{is_booking_target, is_booking_text};
+
+    #[test]
+    fn booking_targets() {
+        for (href, booking) in [
+            ("https://tickets.example/show/12", true),
+            ("/billetterie/vannes", true),
+            ("mailto:box@theatre.example", false),
+            ("TEL:+44 1632 960000", false),
+            ("https://www.google.com/maps/place/Corn+Exchange", false),
+            ("https://maps.app.goo.gl/abc", false),
+            ("https://www.openstreetmap.org/?mlat=1", false),
+            ("", false),
+        ] {
+            assert_eq!(is_booking_target(href), booking, "{href}");
+        }
+    }
 
     #[test]
     fn booking_link_texts() {

@@ -52,7 +52,7 @@
 //! times are one performance each) and `words` serve them all.
 
 mod abstain;
-mod booking;
+pub(crate) mod booking;
 mod cells;
 mod datelist;
 mod days;
