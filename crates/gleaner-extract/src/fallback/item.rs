@@ -309,6 +309,18 @@ fn bold_title<'a>(
     })
 }
 
+/// Whether a text names months and nothing else (`Mars`, `Mai – juin`, `April 2026`): a
+/// section's heading over its items, never one item's title.
+fn names_months_only(text: &str) -> bool {
+    let words: Vec<&str> =
+        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words.iter().any(|w| gleaner_event::datetext::is_month_name(w))
+        && words.iter().all(|w| {
+            gleaner_event::datetext::is_month_name(w)
+                || (w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
 /// Whether a paragraph is prose, not a listing's item: twelve words or more, and a
 /// sentence's end (`Fermeture estivale du lundi 3 au samedi 22 août 2026 inclus. Fermé…`).
 /// Such paragraphs repeat on any page (opening hours, fares, access) and their dates are
@@ -350,6 +362,7 @@ fn finish_item(
             && !is_status_badge(t)
             && parse_text_date(t, reference, order).is_none()
             && parse_event_time(t).is_none()
+            && !names_months_only(t)
     };
     let link_of = link_target;
     let heading = item
@@ -741,4 +754,25 @@ pub(super) fn link_target(a: ElementRef<'_>) -> Option<String> {
                     .any(|p| h.to_ascii_lowercase().starts_with(p))
         })
         .map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_months_only;
+
+    #[test]
+    fn month_headings_are_no_titles() {
+        // Issue 24, page 234: a post's month sections (`Mars`, `Mai – juin`).
+        for (text, months) in [
+            ("Mars", true),
+            ("Mai – juin", true),
+            ("April 2026", true),
+            ("Mayıs", true),
+            ("Fête de mai", false),
+            ("Mars Attacks", false),
+            ("2026", false),
+        ] {
+            assert_eq!(names_months_only(text), months, "{text}");
+        }
+    }
 }
