@@ -195,7 +195,7 @@ const FLOOR_210_229: f64 = 0.715;
 /// Raised to just under 0.699, the score after the price fields were read better
 /// (tiers, page-wide prices, price sentences, regional dollars).
 /// Session 2026-12-07, places and prices merged: 0.726.
-/// Session 2026-12-07 (text4: booking links, titles without marks, page notes, month headings): 0.742.
+/// Session 2026-12-07 (text4: booking links, titles without marks, page notes, month headings, place cells): 0.743.
 const FLOOR_230_249: f64 = 0.74;
 
 /// Pages 250–269, the eleventh blind batch (issue 24), written by helper w250 on 2026-12-03

@@ -170,18 +170,39 @@ pub(super) fn row_title<'a>(
         (usable(&t) && !price && parse_text_time(&t).is_none()).then_some((t, *c))
     };
     let header = cells_under_header(item).map(|(_, header)| header).unwrap_or_default();
+    // The cell under a title column, also when its name holds a date (`23 Nisan Ulusal
+    // Egemenlik ve Çocuk Bayramı Açık Hava Konseri`): four words or more are a name.
+    let named = |c: &ElementRef<'a>| {
+        let t = title_text(*c);
+        let words = t.split_whitespace().count();
+        (words >= NAMED_TITLE_WORDS && t.chars().count() <= 300 && parse_text_time(&t).is_none())
+            .then_some((t, *c))
+    };
     if header.len() == cells.len()
         && let Some(i) = header.iter().position(|h| TITLE_COLUMNS.contains(&h.as_str()))
-        && let Some(found) = usable_cell(&cells[i])
+        && let Some(found) = usable_cell(&cells[i]).or_else(|| named(&cells[i]))
     {
         return Some(found);
     }
+    // Else the longest cell of two words or more, not one under a place column (`Lieu`,
+    // `Ort`, `Venue`): a place is where the event is, not what it is.
+    let placed = |i: usize| {
+        header.len() == cells.len()
+            && [PLACE_COLUMNS, VENUE_COLUMNS, WHERE_COLUMNS, CITY_COLUMNS]
+                .iter()
+                .any(|l| l.contains(&header[i].as_str()))
+    };
     cells
         .iter()
-        .filter_map(usable_cell)
+        .enumerate()
+        .filter(|(i, _)| !placed(*i))
+        .filter_map(|(_, c)| usable_cell(c))
         .filter(|(_, c)| title_text(*c).split_whitespace().count() >= 2)
         .max_by_key(|(_, c)| title_text(*c).chars().count())
 }
+
+/// The fewest words of a title column's cell read as a name though it holds a date.
+const NAMED_TITLE_WORDS: usize = 4;
 
 /// Longest cell read as a price cell rather than a title.
 const PRICE_CELL_CHARS: usize = 40;
@@ -419,6 +440,30 @@ mod tests {
             Some("https://cirque.example/billetterie/vannes".to_owned())
         );
         assert_eq!(tickets("<a href=\"/plan\">Plan d'accès</a>"), None);
+    }
+
+    #[test]
+    fn a_place_cell_is_no_title() {
+        // Issue 24, page 236: a row without a title column is titled by its remark, not by
+        // the longer cell under `Lieu`.
+        let doc = Html::parse_document(
+            "<table><tr><th>Date</th><th>Lieu</th><th>Remarques</th></tr>\
+             <tr><td>sa 14 mars</td><td>Payerne, Temple (rue du Temple 2)</td>\
+             <td>Concert de première</td></tr></table>",
+        );
+        let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+        let title = super::row_title(row, &|t: &str| !t.is_empty()).map(|(t, _)| t);
+        assert_eq!(title.as_deref(), Some("Concert de première"));
+        // Issue 24, page 246: a title column's name that holds a date is still the title.
+        let doc = Html::parse_document(
+            "<table><tr><th>Tarih</th><th>Etkinlik</th><th>Yer</th></tr>\
+             <tr><td>23 Nisan 2026</td><td>23 Nisan Çocuk Bayramı Açık Hava Konseri</td>\
+             <td>Cumhuriyet Meydanı</td></tr></table>",
+        );
+        let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+        let usable = |t: &str| !t.is_empty() && !t.starts_with("23 Nisan");
+        let title = super::row_title(row, &usable).map(|(t, _)| t);
+        assert_eq!(title.as_deref(), Some("23 Nisan Çocuk Bayramı Açık Hava Konseri"));
     }
 
     #[test]
