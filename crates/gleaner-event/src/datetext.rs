@@ -301,6 +301,13 @@ const WEEKDAYS: [&str; 70] = [
     "ve",
 ];
 
+/// Whether a word is a month's full name in one of the five languages (`Mars`, `Mayıs`,
+/// `Dezember`).
+pub fn is_month_name(word: &str) -> bool {
+    let w = fold_diacritics(word.trim());
+    MONTHS.iter().any(|names| names.contains(&w.as_str()))
+}
+
 /// Whether a word names a day of the week (`Thursday`, `jeu.`, `Sa`, `Cumartesi`).
 pub fn is_weekday(word: &str) -> bool {
     let w = fold_diacritics(word.trim().trim_end_matches('.'));

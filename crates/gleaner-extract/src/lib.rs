@@ -417,6 +417,12 @@ pub fn extract_with(
     free_from_text(&mut out.candidates, gleaner_event::says_free);
     price_from_description(&mut out.candidates);
     status_from_names(&mut out.candidates);
+    // A mail, phone or map link is no ticket link, whoever read it.
+    for o in out.candidates.iter_mut().flat_map(|c| c.raw.offers.iter_mut()) {
+        if o.url.as_deref().is_some_and(|u| !fallback::booking::is_booking_target(u)) {
+            o.url = None;
+        }
+    }
     // An address written the way the page's language's country writes them is in that
     // country (and so on its clock).
     let lang = page::page_language(&text);

@@ -30,6 +30,14 @@ const DEFAULT_MARKERS: &[&str] = &[
     "soweit nicht anders angegeben",
 ];
 
+/// Whether a text says what holds for all events unless one says otherwise (`Unless
+/// stated otherwise, club events are in the Parish Hall`): the page's note, never one
+/// event's description.
+pub(super) fn states_default(text: &str) -> bool {
+    let folded = fold_diacritics(text).to_lowercase();
+    DEFAULT_MARKERS.iter().any(|m| folded.contains(m))
+}
+
 /// Words right before a place's name, folded and lower-cased: prepositions and articles
 /// (`played at`, `à la`, `in der`, `ist … der`, `en el`, `de la`).
 const PLACING_WORDS: &[&str] = &[
@@ -363,6 +371,19 @@ mod tests {
         assert_eq!(name("<p>All events take place in the Nave unless stated.</p>"), None);
         assert_eq!(name("<p>All special events depart from <b>Ashcombe Station</b>.</p>"), None);
         assert_eq!(name("<p>Unless noted, events are all-ages.</p>"), None);
+    }
+
+    #[test]
+    fn a_note_for_all_events() {
+        // Issue 24, pages 163 and 171: the page's note is no event's description.
+        for (text, note) in [
+            ("Unless stated otherwise, club events are in the Parish Hall.", true),
+            ("Sauf mention contraire, les auditions ont lieu à l'auditorium.", true),
+            ("Aksi belirtilmedikçe tüm etkinlikler ücretsizdir.", true),
+            ("Les classes d'éveil dansent Vivaldi revisité.", false),
+        ] {
+            assert_eq!(super::states_default(text), note, "{text}");
+        }
     }
 
     #[test]

@@ -9,9 +9,10 @@ use gleaner_event::text::collapse;
 use gleaner_event::{RawEvent, parse_price_text};
 use scraper::{ElementRef, Html};
 
+use super::booking::is_booking_text;
 use super::price::price_into;
 use super::roles::{listed_times, start_line};
-use super::words::{TICKET_WORDS, is_closure_line, is_publication_line, stated_status};
+use super::words::{is_closure_line, is_publication_line, stated_status};
 use super::{BLOCKS, in_chrome, leaves, sel, text_of};
 
 /// How many text blocks after the title are searched for a written date.
@@ -55,10 +56,7 @@ pub(super) fn performances(
         let Some(parent) = el.parent().map(|p| p.id()) else { continue };
         let tickets = el
             .select(&sel("a[href]"))
-            .find(|a| {
-                let t = gleaner_event::datetext::fold_diacritics(&text_of(*a));
-                TICKET_WORDS.contains(&t.as_str())
-            })
+            .find(|a| is_booking_text(&text_of(*a)))
             .and_then(|a| a.value().attr("href"))
             .map(str::to_owned);
         let status = stated_status(&text, std::slice::from_ref(&text));

@@ -11,6 +11,7 @@ use gleaner_event::time::parse_event_time;
 use gleaner_event::{RawEvent, parse_price_text};
 use scraper::ElementRef;
 
+use super::booking::is_booking_text;
 use super::cells::{lead_bold, lead_line};
 use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
@@ -23,8 +24,8 @@ use super::weekly::{
     only_ends_a_run, performances_by_weekday, says_no_event, time_after, weekly_times,
 };
 use super::words::{
-    STATUS_WORDS, TICKET_WORDS, is_closure_line, is_generic_link_text, is_publication_line,
-    is_status_badge, stated_status, status_in, strip_status_tail,
+    STATUS_WORDS, is_closure_line, is_generic_link_text, is_publication_line, is_status_badge,
+    stated_status, status_in, strip_status_tail,
 };
 use super::{BLOCKS, is_icon, leaves, sel, text_of, time_values};
 
@@ -308,6 +309,18 @@ fn bold_title<'a>(
     })
 }
 
+/// Whether a text names months and nothing else (`Mars`, `Mai – juin`, `April 2026`): a
+/// section's heading over its items, never one item's title.
+fn names_months_only(text: &str) -> bool {
+    let words: Vec<&str> =
+        text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words.iter().any(|w| gleaner_event::datetext::is_month_name(w))
+        && words.iter().all(|w| {
+            gleaner_event::datetext::is_month_name(w)
+                || (w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
 /// Whether a paragraph is prose, not a listing's item: twelve words or more, and a
 /// sentence's end (`Fermeture estivale du lundi 3 au samedi 22 août 2026 inclus. Fermé…`).
 /// Such paragraphs repeat on any page (opening hours, fares, access) and their dates are
@@ -349,6 +362,7 @@ fn finish_item(
             && !is_status_badge(t)
             && parse_text_date(t, reference, order).is_none()
             && parse_event_time(t).is_none()
+            && !names_months_only(t)
     };
     let link_of = link_target;
     let heading = item
@@ -420,9 +434,7 @@ fn finish_item(
         item.select(&sel("a[href]"))
             .filter(|a| {
                 let t = text_of(*a);
-                is_generic_link_text(&t)
-                    && !TICKET_WORDS
-                        .contains(&gleaner_event::datetext::fold_diacritics(&t).as_str())
+                is_generic_link_text(&t) && !is_booking_text(&t)
             })
             .find_map(link_of)
     });
@@ -431,9 +443,7 @@ fn finish_item(
     let page_of = |h: &str| h.split('#').next().unwrap_or_default().to_owned();
     let tickets = item
         .select(&sel("a[href]"))
-        .filter(|a| {
-            TICKET_WORDS.contains(&gleaner_event::datetext::fold_diacritics(&text_of(*a)).as_str())
-        })
+        .filter(|a| is_booking_text(&text_of(*a)))
         .find_map(link_of)
         .filter(|h| url.as_deref().map(page_of) != Some(page_of(h)));
     let mut raw = RawEvent {
@@ -744,4 +754,25 @@ pub(super) fn link_target(a: ElementRef<'_>) -> Option<String> {
                     .any(|p| h.to_ascii_lowercase().starts_with(p))
         })
         .map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_months_only;
+
+    #[test]
+    fn month_headings_are_no_titles() {
+        // Issue 24, page 234: a post's month sections (`Mars`, `Mai – juin`).
+        for (text, months) in [
+            ("Mars", true),
+            ("Mai – juin", true),
+            ("April 2026", true),
+            ("Mayıs", true),
+            ("Fête de mai", false),
+            ("Mars Attacks", false),
+            ("2026", false),
+        ] {
+            assert_eq!(names_months_only(text), months, "{text}");
+        }
+    }
 }

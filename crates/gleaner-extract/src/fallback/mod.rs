@@ -52,6 +52,7 @@
 //! times are one performance each) and `words` serve them all.
 
 mod abstain;
+pub(crate) mod booking;
 mod cells;
 mod datelist;
 mod days;
@@ -72,6 +73,7 @@ mod showtimes;
 mod site_place;
 mod tables;
 mod tariff;
+mod title_marks;
 mod trailing;
 mod venue;
 mod weekly;
@@ -170,6 +172,22 @@ fn read_as(
     // roles agree.
     if !news && segmented(doc, reading, reference, first, candidates, diagnostics) {
         abstain::abstain(doc, Reading::Items, reference, first, candidates, diagnostics);
+    }
+    // Titles without the badges, dashes and pictographs around them (`ABGESAGT – …`,
+    // `… Ausgebucht`, `🐾 …`); a status badge states the event's status. Descriptions
+    // without the page's notes.
+    for c in candidates[first..].iter_mut() {
+        if let Some(name) = c.raw.name.as_deref() {
+            let marked = title_marks::unmarked(name);
+            c.raw.name = Some(marked.title);
+            if c.raw.status.is_none() {
+                c.raw.status = marked.status.map(str::to_owned);
+            }
+        }
+        // A note for all the page's events (`Sauf mention contraire, …`) describes none.
+        if c.raw.description.as_deref().is_some_and(default_venue::states_default) {
+            c.raw.description = None;
+        }
     }
     // Dated items without a time take the one the page states for their weekday in a
     // sentence of its own (`Les concerts ont lieu les dimanches … à 15h`).

@@ -6,7 +6,7 @@ use gleaner_event::text::collapse;
 use gleaner_event::{RawEvent, RawOffer, parse_price_text};
 use scraper::ElementRef;
 
-use super::words::TICKET_WORDS;
+use super::booking::is_booking_text;
 use super::{BLOCKS, leaves, sel, text_of};
 
 /// Puts a price read from text into a raw event (a free price as free).
@@ -278,9 +278,7 @@ fn free() -> gleaner_event::PriceText {
 /// An event element's booking link (`Réserver`, `Vorverkauf`, `Bilet al`).
 pub(crate) fn booking_link(el: ElementRef<'_>) -> Option<String> {
     el.select(&sel("a[href]"))
-        .find(|a| {
-            TICKET_WORDS.contains(&gleaner_event::datetext::fold_diacritics(&text_of(*a)).as_str())
-        })
+        .find(|a| is_booking_text(&text_of(*a)))
         .and_then(|a| a.value().attr("href"))
         .map(str::trim)
         .filter(|h| !h.is_empty() && !h.starts_with('#'))

@@ -170,18 +170,39 @@ pub(super) fn row_title<'a>(
         (usable(&t) && !price && parse_text_time(&t).is_none()).then_some((t, *c))
     };
     let header = cells_under_header(item).map(|(_, header)| header).unwrap_or_default();
+    // The cell under a title column, also when its name holds a date (`23 Nisan Ulusal
+    // Egemenlik ve Çocuk Bayramı Açık Hava Konseri`): four words or more are a name.
+    let named = |c: &ElementRef<'a>| {
+        let t = title_text(*c);
+        let words = t.split_whitespace().count();
+        (words >= NAMED_TITLE_WORDS && t.chars().count() <= 300 && parse_text_time(&t).is_none())
+            .then_some((t, *c))
+    };
     if header.len() == cells.len()
         && let Some(i) = header.iter().position(|h| TITLE_COLUMNS.contains(&h.as_str()))
-        && let Some(found) = usable_cell(&cells[i])
+        && let Some(found) = usable_cell(&cells[i]).or_else(|| named(&cells[i]))
     {
         return Some(found);
     }
+    // Else the longest cell of two words or more, not one under a place column (`Lieu`,
+    // `Ort`, `Venue`): a place is where the event is, not what it is.
+    let placed = |i: usize| {
+        header.len() == cells.len()
+            && [PLACE_COLUMNS, VENUE_COLUMNS, WHERE_COLUMNS, CITY_COLUMNS]
+                .iter()
+                .any(|l| l.contains(&header[i].as_str()))
+    };
     cells
         .iter()
-        .filter_map(usable_cell)
+        .enumerate()
+        .filter(|(i, _)| !placed(*i))
+        .filter_map(|(_, c)| usable_cell(c))
         .filter(|(_, c)| title_text(*c).split_whitespace().count() >= 2)
         .max_by_key(|(_, c)| title_text(*c).chars().count())
 }
+
+/// The fewest words of a title column's cell read as a name though it holds a date.
+const NAMED_TITLE_WORDS: usize = 4;
 
 /// Longest cell read as a price cell rather than a title.
 const PRICE_CELL_CHARS: usize = 40;
@@ -279,8 +300,10 @@ pub(super) fn tour_row(item: ElementRef<'_>) -> Option<TourRow> {
     }
     let text = |i: usize| Some(text_of(cells[i])).filter(|t| !t.is_empty());
     let booking = column(TICKET_COLUMNS);
+    // Without a tickets column, a cell's booking link (`Réserver`) under an empty heading.
     let tickets = booking
         .and_then(|i| cells[i].select(&sel("a[href]")).next())
+        .or_else(|| row_booking_link(&cells))
         .and_then(|a| a.value().attr("href"))
         .map(|h| h.trim().to_owned())
         .filter(|h| h.starts_with("http") || h.starts_with('/'));
@@ -311,6 +334,14 @@ pub(super) fn tour_row(item: ElementRef<'_>) -> Option<TourRow> {
         price,
         image,
     })
+}
+
+/// A row's booking link: the first link of its cells whose text books (`Réserver`).
+fn row_booking_link<'a>(cells: &[ElementRef<'a>]) -> Option<ElementRef<'a>> {
+    let links = sel("a[href]");
+    cells
+        .iter()
+        .find_map(|c| c.select(&links).find(|a| super::booking::is_booking_text(&text_of(*a))))
 }
 
 /// A town without the department, province or canton code in brackets after it
@@ -389,6 +420,50 @@ mod tests {
             places(&table("Raum", "Stadthalle, Bahnhofstraße 30")),
             some("Stadthalle, Bahnhofstraße 30")
         );
+    }
+
+    #[test]
+    fn a_tour_row_books_through_its_booking_link() {
+        // Issue 24, page 194: the booking cell has no heading; a `Réserver` link in a row
+        // books that date, a `Plan` link or a town's page does not.
+        let tickets = |cell: &str| {
+            let page = format!(
+                "<h1>Tournée</h1><table><tr><th>Ville</th><th>Dates</th><th></th></tr>\
+                 <tr><td><a href=\"/vannes\">Vannes</a></td><td>6 mars</td><td>{cell}</td></tr></table>"
+            );
+            let doc = Html::parse_document(&page);
+            let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+            super::tour_row(row).and_then(|t| t.tickets)
+        };
+        assert_eq!(
+            tickets("<a href=\"https://cirque.example/billetterie/vannes\">Réserver</a>"),
+            Some("https://cirque.example/billetterie/vannes".to_owned())
+        );
+        assert_eq!(tickets("<a href=\"/plan\">Plan d'accès</a>"), None);
+    }
+
+    #[test]
+    fn a_place_cell_is_no_title() {
+        // Issue 24, page 236: a row without a title column is titled by its remark, not by
+        // the longer cell under `Lieu`.
+        let doc = Html::parse_document(
+            "<table><tr><th>Date</th><th>Lieu</th><th>Remarques</th></tr>\
+             <tr><td>sa 14 mars</td><td>Payerne, Temple (rue du Temple 2)</td>\
+             <td>Concert de première</td></tr></table>",
+        );
+        let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+        let title = super::row_title(row, &|t: &str| !t.is_empty()).map(|(t, _)| t);
+        assert_eq!(title.as_deref(), Some("Concert de première"));
+        // Issue 24, page 246: a title column's name that holds a date is still the title.
+        let doc = Html::parse_document(
+            "<table><tr><th>Tarih</th><th>Etkinlik</th><th>Yer</th></tr>\
+             <tr><td>23 Nisan 2026</td><td>23 Nisan Çocuk Bayramı Açık Hava Konseri</td>\
+             <td>Cumhuriyet Meydanı</td></tr></table>",
+        );
+        let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+        let usable = |t: &str| !t.is_empty() && !t.starts_with("23 Nisan");
+        let title = super::row_title(row, &usable).map(|(t, _)| t);
+        assert_eq!(title.as_deref(), Some("23 Nisan Çocuk Bayramı Açık Hava Konseri"));
     }
 
     #[test]

@@ -1,0 +1,163 @@
+//! Whether a link's text books the event: a short link that names tickets
+//! (`Karten online kaufen`, `Comprar boletas`, `Entradas anticipadas`) or opens with a
+//! booking verb (`Reservar este pase`), and is not a page about tickets (`Ticket info`,
+//! `Tickets & Preise`).
+
+use gleaner_event::datetext::fold_diacritics;
+
+use super::words::TICKET_WORDS;
+
+/// Words that name tickets or a box office, folded.
+const TICKET_NOUNS: &[&str] = &[
+    "tickets",
+    "ticket",
+    "karten",
+    "eintrittskarten",
+    "billets",
+    "billet",
+    "billetterie",
+    "entradas",
+    "boletos",
+    "boletas",
+    "bilet",
+    "biletler",
+    "biletleri",
+    "biletini",
+    "biletinizi",
+];
+
+/// Verbs that book whatever follows them, folded (`Reservar este pase`, `Jetzt buchen`).
+const BOOKING_VERBS: &[&str] = &["reservar", "reserver", "reservieren", "buchen", "comprar"];
+
+/// English verbs that book only when nothing but filler follows (`Book now`, `Buy
+/// online`), as `Book club` or `Reserve walk` name things.
+const PLAIN_VERBS: &[&str] = &["book", "buy", "reserve"];
+
+/// Words that may follow a plain verb in a booking link, folded.
+const FILLERS: &[&str] = &[
+    "now", "online", "here", "your", "a", "an", "the", "seat", "seats", "place", "places", "spot",
+    "today",
+];
+
+/// Words of a link to a page about tickets or prices, or to a table, rather than a
+/// booking, folded.
+const INFO_WORDS: &[&str] = &[
+    "info",
+    "infos",
+    "information",
+    "informations",
+    "informationen",
+    "informacion",
+    "details",
+    "preise",
+    "prices",
+    "pricing",
+    "tarifs",
+    "precios",
+    "faq",
+    "conditions",
+    "agb",
+    "bilgi",
+    "fiyatlar",
+    "hinweise",
+    // A table at the bar or restaurant is no ticket (`Reservar mesa`).
+    "mesa",
+    "table",
+    "tisch",
+    "masa",
+];
+
+/// The longest booking link text, in words.
+const MAX_WORDS: usize = 6;
+
+/// Whether a link's text books the event it sits with.
+pub(super) fn is_booking_text(text: &str) -> bool {
+    let folded = fold_diacritics(text);
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    if words.is_empty() || words.len() > MAX_WORDS {
+        return false;
+    }
+    if TICKET_WORDS.contains(&words.join(" ").as_str()) {
+        return true;
+    }
+    if words.iter().any(|w| INFO_WORDS.contains(w)) {
+        return false;
+    }
+    words.iter().any(|w| TICKET_NOUNS.contains(w))
+        || words.iter().any(|w| BOOKING_VERBS.contains(w))
+        || (PLAIN_VERBS.contains(&words[0]) && words[1..].iter().all(|w| FILLERS.contains(w)))
+}
+
+/// Link schemes that reach a person or a script, not a booking page.
+const UNBOOKABLE_SCHEMES: &[&str] = &["mailto:", "tel:", "sms:", "javascript:", "geo:"];
+
+/// Hosts and paths of map services, folded: a map shows the way, it sells no ticket.
+const MAP_MARKERS: &[&str] = &[
+    "maps.google.",
+    "google.com/maps",
+    "maps.app.goo.gl",
+    "goo.gl/maps",
+    "openstreetmap.org",
+    "maps.apple.com",
+    "bing.com/maps",
+    "waze.com",
+];
+
+/// Whether a link may be a ticket link: not a mail, phone or script link, not a map.
+pub(crate) fn is_booking_target(href: &str) -> bool {
+    let h = href.trim().to_ascii_lowercase();
+    !h.is_empty()
+        && !UNBOOKABLE_SCHEMES.iter().any(|s| h.starts_with(s))
+        && !MAP_MARKERS.iter().any(|m| h.contains(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_booking_target, is_booking_text};
+
+    #[test]
+    fn booking_targets() {
+        for (href, booking) in [
+            ("https://tickets.example/show/12", true),
+            ("/billetterie/vannes", true),
+            ("mailto:box@theatre.example", false),
+            ("TEL:+44 1632 960000", false),
+            ("https://www.google.com/maps/place/Corn+Exchange", false),
+            ("https://maps.app.goo.gl/abc", false),
+            ("https://www.openstreetmap.org/?mlat=1", false),
+            ("", false),
+        ] {
+            assert_eq!(is_booking_target(href), booking, "{href}");
+        }
+    }
+
+    #[test]
+    fn booking_link_texts() {
+        for (text, booking) in [
+            ("Tickets", true),
+            ("Réserver", true),
+            ("Karten online kaufen", true),
+            ("Comprar boletas", true),
+            ("Entradas anticipadas", true),
+            ("Reservar este pase", true),
+            ("Buy tickets from the Bruisers", true),
+            ("Festival tickets", true),
+            ("Book now", true),
+            ("Jetzt buchen", true),
+            ("Bilet satın al", true),
+            ("Ticket info", false),
+            ("Tickets & Preise", false),
+            ("Book club", false),
+            ("Reservar mesa", false),
+            ("Book a table", false),
+            ("Reserve walk", false),
+            ("More info", false),
+            ("Details", false),
+            ("Tickets are sold by the festival only at the gate", false),
+            ("", false),
+        ] {
+            assert_eq!(is_booking_text(text), booking, "{text}");
+        }
+    }
+}
