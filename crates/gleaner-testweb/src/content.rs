@@ -447,6 +447,7 @@ fn life(n: u32) -> Life {
 fn page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) -> Reply {
     let pass = world.pass;
     let seed = world.manifest.seed;
+    let from = world.manifest.events_from();
     let path = ask.path;
     let validated = |reply: Reply, version: u32| with_validators(reply, version, ask, false);
     match path {
@@ -460,14 +461,9 @@ fn page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) -> Reply
             validated(Reply::html(200, Served::Page, listing(spec, pass, page_no)), pass)
         }
         "/bench" => validated(Reply::text(200, Served::Page, "ok\n"), 0),
-        "/changing.html" => validated(
-            Reply::html(
-                200,
-                Served::Page,
-                event_html(world.manifest.events_from(), seed, site, 0, pass),
-            ),
-            pass,
-        ),
+        "/changing.html" => {
+            validated(Reply::html(200, Served::Page, event_html(from, seed, site, 0, pass)), pass)
+        }
         "/malformed.html" => validated(Reply::html(200, Served::Page, malformed()), 0),
         "/challenge" => challenge(),
         "/login" => login_wall(),
@@ -482,14 +478,7 @@ fn page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) -> Reply
         "/redirect/loop-b" => Reply::redirect(302, Served::Redirect, "/redirect/loop".into()),
         "/slow/first-byte" => Reply {
             fault: Fault::Delay(world.manifest.timings.slow_first_byte),
-            ..validated(
-                Reply::html(
-                    200,
-                    Served::Page,
-                    event_html(world.manifest.events_from(), seed, site, 1, 0),
-                ),
-                0,
-            )
+            ..validated(Reply::html(200, Served::Page, event_html(from, seed, site, 1, 0)), 0)
         },
         "/slow/trickle" => Reply {
             payload: Payload::Trickle {
@@ -528,16 +517,13 @@ fn page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) -> Reply
 fn other_page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) -> Reply {
     let pass = world.pass;
     let seed = world.manifest.seed;
+    let from = world.manifest.events_from();
     let path = ask.path;
     let validated = |reply: Reply, version: u32| with_validators(reply, version, ask, false);
     if let Some(n) = number_between(path, "/events/moved/", ".html").filter(|n| *n <= spec.events) {
         if life(n) == Life::Moves && pass >= 1 {
             return validated(
-                Reply::html(
-                    200,
-                    Served::Page,
-                    event_html(world.manifest.events_from(), seed, site, n, 0),
-                ),
+                Reply::html(200, Served::Page, event_html(from, seed, site, n, 0)),
                 0,
             );
         }
@@ -553,19 +539,11 @@ fn other_page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) ->
         };
         return match (life(n), pass) {
             (Life::Stable, _) | (_, 0) => page(validated(
-                Reply::html(
-                    200,
-                    Served::Page,
-                    event_html(world.manifest.events_from(), seed, site, n, 0),
-                ),
+                Reply::html(200, Served::Page, event_html(from, seed, site, n, 0)),
                 0,
             )),
             (Life::Changes, _) => page(validated(
-                Reply::html(
-                    200,
-                    Served::Page,
-                    event_html(world.manifest.events_from(), seed, site, n, pass),
-                ),
+                Reply::html(200, Served::Page, event_html(from, seed, site, n, pass)),
                 pass,
             )),
             (Life::Vanishes404, _) => gone(404),
@@ -584,24 +562,10 @@ fn other_page(world: &World<'_>, site: usize, spec: &SiteSpec, ask: &Ask<'_>) ->
         return status_page(code, ask.query, world.wall);
     }
     if path.starts_with("/private/") || path.starts_with("/late-rule/") || path == "/about.html" {
-        return validated(
-            Reply::html(
-                200,
-                Served::Page,
-                event_html(world.manifest.events_from(), seed, site, 0, 0),
-            ),
-            0,
-        );
+        return validated(Reply::html(200, Served::Page, event_html(from, seed, site, 0, 0)), 0);
     }
     if path.starts_with("/events/hidden") {
-        return validated(
-            Reply::html(
-                200,
-                Served::Page,
-                event_html(world.manifest.events_from(), seed, site, 99, 0),
-            ),
-            0,
-        );
+        return validated(Reply::html(200, Served::Page, event_html(from, seed, site, 99, 0)), 0);
     }
     gone(404)
 }

@@ -9,8 +9,8 @@ use scraper::ElementRef;
 use super::venue::names_a_street;
 use super::{in_chrome, sel, text_of};
 
-/// Words that say a place holds unless an event says otherwise, folded and lower-cased,
-/// in the five languages.
+/// Words that say what a page states holds unless an event says otherwise (its place, its
+/// price, free entry), folded and lower-cased, in the five languages.
 const DEFAULT_MARKERS: &[&str] = &[
     "unless stated",
     "unless otherwise",
@@ -22,12 +22,16 @@ const DEFAULT_MARKERS: &[&str] = &[
     "sofern nicht anders angegeben",
     "falls nicht anders angegeben",
     "salvo que se indique",
-    "salvo indicacion contraria",
+    "salvo indicacion",
     "salvo aviso contrario",
     "aksi belirtilmedikce",
     "aksi belirtilmedigi",
     "unless shown",
     "soweit nicht anders angegeben",
+    "unless indicated",
+    "nicht anders vermerkt",
+    "salvo que se especifique",
+    "aksi soylenmedikce",
 ];
 
 /// Whether a text says what holds for all events unless one says otherwise (`Unless

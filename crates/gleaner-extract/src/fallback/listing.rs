@@ -143,8 +143,10 @@ fn intro_says_all_free(doc: &Html, list: ElementRef<'_>) -> bool {
                 // which writes its quantifier apart too; compare whole words.
                 // `Etkinliklerimiz aksi belirtilmedikçe ücretsizdir`: "unless stated
                 // otherwise" speaks of every event too.
-                (words.iter().any(|w| EVERY.contains(w)) || unless_stated(&folded))
-                    && (!words.iter().any(|w| EXCEPT.contains(w)) || unless_stated(&folded))
+                (words.iter().any(|w| EVERY.contains(w))
+                    || super::default_venue::states_default(&folded))
+                    && (!words.iter().any(|w| EXCEPT.contains(w))
+                        || super::default_venue::states_default(&folded))
                     && gleaner_event::says_free(s)
             })
         })
@@ -158,31 +160,6 @@ fn last_before<'a, 'b, T>(
 ) -> Option<&'b (ElementRef<'a>, T)> {
     let n = marks.partition_point(|(m, _)| m.id() < at.id());
     n.checked_sub(1).map(|k| &marks[k])
-}
-
-/// Whether a folded sentence's exception is "unless stated otherwise" (`sauf mention
-/// contraire`, `salvo que se indique otra cosa`, `sofern nicht anders angegeben`, `aksi
-/// belirtilmedikçe`): it names no event, and the events that state a price of their own
-/// are the ones a page-wide statement leaves alone anyway.
-pub(super) fn unless_stated(folded: &str) -> bool {
-    const PHRASES: &[&str] = &[
-        "unless otherwise",
-        "unless stated",
-        "unless noted",
-        "unless indicated",
-        "mention contraire",
-        "indication contraire",
-        "salvo que se indique",
-        "salvo que se especifique",
-        "salvo indicacion",
-        "nicht anders angegeben",
-        "nicht anders vermerkt",
-        "aksi belirtil",
-        "aksi soylenmedik",
-    ];
-    let words: Vec<&str> = folded.split_whitespace().collect();
-    let joined = words.join(" ");
-    PHRASES.iter().any(|p| joined.contains(p))
 }
 
 /// A careful listing reader: the page repeats one item structure (children of one parent
