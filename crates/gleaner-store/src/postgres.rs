@@ -514,19 +514,39 @@ impl Postgres {
     }
 
     /// Renews a worker's lease (re-registering it if another worker cleared it).
+    ///
+    /// A worker whose lease lapsed (stopped, cut off) and comes back: its requests
+    /// stopped counting when the lease ran out, so they are over for everyone; their rows
+    /// are dropped rather than counted again (they would hold the in-flight cap of their
+    /// sites for as long as the worker lives, its own requests included). The worker's
+    /// row is locked first, so the lapse is judged on its latest lease: two renewals at
+    /// once (the heartbeat task's and a claim's) or a renewal racing the lease's end
+    /// cannot judge a stale copy "alive" and then renew a lapsed lease with its old rows.
     pub(crate) async fn heartbeat(&self, worker: &str, lease: Duration) -> Result<(), StoreError> {
         let secs = lease.as_secs_f64();
-        // A worker whose lease lapsed (stopped, cut off) and comes back: its requests
-        // stopped counting when the lease ran out, so they are over for everyone; drop
-        // their rows rather than count them again (they would hold the in-flight cap
-        // of their sites for as long as the worker lives, its own requests included).
-        let sql = "WITH lapsed AS (
-                 DELETE FROM site_in_flight WHERE worker = $1 AND NOT EXISTS
-                     (SELECT 1 FROM workers WHERE id = $1 AND lease_until > now()))
-             INSERT INTO workers (id, lease_until) VALUES ($1, now() + make_interval(secs => $2))
-             ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until";
+        let worker = worker.to_owned();
         let doing = format!("renewing the lease of worker `{worker}`");
-        (self as &dyn Db).exec(sql, params![worker, secs], doing).await.map(drop)
+        (self as &dyn Db)
+            .tx(doing, move |tx| {
+                Box::pin(async move {
+                    let lock = "SELECT lease_until > clock_timestamp() FROM workers
+                                WHERE id = $1 FOR UPDATE";
+                    let row = tx.run(lock, params![worker.as_str()]).await?.rows.into_iter().next();
+                    let alive = match row {
+                        Some(row) => row.get::<bool>(0)?,
+                        None => false,
+                    };
+                    if !alive {
+                        let drop = "DELETE FROM site_in_flight WHERE worker = $1";
+                        tx.run(drop, params![worker.as_str()]).await?;
+                    }
+                    let renew = "INSERT INTO workers (id, lease_until)
+                                 VALUES ($1, clock_timestamp() + make_interval(secs => $2))
+                                 ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until";
+                    tx.run(renew, params![worker.as_str(), secs]).await.map(drop)
+                })
+            })
+            .await
     }
 
     /// Ends a worker's lease now: its requests in flight are over.

@@ -69,6 +69,15 @@ impl TestDb {
         }
     }
 
+    /// A connection of its own to the PostgreSQL database (`None` on SQLite), for a test
+    /// that holds a transaction open while the store works.
+    pub async fn postgres_client(&self) -> Option<tokio_postgres::Client> {
+        match &self.place {
+            Place::Sqlite { .. } => None,
+            Place::Postgres(db) => Some(db.connect().await),
+        }
+    }
+
     /// Runs one SQL query returning a single `BIGINT` (or SQLite integer) value, or none.
     pub async fn query_i64(&self, sql: &str) -> Option<i64> {
         match &self.place {

@@ -212,3 +212,50 @@ async fn a_worker_back_from_a_lapsed_lease_does_not_revive_its_requests() {
         .unwrap();
     assert_eq!(in_flight().await, 1, "a new request counts");
 }
+
+/// A renewal sent while the lease's end is being written (here: a transaction that
+/// lapses it, held open) judges the lease it finds once that is written, not the copy it
+/// saw when it started: it drops the lapsed worker's old requests. Judging the stale
+/// copy "alive" renewed the lease with the old rows kept, and they held the site's cap
+/// again (CI saw it once, the background heartbeat racing the test above).
+#[tokio::test]
+async fn a_renewal_racing_the_lapse_judges_the_latest_lease() {
+    use gleaner_policy::Purpose;
+    use gleaner_policy::state::GateState;
+    let Some(db) = crate::util::postgres_db() else { return };
+    let site = "http://a.test";
+    let worker = db.store.claim_worker(Duration::from_secs(30)).await.unwrap();
+    worker
+        .update(
+            site,
+            Box::new(|s, _| *s.budget.in_flight.entry(Purpose::EventPage).or_default() += 1),
+        )
+        .await
+        .unwrap();
+    let in_flight =
+        || async { db.store.site_state(site).await.unwrap().unwrap().budget.total_in_flight() };
+    assert_eq!(in_flight().await, 1, "positive control: counted while the lease holds");
+    let mut client = db.postgres_client().await.expect("a PostgreSQL database");
+    let lapse = client.transaction().await.unwrap();
+    lapse
+        .execute("UPDATE workers SET lease_until = now() - interval '1 second'", &[])
+        .await
+        .unwrap();
+    let renewal = worker.claim_work_alive(
+        1,
+        Duration::from_secs(5),
+        Duration::from_secs(30),
+        SystemTime::now(),
+    );
+    let commit = async {
+        // Long enough for the renewal to be waiting on the worker's row.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        lapse.commit().await.unwrap();
+    };
+    let (claims, ()) =
+        tokio::time::timeout(Duration::from_secs(20), async { tokio::join!(renewal, commit) })
+            .await
+            .expect("the renewal finishes once the lapse is written");
+    assert!(claims.unwrap().is_empty());
+    assert_eq!(in_flight().await, 0, "the lapsed worker's old request is not counted again");
+}
