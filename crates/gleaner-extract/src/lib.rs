@@ -38,6 +38,7 @@ mod lenient_json;
 mod merge;
 pub mod microdata;
 pub mod microformats;
+mod more_events;
 mod nearby;
 pub mod opendata;
 mod own_element;
@@ -376,17 +377,15 @@ pub fn extract_with(
     // A page whose structured data gives fewer events than it links (an event's page with
     // its "more events" block, a list whose plugin marks up only the featured event): the
     // fallback's events that link to their own page and are not the structured ones.
-    // Reading a page's DOM and fallback costs several times its structured data, so only
-    // a page that marks up dates of its own in `<time>` elements (a "more events" block's
-    // items, as the page builders write them) is read again.
     if !out.candidates.is_empty()
         && opts.fallback
         && opts.rules.is_none()
-        && memchr::memmem::find_iter(text.as_bytes(), b"<time").nth(2).is_some()
+        && more_events::worth_reading(&text, base_url, &out.candidates)
         && news_article_type(&text).is_none()
     {
         let doc = dom.get_or_insert_with(|| parse_dom(&text));
-        let more = others_linked(doc, base_url, opts.reference_date, &out.candidates);
+        let more =
+            more_events::others_linked(doc, &text, base_url, opts.reference_date, &out.candidates);
         out.candidates.extend(more);
     }
     if out.candidates.is_empty() && opts.fallback && opts.rules.is_none() {
@@ -500,57 +499,6 @@ pub fn extract_with(
         }
     }
     out
-}
-
-/// The events the fallback reads on a page whose structured data gave `structured`, that
-/// each link to a page of their own (not this page, not a structured event's) and share
-/// neither title nor start with a structured event; none unless it reads at least two, or
-/// when two of them share a link.
-fn others_linked(
-    doc: &scraper::Html,
-    base: &Url,
-    reference: Option<chrono::NaiveDate>,
-    structured: &[Candidate],
-) -> Vec<Candidate> {
-    let mut read = Vec::new();
-    fallback::read(doc, reference, &mut read, &mut Vec::new());
-    let fold = |s: &str| gleaner_event::datetext::fold_diacritics(s.trim()).to_lowercase();
-    let resolve = |u: &str| {
-        base.join(u.trim()).ok().map(|mut u| {
-            u.set_fragment(None);
-            u
-        })
-    };
-    let titles: std::collections::HashSet<String> =
-        structured.iter().filter_map(|c| c.raw.name.as_deref()).map(fold).collect();
-    let starts: std::collections::HashSet<String> =
-        structured.iter().filter_map(|c| c.raw.start.clone()).collect();
-    let mut urls: std::collections::HashSet<Url> =
-        structured.iter().filter_map(|c| c.raw.url.as_deref()).filter_map(resolve).collect();
-    let mut page = base.clone();
-    page.set_fragment(None);
-    urls.insert(page);
-    let kept: Vec<Candidate> = read
-        .into_iter()
-        .filter(|c| {
-            let own = c.raw.url.as_deref().and_then(resolve);
-            own.is_some_and(|u| !urls.contains(&u))
-                && c.raw.name.as_deref().is_some_and(|n| !titles.contains(&fold(n)))
-                && c.raw.start.as_ref().is_some_and(|s| !starts.contains(s))
-        })
-        .collect();
-    // A list of other events links each to its own page: several read events sharing one
-    // link are a show's performances or a registration form's slots, not that list.
-    let mut seen: std::collections::HashMap<Url, usize> = std::collections::HashMap::new();
-    for c in &kept {
-        if let Some(u) = c.raw.url.as_deref().and_then(resolve) {
-            *seen.entry(u).or_default() += 1;
-        }
-    }
-    if kept.len() < 2 || seen.values().any(|n| *n > 1) {
-        return Vec::new();
-    }
-    kept
 }
 
 /// One page's events at the same named venue are at the same address: an event that names

@@ -112,7 +112,10 @@ const FLOOR_130_149: f64 = 0.96;
 /// Raised to just under 0.931, the score after the price fields were read better
 /// (tiers, page-wide prices, price sentences, regional dollars).
 /// Session 2026-12-07 (text4: booking links, titles without marks, page notes, month headings): 0.937.
-const FLOOR_150_159: f64 = 0.935;
+/// Session 2026-12-07b: 0.930. An event page's "more events" sidebar is read now (pages
+/// 225, 259, 272, 296 and 308 label its events); page 158 labels its two
+/// «Diğer Etkinlikler» none, a disagreement between the labels kept as it is.
+const FLOOR_150_159: f64 = 0.925;
 
 /// Pages 160–169, the sixth blind batch (issue 24), written at the end of the session and
 /// scored once at first sight on 2026-12-02 with every round merged: 0.641 with the
@@ -127,7 +130,9 @@ const FLOOR_150_159: f64 = 0.935;
 /// (tiers, page-wide prices, price sentences, regional dollars).
 /// Session 2026-12-07, places and prices merged: 0.832.
 /// Session 2026-12-07 (text4: booking links, titles without marks, page notes, month headings): 0.834.
-const FLOOR_160_169: f64 = 0.833;
+/// Session 2026-12-07b: 0.822. Page 160's "Featured" sidebar of two events is read now;
+/// its labels have none (see 150–159).
+const FLOOR_160_169: f64 = 0.82;
 
 /// Pages 170–189, the seventh blind batch (issue 24): 3 pages without event structured
 /// data and 1 with it in each language, from kinds of site not in the batches above. At
@@ -278,14 +283,14 @@ const BATCHES: [Batch; 15] = [
         name: "pages 150–159 (blind)",
         pages: (150, 159),
         floor: FLOOR_150_159,
-        start_precision: 0.99,
+        start_precision: 0.95, // the unlabelled sidebar events (see the floor)
         fallback_adds: true,
     },
     Batch {
         name: "pages 160–169 (blind)",
         pages: (160, 169),
         floor: FLOOR_160_169,
-        start_precision: 0.99,
+        start_precision: 0.94, // the unlabelled sidebar events (see the floor)
         fallback_adds: true,
     },
     Batch {

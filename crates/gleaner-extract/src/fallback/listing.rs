@@ -8,7 +8,7 @@ use gleaner_event::datetext::DateOrder;
 use gleaner_event::{RawEvent, parse_price_text};
 use scraper::{ElementRef, Html};
 
-use super::{MIN_ITEMS, canonical_url, in_chrome, sel};
+use super::{MIN_ITEMS, canonical_url, in_chrome, listing_min, sel};
 use crate::{Candidate, Diagnostic, Format, Severity};
 
 use super::days::{Context, day_headings, month_headings};
@@ -246,7 +246,7 @@ fn read_listing(
         for (sig, mut items) in lists {
             items.retain(|(i, _)| !holds_title(*i));
 
-            if items.len() < MIN_ITEMS {
+            if items.len() < listing_min() {
                 continue;
             }
             // A very long list is read up to its first `MAX_ITEMS` items (the soonest, as
@@ -284,7 +284,7 @@ fn read_listing(
                 .flat_map(|(i, item)| grid_items(i, item))
                 .collect();
             // Most items carry their own date and title.
-            if read.len() < MIN_ITEMS || read.len() * 2 <= items.len() {
+            if read.len() < listing_min() || read.len() * 2 <= items.len() {
                 continue;
             }
             // A conference's timetable (`9.30 h Acreditación`, `12.00 h Pausa café`): its
@@ -327,7 +327,7 @@ fn read_listing(
                 }
                 events.push(item.raw);
             }
-            if events.len() < MIN_ITEMS || days.len() < 2 {
+            if events.len() < listing_min() || days.len() < 2 {
                 continue;
             }
             // Of two lists that give as many events, the one whose events carry their times

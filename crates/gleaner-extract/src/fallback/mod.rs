@@ -903,6 +903,40 @@ fn text_of(el: ElementRef<'_>) -> String {
 /// Fewest items a listing must give (after past and duplicate items are dropped).
 const MIN_ITEMS: usize = 3;
 
+/// Fewest items a block of links to other events' pages must give ([`read_linked_block`]):
+/// its links already say each item is an event of its own.
+const MIN_LINKED_ITEMS: usize = 2;
+
+thread_local! {
+    /// The fewest items a listing must give in the reading under way: [`MIN_ITEMS`], or
+    /// [`MIN_LINKED_ITEMS`] while [`read_linked_block`] reads.
+    static LISTING_MIN: std::cell::Cell<usize> = const { std::cell::Cell::new(MIN_ITEMS) };
+}
+
+/// The fewest items a listing must give in the reading under way.
+fn listing_min() -> usize {
+    LISTING_MIN.get()
+}
+
+/// [`read`] of a small document made of a structured page's block of links to the site's
+/// other events (a "more events" sidebar or widget): its list is a listing from two items.
+pub(crate) fn read_linked_block(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    candidates: &mut Vec<Candidate>,
+) {
+    /// Puts the usual floor back however the reading ends.
+    struct Restore;
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LISTING_MIN.set(MIN_ITEMS);
+        }
+    }
+    LISTING_MIN.set(MIN_LINKED_ITEMS);
+    let _restore = Restore;
+    read(doc, reference, candidates, &mut Vec::new());
+}
+
 /// Block elements: a text unit of an item holds none of them.
 const BLOCKS: &str =
     "div, p, li, td, th, tr, table, ul, ol, dl, section, article, h1, h2, h3, h4, h5, h6";
