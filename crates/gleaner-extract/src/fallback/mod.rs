@@ -58,6 +58,7 @@ mod datelist;
 mod days;
 mod default_venue;
 mod detail;
+mod headings;
 mod item;
 mod listing;
 mod news;
@@ -156,7 +157,9 @@ fn read_as(
     let paired = dl_items(doc);
     let doc = paired.as_ref().unwrap_or(doc);
     let reading = if news {
-        if prose_reading(doc, reference, candidates, diagnostics) {
+        if news_listing(doc, reference, candidates, diagnostics)
+            || prose_reading(doc, reference, candidates, diagnostics)
+        {
             Reading::Items
         } else {
             Reading::Nothing
@@ -815,6 +818,32 @@ fn read_page(
     ));
     candidates.push(Candidate { format: Format::Fallback, location: "page".into(), raw });
     Reading::OneEvent
+}
+
+/// Reads a page that declares itself news as a listing when its own lists give more
+/// events than its prose does: its headed sections, each dated by its heading (a town's
+/// film season, `<h3>Vendredi 6 mars – …</h3>`), or a programme under day headings
+/// (`<h3>26 Haziran Cuma</h3>` and its `17.00 – …` items). Pushes them and returns `true`
+/// when it does.
+fn news_listing(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let order = page_order(doc);
+    let (mut listed, mut notes) = (Vec::new(), Vec::new());
+    let read = match sections::headed_sections(doc) {
+        Some(sectioned) if listing(&sectioned, reference, order, &mut listed, &mut notes) => true,
+        _ => listing(doc, reference, order, &mut listed, &mut notes),
+    };
+    let url = canonical_url(doc);
+    if !read || prose::prose_events(doc, reference, order, url.as_deref()).len() >= listed.len() {
+        return false;
+    }
+    candidates.extend(listed);
+    diagnostics.extend(notes);
+    true
 }
 
 /// Reads the events a post announces in its prose paragraphs (`prose`) into `candidates`;
