@@ -958,6 +958,36 @@ fn is_icon(img: ElementRef<'_>) -> bool {
 }
 
 #[cfg(test)]
+mod news_tests {
+    use chrono::NaiveDate;
+    use scraper::Html;
+
+    #[test]
+    fn a_news_posts_dated_sections_are_its_events() {
+        // Issue 24 (page 277): a post declared news, one `<h3>` per screening dated
+        // beside its title; its prose announces none of them.
+        let html = "<html lang=fr><body><article><h1>Le Ciné-village reprend</h1>\
+            <h3>Vendredi 6 mars, 19 h 30 – Le temps des sucres</h3><p>Une comédie familiale tournée dans une érablière.</p>\
+            <h3>Samedi 14 mars, 14 h – Les aventures de Ti-Loup</h3><p>Le film d'animation préféré des jeunes.</p>\
+            <h3>Vendredi 10 avril, 19 h 30 – Les derniers draveurs</h3><p>Ce documentaire raconte la fin du flottage.</p>\
+            </article></body></html>";
+        let doc = Html::parse_document(html);
+        let (mut candidates, mut notes) = (Vec::new(), Vec::new());
+        super::read_news(&doc, NaiveDate::from_ymd_opt(2026, 2, 26), &mut candidates, &mut notes);
+        let got: Vec<(Option<&str>, Option<&str>)> =
+            candidates.iter().map(|c| (c.raw.name.as_deref(), c.raw.start.as_deref())).collect();
+        assert_eq!(
+            got,
+            [
+                (Some("Le temps des sucres"), Some("2026-03-06T19:30:00")),
+                (Some("Les aventures de Ti-Loup"), Some("2026-03-14T14:00:00")),
+                (Some("Les derniers draveurs"), Some("2026-04-10T19:30:00")),
+            ]
+        );
+    }
+}
+
+#[cfg(test)]
 mod tag_tests {
     use super::{names_a_country, tag_country};
 

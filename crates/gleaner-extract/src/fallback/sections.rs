@@ -95,3 +95,45 @@ pub(super) fn heads_sections(items: &[ElementRef<'_>]) -> bool {
 fn escape(t: &str) -> String {
     t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
+
+#[cfg(test)]
+mod tests {
+    use scraper::{ElementRef, Html};
+
+    use super::heads_sections;
+
+    #[test]
+    fn section_headings_are_not_a_bare_list() {
+        // Issue 24 (page 292): `<h2>` per event, its times and text in the paragraphs
+        // under it.
+        let heads = |body: &str| {
+            let doc = Html::parse_document(&format!("<main>{body}</main>"));
+            let main = doc.select(&super::super::sel("main")).next().expect("main");
+            let items: Vec<ElementRef<'_>> = main
+                .children()
+                .filter_map(ElementRef::wrap)
+                .filter(|c| c.value().name() == "h2")
+                .collect();
+            heads_sections(&items)
+        };
+        let table: &[(&str, bool)] = &[
+            (
+                "<h2>Bee – Sat 14 March</h2><p>9am.</p><h2>Apple Day – Sun 22 March</h2><p>10am.</p><h2>Cider – Sun 19 April</h2><p>10am.</p>",
+                true,
+            ),
+            // Headings alone (a list of dated headings) are a list.
+            (
+                "<h2>Bee – Sat 14 March</h2><h2>Apple Day – Sun 22 March</h2><h2>Cider – Sun 19 April</h2>",
+                false,
+            ),
+            // Two sections are too few.
+            (
+                "<h2>Bee – Sat 14 March</h2><p>9am.</p><h2>Apple Day – Sun 22 March</h2><p>10am.</p>",
+                false,
+            ),
+        ];
+        for (body, want) in table {
+            assert_eq!(heads(body), *want, "{body}");
+        }
+    }
+}
