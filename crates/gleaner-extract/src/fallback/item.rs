@@ -15,6 +15,7 @@ use super::booking::is_booking_text;
 use super::cells::{lead_bold, lead_line};
 use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
+use super::headings::dated_heading_title;
 use super::price::{own_price, price_into};
 use super::roles::{before_start_only, labelled_time, listed_times, start_line};
 use super::tables::{cell_time, row_place, row_title, tour_row};
@@ -407,6 +408,26 @@ fn finish_item(
     let mut title_cell = None;
     // A programme line's place sentence and blurb after its bold title.
     let mut after = None;
+    // A heading without a link that holds the item's date beside its title (`Autumn
+    // working bee – Saturday 14 March`): its words outside the date, before any link or
+    // bold text. A linked heading names its event, a date in it too (`23 Nisan Halk
+    // Oyunları Gösterisi`).
+    let heading = heading.or_else(|| {
+        item.select(&sel("h1, h2, h3, h4, h5, h6"))
+            .find(|h| date_text.as_deref().is_some_and(|d| start_line(&text_of(*h)) == d))
+            .filter(|h| {
+                h.select(&sel("a[href]")).next().is_none()
+                    && !h.ancestors().filter_map(ElementRef::wrap).any(|a| a.value().name() == "a")
+            })
+            .and_then(|h| {
+                // Inline markup splits no words (`28<sup>e</sup> Derby`).
+                let text = match title_text(h) {
+                    t if t == text_of(h) => collapse(&h.text().collect::<String>()),
+                    t => t,
+                };
+                Some((dated_heading_title(&text, reference, order)?, None))
+            })
+    });
     let (title, url) = match heading {
         Some(h) => h,
         None => {
@@ -611,6 +632,8 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
         if w.is_empty()
             || ["on", "at", "le", "am", "el", "the", "vom", "du", "from", "dates", "date"]
                 .contains(&w.as_str())
+            // A weekday before the day number is the date's (`… – Saturday 14 March`).
+            || gleaner_event::datetext::is_weekday(&w)
         {
             head = rest;
         } else {

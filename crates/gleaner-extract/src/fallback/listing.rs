@@ -249,6 +249,11 @@ fn read_listing(
             if items.len() < listing_min() {
                 continue;
             }
+            // A post's section headings are read with their sections (`sections`), whose
+            // paragraphs give their times and texts.
+            if super::sections::heads_sections(&items.iter().map(|(i, _)| *i).collect::<Vec<_>>()) {
+                continue;
+            }
             // A very long list is read up to its first `MAX_ITEMS` items (the soonest, as
             // listings go): skipping it would leave the page to be read as one event.
             items.truncate(MAX_ITEMS);

@@ -58,6 +58,7 @@ mod datelist;
 mod days;
 mod default_venue;
 mod detail;
+mod headings;
 mod item;
 mod listing;
 mod news;
@@ -156,7 +157,9 @@ fn read_as(
     let paired = dl_items(doc);
     let doc = paired.as_ref().unwrap_or(doc);
     let reading = if news {
-        if prose_reading(doc, reference, candidates, diagnostics) {
+        if news_listing(doc, reference, candidates, diagnostics)
+            || prose_reading(doc, reference, candidates, diagnostics)
+        {
             Reading::Items
         } else {
             Reading::Nothing
@@ -817,6 +820,32 @@ fn read_page(
     Reading::OneEvent
 }
 
+/// Reads a page that declares itself news as a listing when its own lists give more
+/// events than its prose does: its headed sections, each dated by its heading (a town's
+/// film season, `<h3>Vendredi 6 mars – …</h3>`), or a programme under day headings
+/// (`<h3>26 Haziran Cuma</h3>` and its `17.00 – …` items). Pushes them and returns `true`
+/// when it does.
+fn news_listing(
+    doc: &Html,
+    reference: Option<NaiveDate>,
+    candidates: &mut Vec<Candidate>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> bool {
+    let order = page_order(doc);
+    let (mut listed, mut notes) = (Vec::new(), Vec::new());
+    let read = match sections::headed_sections(doc) {
+        Some(sectioned) if listing(&sectioned, reference, order, &mut listed, &mut notes) => true,
+        _ => listing(doc, reference, order, &mut listed, &mut notes),
+    };
+    let url = canonical_url(doc);
+    if !read || prose::prose_events(doc, reference, order, url.as_deref()).len() >= listed.len() {
+        return false;
+    }
+    candidates.extend(listed);
+    diagnostics.extend(notes);
+    true
+}
+
 /// Reads the events a post announces in its prose paragraphs (`prose`) into `candidates`;
 /// `true` when it found any.
 fn prose_reading(
@@ -960,6 +989,36 @@ fn is_icon(img: ElementRef<'_>) -> bool {
     let file = file.split(['?', '#']).next().unwrap_or_default();
     let name = file.rsplit('/').next().unwrap_or_default();
     small || name.contains("icon") || name.contains("logo")
+}
+
+#[cfg(test)]
+mod news_tests {
+    use chrono::NaiveDate;
+    use scraper::Html;
+
+    #[test]
+    fn a_news_posts_dated_sections_are_its_events() {
+        // Issue 24 (page 277): a post declared news, one `<h3>` per screening dated
+        // beside its title; its prose announces none of them.
+        let html = "<html lang=fr><body><article><h1>Le Ciné-village reprend</h1>\
+            <h3>Vendredi 6 mars, 19 h 30 – Le temps des sucres</h3><p>Une comédie familiale tournée dans une érablière.</p>\
+            <h3>Samedi 14 mars, 14 h – Les aventures de Ti-Loup</h3><p>Le film d'animation préféré des jeunes.</p>\
+            <h3>Vendredi 10 avril, 19 h 30 – Les derniers draveurs</h3><p>Ce documentaire raconte la fin du flottage.</p>\
+            </article></body></html>";
+        let doc = Html::parse_document(html);
+        let (mut candidates, mut notes) = (Vec::new(), Vec::new());
+        super::read_news(&doc, NaiveDate::from_ymd_opt(2026, 2, 26), &mut candidates, &mut notes);
+        let got: Vec<(Option<&str>, Option<&str>)> =
+            candidates.iter().map(|c| (c.raw.name.as_deref(), c.raw.start.as_deref())).collect();
+        assert_eq!(
+            got,
+            [
+                (Some("Le temps des sucres"), Some("2026-03-06T19:30:00")),
+                (Some("Les aventures de Ti-Loup"), Some("2026-03-14T14:00:00")),
+                (Some("Les derniers draveurs"), Some("2026-04-10T19:30:00")),
+            ]
+        );
+    }
 }
 
 #[cfg(test)]

@@ -551,6 +551,8 @@ pub(super) fn stated_weekly_time(doc: &Html) -> Option<(chrono::Weekday, chrono:
 
 /// The recurring weekday and time one sentence states (see [`stated_weekly_time`]).
 fn weekly_time(sentence: &str) -> Option<(chrono::Weekday, chrono::NaiveTime)> {
+    let statement = weekly_statement(sentence);
+    let sentence = statement.as_str();
     if !sentence.bytes().any(|b| b.is_ascii_digit())
         || parse_text_date(sentence, Some(NaiveDate::MIN), DateOrder::DayFirst).is_some()
     {
@@ -567,7 +569,11 @@ fn weekly_time(sentence: &str) -> Option<(chrono::Weekday, chrono::NaiveTime)> {
         if w.len() < 4 {
             return None;
         }
-        let every = i.checked_sub(1).is_some_and(|j| EVERY.contains(&words[j]));
+        // French writes a habit with the singular article (`ont lieu le vendredi à 19 h
+        // 30`): a weekday after `le` and before no day number is every such day.
+        let habitual = i.checked_sub(1).is_some_and(|j| words[j] == "le")
+            && words.get(i + 1).is_none_or(|n| !n.bytes().all(|b| b.is_ascii_digit()));
+        let every = habitual || i.checked_sub(1).is_some_and(|j| EVERY.contains(&words[j]));
         match weekday_of(w) {
             Some(d) if every => Some(d),
             Some(_) => None,
@@ -582,6 +588,36 @@ fn weekly_time(sentence: &str) -> Option<(chrono::Weekday, chrono::NaiveTime)> {
         (t, None) => Some((day, t)),
         _ => None,
     }
+}
+
+/// Words that open an exception to a statement for all events (`…, sauf la matinée du
+/// samedi`, `except the Saturday matinée`), folded: what follows is not the statement.
+const EXCEPT_WORDS: &[&str] = &["sauf", "except", "excepto", "salvo", "ausser", "haric", "disinda"];
+
+/// The part of a sentence that states a weekly time: without its asides in brackets
+/// (`(ouverture des portes à 19 h)`) and without the exception after `sauf`, `except`,
+/// `excepto`, `außer` (which names another weekday).
+fn weekly_statement(sentence: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for c in sentence.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    // The first exception word, found word by word on the text as written.
+    let mut at = 0;
+    for word in out.split(|c: char| !c.is_alphanumeric()) {
+        let folded = fold_diacritics(word).to_lowercase();
+        if EXCEPT_WORDS.contains(&folded.as_str()) {
+            return out[..at].trim_end().trim_end_matches(',').to_owned();
+        }
+        at += word.len() + out[at + word.len()..].chars().next().map_or(0, char::len_utf8);
+    }
+    out
 }
 
 /// Folded words naming the post's own day (`tonight`, `ce soir`, `bu akşam`).
@@ -893,6 +929,33 @@ mod tests {
         for (sentence, want) in table {
             assert_eq!(weekly_time(sentence), *want, "{sentence}");
         }
+    }
+
+    #[test]
+    fn a_weekly_time_stated_with_an_aside_or_an_exception() {
+        // Issue 24 (page 277): `le vendredi` without a day number is every Friday; the
+        // doors' time in brackets and the exception after `sauf` state nothing.
+        use chrono::{NaiveTime, Weekday};
+        let at = |h, m| NaiveTime::from_hms_opt(h, m, 0).unwrap();
+        let table: &[(&str, Option<(Weekday, NaiveTime)>)] = &[
+            (
+                "Toutes les projections ont lieu le vendredi à 19 h 30 (ouverture des portes à 19 h), sauf la matinée jeunesse du samedi.",
+                Some((Weekday::Fri, at(19, 30))),
+            ),
+            (
+                "Concerts take place every Sunday at 3 pm, except the matinée on Saturday.",
+                Some((Weekday::Sun, at(15, 0))),
+            ),
+            // A weekday with its day number is one date.
+            ("Le concert a lieu le vendredi 6 mars à 20 h.", None),
+        ];
+        for (sentence, want) in table {
+            assert_eq!(weekly_time(sentence), *want, "{sentence}");
+        }
+        assert_eq!(
+            weekly_statement("Le club (fermé en août) ouvre, sauf le lundi."),
+            "Le club  ouvre"
+        );
     }
 
     #[test]

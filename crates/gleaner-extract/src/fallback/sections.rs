@@ -38,7 +38,7 @@ pub(super) fn headed_sections(doc: &Html) -> Option<Html> {
                 if open {
                     new.push_str("</div>");
                 }
-                new.push_str("<div class=\"headed-section\">");
+                new.push_str(&format!("<div class=\"{SECTION_CLASS}\">"));
                 open = true;
             } else if open && matches!(name, Some("h1" | "h2")) {
                 // A higher heading closes the section (`<h2>` after `<h3>` sections).
@@ -65,7 +65,75 @@ pub(super) fn headed_sections(doc: &Html) -> Option<Html> {
     changed.then(|| Html::parse_document(&html))
 }
 
+/// The class [`headed_sections`] gives each section it wraps.
+const SECTION_CLASS: &str = "headed-section";
+
+/// Whether `items` (children of one parent) are the headings of a post's sections, which
+/// [`headed_sections`] wraps with what follows each: [`MIN_ITEMS`] or more `<h2>`s, or
+/// `<h3>`s, at least half of them followed by a paragraph, list, figure or table before
+/// the next heading. Read bare, such headings lose their sections' times and texts.
+pub(super) fn heads_sections(items: &[ElementRef<'_>]) -> bool {
+    let Some(level) = items.first().map(|i| i.value().name()) else { return false };
+    if items.len() < MIN_ITEMS || !matches!(level, "h2" | "h3") {
+        return false;
+    }
+    if items.iter().any(|i| i.value().name() != level) {
+        return false;
+    }
+    let followed = items
+        .iter()
+        .filter(|h| {
+            h.next_siblings().filter_map(ElementRef::wrap).next().is_some_and(|n| {
+                matches!(n.value().name(), "p" | "ul" | "ol" | "figure" | "table" | "div")
+            })
+        })
+        .count();
+    followed * 2 >= items.len()
+}
+
 /// Text escaped for HTML.
 fn escape(t: &str) -> String {
     t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use scraper::{ElementRef, Html};
+
+    use super::heads_sections;
+
+    #[test]
+    fn section_headings_are_not_a_bare_list() {
+        // Issue 24 (page 292): `<h2>` per event, its times and text in the paragraphs
+        // under it.
+        let heads = |body: &str| {
+            let doc = Html::parse_document(&format!("<main>{body}</main>"));
+            let main = doc.select(&super::super::sel("main")).next().expect("main");
+            let items: Vec<ElementRef<'_>> = main
+                .children()
+                .filter_map(ElementRef::wrap)
+                .filter(|c| c.value().name() == "h2")
+                .collect();
+            heads_sections(&items)
+        };
+        let table: &[(&str, bool)] = &[
+            (
+                "<h2>Bee – Sat 14 March</h2><p>9am.</p><h2>Apple Day – Sun 22 March</h2><p>10am.</p><h2>Cider – Sun 19 April</h2><p>10am.</p>",
+                true,
+            ),
+            // Headings alone (a list of dated headings) are a list.
+            (
+                "<h2>Bee – Sat 14 March</h2><h2>Apple Day – Sun 22 March</h2><h2>Cider – Sun 19 April</h2>",
+                false,
+            ),
+            // Two sections are too few.
+            (
+                "<h2>Bee – Sat 14 March</h2><p>9am.</p><h2>Apple Day – Sun 22 March</h2><p>10am.</p>",
+                false,
+            ),
+        ];
+        for (body, want) in table {
+            assert_eq!(heads(body), *want, "{body}");
+        }
+    }
 }
