@@ -12,6 +12,10 @@
 //! shortest round trip: one trip stretched by a busy machine (a process not scheduled
 //! for a few hundred milliseconds after the answer came) put one worker's clock that far
 //! off its neighbours', and the site saw two workers' requests closer than the gap.
+//! When every trip of a sync is slow (a machine busy for seconds: four workers saw two
+//! requests 40 ms apart under a 150 ms gap), the clock says how far off it may be, half
+//! the kept trip and the drift since ([`WallClock::uncertainty`]), and the gate records
+//! starts and ends that much later and waits that much longer.
 
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, SystemTime};
@@ -37,32 +41,53 @@ const GOOD_TRIP: Duration = Duration::from_millis(2);
 /// to show that workers sharing a database do not depend on it.
 const SKEW_ENV: &str = "GLEANER_TEST_WALL_CLOCK_SKEW_MS";
 
+/// The local monotonic clock's drift against the database's allowed for, per unit of time
+/// since the last sync (100 parts per million: well over a crystal's).
+const DRIFT_PER: u32 = 10_000;
+
+/// One sync's reading: the local instant in the middle of its round trip, the database
+/// time, and half the trip (how far the reading may be off).
+type Reading = (Instant, SystemTime, Duration);
+
 /// The database's clock carried on the local monotonic clock.
 #[derive(Debug)]
 struct DatabaseClock {
-    /// A database time and the local instant it was read at (the middle of the trip).
-    anchor: Mutex<(Instant, SystemTime)>,
+    /// A database time, the local instant it was read at (the middle of the trip), and
+    /// how far it may be off (half the trip).
+    anchor: Mutex<Reading>,
 }
 
 impl DatabaseClock {
     /// Reads the database clock and keeps it synced every [`RESYNC`] while the returned
     /// clock lives (the sync task holds it weakly).
     async fn synced(store: &Store) -> Result<Arc<DatabaseClock>, StoreError> {
-        let (at, time) = read(store).await?;
-        let clock = Arc::new(DatabaseClock { anchor: Mutex::new((at, time)) });
+        let reading = read(store).await?;
+        let clock = Arc::new(DatabaseClock { anchor: Mutex::new(reading) });
         let (weak, store) = (Arc::downgrade(&clock), store.clone());
         tokio::spawn(resync_loop(weak, store));
         Ok(clock)
     }
 
-    /// Takes a new reading; the clock never goes back.
-    fn set(&self, at: Instant, time: SystemTime) {
+    /// Takes a new reading; the clock never goes back (a reading behind the carried
+    /// clock keeps the carried clock, and its error bound).
+    fn set(&self, (at, time, half_trip): Reading) {
         let current = self.reading(at);
-        *self.anchor.lock().unwrap_or_else(|p| p.into_inner()) = (at, time.max(current));
+        let off = self.error_at(at);
+        *self.anchor.lock().unwrap_or_else(|p| p.into_inner()) = match time >= current {
+            true => (at, time, half_trip),
+            false => (at, current, off),
+        };
+    }
+
+    /// How far [`DatabaseClock::reading`] at `at` may be off: half the last sync's trip,
+    /// and the drift allowed since.
+    fn error_at(&self, at: Instant) -> Duration {
+        let (anchor, _, half_trip) = *self.anchor.lock().unwrap_or_else(|p| p.into_inner());
+        half_trip + at.saturating_duration_since(anchor) / DRIFT_PER
     }
 
     fn reading(&self, at: Instant) -> SystemTime {
-        let (anchor, time) = *self.anchor.lock().unwrap_or_else(|p| p.into_inner());
+        let (anchor, time, _) = *self.anchor.lock().unwrap_or_else(|p| p.into_inner());
         match at.checked_duration_since(anchor) {
             Some(elapsed) => time + elapsed,
             None => time - anchor.duration_since(at),
@@ -74,21 +99,27 @@ impl WallClock for DatabaseClock {
     fn now(&self) -> SystemTime {
         self.reading(Instant::now())
     }
+
+    fn uncertainty(&self) -> Duration {
+        self.error_at(Instant::now())
+    }
 }
 
-/// One sync: the local instant in the middle of the round trip, and the database time,
-/// of the reading with the shortest trip of up to [`SAMPLES`] (see [`best_reading`]).
-async fn read(store: &Store) -> Result<(Instant, SystemTime), StoreError> {
+/// One sync: the local instant in the middle of the round trip, the database time and
+/// half the trip, of the reading with the shortest trip of up to [`SAMPLES`] (see
+/// [`best_reading`]).
+async fn read(store: &Store) -> Result<Reading, StoreError> {
     best_reading(|| store.database_time()).await
 }
 
 /// Takes readings of `database_time` until one's round trip is [`GOOD_TRIP`] or less
 /// (the first never counts: it may connect and prepare) or [`SAMPLES`] are taken, and
 /// returns the one with the shortest trip as (the local instant in the middle of its
-/// trip, the database time). The database read its clock somewhere inside the trip, so
-/// a reading is off by at most half its trip; a trip stretched by a busy machine is
-/// left out rather than trusted. Fails only when no reading succeeds.
-async fn best_reading<F, Fut>(mut database_time: F) -> Result<(Instant, SystemTime), StoreError>
+/// trip, the database time, half the trip). The database read its clock somewhere inside
+/// the trip, so a reading is off by at most half its trip; a trip stretched by a busy
+/// machine is left out rather than trusted, and when every trip was, the half trip says
+/// how far off the clock may be. Fails only when no reading succeeds.
+async fn best_reading<F, Fut>(mut database_time: F) -> Result<Reading, StoreError>
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<SystemTime, StoreError>>,
@@ -111,7 +142,7 @@ where
         }
     }
     match (best, last_error) {
-        (Some((_, at, time)), _) => Ok((at, time)),
+        (Some((trip, at, time)), _) => Ok((at, time, trip / 2)),
         (None, Some(error)) => Err(error),
         (None, None) => Err(StoreError::Worker("the database clock gave no reading".into())),
     }
@@ -122,8 +153,8 @@ async fn resync_loop(clock: Weak<DatabaseClock>, store: Store) {
         tokio::time::sleep(RESYNC).await;
         let Some(clock) = clock.upgrade() else { return };
         // A failed read keeps the last anchor: the monotonic clock carries it on.
-        if let Ok((at, time)) = read(&store).await {
-            clock.set(at, time);
+        if let Ok(reading) = read(&store).await {
+            clock.set(reading);
         }
     }
 }
@@ -178,7 +209,7 @@ mod tests {
         let database_now = move || epoch + offset + origin.elapsed();
         let stalls = [300u64, 0, 0, 0];
         let mut calls = 0usize;
-        let (at, time) = best_reading(|| {
+        let (at, time, half_trip) = best_reading(|| {
             let stall = Duration::from_millis(stalls.get(calls).copied().unwrap_or(0));
             calls += 1;
             async move {
@@ -190,7 +221,8 @@ mod tests {
         })
         .await
         .unwrap();
-        let clock = DatabaseClock { anchor: Mutex::new((at, time)) };
+        assert!(half_trip <= Duration::from_millis(1), "the kept trip was a short one");
+        let clock = DatabaseClock { anchor: Mutex::new((at, time, half_trip)) };
         let later = Instant::now() + Duration::from_secs(5);
         let truth = epoch + offset + later.duration_since(origin);
         let read = clock.reading(later);
@@ -222,14 +254,40 @@ mod tests {
     fn the_clock_carries_the_database_time_forward_and_never_goes_back() {
         let start = Instant::now();
         let db = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
-        let clock = DatabaseClock { anchor: Mutex::new((start, db)) };
-        let later = start + Duration::from_millis(1500);
-        assert_eq!(clock.reading(later), db + Duration::from_millis(1500));
-        // A sync whose reading is behind (the trip was slow) does not move it back.
-        clock.set(later, db + Duration::from_millis(1400));
-        assert_eq!(clock.reading(later), db + Duration::from_millis(1500));
-        // One ahead moves it forward.
-        clock.set(later, db + Duration::from_secs(2));
+        let ms = Duration::from_millis;
+        let clock = DatabaseClock { anchor: Mutex::new((start, db, ms(1))) };
+        let later = start + ms(1500);
+        assert_eq!(clock.reading(later), db + ms(1500));
+        // A sync whose reading is behind (the trip was slow) does not move it back, and
+        // keeps the carried clock's error bound.
+        clock.set((later, db + ms(1400), ms(200)));
+        assert_eq!(clock.reading(later), db + ms(1500));
+        assert!(clock.error_at(later) < ms(2));
+        // One ahead moves it forward, with its own bound.
+        clock.set((later, db + Duration::from_secs(2), ms(40)));
         assert_eq!(clock.reading(later + Duration::from_secs(1)), db + Duration::from_secs(3));
+        assert_eq!(clock.error_at(later), ms(40));
+    }
+
+    /// A clock synced over a slow round trip (every trip of a sync stretched by a busy
+    /// machine) says so: its uncertainty is half that trip, plus the drift allowed since,
+    /// and the gate waits that much longer (`gleaner-fetch`'s gate).
+    #[tokio::test(start_paused = true)]
+    async fn a_clock_synced_over_slow_trips_says_how_far_off_it_may_be() {
+        let db = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let reading = best_reading(|| async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            Ok(db)
+        })
+        .await
+        .unwrap();
+        let clock = DatabaseClock { anchor: Mutex::new(reading) };
+        let u = clock.uncertainty();
+        assert!(u >= Duration::from_millis(150), "half a 300 ms trip at least: {u:?}");
+        assert!(u < Duration::from_millis(152), "no more than half the trip and drift: {u:?}");
+        tokio::time::advance(Duration::from_secs(100)).await;
+        let drift = clock.uncertainty() - u;
+        let (low, high) = (Duration::from_micros(9_999), Duration::from_micros(10_001));
+        assert!(drift >= low && drift <= high, "100 ppm of 100 s: {drift:?}");
     }
 }

@@ -887,6 +887,11 @@ impl Gate {
                 break Err(GateOutcome::Refused(Refusal::OptedOut(reference)));
             }
             let now = self.clock.now();
+            // The clock may be this far off the one other workers read (the database's,
+            // read over a round trip): the start is recorded that much later and the gap
+            // waited that much longer, so no two workers' requests come closer than the
+            // gap, however their readings err (`WallClock::uncertainty`).
+            let off = self.clock.uncertainty();
             let mut decision = BudgetDecision::Go;
             let mut robots_known = false;
             let mut changed_robots = None;
@@ -911,10 +916,18 @@ impl Gate {
                             *changed_to = Some(without_body(s.robots.as_ref()));
                             return;
                         }
-                        *decided =
-                            budget::decide(&s.budget, global, rules, purpose, pass, now, jitter);
+                        *decided = budget::decide(
+                            &s.budget,
+                            global,
+                            rules,
+                            purpose,
+                            pass,
+                            now,
+                            jitter + off,
+                        );
                         if *decided == BudgetDecision::Go {
-                            budget::reserve(&mut s.budget, global, rules, purpose, pass, now);
+                            let late = now + off;
+                            budget::reserve(&mut s.budget, global, rules, purpose, pass, late);
                         }
                     }),
                 )
@@ -999,7 +1012,10 @@ impl Gate {
         };
         let started = self.clock.now();
         let result = self.client.fetch(&fetch).await;
-        let now = self.clock.now();
+        let ended = self.clock.now();
+        // The end is recorded as late as the clock may be off (see the budget's
+        // reservation above).
+        let now = ended + self.clock.uncertainty();
         let signals = self.settings.signal_settings();
         let block_for = self.settings.politeness.block_duration;
         let purpose = request.purpose;
@@ -1045,7 +1061,7 @@ impl Gate {
             outcome,
             error,
             bytes,
-            duration: now.duration_since(started).unwrap_or_default(),
+            duration: ended.duration_since(started).unwrap_or_default(),
             reason: match note {
                 Some(note) => format!("{reason}; {note}"),
                 None => reason,

@@ -37,11 +37,14 @@ struct Setup {
 }
 
 fn setup() -> Setup {
+    setup_on(Arc::new(ShiftedClock::from_now()))
+}
+
+fn setup_on(clock: Arc<dyn WallClock>) -> Setup {
     let settings = Arc::new(gleaner_config::parse(CONFIG, "paused.toml").unwrap());
     let client = Client::new(ClientSettings::from_settings(&settings)).unwrap();
     let registry = Arc::new(MemoryRegistry::default());
     let audit = Arc::new(MemoryAudit::default());
-    let clock: Arc<dyn WallClock> = Arc::new(ShiftedClock::from_now());
     let gate = Gate::new(
         client,
         settings,
@@ -88,6 +91,56 @@ async fn the_gap_is_kept_between_requests_on_paused_time() {
         "6 s of gaps, not waited: {:?}",
         real.elapsed()
     );
+}
+
+/// A clock read over a slow round trip (the database's, on a busy machine): it may be
+/// `off` either way.
+#[derive(Debug)]
+struct UncertainClock {
+    clock: ShiftedClock,
+    off: Duration,
+}
+
+impl WallClock for UncertainClock {
+    fn now(&self) -> SystemTime {
+        self.clock.now()
+    }
+
+    fn uncertainty(&self) -> Duration {
+        self.off
+    }
+}
+
+/// The starts of four robots.txt requests through `s`'s gate, from its audit.
+async fn four_starts(s: &Setup) -> Vec<SystemTime> {
+    for _ in 0..4 {
+        let outcome =
+            tokio::time::timeout(Duration::from_secs(60), s.gate.fetch(&robots())).await.unwrap();
+        assert!(locally_refused(&outcome), "{outcome:?}");
+    }
+    s.audit.records().iter().map(|r| r.time).collect()
+}
+
+/// Two workers whose clocks err in opposite directions by `off` each would come `2 × off`
+/// closer than the gap: a clock that may be `off` records each start and end that much
+/// later and waits that much longer, so its own requests are `gap + 2 × off` apart, and
+/// another worker's, whatever their readings' errors, at least the gap.
+#[tokio::test(start_paused = true)]
+async fn a_clock_that_may_be_off_widens_the_gap_by_its_error() {
+    let off = Duration::from_millis(300);
+    let s = setup_on(Arc::new(UncertainClock { clock: ShiftedClock::from_now(), off }));
+    let starts = four_starts(&s).await;
+    for pair in starts.windows(2) {
+        let gap = pair[1].duration_since(pair[0]).unwrap();
+        assert!(gap >= Duration::from_secs(2) + 2 * off, "gap and twice the error: {gap:?}");
+    }
+    // Positive control: an exact clock keeps the gap and no more.
+    let exact = setup();
+    let starts = four_starts(&exact).await;
+    for pair in starts.windows(2) {
+        let gap = pair[1].duration_since(pair[0]).unwrap();
+        assert!(gap < Duration::from_secs(2) + off, "an exact clock adds nothing: {gap:?}");
+    }
 }
 
 #[tokio::test(start_paused = true)]
