@@ -638,12 +638,7 @@ fn text_facts(text: &str, raw: &mut RawEvent) {
 pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
     let line = gleaner_event::text::clean_line(line);
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
-        let money = |t: &str| {
-            t.contains(['$', '€', '£', '₺'])
-                || t.to_lowercase()
-                    .split(|c: char| !c.is_alphanumeric())
-                    .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w))
-        };
+        let money = |t: &str| has_money(t);
         if let Some(p) = line
             .split(". ")
             .flat_map(|s| s.split("; "))
@@ -661,6 +656,14 @@ pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
             crate::fallback::price_into(&p, raw);
         }
     }
+}
+
+/// Whether a text writes money: a currency sign (`$`, `€`, `£`, `₺`) or code (`TL`, `EUR`).
+pub(crate) fn has_money(t: &str) -> bool {
+    t.contains(['$', '€', '£', '₺'])
+        || t.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w))
 }
 
 /// Whether a sentence of a text without an amount lets a group in free (`Precio: 15 €.

@@ -748,7 +748,7 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
         description: text("DESCRIPTION"),
         url: text("URL").map(|u| u.trim().to_owned()),
         start: start.map(|s| s.to_event_time().to_iso()),
-        end: end.filter(|e| !one_day(start, *e)).map(|e| e.to_event_time().to_iso()),
+        end: end.map(|e| e.to_event_time().to_iso()),
         ..RawEvent::default()
     };
     raw.status = text("STATUS").and_then(|s| match s.trim().to_ascii_uppercase().as_str() {
@@ -818,21 +818,19 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
     })
 }
 
-/// Whether `end` is the exclusive `DTEND` of a one-day all-day event (`DTSTART;VALUE=DATE:
-/// 20260509`, `DTEND;VALUE=DATE:20260510`): the event is that one day, and states no end.
-fn one_day(start: Option<When>, end: When) -> bool {
-    matches!((start, end), (Some(When::Date(s)), When::Date(e)) if s.succ_opt() == Some(e))
-}
-
 /// The lead paragraph of a `DESCRIPTION` written in paragraphs (a blank line, `\n\n`, or an
-/// HTML `<br>` between them): the event's text, before the practical notes after it
-/// (`Ücret: 3.500 TL`, `Sellers: tables €15`), which are read as facts. A description in
-/// one paragraph, or in lines without a blank one between them, is kept whole.
+/// HTML `<br>` between them) when a later one is a price note (`Ücret: 3.500 TL`, `Sellers:
+/// tables €15, book by 10 March`): the event's text, before the practical notes, which are
+/// read as facts. A description without a price after its lead, in one paragraph, or in
+/// lines without a blank one between them, is kept whole (the corpus calendars' notes run
+/// on over paragraphs).
 fn lead_paragraph(text: &str) -> String {
     let lower = text.to_ascii_lowercase();
     let cut = [text.find("\n\n"), lower.find("<br")].into_iter().flatten().min();
     match cut {
-        Some(at) if !text[..at].trim().is_empty() => text[..at].trim_end().to_owned(),
+        Some(at) if !text[..at].trim().is_empty() && crate::feeds::has_money(&text[at..]) => {
+            text[..at].trim_end().to_owned()
+        }
         _ => text.to_owned(),
     }
 }
@@ -1423,12 +1421,11 @@ fn expand(
             let mut e = m.event.clone();
             e.recurrence_id = m.event.recurring.then(|| occ.to_event_time());
             e.raw.start = Some(occ.to_event_time().to_iso());
-            e.raw.end =
-                m.length.filter(|len| !(m.end_is_date && *len == Duration::days(1))).map(|len| {
-                    let end = start.with_naive(t + len);
-                    let end = if m.end_is_date { When::Date(end.naive().date()) } else { end };
-                    end.to_event_time().to_iso()
-                });
+            e.raw.end = m.length.map(|len| {
+                let end = start.with_naive(t + len);
+                let end = if m.end_is_date { When::Date(end.naive().date()) } else { end };
+                end.to_event_time().to_iso()
+            });
             out.push(e);
         }
         // Overrides that moved an instance the series did not produce here.
@@ -1596,7 +1593,7 @@ mod tests {
     }
 
     #[test]
-    fn one_day_all_day_events_state_no_end_and_badges_beat_confirmed() {
+    fn badges_beat_confirmed_and_a_price_note_is_no_description() {
         let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTART;VALUE=DATE:20260509\r\n\
                     DTEND;VALUE=DATE:20260510\r\nSUMMARY:İPTAL - Feria\r\nSTATUS:CONFIRMED\r\n\
                     DESCRIPTION:Gran feria. Entrada libre.\\n\\nPuestos: 10 €.\r\nEND:VEVENT\r\n\
@@ -1604,14 +1601,15 @@ mod tests {
                     DTEND;VALUE=DATE:20260511\r\nSUMMARY:Two days\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
         let cal = read(text.as_bytes(), &IcalOptions::default());
         let one = &cal.events[0].raw;
-        assert_eq!((one.start.as_deref(), one.end.as_deref()), (Some("2026-05-09"), None));
+        assert_eq!(one.end.as_deref(), Some("2026-05-10"));
         assert_eq!(one.status.as_deref(), Some("cancelled"));
         assert_eq!(one.name.as_deref(), Some("Feria"));
         // The lead paragraph is the description; the later one is read for its price.
         assert_eq!(one.description.as_deref(), Some("Gran feria. Entrada libre."));
         assert!(one.has_price());
-        // A span keeps its exclusive DTEND as written.
-        assert_eq!(cal.events[1].raw.end.as_deref(), Some("2026-05-11"));
+        // A later paragraph without a price is the description's too.
+        let notes = "Erstes Treffen.\n\nWird es einen neuen Erfa geben?";
+        assert_eq!(lead_paragraph(notes), notes);
     }
 
     #[test]
