@@ -1042,6 +1042,18 @@ mod tests {
     }
 
     #[test]
+    fn a_deadline_in_a_later_paragraph_leaves_the_date_line_read() {
+        let (root, _) = xml::parse(
+            "<item><title>Excursión a Teruel</title><pubDate>Tue, 10 Feb 2026 11:20:00 +0000</pubDate>\
+             <description><![CDATA[<p>Fecha: sábado 9 de mayo de 2026 · Salida: 8.00 h</p>\
+             <p>Inscripciones en secretaría hasta el 24 de abril.</p>]]></description></item>",
+        );
+        let item = root.unwrap();
+        let (d, at) = written_date(&item, DateOrder::default()).unwrap();
+        assert_eq!((d.start.to_iso().as_str(), at), ("2026-05-09T08:00:00", 1));
+    }
+
+    #[test]
     fn a_venue_of_the_channels_place_takes_its_street() {
         let channel = crate::ical::split_location(
             "Ateneo de Calatayud · Calle Dato 12, 50300 Calatayud (Zaragoza)",

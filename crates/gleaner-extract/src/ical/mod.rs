@@ -758,10 +758,13 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
         _ => None,
     });
     if let Some((name, status)) = raw.name.as_deref().and_then(crate::feeds::split_status_badge) {
-        // `SUMMARY:Abgesagt: Chorkonzert`: the name, and the status unless STATUS says one
-        // other than `CONFIRMED` (Google Calendar confirms every event; the badge is newer).
+        // `SUMMARY:Abgesagt: Chorkonzert`: the name, and the status unless STATUS says one.
+        // A cancellation badge beats `CONFIRMED` (Google Calendar confirms every event, and
+        // a cancelled one cannot be); `Kammerkonzert (verschoben)` may be confirmed at its
+        // new time, and STATUS decides.
         raw.name = Some(name);
-        if raw.status.as_deref().is_none_or(|s| s == "EventScheduled") {
+        let confirmed = raw.status.as_deref() == Some("EventScheduled");
+        if raw.status.is_none() || (confirmed && status == "cancelled") {
             raw.status = Some(status.to_owned());
         }
     }
