@@ -30,7 +30,9 @@ const FREE: [&str; 19] = [
 /// Beginnings of words naming a group of people, in the five languages (children, the
 /// young, members, students, women, seniors, babies; `under`, `moins`, `unter`, `menores`,
 /// `yas` before or after an age).
-const GROUPS: [&str; 37] = [
+const GROUPS: [&str; 38] = [
+    // Spanish `colegiados`, the members of a professional body.
+    "colegiad",
     "child",
     "kid",
     "under",
@@ -94,6 +96,21 @@ fn tier_in(sentence: &str) -> bool {
             (from..to).any(|j| j != i && is_group(&words, j))
         }
     }) || labelled_tier(sentence)
+        || listed_then_free(sentence, &words)
+}
+
+/// A short sentence that lists a group first and says free last, after a comma (`Socios
+/// de la cooperativa y sus acompañantes, gratis.`, `Members and their guests, free`): the
+/// group may be more than four words from the free word.
+fn listed_then_free(sentence: &str, words: &[&str]) -> bool {
+    (1..=10).contains(&words.len())
+        && is_group(words, 0)
+        && words.last().is_some_and(|w| FREE.contains(w))
+        && sentence
+            .trim()
+            .trim_end_matches(['.', '!'])
+            .rsplit_once(',')
+            .is_some_and(|(_, last)| last.split_whitespace().count() == 1)
 }
 
 /// Whether the word at `i` names a group of people ([`GROUPS`], `yaş altı`, `U12`).
@@ -132,6 +149,7 @@ mod tests {
     #[test]
     fn free_tiers_in_five_languages() {
         for yes in [
+            "Socios de la cooperativa y sus acompañantes, gratis.",
             "Under 12s free",
             "$45 with under-14s free",
             "kids 10 & under free",

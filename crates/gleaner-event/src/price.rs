@@ -566,7 +566,11 @@ pub fn says_free_entry(text: &str) -> bool {
 }
 
 fn states_free_entry(words: &[&str]) -> bool {
-    const PHRASES: [&str; 25] = [
+    const PHRASES: [&str; 28] = [
+        // Chile's `Entrada liberada`; English `Free, all welcome`, `Free, donations welcome`.
+        "entrada liberada",
+        "free all welcome",
+        "free donations welcome",
         // Entry that is or will be free (`La entrada será libre`, `L'entrée est libre`).
         "entrada es libre",
         "entrada sera libre",
@@ -722,6 +726,18 @@ mod tests {
     fn line(s: &str) -> Option<(String, Option<String>, Option<&'static str>, bool)> {
         parse_price_text(s)
             .map(|p| (p.min.to_string(), p.max.map(|m| m.to_string()), p.currency, p.is_free))
+    }
+
+    #[test]
+    fn free_entry_in_chilean_and_english_phrases() {
+        for yes in [
+            "Entrada liberada.",
+            "A talk on VHF drills. Free, all welcome.",
+            "Free, donations welcome.",
+        ] {
+            assert!(says_free_entry(yes), "{yes}");
+        }
+        assert!(!says_free_entry("Free parking, all welcome"));
     }
 
     #[test]

@@ -178,6 +178,8 @@ pub fn read(bytes: &[u8], base_url: &Url, mode: FeedMode) -> FeedItems {
                 raw.street.clone_from(&p.street);
                 raw.locality.clone_from(&p.locality);
                 raw.country.clone_from(&p.country);
+            } else if let Some(p) = &place {
+                in_channel_town(&mut raw, p);
             }
             if raw.country.is_none()
                 && let Some(c) = crate::page::address_country(lang.as_deref(), &raw)
@@ -275,26 +277,104 @@ fn xhtml_blocks(item: &Element) -> Option<Vec<(bool, String)>> {
 /// The first `<p>` of an HTML description that holds text, when it has two or more;
 /// else the description as it is.
 fn lead_paragraph(html: &str) -> String {
+    let paragraphs = html_paragraphs(html);
+    match paragraphs.first() {
+        Some(first) if paragraphs.len() >= 2 => first.clone(),
+        _ => html.to_owned(),
+    }
+}
+
+/// The `<p>` elements of an HTML description that hold text, as written (with their
+/// markup); none when it has no `<p>`.
+fn html_paragraphs(html: &str) -> Vec<String> {
     let lower = html.to_ascii_lowercase();
-    let opens: Vec<usize> = lower
+    lower
         .match_indices("<p")
         .map(|(i, _)| i)
         .filter(|i| lower[i + 2..].starts_with(['>', ' ', '\t', '\n']))
-        .collect();
-    if opens.len() < 2 {
-        return html.to_owned();
-    }
-    opens
-        .iter()
-        .filter_map(|&i| {
+        .filter_map(|i| {
             let body = i + lower[i..].find('>')? + 1;
             let end = lower[body..].find("</p>").map_or(lower.len(), |e| body + e);
             let para = &html[i..(end + 4).min(html.len())];
             let text = gleaner_event::text::clean_line(para);
             (!text.trim().is_empty()).then(|| para.to_owned())
         })
-        .next()
-        .unwrap_or_else(|| html.to_owned())
+        .collect()
+}
+
+/// The place a practical line of an item's text names after a label (`Fecha: jueves 5 de
+/// marzo · Hora: 19.30 h · Lugar: salón de actos del Ateneo`, `Ort: Rathausgalerie`,
+/// `Venue: The Old Mill`): the value up to the next `·`, `|` or line's end.
+fn labelled_place(text: &str) -> Option<String> {
+    const PLACE: [&str; 10] = [
+        "lugar",
+        "lieu",
+        "ort",
+        "veranstaltungsort",
+        "yer",
+        "mekan",
+        "venue",
+        "location",
+        "where",
+        "adresse",
+    ];
+    let line = gleaner_event::text::clean_line(text);
+    line.split(['·', '|', '\n']).find_map(|segment| {
+        let (label, value) = segment.split_once(':')?;
+        let label = label.trim().to_lowercase();
+        let value = value.trim().trim_end_matches('.').trim();
+        (PLACE.contains(&label.as_str())
+            && !value.is_empty()
+            && value.chars().count() <= 120
+            && !value.contains(':'))
+        .then(|| value.to_owned())
+    })
+}
+
+/// Whether a paragraph is a line of labelled facts (`Fecha: jueves 5 de marzo · Hora:
+/// 19.30 h · Lugar: …`, `Date: 14 May | Time: 8pm`): two parts or more, split at `·` or `|`,
+/// each opening with a label of one or two words and a colon. A sentence that gives the
+/// date (`Le jeudi 12 mars à 20h30, salle Jean-Vigo : L'Aurore…`) is the event's text.
+fn is_practical_line(paragraph: &str) -> bool {
+    let line = gleaner_event::text::clean_line(paragraph);
+    let parts: Vec<&str> = line.split(['·', '|']).map(str::trim).collect();
+    parts.len() >= 2
+        && parts.iter().all(|p| {
+            p.split_once(':').is_some_and(|(label, value)| {
+                let words = label.split_whitespace().count();
+                (1..=2).contains(&words) && !value.trim().is_empty()
+            })
+        })
+}
+
+/// The first image an item's HTML shows (`<img src>` in `content:encoded` or the
+/// description, where WordPress puts the featured image), when it has no enclosure:
+/// emoji, smilies and one-pixel trackers are not the event's.
+fn html_image(item: &Element) -> Option<String> {
+    let html = item
+        .children
+        .iter()
+        .find(|c| c.name == "content:encoded")
+        .map(|c| c.text.clone())
+        .or_else(|| item.child_text("description"))?;
+    let lower = html.to_ascii_lowercase();
+    lower.match_indices("<img").take(20).find_map(|(i, _)| {
+        let tag_end = lower[i..].find('>').map_or(lower.len(), |e| i + e);
+        let tag = &html[i..tag_end];
+        let tag_lower = &lower[i..tag_end];
+        let at = tag_lower.find(" src=")? + 5;
+        let quote = tag[at..].chars().next()?;
+        let src = if quote == '"' || quote == '\'' {
+            tag[at + 1..].split(quote).next()?
+        } else {
+            tag[at..].split_whitespace().next()?
+        };
+        let tiny = tag_lower.contains("width=\"1\"") || tag_lower.contains("height=\"1\"");
+        let decoration = ["emoji", "smilies", "feedburner", "pixel"]
+            .iter()
+            .any(|w| src.to_ascii_lowercase().contains(w));
+        (!src.is_empty() && !tiny && !decoration).then(|| src.trim().to_owned())
+    })
 }
 
 fn summary_of(item: &Element) -> Option<String> {
@@ -397,6 +477,9 @@ struct Hints {
     /// Which text the start was read from: 0 the title, 1… the summary (or the xhtml
     /// content's blocks, in order).
     date_text: usize,
+    /// The date was read from an HTML description whose lead paragraph is a practical line
+    /// that states it (`Fecha: jueves 5 de marzo · Hora: 19.30 h`), and another follows.
+    lead_dated: bool,
 }
 
 const START_NAMES: [&str; 8] = [
@@ -460,6 +543,22 @@ fn event_hints(item: &Element, order: DateOrder) -> Hints {
         h.start = Some(d.start.to_iso());
         h.end = d.end.filter(|e| *e != d.start).map(|e| e.to_iso());
         h.date_in_text = true;
+        let paragraphs = summary_of(item).map(|t| html_paragraphs(&t)).unwrap_or_default();
+        let published = published_of(item).map(|p| p.date_naive());
+        h.lead_dated = xhtml_blocks(item).is_none()
+            && paragraphs.len() >= 2
+            && is_practical_line(&paragraphs[0])
+            && parse_text_date(&gleaner_event::text::clean_line(&paragraphs[0]), published, order)
+                .is_some_and(|l| l.start.date() == d.start.date());
+        if h.location.is_none() && h.venue.is_none() && h.address.is_none() {
+            // `Lugar: salón de actos del Ateneo` on the item's practical line.
+            let texts = if paragraphs.is_empty() {
+                summary_of(item).into_iter().collect()
+            } else {
+                paragraphs
+            };
+            h.location = texts.iter().find_map(|t| labelled_place(t));
+        }
     }
     h
 }
@@ -493,6 +592,35 @@ fn channel_place(description: &str) -> Option<crate::ical::LocationParts> {
     (parts.venue.is_some() && named).then_some(parts)
 }
 
+/// An item that names its venue but no town (`Lugar: Café del Ateneo`, `Lugar: Iglesia de
+/// San Juan el Real, plaza de San Juan s/n`) is in the town of the place its channel names:
+/// its town and country, and its street too when the venue is a part of the channel's
+/// (a word of the channel venue's name in it: `Café del Ateneo` of `Ateneo de Calatayud`).
+fn in_channel_town(raw: &mut RawEvent, channel: &crate::ical::LocationParts) {
+    let Some(venue) = raw.location_name.as_deref() else { return };
+    if raw.locality.is_some() || raw.address_text.is_some() || raw.location_text.is_some() {
+        return;
+    }
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().count() >= 4 && w.starts_with(char::is_uppercase))
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let own = words(venue);
+    let part_of = channel.venue.as_deref().is_some_and(|c| {
+        let town = channel.locality.as_deref().map(str::to_lowercase).unwrap_or_default();
+        words(c).iter().any(|w| *w != town && own.contains(w))
+    });
+    if raw.street.is_none() && part_of {
+        raw.street.clone_from(&channel.street);
+    }
+    raw.locality.clone_from(&channel.locality);
+    if raw.country.is_none() {
+        raw.country.clone_from(&channel.country);
+    }
+}
+
 /// What an item's text says of its price and status when its date was read from that
 /// text: the first sentence with an amount and a currency (`Tarif plein 8 €, réduit 5 €.`,
 /// `Teilnahme 8 €`), and a status word (`Annulé`, `abgesagt`).
@@ -510,23 +638,56 @@ fn text_facts(text: &str, raw: &mut RawEvent) {
 pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
     let line = gleaner_event::text::clean_line(line);
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
-        let money = |t: &str| {
-            t.contains(['$', '€', '£', '₺'])
-                || t.to_lowercase()
-                    .split(|c: char| !c.is_alphanumeric())
-                    .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w))
-        };
+        let money = |t: &str| has_money(t);
         if let Some(p) = line
             .split(". ")
             .flat_map(|s| s.split("; "))
             .map(|s| s.trim().trim_end_matches('.'))
+            .map(|s| if s.chars().count() <= 80 { s.to_owned() } else { priced_run(s, &money) })
             .filter(|s| s.chars().count() <= 80 && money(s))
-            .find_map(gleaner_event::parse_price_text)
+            .find_map(|s| gleaner_event::parse_price_text(&s))
             .filter(|p| !p.is_free)
         {
+            let mut p = p;
+            if !p.min.is_zero() && free_tier_beside(&line, &money) {
+                p.max = p.max.or(Some(p.min));
+                p.min -= p.min;
+            }
             crate::fallback::price_into(&p, raw);
         }
     }
+}
+
+/// Whether a text writes money: a currency sign (`$`, `€`, `£`, `₺`) or code (`TL`, `EUR`).
+pub(crate) fn has_money(t: &str) -> bool {
+    t.contains(['$', '€', '£', '₺'])
+        || t.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w))
+}
+
+/// Whether a sentence of a text without an amount lets a group in free (`Precio: 15 €.
+/// Socios de la cooperativa, gratis.`, `Inscripción gratuita para colegiados. No
+/// colegiados: 20 €.`, `… 150 TL; dernek üyelerine ücretsizdir.`): the price the text
+/// states is then the others', and the lowest is zero. `Estacionamiento gratuito` names no
+/// group.
+fn free_tier_beside(line: &str, money: &dyn Fn(&str) -> bool) -> bool {
+    line.split(". ")
+        .flat_map(|s| s.split("; "))
+        .filter(|s| s.chars().count() <= 200 && !money(s))
+        .any(gleaner_event::states_free_tier)
+}
+
+/// Of a long line in parts (`Entradas: 8 € · socios del Ateneo 5 € · venta anticipada en
+/// taquilla una hora antes`), the run of parts with an amount, from the first: `Entradas:
+/// 8 € · socios del Ateneo 5 €`. Empty when no part has one.
+fn priced_run(line: &str, money: &dyn Fn(&str) -> bool) -> String {
+    line.split(" · ")
+        .map(str::trim)
+        .skip_while(|p| !money(p))
+        .take_while(|p| money(p))
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// An event date written in the item's title or description text (`Join us on Saturday,
@@ -546,35 +707,47 @@ fn written_date(item: &Element, order: DateOrder) -> Option<(TextDate, usize)> {
     });
     let published = published_of(item).map(|d| d.date_naive());
     let is_period = |t: &str| PERIOD.is_match(t) || has_day_range(t);
-    let rest = match xhtml_blocks(item) {
-        Some(blocks) => blocks.into_iter().map(|(_, t)| t).collect(),
-        None => summary_of(item).into_iter().collect::<Vec<_>>(),
+    let title = item.child_text("title");
+    let scan = |rest: Vec<String>| -> Option<(TextDate, usize)> {
+        let texts = title
+            .clone()
+            .into_iter()
+            .map(|t| (0, t))
+            .chain(rest.into_iter().enumerate().map(|(i, t)| (i + 1, t)));
+        // A day without a time (`19 Mayıs Gençlik Konseri`) is the event's when a later text
+        // gives that day with its time (`Tarih 19 Mayıs 2026 · Saat 20:00`).
+        let mut untimed_day = None;
+        for (at, text) in texts {
+            let text = gleaner_event::text::clean_line(&text);
+            let Some(d) = parse_text_date(&text, published, order) else { continue };
+            let timed = matches!(d.start, EventTime::Floating(_) | EventTime::Fixed(_));
+            let one_day = d.end.is_none_or(|e| e.date() == d.start.date());
+            let period = is_period(&text);
+            let ok = timed && one_day && !period && published.is_none_or(|p| d.start.date() >= p);
+            let bare_day = !timed && d.end.is_none() && !period;
+            match untimed_day {
+                None if ok => return Some((d, at)),
+                None if bare_day => untimed_day = Some(d.start.date()),
+                None => return None,
+                Some(day) if bare_day && d.start.date() == day => {}
+                Some(day) => return (ok && d.start.date() == day).then_some((d, at)),
+            }
+        }
+        None
     };
-    let texts = item
-        .child_text("title")
-        .into_iter()
-        .map(|t| (0, t))
-        .chain(rest.into_iter().enumerate().map(|(i, t)| (i + 1, t)));
-    // A day without a time (`19 Mayıs Gençlik Konseri`) is the event's when a later text
-    // gives that day with its time (`Tarih 19 Mayıs 2026 · Saat 20:00`).
-    let mut untimed_day = None;
-    for (at, text) in texts {
-        let text = gleaner_event::text::clean_line(&text);
-        let Some(d) = parse_text_date(&text, published, order) else { continue };
-        let timed = matches!(d.start, EventTime::Floating(_) | EventTime::Fixed(_));
-        let one_day = d.end.is_none_or(|e| e.date() == d.start.date());
-        let period = is_period(&text);
-        let ok = timed && one_day && !period && published.is_none_or(|p| d.start.date() >= p);
-        let bare_day = !timed && d.end.is_none() && !period;
-        match untimed_day {
-            None if ok => return Some((d, at)),
-            None if bare_day => untimed_day = Some(d.start.date()),
-            None => return None,
-            Some(day) if bare_day && d.start.date() == day => {}
-            Some(day) => return (ok && d.start.date() == day).then_some((d, at)),
+    match xhtml_blocks(item) {
+        Some(blocks) => scan(blocks.into_iter().map(|(_, t)| t).collect()),
+        None => {
+            let summary = summary_of(item);
+            scan(summary.clone().into_iter().collect()).or_else(|| {
+                // An HTML description read whole may hold a period or a deadline in a later
+                // paragraph (`Inscripciones hasta el 24 de abril`); its paragraphs are read
+                // one by one, as an xhtml content's blocks are.
+                let paragraphs = html_paragraphs(summary.as_deref()?);
+                (paragraphs.len() >= 2).then(|| scan(paragraphs)).flatten()
+            })
         }
     }
-    None
 }
 
 /// Whether a text gives a run of days as `29 Mayıs – 12 Haziran`, `3 juin – 14 juin` (an
@@ -713,7 +886,12 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
             .map(|(_, t)| t.clone()),
         // Of an HTML description, its lead paragraph: the practical lines after it
         // (`Thursday 19 March, 7.30pm, Lecture Theatre`, `Tickets £5`) are read as facts.
-        None => summary_of(item).map(|s| lead_paragraph(&s)),
+        // A lead that is a practical line stating the date (`Fecha: … · Hora: … · Lugar:
+        // …`) is no text of the event's: the next paragraph is.
+        None => summary_of(item).map(|s| match html_paragraphs(&s) {
+            p if h.lead_dated && p.len() >= 2 => p[1].clone(),
+            _ => lead_paragraph(&s),
+        }),
     };
     if let (Some(v), Some(d)) = (&h.venue, &description) {
         // `Venue in Town, ST - the note`: keep the note.
@@ -729,7 +907,7 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
         name: title,
         description,
         url: link_of(item),
-        image: image_of(item),
+        image: image_of(item).or_else(|| html_image(item)),
         start,
         end: h.end.as_deref().and_then(event_time),
         status: h.status,
@@ -770,7 +948,7 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
     {
         text_facts(&text, &mut raw);
     }
-    if blocks.is_some()
+    if (blocks.is_some() || h.date_in_text)
         && raw.offers.is_empty()
         && raw.is_accessible_for_free.is_none()
         && summary_of(item).is_some_and(|t| gleaner_event::says_free(&t))
@@ -808,6 +986,95 @@ mod tests {
         for one in ["<p>One only.</p>", "Plain text, no markup.", "<pre>a</pre><p>b</p>"] {
             assert_eq!(lead_paragraph(one), one);
         }
+    }
+
+    #[test]
+    fn practical_lines_name_the_place_and_the_price() {
+        assert_eq!(
+            labelled_place("<p><strong>Fecha:</strong> jueves 5 de marzo · <strong>Hora:</strong> 19.30 h · <strong>Lugar:</strong> salón de actos del Ateneo</p>")
+                .as_deref(),
+            Some("salón de actos del Ateneo")
+        );
+        assert_eq!(labelled_place("Ort: Rathausgalerie.").as_deref(), Some("Rathausgalerie"));
+        assert_eq!(labelled_place("Hora: 19.30 h"), None);
+        assert!(is_practical_line(
+            "<p><strong>Fecha:</strong> jueves 5 de marzo de 2026 · <strong>Hora:</strong> 19.30 h</p>"
+        ));
+        assert!(!is_practical_line(
+            "<p>Le jeudi 12 mars 2026 à 20h30, salle Jean-Vigo : L'Aurore (1927).</p>"
+        ));
+        let mut raw = RawEvent::default();
+        price_from_text(
+            "Entradas: 8 € · socios del Ateneo 5 € · venta anticipada en entradas.example.es y en taquilla una hora antes.",
+            &mut raw,
+        );
+        assert!(raw.has_price());
+        let lowest = |text: &str| {
+            let mut raw = RawEvent::default();
+            price_from_text(text, &mut raw);
+            raw.offers.first().and_then(|o| o.low_price.clone().or(o.price.clone()))
+        };
+        assert_eq!(
+            lowest("Precio: 15 €. Socios de la cooperativa y sus acompañantes, gratis.").as_deref(),
+            Some("0")
+        );
+        assert_eq!(
+            lowest("Inscripción gratuita para colegiados. No colegiados: 20 €.").as_deref(),
+            Some("0")
+        );
+        assert_eq!(
+            lowest("Adhesión $12.000 con cena. Estacionamiento gratuito.").as_deref(),
+            Some("12000")
+        );
+    }
+
+    #[test]
+    fn html_items_paragraphs_and_images() {
+        let html = "<p><img src=\"https://x.example/wp-content/uploads/a.jpg\" alt=\"\" /></p>\n<p>Fecha: 5 de marzo</p><p>El texto.</p>";
+        assert_eq!(html_paragraphs(html).len(), 2);
+        let (root, _) = xml::parse(&format!(
+            "<item><title>T</title><content:encoded><![CDATA[{html}]]></content:encoded></item>"
+        ));
+        assert_eq!(
+            root.and_then(|r| html_image(&r)).as_deref(),
+            Some("https://x.example/wp-content/uploads/a.jpg")
+        );
+    }
+
+    #[test]
+    fn a_deadline_in_a_later_paragraph_leaves_the_date_line_read() {
+        let (root, _) = xml::parse(
+            "<item><title>Excursión a Teruel</title><pubDate>Tue, 10 Feb 2026 11:20:00 +0000</pubDate>\
+             <description><![CDATA[<p>Fecha: sábado 9 de mayo de 2026 · Salida: 8.00 h</p>\
+             <p>Inscripciones en secretaría hasta el 24 de abril.</p>]]></description></item>",
+        );
+        let item = root.unwrap();
+        let (d, at) = written_date(&item, DateOrder::default()).unwrap();
+        assert_eq!((d.start.to_iso().as_str(), at), ("2026-05-09T08:00:00", 1));
+    }
+
+    #[test]
+    fn a_venue_of_the_channels_place_takes_its_street() {
+        let channel = crate::ical::split_location(
+            "Ateneo de Calatayud · Calle Dato 12, 50300 Calatayud (Zaragoza)",
+        );
+        let mut raw =
+            RawEvent { location_name: Some("Café del Ateneo".to_owned()), ..RawEvent::default() };
+        in_channel_town(&mut raw, &channel);
+        assert_eq!(
+            (raw.street.as_deref(), raw.locality.as_deref()),
+            (Some("Calle Dato 12"), Some("Calatayud"))
+        );
+        let mut raw = RawEvent {
+            location_name: Some("Iglesia de San Juan".to_owned()),
+            street: Some("plaza de San Juan s/n".to_owned()),
+            ..RawEvent::default()
+        };
+        in_channel_town(&mut raw, &channel);
+        assert_eq!(
+            (raw.street.as_deref(), raw.locality.as_deref()),
+            (Some("plaza de San Juan s/n"), Some("Calatayud"))
+        );
     }
 
     #[test]

@@ -759,8 +759,14 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
     });
     if let Some((name, status)) = raw.name.as_deref().and_then(crate::feeds::split_status_badge) {
         // `SUMMARY:Abgesagt: Chorkonzert`: the name, and the status unless STATUS says one.
+        // A cancellation badge beats `CONFIRMED` (Google Calendar confirms every event, and
+        // a cancelled one cannot be); `Kammerkonzert (verschoben)` may be confirmed at its
+        // new time, and STATUS decides.
         raw.name = Some(name);
-        raw.status.get_or_insert_with(|| status.to_owned());
+        let confirmed = raw.status.as_deref() == Some("EventScheduled");
+        if raw.status.is_none() || (confirmed && status == "cancelled") {
+            raw.status = Some(status.to_owned());
+        }
     }
     raw.keywords = ev
         .all("CATEGORIES")
@@ -784,6 +790,14 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
     // `Tickets £12 / £8 concessions on the door.`: a price the DESCRIPTION states.
     if let Some(d) = raw.description.clone() {
         crate::feeds::price_from_text(&d, &mut raw);
+        if !raw.has_price()
+            && raw.is_accessible_for_free.is_none()
+            && gleaner_event::says_free_entry(&d)
+        {
+            // Read from the whole text before the description keeps its lead paragraph.
+            raw.is_accessible_for_free = Some("true".to_owned());
+        }
+        raw.description = Some(lead_paragraph(&d));
     }
     if raw.name.is_none() && raw.start.is_none() {
         cal.diag(Severity::Warning, "VEVENT with neither SUMMARY nor DTSTART, skipped".into(), loc);
@@ -805,6 +819,23 @@ fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar)
         exdates,
         rid,
     })
+}
+
+/// The lead paragraph of a `DESCRIPTION` written in paragraphs (a blank line, `\n\n`, or an
+/// HTML `<br>` between them) when a later one is a price note (`Ücret: 3.500 TL`, `Sellers:
+/// tables €15, book by 10 March`): the event's text, before the practical notes, which are
+/// read as facts. A description without a price after its lead, in one paragraph, or in
+/// lines without a blank one between them, is kept whole (the corpus calendars' notes run
+/// on over paragraphs).
+fn lead_paragraph(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let cut = [text.find("\n\n"), lower.find("<br")].into_iter().flatten().min();
+    match cut {
+        Some(at) if !text[..at].trim().is_empty() && crate::feeds::has_money(&text[at..]) => {
+            text[..at].trim_end().to_owned()
+        }
+        _ => text.to_owned(),
+    }
 }
 
 /// The properties WordPress calendar plugins add to their exports (All-in-One Event
@@ -876,6 +907,20 @@ pub fn split_location(text: &str) -> LocationParts {
     if one_line.chars().count() > 2 && gleaner_event::country_code(&one_line).is_some() {
         return LocationParts { country: Some(one_line), ..LocationParts::default() };
     }
+    // `Club de Rodeo Lomas · Medialuna, Camino a Alhué km 4, Villa Quilamuta`: what comes
+    // before a middle dot is who writes; the address after the last one is read, and the
+    // name just before it is the venue when the address starts at its street.
+    if let Some((head, tail)) = one_line.rsplit_once(" · ") {
+        let mut parts = split_location(tail);
+        if parts.street.is_some() || parts.locality.is_some() {
+            if parts.venue.is_none() {
+                let name = head.rsplit(" · ").next().unwrap_or(head).trim();
+                parts.venue = (!name.is_empty() && !name.contains(|c: char| c.is_ascii_digit()))
+                    .then(|| name.to_owned());
+            }
+            return parts;
+        }
+    }
     // `Venue @ Street 5, 03044 Town` (WordPress Events Manager).
     if let Some((venue, address)) = one_line.split_once(" @ ") {
         let (address, country) = peel_country(address);
@@ -894,6 +939,7 @@ pub fn split_location(text: &str) -> LocationParts {
         Some((rest, _)) if rest.contains(',') => peel_country(&one_line),
         _ => (one_line.as_str(), None),
     };
+    let rest = without_region_parts(rest);
     let mut parts = split_address_parts(rest);
     if parts.street.is_some() || parts.locality.is_some() {
         parts.country = country;
@@ -935,13 +981,13 @@ fn peel_country(address: &str) -> (&str, Option<String>) {
     }
 }
 
-/// A Turkish `District / Province` locality (`Nilüfer / Bursa`, `Kadıköy / İstanbul`):
-/// the district, the town the address is in.
+/// A Turkish `District / Province` locality (`Nilüfer / Bursa`, `Kadıköy / İstanbul`,
+/// `Talas/Kayseri`): the district, the town the address is in.
 fn district_of(locality: &str) -> Option<String> {
-    let (district, province) = locality.split_once(" / ")?;
+    let (district, province) = locality.split_once('/')?;
     let name = |t: &str| {
         let t = t.trim();
-        !t.is_empty()
+        t.starts_with(char::is_uppercase)
             && t.split_whitespace().count() <= 2
             && !t.contains(|c: char| c.is_ascii_digit() || c == '/')
     };
@@ -974,9 +1020,10 @@ fn before_uk_postcode(part: &str) -> Option<&str> {
 /// `Vortragssaal`, `Room 204`, `3rd Floor`, `2. OG`, `Salle Molière`, `Sala 3`): it has
 /// a number like a street does, but it is no street.
 pub(crate) fn is_room(part: &str) -> bool {
-    const ROOM_WORDS: [&str; 18] = [
+    const ROOM_WORDS: [&str; 22] = [
         "saal", "raum", "zimmer", "room", "salle", "sala", "salon", "aula", "floor", "etage",
-        "étage", "stock", "og", "ug", "geschoss", "planta", "piso", "suite",
+        "étage", "stock", "og", "ug", "geschoss", "planta", "piso", "suite", "salonu", "amfi",
+        "amfisi", "derslik",
     ];
     part.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).any(|w| {
         let w = w.to_lowercase();
@@ -1065,15 +1112,6 @@ fn split_address_parts(text: &str) -> LocationParts {
         }
         if p >= 1 {
             // `Venue, Street, 03046 Town`: a street without a number.
-            let looks_street = |s: &str| {
-                let l = s.to_lowercase();
-                [
-                    "straße", "strasse", "str.", "weg", "platz", "allee", "street", "road",
-                    "avenue", "lane", "rue ", "calle ", "avenida ", "plaza ", "paseo ", "s/n",
-                ]
-                .iter()
-                .any(|w| l.contains(w))
-            };
             if looks_street(parts[p - 1]) {
                 return LocationParts {
                     venue: venue_of(&parts[..p - 1]),
@@ -1090,19 +1128,21 @@ fn split_address_parts(text: &str) -> LocationParts {
             country: None,
         };
     }
-    // `Venue, Bahariye Cad. No: 40, Kadıköy, İstanbul`: a numbered street, then the
-    // district and the town (Turkish and Spanish addresses write both): the town last.
-    let short_name = |s: &str| !has_digit(s) && (1..=2).contains(&s.split_whitespace().count());
+    // `Venue, Hükümet Caddesi No: 14, Kaş, Antalya`, `Venue, Ctra. de Almagro km 3,
+    // Valdecañas del Campo, Ciudad Real`: a numbered street, then the town and its province
+    // (Turkish, Spanish and Chilean addresses write both): the town, unless the province is
+    // a city of districts (`Bahariye Cad. No: 40, Kadıköy, İstanbul`, see [`metropolis`]).
     if let [before @ .., street, district, town] = parts
         && streetlike(street)
-        && short_name(district)
-        && short_name(town)
+        && place_name(district)
+        && place_name(town)
         && before.iter().all(|b| !has_digit(b) || is_room(b))
     {
+        let locality = if metropolis(town) { town } else { district };
         return LocationParts {
             venue: venue_of(before),
             street: Some((*street).to_owned()),
-            locality: Some((*town).to_owned()),
+            locality: Some((*locality).to_owned()),
             country: None,
         };
     }
@@ -1144,7 +1184,157 @@ fn split_address_parts(text: &str) -> LocationParts {
             };
         }
     }
-    LocationParts::default()
+    named_parts(parts)
+}
+
+/// The places of a `LOCATION` whose street has no number or which names no street:
+/// `Marina, Pier Road, Kilbrannagh` (a street word), `Emli Vadisi, Aladağlar, Çamardı/Niğde`
+/// (a district and its province), `Kaş Limanı, Kaş, Antalya` (a venue, its town and the
+/// province: the town, see [`metropolis`]) and `Erciyes Dağı, Tekir Yaylası çıkışı,
+/// Kayseri` (a note in lower case between the venue and the town). Rooms before the venue
+/// are dropped as [`venue_of`] does; anything else is no split.
+fn named_parts(parts: &[&str]) -> LocationParts {
+    let has_digit = |s: &str| s.chars().any(|c| c.is_ascii_digit());
+    let names_only =
+        |before: &[&str]| !before.is_empty() && before.iter().all(|b| !has_digit(b) || is_room(b));
+    let found = |before: &[&str], street: Option<&str>, town: &str| LocationParts {
+        venue: venue_of(before),
+        street: street.map(str::to_owned),
+        locality: Some(town.to_owned()),
+        country: None,
+    };
+    match parts {
+        [before @ .., street, town]
+            if names_only(before) && looks_street(street) && place_name(town) =>
+        {
+            found(before, Some(street), town)
+        }
+        // `Iglesia de San Juan el Real, plaza de San Juan s/n`: a venue and its street.
+        [venue, street] if !has_digit(venue) && !looks_street(venue) && looks_street(street) => {
+            LocationParts {
+                venue: Some((*venue).to_owned()),
+                street: Some((*street).to_owned()),
+                locality: None,
+                country: None,
+            }
+        }
+        [before @ .., last] if names_only(before) && last.contains('/') => {
+            match district_of(last) {
+                Some(d) => found(before, None, &d),
+                None => LocationParts::default(),
+            }
+        }
+        [venue, middle, town]
+            if !is_room(venue)
+                && !has_digit(venue)
+                && !has_digit(middle)
+                && !looks_street(middle)
+                && !is_room(middle)
+                && place_name(town) =>
+        {
+            let town = if place_name(middle) && !metropolis(town) { middle } else { town };
+            found(&[venue], None, town)
+        }
+        _ => LocationParts::default(),
+    }
+}
+
+/// Whether a part of an address is a street without its number (`Pier Road`,
+/// `Karl-Marx-Straße`, `Avda. del Ejército s/n`, `chemin du Lac`): a street word in it.
+fn looks_street(s: &str) -> bool {
+    let l = format!("{} ", s.to_lowercase());
+    [
+        "straße",
+        "strasse",
+        "str.",
+        "weg ",
+        "platz ",
+        "allee ",
+        "street ",
+        "road ",
+        "avenue ",
+        "lane ",
+        "rue ",
+        "calle ",
+        "avenida ",
+        "avda. ",
+        "av. ",
+        "plaza ",
+        "paseo ",
+        "s/n",
+        "ctra. ",
+        "carretera ",
+        "camino ",
+        "chemin ",
+        "cad. ",
+        "caddesi ",
+        "sokak ",
+        "sok. ",
+        "bulvarı ",
+    ]
+    .iter()
+    .any(|w| l.contains(w) || l.starts_with(w.trim_start()))
+}
+
+/// Whether a part of an address is a place's name as towns and provinces are written: one
+/// to four words, no digits, opening with a capital; a word in lower case only a short
+/// joining word (`Valdecañas del Campo`, `Saint-Donat`, `Los Ríos`, `Alcalá de Henares`),
+/// so `Tekir Yaylası çıkışı` (`the exit of …`) is a note, not a place. Streets and rooms
+/// are not towns.
+fn place_name(s: &str) -> bool {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    (1..=4).contains(&words.len())
+        && s.chars().next().is_some_and(char::is_uppercase)
+        && !s.chars().any(|c| c.is_ascii_digit())
+        && words.iter().all(|w| w.starts_with(char::is_uppercase) || w.chars().count() <= 4)
+        && !looks_street(s)
+        && !is_room(s)
+}
+
+/// Cities so large that an address names the district before them (`Kadıköy, İstanbul`,
+/// `Chamberí, Madrid`): the city is the locality, where elsewhere the part before the
+/// province is the town (`Kaş, Antalya`).
+fn metropolis(town: &str) -> bool {
+    const CITIES: [&str; 12] = [
+        "istanbul",
+        "ankara",
+        "izmir",
+        "madrid",
+        "barcelona",
+        "paris",
+        "berlin",
+        "hamburg",
+        "münchen",
+        "wien",
+        "london",
+        "buenos aires",
+    ];
+    let t = town.trim().to_lowercase().replace("i\u{307}", "i");
+    CITIES.contains(&t.as_str())
+}
+
+/// `address` without the parts after its town that name no place of their own: a postal
+/// code alone (`…, Ciudad Real, 13270`, `…, QC, J0T 2C0`) and an Irish county (`…,
+/// Kilbrannagh, Co. Clare`). A US or Canadian state code left last is read as the state.
+fn without_region_parts(address: &str) -> &str {
+    let mut rest = address.trim();
+    while let Some((head, last)) = rest.rsplit_once(',') {
+        let last = last.trim();
+        let code = last.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        let digits = (4..=5).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_digit());
+        // Canada's `A9A 9A9`.
+        let canadian = code.len() == 6
+            && code
+                .bytes()
+                .enumerate()
+                .all(|(i, b)| if i % 2 == 0 { b.is_ascii_uppercase() } else { b.is_ascii_digit() });
+        let county = last.starts_with("Co. ") || last.starts_with("County ");
+        if !(digits || canadian || county) || !head.contains(',') {
+            break;
+        }
+        rest = head.trim();
+    }
+    rest
 }
 
 /// Expands every series into its occurrences starting in `[from, to)`.
@@ -1335,6 +1525,94 @@ mod tests {
             (p.venue.as_deref(), p.street.as_deref(), p.locality.as_deref()),
             (Some("Spreegallerie Cottbus"), Some("Karl-Marx-Straße"), Some("Cottbus"))
         );
+    }
+
+    #[test]
+    fn locations_with_provinces_codes_and_counties() {
+        let cases = [
+            // A Canadian province and postal code, each a part of its own.
+            (
+                "Relais du Lac-Brûlé, 450 chemin du Lac-Brûlé, Saint-Donat, QC, J0T 2C0, Canada",
+                (Some("Relais du Lac-Brûlé"), Some("450 chemin du Lac-Brûlé"), "Saint-Donat"),
+            ),
+            // An Irish county after the town, a street without a number.
+            (
+                "Children's Room, Ballinore Library, Main Street, Ballinore, Co. Kildare",
+                (Some("Ballinore Library"), Some("Main Street"), "Ballinore"),
+            ),
+            // A Spanish town, its province and a postal code alone.
+            (
+                "Sala de catas, Bodega San Isidro, Ctra. de Almagro km 3, Valdecañas del Campo, Ciudad Real, 13270, España",
+                (Some("Bodega San Isidro"), Some("Ctra. de Almagro km 3"), "Valdecañas del Campo"),
+            ),
+            // A town and its province: the town; a city of districts: the city.
+            (
+                "Mavi Dalış Okulu, Hükümet Caddesi No: 14, Kaş, Antalya",
+                (Some("Mavi Dalış Okulu"), Some("Hükümet Caddesi No: 14"), "Kaş"),
+            ),
+            ("Kaş Limanı, Kaş, Antalya", (Some("Kaş Limanı"), None, "Kaş")),
+            (
+                "Plaza de la República, Valdivia, Los Ríos, Chile",
+                (Some("Plaza de la República"), None, "Valdivia"),
+            ),
+            (
+                "Erciyes Dağı, Tekir Yaylası çıkışı, Kayseri",
+                (Some("Erciyes Dağı"), None, "Kayseri"),
+            ),
+            ("Emli Vadisi, Aladağlar, Çamardı/Niğde", (Some("Emli Vadisi"), None, "Çamardı")),
+            (
+                "Kültür Merkezi Sinema Salonu, Anadolu Üniversitesi, Talas/Kayseri",
+                (Some("Anadolu Üniversitesi"), None, "Talas"),
+            ),
+            // Who writes, a middle dot, then the venue's address.
+            (
+                "Club de Rodeo Lomas · Medialuna, Camino a Alhué km 4, Villa Quilamuta, Región Metropolitana, Chile",
+                (Some("Medialuna"), Some("Camino a Alhué km 4"), "Villa Quilamuta"),
+            ),
+            (
+                "Ateneo de Calatayud · Calle Dato 12, 50300 Calatayud (Zaragoza)",
+                (Some("Ateneo de Calatayud"), Some("Calle Dato 12"), "Calatayud"),
+            ),
+        ];
+        for (input, (v, s, l)) in cases {
+            let p = split_location(input);
+            assert_eq!(
+                (p.venue.as_deref(), p.street.as_deref(), p.locality.as_deref()),
+                (v, s, Some(l)),
+                "{input}"
+            );
+        }
+        assert_eq!(split_location("Ege Salonu, Kordon, İstanbul").locality.as_deref(), None);
+        assert_eq!(
+            split_location("Zorlu PSM, Beşiktaş, İstanbul").locality.as_deref(),
+            Some("İstanbul")
+        );
+        assert_eq!(
+            split_location("Relais, 450 chemin du Lac, Saint-Donat, QC, J0T 2C0, Canada")
+                .country
+                .as_deref(),
+            Some("Canada")
+        );
+    }
+
+    #[test]
+    fn badges_beat_confirmed_and_a_price_note_is_no_description() {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTART;VALUE=DATE:20260509\r\n\
+                    DTEND;VALUE=DATE:20260510\r\nSUMMARY:İPTAL - Feria\r\nSTATUS:CONFIRMED\r\n\
+                    DESCRIPTION:Gran feria. Entrada libre.\\n\\nPuestos: 10 €.\r\nEND:VEVENT\r\n\
+                    BEGIN:VEVENT\r\nUID:2\r\nDTSTART;VALUE=DATE:20260509\r\n\
+                    DTEND;VALUE=DATE:20260511\r\nSUMMARY:Two days\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+        let cal = read(text.as_bytes(), &IcalOptions::default());
+        let one = &cal.events[0].raw;
+        assert_eq!(one.end.as_deref(), Some("2026-05-10"));
+        assert_eq!(one.status.as_deref(), Some("cancelled"));
+        assert_eq!(one.name.as_deref(), Some("Feria"));
+        // The lead paragraph is the description; the later one is read for its price.
+        assert_eq!(one.description.as_deref(), Some("Gran feria. Entrada libre."));
+        assert!(one.has_price());
+        // A later paragraph without a price is the description's too.
+        let notes = "Erstes Treffen.\n\nWird es einen neuen Erfa geben?";
+        assert_eq!(lead_paragraph(notes), notes);
     }
 
     #[test]
