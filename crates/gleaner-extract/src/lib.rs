@@ -477,14 +477,22 @@ pub fn extract_with(
         base_url,
         out.candidates.iter_mut().filter(|c| c.format != Format::Fallback).map(|c| &mut c.raw),
     );
-    // Else an event whose address holds a postcode written as the site's country writes
-    // them is in that country, as the page's language tag's region and its country-code
-    // domain name it (`1150 Woluwe` on a `fr-BE` site, `3550 Langnau` on a `.ch` one).
+    // Else an event with an address is in the site's country, as the page's language
+    // tag's region and its country-code domain name it (agreeing when both do): `1150
+    // Woluwe` on a `fr-BE` site, `Schulstraße 12, Gmunden` on a `de-AT` one; a venue's
+    // name alone (`Bob Harkins Branch`) says no country. (Once only an address with a
+    // postcode written the country's way; an address in the site's own country is by far
+    // the common case: country recall on unseen pages was 0.48.)
+    let addressed = |r: &RawEvent| {
+        [&r.locality, &r.street, &r.address_text].iter().any(|v| v.is_some())
+            || r.location_text.as_deref().is_some_and(|t| t.contains(','))
+    };
     if out.candidates.iter().any(|c| c.raw.country.is_none() && placed(&c.raw))
         && let Some(site) = page::site_country(lang, base_url)
     {
         for c in out.candidates.iter_mut().filter(|c| c.raw.country.is_none()) {
-            c.raw.country = page::site_address_country(&site, &c.raw);
+            c.raw.country = page::site_address_country(&site, &c.raw)
+                .or_else(|| addressed(&c.raw).then(|| site.clone()));
         }
     }
     // A bare `$` of an event that names no country is the dollar or peso of the region

@@ -963,3 +963,21 @@ fn a_structured_events_local_time_is_on_the_sites_clock_when_its_country_has_one
     check(&page("fr"), json!([{"title": "Fahrtag", "start": "2026-05-10T09:00:00"}]));
     check(&page("en-US"), json!([{"title": "Fahrtag", "start": "2026-05-10T09:00:00"}]));
 }
+
+#[test]
+fn an_event_with_a_place_is_in_the_sites_country_when_the_site_names_one() {
+    // Issue 24 (written pages 152, 166, 201, 220, 240): an event whose place names no
+    // country, on a site whose language tag's region (agreeing with its country-code
+    // domain, when it has one) names the country, is in that country. A bare `de` or an
+    // `en-US` tag names none, and an event without a place gets none.
+    let page = |lang: &str, location: &str| {
+        format!(
+            r#"<html lang="{lang}"><head><script type="application/ld+json">{{"@type":"Event","name":"Fahrtag","startDate":"2026-05-10","location":{location}}}</script></head></html>"#
+        )
+    };
+    let hall = r#"{"@type":"Place","name":"Gemeindehalle","address":"Schulstraße 12, Gmunden"}"#;
+    check(&page("de-AT", hall), json!([{"title": "Fahrtag", "country": "AT"}]));
+    check(&page("de", hall), json!([{"title": "Fahrtag", "country": null}]));
+    check(&page("en-US", hall), json!([{"title": "Fahrtag", "country": null}]));
+    check(&page("de-AT", "null"), json!([{"title": "Fahrtag", "country": null}]));
+}
