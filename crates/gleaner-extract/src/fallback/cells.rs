@@ -40,30 +40,40 @@ pub(super) fn lead_bold(cell: ElementRef<'_>) -> Option<LeadBold> {
     if !(3..=200).contains(&n) || is_status_badge(&title) {
         return None;
     }
-    // The rest, line by line: each line's text and whether it is all italic.
-    let mut lines: Vec<(String, bool)> = vec![(String::new(), true)];
+    // The rest, line by line: each line's text, whether it is all italic and whether it
+    // is all small print.
+    let mut lines: Vec<(String, bool, bool)> = vec![(String::new(), true, true)];
     for node in first.next_siblings() {
         match node.value() {
-            Node::Element(e) if e.name() == "br" => lines.push((String::new(), true)),
+            Node::Element(e) if e.name() == "br" => lines.push((String::new(), true, true)),
             Node::Element(e) => {
                 let el = ElementRef::wrap(node)?;
                 let line = lines.last_mut()?;
                 line.0.push(' ');
                 line.0.push_str(&el.text().collect::<String>());
                 line.1 &= matches!(e.name(), "em" | "i" | "small");
+                line.2 &= e.name() == "small";
             }
             Node::Text(t) => {
                 let line = lines.last_mut()?;
                 if !t.trim().is_empty() {
                     line.1 = false;
+                    line.2 = false;
                 }
                 line.0.push_str(t);
             }
             _ => {}
         }
     }
-    let lines: Vec<(String, bool)> =
-        lines.into_iter().map(|(t, italic)| (collapse(&t), italic)).collect();
+    // A line in small print that reads as a sentence is the blurb, not a place.
+    let lines: Vec<(String, bool)> = lines
+        .into_iter()
+        .map(|(t, italic, small)| {
+            let t = collapse(&t);
+            let italic = italic && !(small && is_small_blurb(&t));
+            (t, italic)
+        })
+        .collect();
     if lines.iter().all(|(t, _)| t.is_empty()) {
         return None;
     }
@@ -73,6 +83,17 @@ pub(super) fn lead_bold(cell: ElementRef<'_>) -> Option<LeadBold> {
         .map(|(t, _)| t.clone());
     let place = later().find(|(_, italic)| *italic).and_then(|(t, _)| place_line(t));
     Some(LeadBold { title, blurb, place })
+}
+
+/// Fewest words of a small-print line read as a blurb ([`is_small_blurb`]).
+const SMALL_BLURB_WORDS: usize = 6;
+
+/// Whether a line set in `<small>` under a bold title is its blurb rather than its place:
+/// a sentence of six words or more (`<small>Her çiftte en az bir kadın oyuncu
+/// bulunmalıdır. 24 board, Mitchell usulü.</small>`), where a place is a name (`<small>Plaza
+/// Mayor</small>`).
+fn is_small_blurb(line: &str) -> bool {
+    line.split_whitespace().count() >= SMALL_BLURB_WORDS && line.ends_with(['.', '!', '?', '…'])
 }
 
 /// A cell's parts when it is a plain first line, a `<br>` and one italic line
@@ -206,6 +227,23 @@ mod tests {
         )
         .unwrap();
         assert_eq!(got.place.as_deref(), Some("Cerro del Castillo"));
+    }
+
+    #[test]
+    fn a_small_print_sentence_is_the_blurb() {
+        // Issue 24, pages 287 and 299: a table's title cell with its blurb in `<small>`.
+        let got = read(
+            "<strong>Nevruz Takım Turnuvası</strong><br><small>İki oturum, İsviçre usulü 7 maç; oturumlar arası çay ikramı.</small>",
+        )
+        .unwrap();
+        assert_eq!(
+            got.blurb.as_deref(),
+            Some("İki oturum, İsviçre usulü 7 maç; oturumlar arası çay ikramı.")
+        );
+        assert_eq!(got.place, None);
+        // A name in small print is still the place.
+        let got = read("<strong>Pregón</strong><br><small>Plaza Mayor</small>").unwrap();
+        assert_eq!((got.blurb, got.place.as_deref()), (None, Some("Plaza Mayor")));
     }
 
     #[test]

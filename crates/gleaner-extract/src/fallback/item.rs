@@ -17,7 +17,7 @@ use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
 use super::price::{own_price, price_into};
 use super::roles::{before_start_only, labelled_time, listed_times, start_line};
-use super::tables::{cell_time, row_place, row_title, tour_row};
+use super::tables::{cell_time, column_title, row_place, row_title, tour_row};
 use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
 use super::weekly::{
@@ -56,6 +56,8 @@ pub(super) fn read_item(
     let times = time_values(item);
     let mut date_text = None;
     let mut later = Vec::new();
+    // The day a moved item was first set for.
+    let mut moved_from: Option<EventTime> = None;
     let (start, end) = match times.as_slice() {
         [] => {
             let blocks = sel(BLOCKS);
@@ -79,7 +81,7 @@ pub(super) fn read_item(
                     parse_text_date(&line, heading_year(context.month, reference), order)
                         .map(|d| (line, d, el))
                 });
-            let Some((text, d, leaf)) = own else {
+            let Some((mut text, mut d, leaf)) = own else {
                 // No date of its own: its day heading's day, or a day cell read with its
                 // month heading, with a time the item gives.
                 let day =
@@ -89,6 +91,18 @@ pub(super) fn read_item(
                 let end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
                 return finish_item(item, (start, end, later), None, reference, order);
             };
+            // A struck date beside its new one, or a line naming the new date: the event
+            // is at the new date.
+            if let Some((new_text, new)) = super::moves::new_date(
+                leaf,
+                leaves(item),
+                &d,
+                heading_year(context.month, reference),
+                order,
+            ) {
+                moved_from = Some(d.start);
+                (text, d) = (new_text, new);
+            }
             // A date without a time: the time may sit in another cell (`<td>8:00 pm</td>`).
             let (mut start, mut end) = (d.start, d.end);
             if let EventTime::Date(day) = start
@@ -128,6 +142,12 @@ pub(super) fn read_item(
         _ => return None,
     };
     let mut found = finish_item(item, (start, end, later), date_text.clone(), reference, order)?;
+    if let Some(from) = moved_from
+        && matches!(found.raw.status.as_deref(), None | Some("postponed" | "rescheduled"))
+    {
+        found.raw.status = Some("rescheduled".to_owned());
+        found.raw.previous_start = Some(from.to_iso());
+    }
     // A times-by-weekday cell (`ven. 20h30 sam. 15h et 20h30 dim. 15h`) beside a run of
     // days: one performance per day and time; not for a called-off item. A postponed
     // item's new days are read from its postponement line (`REPORTÉ au samedi 11 et
@@ -410,10 +430,18 @@ fn finish_item(
     let (title, url) = match heading {
         Some(h) => h,
         None => {
-            match item.select(&sel("a[href]")).map(|a| (title_text(a), a)).find(|(t, _)| usable(t))
-            {
+            // A table's title column titles its row before a link in another cell.
+            let column = column_title(item, &usable);
+            let link = item
+                .select(&sel("a[href]"))
+                .filter(|a| {
+                    column.as_ref().is_none_or(|(_, c)| a.ancestors().any(|n| n.id() == c.id()))
+                })
+                .map(|a| (title_text(a), a))
+                .find(|(t, _)| usable(t));
+            match link {
                 Some((t, a)) => (t, link_of(a)),
-                None => match row_title(item, &usable) {
+                None => match column.or_else(|| row_title(item, &usable)) {
                     Some((t, cell)) => {
                         title_cell = lead_bold(cell).or_else(|| lead_line(cell));
                         (t, cell.select(&sel("a[href]")).find_map(link_of))

@@ -60,6 +60,7 @@ mod default_venue;
 mod detail;
 mod item;
 mod listing;
+mod moves;
 mod news;
 mod page_price;
 mod price;

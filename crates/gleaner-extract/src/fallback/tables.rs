@@ -150,6 +150,25 @@ pub(super) fn row_title<'a>(
     item: ElementRef<'a>,
     usable: &dyn Fn(&str) -> bool,
 ) -> Option<(String, ElementRef<'a>)> {
+    read_row_title(item, usable, false)
+}
+
+/// A table row's title when its table names a title column (`Evento`, `Turnuva`): that
+/// column's cell, which titles the row before any link of its other cells (a booking
+/// link's `Inscribirme`). `None` for a row without such a column or a usable cell in it.
+pub(super) fn column_title<'a>(
+    item: ElementRef<'a>,
+    usable: &dyn Fn(&str) -> bool,
+) -> Option<(String, ElementRef<'a>)> {
+    read_row_title(item, usable, true)
+}
+
+/// [`row_title`], or with `only_column` [`column_title`].
+fn read_row_title<'a>(
+    item: ElementRef<'a>,
+    usable: &dyn Fn(&str) -> bool,
+    only_column: bool,
+) -> Option<(String, ElementRef<'a>)> {
     if item.value().name() != "tr" {
         return None;
     }
@@ -183,6 +202,9 @@ pub(super) fn row_title<'a>(
         && let Some(found) = usable_cell(&cells[i]).or_else(|| named(&cells[i]))
     {
         return Some(found);
+    }
+    if only_column {
+        return None;
     }
     // Else the longest cell of two words or more, not one under a place column (`Lieu`,
     // `Ort`, `Venue`): a place is where the event is, not what it is.
@@ -361,7 +383,20 @@ fn without_code(town: &str) -> &str {
 
 /// A cell that holds only a time of day written with a dot or an `h` (`21.30`, `20h30`):
 /// beside a date cell it can be nothing else, although alone it could be a date.
+/// And a range of two such times (`14.00–17.00`), when a side's minutes can be no month
+/// (`00`, or above `12`: `12.03–15.03` may be two days).
 pub(super) fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono::NaiveTime>)> {
+    if let Some((a, b)) = text.split_once(['–', '—', '-'])
+        && let (Some((t1, None)), Some((t2, None))) = (cell_time(a), cell_time(b))
+    {
+        let no_month = |p: &str| {
+            p.trim()
+                .rsplit_once(['.', 'h', 'H'])
+                .and_then(|(_, m)| m.parse::<u32>().ok())
+                .is_some_and(|m| m == 0 || m > 12)
+        };
+        return (t2 > t1 && (no_month(a) || no_month(b))).then_some((t1, Some(t2)));
+    }
     let (h, m) = text.trim().split_once(['.', 'h', 'H'])?;
     let ok =
         |p: &str, n: usize| (1..=n).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
@@ -467,6 +502,27 @@ mod tests {
     }
 
     #[test]
+    fn a_title_column_titles_its_row() {
+        // Issue 24, page 299: the `Evento` cell, not the booking link of another cell.
+        let doc = Html::parse_document(
+            "<table><tr><th>Fecha</th><th>Evento</th><th></th></tr>\
+             <tr><td>Sáb 14 mar</td><td><strong>Gran Premio Nocturno</strong><br>\
+             <small>Carrera abierta bajo las luces.</small></td>\
+             <td><a href=\"/reservar\">Inscribirme</a></td></tr></table>",
+        );
+        let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+        let title = super::column_title(row, &|t: &str| !t.is_empty()).map(|(t, _)| t);
+        assert_eq!(title.as_deref(), Some("Gran Premio Nocturno"));
+        // Without a title column, no cell is the column's.
+        let doc = Html::parse_document(
+            "<table><tr><th>Fecha</th><th>Notas</th></tr>\
+             <tr><td>Sáb 14 mar</td><td>Gran Premio Nocturno</td></tr></table>",
+        );
+        let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+        assert_eq!(super::column_title(row, &|t: &str| !t.is_empty()), None);
+    }
+
+    #[test]
     fn cell_times() {
         let t = |h, m| Some((chrono::NaiveTime::from_hms_opt(h, m, 0).unwrap(), None));
         assert_eq!(cell_time("21.30"), t(21, 30));
@@ -474,5 +530,17 @@ mod tests {
         assert_eq!(cell_time("24.30"), None);
         assert_eq!(cell_time("3.2026"), None);
         assert_eq!(cell_time("12.03.2026"), None);
+        // Issue 24, page 287: a time cell's range.
+        let range = |h1, m1, h2, m2| {
+            Some((
+                chrono::NaiveTime::from_hms_opt(h1, m1, 0).unwrap(),
+                Some(chrono::NaiveTime::from_hms_opt(h2, m2, 0).unwrap()),
+            ))
+        };
+        assert_eq!(cell_time("14.00–17.00"), range(14, 0, 17, 0));
+        assert_eq!(cell_time("19.30 - 22.30"), range(19, 30, 22, 30));
+        assert_eq!(cell_time("12.03–15.03"), None);
+        assert_eq!(cell_time("04–05.04.2026"), None);
+        assert_eq!(cell_time("17.00–14.00"), None);
     }
 }
