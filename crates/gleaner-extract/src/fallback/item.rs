@@ -12,12 +12,12 @@ use gleaner_event::{RawEvent, parse_price_text};
 use scraper::ElementRef;
 
 use super::booking::is_booking_text;
-use super::cells::{lead_bold, lead_line};
+use super::cells::{LeadBold, lead_bold, lead_line};
 use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
 use super::price::{own_price, price_into};
 use super::roles::{before_start_only, labelled_time, listed_times, start_line};
-use super::tables::{cell_time, column_title, row_place, row_title, tour_row};
+use super::tables::{cell_time, column_title, fixture_row, row_place, row_title, tour_row};
 use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
 use super::weekly::{
@@ -439,8 +439,19 @@ fn finish_item(
                 })
                 .map(|a| (title_text(a), a))
                 .find(|(t, _)| usable(t));
+            // A fixtures table's row: the team against the row's opponent.
+            let fixture = match (&column, &link) {
+                (None, None) => fixture_row(item),
+                _ => None,
+            };
             match link {
                 Some((t, a)) => (t, link_of(a)),
+                None if fixture.is_some() => {
+                    let f = fixture.expect("a fixture");
+                    title_cell =
+                        Some(LeadBold { title: f.title.clone(), blurb: f.promotion, place: None });
+                    (f.title, None)
+                }
                 None => match column.or_else(|| row_title(item, &usable)) {
                     Some((t, cell)) => {
                         title_cell = lead_bold(cell).or_else(|| lead_line(cell));

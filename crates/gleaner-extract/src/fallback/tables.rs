@@ -223,6 +223,59 @@ fn read_row_title<'a>(
         .max_by_key(|(_, c)| title_text(*c).chars().count())
 }
 
+/// Column headings of a fixture's opponent, folded.
+const OPPONENT_COLUMNS: &[&str] = &[
+    "opponent",
+    "opponents",
+    "opposition",
+    "versus",
+    "vs",
+    "rival",
+    "contrincante",
+    "adversaire",
+    "adversaires",
+    "gegner",
+    "rakip",
+];
+
+/// Column headings of a fixture's promotion (the game's giveaway or theme night), folded.
+const PROMOTION_COLUMNS: &[&str] =
+    &["promotion", "promotions", "promo", "promocion", "promociones", "aktion", "kampanya"];
+
+/// A fixture's row read: its title and its promotion.
+pub(super) struct Fixture {
+    /// The home side against the opponent (`Tuzos de Santa Rosalía vs. Águilas de Puerto
+    /// Arena`).
+    pub(super) title: String,
+    /// The promotion column's text, the event's description.
+    pub(super) promotion: Option<String>,
+}
+
+/// A fixtures table's row (`Fecha | Rival | Hora | Promoción`): a row under a header with
+/// an opponent column and no title column, on a page whose JSON-LD declares the team.
+/// The title is the team against the row's opponent, joined as the page's language does
+/// (`v` in British English, `vs.` elsewhere).
+pub(super) fn fixture_row(item: ElementRef<'_>) -> Option<Fixture> {
+    let (cells, header) = cells_under_header(item)?;
+    if header.len() != cells.len() || header.iter().any(|h| TITLE_COLUMNS.contains(&h.as_str())) {
+        return None;
+    }
+    let column = |names: &[&str]| header.iter().position(|h| names.contains(&h.as_str()));
+    let opponent = title_text(cells[column(OPPONENT_COLUMNS)?]);
+    if !(2..=80).contains(&opponent.chars().count()) || !opponent.chars().any(char::is_alphabetic) {
+        return None;
+    }
+    let root = item.ancestors().filter_map(ElementRef::wrap).last()?;
+    let team = super::site_place::team_name(root)?;
+    let lang = root.value().attr("lang").unwrap_or_default().to_ascii_lowercase();
+    let british = ["en-gb", "en-ie", "en-au", "en-nz", "en-za"].contains(&lang.as_str());
+    let join = if british { "v" } else { "vs." };
+    let promotion = column(PROMOTION_COLUMNS)
+        .map(|i| gleaner_event::text::collapse(&cells[i].text().collect::<String>()))
+        .filter(|t| t.split_whitespace().count() >= 2);
+    Some(Fixture { title: format!("{team} {join} {opponent}"), promotion })
+}
+
 /// The fewest words of a title column's cell read as a name though it holds a date.
 const NAMED_TITLE_WORDS: usize = 4;
 
@@ -520,6 +573,38 @@ mod tests {
         );
         let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
         assert_eq!(super::column_title(row, &|t: &str| !t.is_empty()), None);
+    }
+
+    #[test]
+    fn a_fixture_is_the_team_against_its_opponent() {
+        // Issue 24, pages 251 and 278: a home-games table names the opponent only.
+        let page = |lang: &str, team_type: &str| {
+            format!(
+                "<html lang=\"{lang}\"><head><script type=\"application/ld+json\">\
+                 {{\"@type\":\"{team_type}\",\"name\":\"Tuzos de Santa Rosalía\"}}</script></head>\
+                 <body><table><tr><th>Fecha</th><th>Rival</th><th>Hora</th><th>Promoción</th></tr>\
+                 <tr><td>Mié 1 abr</td><td><img src=\"a.png\" alt=\"\"> Águilas de Puerto Arena</td>\
+                 <td>19:05 h</td><td>Miércoles de 2x1 en boletos de general.</td></tr></table></body></html>"
+            )
+        };
+        let read = |html: String| {
+            let doc = Html::parse_document(&html);
+            let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+            super::fixture_row(row).map(|f| (f.title, f.promotion))
+        };
+        assert_eq!(
+            read(page("es-MX", "SportsTeam")),
+            Some((
+                "Tuzos de Santa Rosalía vs. Águilas de Puerto Arena".to_owned(),
+                Some("Miércoles de 2x1 en boletos de general.".to_owned())
+            ))
+        );
+        assert_eq!(
+            read(page("en-GB", "SportsClub")).map(|(t, _)| t).as_deref(),
+            Some("Tuzos de Santa Rosalía v Águilas de Puerto Arena")
+        );
+        // Without a team declared, no fixture is made up.
+        assert_eq!(read(page("es-MX", "Organization")), None);
     }
 
     #[test]
