@@ -17,7 +17,9 @@ use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
 use super::price::{own_price, price_into};
 use super::roles::{before_start_only, labelled_time, listed_times, start_line};
-use super::tables::{cell_time, column_title, fixture_row, row_place, row_title, tour_row};
+use super::tables::{
+    cell_time, column_title, end_on, fixture_row, row_place, row_title, spanned_cells, tour_row,
+};
 use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
 use super::weekly::{
@@ -81,6 +83,15 @@ pub(super) fn read_item(
                     parse_text_date(&line, heading_year(context.month, reference), order)
                         .map(|d| (line, d, el))
                 });
+            // A row without a date cell of its own: the date cell spanning down into it
+            // (`<td rowspan="2">`, a show's two sessions).
+            let own = own.or_else(|| {
+                spanned_cells(item).into_iter().find_map(|(_, c)| {
+                    let line = text_of(c);
+                    parse_text_date(&line, heading_year(context.month, reference), order)
+                        .map(|d| (line, d, c))
+                })
+            });
             let Some((mut text, mut d, leaf)) = own else {
                 // No date of its own: its day heading's day, or a day cell read with its
                 // month heading, with a time the item gives.
@@ -88,7 +99,7 @@ pub(super) fn read_item(
                     context.day.or_else(|| day_in_month(item, context.month?, reference, order))?;
                 let (t1, t2, later) = leaf_time(item, |_| true)?;
                 let start = EventTime::Floating(day.and_time(t1));
-                let end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+                let end = t2.and_then(|t2| end_on(day, t1, t2));
                 return finish_item(item, (start, end, later), None, reference, order);
             };
             // A struck date beside its new one, or a line naming the new date: the event
@@ -116,7 +127,7 @@ pub(super) fn read_item(
                 })
             {
                 start = EventTime::Floating(day.and_time(t1));
-                end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+                end = t2.and_then(|t2| end_on(day, t1, t2));
                 later = others;
             } else if matches!(start, EventTime::Floating(_)) && end.is_none() {
                 // `7 Mart 11.00 ve 14.00`: the date line's other times.
@@ -131,7 +142,7 @@ pub(super) fn read_item(
                 let block = enclosing_block(leaf, item).map(text_of);
                 if let Some((t1, t2)) = time_after(&text, block.as_deref(), reference, order) {
                     start = EventTime::Floating(day.and_time(t1));
-                    end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+                    end = t2.and_then(|t2| end_on(day, t1, t2));
                 }
             }
             date_text = Some(text);
@@ -480,8 +491,11 @@ fn finish_item(
     let status = stated_status(&all, &own_texts(item));
     // The item's booking link (`Comprar`, `Bilet al`): not an anchor on its own page.
     let page_of = |h: &str| h.split('#').next().unwrap_or_default().to_owned();
-    let tickets = item
-        .select(&sel("a[href]"))
+    // A row's cells spanning down into it from the row above are its own too.
+    let spanned: Vec<ElementRef<'_>> = spanned_cells(item).into_iter().map(|(_, c)| c).collect();
+    let tickets = std::iter::once(item)
+        .chain(spanned.iter().copied())
+        .flat_map(|el| el.select(&sel("a[href]")).collect::<Vec<_>>())
         .filter(|a| is_booking_text(&text_of(*a)))
         .find_map(link_of)
         .filter(|h| url.as_deref().map(page_of) != Some(page_of(h)));
@@ -514,7 +528,7 @@ fn finish_item(
         .or_else(|| sentence_paragraph(item, &title, reference, order));
     if raw.offers.is_empty()
         && raw.is_accessible_for_free.is_none()
-        && let Some(p) = own_price(item)
+        && let Some(p) = own_price(item).or_else(|| spanned.iter().find_map(|c| own_price(*c)))
     {
         price_into(&p, &mut raw);
     }

@@ -43,7 +43,7 @@ fn cells_under_header(row: ElementRef<'_>) -> Option<(Vec<ElementRef<'_>>, Vec<S
     if row.value().name() != "tr" {
         return None;
     }
-    let cells = row_cells(row);
+    let cells = full_row_cells(row);
     let table =
         row.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
     // A header row heads its table: only the first rows are looked at, so that reading
@@ -59,6 +59,61 @@ fn cells_under_header(row: ElementRef<'_>) -> Option<(Vec<ElementRef<'_>>, Vec<S
         .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
         .collect();
     Some((cells, header))
+}
+
+/// Most rows above a row looked at for a cell that spans down into it.
+const SPAN_ROWS: usize = 12;
+
+/// The cells of rows above `row` that span down into it (`<td rowspan="2">23 Mayıs
+/// 2026</td>`, a date, place or ticket cell shared by a show's two sessions), with their
+/// columns: read from the nearest row above that holds one.
+pub(super) fn spanned_cells(row: ElementRef<'_>) -> Vec<(usize, ElementRef<'_>)> {
+    if row.value().name() != "tr" {
+        return Vec::new();
+    }
+    let span = |c: &ElementRef<'_>, name: &str| {
+        c.value().attr(name).and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(1).max(1)
+    };
+    let rows = row
+        .prev_siblings()
+        .filter_map(ElementRef::wrap)
+        .filter(|r| r.value().name() == "tr")
+        .take(SPAN_ROWS);
+    for (k, above) in rows.enumerate() {
+        let mut col = 0;
+        let mut down = Vec::new();
+        for c in row_cells(above) {
+            if span(&c, "rowspan") > k + 1 {
+                down.push((col, c));
+            }
+            col += span(&c, "colspan");
+        }
+        if !down.is_empty() {
+            return down;
+        }
+        // A row without spanning cells above the row's own cells: nothing reaches past it.
+        if row_cells(above).iter().all(|c| span(c, "rowspan") == 1) && k == 0 {
+            return Vec::new();
+        }
+    }
+    Vec::new()
+}
+
+/// A row's cells in its table's columns: its own, and in their columns the cells of rows
+/// above that span down into it ([`spanned_cells`]).
+fn full_row_cells(row: ElementRef<'_>) -> Vec<ElementRef<'_>> {
+    let own = row_cells(row);
+    let spanned = spanned_cells(row);
+    if spanned.is_empty() {
+        return own;
+    }
+    let width = own.len() + spanned.len();
+    let mut own = own.into_iter();
+    (0..width)
+        .filter_map(|col| {
+            spanned.iter().find(|(i, _)| *i == col).map(|(_, c)| *c).or_else(|| own.next())
+        })
+        .collect()
 }
 
 /// A row's `<td>` and `<th>` cells.
@@ -172,11 +227,7 @@ fn read_row_title<'a>(
     if item.value().name() != "tr" {
         return None;
     }
-    let cells: Vec<ElementRef<'a>> = item
-        .children()
-        .filter_map(ElementRef::wrap)
-        .filter(|c| matches!(c.value().name(), "td" | "th"))
-        .collect();
+    let cells: Vec<ElementRef<'a>> = full_row_cells(item);
     // A cell that opens with its title in bold is titled by the bold alone (the rest is
     // its blurb and place).
     let usable_cell = |c: &ElementRef<'a>| {
@@ -434,6 +485,28 @@ fn without_code(town: &str) -> &str {
     }
 }
 
+/// The latest hour a range of times may end at on the next day (`10pm – 1am`).
+const LAST_NIGHT_HOUR: u32 = 6;
+
+/// The end of a range of times of day on `day`: that day when it comes after the start,
+/// the next day when it is in the small hours before the start (`10pm – 1am`, `22.00–02.00`);
+/// `None` otherwise (an end before the start in the day is a misreading).
+pub(super) fn end_on(
+    day: chrono::NaiveDate,
+    start: chrono::NaiveTime,
+    end: chrono::NaiveTime,
+) -> Option<gleaner_event::EventTime> {
+    use chrono::Timelike;
+    let day = if end > start {
+        day
+    } else if end < start && end.hour() <= LAST_NIGHT_HOUR && start.hour() >= 12 {
+        day.succ_opt()?
+    } else {
+        return None;
+    };
+    Some(gleaner_event::EventTime::Floating(day.and_time(end)))
+}
+
 /// A cell that holds only a time of day written with a dot or an `h` (`21.30`, `20h30`):
 /// beside a date cell it can be nothing else, although alone it could be a date.
 /// And a range of two such times (`14.00–17.00`), when a side's minutes can be no month
@@ -605,6 +678,46 @@ mod tests {
         );
         // Without a team declared, no fixture is made up.
         assert_eq!(read(page("es-MX", "Organization")), None);
+    }
+
+    #[test]
+    fn a_range_past_midnight_ends_the_next_day() {
+        // Issue 24, page 291: `10pm – 1am`.
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 8, 12).unwrap();
+        let t = |h| chrono::NaiveTime::from_hms_opt(h, 0, 0).unwrap();
+        let end = |a, b| super::end_on(day, t(a), t(b)).map(|e| e.to_iso());
+        assert_eq!(end(22, 1).as_deref(), Some("2026-08-13T01:00:00"));
+        assert_eq!(end(20, 23).as_deref(), Some("2026-08-12T23:00:00"));
+        assert_eq!(end(14, 11), None);
+        assert_eq!(end(9, 5), None);
+        assert_eq!(end(20, 20), None);
+    }
+
+    #[test]
+    fn a_cell_spanning_rows_is_each_rows() {
+        // Issue 24, page 269: a show's two sessions share its date, place and ticket cells.
+        let doc = Html::parse_document(
+            "<table><tr><th>Tarih</th><th>Etkinlik</th><th>Yer</th><th>Saat</th></tr>\
+             <tr><td rowspan=\"2\">23 Mayıs 2026</td><td>Gösteri – 1. seans</td>\
+             <td rowspan=\"2\">Kültür Merkezi Büyük Salon</td><td>15.00</td></tr>\
+             <tr><td>Gösteri – 2. seans</td><td>20.00</td></tr>\
+             <tr><td>24 Mayıs 2026</td><td>Halay</td><td>Kuğulu Park</td><td>14.00</td></tr></table>",
+        );
+        let rows: Vec<_> = doc.select(&Selector::parse("tr").unwrap()).collect();
+        let texts = |r| {
+            super::spanned_cells(r)
+                .iter()
+                .map(|(i, c)| (*i, super::text_of(*c)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            texts(rows[2]),
+            [(0, "23 Mayıs 2026".to_owned()), (2, "Kültür Merkezi Büyük Salon".to_owned())]
+        );
+        assert_eq!(texts(rows[3]), []);
+        assert_eq!(row_place(rows[2]).as_deref(), Some("Kültür Merkezi Büyük Salon"));
+        let title = super::row_title(rows[2], &|t: &str| !t.is_empty()).map(|(t, _)| t);
+        assert_eq!(title.as_deref(), Some("Gösteri – 2. seans"));
     }
 
     #[test]
