@@ -149,6 +149,35 @@ pub(super) fn lead_line(cell: ElementRef<'_>) -> Option<LeadBold> {
     Some(LeadBold { title, blurb: None, place: place_line(&line) })
 }
 
+/// A cell's first line when a later line, after a `<br>`, opens with a status word
+/// (`Halay Gecesi<br><strong>ERTELENDİ – yeni tarih daha sonra duyurulacak</strong>`): the
+/// title, without the status note under it. `None` for any other cell.
+pub(super) fn before_status_line(cell: ElementRef<'_>) -> Option<String> {
+    let mut lines = vec![String::new()];
+    for node in cell.children() {
+        match node.value() {
+            Node::Element(e) if e.name() == "br" => lines.push(String::new()),
+            Node::Text(t) => lines.last_mut()?.push_str(t),
+            Node::Element(_) => {
+                let el = ElementRef::wrap(node)?;
+                let line = lines.last_mut()?;
+                line.push(' ');
+                line.push_str(&el.text().collect::<String>());
+            }
+            _ => {}
+        }
+    }
+    let lines: Vec<String> = lines.iter().map(|l| collapse(l)).filter(|l| !l.is_empty()).collect();
+    let [first, rest @ ..] = lines.as_slice() else { return None };
+    let opens_with_status = |l: &String| {
+        l.split(|c: char| !c.is_alphanumeric())
+            .find(|w| !w.is_empty())
+            .is_some_and(|w| status_in(w).is_some())
+    };
+    (rest.iter().any(opens_with_status) && (3..=200).contains(&first.chars().count()))
+        .then(|| first.clone())
+}
+
 /// Labels of a place line (folded, lower case).
 const PLACE_LABELS: &[&str] = &[
     "treffpunkt",
@@ -244,6 +273,27 @@ mod tests {
         // A name in small print is still the place.
         let got = read("<strong>Pregón</strong><br><small>Plaza Mayor</small>").unwrap();
         assert_eq!((got.blurb, got.place.as_deref()), (None, Some("Plaza Mayor")));
+    }
+
+    #[test]
+    fn a_status_line_under_the_title() {
+        // Issue 24, page 269: the postponement note on its own line is no part of the title.
+        let cell = |html: &str| {
+            let doc = Html::parse_fragment(&format!("<table><tr><td>{html}</td></tr></table>"));
+            let td = doc.select(&Selector::parse("td").unwrap()).next().unwrap();
+            super::before_status_line(td)
+        };
+        assert_eq!(
+            cell("Halay Gecesi (dernek üyeleri)<br><strong>ERTELENDİ – yeni tarih daha sonra duyurulacak</strong>")
+                .as_deref(),
+            Some("Halay Gecesi (dernek üyeleri)")
+        );
+        assert_eq!(
+            cell("Concierto de primavera<br>Suspendido por lluvia").as_deref(),
+            Some("Concierto de primavera")
+        );
+        assert_eq!(cell("Concierto de primavera<br>Con la banda municipal"), None);
+        assert_eq!(cell("Concierto de primavera"), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use gleaner_event::datetext::parse_text_time;
 use gleaner_event::parse_price_text;
 use scraper::ElementRef;
 
-use super::cells::{lead_bold, lead_line};
+use super::cells::{before_status_line, lead_bold, lead_line};
 use super::item::{Item, title_text};
 use super::price::price_lines;
 use super::venue::site_venue;
@@ -231,7 +231,11 @@ fn read_row_title<'a>(
     // A cell that opens with its title in bold is titled by the bold alone (the rest is
     // its blurb and place).
     let usable_cell = |c: &ElementRef<'a>| {
-        let t = lead_bold(*c).or_else(|| lead_line(*c)).map_or_else(|| title_text(*c), |l| l.title);
+        let t = lead_bold(*c)
+            .or_else(|| lead_line(*c))
+            .map(|l| l.title)
+            .or_else(|| before_status_line(*c))
+            .unwrap_or_else(|| title_text(*c));
         // A short price cell (`18 €`, `Eintritt frei`), not a blurb that mentions one
         // (`Jodlergottesdienst mit Pfarrerin Ruth Gerber. Eintritt frei, Kollekte.`).
         let price = t.chars().count() <= PRICE_CELL_CHARS
