@@ -26,8 +26,22 @@ const TICKET_NOUNS: &[&str] = &[
     "biletinizi",
 ];
 
-/// Verbs that book whatever follows them, folded (`Reservar este pase`, `Jetzt buchen`).
-const BOOKING_VERBS: &[&str] = &["reservar", "reserver", "reservieren", "buchen", "comprar"];
+/// Verbs that book whatever follows them, folded (`Reservar este pase`, `Jetzt buchen`),
+/// and the verbs that enter a race or a tournament (`Inscribirme`, `Inscribir equipo`,
+/// `S'inscrire`): its entry is its ticket.
+const BOOKING_VERBS: &[&str] = &[
+    "reservar",
+    "reserver",
+    "reservieren",
+    "buchen",
+    "comprar",
+    "inscribirme",
+    "inscribir",
+    "inscribete",
+    "inscribirse",
+    "inscrire",
+    "inscrivez",
+];
 
 /// English verbs that book only when nothing but filler follows (`Book now`, `Buy
 /// online`), as `Book club` or `Reserve walk` name things.
@@ -146,6 +160,9 @@ mod tests {
             ("Book now", true),
             ("Jetzt buchen", true),
             ("Bilet satın al", true),
+            ("Inscribirme", true),
+            ("Inscribir equipo", true),
+            ("S'inscrire", true),
             ("Ticket info", false),
             ("Tickets & Preise", false),
             ("Book club", false),

@@ -40,30 +40,40 @@ pub(super) fn lead_bold(cell: ElementRef<'_>) -> Option<LeadBold> {
     if !(3..=200).contains(&n) || is_status_badge(&title) {
         return None;
     }
-    // The rest, line by line: each line's text and whether it is all italic.
-    let mut lines: Vec<(String, bool)> = vec![(String::new(), true)];
+    // The rest, line by line: each line's text, whether it is all italic and whether it
+    // is all small print.
+    let mut lines: Vec<(String, bool, bool)> = vec![(String::new(), true, true)];
     for node in first.next_siblings() {
         match node.value() {
-            Node::Element(e) if e.name() == "br" => lines.push((String::new(), true)),
+            Node::Element(e) if e.name() == "br" => lines.push((String::new(), true, true)),
             Node::Element(e) => {
                 let el = ElementRef::wrap(node)?;
                 let line = lines.last_mut()?;
                 line.0.push(' ');
                 line.0.push_str(&el.text().collect::<String>());
                 line.1 &= matches!(e.name(), "em" | "i" | "small");
+                line.2 &= e.name() == "small";
             }
             Node::Text(t) => {
                 let line = lines.last_mut()?;
                 if !t.trim().is_empty() {
                     line.1 = false;
+                    line.2 = false;
                 }
                 line.0.push_str(t);
             }
             _ => {}
         }
     }
-    let lines: Vec<(String, bool)> =
-        lines.into_iter().map(|(t, italic)| (collapse(&t), italic)).collect();
+    // A line in small print that reads as a sentence is the blurb, not a place.
+    let lines: Vec<(String, bool)> = lines
+        .into_iter()
+        .map(|(t, italic, small)| {
+            let t = collapse(&t);
+            let italic = italic && !(small && is_small_blurb(&t));
+            (t, italic)
+        })
+        .collect();
     if lines.iter().all(|(t, _)| t.is_empty()) {
         return None;
     }
@@ -73,6 +83,17 @@ pub(super) fn lead_bold(cell: ElementRef<'_>) -> Option<LeadBold> {
         .map(|(t, _)| t.clone());
     let place = later().find(|(_, italic)| *italic).and_then(|(t, _)| place_line(t));
     Some(LeadBold { title, blurb, place })
+}
+
+/// Fewest words of a small-print line read as a blurb ([`is_small_blurb`]).
+const SMALL_BLURB_WORDS: usize = 6;
+
+/// Whether a line set in `<small>` under a bold title is its blurb rather than its place:
+/// a sentence of six words or more (`<small>Her çiftte en az bir kadın oyuncu
+/// bulunmalıdır. 24 board, Mitchell usulü.</small>`), where a place is a name (`<small>Plaza
+/// Mayor</small>`).
+fn is_small_blurb(line: &str) -> bool {
+    line.split_whitespace().count() >= SMALL_BLURB_WORDS && line.ends_with(['.', '!', '?', '…'])
 }
 
 /// A cell's parts when it is a plain first line, a `<br>` and one italic line
@@ -126,6 +147,35 @@ pub(super) fn lead_line(cell: ElementRef<'_>) -> Option<LeadBold> {
         _ => line,
     };
     Some(LeadBold { title, blurb: None, place: place_line(&line) })
+}
+
+/// A cell's first line when a later line, after a `<br>`, opens with a status word
+/// (`Halay Gecesi<br><strong>ERTELENDİ – yeni tarih daha sonra duyurulacak</strong>`): the
+/// title, without the status note under it. `None` for any other cell.
+pub(super) fn before_status_line(cell: ElementRef<'_>) -> Option<String> {
+    let mut lines = vec![String::new()];
+    for node in cell.children() {
+        match node.value() {
+            Node::Element(e) if e.name() == "br" => lines.push(String::new()),
+            Node::Text(t) => lines.last_mut()?.push_str(t),
+            Node::Element(_) => {
+                let el = ElementRef::wrap(node)?;
+                let line = lines.last_mut()?;
+                line.push(' ');
+                line.push_str(&el.text().collect::<String>());
+            }
+            _ => {}
+        }
+    }
+    let lines: Vec<String> = lines.iter().map(|l| collapse(l)).filter(|l| !l.is_empty()).collect();
+    let [first, rest @ ..] = lines.as_slice() else { return None };
+    let opens_with_status = |l: &String| {
+        l.split(|c: char| !c.is_alphanumeric())
+            .find(|w| !w.is_empty())
+            .is_some_and(|w| status_in(w).is_some())
+    };
+    (rest.iter().any(opens_with_status) && (3..=200).contains(&first.chars().count()))
+        .then(|| first.clone())
 }
 
 /// Labels of a place line (folded, lower case).
@@ -206,6 +256,44 @@ mod tests {
         )
         .unwrap();
         assert_eq!(got.place.as_deref(), Some("Cerro del Castillo"));
+    }
+
+    #[test]
+    fn a_small_print_sentence_is_the_blurb() {
+        // Issue 24, pages 287 and 299: a table's title cell with its blurb in `<small>`.
+        let got = read(
+            "<strong>Nevruz Takım Turnuvası</strong><br><small>İki oturum, İsviçre usulü 7 maç; oturumlar arası çay ikramı.</small>",
+        )
+        .unwrap();
+        assert_eq!(
+            got.blurb.as_deref(),
+            Some("İki oturum, İsviçre usulü 7 maç; oturumlar arası çay ikramı.")
+        );
+        assert_eq!(got.place, None);
+        // A name in small print is still the place.
+        let got = read("<strong>Pregón</strong><br><small>Plaza Mayor</small>").unwrap();
+        assert_eq!((got.blurb, got.place.as_deref()), (None, Some("Plaza Mayor")));
+    }
+
+    #[test]
+    fn a_status_line_under_the_title() {
+        // Issue 24, page 269: the postponement note on its own line is no part of the title.
+        let cell = |html: &str| {
+            let doc = Html::parse_fragment(&format!("<table><tr><td>{html}</td></tr></table>"));
+            let td = doc.select(&Selector::parse("td").unwrap()).next().unwrap();
+            super::before_status_line(td)
+        };
+        assert_eq!(
+            cell("Halay Gecesi (dernek üyeleri)<br><strong>ERTELENDİ – yeni tarih daha sonra duyurulacak</strong>")
+                .as_deref(),
+            Some("Halay Gecesi (dernek üyeleri)")
+        );
+        assert_eq!(
+            cell("Concierto de primavera<br>Suspendido por lluvia").as_deref(),
+            Some("Concierto de primavera")
+        );
+        assert_eq!(cell("Concierto de primavera<br>Con la banda municipal"), None);
+        assert_eq!(cell("Concierto de primavera"), None);
     }
 
     #[test]

@@ -12,13 +12,15 @@ use gleaner_event::{RawEvent, parse_price_text};
 use scraper::ElementRef;
 
 use super::booking::is_booking_text;
-use super::cells::{lead_bold, lead_line};
+use super::cells::{LeadBold, lead_bold, lead_line};
 use super::days::{Context, day_in_month, heading_year};
 use super::detail::place_and_price;
 use super::headings::dated_heading_title;
 use super::price::{own_price, price_into};
 use super::roles::{before_start_only, labelled_time, listed_times, start_line};
-use super::tables::{cell_time, row_place, row_title, tour_row};
+use super::tables::{
+    cell_time, column_title, end_on, fixture_row, row_place, row_title, spanned_cells, tour_row,
+};
 use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
 use super::weekly::{
@@ -57,6 +59,8 @@ pub(super) fn read_item(
     let times = time_values(item);
     let mut date_text = None;
     let mut later = Vec::new();
+    // The day a moved item was first set for.
+    let mut moved_from: Option<EventTime> = None;
     let (start, end) = match times.as_slice() {
         [] => {
             let blocks = sel(BLOCKS);
@@ -80,16 +84,37 @@ pub(super) fn read_item(
                     parse_text_date(&line, heading_year(context.month, reference), order)
                         .map(|d| (line, d, el))
                 });
-            let Some((text, d, leaf)) = own else {
+            // A row without a date cell of its own: the date cell spanning down into it
+            // (`<td rowspan="2">`, a show's two sessions).
+            let own = own.or_else(|| {
+                spanned_cells(item).into_iter().find_map(|(_, c)| {
+                    let line = text_of(c);
+                    parse_text_date(&line, heading_year(context.month, reference), order)
+                        .map(|d| (line, d, c))
+                })
+            });
+            let Some((mut text, mut d, leaf)) = own else {
                 // No date of its own: its day heading's day, or a day cell read with its
                 // month heading, with a time the item gives.
                 let day =
                     context.day.or_else(|| day_in_month(item, context.month?, reference, order))?;
                 let (t1, t2, later) = leaf_time(item, |_| true)?;
                 let start = EventTime::Floating(day.and_time(t1));
-                let end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+                let end = t2.and_then(|t2| end_on(day, t1, t2));
                 return finish_item(item, (start, end, later), None, reference, order);
             };
+            // A struck date beside its new one, or a line naming the new date: the event
+            // is at the new date.
+            if let Some((new_text, new)) = super::moves::new_date(
+                leaf,
+                leaves(item),
+                &d,
+                heading_year(context.month, reference),
+                order,
+            ) {
+                moved_from = Some(d.start);
+                (text, d) = (new_text, new);
+            }
             // A date without a time: the time may sit in another cell (`<td>8:00 pm</td>`).
             let (mut start, mut end) = (d.start, d.end);
             if let EventTime::Date(day) = start
@@ -103,7 +128,7 @@ pub(super) fn read_item(
                 })
             {
                 start = EventTime::Floating(day.and_time(t1));
-                end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+                end = t2.and_then(|t2| end_on(day, t1, t2));
                 later = others;
             } else if matches!(start, EventTime::Floating(_)) && end.is_none() {
                 // `7 Mart 11.00 ve 14.00`: the date line's other times.
@@ -118,7 +143,7 @@ pub(super) fn read_item(
                 let block = enclosing_block(leaf, item).map(text_of);
                 if let Some((t1, t2)) = time_after(&text, block.as_deref(), reference, order) {
                     start = EventTime::Floating(day.and_time(t1));
-                    end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+                    end = t2.and_then(|t2| end_on(day, t1, t2));
                 }
             }
             date_text = Some(text);
@@ -129,6 +154,12 @@ pub(super) fn read_item(
         _ => return None,
     };
     let mut found = finish_item(item, (start, end, later), date_text.clone(), reference, order)?;
+    if let Some(from) = moved_from
+        && matches!(found.raw.status.as_deref(), None | Some("postponed" | "rescheduled"))
+    {
+        found.raw.status = Some("rescheduled".to_owned());
+        found.raw.previous_start = Some(from.to_iso());
+    }
     // A times-by-weekday cell (`ven. 20h30 sam. 15h et 20h30 dim. 15h`) beside a run of
     // days: one performance per day and time; not for a called-off item. A postponed
     // item's new days are read from its postponement line (`REPORTÉ au samedi 11 et
@@ -431,10 +462,29 @@ fn finish_item(
     let (title, url) = match heading {
         Some(h) => h,
         None => {
-            match item.select(&sel("a[href]")).map(|a| (title_text(a), a)).find(|(t, _)| usable(t))
-            {
+            // A table's title column titles its row before a link in another cell.
+            let column = column_title(item, &usable);
+            let link = item
+                .select(&sel("a[href]"))
+                .filter(|a| {
+                    column.as_ref().is_none_or(|(_, c)| a.ancestors().any(|n| n.id() == c.id()))
+                })
+                .map(|a| (title_text(a), a))
+                .find(|(t, _)| usable(t));
+            // A fixtures table's row: the team against the row's opponent.
+            let fixture = match (&column, &link) {
+                (None, None) => fixture_row(item),
+                _ => None,
+            };
+            match link {
                 Some((t, a)) => (t, link_of(a)),
-                None => match row_title(item, &usable) {
+                None if fixture.is_some() => {
+                    let f = fixture.expect("a fixture");
+                    title_cell =
+                        Some(LeadBold { title: f.title.clone(), blurb: f.promotion, place: None });
+                    (f.title, None)
+                }
+                None => match column.or_else(|| row_title(item, &usable)) {
                     Some((t, cell)) => {
                         title_cell = lead_bold(cell).or_else(|| lead_line(cell));
                         (t, cell.select(&sel("a[href]")).find_map(link_of))
@@ -462,8 +512,11 @@ fn finish_item(
     let status = stated_status(&all, &own_texts(item));
     // The item's booking link (`Comprar`, `Bilet al`): not an anchor on its own page.
     let page_of = |h: &str| h.split('#').next().unwrap_or_default().to_owned();
-    let tickets = item
-        .select(&sel("a[href]"))
+    // A row's cells spanning down into it from the row above are its own too.
+    let spanned: Vec<ElementRef<'_>> = spanned_cells(item).into_iter().map(|(_, c)| c).collect();
+    let tickets = std::iter::once(item)
+        .chain(spanned.iter().copied())
+        .flat_map(|el| el.select(&sel("a[href]")).collect::<Vec<_>>())
         .filter(|a| is_booking_text(&text_of(*a)))
         .find_map(link_of)
         .filter(|h| url.as_deref().map(page_of) != Some(page_of(h)));
@@ -496,7 +549,7 @@ fn finish_item(
         .or_else(|| sentence_paragraph(item, &title, reference, order));
     if raw.offers.is_empty()
         && raw.is_accessible_for_free.is_none()
-        && let Some(p) = own_price(item)
+        && let Some(p) = own_price(item).or_else(|| spanned.iter().find_map(|c| own_price(*c)))
     {
         price_into(&p, &mut raw);
     }

@@ -451,9 +451,11 @@ pub(super) fn child_groups(parent: ElementRef<'_>) -> Vec<(String, Vec<ElementRe
             .unwrap_or_default()
             .split_ascii_whitespace()
             .find(|c| status_in(c).is_none());
+        // A table's rows are one list whatever their class: a row's class marks its state
+        // or a highlight (`<tr class="gecmis">`, `reprogramado`, `juego-inaugural`).
         let sig = match first {
-            Some(c) => format!("{name}.{c}"),
-            None => name.to_owned(),
+            Some(c) if name != "tr" => format!("{name}.{c}"),
+            _ => name.to_owned(),
         };
         match groups.iter_mut().find(|(s, _)| *s == sig) {
             Some((_, items)) => items.push(child),
@@ -497,6 +499,48 @@ mod tests {
     }
 
     use super::Night;
+
+    #[test]
+    fn a_table_row_of_another_class_is_one_of_the_rows() {
+        // Issue 24, pages 278 and 299: a highlighted or moved row (`<tr
+        // class="reprogramado">`) is read with the others, titled by the title column
+        // before a booking link, at its new date.
+        let row = |class: &str, date: &str, title: &str| {
+            format!(
+                "<tr{class}><td>{date}</td><td><strong>{title}</strong></td><td>9:00 h</td>\
+                 <td><a href=\"/reservar/?e={title}\">Inscribirme</a></td></tr>"
+            )
+        };
+        let html = format!(
+            "<html lang=es><body><main><h1>Calendario</h1><table><thead><tr><th>Fecha</th>\
+             <th>Evento</th><th>Horario</th><th></th></tr></thead><tbody>{}{}{}{}</tbody>\
+             </table></main></body></html>",
+            row(" class=\"inaugural\"", "Sáb 14 mar", "Gran Premio"),
+            row("", "Dom 29 mar", "Fecha Uno"),
+            row(
+                " class=\"reprogramado\"",
+                "<del>Sáb 9 may</del><br>Nueva fecha: sáb 23 may",
+                "Fecha Dos"
+            ),
+            row("", "Sáb 13 jun", "Gran Premio de Verano"),
+        );
+        let doc = scraper::Html::parse_document(&html);
+        let day = NaiveDate::from_ymd_opt(2026, 2, 26);
+        let (_, events, _) = super::read_listing(&doc, day, Default::default()).unwrap();
+        let read: Vec<_> = events
+            .iter()
+            .map(|e| (e.name.as_deref().unwrap(), e.start.as_deref().unwrap(), e.status.as_deref()))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("Gran Premio", "2026-03-14T09:00:00", None),
+                ("Fecha Uno", "2026-03-29T09:00:00", None),
+                ("Fecha Dos", "2026-05-23T09:00:00", Some("rescheduled")),
+                ("Gran Premio de Verano", "2026-06-13T09:00:00", None),
+            ]
+        );
+    }
 
     #[test]
     fn of_two_lists_as_long_the_timed_one() {

@@ -61,6 +61,7 @@ mod detail;
 mod headings;
 mod item;
 mod listing;
+mod moves;
 mod news;
 mod page_price;
 mod price;

@@ -40,6 +40,7 @@ const BEFORE_START: &[&str] = &[
     "kayit",
     "kapi",
     "binis",
+    "briefing",
 ];
 
 /// Where a clause's first word naming a time before the start opens, as a byte offset.
@@ -110,7 +111,15 @@ pub(super) fn start_line(text: &str) -> Cow<'_, str> {
                 if has_time(&clause[at..])
                     && parse_text_date(&clause[at..], far, DateOrder::default()).is_none() =>
             {
-                cuts.push((a + at, b));
+                // Two times in one clause (`Briefing 18:30 h Arranque 19:30 h`, a cell's
+                // lines joined): the role word's own time gives way, the other is the start.
+                match first_time_end(&clause[at..]) {
+                    Some(end) if has_time(&clause[at + end..]) => {
+                        cuts.push((a + at, a + at + end));
+                        other_time = true;
+                    }
+                    _ => cuts.push((a + at, b)),
+                }
             }
             _ => other_time = true,
         }
@@ -126,6 +135,27 @@ pub(super) fn start_line(text: &str) -> Cow<'_, str> {
     }
     out.push_str(&text[from..]);
     Cow::Owned(out)
+}
+
+/// Where the first time of a clause that opens with a role word ends, as a byte offset
+/// (`Briefing 18:30 h Arranque 19:30 h` → after `18:30 h`): after the fewest words that
+/// give a time, and the unit word after them (`h`, `Uhr`, `pm`).
+fn first_time_end(clause: &str) -> Option<usize> {
+    let words: Vec<(usize, &str)> = clause
+        .split_whitespace()
+        .map(|w| (w.as_ptr() as usize - clause.as_ptr() as usize, w))
+        .collect();
+    let k = (0..words.len()).find(|&k| {
+        let (at, w) = words[k];
+        has_time(&clause[..at + w.len()])
+    })?;
+    let mut end = words[k].0 + words[k].1.len();
+    if let Some((at, w)) = words.get(k + 1)
+        && TIME_WORDS.contains(&fold_diacritics(w).as_str())
+    {
+        end = at + w.len();
+    }
+    Some(end)
 }
 
 /// Whether a line gives times and every one comes before the start (`Einlass 19 Uhr`,
@@ -232,6 +262,10 @@ mod tests {
             start_line("samedi 7 mars, portes 19h, concert 20h"),
             "samedi 7 mars, , concert 20h"
         );
+        // A cell's two lines joined: the role word's time gives way to the other.
+        assert_eq!(start_line("Briefing 18:30 h Arranque 19:30 h"), " Arranque 19:30 h");
+        assert_eq!(start_line("Briefing 19:15 h 20:00 a 23:00 h"), " 20:00 a 23:00 h");
+        assert_eq!(start_line("Einlass 19 Uhr Beginn 20 Uhr"), " Beginn 20 Uhr");
         // Only doors: the start is not said; a role word before a date is the event's.
         assert_eq!(start_line("Einlass 19 Uhr"), "Einlass 19 Uhr");
         assert_eq!(

@@ -75,6 +75,41 @@ pub(super) fn site_place(doc: &Html) -> Option<SitePlace> {
         })
 }
 
+/// The name of the sports team or club the page's JSON-LD declares (a `SportsTeam` or
+/// `SportsClub` node, top level, in a list or in an `@graph`): the home side of its
+/// fixtures.
+pub(super) fn team_name(root: ElementRef<'_>) -> Option<String> {
+    fn in_json(v: &Value, depth: usize) -> Option<String> {
+        match v {
+            _ if depth > 3 => None,
+            Value::Array(items) => items.iter().find_map(|i| in_json(i, depth + 1)),
+            Value::Object(map) => {
+                if let Some(graph) = map.get("@graph") {
+                    return in_json(graph, depth + 1);
+                }
+                let team = match map.get("@type")? {
+                    Value::String(t) => is_team(t),
+                    Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(is_team),
+                    _ => false,
+                };
+                let name = map.get("name")?.as_str()?;
+                let name = gleaner_event::text::decode_entities(name.trim()).trim().to_owned();
+                (team && (2..=80).contains(&name.chars().count())).then_some(name)
+            }
+            _ => None,
+        }
+    }
+    root.select(&sel("script[type]"))
+        .filter(|s| {
+            s.value().attr("type").is_some_and(|t| t.to_ascii_lowercase().contains("ld+json"))
+        })
+        .take(20)
+        .find_map(|script| {
+            let text: String = ElementRef::text(&script).collect();
+            lenient_json::parse(&text).values.iter().find_map(|v| in_json(v, 0))
+        })
+}
+
 /// The place in one JSON value, at most a few levels down (lists and `@graph`s).
 fn in_value(v: &Value, depth: usize) -> Option<SitePlace> {
     if depth > 3 {
@@ -86,7 +121,7 @@ fn in_value(v: &Value, depth: usize) -> Option<SitePlace> {
             if let Some(graph) = map.get("@graph") {
                 return in_value(graph, depth + 1);
             }
-            node_place(map)
+            node_place(map).or_else(|| home_ground(map))
         }
         _ => None,
     }
@@ -120,6 +155,30 @@ const BODIES: &[&str] = &[
     "group",
     "sportsteam",
 ];
+
+/// A team's home ground: the `location` of a `SportsTeam` or `SportsClub` node without
+/// an address of its own, when that location is a place with a name and an address
+/// (`"location":{"@type":"StadiumOrArena","name":"Estadio …","address":{…}}`): where its
+/// home games are played.
+fn home_ground(map: &serde_json::Map<String, Value>) -> Option<SitePlace> {
+    let team = match map.get("@type")? {
+        Value::String(t) => is_team(t),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(is_team),
+        _ => false,
+    };
+    if !team || map.contains_key("address") {
+        return None;
+    }
+    let Value::Object(location) = map.get("location")? else { return None };
+    let place = node_place(location)?;
+    (!place.body).then_some(place)
+}
+
+/// Whether a JSON-LD type names a sports team or club.
+fn is_team(t: &str) -> bool {
+    let t = t.to_ascii_lowercase();
+    t.ends_with("sportsteam") || t.ends_with("sportsclub")
+}
 
 /// A node read as a place when its type allows and it has a name and an address.
 fn node_place(map: &serde_json::Map<String, Value>) -> Option<SitePlace> {
@@ -199,6 +258,28 @@ mod tests {
             let body = site_place(&Html::parse_document(&html)).map(|p| p.body);
             assert_eq!(body, Some(true), "{t}");
         }
+    }
+
+    #[test]
+    fn a_teams_home_ground() {
+        // Issue 24, page 278: a team's stadium is where its home games are.
+        assert_eq!(
+            place(
+                r#"<script type="application/ld+json">{"@type":"SportsTeam","name":"Tuzos","location":{"@type":"StadiumOrArena","name":"Estadio Ramiro Cárdenas","address":{"streetAddress":"Blvd. Revolución 1500","addressCountry":"MX"}}}</script>"#
+            ),
+            Some((
+                "Estadio Ramiro Cárdenas".into(),
+                Some("Blvd. Revolución 1500".into()),
+                Some("MX".into())
+            ))
+        );
+        // A location without an address, or a team's own address: as before.
+        assert_eq!(
+            place(
+                r#"<script type="application/ld+json">{"@type":"SportsTeam","name":"Tuzos","location":{"@type":"Place","name":"Estadio"}}</script>"#
+            ),
+            None
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@ use gleaner_event::datetext::parse_text_time;
 use gleaner_event::parse_price_text;
 use scraper::ElementRef;
 
-use super::cells::{lead_bold, lead_line};
+use super::cells::{before_status_line, lead_bold, lead_line};
 use super::item::{Item, title_text};
 use super::price::price_lines;
 use super::venue::site_venue;
@@ -43,7 +43,7 @@ fn cells_under_header(row: ElementRef<'_>) -> Option<(Vec<ElementRef<'_>>, Vec<S
     if row.value().name() != "tr" {
         return None;
     }
-    let cells = row_cells(row);
+    let cells = full_row_cells(row);
     let table =
         row.ancestors().filter_map(ElementRef::wrap).find(|a| a.value().name() == "table")?;
     // A header row heads its table: only the first rows are looked at, so that reading
@@ -59,6 +59,61 @@ fn cells_under_header(row: ElementRef<'_>) -> Option<(Vec<ElementRef<'_>>, Vec<S
         .map(|c| gleaner_event::datetext::fold_diacritics(&text_of(c)))
         .collect();
     Some((cells, header))
+}
+
+/// Most rows above a row looked at for a cell that spans down into it.
+const SPAN_ROWS: usize = 12;
+
+/// The cells of rows above `row` that span down into it (`<td rowspan="2">23 Mayıs
+/// 2026</td>`, a date, place or ticket cell shared by a show's two sessions), with their
+/// columns: read from the nearest row above that holds one.
+pub(super) fn spanned_cells(row: ElementRef<'_>) -> Vec<(usize, ElementRef<'_>)> {
+    if row.value().name() != "tr" {
+        return Vec::new();
+    }
+    let span = |c: &ElementRef<'_>, name: &str| {
+        c.value().attr(name).and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(1).max(1)
+    };
+    let rows = row
+        .prev_siblings()
+        .filter_map(ElementRef::wrap)
+        .filter(|r| r.value().name() == "tr")
+        .take(SPAN_ROWS);
+    for (k, above) in rows.enumerate() {
+        let mut col = 0;
+        let mut down = Vec::new();
+        for c in row_cells(above) {
+            if span(&c, "rowspan") > k + 1 {
+                down.push((col, c));
+            }
+            col += span(&c, "colspan");
+        }
+        if !down.is_empty() {
+            return down;
+        }
+        // A row without spanning cells above the row's own cells: nothing reaches past it.
+        if row_cells(above).iter().all(|c| span(c, "rowspan") == 1) && k == 0 {
+            return Vec::new();
+        }
+    }
+    Vec::new()
+}
+
+/// A row's cells in its table's columns: its own, and in their columns the cells of rows
+/// above that span down into it ([`spanned_cells`]).
+fn full_row_cells(row: ElementRef<'_>) -> Vec<ElementRef<'_>> {
+    let own = row_cells(row);
+    let spanned = spanned_cells(row);
+    if spanned.is_empty() {
+        return own;
+    }
+    let width = own.len() + spanned.len();
+    let mut own = own.into_iter();
+    (0..width)
+        .filter_map(|col| {
+            spanned.iter().find(|(i, _)| *i == col).map(|(_, c)| *c).or_else(|| own.next())
+        })
+        .collect()
 }
 
 /// A row's `<td>` and `<th>` cells.
@@ -150,18 +205,37 @@ pub(super) fn row_title<'a>(
     item: ElementRef<'a>,
     usable: &dyn Fn(&str) -> bool,
 ) -> Option<(String, ElementRef<'a>)> {
+    read_row_title(item, usable, false)
+}
+
+/// A table row's title when its table names a title column (`Evento`, `Turnuva`): that
+/// column's cell, which titles the row before any link of its other cells (a booking
+/// link's `Inscribirme`). `None` for a row without such a column or a usable cell in it.
+pub(super) fn column_title<'a>(
+    item: ElementRef<'a>,
+    usable: &dyn Fn(&str) -> bool,
+) -> Option<(String, ElementRef<'a>)> {
+    read_row_title(item, usable, true)
+}
+
+/// [`row_title`], or with `only_column` [`column_title`].
+fn read_row_title<'a>(
+    item: ElementRef<'a>,
+    usable: &dyn Fn(&str) -> bool,
+    only_column: bool,
+) -> Option<(String, ElementRef<'a>)> {
     if item.value().name() != "tr" {
         return None;
     }
-    let cells: Vec<ElementRef<'a>> = item
-        .children()
-        .filter_map(ElementRef::wrap)
-        .filter(|c| matches!(c.value().name(), "td" | "th"))
-        .collect();
+    let cells: Vec<ElementRef<'a>> = full_row_cells(item);
     // A cell that opens with its title in bold is titled by the bold alone (the rest is
     // its blurb and place).
     let usable_cell = |c: &ElementRef<'a>| {
-        let t = lead_bold(*c).or_else(|| lead_line(*c)).map_or_else(|| title_text(*c), |l| l.title);
+        let t = lead_bold(*c)
+            .or_else(|| lead_line(*c))
+            .map(|l| l.title)
+            .or_else(|| before_status_line(*c))
+            .unwrap_or_else(|| title_text(*c));
         // A short price cell (`18 €`, `Eintritt frei`), not a blurb that mentions one
         // (`Jodlergottesdienst mit Pfarrerin Ruth Gerber. Eintritt frei, Kollekte.`).
         let price = t.chars().count() <= PRICE_CELL_CHARS
@@ -184,6 +258,9 @@ pub(super) fn row_title<'a>(
     {
         return Some(found);
     }
+    if only_column {
+        return None;
+    }
     // Else the longest cell of two words or more, not one under a place column (`Lieu`,
     // `Ort`, `Venue`): a place is where the event is, not what it is.
     let placed = |i: usize| {
@@ -199,6 +276,59 @@ pub(super) fn row_title<'a>(
         .filter_map(|(_, c)| usable_cell(c))
         .filter(|(_, c)| title_text(*c).split_whitespace().count() >= 2)
         .max_by_key(|(_, c)| title_text(*c).chars().count())
+}
+
+/// Column headings of a fixture's opponent, folded.
+const OPPONENT_COLUMNS: &[&str] = &[
+    "opponent",
+    "opponents",
+    "opposition",
+    "versus",
+    "vs",
+    "rival",
+    "contrincante",
+    "adversaire",
+    "adversaires",
+    "gegner",
+    "rakip",
+];
+
+/// Column headings of a fixture's promotion (the game's giveaway or theme night), folded.
+const PROMOTION_COLUMNS: &[&str] =
+    &["promotion", "promotions", "promo", "promocion", "promociones", "aktion", "kampanya"];
+
+/// A fixture's row read: its title and its promotion.
+pub(super) struct Fixture {
+    /// The home side against the opponent (`Tuzos de Santa Rosalía vs. Águilas de Puerto
+    /// Arena`).
+    pub(super) title: String,
+    /// The promotion column's text, the event's description.
+    pub(super) promotion: Option<String>,
+}
+
+/// A fixtures table's row (`Fecha | Rival | Hora | Promoción`): a row under a header with
+/// an opponent column and no title column, on a page whose JSON-LD declares the team.
+/// The title is the team against the row's opponent, joined as the page's language does
+/// (`v` in British English, `vs.` elsewhere).
+pub(super) fn fixture_row(item: ElementRef<'_>) -> Option<Fixture> {
+    let (cells, header) = cells_under_header(item)?;
+    if header.len() != cells.len() || header.iter().any(|h| TITLE_COLUMNS.contains(&h.as_str())) {
+        return None;
+    }
+    let column = |names: &[&str]| header.iter().position(|h| names.contains(&h.as_str()));
+    let opponent = title_text(cells[column(OPPONENT_COLUMNS)?]);
+    if !(2..=80).contains(&opponent.chars().count()) || !opponent.chars().any(char::is_alphabetic) {
+        return None;
+    }
+    let root = item.ancestors().filter_map(ElementRef::wrap).last()?;
+    let team = super::site_place::team_name(root)?;
+    let lang = root.value().attr("lang").unwrap_or_default().to_ascii_lowercase();
+    let british = ["en-gb", "en-ie", "en-au", "en-nz", "en-za"].contains(&lang.as_str());
+    let join = if british { "v" } else { "vs." };
+    let promotion = column(PROMOTION_COLUMNS)
+        .map(|i| gleaner_event::text::collapse(&cells[i].text().collect::<String>()))
+        .filter(|t| t.split_whitespace().count() >= 2);
+    Some(Fixture { title: format!("{team} {join} {opponent}"), promotion })
 }
 
 /// The fewest words of a title column's cell read as a name though it holds a date.
@@ -359,9 +489,44 @@ fn without_code(town: &str) -> &str {
     }
 }
 
+/// The latest hour a range of times may end at on the next day (`10pm – 1am`).
+const LAST_NIGHT_HOUR: u32 = 6;
+
+/// The end of a range of times of day on `day`: that day when it comes after the start,
+/// the next day when it is in the small hours before the start (`10pm – 1am`, `22.00–02.00`);
+/// `None` otherwise (an end before the start in the day is a misreading).
+pub(super) fn end_on(
+    day: chrono::NaiveDate,
+    start: chrono::NaiveTime,
+    end: chrono::NaiveTime,
+) -> Option<gleaner_event::EventTime> {
+    use chrono::Timelike;
+    let day = if end > start {
+        day
+    } else if end < start && end.hour() <= LAST_NIGHT_HOUR && start.hour() >= 12 {
+        day.succ_opt()?
+    } else {
+        return None;
+    };
+    Some(gleaner_event::EventTime::Floating(day.and_time(end)))
+}
+
 /// A cell that holds only a time of day written with a dot or an `h` (`21.30`, `20h30`):
 /// beside a date cell it can be nothing else, although alone it could be a date.
+/// And a range of two such times (`14.00–17.00`), when a side's minutes can be no month
+/// (`00`, or above `12`: `12.03–15.03` may be two days).
 pub(super) fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono::NaiveTime>)> {
+    if let Some((a, b)) = text.split_once(['–', '—', '-'])
+        && let (Some((t1, None)), Some((t2, None))) = (cell_time(a), cell_time(b))
+    {
+        let no_month = |p: &str| {
+            p.trim()
+                .rsplit_once(['.', 'h', 'H'])
+                .and_then(|(_, m)| m.parse::<u32>().ok())
+                .is_some_and(|m| m == 0 || m > 12)
+        };
+        return (t2 > t1 && (no_month(a) || no_month(b))).then_some((t1, Some(t2)));
+    }
     let (h, m) = text.trim().split_once(['.', 'h', 'H'])?;
     let ok =
         |p: &str, n: usize| (1..=n).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
@@ -467,6 +632,99 @@ mod tests {
     }
 
     #[test]
+    fn a_title_column_titles_its_row() {
+        // Issue 24, page 299: the `Evento` cell, not the booking link of another cell.
+        let doc = Html::parse_document(
+            "<table><tr><th>Fecha</th><th>Evento</th><th></th></tr>\
+             <tr><td>Sáb 14 mar</td><td><strong>Gran Premio Nocturno</strong><br>\
+             <small>Carrera abierta bajo las luces.</small></td>\
+             <td><a href=\"/reservar\">Inscribirme</a></td></tr></table>",
+        );
+        let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+        let title = super::column_title(row, &|t: &str| !t.is_empty()).map(|(t, _)| t);
+        assert_eq!(title.as_deref(), Some("Gran Premio Nocturno"));
+        // Without a title column, no cell is the column's.
+        let doc = Html::parse_document(
+            "<table><tr><th>Fecha</th><th>Notas</th></tr>\
+             <tr><td>Sáb 14 mar</td><td>Gran Premio Nocturno</td></tr></table>",
+        );
+        let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+        assert_eq!(super::column_title(row, &|t: &str| !t.is_empty()), None);
+    }
+
+    #[test]
+    fn a_fixture_is_the_team_against_its_opponent() {
+        // Issue 24, pages 251 and 278: a home-games table names the opponent only.
+        let page = |lang: &str, team_type: &str| {
+            format!(
+                "<html lang=\"{lang}\"><head><script type=\"application/ld+json\">\
+                 {{\"@type\":\"{team_type}\",\"name\":\"Tuzos de Santa Rosalía\"}}</script></head>\
+                 <body><table><tr><th>Fecha</th><th>Rival</th><th>Hora</th><th>Promoción</th></tr>\
+                 <tr><td>Mié 1 abr</td><td><img src=\"a.png\" alt=\"\"> Águilas de Puerto Arena</td>\
+                 <td>19:05 h</td><td>Miércoles de 2x1 en boletos de general.</td></tr></table></body></html>"
+            )
+        };
+        let read = |html: String| {
+            let doc = Html::parse_document(&html);
+            let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+            super::fixture_row(row).map(|f| (f.title, f.promotion))
+        };
+        assert_eq!(
+            read(page("es-MX", "SportsTeam")),
+            Some((
+                "Tuzos de Santa Rosalía vs. Águilas de Puerto Arena".to_owned(),
+                Some("Miércoles de 2x1 en boletos de general.".to_owned())
+            ))
+        );
+        assert_eq!(
+            read(page("en-GB", "SportsClub")).map(|(t, _)| t).as_deref(),
+            Some("Tuzos de Santa Rosalía v Águilas de Puerto Arena")
+        );
+        // Without a team declared, no fixture is made up.
+        assert_eq!(read(page("es-MX", "Organization")), None);
+    }
+
+    #[test]
+    fn a_range_past_midnight_ends_the_next_day() {
+        // Issue 24, page 291: `10pm – 1am`.
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 8, 12).unwrap();
+        let t = |h| chrono::NaiveTime::from_hms_opt(h, 0, 0).unwrap();
+        let end = |a, b| super::end_on(day, t(a), t(b)).map(|e| e.to_iso());
+        assert_eq!(end(22, 1).as_deref(), Some("2026-08-13T01:00:00"));
+        assert_eq!(end(20, 23).as_deref(), Some("2026-08-12T23:00:00"));
+        assert_eq!(end(14, 11), None);
+        assert_eq!(end(9, 5), None);
+        assert_eq!(end(20, 20), None);
+    }
+
+    #[test]
+    fn a_cell_spanning_rows_is_each_rows() {
+        // Issue 24, page 269: a show's two sessions share its date, place and ticket cells.
+        let doc = Html::parse_document(
+            "<table><tr><th>Tarih</th><th>Etkinlik</th><th>Yer</th><th>Saat</th></tr>\
+             <tr><td rowspan=\"2\">23 Mayıs 2026</td><td>Gösteri – 1. seans</td>\
+             <td rowspan=\"2\">Kültür Merkezi Büyük Salon</td><td>15.00</td></tr>\
+             <tr><td>Gösteri – 2. seans</td><td>20.00</td></tr>\
+             <tr><td>24 Mayıs 2026</td><td>Halay</td><td>Kuğulu Park</td><td>14.00</td></tr></table>",
+        );
+        let rows: Vec<_> = doc.select(&Selector::parse("tr").unwrap()).collect();
+        let texts = |r| {
+            super::spanned_cells(r)
+                .iter()
+                .map(|(i, c)| (*i, super::text_of(*c)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            texts(rows[2]),
+            [(0, "23 Mayıs 2026".to_owned()), (2, "Kültür Merkezi Büyük Salon".to_owned())]
+        );
+        assert_eq!(texts(rows[3]), []);
+        assert_eq!(row_place(rows[2]).as_deref(), Some("Kültür Merkezi Büyük Salon"));
+        let title = super::row_title(rows[2], &|t: &str| !t.is_empty()).map(|(t, _)| t);
+        assert_eq!(title.as_deref(), Some("Gösteri – 2. seans"));
+    }
+
+    #[test]
     fn cell_times() {
         let t = |h, m| Some((chrono::NaiveTime::from_hms_opt(h, m, 0).unwrap(), None));
         assert_eq!(cell_time("21.30"), t(21, 30));
@@ -474,5 +732,17 @@ mod tests {
         assert_eq!(cell_time("24.30"), None);
         assert_eq!(cell_time("3.2026"), None);
         assert_eq!(cell_time("12.03.2026"), None);
+        // Issue 24, page 287: a time cell's range.
+        let range = |h1, m1, h2, m2| {
+            Some((
+                chrono::NaiveTime::from_hms_opt(h1, m1, 0).unwrap(),
+                Some(chrono::NaiveTime::from_hms_opt(h2, m2, 0).unwrap()),
+            ))
+        };
+        assert_eq!(cell_time("14.00–17.00"), range(14, 0, 17, 0));
+        assert_eq!(cell_time("19.30 - 22.30"), range(19, 30, 22, 30));
+        assert_eq!(cell_time("12.03–15.03"), None);
+        assert_eq!(cell_time("04–05.04.2026"), None);
+        assert_eq!(cell_time("17.00–14.00"), None);
     }
 }

@@ -105,7 +105,7 @@ pub(super) fn is_publication_line(text: &str) -> bool {
 /// Status words a row or card prints (a badge, a class-free note) and the schema.org
 /// status each states, compared as whole folded words. `suspendido`/`suspendu` call an
 /// event off (tickets refunded): cancelled.
-pub(super) const STATUS_WORDS: [(&str, &str); 22] = [
+pub(super) const STATUS_WORDS: [(&str, &str); 24] = [
     ("cancelled", "cancelled"),
     ("canceled", "cancelled"),
     ("annule", "cancelled"),
@@ -128,6 +128,8 @@ pub(super) const STATUS_WORDS: [(&str, &str); 22] = [
     ("aplazada", "postponed"),
     ("pospuesto", "postponed"),
     ("rescheduled", "rescheduled"),
+    ("reprogramado", "rescheduled"),
+    ("reprogramada", "rescheduled"),
 ];
 
 /// Most words between `fällt` and its `aus` (`fällt in dieser Session leider aus`).
@@ -367,4 +369,17 @@ pub(super) fn strip_status_tail(title: &str) -> String {
         }
     }
     title.to_owned()
+}
+
+#[cfg(test)]
+mod status_word_tests {
+    use super::status_in;
+
+    #[test]
+    fn a_rescheduled_badge() {
+        // Issue 24, page 278: `REPROGRAMADO` beside a struck date.
+        assert_eq!(status_in("Mié 15 abr REPROGRAMADO"), Some("rescheduled"));
+        assert_eq!(status_in("Fecha reprogramada"), Some("rescheduled"));
+        assert_eq!(status_in("Programa de mano"), None);
+    }
 }
