@@ -773,6 +773,30 @@ fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate>
             paired: false,
         });
     }
+    // `04–05.04.2026`: a first day without its dot before a tight dash (a tournament
+    // calendar's two days). The number before the dash stands alone: not a time's
+    // minutes, nor a date's month or year (`10.03-05.04.2026` is no run from the 3rd).
+    if s == '.'
+        && k == i
+        && i >= 2
+        && sep(tokens, i - 1) == Some('-')
+        && !tokens[i - 1].spaced
+        && !tokens[i].spaced
+        && (i == 2
+            || tokens[i - 2].spaced
+            || !matches!(sep(tokens, i - 3), Some('.' | '/' | ':' | '-')))
+        && let Some((d0, l0)) = num(tokens, i - 2)
+        && l0 <= 2
+        && d0 < date.day()
+        && let Some(first) = date.with_day(d0)
+    {
+        return Some(FoundDate {
+            start: first,
+            end: Some(date),
+            used: (i - 2..i + 5).collect(),
+            paired: false,
+        });
+    }
     Some(FoundDate { start: date, end: None, used: (i..i + 5).collect(), paired: false })
 }
 
@@ -1304,6 +1328,12 @@ mod tests {
         assert_eq!(iso("27.11.–23.12.2026").as_deref(), Some("2026-11-27/2026-12-23"));
         // A version number or a score before a date is no run.
         assert_eq!(iso("Version 2. – 14.06.2026").as_deref(), Some("2026-06-14"));
+        // Issue 24 (page 287): the first day without its dot, tight against the dash.
+        assert_eq!(iso("04–05.04.2026").as_deref(), Some("2026-04-04/2026-04-05"));
+        assert_eq!(iso("Sa–So 11-12.07.2026").as_deref(), Some("2026-07-11/2026-07-12"));
+        // A time's minutes, a date's month or a spaced number before it join no run.
+        assert_eq!(iso("10.03-05.04.2026").as_deref(), Some("2026-04-05"));
+        assert_eq!(iso("Saal 3 - 05.04.2026").as_deref(), Some("2026-04-05"));
     }
 
     #[test]
