@@ -54,6 +54,9 @@ pub(super) fn listing(
             *label == Label::Price
                 && (intro || !at.ancestors().any(|a| a.id() == list.id()))
                 && !in_chrome(*at)
+                // Another section's price (a show's above `<h2>Weitere Anlässe</h2>`) is
+                // not the list's.
+                && (intro || super::page_price::same_section(*at, list))
         })
         .filter_map(|(_, _, value)| parse_price_text(&value))
         .collect();

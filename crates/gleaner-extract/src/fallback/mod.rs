@@ -227,6 +227,17 @@ fn read_as(
         for c in candidates[first..].iter_mut().filter(|c| priceless(&c.raw)) {
             price_into(&price, &mut c.raw);
         }
+        // The introduction's booking link (`Billets … sur notre billetterie en ligne`)
+        // books the priced events that have none of their own.
+        if let Some(link) = page_price::stated_page_booking(doc.root_element()) {
+            for c in candidates[first..].iter_mut().filter(|c| {
+                c.raw.has_price()
+                    && c.raw.is_accessible_for_free.as_deref() != Some("true")
+                    && c.raw.offers.iter().all(|o| o.url.is_none())
+            }) {
+                c.raw.set_ticket_url(link.clone());
+            }
+        }
     }
     // Events with no place of their own are at the site's venue when the page's footer or
     // contact block gives one (a club's or theatre's own listing).

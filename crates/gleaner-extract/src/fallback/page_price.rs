@@ -42,11 +42,69 @@ fn introduces_list(p: ElementRef<'_>) -> bool {
         .ancestors()
         .filter_map(ElementRef::wrap)
         .any(|a| matches!(a.value().name(), "li" | "td" | "th" | "dd" | "table"));
+    // A heading between them opens another section: the paragraph ends the one before
+    // (`Eintritt: Fr. 20.–, Kinder gratis.` under a show, then `<h2>Weitere Anlässe</h2>`
+    // and their table).
     !inside
         && p.next_siblings()
             .filter_map(ElementRef::wrap)
             .take(3)
+            .take_while(|e| !is_heading(*e))
             .any(|e| LISTS.contains(&e.value().name()))
+}
+
+/// Whether an element is a heading (`h1`–`h6`).
+fn is_heading(e: ElementRef<'_>) -> bool {
+    matches!(e.value().name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+}
+
+/// Whether a page-wide statement (`Eintritt: Fr. 20.–`) speaks for a list: the list
+/// stands in the statement's section. After the statement, no heading between them ranks
+/// as high as the one over the statement (an `<h2>` between two `<h2>` sections parts
+/// them, an `<h3>` under an `<h2>` does not; before any heading, only an `<h1>` does);
+/// before it, no heading at all (`<h2>Visiter le beffroi</h2><p>Entrée : 5 €</p>` after
+/// the concerts' table is the visit's).
+pub(super) fn same_section(statement: ElementRef<'_>, list: ElementRef<'_>) -> bool {
+    let (first, last) =
+        if statement.id() < list.id() { (statement, list) } else { (list, statement) };
+    let list_first = first.id() == list.id();
+    let inside = |h: ElementRef<'_>, el: ElementRef<'_>| h.ancestors().any(|x| x.id() == el.id());
+    let rank = |h: ElementRef<'_>| {
+        h.value().name().strip_prefix('h').and_then(|n| n.parse::<u8>().ok()).unwrap_or(6)
+    };
+    let root = first.ancestors().filter_map(ElementRef::wrap).last().unwrap_or(first);
+    let headings: Vec<ElementRef<'_>> =
+        root.select(&sel("h1, h2, h3, h4, h5, h6")).take(400).collect();
+    let over = headings
+        .iter()
+        .take_while(|h| h.id() < first.id())
+        .filter(|h| !inside(**h, first))
+        .last()
+        .map_or(1, |h| rank(*h));
+    !headings.iter().any(|h| {
+        h.id() > first.id()
+            && h.id() < last.id()
+            && !inside(*h, first)
+            && !inside(*h, last)
+            && (list_first || rank(*h) <= over)
+    })
+}
+
+/// The booking link of the introduction that states the page's one tiered price
+/// ([`stated_page_price`]): `Billets à l'entrée ou sur <a>notre billetterie en ligne</a>`
+/// books every priced event of the list below it. `None` when no introduction states
+/// that price, or none of them holds a booking link (a mail or map link is none).
+pub(super) fn stated_page_booking(root: ElementRef<'_>) -> Option<String> {
+    let price = stated_page_price(root)?;
+    root.select(&sel("p"))
+        .take(80)
+        .filter(|p| !in_chrome(*p) && introduces_list(*p))
+        .filter(|p| {
+            let text = text_of(*p);
+            text.len() <= 1200 && tiered_statements(&text).contains(&price)
+        })
+        .find_map(super::price::booking_link)
+        .filter(|h| super::booking::is_booking_target(h))
 }
 
 /// The tiered prices a paragraph's sentences state: a sentence that lets a group in free
@@ -119,9 +177,78 @@ mod tests {
             ("<ul><li><p>Free for members; non-members £5.</p><ul><li>x</li></ul></li></ul>", None),
             // A price without a free tier is the labelled price's business, not this one's.
             ("<p>Entrada: 10 €.</p><ul><li>x</li></ul>", None),
+            // A heading between the paragraph and the table: the paragraph closes the
+            // section above it.
+            (
+                "<h2>Jodlerabend</h2><p>Eintritt: Fr. 20.–, Kinder bis 16 Jahre gratis.</p>\
+                 <h2>Weitere Anlässe</h2><table><tr><td>x</td></tr></table>",
+                None,
+            ),
         ];
         for (html, want) in cases {
             assert_eq!(stated(html), want, "{html}");
         }
+    }
+
+    #[test]
+    fn a_statement_and_a_list_in_one_section() {
+        let same = |html: &str| {
+            let doc = Html::parse_document(html);
+            let p = doc.select(&super::sel("p")).next().expect("a p");
+            let list = doc.select(&super::sel("table, ul")).next().expect("a list");
+            super::same_section(p, list)
+        };
+        // A show's price, then another section's table.
+        assert!(!same(
+            "<h2>Jodlerabend</h2><p>Eintritt: Fr. 20.–</p><h2>Weitere Anlässe</h2><table><tr><td>x</td></tr></table>"
+        ));
+        // A table, then another section's price.
+        assert!(!same(
+            "<h2>Programme</h2><table><tr><td>x</td></tr></table><h2>Concerts exceptionnels</h2><p>Entrée : 5 €</p>"
+        ));
+        // A sub-heading between them, or none.
+        assert!(same(
+            "<h1>Fixtures</h1><p>Admission £10</p><h2>April</h2><table><tr><td>x</td></tr></table>"
+        ));
+        assert!(same("<h2>Fixtures</h2><table><tr><td>x</td></tr></table><p>Admission £10</p>"));
+        // Under the page's title, a later section's price is that section's.
+        assert!(!same(
+            "<h1>Concerts</h1><table><tr><td>x</td></tr></table><h2>Visiter le beffroi</h2><p>Entrée : 5 €</p>"
+        ));
+        assert!(same("<p>Admission £10</p><h2>April</h2><ul><li>x</li></ul>"));
+    }
+
+    #[test]
+    fn the_booking_link_of_the_stated_price() {
+        let booking = |html: &str| {
+            let doc = Html::parse_document(html);
+            super::stated_page_booking(doc.root_element())
+        };
+        assert_eq!(
+            booking(
+                "<p>Prix des places : CHF 25.– · AVS CHF 15.– · gratuit jusqu'à 16 ans. Billets à \
+                 l'entrée ou sur <a href=\"https://billetterie.example.ch/oj\">notre billetterie \
+                 en ligne</a></p><table><tr><td>x</td></tr></table>"
+            )
+            .as_deref(),
+            Some("https://billetterie.example.ch/oj")
+        );
+        // No booking words, a mail link, or no stated price: none.
+        assert_eq!(
+            booking(
+                "<p>Members free, visitors R30. <a href=\"/about\">About us</a></p><ul><li>x</li></ul>"
+            ),
+            None
+        );
+        assert_eq!(
+            booking(
+                "<p>Members free, visitors R30. <a href=\"mailto:a@b.example\">Book</a></p><ul><li>x</li></ul>"
+            ),
+            None
+        );
+        assert_eq!(
+            booking("<p>Entrada: 10 €. <a href=\"/t\">Comprar entradas</a></p><ul><li>x</li></ul>"),
+            None
+        );
     }
 }

@@ -49,23 +49,25 @@ pub(crate) fn price_in_text(el: ElementRef<'_>) -> Option<gleaner_event::PriceTe
         .collect();
     // A free tier on a line of its own (`Adultes 15 €` then `Enfants : gratuit`).
     let tier = lines.iter().any(|t| gleaner_event::states_free_tier(t));
-    lines
-        .iter()
-        .find_map(|t| {
-            let lower = t.to_lowercase();
-            let money = t.contains(['$', '€', '£', '₺'])
-                || lower
-                    .split(|c: char| !c.is_alphanumeric())
-                    .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w));
-            parse_price_text(t).filter(|p| money && !p.is_free)
-        })
-        .map(|mut p| {
-            if tier {
-                p.min = Default::default();
+    // The first line that states a price or free entry, in reading order: a free line
+    // before a priced one (`Accès gratuit.` for the concerts, then `Entrée : 5 €` for
+    // another event further down) is the element's own statement.
+    lines.iter().find_map(|t| {
+        let lower = t.to_lowercase();
+        let money = t.contains(['$', '€', '£', '₺'])
+            || lower
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w));
+        match parse_price_text(t).filter(|p| money && !p.is_free) {
+            Some(mut p) => {
+                if tier {
+                    p.min = Default::default();
+                }
+                Some(p)
             }
-            p
-        })
-        .or_else(|| lines.iter().any(|t| gleaner_event::says_free(t)).then(free))
+            None => gleaner_event::says_free(t).then(free),
+        }
+    })
 }
 
 /// The price an item writes of its own: a cell that is only a price (`$25`, `18 €`,
@@ -329,6 +331,38 @@ mod tests {
         let div = doc.select(&super::sel("div")).next().expect("a div");
         own_price(div)
             .map(|p| (p.min.to_string(), p.max.map(|m| m.to_string()), p.currency, p.is_free))
+    }
+
+    /// The price a section's text states, in reading order: min, max, free.
+    fn in_text(html: &str) -> Option<(String, Option<String>, bool)> {
+        let doc = Html::parse_fragment(html);
+        let div = doc.select(&super::sel("div")).next().expect("a div");
+        super::price_in_text(div)
+            .map(|p| (p.min.to_string(), p.max.map(|m| m.to_string()), p.is_free))
+    }
+
+    #[test]
+    fn the_first_price_statement_in_reading_order() {
+        let free = Some(("0".to_owned(), Some("0".to_owned()), true));
+        // Free entry stated before another event's price further down.
+        assert_eq!(
+            in_text(
+                "<div><p>Les concerts ont lieu les dimanches à 15h. Accès gratuit.</p>\
+                 <table><tr><td>5 juillet</td></tr></table>\
+                 <p>Carillon aux chandelles à 21h30. Entrée : 5 € (gratuit pour les moins de 12 ans).</p></div>"
+            ),
+            free
+        );
+        // A priced line first, a free tier on a later line.
+        assert_eq!(
+            in_text("<div><p>Adultes 15 €</p><p>Enfants : gratuit</p></div>"),
+            Some(("0".to_owned(), Some("15".to_owned()), false))
+        );
+        assert_eq!(
+            in_text("<div><p>Tarif : 9 €</p><p>Entrée libre au bar.</p></div>").map(|p| p.0),
+            Some("9".to_owned())
+        );
+        assert_eq!(in_text("<div><p>Kostenlose Parkplätze.</p></div>"), None);
     }
 
     #[test]
