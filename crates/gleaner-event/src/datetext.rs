@@ -751,51 +751,31 @@ fn numeric_at(tokens: &[Token], i: usize, order: DateOrder) -> Option<FoundDate>
             paired: false,
         });
     }
-    if s == '.'
-        && k == i
-        && i >= 3
-        && sep(tokens, i - 1) == Some('-')
-        && sep(tokens, i - 2) == Some('.')
-        && !tokens[i - 2].spaced
-        && (i == 3 || tokens[i - 3].spaced)
-        // Written tight (`13.–14.06.`): a spaced dash after a lone number joins no days.
-        && !tokens[i - 1].spaced
-        && !tokens[i].spaced
-        && let Some((d0, l0)) = num(tokens, i - 3)
-        && l0 <= 2
-        && d0 < date.day()
-        && let Some(first) = date.with_day(d0)
-    {
-        return Some(FoundDate {
-            start: first,
-            end: Some(date),
-            used: (i - 3..i + 5).collect(),
-            paired: false,
-        });
-    }
-    // `04–05.04.2026`: a first day without its dot before a tight dash (a tournament
-    // calendar's two days). The number before the dash stands alone: not a time's
-    // minutes, nor a date's month or year (`10.03-05.04.2026` is no run from the 3rd).
+    // A first day alone before a tight dash (a spaced dash after a lone number joins no
+    // days), with its dot (`Sa./So. 13.–14.06.2026`) or without (`04–05.04.2026`, a
+    // tournament calendar's two days). Alone: not a time's minutes, nor a date's month or
+    // year (`10.03-05.04.2026` is no run from the 3rd).
     if s == '.'
         && k == i
         && i >= 2
         && sep(tokens, i - 1) == Some('-')
         && !tokens[i - 1].spaced
         && !tokens[i].spaced
-        && (i == 2
-            || tokens[i - 2].spaced
-            || !matches!(sep(tokens, i - 3), Some('.' | '/' | ':' | '-')))
-        && let Some((d0, l0)) = num(tokens, i - 2)
-        && l0 <= 2
-        && d0 < date.day()
-        && let Some(first) = date.with_day(d0)
     {
-        return Some(FoundDate {
-            start: first,
-            end: Some(date),
-            used: (i - 2..i + 5).collect(),
-            paired: false,
-        });
+        let dotted = i >= 3 && sep(tokens, i - 2) == Some('.') && !tokens[i - 2].spaced;
+        let at = if dotted { i - 3 } else { i - 2 };
+        let alone = at == 0
+            || tokens[at].spaced
+            || (!dotted && !matches!(sep(tokens, at - 1), Some('.' | '/' | ':' | '-')));
+        if alone
+            && let Some((d0, l0)) = num(tokens, at)
+            && l0 <= 2
+            && d0 < date.day()
+            && let Some(first) = date.with_day(d0)
+        {
+            let used = (at..i + 5).collect();
+            return Some(FoundDate { start: first, end: Some(date), used, paired: false });
+        }
     }
     Some(FoundDate { start: date, end: None, used: (i..i + 5).collect(), paired: false })
 }

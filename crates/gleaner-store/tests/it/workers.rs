@@ -170,6 +170,24 @@ mod fencing {
     }
 }
 
+/// A worker (a 30 s lease) with one request in flight on `site`.
+async fn worker_with_a_request(
+    db: &crate::util::TestDb,
+    site: &str,
+) -> gleaner_store::CrawlerState {
+    use gleaner_policy::Purpose;
+    use gleaner_policy::state::GateState;
+    let worker = db.store.claim_worker(Duration::from_secs(30)).await.unwrap();
+    worker
+        .update(
+            site,
+            Box::new(|s, _| *s.budget.in_flight.entry(Purpose::EventPage).or_default() += 1),
+        )
+        .await
+        .unwrap();
+    worker
+}
+
 /// A worker whose lease lapsed (stopped past its lease) and comes back does not bring
 /// its old requests back into the in-flight count: they stopped counting when the lease
 /// ran out, and counting them again would hold the site's cap while the worker lives.
@@ -179,14 +197,7 @@ async fn a_worker_back_from_a_lapsed_lease_does_not_revive_its_requests() {
     use gleaner_policy::state::GateState;
     let Some(db) = crate::util::postgres_db() else { return };
     let site = "http://a.test";
-    let worker = db.store.claim_worker(Duration::from_secs(30)).await.unwrap();
-    worker
-        .update(
-            site,
-            Box::new(|s, _| *s.budget.in_flight.entry(Purpose::EventPage).or_default() += 1),
-        )
-        .await
-        .unwrap();
+    let worker = worker_with_a_request(&db, site).await;
     let in_flight =
         || async { db.store.site_state(site).await.unwrap().unwrap().budget.total_in_flight() };
     assert_eq!(in_flight().await, 1, "positive control: counted while the lease holds");
@@ -220,18 +231,9 @@ async fn a_worker_back_from_a_lapsed_lease_does_not_revive_its_requests() {
 /// again (CI saw it once, the background heartbeat racing the test above).
 #[tokio::test]
 async fn a_renewal_racing_the_lapse_judges_the_latest_lease() {
-    use gleaner_policy::Purpose;
-    use gleaner_policy::state::GateState;
     let Some(db) = crate::util::postgres_db() else { return };
     let site = "http://a.test";
-    let worker = db.store.claim_worker(Duration::from_secs(30)).await.unwrap();
-    worker
-        .update(
-            site,
-            Box::new(|s, _| *s.budget.in_flight.entry(Purpose::EventPage).or_default() += 1),
-        )
-        .await
-        .unwrap();
+    let worker = worker_with_a_request(&db, site).await;
     let in_flight =
         || async { db.store.site_state(site).await.unwrap().unwrap().budget.total_in_flight() };
     assert_eq!(in_flight().await, 1, "positive control: counted while the lease holds");
