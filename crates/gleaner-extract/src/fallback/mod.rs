@@ -63,6 +63,7 @@ mod item;
 mod listing;
 mod news;
 mod page_price;
+mod place_line;
 mod price;
 mod programme;
 mod prose;

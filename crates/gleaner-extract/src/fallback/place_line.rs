@@ -1,0 +1,157 @@
+//! An event's place written in its running text rather than in a field of its own: after
+//! its time in a dotted line (`7 PM · Blue Heron Coffee, 9 Front St, Riverton`) or after a
+//! placing word in a sentence (`1.30pm to 4pm at the Wattle Creek Neighbourhood House, 18
+//! Station Street (we walk over …)`, `à la salle des fêtes, 3 rue …`, `en el Teatro
+//! Principal, Calle Mayor 5`). Only a name followed by a street with its house number is
+//! read: a wrong place is worse than none.
+
+use gleaner_event::datetext::parse_text_time;
+use scraper::ElementRef;
+
+use super::leaves;
+use super::venue::names_a_street;
+
+/// The place an item's text writes after its time or a placing word: the place's name and
+/// its address (the numbered street and what follows it; a room between the name and the
+/// street is dropped). `None` when no line or sentence of the item writes one.
+pub(super) fn written_place(item: ElementRef<'_>) -> Option<(String, String)> {
+    leaves(item).find_map(|text| timed_place(&text).or_else(|| placed_in_sentence(&text)))
+}
+
+/// The place after a time in a line of parts separated by `·` or `|` (`10 AM – 3 PM ·
+/// Riverton Public Library, Community Room, 75 Oak Ave`).
+fn timed_place(line: &str) -> Option<(String, String)> {
+    let parts: Vec<&str> = line.split(['·', '|']).map(str::trim).collect();
+    let [time, place, ..] = parts.as_slice() else { return None };
+    (time.split_whitespace().count() <= 8 && parse_text_time(time).is_some())
+        .then(|| name_and_address(place))
+        .flatten()
+}
+
+/// Words that place what follows them in a sentence, lower-cased, with the article they
+/// take (`at the`, `à la`, `en el`, `im`, `in der`).
+const PLACING: &[&str] = &[
+    " at the ", " at ", " à la ", " à l'", " à l’", " au ", " en el ", " en la ", " im ",
+    " in der ", " in the ",
+];
+
+/// The place after a placing word in a sentence, up to the sentence's end or a bracket
+/// (`… at the Wattle Creek Neighbourhood House, 18 Station Street (we walk …)`).
+fn placed_in_sentence(text: &str) -> Option<(String, String)> {
+    let lower = text.to_lowercase();
+    // Lower-casing keeps the byte offsets of the placing words only where no letter
+    // changes its length before them.
+    if lower.len() != text.len() {
+        return None;
+    }
+    PLACING.iter().find_map(|word| {
+        lower.match_indices(word).find_map(|(at, _)| {
+            let rest = &text[at + word.len()..];
+            let rest = rest.split([';', '(', ')']).next().unwrap_or(rest);
+            let rest = rest.split(". ").next().unwrap_or(rest).trim_end_matches('.');
+            name_and_address(rest)
+        })
+    })
+}
+
+/// A place written `Name, [room,] numbered street[, town]`: the name (capitalised, one to
+/// six words, no digit, no street word) and the address from the numbered street on.
+fn name_and_address(place: &str) -> Option<(String, String)> {
+    let parts: Vec<&str> = place.split(", ").map(str::trim).collect();
+    let (name, rest) = parts.split_first()?;
+    let words = name.split_whitespace().count();
+    if !(1..=6).contains(&words)
+        || !name.chars().next().is_some_and(char::is_uppercase)
+        || name.chars().any(|c| c.is_ascii_digit())
+        || names_a_street(name)
+    {
+        return None;
+    }
+    // The street is the first or second part after the name (a room may stand between).
+    let at = rest.iter().take(2).position(|p| numbered_street(p))?;
+    let address = &rest[at..];
+    // What follows the street is its town and postcode: short capitalised parts.
+    let town = |p: &&str| {
+        p.split_whitespace().count() <= 4
+            && p.chars().next().is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+    };
+    if !address[1..].iter().all(town) {
+        return None;
+    }
+    Some(((*name).to_owned(), address.join(", ")))
+}
+
+/// Whether a part is a street with its house number: the number first (`9 Front St`, `118
+/// N Main St`, `12 rue des Tanneurs`) or after a street's name (`Hauptstraße 40`, `Calle
+/// Mayor 5`, `Moda Cad. No: 12`).
+fn numbered_street(part: &str) -> bool {
+    let words: Vec<&str> = part.split_whitespace().collect();
+    let number = |w: &str| {
+        let digits = w.chars().take_while(char::is_ascii_digit).count();
+        (1..=5).contains(&digits) && w.chars().skip(digits).count() <= 1
+    };
+    let lettered = |w: &&str| w.chars().next().is_some_and(char::is_alphabetic);
+    match words.as_slice() {
+        [first, rest @ ..] if number(first) => {
+            !rest.is_empty() && rest.iter().all(lettered) && rest.len() <= 5
+        }
+        [street @ .., last] if number(last) => {
+            !street.is_empty() && street.len() <= 5 && names_a_street(&street.join(" "))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{name_and_address, placed_in_sentence, timed_place};
+
+    fn pair(a: &str, b: &str) -> Option<(String, String)> {
+        Some((a.to_owned(), b.to_owned()))
+    }
+
+    #[test]
+    fn a_place_after_the_time() {
+        // Issue 24, page 230: a card's time line names the place.
+        assert_eq!(
+            timed_place("7 PM · Blue Heron Coffee, 9 Front St, Riverton"),
+            pair("Blue Heron Coffee", "9 Front St, Riverton")
+        );
+        assert_eq!(
+            timed_place("10 AM – 3 PM · Riverton Public Library, Community Room, 75 Oak Ave"),
+            pair("Riverton Public Library", "75 Oak Ave")
+        );
+        assert_eq!(
+            timed_place("Two shows: 2 PM matinee & 7:30 PM · Liberty Theatre, 118 N Main St, Riverton"),
+            pair("Liberty Theatre", "118 N Main St, Riverton")
+        );
+        // A place without a numbered street, or no time before it, is not read.
+        assert_eq!(timed_place("6:00–7:00 PM · KVLR Studio B"), None);
+        assert_eq!(timed_place("Noon – 6 PM · Mill Street outside the station"), None);
+        assert_eq!(timed_place("Blue Heron Coffee · 9 Front St, Riverton"), None);
+    }
+
+    #[test]
+    fn a_place_after_a_placing_word() {
+        // Issue 24, page 292: the workshop's own place in its sentence.
+        assert_eq!(
+            placed_in_sentence(
+                "1.30pm to 4pm at the Wattle Creek Neighbourhood House, 18 Station Street (we \
+                 walk over to the orchard for the pruning part)."
+            ),
+            pair("Wattle Creek Neighbourhood House", "18 Station Street")
+        );
+        assert_eq!(
+            placed_in_sentence("Concert im Gasthaus Zur Post, Dorfstraße 3, 84169 Ashdorf."),
+            pair("Gasthaus Zur Post", "Dorfstraße 3, 84169 Ashdorf")
+        );
+        assert_eq!(
+            placed_in_sentence("Función en el Teatro Principal, Calle Mayor 5. Entrada libre."),
+            pair("Teatro Principal", "Calle Mayor 5")
+        );
+        // A time or a sentence after the comma is no address.
+        assert_eq!(placed_in_sentence("Doors at 7, 30 minutes before the show."), None);
+        assert_eq!(placed_in_sentence("Meet at the Old Mill, then we walk 5 km."), None);
+        assert_eq!(name_and_address("Market Street, 12 Hill Road"), None);
+    }
+}
