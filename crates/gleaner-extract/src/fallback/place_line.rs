@@ -15,7 +15,16 @@ use super::venue::names_a_street;
 /// its address (the numbered street and what follows it; a room between the name and the
 /// street is dropped). `None` when no line or sentence of the item writes one.
 pub(super) fn written_place(item: ElementRef<'_>) -> Option<(String, String)> {
-    leaves(item).find_map(|text| timed_place(&text).or_else(|| placed_in_sentence(&text)))
+    leaves(item).find_map(|text| {
+        timed_place(&text).or_else(|| placed_in_sentence(&text)).or_else(|| address_line(&text))
+    })
+}
+
+/// A line that is nothing but a place and its address (`The Grange Hall, 412 Alder St,
+/// Riverton`): a name, a numbered street and a town, in a dozen words or fewer.
+fn address_line(line: &str) -> Option<(String, String)> {
+    let short = line.split_whitespace().count() <= 12 && line.matches(", ").count() >= 2;
+    short.then(|| name_and_address(line.trim_end_matches('.'))).flatten()
 }
 
 /// The place after a time in a line of parts separated by `·` or `|` (`10 AM – 3 PM ·
@@ -58,6 +67,10 @@ fn placed_in_sentence(text: &str) -> Option<(String, String)> {
 /// six words, no digit, no street word) and the address from the numbered street on.
 fn name_and_address(place: &str) -> Option<(String, String)> {
     let parts: Vec<&str> = place.split(", ").map(str::trim).collect();
+    // A date and time written with commas (`Samstag, 11. April, 17 Uhr`) is no place.
+    if parts.iter().any(|p| parse_text_time(p).is_some()) {
+        return None;
+    }
     let (name, rest) = parts.split_first()?;
     let words = name.split_whitespace().count();
     if !(1..=6).contains(&words)
@@ -88,7 +101,8 @@ fn numbered_street(part: &str) -> bool {
     let words: Vec<&str> = part.split_whitespace().collect();
     let number = |w: &str| {
         let digits = w.chars().take_while(char::is_ascii_digit).count();
-        (1..=5).contains(&digits) && w.chars().skip(digits).count() <= 1
+        let tail: Vec<char> = w.chars().skip(digits).collect();
+        (1..=5).contains(&digits) && (tail.is_empty() || tail.len() == 1 && tail[0].is_alphabetic())
     };
     let lettered = |w: &&str| w.chars().next().is_some_and(char::is_alphabetic);
     match words.as_slice() {
@@ -129,6 +143,19 @@ mod tests {
         assert_eq!(timed_place("6:00–7:00 PM · KVLR Studio B"), None);
         assert_eq!(timed_place("Noon – 6 PM · Mill Street outside the station"), None);
         assert_eq!(timed_place("Blue Heron Coffee · 9 Front St, Riverton"), None);
+    }
+
+    #[test]
+    fn a_line_of_its_own() {
+        // Issue 24, page 230: the card's place on a line below its times.
+        assert_eq!(
+            super::address_line("The Grange Hall, 412 Alder St, Riverton"),
+            pair("The Grange Hall", "412 Alder St, Riverton")
+        );
+        assert_eq!(super::address_line("Doors 7 PM, Music 8 PM, 21+"), None);
+        assert_eq!(super::address_line("The Grange Hall, 412 Alder St"), None);
+        assert_eq!(super::address_line("Samstag, 11. April, 17 Uhr"), None);
+        assert_eq!(super::address_line("Mittwoch, 15. April, Käserei"), None);
     }
 
     #[test]

@@ -150,9 +150,23 @@ fn br_line_list(el: ElementRef<'_>) -> Vec<String> {
 /// `The Blue Lantern · 1420 W. Fullerton Ave · Chicago, IL 60614 · (773) 555-0142` →
 /// (`The Blue Lantern`, `1420 W. Fullerton Ave, Chicago, IL 60614`).
 fn venue_line(line: &str) -> Option<(String, String)> {
-    if line.len() > 240 || line.contains('©') {
+    if line.len() > 240 {
         return None;
     }
+    // `Dönen Plak © 2026 · Kıbrıs Şehitleri Caddesi, …`: the copyright is no part of the
+    // name; a line that is nothing else, or whose © stands elsewhere, names no venue.
+    let owned;
+    let line = if line.contains('©') {
+        let (first, rest) = line.split_once(['·', '|', '•'])?;
+        let name = without_copyright(first)?;
+        owned = format!("{name} ·{rest}");
+        if rest.contains('©') {
+            return None;
+        }
+        owned.as_str()
+    } else {
+        line
+    };
     let dotted = line.contains(['·', '|', '•']);
     let parts: Vec<&str> = if dotted {
         let mut parts: Vec<&str> =
@@ -281,6 +295,14 @@ fn venue_line(line: &str) -> Option<(String, String)> {
         .map(|p| if dotted { without_quarter(own_part_city(p)) } else { p })
         .collect();
     Some((without_legal_form(name).to_owned(), rest.join(", ")))
+}
+
+/// A name without the copyright written after it (`Dönen Plak © 2026` → `Dönen Plak`);
+/// `None` when the copyright opens it or nothing but a name and a year is left.
+fn without_copyright(part: &str) -> Option<&str> {
+    let (name, after) = part.split_once('©')?;
+    let year = after.trim().trim_start_matches(|c: char| c.is_ascii_digit() || c == '–' || c == '-');
+    (year.trim().is_empty() && !name.trim().is_empty()).then(|| name.trim())
 }
 
 /// A numbered street without the quarter written in brackets after it (`Av.
@@ -1086,7 +1108,13 @@ mod tests {
                 "Cnr Banksia Road & Lyrebird Lane, Wattle Creek VIC 3799, Australia"
             )
         );
+        // Issue 24, page 207: the copyright after the name.
+        assert_eq!(
+            v("Dönen Plak © 2026 · Kıbrıs Şehitleri Caddesi, 1402 Sokak No: 7, Alsancak"),
+            pair("Dönen Plak", "Kıbrıs Şehitleri Caddesi, 1402 Sokak No: 7, Alsancak")
+        );
         for not in [
+            "© 2026 Kulturhaus · Hauptstraße 4 · 84169 Ashdorf",
             "Präsident: Hans Lüthi · Dorfstrasse 14 · 3552 Bärau",
             "© 2026 Eastside Community Center",
             "Riverside Playhouse is a registered charity no. 1234567. © 2026",
