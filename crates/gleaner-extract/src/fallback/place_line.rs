@@ -8,16 +8,26 @@
 use gleaner_event::datetext::parse_text_time;
 use scraper::ElementRef;
 
-use super::leaves;
-use super::venue::names_a_street;
+use super::venue::{br_line_list, names_a_street};
+use super::{leaves, sel};
 
 /// The place an item's text writes after its time or a placing word: the place's name and
 /// its address (the numbered street and what follows it; a room between the name and the
 /// street is dropped). `None` when no line or sentence of the item writes one.
 pub(super) fn written_place(item: ElementRef<'_>) -> Option<(String, String)> {
-    leaves(item).find_map(|text| {
-        timed_place(&text).or_else(|| placed_in_sentence(&text)).or_else(|| address_line(&text))
-    })
+    let read = |text: &str| {
+        timed_place(text).or_else(|| placed_in_sentence(text)).or_else(|| address_line(text))
+    };
+    // A block's `<br>` lines one by one (`Doors 7 PM · Music 8 PM<br>The Grange Hall, 412
+    // Alder St, Riverton`), then its smallest blocks whole.
+    let blocks = sel("p, li, div, td, dd");
+    item.select(&blocks)
+        .filter(|el| el.select(&blocks).all(|b| b.id() == el.id()))
+        .take(100)
+        .map(br_line_list)
+        .filter(|lines| lines.len() >= 2)
+        .find_map(|lines| lines.iter().find_map(|l| read(l)))
+        .or_else(|| leaves(item).find_map(|text| read(&text)))
 }
 
 /// A line that is nothing but a place and its address (`The Grange Hall, 412 Alder St,
@@ -143,6 +153,16 @@ mod tests {
         assert_eq!(timed_place("6:00–7:00 PM · KVLR Studio B"), None);
         assert_eq!(timed_place("Noon – 6 PM · Mill Street outside the station"), None);
         assert_eq!(timed_place("Blue Heron Coffee · 9 Front St, Riverton"), None);
+    }
+
+    #[test]
+    fn a_line_below_the_times() {
+        // Issue 24, page 230: the place on the `<br>` line after the times.
+        let html = "<div><h3>Spring Pledge Drive</h3><p>Doors 7 PM · Music 8 PM<br>The \
+                    Grange Hall, 412 Alder St, Riverton</p><p>Three local bands.</p></div>";
+        let doc = scraper::Html::parse_fragment(html);
+        let item = doc.select(&super::sel("div")).next().unwrap();
+        assert_eq!(super::written_place(item), pair("The Grange Hall", "412 Alder St, Riverton"));
     }
 
     #[test]

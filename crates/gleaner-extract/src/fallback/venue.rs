@@ -132,7 +132,7 @@ fn br_lines(el: ElementRef<'_>) -> Option<String> {
 }
 
 /// A block's lines, one per `<br>`, without the empty ones.
-fn br_line_list(el: ElementRef<'_>) -> Vec<String> {
+pub(super) fn br_line_list(el: ElementRef<'_>) -> Vec<String> {
     let mut lines = vec![String::new()];
     for node in el.descendants() {
         if let Some(t) = node.value().as_text() {
