@@ -62,6 +62,7 @@ mod headings;
 mod item;
 mod listing;
 mod news;
+mod page_places;
 mod page_price;
 mod place_line;
 mod price;
@@ -377,6 +378,14 @@ fn read_as(
                 c.raw.location_name = Some(place.to_owned());
                 c.raw.address_text = Some(address.clone());
             }
+        }
+    }
+    // An event placed by a name alone that the page gives an address elsewhere (a heading
+    // or bold name over its address, `Name: address`) is at that address.
+    if candidates[first..].iter().any(|c| c.raw.address_text.is_none()) {
+        let places = page_places::page_places(doc.root_element());
+        for c in candidates[first..].iter_mut() {
+            page_places::place_at_page_address(&places, &mut c.raw);
         }
     }
     // Events with a place but no country are in the country of the site's own address when

@@ -107,7 +107,7 @@ fn name_and_address(place: &str) -> Option<(String, String)> {
 /// Whether a part is a street with its house number: the number first (`9 Front St`, `118
 /// N Main St`, `12 rue des Tanneurs`) or after a street's name (`Hauptstraße 40`, `Calle
 /// Mayor 5`, `Moda Cad. No: 12`).
-fn numbered_street(part: &str) -> bool {
+pub(super) fn numbered_street(part: &str) -> bool {
     let words: Vec<&str> = part.split_whitespace().collect();
     let number = |w: &str| {
         let digits = w.chars().take_while(char::is_ascii_digit).count();
