@@ -251,6 +251,16 @@ fn read_as(
             }
         }
     }
+    // A paragraph that is nothing but a place and its address (`Au Théâtre de la Grange,
+    // rue du Moulin 14, 4190 Hanrez-sur-Ourthe.`) places the events that name none.
+    if candidates[first..].iter().any(|c| placeless(&c.raw))
+        && let Some((name, address)) = place_line::page_place(doc.root_element())
+    {
+        for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
+            c.raw.location_name = Some(name.clone());
+            c.raw.address_text = Some(address.clone());
+        }
+    }
     // The site's own place as its JSON-LD declares it (a `Restaurant`, a `MusicVenue`
     // with its `PostalAddress`) is where the events that name none are.
     // A body's (a town's, a radio station's) gives its town only, and its footer no venue.

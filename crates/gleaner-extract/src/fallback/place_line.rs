@@ -9,7 +9,7 @@ use gleaner_event::datetext::parse_text_time;
 use scraper::ElementRef;
 
 use super::venue::{br_line_list, names_a_street};
-use super::{leaves, sel};
+use super::{in_chrome, leaves, sel, text_of};
 
 /// The place an item's text writes after its time or a placing word: the place's name and
 /// its address (the numbered street and what follows it; a room between the name and the
@@ -35,6 +35,41 @@ pub(super) fn written_place(item: ElementRef<'_>) -> Option<(String, String)> {
 fn address_line(line: &str) -> Option<(String, String)> {
     let short = line.split_whitespace().count() <= 12 && line.matches(", ").count() >= 2;
     short.then(|| name_and_address(line.trim_end_matches('.'))).flatten()
+}
+
+/// The place a page's paragraph of its own gives its events, a placing word, a name and
+/// its address and nothing more (`<h2>Représentations</h2><p>Au <strong>Théâtre de la
+/// Grange</strong>, rue du Moulin 14, 4190 Hanrez-sur-Ourthe.</p>`); `None` when no
+/// paragraph or more than one place is so written.
+pub(super) fn page_place(doc: ElementRef<'_>) -> Option<(String, String)> {
+    let mut found: Option<(String, String)> = None;
+    for p in doc.select(&sel("p")).take(300) {
+        if in_chrome(p) {
+            continue;
+        }
+        let text = text_of(p);
+        if text.split_whitespace().count() > 20 {
+            continue;
+        }
+        let lower = format!(" {}", text.to_lowercase());
+        let Some(word) = PLACING.iter().find(|w| lower.starts_with(**w)) else { continue };
+        let Some(place) = placed_in_sentence(&format!(" {text}")) else { continue };
+        // The paragraph is the place and nothing more.
+        let written = format!("{}{}, {}", word.trim_start(), place.0, place.1);
+        if fold_len(&written) + 1 < fold_len(text.trim_end_matches('.')) {
+            continue;
+        }
+        match &found {
+            Some(f) if *f != place => return None,
+            _ => found = Some(place),
+        }
+    }
+    found
+}
+
+/// A text's length in characters, without its spaces.
+fn fold_len(text: &str) -> usize {
+    text.chars().filter(|c| !c.is_whitespace()).count()
 }
 
 /// The place after a time in a line of parts separated by `·` or `|` (`10 AM – 3 PM ·
@@ -163,6 +198,31 @@ mod tests {
         let doc = scraper::Html::parse_fragment(html);
         let item = doc.select(&super::sel("div")).next().unwrap();
         assert_eq!(super::written_place(item), pair("The Grange Hall", "412 Alder St, Riverton"));
+    }
+
+    #[test]
+    fn a_paragraph_that_places_the_page() {
+        // Issue 24, page 295: the performances' place in a paragraph above their list.
+        let page = |html: &str| super::page_place(scraper::Html::parse_document(html).root_element());
+        assert_eq!(
+            page(
+                "<h2>Représentations</h2><p>Au <strong>Théâtre de la Grange</strong>, rue du \
+                 Moulin 14, 4190 Hanrez-sur-Ourthe.</p><ul><li>Mercredi 13 mai à 15h00</li></ul>"
+            ),
+            pair("Théâtre de la Grange", "rue du Moulin 14, 4190 Hanrez-sur-Ourthe")
+        );
+        // A sentence that says more, or two places, place no page.
+        assert_eq!(
+            page("<p>Au Théâtre de la Grange, rue du Moulin 14, nous jouons le samedi.</p>"),
+            None
+        );
+        assert_eq!(
+            page(
+                "<p>At the Grange Hall, 412 Alder St, Riverton.</p><p>At the Liberty Theatre, \
+                 118 N Main St, Riverton.</p>"
+            ),
+            None
+        );
     }
 
     #[test]
