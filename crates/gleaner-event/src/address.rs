@@ -523,9 +523,15 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
         let looks_like_street = last.chars().next().is_some_and(|c| c.is_ascii_digit());
         // `Casa de Cultura, calle Real, 5`: a house number after its street, as Spanish
         // and Italian addresses write it, is no town.
+        // `45, rue des Saules`: a street after its house number, as Québec and France
+        // write it, is no town either.
+        let numbered_before = parts.len() == 2
+            && is_house_number(&parts[0])
+            && crate::normalise::names_a_street(&last);
         if (parts.len() > 1 || !looks_like_street)
             && !is_house_number(&last)
             && !is_numbered_street(&last)
+            && !numbered_before
         {
             // `Rio de Janeiro - RJ`: a locality with its region after a dash.
             let (locality, region) = match last.rsplit_once(" - ") {
@@ -784,6 +790,16 @@ mod tests {
         assert_eq!(
             split("Calle Juárez 310, Zona Centro, 37000 León, Gto., México"),
             [o("Calle Juárez 310, Zona Centro"), o("León"), o("Gto."), o("37000"), o("MX")]
+        );
+    }
+
+    #[test]
+    fn a_house_number_before_its_street() {
+        // Issue 24, page 235: a Québec address without its town.
+        assert_eq!(split("45, rue des Saules"), [o("45, rue des Saules"), None, None, None, None]);
+        assert_eq!(
+            split("12, rue des Tanneurs, 44000 Nantes"),
+            [o("12, rue des Tanneurs"), o("Nantes"), None, o("44000"), None]
         );
     }
 

@@ -390,6 +390,20 @@ fn read_as(
             }
         }
     }
+    // A place written `Name – address` (`Succursale des Saules – 45, rue des Saules`) is
+    // that name at that address.
+    for c in candidates[first..].iter_mut() {
+        let r = &mut c.raw;
+        if r.location_name.is_none()
+            && r.address_text.is_none()
+            && let Some((name, address)) =
+                r.location_text.as_deref().and_then(place_line::dashed_place)
+        {
+            r.location_name = Some(name);
+            r.address_text = Some(address);
+            r.location_text = None;
+        }
+    }
     // An event placed by a name alone that the page gives an address elsewhere (a heading
     // or bold name over its address, `Name: address`) is at that address.
     if candidates[first..].iter().any(|c| c.raw.address_text.is_none()) {

@@ -4,8 +4,8 @@
 //! Merkezi</strong><br>Cumhuriyet Cad. No: 88, Nilüfer Vadisi / Bursa`), or a line `Name:
 //! address`. An event placed by that name alone is at that address.
 
-use gleaner_event::datetext::{fold_diacritics, parse_text_time};
 use gleaner_event::RawEvent;
+use gleaner_event::datetext::{fold_diacritics, parse_text_time};
 use scraper::ElementRef;
 
 use super::place_line::numbered_street;
@@ -104,8 +104,7 @@ fn address_of(line: &str) -> Option<String> {
                 && x[1].chars().next().is_some_and(|c| c.is_ascii_digit())
         })
     };
-    let numbered =
-        |p: &str| numbered_street(p) || kilometre(p) || postcode_town(p) || marked(p);
+    let numbered = |p: &str| numbered_street(p) || kilometre(p) || postcode_town(p) || marked(p);
     // The name of a street opens the address, a town or postcode ends it.
     let opens = pieces.first().is_some_and(|p| p.chars().next().is_some_and(char::is_alphabetic));
     (opens && pieces.len() >= 2 && pieces.iter().any(|p| numbered(p))).then(|| parts.join(", "))
@@ -170,7 +169,10 @@ mod tests {
                  Şehit Er Sok. No: 4, Nilüfer Vadisi / Bursa</p></footer>"
             ),
             vec![
-                pair("Nazım Hikmet Kültür Merkezi", "Cumhuriyet Cad. No: 88, Nilüfer Vadisi / Bursa"),
+                pair(
+                    "Nazım Hikmet Kültür Merkezi",
+                    "Cumhuriyet Cad. No: 88, Nilüfer Vadisi / Bursa"
+                ),
                 pair(
                     "Konservatuvar Konser Salonu",
                     "Çamlıca Mah. Şehit Er Sok. No: 4, Nilüfer Vadisi / Bursa"
@@ -178,7 +180,9 @@ mod tests {
             ]
         );
         // A heading over a sentence, a time or a date is no place with its address.
-        assert!(places("<h2>Horario</h2><p>De martes a domingo, de 19.00 a 0.00 h.</p>").is_empty());
+        assert!(
+            places("<h2>Horario</h2><p>De martes a domingo, de 19.00 a 0.00 h.</p>").is_empty()
+        );
         assert!(places("<h3>Freitag, 29. Mai</h3><p>18:30 Uhr Antreten</p>").is_empty());
         assert!(places("<p>Preise: Erwachsene 12, Kinder 6</p>").is_empty());
     }
@@ -192,10 +196,8 @@ mod tests {
         };
         place_at_page_address(&places, &mut raw);
         assert_eq!(raw.address_text.as_deref(), Some("Cumhuriyet Cad. No: 88"));
-        let mut other = RawEvent {
-            location_text: Some("Nazım Hikmet Parkı".into()),
-            ..RawEvent::default()
-        };
+        let mut other =
+            RawEvent { location_text: Some("Nazım Hikmet Parkı".into()), ..RawEvent::default() };
         place_at_page_address(&places, &mut other);
         assert_eq!(other.address_text, None);
     }

@@ -72,6 +72,26 @@ fn fold_len(text: &str) -> usize {
     text.chars().filter(|c| !c.is_whitespace()).count()
 }
 
+/// A place written `Name – address` (`Succursale des Saules – 45, rue des Saules`, `Aréna
+/// Jacques-Plante (hall d'entrée) – 300, rue de l'Aréna`): the name, without a note in
+/// brackets, and the address, which opens with its house number or is a numbered street.
+pub(super) fn dashed_place(text: &str) -> Option<(String, String)> {
+    let (name, address) = text.split_once(" – ").or_else(|| text.split_once(" — "))?;
+    let name = name.split(" (").next().unwrap_or(name).trim();
+    let address = address.trim();
+    let first = address.split(", ").next().unwrap_or(address);
+    let house_first = first.chars().all(|c| c.is_ascii_digit())
+        && !first.is_empty()
+        && address.split(", ").nth(1).is_some_and(names_a_street);
+    let words = name.split_whitespace().count();
+    ((house_first || numbered_street(first))
+        && parse_text_time(address).is_none()
+        && (1..=6).contains(&words)
+        && name.chars().next().is_some_and(char::is_uppercase)
+        && !name.chars().any(|c| c.is_ascii_digit()))
+    .then(|| (name.to_owned(), address.to_owned()))
+}
+
 /// The place after a time in a line of parts separated by `·` or `|` (`10 AM – 3 PM ·
 /// Riverton Public Library, Community Room, 75 Oak Ave`).
 fn timed_place(line: &str) -> Option<(String, String)> {
@@ -152,7 +172,10 @@ pub(super) fn numbered_street(part: &str) -> bool {
     let lettered = |w: &&str| w.chars().next().is_some_and(char::is_alphabetic);
     match words.as_slice() {
         [first, rest @ ..] if number(first) => {
-            !rest.is_empty() && rest.iter().all(lettered) && rest.len() <= 5
+            !rest.is_empty()
+                && rest.iter().all(lettered)
+                && rest.len() <= 5
+                && rest.iter().any(|w| w.chars().count() >= 3)
         }
         [street @ .., last] if number(last) => {
             !street.is_empty() && street.len() <= 5 && names_a_street(&street.join(" "))
@@ -181,7 +204,9 @@ mod tests {
             pair("Riverton Public Library", "75 Oak Ave")
         );
         assert_eq!(
-            timed_place("Two shows: 2 PM matinee & 7:30 PM · Liberty Theatre, 118 N Main St, Riverton"),
+            timed_place(
+                "Two shows: 2 PM matinee & 7:30 PM · Liberty Theatre, 118 N Main St, Riverton"
+            ),
             pair("Liberty Theatre", "118 N Main St, Riverton")
         );
         // A place without a numbered street, or no time before it, is not read.
@@ -203,7 +228,8 @@ mod tests {
     #[test]
     fn a_paragraph_that_places_the_page() {
         // Issue 24, page 295: the performances' place in a paragraph above their list.
-        let page = |html: &str| super::page_place(scraper::Html::parse_document(html).root_element());
+        let page =
+            |html: &str| super::page_place(scraper::Html::parse_document(html).root_element());
         assert_eq!(
             page(
                 "<h2>Représentations</h2><p>Au <strong>Théâtre de la Grange</strong>, rue du \
@@ -223,6 +249,21 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn a_name_and_its_address_after_a_dash() {
+        // Issue 24, page 235: a library's branch and its address.
+        assert_eq!(
+            super::dashed_place("Succursale des Saules – 45, rue des Saules"),
+            pair("Succursale des Saules", "45, rue des Saules")
+        );
+        assert_eq!(
+            super::dashed_place("Aréna Jacques-Plante (hall d'entrée) – 300, rue de l'Aréna"),
+            pair("Aréna Jacques-Plante", "300, rue de l'Aréna")
+        );
+        assert_eq!(super::dashed_place("Bibliothèque centrale – salle Desjardins"), None);
+        assert_eq!(super::dashed_place("Concert – 20 h, entrée libre"), None);
     }
 
     #[test]

@@ -232,8 +232,7 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     // A postcode before a town (`69002 Lyon`), a US/UK tail (`IL 60614`, `SE1 9PX`), or a
     // street with a house number (`No: 12`, `1420 W. …`, `Findorffstraße 51`, `s/n`).
     let postcode_town = |p: &str| {
-        let w: Vec<&str> =
-            p.split_whitespace().map(|w| w.trim_matches([',', ';', '.'])).collect();
+        let w: Vec<&str> = p.split_whitespace().map(|w| w.trim_matches([',', ';', '.'])).collect();
         w.windows(2).any(|x| {
             (4..=5).contains(&x[0].len())
                 && x[0].bytes().all(|b| b.is_ascii_digit())
@@ -290,10 +289,8 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     {
         return Some(((*place).to_owned(), rest[1..].join(", ")));
     }
-    let rest: Vec<&str> = rest
-        .iter()
-        .map(|p| if dotted { without_quarter(own_part_city(p)) } else { p })
-        .collect();
+    let rest: Vec<&str> =
+        rest.iter().map(|p| if dotted { without_quarter(own_part_city(p)) } else { p }).collect();
     Some((without_legal_form(name).to_owned(), rest.join(", ")))
 }
 
@@ -301,7 +298,8 @@ fn venue_line(line: &str) -> Option<(String, String)> {
 /// `None` when the copyright opens it or nothing but a name and a year is left.
 fn without_copyright(part: &str) -> Option<&str> {
     let (name, after) = part.split_once('©')?;
-    let year = after.trim().trim_start_matches(|c: char| c.is_ascii_digit() || c == '–' || c == '-');
+    let year =
+        after.trim().trim_start_matches(|c: char| c.is_ascii_digit() || c == '–' || c == '-');
     (year.trim().is_empty() && !name.trim().is_empty()).then(|| name.trim())
 }
 
