@@ -121,16 +121,37 @@ fn placed_in_sentence(text: &str) -> Option<(String, String)> {
     PLACING.iter().find_map(|word| {
         lower.match_indices(word).find_map(|(at, _)| {
             let rest = &text[at + word.len()..];
-            let rest = rest.split([';', '(', ')']).next().unwrap_or(rest);
+            let rest = rest.split(';').next().unwrap_or(rest);
+            // An address in brackets right after the name (`en el Teatro Municipal (Calle
+            // Mayor 5).`); else the place ends at a bracket (`(we walk over …)`).
+            if let Some((name, inner)) = rest.split_once(" (")
+                && !name.contains(',')
+                && let Some((inner, _)) = inner.split_once(')')
+            {
+                return name_and_address(&format!("{name} ({inner})"));
+            }
+            let rest = rest.split(" (").next().unwrap_or(rest);
             let rest = rest.split(". ").next().unwrap_or(rest).trim_end_matches('.');
             name_and_address(rest)
         })
     })
 }
 
-/// A place written `Name, [room,] numbered street[, town]`: the name (capitalised, one to
-/// six words, no digit, no street word) and the address from the numbered street on.
+/// A place written `Name, [room,] numbered street[, town]` or `Name (numbered street[,
+/// town])`: the name (capitalised, one to six words, no digit, no street word) and the
+/// address from the numbered street on.
 fn name_and_address(place: &str) -> Option<(String, String)> {
+    // `Mamak Belediyesi Kültür Merkezi (Tıp Fakültesi Cad. No: 40)`, `Teatro Municipal
+    // (Calle Mayor 5)`: the address in brackets after the name.
+    let bracketed;
+    let place = match place.split_once(" (") {
+        Some((name, rest)) if !name.contains(',') => {
+            let inner = rest.split(')').next().unwrap_or(rest);
+            bracketed = format!("{name}, {inner}");
+            bracketed.as_str()
+        }
+        _ => place,
+    };
     let parts: Vec<&str> = place.split(", ").map(str::trim).collect();
     // A date and time written with commas (`Samstag, 11. April, 17 Uhr`) is no place.
     if parts.iter().any(|p| parse_text_time(p).is_some()) {
@@ -296,6 +317,22 @@ mod tests {
         assert_eq!(
             placed_in_sentence("Función en el Teatro Principal, Calle Mayor 5. Entrada libre."),
             pair("Teatro Principal", "Calle Mayor 5")
+        );
+        // Issue 24, page 247: the address in brackets after the name.
+        assert_eq!(
+            timed_place(
+                "28 Mart Cumartesi, saat 20.00 · Mamak Belediyesi Kültür Merkezi (Tıp Fakültesi \
+                 Cad. No: 40). Bağlama kursumuz"
+            ),
+            pair("Mamak Belediyesi Kültür Merkezi", "Tıp Fakültesi Cad. No: 40")
+        );
+        assert_eq!(
+            name_and_address("Mamak Belediyesi Kültür Merkezi (Tıp Fakültesi Cad. No: 40)"),
+            pair("Mamak Belediyesi Kültür Merkezi", "Tıp Fakültesi Cad. No: 40")
+        );
+        assert_eq!(
+            placed_in_sentence("Concierto en el Teatro Municipal (Calle Mayor 5). Entrada libre."),
+            pair("Teatro Municipal", "Calle Mayor 5")
         );
         // A time or a sentence after the comma is no address.
         assert_eq!(placed_in_sentence("Doors at 7, 30 minutes before the show."), None);

@@ -72,7 +72,8 @@ pub(super) fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
         .collect();
     let mut last = blocks.iter().rev().take(3);
     let first = last.next()?;
-    venue_line(&text_of(*first)).or_else(|| last.find_map(|el| lines_venue(*el)))
+    venue_line(&text_of(*first))
+        .or_else(|| last.find_map(|el| lines_venue(*el).or_else(|| venue_line(&text_of(*el)))))
 }
 
 /// The venue one of a block's `<br>` lines names (see [`venue_line`]), else the one its
@@ -881,6 +882,23 @@ mod site_tests {
             pair(
                 "Club Social y Deportivo Los Andes",
                 "Av. Independencia 3021, Ciudad de Buenos Aires, Argentina"
+            )
+        );
+    }
+
+    #[test]
+    fn a_page_without_footer_ends_with_its_venue_then_its_copyright() {
+        // Issue 24, page 247: the venue's line, then a copyright line.
+        assert_eq!(
+            site(
+                "<body><p>Aşk ile, Yönetim Kurulu</p><div class=\"td-footer-wrap\"><p><strong>\
+                 Yeşilvadi Cemevi Kültür Derneği</strong> · Tuzluçayır Mah. 312. Sok. No: 5, \
+                 Mamak / Ankara · 0312 555 61 61</p><p>© 2026 Tüm hakları saklıdır.</p></div>\
+                 </body>"
+            ),
+            pair(
+                "Yeşilvadi Cemevi Kültür Derneği",
+                "Tuzluçayır Mah. 312. Sok. No: 5, Mamak / Ankara"
             )
         );
     }
