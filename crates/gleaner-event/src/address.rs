@@ -5,7 +5,7 @@
 //! peel the country, postal code and region off the end, then the locality; what is left is
 //! the street.
 
-use crate::regions::{is_region_name, is_tr_province};
+use crate::regions::{is_county, is_region_name, is_tr_province};
 
 /// An address split into parts; anything not recognised is `None`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -523,9 +523,15 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
         let looks_like_street = last.chars().next().is_some_and(|c| c.is_ascii_digit());
         // `Casa de Cultura, calle Real, 5`: a house number after its street, as Spanish
         // and Italian addresses write it, is no town.
+        // `45, rue des Saules`: a street after its house number, as Québec and France
+        // write it, is no town either.
+        let numbered_before = parts.len() == 2
+            && is_house_number(&parts[0])
+            && crate::normalise::names_a_street(&last);
         if (parts.len() > 1 || !looks_like_street)
             && !is_house_number(&last)
             && !is_numbered_street(&last)
+            && !numbered_before
         {
             // `Rio de Janeiro - RJ`: a locality with its region after a dash.
             let (locality, region) = match last.rsplit_once(" - ") {
@@ -548,6 +554,21 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
                     }
                     _ => (locality, postal),
                 },
+            };
+            // `Station Road, Brackwell, Kent ME18 4QT`: a county before the postcode is the
+            // region; the town is the part before it, when that is no street.
+            let locality = match parts.len().checked_sub(2).map(|i| parts[i].clone()) {
+                Some(town)
+                    if postal.as_deref().is_some_and(is_uk_postcode)
+                        && is_county(&locality)
+                        && !town.chars().any(|c| c.is_ascii_digit())
+                        && !crate::normalise::names_a_street(&town) =>
+                {
+                    parts.pop();
+                    out.region.get_or_insert(locality);
+                    town
+                }
+                _ => locality,
             };
             // `Medina de Pomar (Burgos)`, `Quimper (29)`, `Val-Chérin (VS)`: the province,
             // department or canton in brackets after the town is not part of it.
@@ -595,6 +616,10 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
     }
     if !parts.is_empty() {
         out.street = Some(parts.join(", "));
+    }
+    // A UK postcode written as a part of its own says the country too.
+    if out.country.is_none() && out.postal_code.as_deref().is_some_and(is_uk_postcode) {
+        out.country = Some("GB".to_owned());
     }
     // A Canadian postal code with a province code says the country.
     if out.country.is_none()
@@ -765,6 +790,38 @@ mod tests {
         assert_eq!(
             split("Calle Juárez 310, Zona Centro, 37000 León, Gto., México"),
             [o("Calle Juárez 310, Zona Centro"), o("León"), o("Gto."), o("37000"), o("MX")]
+        );
+    }
+
+    #[test]
+    fn a_house_number_before_its_street() {
+        // Issue 24, page 235: a Québec address without its town.
+        assert_eq!(split("45, rue des Saules"), [o("45, rue des Saules"), None, None, None, None]);
+        assert_eq!(
+            split("12, rue des Tanneurs, 44000 Nantes"),
+            [o("12, rue des Tanneurs"), o("Nantes"), None, o("44000"), None]
+        );
+    }
+
+    #[test]
+    fn a_county_before_a_uk_postcode_or_after_the_town() {
+        // Issue 24, page 271: the county, not the town, stands before the postcode.
+        assert_eq!(
+            split("Station Road, Brackwell, Kent ME18 4QT"),
+            [o("Station Road"), o("Brackwell"), o("Kent"), o("ME18 4QT"), o("GB")]
+        );
+        assert_eq!(
+            split("Station Road, Brackwell, Kent, ME18 4QT"),
+            [o("Station Road"), o("Brackwell"), o("Kent"), o("ME18 4QT"), o("GB")]
+        );
+        assert_eq!(
+            split("Pier Road, Kilbrannagh, Co. Clare, Ireland"),
+            [o("Pier Road"), o("Kilbrannagh"), o("Co. Clare"), None, o("IE")]
+        );
+        // A town before its postcode stays the town.
+        assert_eq!(
+            split("12 High Street, Hexley HX1 2AB"),
+            [o("12 High Street"), o("Hexley"), None, o("HX1 2AB"), o("GB")]
         );
     }
 

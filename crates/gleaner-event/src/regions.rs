@@ -257,11 +257,99 @@ const TR_PROVINCES: &[&str] = &[
     "Zonguldak",
 ];
 
+/// Counties of Great Britain that no town of theirs is named after, as addresses write
+/// them before a postcode (`Station Road, Brackwell, Kent ME18 4QT`). Lower case.
+const GB_COUNTIES: &[&str] = &[
+    "kent",
+    "surrey",
+    "essex",
+    "sussex",
+    "east sussex",
+    "west sussex",
+    "hampshire",
+    "hants",
+    "dorset",
+    "devon",
+    "cornwall",
+    "somerset",
+    "wiltshire",
+    "berkshire",
+    "berks",
+    "buckinghamshire",
+    "bucks",
+    "oxfordshire",
+    "oxon",
+    "hertfordshire",
+    "herts",
+    "bedfordshire",
+    "beds",
+    "cambridgeshire",
+    "cambs",
+    "norfolk",
+    "suffolk",
+    "lincolnshire",
+    "lincs",
+    "nottinghamshire",
+    "notts",
+    "derbyshire",
+    "leicestershire",
+    "leics",
+    "northamptonshire",
+    "northants",
+    "warwickshire",
+    "worcestershire",
+    "gloucestershire",
+    "glos",
+    "herefordshire",
+    "shropshire",
+    "staffordshire",
+    "staffs",
+    "cheshire",
+    "lancashire",
+    "lancs",
+    "merseyside",
+    "cumbria",
+    "northumberland",
+    "north yorkshire",
+    "west yorkshire",
+    "south yorkshire",
+    "east yorkshire",
+    "east riding of yorkshire",
+    "tyne and wear",
+    "greater manchester",
+    "west midlands",
+    "isle of wight",
+    "county durham",
+    "rutland",
+    "gwynedd",
+    "powys",
+    "ceredigion",
+    "pembrokeshire",
+    "carmarthenshire",
+    "monmouthshire",
+    "aberdeenshire",
+    "fife",
+    "perthshire",
+    "argyll and bute",
+];
+
+/// Whether a part of an address names a county of Great Britain (`Kent`, `West Sussex`,
+/// see [`GB_COUNTIES`]) or of Ireland (`Co. Clare`, `Co Kerry`).
+pub(crate) fn is_county(part: &str) -> bool {
+    let p = part.trim().to_lowercase();
+    let irish = p.strip_prefix("co. ").or_else(|| p.strip_prefix("co ")).is_some_and(|name| {
+        let words: Vec<&str> = name.split_whitespace().collect();
+        words.len() == 1 && words[0].chars().all(char::is_alphabetic)
+    });
+    irish || GB_COUNTIES.contains(&p.as_str())
+}
+
 /// Whether a part of an address names a region, state or province that no town shares
-/// (`Los Ríos`, `Lanzarote`, `Steiermark`).
+/// (`Los Ríos`, `Lanzarote`, `Steiermark`), or a British or Irish county (`Kent`, `Co.
+/// Clare`).
 pub(crate) fn is_region_name(part: &str) -> bool {
     let p = part.trim().trim_end_matches('.').to_lowercase();
-    REGIONS.contains(&p.as_str())
+    REGIONS.contains(&p.as_str()) || is_county(part)
 }
 
 /// A Turkish name folded for comparison: upper case with `İ` and `I` alike, so

@@ -54,7 +54,7 @@ const PLACING_WORDS: &[&str] = &[
 /// after it up to the sentence's end. The name and the address (`None` when the sentence
 /// gives none); `None` without such a paragraph or when the name is long.
 pub(super) fn stated_venue(doc: ElementRef<'_>) -> Option<(String, Option<String>)> {
-    doc.select(&sel("p")).take(200).filter(|p| !in_chrome(*p)).find_map(|p| {
+    doc.select(&sel("p")).take(200).filter(|p| !in_menu(*p)).find_map(|p| {
         let text = text_of(p);
         let folded = fold_diacritics(&text).to_lowercase();
         if text.len() > 600 || !DEFAULT_MARKERS.iter().any(|m| folded.contains(m)) {
@@ -85,6 +85,18 @@ pub(super) fn stated_venue(doc: ElementRef<'_>) -> Option<(String, Option<String
                 .is_some_and(|a| a.chars().any(|c| c.is_ascii_digit()) || names_a_street(a))
         })
     })
+}
+
+/// Whether an element is in the page's menus or banners (`<nav>`, `<header>`, `<aside>`):
+/// a footer is not, for a site writes its note for all events there as often as above
+/// them (`All our shows are at <strong>The Corn Exchange</strong>, Market Street, Hexley
+/// unless stated otherwise`, issue 24, page 161).
+fn in_menu(el: ElementRef<'_>) -> bool {
+    in_chrome(el)
+        && el
+            .ancestors()
+            .filter_map(ElementRef::wrap)
+            .any(|a| matches!(a.value().name(), "nav" | "aside" | "header"))
 }
 
 /// Phrases that place what follows, with a space on either side, folded and
@@ -274,6 +286,13 @@ mod tests {
             ),
             pair("The Corn Exchange", "Market Street, Hexley, Shropshire SY9 4AB")
         );
+        // Issue 24, page 161: the same sentence in the site's footer.
+        assert_eq!(
+            venue(
+                "<footer><div><p>All our shows are at <strong>The Corn Exchange</strong>, Market                  Street, Hexley, Shropshire SY9 4AB unless stated otherwise.</p></div></footer>"
+            ),
+            pair("The Corn Exchange", "Market Street, Hexley, Shropshire SY9 4AB")
+        );
         assert_eq!(
             venue(
                 "<p>Saison 2025-2026. Sauf mention contraire, nos activités ont lieu à la \
@@ -392,10 +411,10 @@ mod tests {
 
     #[test]
     fn no_stated_place() {
-        // A bold word in a paragraph without the marker, and a marker in the footer.
+        // A bold word in a paragraph without the marker, and a marker in a menu.
         assert_eq!(venue("<p>Our <b>Spring Fair</b> is at the Corn Exchange.</p>"), None);
         assert_eq!(
-            venue("<footer><p>Unless stated, at <b>The Hall</b>, Main Street.</p></footer>"),
+            venue("<nav><p>Unless stated, at <b>The Hall</b>, Main Street.</p></nav>"),
             None
         );
         assert_eq!(venue("<p>All times local unless stated. <b>Hexley Players</b></p>"), None);

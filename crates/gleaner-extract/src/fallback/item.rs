@@ -542,6 +542,15 @@ fn finish_item(
             .or_else(|| title_cell.as_mut().and_then(|c| c.place.take()))
             .or_else(|| after.as_mut().and_then(|a: &mut AfterTitle| a.place.take()));
     }
+    // A place its time line or a sentence writes (`7 PM · Blue Heron Coffee, 9 Front St`).
+    if raw.location_name.is_none()
+        && raw.location_text.is_none()
+        && raw.address_text.is_none()
+        && let Some((name, address)) = super::place_line::written_place(item)
+    {
+        raw.location_name = Some(name);
+        raw.address_text = Some(address);
+    }
     raw.description = classed_summary(item)
         .or_else(|| raw.description.take())
         .or_else(|| title_cell.as_mut().and_then(|c| c.blurb.take()))

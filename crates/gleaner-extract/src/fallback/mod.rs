@@ -63,7 +63,9 @@ mod item;
 mod listing;
 mod moves;
 mod news;
+mod page_places;
 mod page_price;
+mod place_line;
 mod price;
 mod programme;
 mod prose;
@@ -261,6 +263,16 @@ fn read_as(
             }
         }
     }
+    // A paragraph that is nothing but a place and its address (`Au Théâtre de la Grange,
+    // rue du Moulin 14, 4190 Hanrez-sur-Ourthe.`) places the events that name none.
+    if candidates[first..].iter().any(|c| placeless(&c.raw))
+        && let Some((name, address)) = place_line::page_place(doc.root_element())
+    {
+        for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
+            c.raw.location_name = Some(name.clone());
+            c.raw.address_text = Some(address.clone());
+        }
+    }
     // The site's own place as its JSON-LD declares it (a `Restaurant`, a `MusicVenue`
     // with its `PostalAddress`) is where the events that name none are.
     // A body's (a town's, a radio station's) gives its town only, and its footer no venue.
@@ -388,6 +400,28 @@ fn read_as(
                 c.raw.location_name = Some(place.to_owned());
                 c.raw.address_text = Some(address.clone());
             }
+        }
+    }
+    // A place written `Name – address` (`Succursale des Saules – 45, rue des Saules`) is
+    // that name at that address.
+    for c in candidates[first..].iter_mut() {
+        let r = &mut c.raw;
+        if r.location_name.is_none()
+            && r.address_text.is_none()
+            && let Some((name, address)) =
+                r.location_text.as_deref().and_then(place_line::dashed_place)
+        {
+            r.location_name = Some(name);
+            r.address_text = Some(address);
+            r.location_text = None;
+        }
+    }
+    // An event placed by a name alone that the page gives an address elsewhere (a heading
+    // or bold name over its address, `Name: address`) is at that address.
+    if candidates[first..].iter().any(|c| c.raw.address_text.is_none()) {
+        let places = page_places::page_places(doc.root_element());
+        for c in candidates[first..].iter_mut() {
+            page_places::place_at_page_address(&places, &mut c.raw);
         }
     }
     // Events with a place but no country are in the country of the site's own address when

@@ -246,6 +246,14 @@ fn read_record(record: ElementRef<'_>, reference: Option<NaiveDate>, order: Date
         ..RawEvent::default()
     };
     place_and_price(record, &mut raw);
+    // A place its time line or a sentence writes (`7 PM · Blue Heron Coffee, 9 Front St`).
+    if raw.location_text.is_none()
+        && raw.address_text.is_none()
+        && let Some((name, address)) = super::place_line::written_place(record)
+    {
+        raw.location_name = Some(name);
+        raw.address_text = Some(address);
+    }
     let mut rec = Record { raw, start, end };
     adjust(record, &mut rec, reference, order);
     Read::Event(Box::new(rec))

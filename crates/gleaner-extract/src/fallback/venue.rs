@@ -61,14 +61,29 @@ pub(super) fn site_venue(doc: ElementRef<'_>) -> Option<(String, String)> {
     if found.is_some() || doc.select(&sel("footer")).next().is_some() {
         return found;
     }
-    // No `<footer>` (an HTML e-mail's layout tables): the page's last text block is its
-    // footer.
+    // No `<footer>` (an HTML e-mail's layout tables, a hand-made page): the page's last
+    // text blocks are its footer, the last first; a block written one line per `<br>`
+    // is read line by line first (`Club … · Av. Independencia 3021 · Buenos Aires<br>
+    // Colectivos 7, 23 · Subte E`).
     let leaf = sel("p, td, div, li, address");
-    let last = doc
+    let blocks: Vec<ElementRef<'_>> = doc
         .select(&leaf)
         .filter(|el| el.select(&leaf).all(|b| b.id() == el.id()) && !text_of(*el).is_empty())
-        .last()?;
-    venue_line(&text_of(last))
+        .collect();
+    let mut last = blocks.iter().rev().take(3);
+    let first = last.next()?;
+    venue_line(&text_of(*first))
+        .or_else(|| last.find_map(|el| lines_venue(*el).or_else(|| venue_line(&text_of(*el)))))
+}
+
+/// The venue one of a block's `<br>` lines names (see [`venue_line`]), else the one its
+/// lines name together; `None` without a `<br>`.
+fn lines_venue(el: ElementRef<'_>) -> Option<(String, String)> {
+    let lines = br_line_list(el);
+    if lines.len() < 2 {
+        return None;
+    }
+    lines.iter().find_map(|l| venue_line(l)).or_else(|| venue_line(&lines.join(" · ")))
 }
 
 /// Headings of a site's contact or address block, folded and lower-cased.
@@ -113,28 +128,58 @@ fn is_contact_heading(text: &str) -> bool {
 /// <br>410 Riverside Drive<br>Millbrook, OH 45067`) as one line whose parts are
 /// separated by ` · `; `None` without a `<br>`.
 fn br_lines(el: ElementRef<'_>) -> Option<String> {
+    let lines = br_line_list(el);
+    (lines.len() >= 2).then(|| lines.join(" · "))
+}
+
+/// A block's lines, one per `<br>`, without the empty ones.
+pub(super) fn br_line_list(el: ElementRef<'_>) -> Vec<String> {
     let mut lines = vec![String::new()];
     for node in el.descendants() {
         if let Some(t) = node.value().as_text() {
-            lines.last_mut()?.push_str(t);
+            if let Some(line) = lines.last_mut() {
+                line.push_str(t);
+            }
         } else if node.value().as_element().is_some_and(|e| e.name() == "br") {
             lines.push(String::new());
         }
     }
-    let lines: Vec<String> = lines.iter().map(|l| collapse(l)).filter(|l| !l.is_empty()).collect();
-    (lines.len() >= 2).then(|| lines.join(" · "))
+    lines.iter().map(|l| collapse(l)).filter(|l| !l.is_empty()).collect()
 }
 
 /// One footer line read as a venue and its address:
 /// `The Blue Lantern · 1420 W. Fullerton Ave · Chicago, IL 60614 · (773) 555-0142` →
 /// (`The Blue Lantern`, `1420 W. Fullerton Ave, Chicago, IL 60614`).
 fn venue_line(line: &str) -> Option<(String, String)> {
-    if line.len() > 240 || line.contains('©') {
+    if line.len() > 240 {
         return None;
     }
+    // `Dönen Plak © 2026 · Kıbrıs Şehitleri Caddesi, …`: the copyright is no part of the
+    // name; a line that is nothing else, or whose © stands elsewhere, names no venue.
+    let owned;
+    let line = if line.contains('©') {
+        let (first, rest) = line.split_once(['·', '|', '•'])?;
+        let name = without_copyright(first)?;
+        owned = format!("{name} ·{rest}");
+        if rest.contains('©') {
+            return None;
+        }
+        owned.as_str()
+    } else {
+        line
+    };
     let dotted = line.contains(['·', '|', '•']);
     let parts: Vec<&str> = if dotted {
-        line.split(['·', '|', '•']).map(str::trim).filter(|p| !p.is_empty()).collect()
+        let mut parts: Vec<&str> =
+            line.split(['·', '|', '•']).map(str::trim).filter(|p| !p.is_empty()).collect();
+        // After the name, a part may join its street, town and phone with spaced dashes
+        // (`12, rue des Tanneurs — 44000 Nantes — 02 40 00 00 00`).
+        if let Some((name, rest)) = parts.split_first() {
+            let mut split = vec![*name];
+            split.extend(rest.iter().flat_map(|p| dash_parts(p)));
+            parts = split;
+        }
+        parts
     } else {
         line.split(',').map(str::trim).filter(|p| !p.is_empty()).collect()
     };
@@ -171,7 +216,7 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     let (name, rest) = parts.split_first()?;
     // `Espacio Nórdico – Embajada de Finlandia en la República Argentina`: a long name
     // is its first part before a dash, the rest says what it is.
-    let name = match name.split_once(" – ") {
+    let name = match name.split_once(" – ").or_else(|| name.split_once(" — ")) {
         Some((short, _)) if name.split_whitespace().count() > 6 => short.trim(),
         _ => name,
     };
@@ -188,12 +233,13 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     // A postcode before a town (`69002 Lyon`), a US/UK tail (`IL 60614`, `SE1 9PX`), or a
     // street with a house number (`No: 12`, `1420 W. …`, `Findorffstraße 51`, `s/n`).
     let postcode_town = |p: &str| {
-        let w: Vec<&str> = p.split_whitespace().collect();
+        let w: Vec<&str> = p.split_whitespace().map(|w| w.trim_matches([',', ';', '.'])).collect();
         w.windows(2).any(|x| {
             (4..=5).contains(&x[0].len())
                 && x[0].bytes().all(|b| b.is_ascii_digit())
                 && x[1].chars().next().is_some_and(char::is_alphabetic)
         }) || w.last().is_some_and(|l| l.len() == 5 && l.bytes().all(|b| b.is_ascii_digit()))
+            || ends_with_uk_postcode(p)
     };
     let numbered = |p: &str| {
         p.split_whitespace().any(|t| {
@@ -244,8 +290,69 @@ fn venue_line(line: &str) -> Option<(String, String)> {
     {
         return Some(((*place).to_owned(), rest[1..].join(", ")));
     }
-    let rest: Vec<&str> = rest.iter().map(|p| if dotted { own_part_city(p) } else { p }).collect();
+    let rest: Vec<&str> =
+        rest.iter().map(|p| if dotted { without_quarter(own_part_city(p)) } else { p }).collect();
     Some((without_legal_form(name).to_owned(), rest.join(", ")))
+}
+
+/// A name without the copyright written after it (`Dönen Plak © 2026` → `Dönen Plak`);
+/// `None` when the copyright opens it or nothing but a name and a year is left.
+fn without_copyright(part: &str) -> Option<&str> {
+    let (name, after) = part.split_once('©')?;
+    let year =
+        after.trim().trim_start_matches(|c: char| c.is_ascii_digit() || c == '–' || c == '-');
+    (year.trim().is_empty() && !name.trim().is_empty()).then(|| name.trim())
+}
+
+/// A numbered street without the quarter written in brackets after it (`Av.
+/// Independencia 3021 (Boedo)` → `Av. Independencia 3021`); the part as written
+/// otherwise.
+fn without_quarter(part: &str) -> &str {
+    let Some((street, inner)) = part.strip_suffix(')').and_then(|p| p.rsplit_once(" (")) else {
+        return part;
+    };
+    let numbered = street
+        .split_whitespace()
+        .last()
+        .is_some_and(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()));
+    let words = inner.split_whitespace().count();
+    if numbered
+        && (1..=3).contains(&words)
+        && inner.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-' || c == '\'')
+    {
+        street.trim_end()
+    } else {
+        part
+    }
+}
+
+/// A dotted line's part cut at its spaced dashes (`12, rue des Tanneurs — 44000 Nantes`
+/// → `12, rue des Tanneurs`, `44000 Nantes`); the part whole when a side would hold no
+/// letter or digit.
+fn dash_parts(part: &str) -> Vec<&str> {
+    let pieces: Vec<&str> = part.split([' ', '\u{a0}']).collect();
+    if !pieces.contains(&"—") && !pieces.contains(&"–") {
+        return vec![part];
+    }
+    let cut: Vec<&str> = part.split(" — ").flat_map(|p| p.split(" – ")).map(str::trim).collect();
+    if cut.iter().all(|p| p.chars().any(char::is_alphanumeric)) { cut } else { vec![part] }
+}
+
+/// Whether a part ends with a UK postcode (`Brackwell, Kent ME18 4QT`, `SE1 9PX`): an
+/// outward code of one or two capitals and a digit or two (a letter may follow), then a
+/// digit and two capitals.
+fn ends_with_uk_postcode(part: &str) -> bool {
+    let words: Vec<&str> = part.split_whitespace().collect();
+    let [.., out, inward] = words.as_slice() else { return false };
+    let (o, i) = (out.as_bytes(), inward.as_bytes());
+    let letters = o.iter().take_while(|b| b.is_ascii_uppercase()).count();
+    (2..=4).contains(&o.len())
+        && (1..=2).contains(&letters)
+        && o.get(letters).is_some_and(u8::is_ascii_digit)
+        && o[letters..].iter().all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
+        && i.len() == 3
+        && i[0].is_ascii_digit()
+        && i[1..].iter().all(u8::is_ascii_uppercase)
 }
 
 /// A Turkish `district / city` written as a part of its own in a dotted line (`Karaköy Caz
@@ -765,6 +872,38 @@ mod site_tests {
     }
 
     #[test]
+    fn a_page_without_footer_ends_with_its_venue() {
+        // Issue 24, page 219: the venue's line is the next-to-last block, its second
+        // `<br>` line the buses that stop there.
+        assert_eq!(
+            site(
+                "<body><p>Agenda</p><p>Club Social y Deportivo Los Andes · Av. Independencia                  3021 · Ciudad de Buenos Aires · Argentina<br>Colectivos 7, 23, 75, 115 · Subte                  E, estación Boedo</p><p>Última actualización: 20/02/2026 · visitas: 184213</p>                 </body>"
+            ),
+            pair(
+                "Club Social y Deportivo Los Andes",
+                "Av. Independencia 3021, Ciudad de Buenos Aires, Argentina"
+            )
+        );
+    }
+
+    #[test]
+    fn a_page_without_footer_ends_with_its_venue_then_its_copyright() {
+        // Issue 24, page 247: the venue's line, then a copyright line.
+        assert_eq!(
+            site(
+                "<body><p>Aşk ile, Yönetim Kurulu</p><div class=\"td-footer-wrap\"><p><strong>\
+                 Yeşilvadi Cemevi Kültür Derneği</strong> · Tuzluçayır Mah. 312. Sok. No: 5, \
+                 Mamak / Ankara · 0312 555 61 61</p><p>© 2026 Tüm hakları saklıdır.</p></div>\
+                 </body>"
+            ),
+            pair(
+                "Yeşilvadi Cemevi Kültür Derneği",
+                "Tuzluçayır Mah. 312. Sok. No: 5, Mamak / Ankara"
+            )
+        );
+    }
+
+    #[test]
     fn a_bold_name_opened_by_a_stated_place() {
         // Issue 24, page 238: `… en la Casa de la Cultura salvo que se indique otro lugar`.
         let html = "<div><p><strong>Casa de la Cultura de San Juan del Llano</strong> · Av. \
@@ -958,7 +1097,40 @@ mod tests {
             v("La Ferme du Hêtre Rouge ASBL · Rue de la Ferme 21 · 5310 Éghezée"),
             pair("La Ferme du Hêtre Rouge", "Rue de la Ferme 21, 5310 Éghezée")
         );
+        // Issue 24, pages 214, 219, 271, 292: a street, town and phone joined by spaced
+        // dashes, the name's description after an em dash; a quarter in brackets after
+        // the house number; a UK postcode after the county; a four-digit postcode before
+        // a comma.
+        assert_eq!(
+            v(
+                "Ludothèque Le Dé Bleu — association loi 1901 · 12, rue des Tanneurs — 44000 Nantes — 02 40 00 00 00"
+            ),
+            pair("Ludothèque Le Dé Bleu", "12, rue des Tanneurs, 44000 Nantes")
+        );
+        assert_eq!(
+            v("Club Los Andes · Av. Independencia 3021 (Boedo) · Buenos Aires · Argentina"),
+            pair("Club Los Andes", "Av. Independencia 3021, Buenos Aires, Argentina")
+        );
+        assert_eq!(
+            v("Brackwell Leisure Centre, Station Road, Brackwell, Kent ME18 4QT"),
+            pair("Brackwell Leisure Centre", "Station Road, Brackwell, Kent ME18 4QT")
+        );
+        assert_eq!(
+            v(
+                "Wattle Creek Community Orchard · Cnr Banksia Road & Lyrebird Lane · Wattle Creek VIC 3799, Australia"
+            ),
+            pair(
+                "Wattle Creek Community Orchard",
+                "Cnr Banksia Road & Lyrebird Lane, Wattle Creek VIC 3799, Australia"
+            )
+        );
+        // Issue 24, page 207: the copyright after the name.
+        assert_eq!(
+            v("Dönen Plak © 2026 · Kıbrıs Şehitleri Caddesi, 1402 Sokak No: 7, Alsancak"),
+            pair("Dönen Plak", "Kıbrıs Şehitleri Caddesi, 1402 Sokak No: 7, Alsancak")
+        );
         for not in [
+            "© 2026 Kulturhaus · Hauptstraße 4 · 84169 Ashdorf",
             "Präsident: Hans Lüthi · Dorfstrasse 14 · 3552 Bärau",
             "© 2026 Eastside Community Center",
             "Riverside Playhouse is a registered charity no. 1234567. © 2026",
