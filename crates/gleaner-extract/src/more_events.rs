@@ -3,6 +3,7 @@
 //! marks up only the featured event. The fallback reads that block; its events count
 //! when each links to a page of its own.
 
+use scraper::ElementRef;
 use url::Url;
 
 use crate::Candidate;
@@ -131,10 +132,11 @@ pub(crate) fn others_linked(
     structured: &[Candidate],
 ) -> Vec<Candidate> {
     let mut read = Vec::new();
+    let mut blocks = sibling_blocks(doc, base, &Owns::of(base, structured));
     if memchr::memmem::find_iter(text.as_bytes(), b"<time").nth(2).is_some() {
-        fallback::read(doc, reference, &mut read, &mut Vec::new());
+        blocks.extend(time_blocks(doc));
     }
-    for block in sibling_blocks(doc, base, &Owns::of(base, structured)) {
+    for block in blocks {
         fallback::read_linked_block(&block, reference, &mut read);
     }
     let fold = |s: &str| gleaner_event::datetext::fold_diacritics(s.trim()).to_lowercase();
@@ -191,11 +193,8 @@ const MAX_LINKS: usize = 200;
 /// small document of its own with the page's language, `<head>` and footers (where the
 /// site's place and clock are stated), so the fallback reads it as a listing.
 fn sibling_blocks(doc: &scraper::Html, base: &Url, owns: &Owns) -> Vec<scraper::Html> {
-    use scraper::ElementRef;
     static LINKS: std::sync::LazyLock<scraper::Selector> =
         std::sync::LazyLock::new(|| scraper::Selector::parse("a[href]").expect("a selector"));
-    static PLACES: std::sync::LazyLock<scraper::Selector> =
-        std::sync::LazyLock::new(|| scraper::Selector::parse("head, footer").expect("a selector"));
     let sibling = |href: &str| -> Option<Url> {
         let mut u = base.join(href.trim()).ok()?;
         u.set_fragment(None);
@@ -208,19 +207,38 @@ fn sibling_blocks(doc: &scraper::Html, base: &Url, owns: &Owns) -> Vec<scraper::
         .filter_map(|a| Some((a, sibling(a.value().attr("href")?)?)))
         .take(MAX_LINKS)
         .collect();
-    // Each element's distinct sibling links, from each link's ancestors (bounded depth).
-    let mut holds = std::collections::HashMap::<_, std::collections::HashSet<&Url>>::new();
-    for (a, u) in &links {
-        for el in a.ancestors().take(30) {
-            holds.entry(el.id()).or_default().insert(u);
+    sub_documents(doc, smallest_blocks(&links))
+}
+
+/// The smallest elements holding two or more `<time>` elements of a structured page (a
+/// "more events" block's items, as page builders mark their dates), each made a small
+/// document of its own as in [`sibling_blocks`]: reading those, not the whole page, keeps
+/// a long structured page's cost near its structured data's.
+fn time_blocks(doc: &scraper::Html) -> Vec<scraper::Html> {
+    static TIMES: std::sync::LazyLock<scraper::Selector> =
+        std::sync::LazyLock::new(|| scraper::Selector::parse("time").expect("a selector"));
+    let times: Vec<(ElementRef, usize)> =
+        doc.select(&TIMES).take(MAX_LINKS).enumerate().map(|(i, t)| (t, i)).collect();
+    sub_documents(doc, smallest_blocks(&times))
+}
+
+/// The smallest elements (not `<body>` nor `<html>`) holding two or more distinct keys of
+/// `marks` (each mark an element and its key), looked for up to 30 levels up.
+fn smallest_blocks<'a, K: std::hash::Hash + Eq>(
+    marks: &[(ElementRef<'a>, K)],
+) -> Vec<ElementRef<'a>> {
+    let mut holds = std::collections::HashMap::<_, std::collections::HashSet<&K>>::new();
+    for (el, key) in marks {
+        for up in el.ancestors().take(30) {
+            holds.entry(up.id()).or_default().insert(key);
         }
     }
     let mut blocks: Vec<ElementRef> = Vec::new();
-    for (a, _) in &links {
-        let block = a
+    for (el, _) in marks {
+        let block = el
             .ancestors()
             .take(30)
-            .find(|el| holds.get(&el.id()).is_some_and(|h| h.len() >= 2))
+            .find(|up| holds.get(&up.id()).is_some_and(|h| h.len() >= 2))
             .and_then(ElementRef::wrap);
         let Some(block) = block else { continue };
         if matches!(block.value().name(), "body" | "html") {
@@ -229,6 +247,26 @@ fn sibling_blocks(doc: &scraper::Html, base: &Url, owns: &Owns) -> Vec<scraper::
         if !blocks.iter().any(|b| b.id() == block.id()) {
             blocks.push(block);
         }
+    }
+    blocks
+}
+
+/// At most this many bytes of a `<head>`'s JSON-LD block go into a block's document (the
+/// site's organisation or place, not a page of events marked up).
+const MAX_HEAD_JSONLD: usize = 16 * 1024;
+
+/// Each block made a small document with the page's language, its `<head>`'s canonical
+/// link, metadata and small JSON-LD blocks (the site's place), and its footers, where the
+/// site's place and clock are stated.
+fn sub_documents(doc: &scraper::Html, blocks: Vec<ElementRef<'_>>) -> Vec<scraper::Html> {
+    static PLACES: std::sync::LazyLock<scraper::Selector> = std::sync::LazyLock::new(|| {
+        scraper::Selector::parse(
+            "head link[rel=canonical], head meta, head script[type='application/ld+json'], footer",
+        )
+        .expect("a selector")
+    });
+    if blocks.is_empty() {
+        return Vec::new();
     }
     let lang: String = doc
         .root_element()
@@ -242,15 +280,16 @@ fn sibling_blocks(doc: &scraper::Html, base: &Url, owns: &Owns) -> Vec<scraper::
     let (mut head, mut footers) = (String::new(), String::new());
     for el in doc.select(&PLACES) {
         match el.value().name() {
-            "head" => head.push_str(&el.html()),
-            _ => footers.push_str(&el.html()),
+            "footer" => footers.push_str(&el.html()),
+            "script" if el.inner_html().len() > MAX_HEAD_JSONLD => {}
+            _ => head.push_str(&el.html()),
         }
     }
     blocks
         .into_iter()
         .map(|block| {
             let html = format!(
-                "<!DOCTYPE html><html lang=\"{lang}\">{head}<body><main>{}</main>{footers}</body></html>",
+                "<!DOCTYPE html><html lang=\"{lang}\"><head>{head}</head><body><main>{}</main>{footers}</body></html>",
                 block.inner_html()
             );
             scraper::Html::parse_document(&html)
