@@ -55,8 +55,14 @@ pub(super) fn listing(
                 && (intro || !at.ancestors().any(|a| a.id() == list.id()))
                 && !in_chrome(*at)
                 // Another section's price (a show's above `<h2>Weitere Anlässe</h2>`) is
-                // not the list's.
-                && (intro || super::page_price::same_section(*at, list))
+                // not the list's; nor is an intro's that a heading as high as its own
+                // parts from the list's end (a show's `Eintritt: Fr. 20.–` in a content
+                // `<div>` whose later `<h2>Weitere Anlässe</h2>` table is the list).
+                && if intro {
+                    intro_reaches_end(*at, list)
+                } else {
+                    super::page_price::same_section(*at, list)
+                }
         })
         .filter_map(|(_, _, value)| parse_price_text(&value))
         .collect();
@@ -93,6 +99,14 @@ pub(super) fn listing(
         });
     }
     true
+}
+
+/// Whether an intro paragraph among a list's children speaks for the whole list: its
+/// section runs on to the list's last child (no heading as high as the one over it comes
+/// between; see [`super::page_price::same_section`]).
+fn intro_reaches_end(intro: ElementRef<'_>, list: ElementRef<'_>) -> bool {
+    let last = list.children().filter_map(ElementRef::wrap).last();
+    last.is_none_or(|l| l.id() == intro.id() || super::page_price::same_section(intro, l))
 }
 
 /// Words that make a statement about every event of a page (`Alle Veranstaltungen sind
@@ -499,6 +513,28 @@ mod tests {
         ] {
             assert!(!says(no), "{no}");
         }
+    }
+
+    #[test]
+    fn an_intro_among_the_items_speaks_for_its_section_only() {
+        let reaches = |html: &str| {
+            let doc = scraper::Html::parse_document(html);
+            let list = doc.select(&super::sel("#content")).next().expect("the list");
+            let intro = doc.select(&super::sel("p.price")).next().expect("the intro");
+            super::intro_reaches_end(intro, list)
+        };
+        let table = "<table><tr><td>x</td></tr></table>";
+        // Page 80: the page's price under its `<h1>`, then each day's `<h2>` and table.
+        assert!(reaches(&format!(
+            "<div id=content><h1>Program</h1><p class=price>Bilet: 80 TL</p><h2>Perşembe</h2>\
+             {table}<h2>Cuma</h2>{table}</div>"
+        )));
+        // Page 184: a show's price under its `<h2>`, then `<h2>Weitere Anlässe</h2>` and
+        // the table the listing reads.
+        assert!(!reaches(&format!(
+            "<div id=content><h1>Agenda</h1><h2>Jodlerabend</h2>{table}<p class=price>Eintritt: \
+             Fr. 20.–</p><h2>Weitere Anlässe</h2>{table}<p>Stand: 15. Februar</p></div>"
+        )));
     }
 
     use super::Night;

@@ -241,6 +241,15 @@ fn read_as(
             }
         }
     }
+    // Events with no price and no free entry of their own are free when a paragraph
+    // heading their list says entry is free (`Accès gratuit.` above a carillon's dates).
+    if candidates[first..].iter().any(|c| priceless(&c.raw))
+        && page_price::stated_page_free(doc.root_element())
+    {
+        for c in candidates[first..].iter_mut().filter(|c| priceless(&c.raw)) {
+            c.raw.is_accessible_for_free = Some("true".into());
+        }
+    }
     // Events with no place of their own are at the site's venue when the page's footer or
     // contact block gives one (a club's or theatre's own listing).
     let placeless = |r: &RawEvent| {

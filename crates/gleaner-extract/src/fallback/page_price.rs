@@ -107,6 +107,105 @@ pub(super) fn stated_page_booking(root: ElementRef<'_>) -> Option<String> {
         .filter(|h| super::booking::is_booking_target(h))
 }
 
+/// Words that except some events from a statement about all (`sauf`, `außer`, `mit
+/// Ausnahme`, `salvo`, `hariç`), folded.
+const EXCEPT: [&str; 11] = [
+    "except",
+    "unless",
+    "sauf",
+    "ausser",
+    "ausgenommen",
+    "ausnahme",
+    "salvo",
+    "excepto",
+    "excepcion",
+    "haric",
+    "disinda",
+];
+
+/// Whether the page states once, above its events, that entry is free: a paragraph
+/// outside the page's chrome and its items, heading a list or table of its own section
+/// (one of its next four element siblings, with no heading as high as the one over it
+/// between), one of whose clauses says so (`Accès gratuit.`, `spectators are always
+/// welcome and admission is free`, `Eintritt frei.`) with no amount, group or exception
+/// in the paragraph. A paragraph that also writes a price, or lets only one group in free
+/// (`enfants gratuit`), states no free entry for all.
+pub(super) fn stated_page_free(root: ElementRef<'_>) -> bool {
+    root.select(&sel("p")).take(80).any(|p| {
+        if in_chrome(p) || !heads_section_list(p) || !lists_after_in_section(root, p) {
+            return false;
+        }
+        let text = text_of(p);
+        if text.len() > 1200
+            || gleaner_event::priced_range(&text).is_some()
+            || gleaner_event::pay_what_you_wish(&text)
+        {
+            return false;
+        }
+        !text.split(['.', ';', '!']).any(excepts)
+            && text.split(['.', ';', '!']).any(says_entry_free)
+    })
+}
+
+/// Words that turn an exception word into a default (`unless marked otherwise`, `sauf
+/// mention contraire`, `wenn nicht anders angegeben`), folded.
+const OTHERWISE: [&str; 3] = ["otherwise", "contraire", "anders"];
+
+/// Whether a clause excepts some events ([`EXCEPT`]), rather than stating a default that
+/// holds unless an event says otherwise (`Home matches are played at the Recreation Ground
+/// unless marked otherwise`).
+fn excepts(clause: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(clause).to_lowercase();
+    let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
+    words.iter().any(|w| EXCEPT.contains(w)) && !words.iter().any(|w| OTHERWISE.contains(w))
+}
+
+/// Whether one clause says entry is free: in so many words (`admission is free`,
+/// `Eintritt frei`), or a short clause of a free word (`Accès gratuit`, `Free`), and no
+/// group's tier (`enfants gratuit`).
+fn says_entry_free(clause: &str) -> bool {
+    let words = clause.split_whitespace().count();
+    (gleaner_event::says_free_entry(clause) || (words <= 3 && gleaner_event::says_free(clause)))
+        && !gleaner_event::states_free_tier(clause)
+}
+
+/// The fewest items (rows, list items, terms) of a list that may hold a page's events.
+const MIN_LIST_ITEMS: usize = 3;
+
+/// Whether there is a list or table of [`MIN_LIST_ITEMS`] items or more after a paragraph,
+/// outside the page's chrome, and every such one stands in the paragraph's section ([`same_section`]): a
+/// statement above the recitals' table does not speak for the concerts' table under the
+/// next `<h2>`, nor an item's summary above its own short list of facts for the other
+/// items.
+fn lists_after_in_section(root: ElementRef<'_>, p: ElementRef<'_>) -> bool {
+    let items = sel("tr, li, dt");
+    let lists = sel("table, ul, ol, dl");
+    let big = |l: &ElementRef<'_>| l.select(&items).take(MIN_LIST_ITEMS).count() == MIN_LIST_ITEMS;
+    let mut after = root
+        .select(&lists)
+        .filter(|l| l.id() > p.id() && !in_chrome(*l))
+        .filter(big)
+        .take(200)
+        .peekable();
+    after.peek().is_some() && after.all(|list| same_section(p, list))
+}
+
+/// Whether a paragraph heads a list or table of its section: outside any list item or
+/// cell, one of its next four element siblings is one, in the paragraph's section
+/// ([`same_section`]: an `<h3>` under the `<h2>` over it does not part them).
+fn heads_section_list(p: ElementRef<'_>) -> bool {
+    let inside = p
+        .ancestors()
+        .filter_map(ElementRef::wrap)
+        .any(|a| matches!(a.value().name(), "li" | "td" | "th" | "dd" | "table"));
+    !inside
+        && p.next_siblings()
+            .filter_map(ElementRef::wrap)
+            .take(4)
+            .find(|e| LISTS.contains(&e.value().name()))
+            .is_some_and(|list| same_section(p, list))
+}
+
 /// The tiered prices a paragraph's sentences state: a sentence that lets a group in free
 /// and writes an amount next to a currency, or one that lets a group in free followed by
 /// a short one that writes the others' price (`Socios: entrada gratuita. No socios:
@@ -187,6 +286,72 @@ mod tests {
         ];
         for (html, want) in cases {
             assert_eq!(stated(html), want, "{html}");
+        }
+    }
+
+    #[test]
+    fn free_entry_stated_above_the_list() {
+        let free = |html: &str| {
+            let doc = Html::parse_document(html);
+            super::stated_page_free(doc.root_element())
+        };
+        let table = "<table><tr><td>5 juillet</td></tr><tr><td>12 juillet</td></tr>\
+                     <tr><td>19 juillet</td></tr></table>";
+        for (html, want) in [
+            // Issue 24, page 216: a short clause at the end of the programme's intro.
+            (
+                format!("<p>Les concerts ont lieu le dimanche à 15h. Accès gratuit.</p>{table}"),
+                true,
+            ),
+            // Page 251: a clause of a longer sentence, above a notice and a sub-heading.
+            (
+                format!(
+                    "<h2>Fixtures 2026</h2><p>Home matches are played at the Recreation Ground \
+                     unless marked otherwise; \
+                     spectators are always welcome and admission is free.</p><div>Subs due</div>\
+                     <h3>1st XI</h3>{table}"
+                ),
+                true,
+            ),
+            ("<p>Eintritt frei.</p><ul><li>x</li><li>y</li><li>z</li></ul>".to_owned(), true),
+            // A group's tier, a price, an exception, or a hat alone: not free for all.
+            (format!("<p>Gratuit pour les moins de 12 ans.</p>{table}"), false),
+            (format!("<p>Entrée libre. Concert du 21 août : 5 €.</p>{table}"), false),
+            (
+                format!(
+                    "<p>Der Eintritt ist an allen Tagen frei – mit Ausnahme des Balls.</p>{table}"
+                ),
+                false,
+            ),
+            (format!("<p>Participation libre, au chapeau.</p>{table}"), false),
+            // Free entry with a hat is free, by the labels' decisions.
+            (format!("<p>Entrée libre, chapeau à la sortie.</p>{table}"), true),
+            // Not above a list, above another section's, in the chrome, or in an item.
+            ("<p>Eintritt frei.</p><div>Open day</div>".to_owned(), false),
+            (format!("<h2>Fête</h2><p>Entrée libre.</p><h2>Programme</h2>{table}"), false),
+            (format!("<header><p>Admission is free.</p>{table}</header>"), false),
+            (format!("<ul><li><p>Admission is free.</p>{table}</li></ul>"), false),
+            // Page 192: the recitals' statement, and the concerts' table in the next
+            // section.
+            (
+                format!("<h2>Recitals</h2><p>Admission free.</p>{table}<h2>Concerts</h2>{table}"),
+                false,
+            ),
+            // Page 306: an item's own summary above its short list of facts.
+            (
+                "<div><h4>Konferans</h4><p>Katılım ücretsizdir.</p><ul><li>Saat 19.00</li>\
+                 <li>Salon</li></ul></div><div><h4>Atölye</h4><p>150 TL</p><ul><li>Saat 10.00\
+                 </li><li>Salon</li></ul></div>"
+                    .to_owned(),
+                false,
+            ),
+            // A free word about something else in a long clause.
+            (
+                format!("<p>Parking is free for visitors to the club all season long.</p>{table}"),
+                false,
+            ),
+        ] {
+            assert_eq!(free(&html), want, "{html}");
         }
     }
 

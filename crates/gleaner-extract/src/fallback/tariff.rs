@@ -10,7 +10,7 @@ use super::price::price_lines;
 use super::{sel, text_of};
 
 /// Headings that announce a tariff, diacritics folded and lower-cased.
-const HEADINGS: [&str; 30] = [
+const HEADINGS: [&str; 34] = [
     "prices",
     "price",
     "ticket prices",
@@ -34,6 +34,10 @@ const HEADINGS: [&str; 30] = [
     "entradas",
     "tarifas",
     "precio de las entradas",
+    "precios de boletos",
+    "precios de entradas",
+    "precio de boletos",
+    "precio de entradas",
     "bilet fiyatlari",
     "fiyatlar",
     "bilet",
@@ -59,7 +63,11 @@ fn is_tariff_heading(text: &str) -> bool {
 /// no amount.
 pub(super) fn page_tariff(root: ElementRef<'_>) -> Option<PriceText> {
     let headings = sel("h2, h3, h4, h5, h6");
-    let heading = root.select(&headings).take(200).find(|h| is_tariff_heading(&text_of(*h)))?;
+    let heading = root
+        .select(&headings)
+        .take(200)
+        .find(|h| is_tariff_heading(&text_of(*h)))
+        .or_else(|| card_heading(root))?;
     let mut lines = Vec::new();
     for el in heading.next_siblings().filter_map(ElementRef::wrap).take(3) {
         if matches!(el.value().name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6") {
@@ -94,6 +102,23 @@ pub(super) fn page_tariff(root: ElementRef<'_>) -> Option<PriceText> {
         range.min = Default::default();
     }
     Some(range)
+}
+
+/// Classes that mark a block as its box's heading (`card-header`, `box-title`,
+/// `widget-title`, `panel-heading`), lower-cased.
+const HEADER_CLASSES: [&str; 6] =
+    ["card-header", "card-title", "box-title", "widget-title", "panel-heading", "panel-title"];
+
+/// A box's heading that announces a tariff when the page writes it in no `<h2>`–`<h6>`: a
+/// `<div>`, `<p>` or `<span>` whose class marks it as its box's header ([`HEADER_CLASSES`],
+/// `<div class="card-header">Precios de boletos</div>` over the box's list of seats) and
+/// whose text is a tariff's heading ([`is_tariff_heading`]).
+fn card_heading(root: ElementRef<'_>) -> Option<ElementRef<'_>> {
+    root.select(&sel("div[class], p[class], span[class]")).take(5000).find(|el| {
+        let classes = el.value().attr("class").unwrap_or_default().to_lowercase();
+        classes.split_whitespace().any(|c| HEADER_CLASSES.contains(&c))
+            && is_tariff_heading(&text_of(*el))
+    })
 }
 
 #[cfg(test)]
@@ -144,6 +169,22 @@ mod tests {
             tariff("<h3>Eintrittspreise – Saison 2026</h3><p>Erwachsene 18 € | ermäßigt 12 €</p>"),
             range("12", "18", "EUR")
         );
+        // Issue 24, page 278: a sidebar box's header over its list of seats.
+        assert_eq!(
+            tariff(
+                "<aside><div class=\"card\"><div class=\"card-header bg-x\">Precios de boletos\
+                 </div><ul><li>General: $80</li><li>Palco de primera fila: $250</li>\
+                 <li>Menores de 3 años: gratis (sin ocupar asiento)</li></ul></div></aside>"
+            ),
+            range("0", "250", "$")
+        );
+        // A box whose header is no tariff's, or a tariff's words in a block not marked as
+        // a header.
+        assert_eq!(
+            tariff("<div class=\"card-header\">Abonos</div><ul><li>30 juegos: $2000</li></ul>"),
+            None
+        );
+        assert_eq!(tariff("<div class=\"note\">Precios</div><ul><li>General: $80</li></ul>"), None);
         // A heading that is not a tariff's, or a tariff that writes no amount.
         assert_eq!(tariff("<h2>Parking prices for our car park</h2><p>£3 per hour</p>"), None);
         assert_eq!(tariff("<h2>Tickets</h2><p>On sale soon at the box office.</p>"), None);

@@ -51,6 +51,11 @@ pub(super) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
             }
             "hora" | "horario" if next == "peninsular" => note(Europe::Madrid),
             "hora" | "horario" if next == "canaria" => note(Atlantic::Canary),
+            // Mexico's central time (`Horarios del centro de México`): a `horario del
+            // centro` alone is a centre's opening hours.
+            "hora" | "horario" | "horarios" | "tiempo" if central_mexico(&words[i + 1..]) => {
+                note(America::Mexico_City)
+            }
             "heure" if next == "de" && words.get(i + 2) == Some(&"paris") => note(Europe::Paris),
             "heure" if next == "francaise" => note(Europe::Paris),
             "tsi" => note(Europe::Istanbul),
@@ -64,6 +69,13 @@ pub(super) fn stated_zone(text: &str) -> Option<chrono_tz::Tz> {
         }
     }
     if conflict { None } else { found }
+}
+
+/// Whether the words after `hora` / `horario` name Mexico's central time: `del centro de
+/// México` or `centro de México` (see [`stated_zone`]).
+fn central_mexico(rest: &[&str]) -> bool {
+    let rest = rest.strip_prefix(&["del"]).unwrap_or(rest);
+    matches!(rest, ["centro", "de", "mexico", ..])
 }
 
 /// The zone of the country a page's language tag names, for its events' local times when
@@ -156,6 +168,10 @@ mod tests {
         assert_eq!(z("Throw-in times are Irish time.").as_deref(), Some("Europe/Dublin"));
         assert_eq!(z("Kick-off 3pm British time").as_deref(), Some("Europe/London"));
         assert_eq!(z("Irish dancing at 8pm"), None);
+        // Issue 24, page 299: a karting calendar's `Horarios del centro de México.`
+        assert_eq!(z("Horarios del centro de México.").as_deref(), Some("America/Mexico_City"));
+        assert_eq!(z("Todo en hora centro de Mexico").as_deref(), Some("America/Mexico_City"));
+        assert_eq!(z("Horario del centro: lunes a viernes de 9 a 14 h"), None);
         // Words that only look like zones, and two zones at once, say nothing.
         assert_eq!(z("Le concert est complet et reporté"), None);
         assert_eq!(z("Central Park concert at 8pm"), None);
