@@ -216,13 +216,23 @@ fn clean_title(raw: &str, markup: Markup) -> String {
     let mut t = line_of(raw, markup);
     if t.matches('"').count() % 2 == 1 {
         if t.ends_with('"') {
-            t.pop();
+            if !closes_low_quote(&t) {
+                t.pop();
+            }
         } else if t.starts_with('"') {
             t.remove(0);
         }
         t = t.trim().to_owned();
     }
     t
+}
+
+/// Whether a title's final `"` closes a low opening quote left open before it
+/// (`Kabarett: Sepp Hinterholzer – „Obacht!"`, `Konzert des Chors „Goldene Stimmen"`): German
+/// typing pairs `„` with a straight `"`, so that quote is the title's own.
+fn closes_low_quote(t: &str) -> bool {
+    let Some(body) = t.strip_suffix('"') else { return false };
+    body.rfind(['„', '‚']).is_some_and(|at| !body[at..].contains(['“', '‘', '"']))
 }
 
 fn non_empty(v: Option<&str>, markup: Markup) -> Option<String> {
@@ -617,6 +627,23 @@ mod tests {
 
     fn ctx(base: &Url) -> NormaliseContext<'_> {
         NormaliseContext { base_url: base, default_tz: None }
+    }
+
+    #[test]
+    fn titles_keep_a_straight_quote_closing_a_low_one() {
+        for (raw, want) in [
+            (
+                "Kabarett: Sepp Hinterholzer – „Obacht!\"",
+                "Kabarett: Sepp Hinterholzer – „Obacht!\"",
+            ),
+            ("Spendenlauf „Pfoten in Bewegung\"", "Spendenlauf „Pfoten in Bewegung\""),
+            // Sloppy markup still loses its stray quote.
+            ("Quiz Night\"", "Quiz Night"),
+            ("\"Quiz Night", "Quiz Night"),
+            ("Lauf „Pfoten“ am Samstag\"", "Lauf „Pfoten“ am Samstag"),
+        ] {
+            assert_eq!(clean_title(raw, Markup::Text), want, "{raw}");
+        }
     }
 
     #[test]
