@@ -661,7 +661,7 @@ pub(super) fn title_text(el: ElementRef<'_>) -> String {
         .filter(|n| !n.ancestors().any(|a| badges.contains(&a.id())))
         .filter_map(|n| n.value().as_text().map(|t| &**t))
         .collect();
-    collapse(&text.join(" "))
+    collapse(&super::joined_texts(text))
 }
 
 /// The texts of an item's smallest blocks (those holding no block), whatever their

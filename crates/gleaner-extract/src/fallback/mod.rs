@@ -981,7 +981,21 @@ fn leaves(item: ElementRef<'_>) -> impl Iterator<Item = String> + '_ {
 
 /// An element's text, its white space collapsed.
 fn text_of(el: ElementRef<'_>) -> String {
-    collapse(&el.text().collect::<Vec<_>>().join(" "))
+    collapse(&joined_texts(el.text()))
+}
+
+/// Text nodes joined by a space, except before one that opens with punctuation closing
+/// the text before it (`<em>Les hivers de Maude</em>, de Julie Bérubé` → `Maude, de`,
+/// not `Maude , de`): a page renders no space there.
+fn joined_texts<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    for t in texts {
+        if !out.is_empty() && !t.starts_with([',', '.', ';', ')', '!', '?']) {
+            out.push(' ');
+        }
+        out.push_str(t);
+    }
+    out
 }
 
 /// Fewest items a listing must give (after past and duplicate items are dropped).
@@ -1091,5 +1105,30 @@ mod tag_tests {
         assert_eq!(tag_country("es-419"), None);
         assert!(names_a_country("Kulturbrauerei, Schönhauser Allee 36, Berlin, Deutschland"));
         assert!(!names_a_country("Mühlenweg 3, 37574 Einbeck"));
+    }
+}
+
+#[cfg(test)]
+mod text_tests {
+    use scraper::Html;
+
+    use super::{sel, text_of};
+
+    #[test]
+    fn inline_texts_join_without_a_space_before_closing_punctuation() {
+        for (html, want) in [
+            (
+                "<h3>Lancement : <em>Les hivers de Maude</em>, de Julie Bérubé</h3>",
+                "Lancement : Les hivers de Maude, de Julie Bérubé",
+            ),
+            ("<h3>Konzert (<b>Jazz</b>) im Hof</h3>", "Konzert ( Jazz) im Hof"),
+            ("<h3><a>Quiz night</a>! Teams of six</h3>", "Quiz night! Teams of six"),
+            ("<h3><b>Ort:</b>Stadthalle</h3>", "Ort: Stadthalle"),
+            ("<h3><b>Kabarett</b> : <i>Obacht</i></h3>", "Kabarett : Obacht"),
+        ] {
+            let doc = Html::parse_fragment(html);
+            let h3 = doc.select(&sel("h3")).next().expect("h3");
+            assert_eq!(text_of(h3), want, "{html}");
+        }
     }
 }
