@@ -1,6 +1,7 @@
 //! A fallback event's title without the marks a page puts around it: a status badge
 //! (`ABGESAGT – Honigmarkt`, `Orkestra (İPTAL EDİLMİŞTİR)`), a booking badge read into
-//! its end (`Osterbrunch Ausgebucht`, `Kapanış Konseri Biletli`), and dashes, bullets or
+//! its end (`Osterbrunch Ausgebucht`, `Kapanış Konseri Biletli`) or set apart at either end
+//! (`SOLD OUT – Adult Prom Night Bowl`), and dashes, bullets or
 //! pictographs left at either end (`– Soirée jeux`, `🐾 Tag der offenen Tür`), and a
 //! price or free entry stated after a dash or in brackets at its end (`Birding course –
 //! R150 incl. notes`, `Waterbird count (free, counters welcome)`).
@@ -45,6 +46,11 @@ pub(super) fn unmarked(title: &str) -> Marked {
         t = trim_marks(rest).to_owned();
         status = Some(st);
     }
+    if let Some(rest) = booking_badge_apart(&t)
+        && has_words(rest)
+    {
+        t = trim_marks(rest).to_owned();
+    }
     if let Some((rest, badge)) = t.rsplit_once(' ')
         && badge.chars().next().is_some_and(char::is_uppercase)
         && BOOKING_BADGES.contains(&fold_diacritics(badge).as_str())
@@ -81,6 +87,33 @@ fn price_tail(t: &str) -> Option<&str> {
         None => [" – ", " — "].iter().find_map(|sep| t.rsplit_once(sep))?,
     };
     (has_words(rest) && priced(tail)).then_some(rest)
+}
+
+/// Booking badges of more than one word (folded), read like [`BOOKING_BADGES`] when set
+/// apart from the name by a dash, a colon or brackets.
+const BOOKING_PHRASES: &[&str] = &["sold out", "fully booked"];
+
+/// A title with a booking badge set apart at its start or end (`SOLD OUT – Adult Prom Night
+/// Bowl`, `Ausverkauft: Tanz in den Mai`, `Fondue-Abend (ausgebucht)`): the name without it.
+fn booking_badge_apart(t: &str) -> Option<&str> {
+    let badge = |w: &str| {
+        let w = fold_diacritics(w.trim().trim_end_matches('!')).to_lowercase();
+        BOOKING_BADGES.contains(&w.as_str()) || BOOKING_PHRASES.contains(&w.as_str())
+    };
+    for sep in [" – ", " — ", " - ", ": "] {
+        if let Some((head, rest)) = t.split_once(sep)
+            && badge(head)
+        {
+            return Some(rest);
+        }
+        if let Some((rest, tail)) = t.rsplit_once(sep)
+            && badge(tail)
+        {
+            return Some(rest);
+        }
+    }
+    let (rest, inner) = t.strip_suffix(')')?.rsplit_once(" (")?;
+    badge(inner).then_some(rest)
 }
 
 /// A title ending in a short bracketed status (`… (İPTAL EDİLMİŞTİR)`): the rest and the
@@ -158,6 +191,11 @@ mod tests {
             ("¡Máscara contra Máscara!", same("¡Máscara contra Máscara!")),
             ("#88 Python İstanbul", same("#88 Python İstanbul")),
             ("Complet ou presque", same("Complet ou presque")),
+            ("SOLD OUT – Adult Prom Night Bowl (21+)", same("Adult Prom Night Bowl (21+)")),
+            ("Ausverkauft: Tanz in den Mai", same("Tanz in den Mai")),
+            ("Fondue-Abend im Käsekeller (ausgebucht)", same("Fondue-Abend im Käsekeller")),
+            ("Soirée cabaret – COMPLET", same("Soirée cabaret")),
+            ("Sold Out Stories – a reading", same("Sold Out Stories – a reading")),
             (
                 "Big Day (POSTPONED by one week to avoid the long weekend)",
                 same("Big Day (POSTPONED by one week to avoid the long weekend)"),
