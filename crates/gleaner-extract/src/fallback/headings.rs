@@ -65,6 +65,22 @@ pub(super) fn dated_heading_title(
         .map(|(t, _)| t)
 }
 
+/// The title a sentence's dated bold phrase gives beside its date (`<strong>Samedi 14
+/// mars, 9h30-12h30 – Bourse aux graines et aux plants</strong> au local …` → `Bourse aux
+/// graines et aux plants`): the first bold phrase in the sentence that reads as a
+/// [`dated_heading_title`].
+pub(super) fn dated_bold_title(
+    bolds: &[String],
+    sentence: &str,
+    reference: NaiveDate,
+    order: DateOrder,
+) -> Option<String> {
+    bolds
+        .iter()
+        .filter(|b| sentence.contains(b.as_str()))
+        .find_map(|b| dated_heading_title(b, Some(reference), order))
+}
+
 /// The words of a heading's part beside its date, without the weekdays and punctuation
 /// on the date's side, and before the date (`at_end`) its joining words; `None` when
 /// nothing is left. With them, whether a joining word or a mark set the part apart from
@@ -125,6 +141,15 @@ mod tests {
             ("Ohne Datum", None),
             // A date with no mark or word between it and the name is part of the name.
             ("23 Nisan Halk Oyunları Gösterisi", None),
+            // A time range and a dash before the name (issue 24, page 234's bold leads).
+            (
+                "Samedi 14 mars, 9h30-12h30 – Bourse aux graines et aux plants",
+                Some("Bourse aux graines et aux plants"),
+            ),
+            (
+                "Samedi 28 mars à 10h – Atelier taille des arbres fruitiers",
+                Some("Atelier taille des arbres fruitiers"),
+            ),
         ];
         for (text, want) in table {
             assert_eq!(
@@ -133,5 +158,31 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_posts_dated_bold_leads_title_their_events() {
+        // Issue 24, page 234: month sections of bold `date – name` leads, and a struck
+        // item whose only bold word is its status.
+        let html = "<html><body><h1>Le programme du printemps au jardin !</h1>\
+            <h3>Mars</h3><ul>\
+            <li><strong>Samedi 14 mars, 9h30-12h30 – Bourse aux graines et aux plants</strong> au local. Gratuit.</li>\
+            <li><strong>Samedi 28 mars à 10h – Atelier taille des arbres fruitiers</strong> avec Michel.</li></ul>\
+            <h3>Avril</h3><ul>\
+            <li><s>Mercredi 8 avril à 18h30 – Conférence « Abeilles sauvages »</s> : <strong>annulée</strong>, l'intervenante n'étant plus disponible.</li></ul>\
+            </body></html>";
+        let doc = scraper::Html::parse_document(html);
+        let got = crate::fallback::prose::prose_events(
+            &doc,
+            NaiveDate::from_ymd_opt(2026, 2, 26),
+            DateOrder::DayFirst,
+            None,
+        );
+        let names: Vec<Option<&str>> = got.iter().map(|r| r.name.as_deref()).collect();
+        assert_eq!(
+            names[..2],
+            [Some("Bourse aux graines et aux plants"), Some("Atelier taille des arbres fruitiers")]
+        );
+        assert!(names.iter().all(|n| n != &Some("Annulée") && n != &Some("Mars")), "{names:?}");
     }
 }

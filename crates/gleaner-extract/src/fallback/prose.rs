@@ -367,9 +367,13 @@ fn block_events(block: ElementRef<'_>, ctx: &Context) -> Vec<Announced> {
                     && parse_text_date(b, Some(ctx.reference), ctx.order).is_none()
                     && b.chars().any(char::is_alphabetic)
                     && b.split_whitespace().count() <= 12
+                    && !super::words::is_status_badge(b)
             })
             .map(|b| capitalised(b.trim_end_matches([':', ',', '.', ' '])))
             .or_else(|| heading.as_ref().map(|h| h.title.clone()))
+            .or_else(|| {
+                super::headings::dated_bold_title(&bolds, sentence, ctx.reference, ctx.order)
+            })
             .or_else(|| quoted(sentence));
         let status = status_in(whole).or_else(|| heading.as_ref().and_then(|h| h.status));
         let url = heading.as_ref().and_then(|h| h.url.clone());
