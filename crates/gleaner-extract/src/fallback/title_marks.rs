@@ -46,6 +46,10 @@ pub(super) fn unmarked(title: &str) -> Marked {
         t = trim_marks(rest).to_owned();
         status = Some(st);
     }
+    if let Some((rest, st)) = status_remark_tail(&t) {
+        t = trim_marks(rest).to_owned();
+        status = status.or(Some(st));
+    }
     if let Some(rest) = booking_badge_apart(&t)
         && has_words(rest)
     {
@@ -87,6 +91,25 @@ fn price_tail(t: &str) -> Option<&str> {
         None => [" – ", " — "].iter().find_map(|sep| t.rsplit_once(sep))?,
     };
     (has_words(rest) && priced(tail)).then_some(rest)
+}
+
+/// The fewest words of a sentence after a title's dash read as a remark on it.
+const MIN_REMARK_WORDS: usize = 5;
+
+/// A title ending in a whole sentence after a dash that states the event's status (`DJ
+/// Performansı: Nehir — Sanatçının programındaki değişiklik nedeniyle bu performans iptal
+/// edilmiştir.`, `Open Day – Sadly this year's open day is cancelled.`): the title before
+/// it and that status. A name does not end in a sentence's full stop.
+fn status_remark_tail(t: &str) -> Option<(&str, &'static str)> {
+    let (rest, tail) = [" — ", " – "].iter().find_map(|sep| t.split_once(sep))?;
+    let sentence = tail.ends_with('.')
+        && !tail.ends_with("..")
+        && tail.split_whitespace().count() >= MIN_REMARK_WORDS
+        && tail.split_whitespace().any(|w| w.chars().all(char::is_lowercase));
+    if !sentence || !has_words(rest) {
+        return None;
+    }
+    Some((rest, status_in(tail)?))
 }
 
 /// Booking badges of more than one word (folded), read like [`BOOKING_BADGES`] when set
@@ -196,6 +219,16 @@ mod tests {
             ("Fondue-Abend im Käsekeller (ausgebucht)", same("Fondue-Abend im Käsekeller")),
             ("Soirée cabaret – COMPLET", same("Soirée cabaret")),
             ("Sold Out Stories – a reading", same("Sold Out Stories – a reading")),
+            (
+                "DJ Performansı: Nehir — Sanatçının programındaki değişiklik nedeniyle bu performans iptal edilmiştir.",
+                with("DJ Performansı: Nehir", "cancelled"),
+            ),
+            ("Open Day – Sadly this year's open day is cancelled.", with("Open Day", "cancelled")),
+            (
+                "Lecture – The author reads from her new book.",
+                same("Lecture – The author reads from her new book."),
+            ),
+            ("Quiz – sadly cancelled tonight.", same("Quiz – sadly cancelled tonight.")),
             (
                 "Big Day (POSTPONED by one week to avoid the long weekend)",
                 same("Big Day (POSTPONED by one week to avoid the long weekend)"),
