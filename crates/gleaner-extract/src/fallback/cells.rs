@@ -113,9 +113,11 @@ pub(super) fn lead_line(cell: ElementRef<'_>) -> Option<LeadBold> {
     // <strong>Os Trasnos</strong></s>`, struck out beside a status note).
     let [head @ .., br, note] = nodes.as_slice() else { return None };
     let (br, note) = (ElementRef::wrap(*br)?, ElementRef::wrap(*note)?);
+    let small_label =
+        note.value().name() == "small" && labelled_line(&note.text().collect::<String>());
     if head.is_empty()
         || br.value().name() != "br"
-        || !matches!(note.value().name(), "em" | "i")
+        || !(matches!(note.value().name(), "em" | "i") || small_label)
         || head.iter().any(|n| {
             n.value().as_element().is_some_and(|e| matches!(e.name(), "br" | "b" | "strong"))
         })
@@ -144,9 +146,26 @@ pub(super) fn lead_line(cell: ElementRef<'_>) -> Option<LeadBold> {
         {
             rest.trim().to_owned()
         }
+        // A small-print line of another label (`Şef: Mehmet Ali Aydın`) is a credit.
+        _ if small_label => return Some(LeadBold { title, blurb: None, place: None }),
         _ => line,
     };
     Some(LeadBold { title, blurb: None, place: place_line(&line) })
+}
+
+/// Most words of a line's label before its colon ([`labelled_line`]).
+const MAX_LABEL_WORDS: usize = 2;
+
+/// Whether a line is a label, a colon and its value (`Şef: Mehmet Ali Aydın`, `Ort:
+/// Kreativraum`, `Leitung: Anna Roth`): under a title in small print, a note on the
+/// event, never a part of its name.
+fn labelled_line(line: &str) -> bool {
+    line.split_once(':').is_some_and(|(label, value)| {
+        let words = label.split_whitespace().count();
+        (1..=MAX_LABEL_WORDS).contains(&words)
+            && label.chars().all(|c| c.is_alphabetic() || c.is_whitespace() || c == '.')
+            && value.chars().any(char::is_alphabetic)
+    })
 }
 
 /// A cell's first line when a later line, after a `<br>`, opens with a status word
@@ -227,6 +246,28 @@ mod tests {
         assert_eq!(plan.place.as_deref(), Some("Wanderheim am Sonnenbühl"));
         let priced = lead_line(cells[1]).unwrap();
         assert_eq!((priced.title.as_str(), priced.place), ("Wanderwoche", None));
+        assert_eq!(lead_line(cells[2]), None);
+    }
+
+    #[test]
+    fn a_plain_line_and_its_small_print_label_line() {
+        // Issue 24, page 246: a conductor credited in small print under the title.
+        let doc = Html::parse_fragment(
+            "<table><tr><td>Türk Sanat Müziği Korosu Bahar Konseri<br><small>Şef: Mehmet Ali Aydın</small></td>\
+             <td>Osterbasteln<br><small>Ort: Kreativraum</small></td>\
+             <td>Lesung<br><small>mit anschließendem Gespräch</small></td></tr></table>",
+        );
+        let cells: Vec<_> = doc.select(&Selector::parse("td").unwrap()).collect();
+        let credited = lead_line(cells[0]).unwrap();
+        assert_eq!(
+            (credited.title.as_str(), credited.place),
+            ("Türk Sanat Müziği Korosu Bahar Konseri", None)
+        );
+        let placed = lead_line(cells[1]).unwrap();
+        assert_eq!(
+            (placed.title.as_str(), placed.place.as_deref()),
+            ("Osterbasteln", Some("Kreativraum"))
+        );
         assert_eq!(lead_line(cells[2]), None);
     }
     use scraper::{Html, Selector};
