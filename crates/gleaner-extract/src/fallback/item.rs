@@ -21,6 +21,7 @@ use super::roles::{before_start_only, labelled_time, listed_times, start_line};
 use super::tables::{
     cell_time, column_title, end_on, fixture_row, row_place, row_title, spanned_cells, tour_row,
 };
+use super::time_led::time_led_title;
 use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
 use super::weekly::{
@@ -101,7 +102,7 @@ pub(super) fn read_item(
                 let (t1, t2, later) = leaf_time(item, |_| true)?;
                 let start = EventTime::Floating(day.and_time(t1));
                 let end = t2.and_then(|t2| end_on(day, t1, t2));
-                return finish_item(item, (start, end, later), None, reference, order);
+                return finish_item(item, (start, end, later), None, true, reference, order);
             };
             // A struck date beside its new one, or a line naming the new date: the event
             // is at the new date.
@@ -153,7 +154,8 @@ pub(super) fn read_item(
         [a, b] if b.date() >= a.date() && (b.date() - a.date()).num_days() <= 31 => (*a, Some(*b)),
         _ => return None,
     };
-    let mut found = finish_item(item, (start, end, later), date_text.clone(), reference, order)?;
+    let mut found =
+        finish_item(item, (start, end, later), date_text.clone(), false, reference, order)?;
     if let Some(from) = moved_from
         && matches!(found.raw.status.as_deref(), None | Some("postponed" | "rescheduled"))
     {
@@ -363,10 +365,12 @@ fn is_prose(text: &str) -> bool {
 }
 
 /// An item's event once its dates are read: its title, link, place, price and image.
+/// `by_heading`: the item gives only a time, its day is its heading's.
 fn finish_item(
     item: ElementRef<'_>,
     (start, end, later): (EventTime, Option<EventTime>, Vec<NaiveTime>),
     date_text: Option<String>,
+    by_heading: bool,
     reference: Option<NaiveDate>,
     order: DateOrder,
 ) -> Option<Item> {
@@ -492,6 +496,15 @@ fn finish_item(
                     None => match bold_title(item, &usable) {
                         Some((t, b)) => {
                             after = after_title(item, b);
+                            (t, None)
+                        }
+                        // A programme line dated by its day heading, led by its time
+                        // (`17.00 – Ağa karşılama töreni`): the name after the time.
+                        None if by_heading
+                            && let Some((t, b)) =
+                                time_led_title(item).filter(|(t, _)| usable(t)) =>
+                        {
+                            after = b.and_then(|b| after_title(item, b));
                             (t, None)
                         }
                         None => (text_before_date(date_text.as_deref()?, reference, order)?, None),

@@ -16,6 +16,7 @@ use super::detail::{Label, labelled};
 use super::item::{Item, read_item};
 use super::price::{price_into, priceless};
 use super::tables::grid_items;
+use super::time_led::is_programme_step;
 use super::weekly::{apply_weekly, list_intro_times};
 use super::words::{is_session_filler, status_in};
 
@@ -26,6 +27,10 @@ type DatedItems<'a> = Vec<(ElementRef<'a>, Option<NaiveDate>)>;
 /// repeated days the item reader's cost grows faster than the items: in a debug build
 /// 2,000 cards took 73 s where 1,000 with days of their own took 6 s).
 const MAX_ITEMS: usize = 500;
+
+/// The most items of a list whose programme steps are counted (`time_led`): each looks
+/// at its siblings.
+const MAX_STEPPED: usize = 60;
 
 /// Reads the page as a listing; pushes its events and a diagnostic and returns `true`
 /// when it is one.
@@ -178,7 +183,7 @@ fn read_listing(
     reference: Option<NaiveDate>,
     order: DateOrder,
 ) -> Option<(String, Vec<RawEvent>, ElementRef<'_>)> {
-    let mut best: Option<(String, Vec<RawEvent>, ElementRef<'_>)> = None;
+    let mut best: Option<(String, Vec<RawEvent>, ElementRef<'_>, Vec<ElementRef<'_>>)> = None;
     let mut months = month_headings(doc);
     months.sort_by_key(|(h, _)| h.id());
     // The page's one `<h1>` titles the whole page: the item that holds it (a newsletter's
@@ -235,7 +240,23 @@ fn read_listing(
                         .collect(),
                     _ => child_groups(*section),
                 };
-                for (inner, children) in groups {
+                // A section's lists hold its items (`<h2>5 Mayıs Salı</h2>` and that day's
+                // `<ul>` of timed lines): their list items are one more list.
+                let listed: Vec<(String, Vec<ElementRef<'_>>)> = groups
+                    .iter()
+                    .filter(|(_, lists)| {
+                        lists.iter().all(|l| matches!(l.value().name(), "ul" | "ol"))
+                    })
+                    .map(|(inner, lists)| {
+                        let items = lists
+                            .iter()
+                            .flat_map(|l| l.children().filter_map(ElementRef::wrap))
+                            .filter(|c| c.value().name() == "li")
+                            .collect();
+                        (format!("{inner} > li"), items)
+                    })
+                    .collect();
+                for (inner, children) in groups.into_iter().chain(listed) {
                     let key = format!("{sig} > {inner}");
                     let dated = children.iter().map(|i| (*i, day_of(&days, *i).or(outer)));
                     match nested.iter_mut().find(|(k, _)| *k == key) {
@@ -291,8 +312,14 @@ fn read_listing(
                 })
                 .flat_map(|(i, item)| grid_items(i, item))
                 .collect();
-            // Most items carry their own date and title.
-            if read.len() < listing_min() || read.len() * 2 <= items.len() {
+            // Most items carry their own date and title; a programme's steps (its lines
+            // without a bold name beside lines with one) are no items.
+            let steps = if read.len() * 2 <= items.len() && items.len() <= MAX_STEPPED {
+                items.iter().filter(|(i, _)| is_programme_step(*i)).count()
+            } else {
+                0
+            };
+            if read.len() < listing_min() || read.len() * 2 <= items.len() - steps {
                 continue;
             }
             // A conference's timetable (`9.30 h Acreditación`, `12.00 h Pausa café`): its
@@ -340,15 +367,32 @@ fn read_listing(
             }
             // Of two lists that give as many events, the one whose events carry their times
             // (a concerts table beside a recitals table dated by day only).
+            // Of two as long and as timed, the finer: a day's lines (`ul > li`) rather
+            // than the sections that each hold several of them, whose one event mixes
+            // their lines.
+            let ids: Vec<_> = items.iter().map(|(i, _)| *i).collect();
             let rank = |events: &[RawEvent]| (events.len(), timed(events));
-            if best.as_ref().is_none_or(|(_, b, _)| rank(&events) > rank(b)) {
+            let better = best.as_ref().is_none_or(|(_, b, _, coarse)| {
+                rank(&events) > rank(b) || rank(&events) == rank(b) && holds_groups(coarse, &ids)
+            });
+            if better {
                 let what =
                     format!("{} repeated `{sig}` items, each with its own date", events.len());
-                best = Some((what, events, parent));
+                best = Some((what, events, parent, ids));
             }
         }
     }
-    best
+    best.map(|(what, events, list, _)| (what, events, list))
+}
+
+/// Whether the items of one list (`coarse`) are groups of another's (`fine`): every fine
+/// item sits inside a coarse one, and some coarse item holds two or more.
+fn holds_groups(coarse: &[ElementRef<'_>], fine: &[ElementRef<'_>]) -> bool {
+    let holder = |f: &ElementRef<'_>| {
+        f.ancestors().find(|a| coarse.iter().any(|c| c.id() == a.id())).map(|a| a.id())
+    };
+    let held: Vec<_> = fine.iter().map(holder).collect();
+    held.iter().all(Option::is_some) && held.iter().enumerate().any(|(i, h)| held[..i].contains(h))
 }
 
 /// How many events start at a time of day (not a bare date).

@@ -75,6 +75,7 @@ mod showtimes;
 mod site_place;
 mod tables;
 mod tariff;
+mod time_led;
 mod title_marks;
 mod trailing;
 mod venue;
