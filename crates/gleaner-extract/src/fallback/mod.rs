@@ -58,6 +58,7 @@ mod datelist;
 mod days;
 mod default_venue;
 mod detail;
+mod emoji_lines;
 mod headings;
 mod item;
 mod listing;
