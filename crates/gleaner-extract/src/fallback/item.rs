@@ -364,6 +364,38 @@ fn is_prose(text: &str) -> bool {
     t.split_whitespace().count() >= 12 && (t.ends_with('.') || t.contains(". "))
 }
 
+/// Whether a linked heading that holds a date names its event all the same (`23 Nisan
+/// Ulusal Egemenlik ve Çocuk Bayramı Şenliği`, a day's name, beside the item's date box
+/// `23 Nisan 2026`): the item's date was read from another of its lines, and the heading
+/// has words of its own beside its date (two or more).
+fn names_a_dated_day(
+    title: &str,
+    heading: ElementRef<'_>,
+    date_text: Option<&str>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> bool {
+    let linked = heading.select(&sel("a[href]")).next().is_some()
+        || heading.ancestors().filter_map(ElementRef::wrap).any(|a| a.value().name() == "a");
+    let Some(date_text) = date_text else { return false };
+    linked
+        && !date_text.contains(title)
+        && start_line(&text_of(heading)) != date_text
+        && (3..=300).contains(&title.chars().count())
+        && !is_status_badge(title)
+        && parse_text_date(title, reference, order).is_some()
+        && title
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|w| {
+                w.chars().filter(|c| c.is_alphabetic()).count() >= 2
+                    && !gleaner_event::datetext::is_month_name(w)
+                    && !gleaner_event::datetext::is_weekday(w)
+            })
+            .count()
+            >= 2
+}
+
 /// An item's event once its dates are read: its title, link, place, price and image.
 /// `by_heading`: the item gives only a time, its day is its heading's.
 fn finish_item(
@@ -404,7 +436,9 @@ fn finish_item(
     let heading = item
         .select(&sel("h1, h2, h3, h4, h5, h6"))
         .map(|h| (title_text(h), h))
-        .find(|(t, _)| usable(t))
+        .find(|(t, h)| {
+            usable(t) || names_a_dated_day(t, *h, date_text.as_deref(), reference, order)
+        })
         .map(|(t, h)| {
             let link = h
                 .select(&sel("a[href]"))
@@ -848,6 +882,32 @@ pub(super) fn link_target(a: ElementRef<'_>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::names_months_only;
+
+    #[test]
+    fn a_linked_heading_that_names_a_dated_day() {
+        // Issue 24, pages 306 and 128: a national day's festival titled by its date,
+        // beside the item's date box.
+        let title = |heading: &str| {
+            let html = format!(
+                "<div class=\"e\"><div class=\"tarih\"><span>23</span> <span>Nisan 2026</span> \
+                 <span>Perşembe</span></div><h4>{heading}</h4><p>Saat 11.00</p></div>"
+            );
+            let doc = scraper::Html::parse_fragment(&html);
+            let item = doc.select(&super::sel("div.e")).next().expect("an item");
+            let context = super::Context { day: None, month: None };
+            let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+            super::read_item(item, context, day, Default::default())
+                .and_then(|i| i.raw.name.clone().zip(i.raw.start.clone()))
+        };
+        let festival = "23 Nisan Ulusal Egemenlik ve Çocuk Bayramı Şenliği";
+        assert_eq!(
+            title(&format!("<a href=\"/e/23-nisan\">{festival}</a>")),
+            Some((festival.to_owned(), "2026-04-23T11:00:00".to_owned()))
+        );
+        // Unlinked, or only a date: no title.
+        assert_eq!(title(festival), None);
+        assert_eq!(title("<a href=\"/e/x\">23 Nisan Perşembe</a>"), None);
+    }
 
     #[test]
     fn month_headings_are_no_titles() {
