@@ -54,7 +54,7 @@ pub(super) fn performances(
         if !matches!(d.start, EventTime::Floating(_) | EventTime::Fixed(_)) {
             continue;
         }
-        let Some(parent) = el.parent().map(|p| p.id()) else { continue };
+        let Some(parent) = line_holder(el).parent().map(|p| p.id()) else { continue };
         let tickets = el
             .select(&sel("a[href]"))
             .find(|a| is_booking_text(&text_of(*a)))
@@ -91,6 +91,25 @@ pub(super) fn performances(
         }
     }
     groups.into_iter().map(|(_, g)| g).max_by_key(Vec::len).unwrap_or_default()
+}
+
+/// The element that stands for a line among its list's lines: the line, or the wrapper
+/// it is alone in (`<li><p>Friday 4th December, 7.30pm</p></li>`, as page builders wrap
+/// each list item's text), up to two levels.
+fn line_holder(line: ElementRef<'_>) -> ElementRef<'_> {
+    let mut at = line;
+    for _ in 0..2 {
+        let Some(parent) = at.parent().and_then(ElementRef::wrap) else { break };
+        let alone = parent.children().filter_map(ElementRef::wrap).count() == 1
+            && parent.children().all(|c| {
+                c.id() == at.id() || c.value().as_text().is_none_or(|t| t.trim().is_empty())
+            });
+        if !alone || !matches!(parent.value().name(), "li" | "div" | "td" | "dd" | "span") {
+            break;
+        }
+        at = parent;
+    }
+    at
 }
 
 /// The page's description: the first sentence-like paragraph after the title (at least
@@ -386,6 +405,29 @@ pub(super) fn labelled(root: ElementRef<'_>) -> Vec<(Label, ElementRef<'_>, Stri
         }
     }
     out
+}
+
+#[cfg(test)]
+mod performance_tests {
+    use scraper::Html;
+
+    #[test]
+    fn lines_each_wrapped_alone_in_their_list_items() {
+        // Issue 24, page 161: a page builder's `<li><p>…</p></li>` performances.
+        let doc = Html::parse_document(
+            "<html lang=en><body><h1>Cinderella</h1><h4>Performances</h4><ul>\
+             <li><p>Friday 4th December, 7.30pm – <a href=\"/t1\">book</a></p></li>\
+             <li><p>Saturday 5th December, 2.30pm matinee – <a href=\"/t2\">book</a></p></li>\
+             <li><p>Sunday 6th December, 2pm relaxed performance</p></li></ul></body></html>",
+        );
+        let h1 = doc.select(&super::sel("h1")).next().expect("a title");
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+        let starts: Vec<String> = super::performances(&doc, h1, day, Default::default())
+            .iter()
+            .map(|p| p.start.to_iso())
+            .collect();
+        assert_eq!(starts, ["2026-12-04T19:30:00", "2026-12-05T14:30:00", "2026-12-06T14:00:00"]);
+    }
 }
 
 #[cfg(test)]
