@@ -184,6 +184,7 @@ fn read_listing(
     order: DateOrder,
 ) -> Option<(String, Vec<RawEvent>, ElementRef<'_>)> {
     let mut best: Option<(String, Vec<RawEvent>, ElementRef<'_>, Vec<ElementRef<'_>>)> = None;
+    let mut others: Vec<(String, Vec<RawEvent>, ElementRef<'_>, Vec<ElementRef<'_>>)> = Vec::new();
     let mut months = month_headings(doc);
     months.sort_by_key(|(h, _)| h.id());
     // The page's one `<h1>` titles the whole page: the item that holds it (a newsletter's
@@ -375,14 +376,46 @@ fn read_listing(
             let better = best.as_ref().is_none_or(|(_, b, _, coarse)| {
                 rank(&events) > rank(b) || rank(&events) == rank(b) && holds_groups(coarse, &ids)
             });
+            let what = format!("{} repeated `{sig}` items, each with its own date", events.len());
             if better {
-                let what =
-                    format!("{} repeated `{sig}` items, each with its own date", events.len());
+                if let Some(previous) = best.take() {
+                    others.push(previous);
+                }
                 best = Some((what, events, parent, ids));
+            } else {
+                others.push((what, events, parent, ids));
             }
         }
     }
-    best.map(|(what, events, list, _)| (what, events, list))
+    let (mut what, mut events, list, ids) = best?;
+    // Other lists of the page that read as listings on their own, each event at its time
+    // of day, and share no item with those taken (a club's fixtures table, then its
+    // socials list): their events too, the longest first. A list of bare days beside
+    // them is left (its time may be stated for the other list only).
+    others.sort_by_key(|(_, e, _, _)| std::cmp::Reverse((e.len(), timed(e))));
+    let mut taken = ids;
+    for (other_what, other_events, _, other_ids) in others {
+        if timed(&other_events) < other_events.len()
+            || other_ids.iter().any(|o| taken.iter().any(|t| overlaps(*o, *t)))
+        {
+            continue;
+        }
+        what.push_str(&format!("; {other_what}"));
+        for e in other_events {
+            if !events.iter().any(|k| k.name == e.name && k.start == e.start) {
+                events.push(e);
+            }
+        }
+        taken.extend(other_ids);
+    }
+    Some((what, events, list))
+}
+
+/// Whether two items are one, or one holds the other.
+fn overlaps(a: ElementRef<'_>, b: ElementRef<'_>) -> bool {
+    a.id() == b.id()
+        || a.ancestors().any(|x| x.id() == b.id())
+        || b.ancestors().any(|x| x.id() == a.id())
 }
 
 /// Whether the items of one list (`coarse`) are groups of another's (`fine`): every fine
@@ -611,6 +644,42 @@ mod tests {
             ["Haydn: The Creation", "Bach: St John Passion", "Come and Sing: Fauré Requiem"]
         );
     }
+    #[test]
+    fn a_second_timed_list_of_the_page_is_read_too() {
+        // Issue 24, page 251: a fixtures table, then a socials list; its events are
+        // timed. A list of bare days beside them is not taken (see the test above).
+        let row = |d: &str, t: &str| format!("<tr><td>{d}</td><td><b>{t}</b></td></tr>");
+        let social = |t: &str, d: &str| {
+            format!("<li><h4>{t}</h4><p><strong>{d}</strong> – Pavilion bar.</p></li>")
+        };
+        let html = format!(
+            "<html lang=en><body><main><h1>Fixtures</h1><table>{}{}{}</table><h3>Socials</h3>\
+             <ul>{}{}{}</ul></main></body></html>",
+            row("25 April 2026, 1.30pm", "Much Hadham CC"),
+            row("9 May 2026, 1.30pm", "Sawbridgeworth 2nd XI"),
+            row("13 June 2026, 1.30pm", "Standon & Puckeridge"),
+            social("Quiz Night", "Friday 20 March, 7.30pm"),
+            social("Annual Dinner", "Saturday 10 October, 7pm"),
+            social("Cricket Day", "Sunday 19 July, from 11am"),
+        );
+        let doc = scraper::Html::parse_document(&html);
+        let day = NaiveDate::from_ymd_opt(2026, 2, 26);
+        let (_, events, _) = super::read_listing(&doc, day, Default::default()).unwrap();
+        let mut starts: Vec<_> = events.iter().filter_map(|e| e.start.as_deref()).collect();
+        starts.sort_unstable();
+        assert_eq!(
+            starts,
+            [
+                "2026-03-20T19:30:00",
+                "2026-04-25T13:30:00",
+                "2026-05-09T13:30:00",
+                "2026-06-13T13:30:00",
+                "2026-07-19T11:00:00",
+                "2026-10-10T19:00:00",
+            ]
+        );
+    }
+
     use crate::fallback::item::Item;
     use chrono::NaiveDate;
     use gleaner_event::{EventTime, RawEvent};
