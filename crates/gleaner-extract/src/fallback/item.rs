@@ -527,6 +527,16 @@ fn finish_item(
                         title_cell = lead_bold(cell).or_else(|| lead_line(cell));
                         (t, cell.select(&sel("a[href]")).find_map(link_of))
                     }
+                    // A programme line dated by its day heading that names its act in
+                    // bold after its time, maybe after a label (`14.00 — Mini konser:
+                    // <b>Kervan Akustik</b>`).
+                    None if by_heading
+                        && let Some((t, Some(b))) =
+                            time_led_title(item).filter(|(t, _)| usable(t)) =>
+                    {
+                        after = after_title(item, b);
+                        (t, None)
+                    }
                     None => match bold_title(item, &usable) {
                         Some((t, b)) => {
                             after = after_title(item, b);

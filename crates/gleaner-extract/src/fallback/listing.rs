@@ -16,7 +16,7 @@ use super::detail::{Label, labelled};
 use super::item::{Item, read_item};
 use super::price::{price_into, priceless};
 use super::tables::grid_items;
-use super::time_led::is_programme_step;
+use super::time_led::{is_bold_led, is_programme_step};
 use super::weekly::{apply_weekly, list_intro_times};
 use super::words::{is_session_filler, status_in};
 
@@ -363,7 +363,13 @@ fn read_listing(
                 }
                 events.push(item.raw);
             }
-            if events.len() < listing_min() || days.len() < 2 {
+            // All on one day: one event's timetable, unless the items are a day's
+            // programme under its heading, each act named in bold after its time
+            // (`<h2>18 Nisan programı</h2>`, `14.00 — Mini konser: <b>Kervan Akustik</b>`).
+            let programme = || {
+                items.iter().filter(|(i, d)| d.is_some() && is_bold_led(*i)).count() >= events.len()
+            };
+            if events.len() < listing_min() || days.len() < 2 && !programme() {
                 continue;
             }
             // Of two lists that give as many events, the one whose events carry their times
@@ -676,6 +682,35 @@ mod tests {
                 "2026-06-13T13:30:00",
                 "2026-07-19T11:00:00",
                 "2026-10-10T19:00:00",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_days_programme_of_acts_named_in_bold() {
+        // Issue 24, page 207: one day under its heading, each act named in bold after its
+        // time (a label before the name kept); the line without a bold name is a step.
+        let html = "<html lang=tr><body><main><h1>Plak Günü</h1><h2>18 Nisan programı</h2><ul>\
+            <li><strong>10.00</strong> — Kepenkler açılıyor, özel baskılar satışta.</li>\
+            <li><strong>12.00 – 13.00</strong> — DJ set: <strong>Selin Derin</strong> çalıyor.</li>\
+            <li><strong>14.00</strong> — Mini konser: <strong>Kervan Akustik</strong> çalıyor.</li>\
+            <li><strong>16.00</strong> — İmza: <strong>Ahmet Ürkmez</strong> imzalıyor.</li>\
+            </ul><h2>Özel baskılar</h2><p>Liste 9 Nisan'da açıklanacak.</p>\
+            <h2>Saatler</h2><p>Pazar kapalı.</p></main></body></html>";
+        let doc = scraper::Html::parse_document(html);
+        let day = NaiveDate::from_ymd_opt(2026, 2, 26);
+        let (mut candidates, mut notes) = (Vec::new(), Vec::new());
+        crate::fallback::read_news(&doc, day, &mut candidates, &mut notes);
+        let read: Vec<_> = candidates
+            .iter()
+            .map(|c| (c.raw.name.as_deref().unwrap(), c.raw.start.as_deref().unwrap()))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("DJ set: Selin Derin", "2026-04-18T12:00:00+03:00"),
+                ("Mini konser: Kervan Akustik", "2026-04-18T14:00:00+03:00"),
+                ("İmza: Ahmet Ürkmez", "2026-04-18T16:00:00+03:00"),
             ]
         );
     }

@@ -133,6 +133,12 @@ pub(super) fn is_programme_step(item: ElementRef<'_>) -> bool {
     matches!(led(item), Some(Led::Plain(_))) && bold_sibling(item)
 }
 
+/// Whether a list item is a programme line that names its act in bold after its time
+/// (`14.00 — Mini konser: <strong>Kervan Akustik</strong>`).
+pub(super) fn is_bold_led(item: ElementRef<'_>) -> bool {
+    matches!(led(item), Some(Led::Bold(..)))
+}
+
 /// Whether another item of the same tag in `item`'s list is led by its time and names
 /// its event in bold.
 fn bold_sibling(item: ElementRef<'_>) -> bool {
