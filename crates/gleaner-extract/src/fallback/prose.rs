@@ -48,6 +48,7 @@ const EVENT_NOUNS: &[&str] = &[
     "soylesi",
     "gosteri",
     "dinleti",
+    "recital",
 ];
 
 /// Whether folded `words` announce an event: an [`ANNOUNCING`] phrase or an
@@ -617,7 +618,8 @@ fn weekly_time(sentence: &str) -> Option<(chrono::Weekday, chrono::NaiveTime)> {
         }
         // French writes a habit with the singular article (`ont lieu le vendredi à 19 h
         // 30`): a weekday after `le` and before no day number is every such day.
-        let habitual = i.checked_sub(1).is_some_and(|j| words[j] == "le")
+        // So does Spanish with the plural one (`son los viernes a las 22.00 h`).
+        let habitual = i.checked_sub(1).is_some_and(|j| matches!(words[j], "le" | "los"))
             && words.get(i + 1).is_none_or(|n| !n.bytes().all(|b| b.is_ascii_digit()));
         let every = habitual || i.checked_sub(1).is_some_and(|j| EVERY.contains(&words[j]));
         match weekday_of(w) {
@@ -982,6 +984,13 @@ mod tests {
                 Some((Weekday::Sun, at(12, 30))),
             ),
             ("Join us every Saturday at 8 pm for the concert.", Some((Weekday::Sat, at(20, 0)))),
+            // Issue 24, page 239: a weekday whose plural is its singular, and recitals.
+            (
+                "Todos los recitales son los viernes a las 22.00 h en nuestra sede (calle Ancha, 12).",
+                Some((Weekday::Fri, at(22, 0))),
+            ),
+            // One Friday is no habit.
+            ("El recital es el viernes a las 22.00 h.", None),
             // A dated sentence is one event's, not all.
             ("Le concert a lieu le dimanche 5 juillet à 15h.", None),
             // Opening hours.
