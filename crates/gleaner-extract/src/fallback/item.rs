@@ -637,6 +637,22 @@ fn finish_item(
         (Some(text), None) => earlier_days(text, start, reference, order),
         _ => Vec::new(),
     };
+    // A date line that lists days each with its month (`Fridays 20 March, 17 April, 15
+    // May and 19 June`): its other days, at the start's time of day. Not a moved or
+    // called-off item's (`<del>16</del> 30 Mayıs`: the struck day is no other day).
+    if others.is_empty()
+        && end.is_none()
+        && raw.status.is_none()
+        && let Some(text) = &date_text
+    {
+        let days = super::prose::listed_days(text, reference.unwrap_or(start.date()), order);
+        if days.contains(&start.date()) {
+            others.extend(days.into_iter().filter(|d| *d != start.date()).map(|d| match start {
+                EventTime::Floating(at) => EventTime::Floating(d.and_time(at.time())),
+                _ => EventTime::Date(d),
+            }));
+        }
+    }
     if let EventTime::Floating(at) = start {
         others.extend(
             later
@@ -892,6 +908,38 @@ pub(super) fn link_target(a: ElementRef<'_>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::names_months_only;
+
+    #[test]
+    fn a_date_line_that_lists_days_with_their_months() {
+        // Issue 24, pages 212 and 220: one item, several days at one time.
+        let read = |lines: &str| {
+            let html =
+                format!("<section class=\"e\"><h2>Fish &amp; Chip Special</h2>{lines}</section>");
+            let doc = scraper::Html::parse_fragment(&html);
+            let item = doc.select(&super::sel("section.e")).next().expect("an item");
+            let context = super::Context { day: None, month: None };
+            let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+            super::read_item(item, context, day, Default::default()).map(|i| {
+                let mut all: Vec<String> = i.others.iter().map(|t| t.to_iso()).collect();
+                all.insert(0, i.start.to_iso());
+                all
+            })
+        };
+        assert_eq!(
+            read("<p>Fridays 20 March, 17 April, 15 May and 19 June</p><p>Depart 7pm.</p>"),
+            Some(vec![
+                "2026-03-20T19:00:00".to_owned(),
+                "2026-04-17T19:00:00".to_owned(),
+                "2026-05-15T19:00:00".to_owned(),
+                "2026-06-19T19:00:00".to_owned(),
+            ])
+        );
+        // A moved item's struck day is no other day.
+        assert_eq!(
+            read("<p><del>16</del> 30 Mayıs 2026 Cumartesi ERTELENDİ</p><p>Saat 20.00</p>"),
+            Some(vec!["2026-05-30T20:00:00".to_owned()])
+        );
+    }
 
     #[test]
     fn a_linked_heading_that_names_a_dated_day() {

@@ -735,7 +735,11 @@ fn quoted(sentence: &str) -> Option<String> {
 /// The days a sentence lists before one month name ("12, 19 y 26 de abril y 3 de mayo",
 /// "5, 12 et 19 juillet", "8., 15. und 22. März"), in order; empty when it lists fewer
 /// than two.
-fn listed_days(sentence: &str, reference: NaiveDate, order: DateOrder) -> Vec<NaiveDate> {
+pub(super) fn listed_days(
+    sentence: &str,
+    reference: NaiveDate,
+    order: DateOrder,
+) -> Vec<NaiveDate> {
     let mut days = Vec::new();
     let mut pending: Vec<u32> = Vec::new();
     for word in sentence.split(|c: char| c.is_whitespace() || c == ',').take(200) {
