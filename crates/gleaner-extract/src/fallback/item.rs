@@ -82,8 +82,14 @@ pub(super) fn read_item(
                 .find_map(|el| {
                     // A time before the start (`Einlass 19 Uhr`) gives way to the start.
                     let line = start_line(&text_of(el)).into_owned();
-                    parse_text_date(&line, heading_year(context.month, reference), order)
-                        .map(|d| (line, d, el))
+                    let year = heading_year(context.month, reference);
+                    parse_text_date(&line, year, order).map(|d| (line, d, el)).or_else(|| {
+                        // `vendredi 1<sup>er</sup> mai`: inline markup splits no words.
+                        let joined = inline_text(el);
+                        (joined != text_of(el)).then(|| start_line(&joined).into_owned()).and_then(
+                            |line| parse_text_date(&line, year, order).map(|d| (line, d, el)),
+                        )
+                    })
                 });
             // A row without a date cell of its own: the date cell spanning down into it
             // (`<td rowspan="2">`, a show's two sessions).
@@ -707,6 +713,12 @@ fn earlier_days(
     }
 }
 
+/// An element's text with its inline parts' texts joined as written (`1<sup>er</sup>` →
+/// `1er`), white space collapsed.
+fn inline_text(el: ElementRef<'_>) -> String {
+    collapse(&el.text().collect::<String>())
+}
+
 /// An element's text without the status badges inside it (`Kingsmere Town v Daventry
 /// United <span>POSTPONED</span>` → `Kingsmere Town v Daventry United`).
 pub(super) fn title_text(el: ElementRef<'_>) -> String {
@@ -939,6 +951,20 @@ mod tests {
             read("<p><del>16</del> 30 Mayıs 2026 Cumartesi ERTELENDİ</p><p>Saat 20.00</p>"),
             Some(vec!["2026-05-30T20:00:00".to_owned()])
         );
+    }
+
+    #[test]
+    fn a_date_whose_ordinal_is_set_in_superscript() {
+        // Issue 24, pages 152 and 197: `1<sup>er</sup> mai`.
+        let doc = scraper::Html::parse_fragment(
+            "<div class=\"e\"><div class=\"d\"><span>vendredi</span> <span>1<sup>er</sup></span> \
+             <span>mai 2026</span></div><h3><a href=\"/a/1\">Vide-greniers du comité</a></h3></div>",
+        );
+        let item = doc.select(&super::sel("div.e")).next().expect("an item");
+        let context = super::Context { day: None, month: None };
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+        let read = super::read_item(item, context, day, Default::default()).expect("an event");
+        assert_eq!(read.raw.start.as_deref(), Some("2026-05-01"));
     }
 
     #[test]
