@@ -10,6 +10,7 @@ use gleaner_event::{RawEvent, parse_price_text};
 use scraper::{ElementRef, Html};
 
 use super::booking::is_booking_text;
+use super::emoji_lines::{Mark, marked_lines, marked_places};
 use super::price::price_into;
 use super::roles::{listed_times, start_line};
 use super::words::{is_closure_line, is_publication_line, stated_status};
@@ -53,7 +54,7 @@ pub(super) fn performances(
         if !matches!(d.start, EventTime::Floating(_) | EventTime::Fixed(_)) {
             continue;
         }
-        let Some(parent) = el.parent().map(|p| p.id()) else { continue };
+        let Some(parent) = line_holder(el).parent().map(|p| p.id()) else { continue };
         let tickets = el
             .select(&sel("a[href]"))
             .find(|a| is_booking_text(&text_of(*a)))
@@ -90,6 +91,25 @@ pub(super) fn performances(
         }
     }
     groups.into_iter().map(|(_, g)| g).max_by_key(Vec::len).unwrap_or_default()
+}
+
+/// The element that stands for a line among its list's lines: the line, or the wrapper
+/// it is alone in (`<li><p>Friday 4th December, 7.30pm</p></li>`, as page builders wrap
+/// each list item's text), up to two levels.
+fn line_holder(line: ElementRef<'_>) -> ElementRef<'_> {
+    let mut at = line;
+    for _ in 0..2 {
+        let Some(parent) = at.parent().and_then(ElementRef::wrap) else { break };
+        let alone = parent.children().filter_map(ElementRef::wrap).count() == 1
+            && parent.children().all(|c| {
+                c.id() == at.id() || c.value().as_text().is_none_or(|t| t.trim().is_empty())
+            });
+        if !alone || !matches!(parent.value().name(), "li" | "div" | "td" | "dd" | "span") {
+            break;
+        }
+        at = parent;
+    }
+    at
 }
 
 /// The page's description: the first sentence-like paragraph after the title (at least
@@ -148,6 +168,9 @@ pub(super) fn written_date(
 ) -> Option<gleaner_event::datetext::TextDate> {
     let blocks = sel("p, li, div, span, dd, td, h2, h3, h4, strong, em");
     let h1 = h1?;
+    if let Some(d) = marked_date(doc, h1, reference, order) {
+        return Some(d);
+    }
     // Blocks that come after the title in document order, leaves first.
     let title_id = h1.id();
     let mut after = false;
@@ -220,6 +243,36 @@ pub(super) fn written_date(
     found
 }
 
+/// The date a line marked as the day gives after the title (`📅 Viernes 17 de abril`), at
+/// the time the first line marked as a time gives (`🕘 Abrimos a las 21 h · arrancan los
+/// músicos a las 22 h`: its start, the doors given way) when it has none.
+fn marked_date(
+    doc: &Html,
+    h1: ElementRef<'_>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<gleaner_event::datetext::TextDate> {
+    let lines: Vec<(Mark, String)> = marked_lines(doc.root_element())
+        .into_iter()
+        .filter(|(_, el, _)| el.id() > h1.id() && !in_chrome(*el))
+        .map(|(m, _, t)| (m, t))
+        .collect();
+    let mut d = lines
+        .iter()
+        .filter(|(m, _)| *m == Mark::Date)
+        .find_map(|(_, t)| parse_text_date(&start_line(t), reference, order))?;
+    if let (EventTime::Date(day), None) = (d.start, d.end)
+        && let Some((t1, t2)) = lines
+            .iter()
+            .filter(|(m, _)| *m == Mark::Time)
+            .find_map(|(_, t)| parse_text_time(&start_line(t)))
+    {
+        d.start = EventTime::Floating(day.and_time(t1));
+        d.end = t2.filter(|t2| *t2 > t1).map(|t2| EventTime::Floating(day.and_time(t2)));
+    }
+    Some(d)
+}
+
 /// The place, address and price a root (the page, or one listing item) labels.
 pub(super) fn place_and_price(root: ElementRef<'_>, raw: &mut RawEvent) {
     if let Some(address) = root.select(&sel("address")).map(text_of).find(|t| !t.is_empty()) {
@@ -239,6 +292,20 @@ pub(super) fn place_and_price(root: ElementRef<'_>, raw: &mut RawEvent) {
             .find(|t| t.contains(',') && t.chars().any(|c| c.is_ascii_digit()) && t.len() <= 200)
     {
         raw.address_text = Some(address);
+    }
+    // A place line marked by a pictograph: its bold name is the venue, the rest its
+    // address.
+    if raw.location_name.is_none()
+        && raw.location_text.is_none()
+        && let Some((_, name, address)) = marked_places(root).into_iter().next()
+    {
+        match address {
+            Some(address) if raw.address_text.is_none() => {
+                raw.location_name = Some(name);
+                raw.address_text = Some(address);
+            }
+            _ => raw.location_text = Some(name),
+        }
     }
     for (label, _, value) in labelled(root) {
         match label {
@@ -280,7 +347,12 @@ pub(super) fn label_of(word: &str) -> Option<Label> {
 /// `Label: value` blocks (in one element, or a label element followed by its value:
 /// `<dt>`/`<dd>`, `<th>`/`<td>`, `<strong>Lieu</strong> text`).
 pub(super) fn labelled(root: ElementRef<'_>) -> Vec<(Label, ElementRef<'_>, String)> {
-    let mut out = Vec::new();
+    // Lines marked by a pictograph (`📍 Club El Ceibo, Av. Belgrano 1450`, `🎟️ $6.000`).
+    let mut out: Vec<(Label, ElementRef<'_>, String)> = marked_lines(root)
+        .into_iter()
+        .filter(|(mark, _, _)| *mark == Mark::Price)
+        .map(|(_, el, text)| (Label::Price, el, text))
+        .collect();
     for el in root.select(&sel("p, li, div, dt, th, strong, b, span, label, h3, h4")).take(5000) {
         if el.select(&sel("p, li, div")).next().is_some() {
             continue;
@@ -333,6 +405,55 @@ pub(super) fn labelled(root: ElementRef<'_>) -> Vec<(Label, ElementRef<'_>, Stri
         }
     }
     out
+}
+
+#[cfg(test)]
+mod performance_tests {
+    use scraper::Html;
+
+    #[test]
+    fn lines_each_wrapped_alone_in_their_list_items() {
+        // Issue 24, page 161: a page builder's `<li><p>…</p></li>` performances.
+        let doc = Html::parse_document(
+            "<html lang=en><body><h1>Cinderella</h1><h4>Performances</h4><ul>\
+             <li><p>Friday 4th December, 7.30pm – <a href=\"/t1\">book</a></p></li>\
+             <li><p>Saturday 5th December, 2.30pm matinee – <a href=\"/t2\">book</a></p></li>\
+             <li><p>Sunday 6th December, 2pm relaxed performance</p></li></ul></body></html>",
+        );
+        let h1 = doc.select(&super::sel("h1")).next().expect("a title");
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+        let starts: Vec<String> = super::performances(&doc, h1, day, Default::default())
+            .iter()
+            .map(|p| p.start.to_iso())
+            .collect();
+        assert_eq!(starts, ["2026-12-04T19:30:00", "2026-12-05T14:30:00", "2026-12-06T14:00:00"]);
+    }
+}
+
+#[cfg(test)]
+mod marked_tests {
+    use scraper::Html;
+
+    #[test]
+    fn a_pages_marked_day_and_time() {
+        // Issue 24, page 300: the 📅 and 🕘 lines give the start; the buffet's weekday
+        // hours further down do not.
+        let doc = Html::parse_document(
+            "<html lang=es><body><h1>Peña de Otoño</h1><h3>Datos</h3>\
+             <p>📅 <strong>Viernes 17 de abril</strong><br>🕘 Abrimos a las 21 h · arrancan \
+             los músicos a las 22 h<br>📍 <strong>Club El Ceibo</strong>, Av. Belgrano 1450</p>\
+             <p>Anticipadas en el buffet de lunes a viernes de 10 a 18 h.</p></body></html>",
+        );
+        let h1 = doc.select(&super::sel("h1")).next();
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 3, 20);
+        let d = super::written_date(&doc, h1, day, Default::default()).expect("a date");
+        assert_eq!(d.start.to_iso(), "2026-04-17T22:00:00");
+        assert_eq!(d.end, None);
+        let mut raw = gleaner_event::RawEvent::default();
+        super::place_and_price(doc.root_element(), &mut raw);
+        assert_eq!(raw.location_name.as_deref(), Some("Club El Ceibo"));
+        assert_eq!(raw.address_text.as_deref(), Some("Av. Belgrano 1450"));
+    }
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ use super::roles::{before_start_only, labelled_time, listed_times, start_line};
 use super::tables::{
     cell_time, column_title, end_on, fixture_row, row_place, row_title, spanned_cells, tour_row,
 };
+use super::time_led::time_led_title;
 use super::trailing::{AfterTitle, after_title};
 use super::venue::{classed_address, classed_place};
 use super::weekly::{
@@ -81,8 +82,14 @@ pub(super) fn read_item(
                 .find_map(|el| {
                     // A time before the start (`Einlass 19 Uhr`) gives way to the start.
                     let line = start_line(&text_of(el)).into_owned();
-                    parse_text_date(&line, heading_year(context.month, reference), order)
-                        .map(|d| (line, d, el))
+                    let year = heading_year(context.month, reference);
+                    parse_text_date(&line, year, order).map(|d| (line, d, el)).or_else(|| {
+                        // `vendredi 1<sup>er</sup> mai`: inline markup splits no words.
+                        let joined = inline_text(el);
+                        (joined != text_of(el)).then(|| start_line(&joined).into_owned()).and_then(
+                            |line| parse_text_date(&line, year, order).map(|d| (line, d, el)),
+                        )
+                    })
                 });
             // A row without a date cell of its own: the date cell spanning down into it
             // (`<td rowspan="2">`, a show's two sessions).
@@ -101,7 +108,7 @@ pub(super) fn read_item(
                 let (t1, t2, later) = leaf_time(item, |_| true)?;
                 let start = EventTime::Floating(day.and_time(t1));
                 let end = t2.and_then(|t2| end_on(day, t1, t2));
-                return finish_item(item, (start, end, later), None, reference, order);
+                return finish_item(item, (start, end, later), None, true, reference, order);
             };
             // A struck date beside its new one, or a line naming the new date: the event
             // is at the new date.
@@ -153,7 +160,8 @@ pub(super) fn read_item(
         [a, b] if b.date() >= a.date() && (b.date() - a.date()).num_days() <= 31 => (*a, Some(*b)),
         _ => return None,
     };
-    let mut found = finish_item(item, (start, end, later), date_text.clone(), reference, order)?;
+    let mut found =
+        finish_item(item, (start, end, later), date_text.clone(), false, reference, order)?;
     if let Some(from) = moved_from
         && matches!(found.raw.status.as_deref(), None | Some("postponed" | "rescheduled"))
     {
@@ -362,11 +370,45 @@ fn is_prose(text: &str) -> bool {
     t.split_whitespace().count() >= 12 && (t.ends_with('.') || t.contains(". "))
 }
 
+/// Whether a linked heading that holds a date names its event all the same (`23 Nisan
+/// Ulusal Egemenlik ve Çocuk Bayramı Şenliği`, a day's name, beside the item's date box
+/// `23 Nisan 2026`): the item's date was read from another of its lines, and the heading
+/// has words of its own beside its date (two or more).
+fn names_a_dated_day(
+    title: &str,
+    heading: ElementRef<'_>,
+    date_text: Option<&str>,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> bool {
+    let linked = heading.select(&sel("a[href]")).next().is_some()
+        || heading.ancestors().filter_map(ElementRef::wrap).any(|a| a.value().name() == "a");
+    let Some(date_text) = date_text else { return false };
+    linked
+        && !date_text.contains(title)
+        && start_line(&text_of(heading)) != date_text
+        && (3..=300).contains(&title.chars().count())
+        && !is_status_badge(title)
+        && parse_text_date(title, reference, order).is_some()
+        && title
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .filter(|w| {
+                w.chars().filter(|c| c.is_alphabetic()).count() >= 2
+                    && !gleaner_event::datetext::is_month_name(w)
+                    && !gleaner_event::datetext::is_weekday(w)
+            })
+            .count()
+            >= 2
+}
+
 /// An item's event once its dates are read: its title, link, place, price and image.
+/// `by_heading`: the item gives only a time, its day is its heading's.
 fn finish_item(
     item: ElementRef<'_>,
     (start, end, later): (EventTime, Option<EventTime>, Vec<NaiveTime>),
     date_text: Option<String>,
+    by_heading: bool,
     reference: Option<NaiveDate>,
     order: DateOrder,
 ) -> Option<Item> {
@@ -400,7 +442,9 @@ fn finish_item(
     let heading = item
         .select(&sel("h1, h2, h3, h4, h5, h6"))
         .map(|h| (title_text(h), h))
-        .find(|(t, _)| usable(t))
+        .find(|(t, h)| {
+            usable(t) || names_a_dated_day(t, *h, date_text.as_deref(), reference, order)
+        })
         .map(|(t, h)| {
             let link = h
                 .select(&sel("a[href]"))
@@ -489,9 +533,28 @@ fn finish_item(
                         title_cell = lead_bold(cell).or_else(|| lead_line(cell));
                         (t, cell.select(&sel("a[href]")).find_map(link_of))
                     }
+                    // A programme line dated by its day heading that names its act in
+                    // bold after its time, maybe after a label (`14.00 — Mini konser:
+                    // <b>Kervan Akustik</b>`).
+                    None if by_heading
+                        && let Some((t, Some(b))) =
+                            time_led_title(item).filter(|(t, _)| usable(t)) =>
+                    {
+                        after = after_title(item, b);
+                        (t, None)
+                    }
                     None => match bold_title(item, &usable) {
                         Some((t, b)) => {
                             after = after_title(item, b);
+                            (t, None)
+                        }
+                        // A programme line dated by its day heading, led by its time
+                        // (`17.00 – Ağa karşılama töreni`): the name after the time.
+                        None if by_heading
+                            && let Some((t, b)) =
+                                time_led_title(item).filter(|(t, _)| usable(t)) =>
+                        {
+                            after = b.and_then(|b| after_title(item, b));
                             (t, None)
                         }
                         None => (text_before_date(date_text.as_deref()?, reference, order)?, None),
@@ -589,6 +652,22 @@ fn finish_item(
         (Some(text), None) => earlier_days(text, start, reference, order),
         _ => Vec::new(),
     };
+    // A date line that lists days each with its month (`Fridays 20 March, 17 April, 15
+    // May and 19 June`): its other days, at the start's time of day. Not a moved or
+    // called-off item's (`<del>16</del> 30 Mayıs`: the struck day is no other day).
+    if others.is_empty()
+        && end.is_none()
+        && raw.status.is_none()
+        && let Some(text) = &date_text
+    {
+        let days = super::prose::listed_days(text, reference.unwrap_or(start.date()), order);
+        if days.contains(&start.date()) {
+            others.extend(days.into_iter().filter(|d| *d != start.date()).map(|d| match start {
+                EventTime::Floating(at) => EventTime::Floating(d.and_time(at.time())),
+                _ => EventTime::Date(d),
+            }));
+        }
+    }
     if let EventTime::Floating(at) = start {
         others.extend(
             later
@@ -641,6 +720,12 @@ fn earlier_days(
         }
         _ => Vec::new(),
     }
+}
+
+/// An element's text with its inline parts' texts joined as written (`1<sup>er</sup>` →
+/// `1er`), white space collapsed.
+fn inline_text(el: ElementRef<'_>) -> String {
+    collapse(&el.text().collect::<String>())
 }
 
 /// An element's text without the status badges inside it (`Kingsmere Town v Daventry
@@ -844,6 +929,78 @@ pub(super) fn link_target(a: ElementRef<'_>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::names_months_only;
+
+    #[test]
+    fn a_date_line_that_lists_days_with_their_months() {
+        // Issue 24, pages 212 and 220: one item, several days at one time.
+        let read = |lines: &str| {
+            let html =
+                format!("<section class=\"e\"><h2>Fish &amp; Chip Special</h2>{lines}</section>");
+            let doc = scraper::Html::parse_fragment(&html);
+            let item = doc.select(&super::sel("section.e")).next().expect("an item");
+            let context = super::Context { day: None, month: None };
+            let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+            super::read_item(item, context, day, Default::default()).map(|i| {
+                let mut all: Vec<String> = i.others.iter().map(|t| t.to_iso()).collect();
+                all.insert(0, i.start.to_iso());
+                all
+            })
+        };
+        assert_eq!(
+            read("<p>Fridays 20 March, 17 April, 15 May and 19 June</p><p>Depart 7pm.</p>"),
+            Some(vec![
+                "2026-03-20T19:00:00".to_owned(),
+                "2026-04-17T19:00:00".to_owned(),
+                "2026-05-15T19:00:00".to_owned(),
+                "2026-06-19T19:00:00".to_owned(),
+            ])
+        );
+        // A moved item's struck day is no other day.
+        assert_eq!(
+            read("<p><del>16</del> 30 Mayıs 2026 Cumartesi ERTELENDİ</p><p>Saat 20.00</p>"),
+            Some(vec!["2026-05-30T20:00:00".to_owned()])
+        );
+    }
+
+    #[test]
+    fn a_date_whose_ordinal_is_set_in_superscript() {
+        // Issue 24, pages 152 and 197: `1<sup>er</sup> mai`.
+        let doc = scraper::Html::parse_fragment(
+            "<div class=\"e\"><div class=\"d\"><span>vendredi</span> <span>1<sup>er</sup></span> \
+             <span>mai 2026</span></div><h3><a href=\"/a/1\">Vide-greniers du comité</a></h3></div>",
+        );
+        let item = doc.select(&super::sel("div.e")).next().expect("an item");
+        let context = super::Context { day: None, month: None };
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+        let read = super::read_item(item, context, day, Default::default()).expect("an event");
+        assert_eq!(read.raw.start.as_deref(), Some("2026-05-01"));
+    }
+
+    #[test]
+    fn a_linked_heading_that_names_a_dated_day() {
+        // Issue 24, pages 306 and 128: a national day's festival titled by its date,
+        // beside the item's date box.
+        let title = |heading: &str| {
+            let html = format!(
+                "<div class=\"e\"><div class=\"tarih\"><span>23</span> <span>Nisan 2026</span> \
+                 <span>Perşembe</span></div><h4>{heading}</h4><p>Saat 11.00</p></div>"
+            );
+            let doc = scraper::Html::parse_fragment(&html);
+            let item = doc.select(&super::sel("div.e")).next().expect("an item");
+            let context = super::Context { day: None, month: None };
+            let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+            super::read_item(item, context, day, Default::default())
+                .and_then(|i| i.raw.name.clone().zip(i.raw.start.clone()))
+        };
+        let festival = "23 Nisan Ulusal Egemenlik ve Çocuk Bayramı Şenliği";
+        assert_eq!(
+            title(&format!("<a href=\"/e/23-nisan\">{festival}</a>")),
+            Some((festival.to_owned(), "2026-04-23T11:00:00".to_owned()))
+        );
+        // Unlinked, or only a date: no title.
+        assert_eq!(title(festival), None);
+        assert_eq!(title("<a href=\"/e/x\">23 Nisan Perşembe</a>"), None);
+    }
 
     #[test]
     fn month_headings_are_no_titles() {

@@ -16,6 +16,7 @@ use super::detail::{Label, labelled};
 use super::item::{Item, read_item};
 use super::price::{price_into, priceless};
 use super::tables::grid_items;
+use super::time_led::{is_bold_led, is_programme_step};
 use super::weekly::{apply_weekly, list_intro_times};
 use super::words::{is_session_filler, status_in};
 
@@ -26,6 +27,10 @@ type DatedItems<'a> = Vec<(ElementRef<'a>, Option<NaiveDate>)>;
 /// repeated days the item reader's cost grows faster than the items: in a debug build
 /// 2,000 cards took 73 s where 1,000 with days of their own took 6 s).
 const MAX_ITEMS: usize = 500;
+
+/// The most items of a list whose programme steps are counted (`time_led`): each looks
+/// at its siblings.
+const MAX_STEPPED: usize = 60;
 
 /// Reads the page as a listing; pushes its events and a diagnostic and returns `true`
 /// when it is one.
@@ -192,7 +197,8 @@ fn read_listing(
     reference: Option<NaiveDate>,
     order: DateOrder,
 ) -> Option<(String, Vec<RawEvent>, ElementRef<'_>)> {
-    let mut best: Option<(String, Vec<RawEvent>, ElementRef<'_>)> = None;
+    let mut best: Option<(String, Vec<RawEvent>, ElementRef<'_>, Vec<ElementRef<'_>>)> = None;
+    let mut others: Vec<(String, Vec<RawEvent>, ElementRef<'_>, Vec<ElementRef<'_>>)> = Vec::new();
     let mut months = month_headings(doc);
     months.sort_by_key(|(h, _)| h.id());
     // The page's one `<h1>` titles the whole page: the item that holds it (a newsletter's
@@ -249,7 +255,23 @@ fn read_listing(
                         .collect(),
                     _ => child_groups(*section),
                 };
-                for (inner, children) in groups {
+                // A section's lists hold its items (`<h2>5 Mayıs Salı</h2>` and that day's
+                // `<ul>` of timed lines): their list items are one more list.
+                let listed: Vec<(String, Vec<ElementRef<'_>>)> = groups
+                    .iter()
+                    .filter(|(_, lists)| {
+                        lists.iter().all(|l| matches!(l.value().name(), "ul" | "ol"))
+                    })
+                    .map(|(inner, lists)| {
+                        let items = lists
+                            .iter()
+                            .flat_map(|l| l.children().filter_map(ElementRef::wrap))
+                            .filter(|c| c.value().name() == "li")
+                            .collect();
+                        (format!("{inner} > li"), items)
+                    })
+                    .collect();
+                for (inner, children) in groups.into_iter().chain(listed) {
                     let key = format!("{sig} > {inner}");
                     let dated = children.iter().map(|i| (*i, day_of(&days, *i).or(outer)));
                     match nested.iter_mut().find(|(k, _)| *k == key) {
@@ -305,8 +327,14 @@ fn read_listing(
                 })
                 .flat_map(|(i, item)| grid_items(i, item))
                 .collect();
-            // Most items carry their own date and title.
-            if read.len() < listing_min() || read.len() * 2 <= items.len() {
+            // Most items carry their own date and title; a programme's steps (its lines
+            // without a bold name beside lines with one) are no items.
+            let steps = if read.len() * 2 <= items.len() && items.len() <= MAX_STEPPED {
+                items.iter().filter(|(i, _)| is_programme_step(*i)).count()
+            } else {
+                0
+            };
+            if read.len() < listing_min() || read.len() * 2 <= items.len() - steps {
                 continue;
             }
             // A conference's timetable (`9.30 h Acreditación`, `12.00 h Pausa café`): its
@@ -349,20 +377,75 @@ fn read_listing(
                 }
                 events.push(item.raw);
             }
-            if events.len() < listing_min() || days.len() < 2 {
+            // All on one day: one event's timetable, unless the items are a day's
+            // programme under its heading, each act named in bold after its time
+            // (`<h2>18 Nisan programı</h2>`, `14.00 — Mini konser: <b>Kervan Akustik</b>`).
+            let programme = || {
+                items.iter().filter(|(i, d)| d.is_some() && is_bold_led(*i)).count() >= events.len()
+            };
+            if events.len() < listing_min() || days.len() < 2 && !programme() {
                 continue;
             }
             // Of two lists that give as many events, the one whose events carry their times
             // (a concerts table beside a recitals table dated by day only).
+            // Of two as long and as timed, the finer: a day's lines (`ul > li`) rather
+            // than the sections that each hold several of them, whose one event mixes
+            // their lines.
+            let ids: Vec<_> = items.iter().map(|(i, _)| *i).collect();
             let rank = |events: &[RawEvent]| (events.len(), timed(events));
-            if best.as_ref().is_none_or(|(_, b, _)| rank(&events) > rank(b)) {
-                let what =
-                    format!("{} repeated `{sig}` items, each with its own date", events.len());
-                best = Some((what, events, parent));
+            let better = best.as_ref().is_none_or(|(_, b, _, coarse)| {
+                rank(&events) > rank(b) || rank(&events) == rank(b) && holds_groups(coarse, &ids)
+            });
+            let what = format!("{} repeated `{sig}` items, each with its own date", events.len());
+            if better {
+                if let Some(previous) = best.take() {
+                    others.push(previous);
+                }
+                best = Some((what, events, parent, ids));
+            } else {
+                others.push((what, events, parent, ids));
             }
         }
     }
-    best
+    let (mut what, mut events, list, ids) = best?;
+    // Other lists of the page that read as listings on their own, each event at its time
+    // of day, and share no item with those taken (a club's fixtures table, then its
+    // socials list): their events too, the longest first. A list of bare days beside
+    // them is left (its time may be stated for the other list only).
+    others.sort_by_key(|(_, e, _, _)| std::cmp::Reverse((e.len(), timed(e))));
+    let mut taken = ids;
+    for (other_what, other_events, _, other_ids) in others {
+        if timed(&other_events) < other_events.len()
+            || other_ids.iter().any(|o| taken.iter().any(|t| overlaps(*o, *t)))
+        {
+            continue;
+        }
+        what.push_str(&format!("; {other_what}"));
+        for e in other_events {
+            if !events.iter().any(|k| k.name == e.name && k.start == e.start) {
+                events.push(e);
+            }
+        }
+        taken.extend(other_ids);
+    }
+    Some((what, events, list))
+}
+
+/// Whether two items are one, or one holds the other.
+fn overlaps(a: ElementRef<'_>, b: ElementRef<'_>) -> bool {
+    a.id() == b.id()
+        || a.ancestors().any(|x| x.id() == b.id())
+        || b.ancestors().any(|x| x.id() == a.id())
+}
+
+/// Whether the items of one list (`coarse`) are groups of another's (`fine`): every fine
+/// item sits inside a coarse one, and some coarse item holds two or more.
+fn holds_groups(coarse: &[ElementRef<'_>], fine: &[ElementRef<'_>]) -> bool {
+    let holder = |f: &ElementRef<'_>| {
+        f.ancestors().find(|a| coarse.iter().any(|c| c.id() == a.id())).map(|a| a.id())
+    };
+    let held: Vec<_> = fine.iter().map(holder).collect();
+    held.iter().all(Option::is_some) && held.iter().enumerate().any(|(i, h)| held[..i].contains(h))
 }
 
 /// How many events start at a time of day (not a bare date).
@@ -603,6 +686,71 @@ mod tests {
             ["Haydn: The Creation", "Bach: St John Passion", "Come and Sing: Fauré Requiem"]
         );
     }
+    #[test]
+    fn a_second_timed_list_of_the_page_is_read_too() {
+        // Issue 24, page 251: a fixtures table, then a socials list; its events are
+        // timed. A list of bare days beside them is not taken (see the test above).
+        let row = |d: &str, t: &str| format!("<tr><td>{d}</td><td><b>{t}</b></td></tr>");
+        let social = |t: &str, d: &str| {
+            format!("<li><h4>{t}</h4><p><strong>{d}</strong> – Pavilion bar.</p></li>")
+        };
+        let html = format!(
+            "<html lang=en><body><main><h1>Fixtures</h1><table>{}{}{}</table><h3>Socials</h3>\
+             <ul>{}{}{}</ul></main></body></html>",
+            row("25 April 2026, 1.30pm", "Much Hadham CC"),
+            row("9 May 2026, 1.30pm", "Sawbridgeworth 2nd XI"),
+            row("13 June 2026, 1.30pm", "Standon & Puckeridge"),
+            social("Quiz Night", "Friday 20 March, 7.30pm"),
+            social("Annual Dinner", "Saturday 10 October, 7pm"),
+            social("Cricket Day", "Sunday 19 July, from 11am"),
+        );
+        let doc = scraper::Html::parse_document(&html);
+        let day = NaiveDate::from_ymd_opt(2026, 2, 26);
+        let (_, events, _) = super::read_listing(&doc, day, Default::default()).unwrap();
+        let mut starts: Vec<_> = events.iter().filter_map(|e| e.start.as_deref()).collect();
+        starts.sort_unstable();
+        assert_eq!(
+            starts,
+            [
+                "2026-03-20T19:30:00",
+                "2026-04-25T13:30:00",
+                "2026-05-09T13:30:00",
+                "2026-06-13T13:30:00",
+                "2026-07-19T11:00:00",
+                "2026-10-10T19:00:00",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_days_programme_of_acts_named_in_bold() {
+        // Issue 24, page 207: one day under its heading, each act named in bold after its
+        // time (a label before the name kept); the line without a bold name is a step.
+        let html = "<html lang=tr><body><main><h1>Plak Günü</h1><h2>18 Nisan programı</h2><ul>\
+            <li><strong>10.00</strong> — Kepenkler açılıyor, özel baskılar satışta.</li>\
+            <li><strong>12.00 – 13.00</strong> — DJ set: <strong>Selin Derin</strong> çalıyor.</li>\
+            <li><strong>14.00</strong> — Mini konser: <strong>Kervan Akustik</strong> çalıyor.</li>\
+            <li><strong>16.00</strong> — İmza: <strong>Ahmet Ürkmez</strong> imzalıyor.</li>\
+            </ul><h2>Özel baskılar</h2><p>Liste 9 Nisan'da açıklanacak.</p>\
+            <h2>Saatler</h2><p>Pazar kapalı.</p></main></body></html>";
+        let doc = scraper::Html::parse_document(html);
+        let day = NaiveDate::from_ymd_opt(2026, 2, 26);
+        let (mut candidates, mut notes) = (Vec::new(), Vec::new());
+        crate::fallback::read_news(&doc, day, &mut candidates, &mut notes);
+        let read: Vec<_> = candidates
+            .iter()
+            .map(|c| (c.raw.name.as_deref().unwrap(), c.raw.start.as_deref().unwrap()))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("DJ set: Selin Derin", "2026-04-18T12:00:00+03:00"),
+                ("Mini konser: Kervan Akustik", "2026-04-18T14:00:00+03:00"),
+                ("İmza: Ahmet Ürkmez", "2026-04-18T16:00:00+03:00"),
+            ]
+        );
+    }
+
     use crate::fallback::item::Item;
     use chrono::NaiveDate;
     use gleaner_event::{EventTime, RawEvent};

@@ -48,6 +48,7 @@ const EVENT_NOUNS: &[&str] = &[
     "soylesi",
     "gosteri",
     "dinleti",
+    "recital",
 ];
 
 /// Whether folded `words` announce an event: an [`ANNOUNCING`] phrase or an
@@ -491,8 +492,12 @@ fn day_and_time(text: &str, ctx: &Context) -> Option<chrono::NaiveDateTime> {
             if found.end.is_some_and(|e| e.date() != found.start.date()) {
                 return None;
             }
-            let EventTime::Floating(at) = found.start else { return None };
-            at
+            match found.start {
+                EventTime::Floating(at) => at,
+                // `22 Mart Pazar 14.00 – 17.00`: the bare time right after the date.
+                EventTime::Date(day) => day.and_time(time_after_date(text, day, ctx)?),
+                EventTime::Fixed(_) => return None,
+            }
         }
         // A day written with its month or number is no relative day, even when its
         // written weekday disagrees with it (a report's "domingo 26 de julio").
@@ -504,6 +509,48 @@ fn day_and_time(text: &str, ctx: &Context) -> Option<chrono::NaiveDateTime> {
         }
     };
     (at.date() >= ctx.reference).then_some(at)
+}
+
+/// Most words of a date written before its bare time (`22 Mart Pazar`, `Samstag, 14.
+/// März 2026`).
+const DATE_WORDS: usize = 5;
+
+/// The bare dotted time (`14.00`, `9:30`, the start of `14.00 – 17.00`) a text writes
+/// right after its date `day`: the words before the time's first digit end with that
+/// date. A time elsewhere in the sentence is not the date's.
+fn time_after_date(text: &str, day: NaiveDate, ctx: &Context) -> Option<chrono::NaiveTime> {
+    let bytes = text.as_bytes();
+    let at = (0..bytes.len()).find(|&i| {
+        bytes[i].is_ascii_digit()
+            && (i == 0 || !bytes[i - 1].is_ascii_digit())
+            && super::tables::cell_time(time_word(&text[i..])).is_some()
+    })?;
+    let before: Vec<&str> = text[..at].split_whitespace().collect();
+    // The last word is the date's: a weekday, a month, a day number or a year.
+    let last = before.last()?.trim_end_matches([',', '·', '-', '–', '.']);
+    let date_word = gleaner_event::datetext::is_weekday(last)
+        || gleaner_event::datetext::is_month_name(last)
+        || (!last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()));
+    let ends_with_date = date_word
+        && (1..=DATE_WORDS.min(before.len())).any(|k| {
+            let tail = before[before.len() - k..].join(" ");
+            parse_text_date(
+                tail.trim_end_matches([',', '·', '-', '–']),
+                Some(ctx.reference),
+                ctx.order,
+            )
+            .is_some_and(|d| d.start == EventTime::Date(day) && d.end.is_none())
+        });
+    let (t, _) = super::tables::cell_time(time_word(&text[at..]))?;
+    ends_with_date.then_some(t)
+}
+
+/// A text's first word, without a suffix after an apostrophe (`14.00'te` → `14.00`) or
+/// a trailing comma.
+fn time_word(text: &str) -> &str {
+    let w = text.split_whitespace().next().unwrap_or_default();
+    let w = w.split(['\'', '’']).next().unwrap_or(w);
+    w.trim_end_matches([',', ';', ')'])
 }
 
 /// Whether a text names a month (`juillet`, `Mart`, `Dez.`).
@@ -575,7 +622,8 @@ fn weekly_time(sentence: &str) -> Option<(chrono::Weekday, chrono::NaiveTime)> {
         }
         // French writes a habit with the singular article (`ont lieu le vendredi à 19 h
         // 30`): a weekday after `le` and before no day number is every such day.
-        let habitual = i.checked_sub(1).is_some_and(|j| words[j] == "le")
+        // So does Spanish with the plural one (`son los viernes a las 22.00 h`).
+        let habitual = i.checked_sub(1).is_some_and(|j| matches!(words[j], "le" | "los"))
             && words.get(i + 1).is_none_or(|n| !n.bytes().all(|b| b.is_ascii_digit()));
         let every = habitual || i.checked_sub(1).is_some_and(|j| EVERY.contains(&words[j]));
         match weekday_of(w) {
@@ -691,7 +739,11 @@ fn quoted(sentence: &str) -> Option<String> {
 /// The days a sentence lists before one month name ("12, 19 y 26 de abril y 3 de mayo",
 /// "5, 12 et 19 juillet", "8., 15. und 22. März"), in order; empty when it lists fewer
 /// than two.
-fn listed_days(sentence: &str, reference: NaiveDate, order: DateOrder) -> Vec<NaiveDate> {
+pub(super) fn listed_days(
+    sentence: &str,
+    reference: NaiveDate,
+    order: DateOrder,
+) -> Vec<NaiveDate> {
     let mut days = Vec::new();
     let mut pending: Vec<u32> = Vec::new();
     for word in sentence.split(|c: char| c.is_whitespace() || c == ',').take(200) {
@@ -712,6 +764,11 @@ fn listed_days(sentence: &str, reference: NaiveDate, order: DateOrder) -> Vec<Na
             continue;
         }
         if pending.is_empty() {
+            // Other words after the list's days end it (`24 Nisan Cuma saat 22.00'de …
+            // başlayacak, 26 Nisan Pazar akşamı dönüş`: a return, not a second day).
+            if !days.is_empty() && !gleaner_event::datetext::is_weekday(&f) {
+                break;
+            }
             continue;
         }
         // A month name: each pending day in that month.
@@ -836,6 +893,18 @@ mod tests {
             ("Construction of the new hall will take place on Monday, June 1, 2026.", &[]),
             // A deadline.
             ("Las inscripciones para el taller se cierran el 13 de marzo a las 14.00 horas.", &[]),
+            // Issue 24, page 307: a bare dotted time right after its date.
+            (
+                "Ramazan Bayramı'nın üçüncü günü, 22 Mart Pazar 14.00 – 17.00 saatleri arasında lokalimizde bayramlaşma programı düzenlenecektir.",
+                &["2026-03-22T14:00:00"],
+            ),
+            // A bare number elsewhere is no time of the date.
+            ("Die Versammlung findet am 14. März im Raum 12.05 statt.", &[]),
+            // A trip's return day is no second event.
+            (
+                "Geleneksel Çanakkale gezimiz bu yıl 24 Nisan Cuma saat 22.00'de Akçaova Otogarı'ndan hareketle başlayacak, 26 Nisan Pazar akşamı dönüş yapılacaktır.",
+                &["2026-04-24T22:00:00"],
+            ),
         ];
         for (sentence, want) in table {
             assert_eq!(starts(sentence), *want, "{sentence}");
@@ -923,6 +992,13 @@ mod tests {
                 Some((Weekday::Sun, at(12, 30))),
             ),
             ("Join us every Saturday at 8 pm for the concert.", Some((Weekday::Sat, at(20, 0)))),
+            // Issue 24, page 239: a weekday whose plural is its singular, and recitals.
+            (
+                "Todos los recitales son los viernes a las 22.00 h en nuestra sede (calle Ancha, 12).",
+                Some((Weekday::Fri, at(22, 0))),
+            ),
+            // One Friday is no habit.
+            ("El recital es el viernes a las 22.00 h.", None),
             // A dated sentence is one event's, not all.
             ("Le concert a lieu le dimanche 5 juillet à 15h.", None),
             // Opening hours.

@@ -41,6 +41,8 @@ const BEFORE_START: &[&str] = &[
     "kapi",
     "binis",
     "briefing",
+    // `Abrimos a las 21 h · arrancan los músicos a las 22 h`: "we open".
+    "abrimos",
 ];
 
 /// Where a clause's first word naming a time before the start opens, as a byte offset.
@@ -266,6 +268,11 @@ mod tests {
         assert_eq!(start_line("Briefing 18:30 h Arranque 19:30 h"), " Arranque 19:30 h");
         assert_eq!(start_line("Briefing 19:15 h 20:00 a 23:00 h"), " 20:00 a 23:00 h");
         assert_eq!(start_line("Einlass 19 Uhr Beginn 20 Uhr"), " Beginn 20 Uhr");
+        // Issue 24, page 300: "we open" is the doors.
+        assert_eq!(
+            start_line("Abrimos a las 21 h · arrancan los músicos a las 22 h"),
+            "· arrancan los músicos a las 22 h"
+        );
         // Only doors: the start is not said; a role word before a date is the event's.
         assert_eq!(start_line("Einlass 19 Uhr"), "Einlass 19 Uhr");
         assert_eq!(

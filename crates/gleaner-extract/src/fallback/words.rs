@@ -74,8 +74,15 @@ const CLOSURE_WORDS: &[&str] = &[
 /// estivale du 3 au 22 août`, `Closed 24–26 December`, `Betriebsferien`, `Cerrado por
 /// vacaciones`), gives a deadline, or says how long a pass is valid: a listing's item or a page's date
 /// never comes from one.
+/// A closing event (`Noche de cierre`, `concierto de cierre`: "de" before the word) is
+/// no closure.
 pub(super) fn is_closure_line(text: &str) -> bool {
-    text.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|w| CLOSURE_WORDS.contains(&w))
+    let lower = text.to_lowercase();
+    let words: Vec<&str> =
+        lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words.iter().enumerate().any(|(i, w)| {
+        CLOSURE_WORDS.contains(w) && !(*w == "cierre" && i > 0 && words[i - 1] == "de")
+    })
 }
 
 pub(super) fn is_publication_line(text: &str) -> bool {
@@ -381,5 +388,24 @@ mod status_word_tests {
         assert_eq!(status_in("Mié 15 abr REPROGRAMADO"), Some("rescheduled"));
         assert_eq!(status_in("Fecha reprogramada"), Some("rescheduled"));
         assert_eq!(status_in("Programa de mano"), None);
+    }
+}
+
+#[cfg(test)]
+mod closure_tests {
+    use super::is_closure_line;
+
+    #[test]
+    fn a_closing_night_is_no_closure() {
+        // Issue 24, page 258: `Noche de cierre` is the carnival's last night.
+        for (line, closure) in [
+            ("Vie 06/03 – Noche de cierre y fallo del jurado", false),
+            ("Concierto de cierre de temporada", false),
+            ("Cierre por vacaciones del 1 al 15 de agosto", true),
+            ("Cerrado el 1 de mayo", true),
+            ("Fermeture estivale du 3 au 22 août", true),
+        ] {
+            assert_eq!(is_closure_line(line), closure, "{line}");
+        }
     }
 }
