@@ -179,7 +179,7 @@ fn is_region(part: &str) -> bool {
 }
 
 /// A UK postcode: `LS1 6DN`, `SW1A 1AA`, `M1 1AE` (outward code, space, inward code).
-fn is_uk_postcode(p: &str) -> bool {
+pub fn is_uk_postcode(p: &str) -> bool {
     let Some((out, inw)) = p.split_once(' ') else { return false };
     let (o, i) = (out.as_bytes(), inw.as_bytes());
     let letters = o.iter().take_while(|b| b.is_ascii_uppercase()).count();

@@ -30,7 +30,7 @@ pub mod text;
 pub mod time;
 pub mod zone;
 
-pub use address::country_code;
+pub use address::{country_code, is_uk_postcode};
 pub use free_tier::states_free_tier;
 pub use identity::EventIdentity;
 pub use model::{AttendanceMode, Category, Event, EventStatus, Price, Venue};

@@ -35,13 +35,17 @@ pub(super) fn stated_page_price(root: ElementRef<'_>) -> Option<PriceText> {
     found
 }
 
+/// Whether `p` sits inside a list item, a table or a description's term or details.
+fn in_item_or_cell(p: ElementRef<'_>) -> bool {
+    p.ancestors()
+        .filter_map(ElementRef::wrap)
+        .any(|a| matches!(a.value().name(), "li" | "td" | "th" | "dd" | "table"))
+}
+
 /// Whether a paragraph stands right above a list or table of its page (one of its next
 /// three element siblings is one), outside any list item or cell.
 fn introduces_list(p: ElementRef<'_>) -> bool {
-    let inside = p
-        .ancestors()
-        .filter_map(ElementRef::wrap)
-        .any(|a| matches!(a.value().name(), "li" | "td" | "th" | "dd" | "table"));
+    let inside = in_item_or_cell(p);
     // A heading between them opens another section: the paragraph ends the one before
     // (`Eintritt: Fr. 20.–, Kinder gratis.` under a show, then `<h2>Weitere Anlässe</h2>`
     // and their table).
@@ -194,10 +198,7 @@ fn lists_after_in_section(root: ElementRef<'_>, p: ElementRef<'_>) -> bool {
 /// cell, one of its next four element siblings is one, in the paragraph's section
 /// ([`same_section`]: an `<h3>` under the `<h2>` over it does not part them).
 fn heads_section_list(p: ElementRef<'_>) -> bool {
-    let inside = p
-        .ancestors()
-        .filter_map(ElementRef::wrap)
-        .any(|a| matches!(a.value().name(), "li" | "td" | "th" | "dd" | "table"));
+    let inside = in_item_or_cell(p);
     !inside
         && p.next_siblings()
             .filter_map(ElementRef::wrap)

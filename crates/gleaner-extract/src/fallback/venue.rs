@@ -344,15 +344,7 @@ fn dash_parts(part: &str) -> Vec<&str> {
 fn ends_with_uk_postcode(part: &str) -> bool {
     let words: Vec<&str> = part.split_whitespace().collect();
     let [.., out, inward] = words.as_slice() else { return false };
-    let (o, i) = (out.as_bytes(), inward.as_bytes());
-    let letters = o.iter().take_while(|b| b.is_ascii_uppercase()).count();
-    (2..=4).contains(&o.len())
-        && (1..=2).contains(&letters)
-        && o.get(letters).is_some_and(u8::is_ascii_digit)
-        && o[letters..].iter().all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
-        && i.len() == 3
-        && i[0].is_ascii_digit()
-        && i[1..].iter().all(u8::is_ascii_uppercase)
+    gleaner_event::is_uk_postcode(&format!("{out} {inward}"))
 }
 
 /// A Turkish `district / city` written as a part of its own in a dotted line (`Karaköy Caz
