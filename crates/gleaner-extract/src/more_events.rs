@@ -251,6 +251,11 @@ fn smallest_blocks<'a, K: std::hash::Hash + Eq>(
     blocks
 }
 
+/// At most this many blocks are read, each a document with the page's head and footers
+/// (a "more events" block or two per page; a page of hundreds of paired links must not
+/// cost hundreds of copies of its footer).
+const MAX_BLOCKS: usize = 8;
+
 /// At most this many bytes of a `<head>`'s JSON-LD block go into a block's document (the
 /// site's organisation or place, not a page of events marked up).
 const MAX_HEAD_JSONLD: usize = 16 * 1024;
@@ -287,6 +292,7 @@ fn sub_documents(doc: &scraper::Html, blocks: Vec<ElementRef<'_>>) -> Vec<scrape
     }
     blocks
         .into_iter()
+        .take(MAX_BLOCKS)
         .map(|block| {
             let html = format!(
                 "<!DOCTYPE html><html lang=\"{lang}\"><head>{head}</head><body><main>{}</main>{footers}</body></html>",
