@@ -693,6 +693,19 @@ fn icalendar_parameters_and_odd_shapes() {
                    "venue_name": "Hacklab", "locality": "Madrid", "country": "ES"}),
         ),
         (
+            "vCalendar 1.0 quoted-printable values in a charset, one cut by a soft line break",
+            ICS,
+            "BEGIN:VCALENDAR\r\nVERSION:1.0\r\nBEGIN:VEVENT\r\nDTSTART:20260912T170000Z\r\nSUMMARY;ENCODING=QUOTED-PRINTABLE;CHARSET=UTF-8:F=C3=AAte de la bi=C3=A8re\r\nLOCATION;CHARSET=ISO-8859-1;ENCODING=QUOTED-PRINTABLE:Caf=E9 du Nord\r\nDESCRIPTION;ENCODING=QUOTED-PRINTABLE:Brasseurs locaux=0D=0A=\r\net musique=\r\n live.\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+            json!({"title": "Fête de la bière", "venue_name": "Café du Nord",
+                   "description": "Brasseurs locaux\net musique live.", "start": "2026-09-12T17:00:00+00:00"}),
+        ),
+        (
+            "a base64 text value",
+            ICS,
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d5@x\nSUMMARY;ENCODING=BASE64:U3RyZWV0IHBhcnR5\nDTSTART:20260715T190000\nEND:VEVENT\nEND:VCALENDAR\n",
+            json!({"title": "Street party"}),
+        ),
+        (
             "X-COST-TYPE:free is the plugin's default, no statement",
             ICS,
             "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d4@x\nSUMMARY:Install party\nDTSTART:20260715T190000\nX-COST-TYPE:free\nEND:VEVENT\nEND:VCALENDAR\n",

@@ -1,7 +1,8 @@
 //! iCalendar (RFC 5545) calendars: one [`IcalEvent`] per `VEVENT`, or the occurrences of
 //! every series within a window (SPEC §2).
 //!
-//! Read here: line unfolding and text unescaping; `VTIMEZONE`/`TZID` (also duplicated or
+//! Read here: line unfolding and text unescaping (also vCalendar 1.0's quoted-printable and
+//! base64 values, see `encoding`); `VTIMEZONE`/`TZID` (also duplicated or
 //! broken blocks, Mozilla paths and Outlook's Windows names, see [`zone`]); floating times
 //! in the source's zone (the caller's [`IcalOptions::default_tz`], else the calendar's
 //! `X-WR-TIMEZONE`); all-day events with their exclusive `DTEND`; `DURATION`;
@@ -19,6 +20,7 @@
 //! line, [`IcalOptions::max_instances`] occurrences and [`MAX_PERIODS_TOTAL`] recurrence
 //! periods when expanding.
 
+mod encoding;
 pub mod rrule;
 pub mod zone;
 
@@ -233,6 +235,20 @@ impl Prop {
     fn param(&self, name: &str) -> Option<&str> {
         self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
+
+    /// The value as text: decoded when its `ENCODING` says quoted-printable or base64 (in
+    /// its `CHARSET`), then unescaped (RFC 5545 §3.3.11) unless it was base64.
+    fn text(&self) -> String {
+        let value = self.value.trim();
+        match encoding::ValueEncoding::of(self.param("ENCODING")) {
+            Some(enc) => match encoding::decode(value, enc, self.param("CHARSET")) {
+                Some(d) if enc == encoding::ValueEncoding::Base64 => d,
+                Some(d) => unescape(&d),
+                None => unescape(value),
+            },
+            None => unescape(value),
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -267,6 +283,18 @@ fn unfold(text: &str, cal: &mut Calendar) -> Vec<String> {
     let mut cut = false;
     for raw in text.split('\n') {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        // A quoted-printable soft line break: the value goes on, as written, on this line.
+        if let Some(last) = lines.last_mut()
+            && encoding::continues_soft(last)
+        {
+            last.pop();
+            if last.len() + raw.len() <= MAX_LINE {
+                last.push_str(raw);
+            } else {
+                cut = true;
+            }
+            continue;
+        }
         if let Some(cont) = raw.strip_prefix([' ', '\t'])
             && let Some(last) = lines.last_mut()
         {
@@ -692,9 +720,7 @@ struct Built {
 }
 
 fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar) -> Option<Built> {
-    let text = |name: &str| {
-        ev.first(name).map(|p| unescape(p.value.trim())).filter(|s| !s.trim().is_empty())
-    };
+    let text = |name: &str| ev.first(name).map(Prop::text).filter(|s| !s.trim().is_empty());
     let start = ev.first("DTSTART").and_then(|p| when_of(p, ctx, loc, cal));
     let rid = ev.first("RECURRENCE-ID").and_then(|p| when_of(p, ctx, loc, cal));
     let start = start.or(rid);
