@@ -490,6 +490,13 @@ fn schema_org_shapes_in_the_wild() {
             json!({"start": "2026-03-15T21:00:00", "end": "2026-03-15T23:30:00"}),
         ),
         (
+            "JSON-LD endDate without the offset its startDate gives",
+            H,
+            r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event",
+                 "name":"Harbour Lights","startDate":"2026-08-14T21:30-03:00","endDate":"2026-08-15T00:30"}</script>"#,
+            json!({"start": "2026-08-14T21:30:00-03:00", "end": "2026-08-15T00:30:00-03:00"}),
+        ),
+        (
             "JSON-LD startDate written day-first with dots",
             H,
             r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event",
