@@ -713,6 +713,12 @@ fn icalendar_parameters_and_odd_shapes() {
             json!({"title": "Street party"}),
         ),
         (
+            "an Outlook VTIMEZONE south of the equator: daylight time from September to April",
+            ICS,
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTIMEZONE\r\nTZID:(UTC+12:00) Harbour Time\r\nBEGIN:STANDARD\r\nDTSTART:16010101T030000\r\nTZOFFSETFROM:+1300\r\nTZOFFSETTO:+1200\r\nRRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=4\r\nEND:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:16010101T020000\r\nTZOFFSETFROM:+1200\r\nTZOFFSETTO:+1300\r\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=9\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:d6@x\r\nSUMMARY:Summer regatta dinner\r\nDTSTART;TZID=\"(UTC+12:00) Harbour Time\":20270116T193000\r\nDTEND;TZID=\"(UTC+12:00) Harbour Time\":20270116T223000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+            json!({"start": "2027-01-16T19:30:00+13:00", "end": "2027-01-16T22:30:00+13:00"}),
+        ),
+        (
             "X-COST-TYPE:free is the plugin's default, no statement",
             ICS,
             "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d4@x\nSUMMARY:Install party\nDTSTART:20260715T190000\nX-COST-TYPE:free\nEND:VEVENT\nEND:VCALENDAR\n",

@@ -121,7 +121,11 @@ pub fn read(bytes: &[u8], opts: &IcalOptions) -> Calendar {
         let from_block = || {
             let std = tz.sub_offset("STANDARD");
             let dst = tz.sub_offset("DAYLIGHT");
-            zone::from_offsets(std, dst)
+            let southern = matches!(
+                (tz.sub_month("STANDARD"), tz.sub_month("DAYLIGHT")),
+                (Some(s), Some(d)) if d > s
+            );
+            zone::from_offsets(std, dst, southern)
         };
         match named.or_else(from_block) {
             Some(z) => {
@@ -264,17 +268,34 @@ impl Component {
     fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Prop> + 'a {
         self.props.iter().filter(move |p| p.name == name)
     }
-    /// `TZOFFSETTO` of the latest `STANDARD` or `DAYLIGHT` part of a `VTIMEZONE`.
-    fn sub_offset(&self, kind: &str) -> Option<i32> {
+    /// The latest `STANDARD` or `DAYLIGHT` part of a `VTIMEZONE` (by its `DTSTART`) with
+    /// a `TZOFFSETTO` we read, and that offset.
+    fn latest_sub(&self, kind: &str) -> Option<(&Component, i32)> {
         self.subs
             .iter()
             .filter(|(k, _)| k == kind)
             .filter_map(|(_, c)| {
-                let start = c.first("DTSTART").map(|p| p.value.clone()).unwrap_or_default();
-                Some((start, zone::parse_offset(&c.first("TZOFFSETTO")?.value)?))
+                let start = c.first("DTSTART").map(|p| p.value.as_str()).unwrap_or_default();
+                Some((start, c, zone::parse_offset(&c.first("TZOFFSETTO")?.value)?))
             })
-            .max_by(|a, b| a.0.cmp(&b.0))
-            .map(|(_, off)| off)
+            .max_by(|a, b| a.0.cmp(b.0))
+            .map(|(_, c, off)| (c, off))
+    }
+    /// `TZOFFSETTO` of the latest `STANDARD` or `DAYLIGHT` part of a `VTIMEZONE`.
+    fn sub_offset(&self, kind: &str) -> Option<i32> {
+        self.latest_sub(kind).map(|(_, off)| off)
+    }
+    /// The month the latest `STANDARD` or `DAYLIGHT` part begins in: its rule's `BYMONTH`,
+    /// else its `DTSTART`'s month.
+    fn sub_month(&self, kind: &str) -> Option<u32> {
+        let (c, _) = self.latest_sub(kind)?;
+        let by_month = c.first("RRULE").and_then(|r| {
+            r.value.split(';').find_map(|part| {
+                let (k, v) = part.split_once('=')?;
+                k.trim().eq_ignore_ascii_case("BYMONTH").then(|| v.trim().parse().ok()).flatten()
+            })
+        });
+        by_month.or_else(|| c.first("DTSTART")?.value.trim().get(4..6)?.parse().ok())
     }
 }
 
