@@ -719,6 +719,12 @@ fn icalendar_parameters_and_odd_shapes() {
             json!({"start": "2027-01-16T19:30:00+13:00", "end": "2027-01-16T22:30:00+13:00"}),
         ),
         (
+            "a LOCATION of a numbered street and its town, no space after the comma",
+            ICS,
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d7@x\nSUMMARY:Pottery fair\nLOCATION;LANGUAGE=en-GB:9 Quarry Crescent\\,Ashby\nDTSTART:20260715T100000\nEND:VEVENT\nEND:VCALENDAR\n",
+            json!({"venue_name": null, "street": "9 Quarry Crescent", "locality": "Ashby"}),
+        ),
+        (
             "X-COST-TYPE:free is the plugin's default, no statement",
             ICS,
             "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d4@x\nSUMMARY:Install party\nDTSTART:20260715T190000\nX-COST-TYPE:free\nEND:VEVENT\nEND:VCALENDAR\n",

@@ -1216,6 +1216,20 @@ fn split_address_parts(text: &str) -> LocationParts {
             };
         }
     }
+    // `12 Mill Lane, Leeds`, `Mühlweg 1,Leipzig`: a numbered street and its town alone.
+    if let [street, town] = parts
+        && has_digit(street)
+        && !is_room(street)
+        && looks_street(street)
+        && place_name(town)
+    {
+        return LocationParts {
+            venue: None,
+            street: Some((*street).to_owned()),
+            locality: Some((*town).to_owned()),
+            country: None,
+        };
+    }
     // `Street 5 03044 Town` in one part.
     if let Some(last) = parts.last() {
         let words: Vec<&str> = last.split_whitespace().collect();
@@ -1301,6 +1315,7 @@ fn looks_street(s: &str) -> bool {
         "road ",
         "avenue ",
         "lane ",
+        "crescent ",
         "rue ",
         "calle ",
         "avenida ",
@@ -1511,6 +1526,26 @@ fn expand(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_numbered_street_and_its_town() {
+        let split = |s: &str| {
+            let p = split_location(s);
+            (p.venue, p.street, p.locality)
+        };
+        let some = |s: &str| Some(s.to_owned());
+        assert_eq!(
+            split("4 Harbour Crescent,Westcliff"),
+            (None, some("4 Harbour Crescent"), some("Westcliff"))
+        );
+        assert_eq!(
+            split("Lindenweg 12, Greifswald"),
+            (None, some("Lindenweg 12"), some("Greifswald"))
+        );
+        // No street word, or a room: no split.
+        assert_eq!(split("Stage 2, Arena"), (some("Stage 2, Arena"), None, None));
+        assert_eq!(split("Room 4 Lane, Leeds").1, None);
+    }
 
     #[test]
     fn locations() {
