@@ -37,10 +37,18 @@ impl ValueEncoding {
 pub(super) fn continues_soft(line: &str) -> bool {
     let Some(body) = line.strip_suffix('=') else { return false };
     // The parameters end at the first `:` (a quoted parameter value holding one aside, which
-    // a QUOTED-PRINTABLE line has no need of).
-    let head = body.split(':').next().unwrap_or_default();
-    head.len() < body.len() && ascii_contains(head, "QUOTED-PRINTABLE")
+    // a QUOTED-PRINTABLE line has no need of), within the line's first [`HEAD_MAX`] bytes:
+    // the check runs for every line a value is continued on, and must not grow with it.
+    let mut end = body.len().min(HEAD_MAX);
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    let Some(colon) = body[..end].find(':') else { return false };
+    ascii_contains(&body[..colon], "QUOTED-PRINTABLE")
 }
+
+/// How far into a line its name and parameters are looked for.
+const HEAD_MAX: usize = 512;
 
 fn ascii_contains(hay: &str, needle: &str) -> bool {
     hay.as_bytes().windows(needle.len()).any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
@@ -150,5 +158,8 @@ mod tests {
         assert!(!continues_soft("SUMMARY;ENCODING=QUOTED-PRINTABLE:Ende"));
         // `=` inside the parameters only.
         assert!(!continues_soft("X-QUOTED-PRINTABLE="));
+        // Parameters beyond the first bytes are not looked for.
+        let long = format!("X-NOTE;X-PAD={};ENCODING=QUOTED-PRINTABLE:a=", "p".repeat(600));
+        assert!(!continues_soft(&long));
     }
 }
