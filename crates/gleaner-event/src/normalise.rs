@@ -104,7 +104,7 @@ pub fn normalise(raw: &RawEvent, ctx: &NormaliseContext<'_>) -> Result<Normalise
     let end_time_of_day = raw.end.as_deref().and_then(crate::time::parse_time_of_day);
     let end = match (end_time_of_day, start) {
         (Some(t), Some(s)) => end_on_start_day(s, t),
-        _ => time("endDate", &raw.end),
+        _ => time("endDate", &raw.end).map(|e| end_on_start_clock(start, e)),
     };
     let previous_start = time("previousStartDate", &raw.previous_start);
     if title.is_none() && start.is_none() {
@@ -199,6 +199,20 @@ fn end_on_start_day(start: EventTime, t: chrono::NaiveTime) -> Option<EventTime>
             let local = next_day(s.date_naive(), t < s.time())?.and_time(t);
             Some(EventTime::Fixed(s.offset().from_local_datetime(&local).single()?))
         }
+    }
+}
+
+/// An end the page wrote as a local date-time beside a start it gave an offset
+/// (`2026-05-02T20:00-05:00` to `2026-05-02T23:00`; a value-class `dt-end` of a time that
+/// took the start's date): the page wrote the offset once, and an end within a day of the
+/// start is on the start's clock. A later end (a festival's last day, perhaps after a
+/// clock change) stays as written.
+fn end_on_start_clock(start: Option<EventTime>, end: EventTime) -> EventTime {
+    use chrono::TimeZone;
+    let (Some(EventTime::Fixed(s)), EventTime::Floating(e)) = (start, end) else { return end };
+    match s.offset().from_local_datetime(&e).single() {
+        Some(f) if f >= s && f - s <= chrono::Duration::hours(24) => EventTime::Fixed(f),
+        _ => end,
     }
 }
 
@@ -797,6 +811,34 @@ mod tests {
         let e = normalise(&raw, &c).unwrap().event;
         assert_eq!(e.start.unwrap().to_iso(), "2024-07-01T20:00:00+03:00");
         assert_eq!(e.end.unwrap().to_iso(), "2024-07-02");
+    }
+
+    #[test]
+    fn a_local_end_within_a_day_takes_the_start_offset() {
+        let base = Url::parse("https://example.org/").unwrap();
+        let end_of = |start: &str, end: &str| {
+            let raw = RawEvent {
+                name: Some("x".into()),
+                start: Some(start.into()),
+                end: Some(end.into()),
+                ..Default::default()
+            };
+            normalise(&raw, &ctx(&base)).unwrap().event.end.unwrap().to_iso()
+        };
+        assert_eq!(
+            end_of("2025-11-08T21:00-07:00", "2025-11-09T01:30"),
+            "2025-11-09T01:30:00-07:00"
+        );
+        assert_eq!(end_of("2025-11-08T21:00Z", "2025-11-08T23:00:00"), "2025-11-08T23:00:00+00:00");
+        // Beyond a day, or before the start, or both local: as written.
+        assert_eq!(end_of("2025-11-08T21:00-07:00", "2025-11-12T18:00"), "2025-11-12T18:00:00");
+        assert_eq!(end_of("2025-11-08T21:00-07:00", "2025-11-08T20:00"), "2025-11-08T20:00:00");
+        assert_eq!(end_of("2025-11-08T21:00", "2025-11-08T23:00"), "2025-11-08T23:00:00");
+        // An end with its own offset keeps it.
+        assert_eq!(
+            end_of("2025-11-08T21:00-07:00", "2025-11-08T23:00-08:00"),
+            "2025-11-08T23:00:00-08:00"
+        );
     }
 
     #[test]

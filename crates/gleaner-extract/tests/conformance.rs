@@ -490,6 +490,13 @@ fn schema_org_shapes_in_the_wild() {
             json!({"start": "2026-03-15T21:00:00", "end": "2026-03-15T23:30:00"}),
         ),
         (
+            "JSON-LD endDate without the offset its startDate gives",
+            H,
+            r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event",
+                 "name":"Harbour Lights","startDate":"2026-08-14T21:30-03:00","endDate":"2026-08-15T00:30"}</script>"#,
+            json!({"start": "2026-08-14T21:30:00-03:00", "end": "2026-08-15T00:30:00-03:00"}),
+        ),
+        (
             "JSON-LD startDate written day-first with dots",
             H,
             r#"<script type="application/ld+json">{"@context":"https://schema.org","@type":"Event",
@@ -691,6 +698,31 @@ fn icalendar_parameters_and_odd_shapes() {
             "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d3@x\nSUMMARY:Soldering\nDTSTART:20260715T190000\nLOCATION:Hacklab @ Calle del Ave María 12\\, 28012 Madrid\\, España\nX-COST-TYPE:external\nX-COST:5 €\nX-TICKETS-URL:https://tickets.example/solder\nEND:VEVENT\nEND:VCALENDAR\n",
             json!({"price_min": "5", "currency": "EUR", "ticket_url": "https://tickets.example/solder",
                    "venue_name": "Hacklab", "locality": "Madrid", "country": "ES"}),
+        ),
+        (
+            "vCalendar 1.0 quoted-printable values in a charset, one cut by a soft line break",
+            ICS,
+            "BEGIN:VCALENDAR\r\nVERSION:1.0\r\nBEGIN:VEVENT\r\nDTSTART:20260912T170000Z\r\nSUMMARY;ENCODING=QUOTED-PRINTABLE;CHARSET=UTF-8:F=C3=AAte de la bi=C3=A8re\r\nLOCATION;CHARSET=ISO-8859-1;ENCODING=QUOTED-PRINTABLE:Caf=E9 du Nord\r\nDESCRIPTION;ENCODING=QUOTED-PRINTABLE:Brasseurs locaux=0D=0A=\r\net musique=\r\n live.\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+            json!({"title": "Fête de la bière", "venue_name": "Café du Nord",
+                   "description": "Brasseurs locaux\net musique live.", "start": "2026-09-12T17:00:00+00:00"}),
+        ),
+        (
+            "a base64 text value",
+            ICS,
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d5@x\nSUMMARY;ENCODING=BASE64:U3RyZWV0IHBhcnR5\nDTSTART:20260715T190000\nEND:VEVENT\nEND:VCALENDAR\n",
+            json!({"title": "Street party"}),
+        ),
+        (
+            "an Outlook VTIMEZONE south of the equator: daylight time from September to April",
+            ICS,
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTIMEZONE\r\nTZID:(UTC+12:00) Harbour Time\r\nBEGIN:STANDARD\r\nDTSTART:16010101T030000\r\nTZOFFSETFROM:+1300\r\nTZOFFSETTO:+1200\r\nRRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=4\r\nEND:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:16010101T020000\r\nTZOFFSETFROM:+1200\r\nTZOFFSETTO:+1300\r\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=9\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:d6@x\r\nSUMMARY:Summer regatta dinner\r\nDTSTART;TZID=\"(UTC+12:00) Harbour Time\":20270116T193000\r\nDTEND;TZID=\"(UTC+12:00) Harbour Time\":20270116T223000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+            json!({"start": "2027-01-16T19:30:00+13:00", "end": "2027-01-16T22:30:00+13:00"}),
+        ),
+        (
+            "a LOCATION of a numbered street and its town, no space after the comma",
+            ICS,
+            "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d7@x\nSUMMARY:Pottery fair\nLOCATION;LANGUAGE=en-GB:9 Quarry Crescent\\,Ashby\nDTSTART:20260715T100000\nEND:VEVENT\nEND:VCALENDAR\n",
+            json!({"venue_name": null, "street": "9 Quarry Crescent", "locality": "Ashby"}),
         ),
         (
             "X-COST-TYPE:free is the plugin's default, no statement",

@@ -109,7 +109,8 @@ fn h_event_property_parsing() {
                <span class="dt-start"><span class="value">2013-06-30</span>
                <span class="value">7:30 p.m.</span> <span class="value">-08:00</span></span>
                <span class="dt-end"><span class="value">11pm</span></span></div>"#,
-            json!({"start": "2013-06-30T19:30:00-08:00", "end": "2013-06-30T23:00:00"}),
+            // The end takes the start's date and, with it, the start's clock.
+            json!({"start": "2013-06-30T19:30:00-08:00", "end": "2013-06-30T23:00:00-08:00"}),
         ),
         (
             "value-class parts on abbr, data and time elements",
@@ -378,6 +379,28 @@ fn the_pages_one_venue_card_is_the_venue_of_events_without_one() {
     // A card without an address is a person or an organisation, not a venue.
     let person = r#"<p class="h-card"><span class="p-name">Jo Bloggs</span></p>"#;
     assert_eq!(events(&page(person))[0]["venue_name"], Value::Null);
+}
+
+#[test]
+fn an_end_time_on_the_starts_date_is_on_the_starts_clock() {
+    // The value-class start states its offset once, in a part of its own; the end is a
+    // time that takes the start's date, and with it the start's offset.
+    check(
+        "offset as a value part",
+        r#"<div class="h-event"><b class="p-name">Lantern walk</b>
+           <span class="dt-start"><span class="value">2026-10-03</span>
+           <span class="value">18:45</span> (<span class="value">-04:00</span>)</span> until
+           <span class="dt-end">21:15</span></div>"#,
+        json!({"start": "2026-10-03T18:45:00-04:00", "end": "2026-10-03T21:15:00-04:00"}),
+    );
+    // A start without an offset leaves the end local too.
+    check(
+        "no offset anywhere",
+        r#"<div class="vevent"><b class="summary">Lantern walk</b>
+           <span class="dtstart"><span class="value">2026-10-03</span> <span class="value">18:45</span></span>
+           to <span class="dtend"><span class="value">21:15</span></span></div>"#,
+        json!({"start": "2026-10-03T18:45:00", "end": "2026-10-03T21:15:00"}),
+    );
 }
 
 #[test]

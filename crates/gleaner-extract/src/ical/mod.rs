@@ -1,7 +1,8 @@
 //! iCalendar (RFC 5545) calendars: one [`IcalEvent`] per `VEVENT`, or the occurrences of
 //! every series within a window (SPEC §2).
 //!
-//! Read here: line unfolding and text unescaping; `VTIMEZONE`/`TZID` (also duplicated or
+//! Read here: line unfolding and text unescaping (also vCalendar 1.0's quoted-printable and
+//! base64 values, see `encoding`); `VTIMEZONE`/`TZID` (also duplicated or
 //! broken blocks, Mozilla paths and Outlook's Windows names, see [`zone`]); floating times
 //! in the source's zone (the caller's [`IcalOptions::default_tz`], else the calendar's
 //! `X-WR-TIMEZONE`); all-day events with their exclusive `DTEND`; `DURATION`;
@@ -19,6 +20,7 @@
 //! line, [`IcalOptions::max_instances`] occurrences and [`MAX_PERIODS_TOTAL`] recurrence
 //! periods when expanding.
 
+mod encoding;
 pub mod rrule;
 pub mod zone;
 
@@ -119,7 +121,11 @@ pub fn read(bytes: &[u8], opts: &IcalOptions) -> Calendar {
         let from_block = || {
             let std = tz.sub_offset("STANDARD");
             let dst = tz.sub_offset("DAYLIGHT");
-            zone::from_offsets(std, dst)
+            let southern = matches!(
+                (tz.sub_month("STANDARD"), tz.sub_month("DAYLIGHT")),
+                (Some(s), Some(d)) if d > s
+            );
+            zone::from_offsets(std, dst, southern)
         };
         match named.or_else(from_block) {
             Some(z) => {
@@ -233,6 +239,20 @@ impl Prop {
     fn param(&self, name: &str) -> Option<&str> {
         self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
+
+    /// The value as text: decoded when its `ENCODING` says quoted-printable or base64 (in
+    /// its `CHARSET`), then unescaped (RFC 5545 §3.3.11) unless it was base64.
+    fn text(&self) -> String {
+        let value = self.value.trim();
+        match encoding::ValueEncoding::of(self.param("ENCODING")) {
+            Some(enc) => match encoding::decode(value, enc, self.param("CHARSET")) {
+                Some(d) if enc == encoding::ValueEncoding::Base64 => d,
+                Some(d) => unescape(&d),
+                None => unescape(value),
+            },
+            None => unescape(value),
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -248,17 +268,34 @@ impl Component {
     fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Prop> + 'a {
         self.props.iter().filter(move |p| p.name == name)
     }
-    /// `TZOFFSETTO` of the latest `STANDARD` or `DAYLIGHT` part of a `VTIMEZONE`.
-    fn sub_offset(&self, kind: &str) -> Option<i32> {
+    /// The latest `STANDARD` or `DAYLIGHT` part of a `VTIMEZONE` (by its `DTSTART`) with
+    /// a `TZOFFSETTO` we read, and that offset.
+    fn latest_sub(&self, kind: &str) -> Option<(&Component, i32)> {
         self.subs
             .iter()
             .filter(|(k, _)| k == kind)
             .filter_map(|(_, c)| {
-                let start = c.first("DTSTART").map(|p| p.value.clone()).unwrap_or_default();
-                Some((start, zone::parse_offset(&c.first("TZOFFSETTO")?.value)?))
+                let start = c.first("DTSTART").map(|p| p.value.as_str()).unwrap_or_default();
+                Some((start, c, zone::parse_offset(&c.first("TZOFFSETTO")?.value)?))
             })
-            .max_by(|a, b| a.0.cmp(&b.0))
-            .map(|(_, off)| off)
+            .max_by(|a, b| a.0.cmp(b.0))
+            .map(|(_, c, off)| (c, off))
+    }
+    /// `TZOFFSETTO` of the latest `STANDARD` or `DAYLIGHT` part of a `VTIMEZONE`.
+    fn sub_offset(&self, kind: &str) -> Option<i32> {
+        self.latest_sub(kind).map(|(_, off)| off)
+    }
+    /// The month the latest `STANDARD` or `DAYLIGHT` part begins in: its rule's `BYMONTH`,
+    /// else its `DTSTART`'s month.
+    fn sub_month(&self, kind: &str) -> Option<u32> {
+        let (c, _) = self.latest_sub(kind)?;
+        let by_month = c.first("RRULE").and_then(|r| {
+            r.value.split(';').find_map(|part| {
+                let (k, v) = part.split_once('=')?;
+                k.trim().eq_ignore_ascii_case("BYMONTH").then(|| v.trim().parse().ok()).flatten()
+            })
+        });
+        by_month.or_else(|| c.first("DTSTART")?.value.trim().get(4..6)?.parse().ok())
     }
 }
 
@@ -267,6 +304,18 @@ fn unfold(text: &str, cal: &mut Calendar) -> Vec<String> {
     let mut cut = false;
     for raw in text.split('\n') {
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        // A quoted-printable soft line break: the value goes on, as written, on this line.
+        if let Some(last) = lines.last_mut()
+            && encoding::continues_soft(last)
+        {
+            last.pop();
+            if last.len() + raw.len() <= MAX_LINE {
+                last.push_str(raw);
+            } else {
+                cut = true;
+            }
+            continue;
+        }
         if let Some(cont) = raw.strip_prefix([' ', '\t'])
             && let Some(last) = lines.last_mut()
         {
@@ -692,9 +741,7 @@ struct Built {
 }
 
 fn build(index: usize, ev: &Component, ctx: &Ctx, loc: &str, cal: &mut Calendar) -> Option<Built> {
-    let text = |name: &str| {
-        ev.first(name).map(|p| unescape(p.value.trim())).filter(|s| !s.trim().is_empty())
-    };
+    let text = |name: &str| ev.first(name).map(Prop::text).filter(|s| !s.trim().is_empty());
     let start = ev.first("DTSTART").and_then(|p| when_of(p, ctx, loc, cal));
     let rid = ev.first("RECURRENCE-ID").and_then(|p| when_of(p, ctx, loc, cal));
     let start = start.or(rid);
@@ -1169,6 +1216,20 @@ fn split_address_parts(text: &str) -> LocationParts {
             };
         }
     }
+    // `12 Mill Lane, Leeds`, `Mühlweg 1,Leipzig`: a numbered street and its town alone.
+    if let [street, town] = parts
+        && has_digit(street)
+        && !is_room(street)
+        && looks_street(street)
+        && place_name(town)
+    {
+        return LocationParts {
+            venue: None,
+            street: Some((*street).to_owned()),
+            locality: Some((*town).to_owned()),
+            country: None,
+        };
+    }
     // `Street 5 03044 Town` in one part.
     if let Some(last) = parts.last() {
         let words: Vec<&str> = last.split_whitespace().collect();
@@ -1254,6 +1315,7 @@ fn looks_street(s: &str) -> bool {
         "road ",
         "avenue ",
         "lane ",
+        "crescent ",
         "rue ",
         "calle ",
         "avenida ",
@@ -1464,6 +1526,26 @@ fn expand(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_numbered_street_and_its_town() {
+        let split = |s: &str| {
+            let p = split_location(s);
+            (p.venue, p.street, p.locality)
+        };
+        let some = |s: &str| Some(s.to_owned());
+        assert_eq!(
+            split("4 Harbour Crescent,Westcliff"),
+            (None, some("4 Harbour Crescent"), some("Westcliff"))
+        );
+        assert_eq!(
+            split("Lindenweg 12, Greifswald"),
+            (None, some("Lindenweg 12"), some("Greifswald"))
+        );
+        // No street word, or a room: no split.
+        assert_eq!(split("Stage 2, Arena"), (some("Stage 2, Arena"), None, None));
+        assert_eq!(split("Room 4 Lane, Leeds").1, None);
+    }
 
     #[test]
     fn locations() {

@@ -111,19 +111,30 @@ fn windows(name: &str) -> Option<&'static str> {
 }
 
 /// A zone from the offsets of a `VTIMEZONE` block: `standard` and `daylight` are the
-/// `TZOFFSETTO` of its most recent `STANDARD` and `DAYLIGHT` parts, in seconds.
+/// `TZOFFSETTO` of its most recent `STANDARD` and `DAYLIGHT` parts, in seconds, and
+/// `southern` says its daylight time begins later in the year than its standard time (as
+/// south of the equator: October to April).
 ///
-/// A pair is read as the most common IANA zone with those offsets (the European and North
-/// American rules); a lone offset, or a pair we do not know, as the standard offset.
-pub fn from_offsets(standard: Option<i32>, daylight: Option<i32>) -> Option<Zone> {
-    let known = match (standard, daylight) {
-        (Some(0), Some(3600)) => Some("Europe/London"),
-        (Some(3600), Some(7200)) => Some("Europe/Berlin"),
-        (Some(7200), Some(10800)) => Some("Europe/Helsinki"),
-        (Some(-18000), Some(-14400)) => Some("America/New_York"),
-        (Some(-21600), Some(-18000)) => Some("America/Chicago"),
-        (Some(-25200), Some(-21600)) => Some("America/Denver"),
-        (Some(-28800), Some(-25200)) => Some("America/Los_Angeles"),
+/// A pair is read as the most common IANA zone with those offsets on that side of the
+/// equator (the European, North American, Australian, New Zealand and South American
+/// rules); a lone offset, or a pair we do not know, as the standard offset.
+pub fn from_offsets(standard: Option<i32>, daylight: Option<i32>, southern: bool) -> Option<Zone> {
+    let known = match (standard, daylight, southern) {
+        (Some(0), Some(3600), false) => Some("Europe/London"),
+        (Some(3600), Some(7200), false) => Some("Europe/Berlin"),
+        (Some(7200), Some(10800), false) => Some("Europe/Helsinki"),
+        (Some(-12600), Some(-9000), false) => Some("America/St_Johns"),
+        (Some(-14400), Some(-10800), false) => Some("America/Halifax"),
+        (Some(-18000), Some(-14400), false) => Some("America/New_York"),
+        (Some(-21600), Some(-18000), false) => Some("America/Chicago"),
+        (Some(-25200), Some(-21600), false) => Some("America/Denver"),
+        (Some(-28800), Some(-25200), false) => Some("America/Los_Angeles"),
+        (Some(-32400), Some(-28800), false) => Some("America/Anchorage"),
+        (Some(34200), Some(37800), true) => Some("Australia/Adelaide"),
+        (Some(36000), Some(39600), true) => Some("Australia/Sydney"),
+        (Some(43200), Some(46800), true) => Some("Pacific/Auckland"),
+        (Some(-10800), Some(-7200), true) => Some("America/Sao_Paulo"),
+        (Some(-14400), Some(-10800), true) => Some("America/Santiago"),
         _ => None,
     };
     if let Some(tz) = known.and_then(|n| n.parse::<Tz>().ok()) {
@@ -165,12 +176,24 @@ mod tests {
         assert_eq!(by_name("\"Europe/Berlin\""), berlin);
         assert_eq!(by_name("UTC"), Some(Zone::utc()));
         assert_eq!(by_name("Customized Time Zone"), None);
-        assert_eq!(from_offsets(Some(3600), Some(7200)), berlin);
+        assert_eq!(from_offsets(Some(3600), Some(7200), false), berlin);
         assert_eq!(
-            from_offsets(Some(19800), None),
+            from_offsets(Some(19800), None, false),
             Some(Zone::Fixed(FixedOffset::east_opt(19800).unwrap()))
         );
         assert_eq!(parse_offset("-0500"), Some(-18000));
+    }
+
+    #[test]
+    fn the_side_of_the_equator_picks_the_zone_of_an_offset_pair() {
+        // Daylight from October: the Australian east coast, New Zealand, Chile.
+        let zone = |s, d, south| from_offsets(Some(s), Some(d), south);
+        assert_eq!(zone(36000, 39600, true), Some(Zone::Iana(chrono_tz::Australia::Sydney)));
+        assert_eq!(zone(43200, 46800, true), Some(Zone::Iana(chrono_tz::Pacific::Auckland)));
+        assert_eq!(zone(-14400, -10800, true), Some(Zone::Iana(chrono_tz::America::Santiago)));
+        assert_eq!(zone(-14400, -10800, false), Some(Zone::Iana(chrono_tz::America::Halifax)));
+        // A northern pair with southern months is no zone we know: its standard offset.
+        assert_eq!(zone(3600, 7200, true), Some(Zone::Fixed(FixedOffset::east_opt(3600).unwrap())));
         assert_eq!(parse_offset("0500"), None);
     }
 }
