@@ -415,6 +415,20 @@ pub fn extract_with(
     }
     free_from_text(&mut out.candidates, gleaner_event::says_free);
     price_from_description(&mut out.candidates);
+    // Marked-up events with no price and no free entry of their own are free when a
+    // paragraph right above them says entry is free for all (the fallback's events have
+    // their own rule).
+    let marked_priceless =
+        |c: &Candidate| c.format != Format::Fallback && fallback::priceless(&c.raw);
+    if let Some(doc) = dom.as_ref()
+        && (has_microdata || has_rdfa || has_microformats)
+        && out.candidates.iter().any(marked_priceless)
+        && fallback::stated_free_over_marked_events(doc.root_element())
+    {
+        for c in out.candidates.iter_mut().filter(|c| marked_priceless(c)) {
+            c.raw.is_accessible_for_free = Some("true".into());
+        }
+    }
     status_from_names(&mut out.candidates);
     // A mail, phone or map link is no ticket link, whoever read it.
     for o in out.candidates.iter_mut().flat_map(|c| c.raw.offers.iter_mut()) {

@@ -62,6 +62,7 @@ mod emoji_lines;
 mod headings;
 mod item;
 mod listing;
+mod marked_free;
 mod moves;
 mod news;
 mod page_places;
@@ -104,6 +105,7 @@ use venue::{is_municipal, site_country, site_town, site_venue};
 use zone::stated_zone;
 
 pub(crate) use item::{item_description, item_image};
+pub(crate) use marked_free::stated_free_over_marked_events;
 pub(crate) use price::{booking_link, price_in_text, price_into, priceless};
 pub(crate) use words::status_in;
 

@@ -1,0 +1,135 @@
+//! Free entry stated once above a page's marked-up events: a paragraph right above the
+//! microdata, RDFa or microformat items of a list (`Sauf mention contraire, les
+//! manifestations … sont ouvertes au public, entrée libre.`, `Pazarlarımız 09.00–18.00
+//! arası açıktır; giriş ücretsizdir.`), that the items themselves do not repeat. The
+//! statement may sit in a wrapper of its own (a CMS text block, a view's header) whose
+//! next sibling holds the items.
+
+use scraper::ElementRef;
+
+use super::page_price::{in_item_or_cell, same_section, states_free_for_all};
+use super::{in_chrome, sel, text_of};
+
+/// Elements marked up as one event: microdata or RDFa typed as an event, an h-event or a
+/// vevent.
+const MARKED: &str = "[itemtype*=\"Event\"], [typeof*=\"Event\"], .h-event, .vevent";
+
+/// How many wrappers a statement may climb out of (a paragraph, in a text block, in its
+/// component) to stand beside the items' container.
+const WRAPPERS: usize = 3;
+
+/// Whether a paragraph outside the page's chrome and its items says entry is free for
+/// all ([`states_free_for_all`]) and heads the page's marked-up events: one of the next
+/// four element siblings of the paragraph or of a wrapper it closes is, or holds, an
+/// event item, and every event item follows the paragraph in its section (a statement
+/// between two sections' items speaks for neither).
+pub(crate) fn stated_free_over_marked_events(root: ElementRef<'_>) -> bool {
+    let marked = sel(MARKED);
+    let mut items = root.select(&marked).take(400);
+    let Some(first) = items.next() else { return false };
+    let last = items.last().unwrap_or(first);
+    root.select(&sel("p")).take(80).any(|p| {
+        p.id() < first.id()
+            && !in_chrome(p)
+            && !in_item_or_cell(p)
+            && heads_marked(p)
+            && same_section(p, last)
+            && states_free_for_all(&text_of(p))
+    })
+}
+
+/// Whether a paragraph, or one of the wrappers it ends ([`WRAPPERS`] at most), has an
+/// event item among its next four element siblings, or one that holds one.
+fn heads_marked(p: ElementRef<'_>) -> bool {
+    let marked = sel(MARKED);
+    let mut at = p;
+    for _ in 0..=WRAPPERS {
+        let mut next = at.next_siblings().filter_map(ElementRef::wrap).take(4).peekable();
+        if next.peek().is_some() {
+            return next.any(|e| is_marked(e) || e.select(&marked).next().is_some());
+        }
+        match at.parent().and_then(ElementRef::wrap) {
+            Some(parent) if !matches!(parent.value().name(), "body" | "html") => at = parent,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Whether an element is itself an event item ([`MARKED`]).
+fn is_marked(e: ElementRef<'_>) -> bool {
+    let v = e.value();
+    v.attr("itemtype").is_some_and(|t| t.contains("Event"))
+        || v.attr("typeof").is_some_and(|t| t.contains("Event"))
+        || v.classes().any(|c| c == "h-event" || c == "vevent")
+}
+
+#[cfg(test)]
+mod tests {
+    use scraper::Html;
+
+    fn free(html: &str) -> bool {
+        let doc = Html::parse_document(html);
+        super::stated_free_over_marked_events(doc.root_element())
+    }
+
+    #[test]
+    fn free_entry_stated_above_marked_events() {
+        let items = "<div class=\"list\"><article typeof=\"Event\"><h3 property=\"name\">A</h3>\
+                     </article><article typeof=\"Event\"><h3 property=\"name\">B</h3></article></div>";
+        let micro = "<ul><li itemscope itemtype=\"https://schema.org/Event\">A</li>\
+                     <li itemscope itemtype=\"https://schema.org/Event\">B</li></ul>";
+        let cases = [
+            // Right above the items' container, or in wrappers beside it.
+            (format!("<h1>Agenda</h1><p>Eintritt frei.</p>{items}"), true),
+            (
+                format!(
+                    "<h1>Agenda</h1><div class=\"t\"><div class=\"c\"><p>Les visites ont lieu \
+                     le samedi, entrée libre.</p></div></div><div>{micro}</div>"
+                ),
+                true,
+            ),
+            (
+                format!(
+                    "<div class=\"head\"><p>Kermeslerimiz 10.00'da açılır; giriş ücretsizdir.\
+                     </p></div><div class=\"content\">{items}</div>"
+                ),
+                true,
+            ),
+            // All events free, in so many words.
+            (format!("<p>Todas las actividades son gratuitas.</p>{items}"), true),
+            (
+                format!(
+                    "<p>Sauf mention contraire, les conférences sont en entrée libre.</p>{micro}"
+                ),
+                true,
+            ),
+            (format!("<p>Salvo que se indique otra cosa, la entrada es libre.</p>{micro}"), true),
+            // A price, a group's tier, an exception: not free for all.
+            (format!("<p>Entrée libre. Concert du 21 août : 5 €.</p>{items}"), false),
+            (format!("<p>Gratuit pour les moins de 12 ans.</p>{items}"), false),
+            (format!("<p>Admission is free, except for the gala.</p>{micro}"), false),
+            // Not above the items: below them, far from them, or in the chrome.
+            (format!("{items}<p>Eintritt frei.</p>"), false),
+            (
+                format!(
+                    "<p>Eintritt frei.</p><div>a</div><div>b</div><div>c</div><div>d</div>{items}"
+                ),
+                false,
+            ),
+            (format!("<header><p>Admission is free.</p></header>{items}"), false),
+            // Another section's statement.
+            (format!("<h2>Museum</h2><p>Admission is free.</p><h2>Events</h2>{items}"), false),
+            // Inside an item: the item's own business.
+            (
+                "<ul><li itemscope itemtype=\"https://schema.org/Event\"><p>Entrée libre.</p>\
+                 <div>x</div></li></ul>"
+                    .to_owned(),
+                false,
+            ),
+        ];
+        for (html, want) in cases {
+            assert_eq!(free(&html), want, "{html}");
+        }
+    }
+}
