@@ -680,14 +680,26 @@ fn free_tier_beside(line: &str, money: &dyn Fn(&str) -> bool) -> bool {
 
 /// Of a long line in parts (`Entradas: 8 € · socios del Ateneo 5 € · venta anticipada en
 /// taquilla una hora antes`), the run of parts with an amount, from the first: `Entradas:
-/// 8 € · socios del Ateneo 5 €`. Empty when no part has one.
+/// 8 € · socios del Ateneo 5 €`. A long sentence that opens its prices with a colon
+/// (`Esta edición es con entrada: general $3.000, menores de 12 gratis`) gives what follows
+/// the colon, when that is short. Empty when no part has one.
 fn priced_run(line: &str, money: &dyn Fn(&str) -> bool) -> String {
-    line.split(" · ")
+    let run = line
+        .split(" · ")
         .map(str::trim)
         .skip_while(|p| !money(p))
         .take_while(|p| money(p))
         .collect::<Vec<_>>()
-        .join(" · ")
+        .join(" · ");
+    if run.chars().count() <= 80 {
+        return run;
+    }
+    run.split(": ")
+        .skip(1)
+        .take(4)
+        .map(str::trim)
+        .find(|p| p.chars().count() <= 80 && money(p))
+        .map_or(run.clone(), str::to_owned)
 }
 
 /// An event date written in the item's title or description text (`Join us on Saturday,
@@ -1025,6 +1037,15 @@ mod tests {
         assert_eq!(
             lowest("Adhesión $12.000 con cena. Estacionamiento gratuito.").as_deref(),
             Some("12000")
+        );
+        // A long sentence whose prices follow a colon.
+        assert_eq!(
+            lowest(
+                "Cette année la soirée se tient dans la grande salle, avec une formule unique : \
+                 adultes 12 €, gratuit pour les moins de 10 ans (goûter compris)."
+            )
+            .as_deref(),
+            Some("0")
         );
     }
 
