@@ -430,6 +430,15 @@ pub fn extract_with(
         }
     }
     status_from_names(&mut out.candidates);
+    // A link wrapped in a redirector's click tracking is the link it leads to.
+    for c in &mut out.candidates {
+        let links = c.raw.offers.iter_mut().map(|o| &mut o.url).chain([&mut c.raw.url]);
+        for link in links {
+            if let Some(target) = link.as_deref().and_then(fallback::booking::unwrapped) {
+                *link = Some(target);
+            }
+        }
+    }
     // A mail, phone or map link is no ticket link, whoever read it.
     for o in out.candidates.iter_mut().flat_map(|c| c.raw.offers.iter_mut()) {
         if o.url.as_deref().is_some_and(|u| !fallback::booking::is_booking_target(u)) {

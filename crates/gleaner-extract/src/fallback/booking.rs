@@ -25,6 +25,11 @@ const TICKET_NOUNS: &[&str] = &[
     "biletleri",
     "biletini",
     "biletinizi",
+    // Advance sales (`Prévente finale`, `Preventa online`, `Vorverkauf`, `Presale`).
+    "prevente",
+    "preventa",
+    "vorverkauf",
+    "presale",
 ];
 
 /// Verbs that book whatever follows them, folded (`Reservar este pase`, `Jetzt buchen`),
@@ -157,6 +162,26 @@ const MAP_MARKERS: &[&str] = &[
     "waze.com",
 ];
 
+/// A link wrapped in a redirector's click tracking (Google's `/url?q=…`, Facebook's
+/// `l.php?u=…`, Outlook's safe links `?url=…`): the link it leads to; `None` for a link
+/// that is no such redirect.
+pub(crate) fn unwrapped(href: &str) -> Option<String> {
+    let url = url::Url::parse(href.trim()).ok()?;
+    let host = url.host_str()?.to_ascii_lowercase();
+    let key = if host.split('.').any(|p| p == "google") && url.path() == "/url" {
+        "q"
+    } else if (host == "l.facebook.com" || host == "lm.facebook.com") && url.path() == "/l.php" {
+        "u"
+    } else if host.ends_with(".safelinks.protection.outlook.com") {
+        "url"
+    } else {
+        return None;
+    };
+    let (_, target) = url.query_pairs().find(|(k, _)| k == key)?;
+    let target = url::Url::parse(&target).ok()?;
+    matches!(target.scheme(), "http" | "https").then(|| target.to_string())
+}
+
 /// Paths of a site's log-in page, folded: `Anmelden` in a site's bar logs its members
 /// in, it registers no one for an event.
 const LOGIN_MARKERS: &[&str] = &["/login", "/log-in", "/signin", "/sign-in"];
@@ -193,6 +218,30 @@ mod tests {
     }
 
     #[test]
+    fn redirect_wrapped_links() {
+        for (href, want) in [
+            (
+                "https://www.google.com/url?q=https%3A%2F%2Ftickets.example.com%2Fe%2F7&sa=D&usg=x",
+                Some("https://tickets.example.com/e/7"),
+            ),
+            (
+                "https://l.facebook.com/l.php?u=https%3A%2F%2Fshop.example.org%2Fbuy%3Fid%3D3&h=AT0",
+                Some("https://shop.example.org/buy?id=3"),
+            ),
+            (
+                "https://eur01.safelinks.protection.outlook.com/?url=https%3A%2F%2Fforms.example.net%2Fr&data=1",
+                Some("https://forms.example.net/r"),
+            ),
+            // Not a redirect, or one to no web page.
+            ("https://www.google.com/maps/place/x", None),
+            ("https://tickets.example.com/url?q=https%3A%2F%2Fa.example", None),
+            ("https://www.google.com/url?q=javascript%3Aalert(1)", None),
+        ] {
+            assert_eq!(super::unwrapped(href).as_deref(), want, "{href}");
+        }
+    }
+
+    #[test]
     fn booking_link_texts() {
         for (text, booking) in [
             ("Tickets", true),
@@ -216,6 +265,8 @@ mod tests {
             ("Anmelden", true),
             ("Zur Online-Anmeldung", true),
             ("Hemen kayıt ol", true),
+            ("Prévente finale", true),
+            ("Vorverkauf", true),
             ("Sign up for the weekly e-news", false),
             ("Newsletter: sign up", false),
             ("Enter the archive", false),
