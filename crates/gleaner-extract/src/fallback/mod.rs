@@ -107,7 +107,7 @@ use zone::stated_zone;
 pub(crate) use item::{item_description, item_image};
 pub(crate) use marked_free::stated_free_over_marked_events;
 pub(crate) use price::{booking_link, price_in_text, price_into, priceless};
-pub(crate) use words::status_in;
+pub(crate) use words::{is_status_badge, status_in};
 
 /// A selector parsed from a constant, once per thread: the readers ask for the same few
 /// dozen selectors per item, and parsing them again cost a page of thousands of items a
