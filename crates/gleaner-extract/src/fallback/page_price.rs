@@ -166,7 +166,28 @@ const OTHERWISE: [&str; 6] = ["otherwise", "contraire", "anders", "contrario", "
 fn excepts(clause: &str) -> bool {
     let folded = gleaner_event::datetext::fold_diacritics(clause).to_lowercase();
     let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
-    words.iter().any(|w| EXCEPT.contains(w)) && !words.iter().any(|w| OTHERWISE.contains(w))
+    words.iter().any(|w| EXCEPT.contains(w))
+        && !words.iter().any(|w| OTHERWISE.contains(w))
+        && !bracketed_elsewhere(clause)
+}
+
+/// Whether every exception of a clause is in brackets after a part of it that says
+/// nothing of free entry: `Der Eintritt ist frei, eine Anmeldung ist nicht nötig
+/// (Ausnahme: Sternwarte)` excepts the registration, not the entry.
+fn bracketed_elsewhere(clause: &str) -> bool {
+    let has_except = |t: &str| {
+        let folded = gleaner_event::datetext::fold_diacritics(t).to_lowercase();
+        folded.split(|c: char| !c.is_alphanumeric()).any(|w| EXCEPT.contains(&w))
+    };
+    let parts: Vec<&str> = clause.split([',', '–', '—']).take(12).collect();
+    parts.iter().filter(|p| has_except(p)).all(|part| {
+        part.split_once('(').is_some_and(|(before, inside)| {
+            !has_except(before)
+                && has_except(inside)
+                && !gleaner_event::says_free_entry(before)
+                && !gleaner_event::says_free(before)
+        })
+    })
 }
 
 /// Whether one clause says entry is free: in so many words (`admission is free`,
@@ -355,6 +376,15 @@ mod tests {
                     "<p>Der Eintritt ist an allen Tagen frei – mit Ausnahme des Balls.</p>{table}"
                 ),
                 false,
+            ),
+            (format!("<p>Der Eintritt ist frei (Ausnahme: Silvesterball).</p>{table}"), false),
+            // An exception in brackets after another part of the clause is that part's.
+            (
+                format!(
+                    "<p>Der Eintritt ist frei, eine Anmeldung ist nicht nötig (Ausnahme: \
+                     Kochkurs).</p>{table}"
+                ),
+                true,
             ),
             (format!("<p>Participation libre, au chapeau.</p>{table}"), false),
             // Free entry with a hat is free, by the labels' decisions.
