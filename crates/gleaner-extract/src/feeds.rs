@@ -382,6 +382,20 @@ fn summary_of(item: &Element) -> Option<String> {
         let text = blocks.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join(" ");
         return Some(text).filter(|t| !t.is_empty());
     }
+    // A description cut short (WordPress's `… […]` excerpt) beside the item's full HTML
+    // content: the content.
+    let content = || {
+        item.children
+            .iter()
+            .find(|c| c.name == "content:encoded")
+            .map(|c| c.text.trim().to_owned())
+            .filter(|c| !c.is_empty())
+    };
+    if item.child_text("description").is_some_and(|d| is_excerpt(&d))
+        && let Some(full) = content()
+    {
+        return Some(full);
+    }
     item.child_text("description")
         .or_else(|| item.child_text("summary"))
         .or_else(|| {
@@ -391,6 +405,14 @@ fn summary_of(item: &Element) -> Option<String> {
                 .map(|c| c.text.trim().to_owned())
         })
         .or_else(|| item.child_text("content"))
+}
+
+/// Whether a feed item's description is an excerpt cut short: it ends with an ellipsis,
+/// bare or bracketed (`… mit recycelten Materialien. […]`, `Read more...`, `[&hellip;]`).
+fn is_excerpt(description: &str) -> bool {
+    let text = gleaner_event::text::clean_line(description);
+    let t = text.trim_end();
+    ["[…]", "[...]", "[&hellip;]", "…", "..."].iter().any(|e| t.ends_with(e))
 }
 
 fn image_of(item: &Element) -> Option<String> {
@@ -1060,6 +1082,27 @@ mod tests {
             root.and_then(|r| html_image(&r)).as_deref(),
             Some("https://x.example/wp-content/uploads/a.jpg")
         );
+    }
+
+    #[test]
+    fn an_excerpt_gives_way_to_the_full_content() {
+        let (root, _) = xml::parse(
+            "<item><title>Atelier</title>\
+             <description><![CDATA[Le samedi 7 mars, on bricole des nichoirs. […]]]></description>\
+             <content:encoded><![CDATA[<p>Le samedi 7 mars, on bricole des nichoirs en bois \
+             de palette.</p><p>Coût : 5 € par famille.</p>]]></content:encoded></item>",
+        );
+        let item = root.unwrap();
+        let summary = summary_of(&item).unwrap();
+        assert!(summary.contains("5 € par famille"), "{summary}");
+        // A description that is whole stays the summary.
+        let (root, _) = xml::parse(
+            "<item><title>Atelier</title><description>On bricole des nichoirs.</description>\
+             <content:encoded><![CDATA[<p>Autre texte.</p>]]></content:encoded></item>",
+        );
+        assert_eq!(summary_of(&root.unwrap()).as_deref(), Some("On bricole des nichoirs."));
+        assert!(is_excerpt("Read all about it [&hellip;]"));
+        assert!(!is_excerpt("Entrée libre."));
     }
 
     #[test]
