@@ -407,6 +407,22 @@ fn summary_of(item: &Element) -> Option<String> {
         .or_else(|| item.child_text("content"))
 }
 
+/// The language a feed states for itself (RSS's `<language>fr-CA</language>`, Atom's
+/// `xml:lang="en-AU"`), from its first 16 KiB: a feed names it before its items.
+pub(crate) fn feed_language(bytes: &[u8]) -> Option<String> {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(16 * 1024)]);
+    let value = if let Some(at) = head.find("<language>") {
+        let rest = &head[at + "<language>".len()..];
+        &rest[..rest.find('<')?]
+    } else {
+        let at = head.find("xml:lang=")? + "xml:lang=".len();
+        let rest = head[at..].strip_prefix(['"', '\''])?;
+        &rest[..rest.find(['"', '\''])?]
+    };
+    let value = value.trim();
+    (!value.is_empty() && value.len() <= 16).then(|| value.to_owned())
+}
+
 /// Whether a feed item's description is an excerpt cut short: it ends with an ellipsis,
 /// bare or bracketed (`… mit recycelten Materialien. […]`, `Read more...`, `[&hellip;]`).
 fn is_excerpt(description: &str) -> bool {
@@ -1082,6 +1098,20 @@ mod tests {
             root.and_then(|r| html_image(&r)).as_deref(),
             Some("https://x.example/wp-content/uploads/a.jpg")
         );
+    }
+
+    #[test]
+    fn a_feeds_language() {
+        assert_eq!(
+            feed_language(b"<rss><channel><title>M</title><language>fr-CA</language>").as_deref(),
+            Some("fr-CA")
+        );
+        assert_eq!(
+            feed_language(b"<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"en-AU\">")
+                .as_deref(),
+            Some("en-AU")
+        );
+        assert_eq!(feed_language(b"<rss><channel><title>M</title>"), None);
     }
 
     #[test]

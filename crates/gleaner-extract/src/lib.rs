@@ -293,6 +293,17 @@ pub fn extract_with(
                 .map(|e| Candidate { format: Format::Feed, location: e.location, raw: e.raw })
                 .collect();
             free_from_text(&mut out.candidates, gleaner_event::says_free);
+            // A bare `$` of an item that names no country is the dollar or peso of the
+            // region the feed's language names (`<language>fr-CA</language>`: CAD).
+            if let Some(code) = page::lang_dollar(feeds::feed_language(bytes).as_deref()) {
+                for c in out.candidates.iter_mut().filter(|c| c.raw.country.is_none()) {
+                    for o in &mut c.raw.offers {
+                        if o.currency.as_deref() == Some(gleaner_event::DOLLAR_SIGN) {
+                            o.currency = Some(code.to_owned());
+                        }
+                    }
+                }
+            }
             return out;
         }
         DocumentKind::Sitemap => {
