@@ -96,7 +96,10 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
             "reducida",
             // Members' prices (`9 € (adhérents 6 €)`, `12 €, Mitglieder 8 €`).
             "adhérent",
-            "members",
+            // `15 $ par famille membre, 25 $ non membre`, `socio 10 €, no miembro 15 €`.
+            "member",
+            "membre",
+            "miembro",
             "mitglieder",
             "socios",
             "üye",
@@ -716,6 +719,8 @@ mod tests {
             ("Sat 3/14, doors 7pm, $15 at the door", range("15", "15")),
             // A full and a reduced price: no date.
             ("10/8 €", range("8", "10")),
+            // Members' and others' prices.
+            ("12 $ par famille membre, 20 $ par famille non membre", range("12", "20")),
         ] {
             assert_eq!(read(text), want, "{text}");
         }
