@@ -434,10 +434,16 @@ pub fn extract_with(
     if let Some(doc) = dom.as_ref()
         && (has_microdata || has_rdfa || has_microformats)
         && out.candidates.iter().any(marked_priceless)
-        && fallback::stated_free_over_marked_events(doc.root_element())
     {
-        for c in out.candidates.iter_mut().filter(|c| marked_priceless(c)) {
-            c.raw.is_accessible_for_free = Some("true".into());
+        if fallback::stated_free_over_marked_events(doc.root_element()) {
+            for c in out.candidates.iter_mut().filter(|c| marked_priceless(c)) {
+                c.raw.is_accessible_for_free = Some("true".into());
+            }
+        } else if let Some(price) = fallback::stated_price_over_marked_events(doc.root_element()) {
+            // Or cost what it says (`Eintritt 10 €, ermäßigt 6 €` above the concerts).
+            for c in out.candidates.iter_mut().filter(|c| marked_priceless(c)) {
+                fallback::price_into(&price, &mut c.raw);
+            }
         }
     }
     status_from_names(&mut out.candidates);

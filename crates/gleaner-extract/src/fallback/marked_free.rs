@@ -1,4 +1,4 @@
-//! Free entry stated once above a page's marked-up events: a paragraph right above the
+//! Free entry, or a price, stated once above a page's marked-up events: a paragraph right above the
 //! microdata, RDFa or microformat items of a list (`Sauf mention contraire, les
 //! manifestations … sont ouvertes au public, entrée libre.`, `Pazarlarımız 09.00–18.00
 //! arası açıktır; giriş ücretsizdir.`), that the items themselves do not repeat. The
@@ -24,18 +24,40 @@ const WRAPPERS: usize = 3;
 /// event item, and every event item follows the paragraph in its section (a statement
 /// between two sections' items speaks for neither).
 pub(crate) fn stated_free_over_marked_events(root: ElementRef<'_>) -> bool {
+    statements_over_marked(root).iter().any(|t| states_free_for_all(t))
+}
+
+/// The price a paragraph heading the page's marked-up events states for them, as
+/// [`stated_free_over_marked_events`] finds it: a sentence that a price word opens and
+/// that writes an amount with its currency (`Jeden Freitag im Juni. Eintritt 10 €,
+/// ermäßigt 6 €, Karten an der Abendkasse.`); no free tier, no free entry.
+pub(crate) fn stated_price_over_marked_events(
+    root: ElementRef<'_>,
+) -> Option<gleaner_event::PriceText> {
+    statements_over_marked(root)
+        .iter()
+        .find_map(|t| super::price::paragraph_price(t.split(". ")).filter(|p| !p.is_free))
+}
+
+/// The texts of the paragraphs outside the page's chrome and its items that head its
+/// marked-up events ([`heads_marked`]), every event item following them in their section.
+fn statements_over_marked(root: ElementRef<'_>) -> Vec<String> {
     let marked = sel(MARKED);
     let mut items = root.select(&marked).take(400);
-    let Some(first) = items.next() else { return false };
+    let Some(first) = items.next() else { return Vec::new() };
     let last = items.last().unwrap_or(first);
-    root.select(&sel("p")).take(80).any(|p| {
-        p.id() < first.id()
-            && !in_chrome(p)
-            && !in_item_or_cell(p)
-            && heads_marked(p)
-            && same_section(p, last)
-            && states_free_for_all(&text_of(p))
-    })
+    root.select(&sel("p"))
+        .take(80)
+        .filter(|p| {
+            p.id() < first.id()
+                && !in_chrome(*p)
+                && !in_item_or_cell(*p)
+                && heads_marked(*p)
+                && same_section(*p, last)
+        })
+        .map(text_of)
+        .filter(|t| t.len() <= 1200)
+        .collect()
 }
 
 /// Whether a paragraph, or one of the wrappers it ends ([`WRAPPERS`] at most), has an
@@ -71,6 +93,25 @@ mod tests {
     fn free(html: &str) -> bool {
         let doc = Html::parse_document(html);
         super::stated_free_over_marked_events(doc.root_element())
+    }
+
+    #[test]
+    fn a_price_stated_above_marked_events() {
+        let price = |html: &str| {
+            let doc = Html::parse_document(html);
+            super::stated_price_over_marked_events(doc.root_element())
+                .map(|p| (p.min.to_string(), p.max.map(|m| m.to_string())))
+        };
+        let items = "<div><div class=\"vevent\"><span class=\"summary\">A</span></div>\
+                     <div class=\"vevent\"><span class=\"summary\">B</span></div></div>";
+        assert_eq!(
+            price(&format!("<p>Jeden Samstag im Mai. Eintritt 12 €, ermäßigt 8 €.</p>{items}")),
+            Some(("8".into(), Some("12".into())))
+        );
+        // Something else's price, a free tier, or a price below the items: none.
+        assert_eq!(price(&format!("<p>Parken am Rathaus 3 €.</p>{items}")), None);
+        assert_eq!(price(&format!("<p>Eintritt 12 €, Kinder frei.</p>{items}")), None);
+        assert_eq!(price(&format!("{items}<p>Eintritt 12 €.</p>")), None);
     }
 
     #[test]

@@ -105,7 +105,7 @@ use venue::{is_municipal, site_country, site_town, site_venue};
 use zone::stated_zone;
 
 pub(crate) use item::{item_description, item_image};
-pub(crate) use marked_free::stated_free_over_marked_events;
+pub(crate) use marked_free::{stated_free_over_marked_events, stated_price_over_marked_events};
 pub(crate) use price::{booking_link, price_in_text, price_into, priceless};
 pub(crate) use words::{is_status_badge, status_in};
 
