@@ -677,15 +677,26 @@ pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
     let line = gleaner_event::text::clean_line(line);
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
         let money = |t: &str| has_money(t);
-        if let Some(p) = line
+        let parts: Vec<String> = line
             .split(". ")
             .flat_map(|s| s.split("; "))
+            .take(60)
             .map(|s| s.trim().trim_end_matches('.'))
             .map(|s| if s.chars().count() <= 80 { s.to_owned() } else { priced_run(s, &money) })
-            .filter(|s| s.chars().count() <= 80 && money(s))
-            .find_map(|s| gleaner_event::parse_price_text(&s))
-            .filter(|p| !p.is_free)
-        {
+            .collect();
+        let read = parts.iter().enumerate().find_map(|(i, s)| {
+            let p = (s.chars().count() <= 80 && money(s))
+                .then(|| gleaner_event::parse_price_text(s))??;
+            // A group's cheaper price in the next part (`… 600 TL (yemekler dahil);
+            // öğrenci takımlarına 300 TL`, `Adhesión $12.000 con cena; niños $6.000`).
+            let tier = parts
+                .get(i + 1)
+                .filter(|n| n.chars().count() <= 80 && money(n) && names_a_tier(n))
+                .and_then(|n| gleaner_event::parse_price_text(&format!("{s}; {n}")))
+                .filter(|t| t.min < p.min && !t.is_free);
+            Some(tier.unwrap_or(p))
+        });
+        if let Some(p) = read.filter(|p| !p.is_free) {
             let mut p = p;
             if !p.min.is_zero() && free_tier_beside(&line, &money) {
                 p.max = p.max.or(Some(p.min));
@@ -694,6 +705,55 @@ pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
             crate::fallback::price_into(&p, raw);
         }
     }
+}
+
+/// Words that name a group's or an early price, folded (`niños`, `öğrenci`, `members`,
+/// `ermäßigt`, `erken kayıt`, `prévente`).
+const TIER_WORDS: [&str; 34] = [
+    "child",
+    "children",
+    "kids",
+    "kinder",
+    "enfant",
+    "enfants",
+    "nino",
+    "ninos",
+    "menores",
+    "cocuk",
+    "student",
+    "students",
+    "etudiant",
+    "etudiants",
+    "estudiante",
+    "estudiantes",
+    "ogrenci",
+    "schuler",
+    "member",
+    "members",
+    "membre",
+    "membres",
+    "socios",
+    "mitglieder",
+    "uye",
+    "reduced",
+    "concession",
+    "concessions",
+    "ermassigt",
+    "reduit",
+    "early",
+    "erken",
+    "prevente",
+    "preventa",
+];
+
+/// Whether a text names a group's or an early price ([`TIER_WORDS`], or a word they open:
+/// `öğrenci takımlarına`, `kayıtlarda`).
+fn names_a_tier(text: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(text).to_lowercase();
+    folded
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() >= 4)
+        .any(|w| TIER_WORDS.iter().any(|t| w.starts_with(t)))
 }
 
 /// Whether a text writes money: a currency sign (`$`, `€`, `£`, `₺`) or code (`TL`, `EUR`).
@@ -1076,6 +1136,13 @@ mod tests {
             lowest("Adhesión $12.000 con cena. Estacionamiento gratuito.").as_deref(),
             Some("12000")
         );
+        // A group's cheaper price in the next part.
+        assert_eq!(
+            lowest("Katılım ücreti 400 TL (malzeme dahil); öğrencilere 250 TL.").as_deref(),
+            Some("250")
+        );
+        assert_eq!(lowest("Cena $15.000 con vino; niños $8.000.").as_deref(), Some("8000"));
+        assert_eq!(lowest("Entrada 10 €; parking 3 €.").as_deref(), Some("10"));
         // A long sentence whose prices follow a colon.
         assert_eq!(
             lowest(
