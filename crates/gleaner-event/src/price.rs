@@ -244,14 +244,33 @@ fn past_leading_date(t: &str) -> &str {
         .collect();
     let signed_before = |i: usize| t[..i].trim_end().ends_with(SIGNS);
     let signed_after = |end: usize| {
-        t[end..]
+        let after = t[end..]
             .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ',' | '\''))
-            .trim_start()
-            .starts_with(SIGNS)
+            .trim_start();
+        // A sign or a currency code as a word (`900 TL`, `25 EUR`).
+        after.starts_with(SIGNS)
+            || ["tl", "eur", "euro", "chf", "usd", "gbp", "try"].iter().any(|code| {
+                after.get(..code.len()).is_some_and(|w| w.eq_ignore_ascii_case(code))
+                    && !after[code.len()..].starts_with(char::is_alphabetic)
+            })
     };
     let Some(&(first, first_end)) = runs.first() else { return t };
-    let dated = (t[first_end..].starts_with('/') || t[first_end..].starts_with(':'))
-        && runs.get(1).is_some_and(|&(i, end)| i == first_end + 1 && !signed_after(end));
+    // Or a time written with a dot and followed by a time word or suffix (`19.30'da`,
+    // `19.30 Uhr`, `9.30 h`).
+    let dotted_time = t[first_end..].starts_with('.')
+        && runs.get(1).is_some_and(|&(i, end)| {
+            let rest = t[end..].to_lowercase();
+            i == first_end + 1
+                && end - i == 2
+                && (rest.starts_with(['\'', '’'])
+                    || rest.starts_with(" uhr")
+                    || rest.starts_with(" h ")
+                    || rest.starts_with(" h,")
+                    || rest.starts_with("h "))
+        });
+    let dated = ((t[first_end..].starts_with('/') || t[first_end..].starts_with(':'))
+        && runs.get(1).is_some_and(|&(i, end)| i == first_end + 1 && !signed_after(end)))
+        || dotted_time;
     if !dated || signed_before(first) || signed_after(first_end) {
         return t;
     }
@@ -717,6 +736,11 @@ mod tests {
             ("Samedi 7/3 à 14 h, atelier de 8 places, 25 € matériel compris.", range("25", "25")),
             ("19:30 Uhr, Eintritt 12 €", range("12", "12")),
             ("Sat 3/14, doors 7pm, $15 at the door", range("15", "15")),
+            (
+                "Toplantı saat 19.30'da başlıyor, akşam yemeği kişi başı 900 TL.",
+                range("900", "900"),
+            ),
+            ("Beginn 19.30 Uhr, Eintritt 8 €", range("8", "8")),
             // A full and a reduced price: no date.
             ("10/8 €", range("8", "10")),
             // Members' and others' prices.
