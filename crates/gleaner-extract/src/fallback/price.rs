@@ -60,6 +60,15 @@ pub(crate) fn price_in_text(el: ElementRef<'_>) -> Option<gleaner_event::PriceTe
                 .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w));
         match parse_price_text(t).filter(|p| money && !p.is_free) {
             Some(mut p) => {
+                // A lowest amount that no currency marks, below all that one does, is an
+                // age, a count or a day (`Für Kinder von 4 bis 12 Jahren. … € 90,–,
+                // Mitglieder € 75,–`): the marked amounts' range.
+                if let Some(r) = gleaner_event::priced_range(t)
+                    && !p.min.is_zero()
+                    && p.min < r.min
+                {
+                    p = r;
+                }
                 if tier {
                     p.min = Default::default();
                 }
@@ -439,6 +448,19 @@ mod tests {
             Some("9".to_owned())
         );
         assert_eq!(in_text("<div><p>Kostenlose Parkplätze.</p></div>"), None);
+        // Ages, counts and days before the marked amounts.
+        assert_eq!(
+            in_text(
+                "<div><p>Für Kinder von 6 bis 10 Jahren. Drei Vormittage. € 60,–, Mitglieder € 45,–.</p></div>"
+            ),
+            Some(("45".to_owned(), Some("60".to_owned()), false))
+        );
+        assert_eq!(
+            in_text(
+                "<div><p>En el patio del club. Cupo 15 personas, $9.000 con materiales.</p></div>"
+            ),
+            Some(("9000".to_owned(), Some("9000".to_owned()), false))
+        );
     }
 
     #[test]
