@@ -60,12 +60,14 @@ pub(crate) fn price_in_text(el: ElementRef<'_>) -> Option<gleaner_event::PriceTe
                 .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w));
         match parse_price_text(t).filter(|p| money && !p.is_free) {
             Some(mut p) => {
-                // A lowest amount that no currency marks, below all that one does, is an
-                // age, a count or a day (`Für Kinder von 4 bis 12 Jahren. … € 90,–,
-                // Mitglieder € 75,–`): the marked amounts' range.
+                // A lowest amount that no currency marks, below two or more that one does,
+                // is an age, a count or a day (`Für Kinder von 4 bis 12 Jahren. … € 90,–,
+                // Mitglieder € 75,–`): the marked amounts' range. (One marked amount may
+                // close a range written once: `5–10 €`.)
                 if let Some(r) = gleaner_event::priced_range(t)
                     && !p.min.is_zero()
                     && p.min < r.min
+                    && r.max.is_some_and(|m| m > r.min)
                 {
                     p = r;
                 }
@@ -455,11 +457,10 @@ mod tests {
             ),
             Some(("45".to_owned(), Some("60".to_owned()), false))
         );
+        // A range closed by its one currency sign stays.
         assert_eq!(
-            in_text(
-                "<div><p>En el patio del club. Cupo 15 personas, $9.000 con materiales.</p></div>"
-            ),
-            Some(("9000".to_owned(), Some("9000".to_owned()), false))
+            in_text("<div><p>Eintritt 5–10 €</p></div>"),
+            Some(("5".to_owned(), Some("10".to_owned()), false))
         );
     }
 
