@@ -52,7 +52,7 @@ fn statements_over_marked(root: ElementRef<'_>) -> Vec<String> {
             p.id() < first.id()
                 && !in_chrome(*p)
                 && !in_item_or_cell(*p)
-                && heads_marked(*p)
+                && heads_marked(*p, first)
                 && same_section(*p, last)
         })
         .map(text_of)
@@ -60,15 +60,18 @@ fn statements_over_marked(root: ElementRef<'_>) -> Vec<String> {
         .collect()
 }
 
-/// Whether a paragraph, or one of the wrappers it ends ([`WRAPPERS`] at most), has an
-/// event item among its next four element siblings, or one that holds one.
-fn heads_marked(p: ElementRef<'_>) -> bool {
-    let marked = sel(MARKED);
+/// Whether a paragraph, or one of the wrappers it ends ([`WRAPPERS`] at most), has the
+/// page's first event item (which follows it) among its next four element siblings, or
+/// one that holds it: a walk up the item's ancestors, not a search of the siblings'
+/// subtrees, so a page's size does not multiply the paragraphs read.
+fn heads_marked(p: ElementRef<'_>, first: ElementRef<'_>) -> bool {
+    let holds_first =
+        |e: ElementRef<'_>| e.id() == first.id() || first.ancestors().any(|a| a.id() == e.id());
     let mut at = p;
     for _ in 0..=WRAPPERS {
         let mut next = at.next_siblings().filter_map(ElementRef::wrap).take(4).peekable();
         if next.peek().is_some() {
-            return next.any(|e| is_marked(e) || e.select(&marked).next().is_some());
+            return next.any(holds_first);
         }
         match at.parent().and_then(ElementRef::wrap) {
             Some(parent) if !matches!(parent.value().name(), "body" | "html") => at = parent,
@@ -76,14 +79,6 @@ fn heads_marked(p: ElementRef<'_>) -> bool {
         }
     }
     false
-}
-
-/// Whether an element is itself an event item ([`MARKED`]).
-fn is_marked(e: ElementRef<'_>) -> bool {
-    let v = e.value();
-    v.attr("itemtype").is_some_and(|t| t.contains("Event"))
-        || v.attr("typeof").is_some_and(|t| t.contains("Event"))
-        || v.classes().any(|c| c == "h-event" || c == "vevent")
 }
 
 #[cfg(test)]
