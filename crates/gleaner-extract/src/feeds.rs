@@ -377,24 +377,29 @@ fn html_image(item: &Element) -> Option<String> {
     })
 }
 
-fn summary_of(item: &Element) -> Option<String> {
-    if let Some(blocks) = xhtml_blocks(item) {
-        let text = blocks.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join(" ");
-        return Some(text).filter(|t| !t.is_empty());
-    }
-    // A description cut short (WordPress's `… […]` excerpt) beside the item's full HTML
-    // content: the content.
-    let content = || {
-        item.children
+/// An item's text for its description, price and free entry: its [`summary_of`], or,
+/// when that is a description cut short (WordPress's `… […]` excerpt) beside the item's
+/// full HTML content, the content. (Its date is read from the summary: an update note in
+/// the content, `MISE À JOUR (23 février)`, dates no event.)
+fn full_summary_of(item: &Element) -> Option<String> {
+    if xhtml_blocks(item).is_none()
+        && item.child_text("description").is_some_and(|d| is_excerpt(&d))
+        && let Some(full) = item
+            .children
             .iter()
             .find(|c| c.name == "content:encoded")
             .map(|c| c.text.trim().to_owned())
             .filter(|c| !c.is_empty())
-    };
-    if item.child_text("description").is_some_and(|d| is_excerpt(&d))
-        && let Some(full) = content()
     {
         return Some(full);
+    }
+    summary_of(item)
+}
+
+fn summary_of(item: &Element) -> Option<String> {
+    if let Some(blocks) = xhtml_blocks(item) {
+        let text = blocks.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join(" ");
+        return Some(text).filter(|t| !t.is_empty());
     }
     item.child_text("description")
         .or_else(|| item.child_text("summary"))
@@ -998,7 +1003,7 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
         // (`Thursday 19 March, 7.30pm, Lecture Theatre`, `Tickets £5`) are read as facts.
         // A lead that is a practical line stating the date (`Fecha: … · Hora: … · Lugar:
         // …`) is no text of the event's: the next paragraph is.
-        None => summary_of(item).map(|s| match html_paragraphs(&s) {
+        None => full_summary_of(item).map(|s| match html_paragraphs(&s) {
             p if h.lead_dated && p.len() >= 2 => p[1].clone(),
             _ => lead_paragraph(&s),
         }),
@@ -1054,14 +1059,14 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
     }
     if h.date_in_text
         && h.price.is_none()
-        && let Some(text) = summary_of(item)
+        && let Some(text) = full_summary_of(item)
     {
         text_facts(&text, &mut raw);
     }
     if (blocks.is_some() || h.date_in_text)
         && raw.offers.is_empty()
         && raw.is_accessible_for_free.is_none()
-        && summary_of(item).is_some_and(|t| gleaner_event::says_free(&t))
+        && full_summary_of(item).is_some_and(|t| gleaner_event::says_free(&t))
     {
         // The xhtml content's table or notes say so (`Giriş | Ücretsiz`), not only the
         // lead paragraph the description keeps.
@@ -1190,14 +1195,15 @@ mod tests {
              de palette.</p><p>Coût : 5 € par famille.</p>]]></content:encoded></item>",
         );
         let item = root.unwrap();
-        let summary = summary_of(&item).unwrap();
+        let summary = full_summary_of(&item).unwrap();
         assert!(summary.contains("5 € par famille"), "{summary}");
+        assert!(!summary_of(&item).unwrap().contains("5 € par famille"));
         // A description that is whole stays the summary.
         let (root, _) = xml::parse(
             "<item><title>Atelier</title><description>On bricole des nichoirs.</description>\
              <content:encoded><![CDATA[<p>Autre texte.</p>]]></content:encoded></item>",
         );
-        assert_eq!(summary_of(&root.unwrap()).as_deref(), Some("On bricole des nichoirs."));
+        assert_eq!(full_summary_of(&root.unwrap()).as_deref(), Some("On bricole des nichoirs."));
         assert!(is_excerpt("Read all about it [&hellip;]"));
         assert!(!is_excerpt("Entrée libre."));
     }
