@@ -743,11 +743,19 @@ mod tests {
             ("Beginn 19.30 Uhr, Eintritt 8 €", range("8", "8")),
             // A full and a reduced price: no date.
             ("10/8 €", range("8", "10")),
-            // Members' and others' prices.
-            ("12 $ par famille membre, 20 $ par famille non membre", range("12", "20")),
         ] {
             assert_eq!(read(text), want, "{text}");
         }
+    }
+
+    #[test]
+    fn a_members_price_is_a_reduced_tier() {
+        let p = super::parse_price_text("12 $ par famille membre, 20 $ par famille non membre")
+            .expect("a price");
+        assert_eq!(
+            (p.min.to_string(), p.max.map(|m| m.to_string())),
+            ("12".into(), Some("20".into()))
+        );
     }
 
     #[test]
