@@ -205,17 +205,16 @@ fn says_entry_free(clause: &str) -> bool {
 /// ateliers`, `Alle Veranstaltungen`, `Tüm etkinliklerimiz`), folded.
 const ALL: [&str; 9] = ["all", "todas", "todos", "tous", "toutes", "alle", "allen", "tum", "butun"];
 
-/// Whether a short clause (eight words at most) says every event is free: a word for all
+/// Whether a short clause (ten words at most) says every event is free: a word for all
 /// ([`ALL`]) and a free word (`Todas las actividades son gratuitas`, `Alle Angebote sind
-/// kostenlos`, `All our talks are free`).
+/// kostenlos`, `All library programs are free and open to everyone`).
 fn all_free(clause: &str) -> bool {
     let folded = gleaner_event::datetext::fold_diacritics(clause).to_lowercase();
     let words: Vec<&str> =
         folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    words.len() <= 8
-        && words.iter().any(|w| ALL.contains(w))
-        && (gleaner_event::says_free(clause)
-            || words.windows(2).any(|w| w == ["are", "free"] && words.last() == Some(&"free")))
+    words.len() <= 10
+        && words.first().is_some_and(|w| ALL.contains(w))
+        && (gleaner_event::says_free(clause) || words.windows(2).any(|w| w == ["are", "free"]))
 }
 
 /// The fewest items (rows, list items, terms) of a list that may hold a page's events.
@@ -366,6 +365,8 @@ mod tests {
                 true,
             ),
             (format!("<p>All our talks are free.</p>{table}"), true),
+            (format!("<p>All library programs are free and open to everyone.</p>{table}"), true),
+            (format!("<p>Our shows are free for all members.</p>{table}"), false),
             (format!("<p>Salvo que se indique otra cosa, la entrada es libre.</p>{table}"), true),
             (format!("<p>All welcome, free parking.</p>{table}"), false),
             // A group's tier, a price, an exception, or a hat alone: not free for all.
