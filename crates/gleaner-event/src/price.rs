@@ -57,7 +57,7 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
     if crate::free_tier::states_free_tier(t) {
         return tiered(t);
     }
-    let t = past_ages(t);
+    let t = past_leading_date(past_ages(t));
     let first = parse_price(t)?;
     let lower = t.to_lowercase();
     // `PAF libre (au chapeau)`, `a la gorra`: pay what you wish is neither a price nor free.
@@ -96,7 +96,10 @@ pub fn parse_price_text(text: &str) -> Option<PriceText> {
             "reducida",
             // Members' prices (`9 € (adhérents 6 €)`, `12 €, Mitglieder 8 €`).
             "adhérent",
-            "members",
+            // `15 $ par famille membre, 25 $ non membre`, `socio 10 €, no miembro 15 €`.
+            "member",
+            "membre",
+            "miembro",
             "mitglieder",
             "socios",
             "üye",
@@ -224,6 +227,62 @@ fn past_ages(t: &str) -> &str {
         rest = &rest[end + 1..];
     }
     rest
+}
+
+/// A price text from the first amount written with a currency sign, when a date or a
+/// time opens it (`Sábado 4/4 a las 15 hs, cupo 12 personas, $18.000` reads from
+/// `$18.000`, `19:30 Uhr, Eintritt 12 €` from `12 €`): a number written before a slash or
+/// a colon and another number, neither with a currency sign of its own (`10/8 €` is a
+/// full and a reduced price).
+fn past_leading_date(t: &str) -> &str {
+    const SIGNS: [char; 4] = ['$', '€', '£', '₺'];
+    let runs: Vec<(usize, usize)> = t
+        .char_indices()
+        .filter(|(i, c)| c.is_ascii_digit() && !t[..*i].ends_with(|p: char| p.is_ascii_digit()))
+        .take(40)
+        .map(|(i, _)| (i, t[i..].find(|c: char| !c.is_ascii_digit()).map_or(t.len(), |j| i + j)))
+        .collect();
+    let signed_before = |i: usize| t[..i].trim_end().ends_with(SIGNS);
+    let signed_after = |end: usize| {
+        let after = t[end..]
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | ',' | '\''))
+            .trim_start();
+        // A sign or a currency code as a word (`900 TL`, `25 EUR`).
+        after.starts_with(SIGNS)
+            || ["tl", "eur", "euro", "chf", "usd", "gbp", "try"].iter().any(|code| {
+                after.get(..code.len()).is_some_and(|w| w.eq_ignore_ascii_case(code))
+                    && !after[code.len()..].starts_with(char::is_alphabetic)
+            })
+    };
+    let Some(&(first, first_end)) = runs.first() else { return t };
+    // Or a time written with a dot and followed by a time word or suffix (`19.30'da`,
+    // `19.30 Uhr`, `9.30 h`).
+    let dotted_time = t[first_end..].starts_with('.')
+        && runs.get(1).is_some_and(|&(i, end)| {
+            let rest = t[end..].to_lowercase();
+            i == first_end + 1
+                && end - i == 2
+                && (rest.starts_with(['\'', '’'])
+                    || rest.starts_with(" uhr")
+                    || rest.starts_with(" h ")
+                    || rest.starts_with(" h,")
+                    || rest.starts_with("h "))
+        });
+    let dated = ((t[first_end..].starts_with('/') || t[first_end..].starts_with(':'))
+        && runs.get(1).is_some_and(|&(i, end)| i == first_end + 1 && !signed_after(end)))
+        || dotted_time;
+    if !dated || signed_before(first) || signed_after(first_end) {
+        return t;
+    }
+    match runs.iter().find(|(i, end)| signed_before(*i) || signed_after(*end)) {
+        Some(&(i, _)) if signed_before(i) => {
+            let sign = t[..i].trim_end();
+            let width = sign.chars().next_back().map_or(0, char::len_utf8);
+            &t[sign.len() - width..]
+        }
+        Some(&(i, _)) => &t[i..],
+        None => t,
+    }
 }
 
 /// A price text with a free tier: zero up to the dearest amount written next to a
@@ -665,6 +724,39 @@ fn says_free_in_words(words: &[&str]) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_date_or_time_before_the_price_is_no_price() {
+        let read = |t: &str| {
+            let p = super::parse_price_text(t).expect("a price");
+            (p.min.to_string(), p.max.map(|m| m.to_string()))
+        };
+        let range = |a: &str, b: &str| (a.to_owned(), Some(b.to_owned()));
+        for (text, want) in [
+            ("Samedi 7/3 à 14 h, atelier de 8 places, 25 € matériel compris.", range("25", "25")),
+            ("19:30 Uhr, Eintritt 12 €", range("12", "12")),
+            ("Sat 3/14, doors 7pm, $15 at the door", range("15", "15")),
+            (
+                "Toplantı saat 19.30'da başlıyor, akşam yemeği kişi başı 900 TL.",
+                range("900", "900"),
+            ),
+            ("Beginn 19.30 Uhr, Eintritt 8 €", range("8", "8")),
+            // A full and a reduced price: no date.
+            ("10/8 €", range("8", "10")),
+        ] {
+            assert_eq!(read(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_members_price_is_a_reduced_tier() {
+        let p = super::parse_price_text("12 $ par famille membre, 20 $ par famille non membre")
+            .expect("a price");
+        assert_eq!(
+            (p.min.to_string(), p.max.map(|m| m.to_string())),
+            ("12".into(), Some("20".into()))
+        );
+    }
 
     #[test]
     fn descriptions_that_say_entry_is_free() {

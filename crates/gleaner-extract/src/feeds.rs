@@ -377,6 +377,25 @@ fn html_image(item: &Element) -> Option<String> {
     })
 }
 
+/// An item's text for its description, price and free entry: its [`summary_of`], or,
+/// when that is a description cut short (WordPress's `… […]` excerpt) beside the item's
+/// full HTML content, the content. (Its date is read from the summary: an update note in
+/// the content, `MISE À JOUR (23 février)`, dates no event.)
+fn full_summary_of(item: &Element) -> Option<String> {
+    if xhtml_blocks(item).is_none()
+        && item.child_text("description").is_some_and(|d| is_excerpt(&d))
+        && let Some(full) = item
+            .children
+            .iter()
+            .find(|c| c.name == "content:encoded")
+            .map(|c| c.text.trim().to_owned())
+            .filter(|c| !c.is_empty())
+    {
+        return Some(full);
+    }
+    summary_of(item)
+}
+
 fn summary_of(item: &Element) -> Option<String> {
     if let Some(blocks) = xhtml_blocks(item) {
         let text = blocks.into_iter().map(|(_, t)| t).collect::<Vec<_>>().join(" ");
@@ -391,6 +410,30 @@ fn summary_of(item: &Element) -> Option<String> {
                 .map(|c| c.text.trim().to_owned())
         })
         .or_else(|| item.child_text("content"))
+}
+
+/// The language a feed states for itself (RSS's `<language>fr-CA</language>`, Atom's
+/// `xml:lang="en-AU"`), from its first 16 KiB: a feed names it before its items.
+pub(crate) fn feed_language(bytes: &[u8]) -> Option<String> {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(16 * 1024)]);
+    let value = if let Some(at) = head.find("<language>") {
+        let rest = &head[at + "<language>".len()..];
+        &rest[..rest.find('<')?]
+    } else {
+        let at = head.find("xml:lang=")? + "xml:lang=".len();
+        let rest = head[at..].strip_prefix(['"', '\''])?;
+        &rest[..rest.find(['"', '\''])?]
+    };
+    let value = value.trim();
+    (!value.is_empty() && value.len() <= 16).then(|| value.to_owned())
+}
+
+/// Whether a feed item's description is an excerpt cut short: it ends with an ellipsis,
+/// bare or bracketed (`… mit recycelten Materialien. […]`, `Read more...`, `[&hellip;]`).
+fn is_excerpt(description: &str) -> bool {
+    let text = gleaner_event::text::clean_line(description);
+    let t = text.trim_end();
+    ["[…]", "[...]", "[&hellip;]", "…", "..."].iter().any(|e| t.ends_with(e))
 }
 
 fn image_of(item: &Element) -> Option<String> {
@@ -639,15 +682,26 @@ pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
     let line = gleaner_event::text::clean_line(line);
     if raw.offers.is_empty() && raw.is_accessible_for_free.is_none() {
         let money = |t: &str| has_money(t);
-        if let Some(p) = line
+        let parts: Vec<String> = line
             .split(". ")
             .flat_map(|s| s.split("; "))
+            .take(60)
             .map(|s| s.trim().trim_end_matches('.'))
             .map(|s| if s.chars().count() <= 80 { s.to_owned() } else { priced_run(s, &money) })
-            .filter(|s| s.chars().count() <= 80 && money(s))
-            .find_map(|s| gleaner_event::parse_price_text(&s))
-            .filter(|p| !p.is_free)
-        {
+            .collect();
+        let read = parts.iter().enumerate().find_map(|(i, s)| {
+            let p = (s.chars().count() <= 80 && money(s))
+                .then(|| gleaner_event::parse_price_text(s))??;
+            // A group's cheaper price in the next part (`… 600 TL (yemekler dahil);
+            // öğrenci takımlarına 300 TL`, `Adhesión $12.000 con cena; niños $6.000`).
+            let tier = parts
+                .get(i + 1)
+                .filter(|n| n.chars().count() <= 80 && money(n) && names_a_tier(n))
+                .and_then(|n| gleaner_event::parse_price_text(&format!("{s}; {n}")))
+                .filter(|t| t.min < p.min && !t.is_free);
+            Some(tier.unwrap_or(p))
+        });
+        if let Some(p) = read.filter(|p| !p.is_free) {
             let mut p = p;
             if !p.min.is_zero() && free_tier_beside(&line, &money) {
                 p.max = p.max.or(Some(p.min));
@@ -656,6 +710,55 @@ pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
             crate::fallback::price_into(&p, raw);
         }
     }
+}
+
+/// Words that name a group's or an early price, folded (`niños`, `öğrenci`, `members`,
+/// `ermäßigt`, `erken kayıt`, `prévente`).
+const TIER_WORDS: [&str; 34] = [
+    "child",
+    "children",
+    "kids",
+    "kinder",
+    "enfant",
+    "enfants",
+    "nino",
+    "ninos",
+    "menores",
+    "cocuk",
+    "student",
+    "students",
+    "etudiant",
+    "etudiants",
+    "estudiante",
+    "estudiantes",
+    "ogrenci",
+    "schuler",
+    "member",
+    "members",
+    "membre",
+    "membres",
+    "socios",
+    "mitglieder",
+    "uye",
+    "reduced",
+    "concession",
+    "concessions",
+    "ermassigt",
+    "reduit",
+    "early",
+    "erken",
+    "prevente",
+    "preventa",
+];
+
+/// Whether a text names a group's or an early price ([`TIER_WORDS`], or a word they open:
+/// `öğrenci takımlarına`, `kayıtlarda`).
+fn names_a_tier(text: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(text).to_lowercase();
+    folded
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() >= 4)
+        .any(|w| TIER_WORDS.iter().any(|t| w.starts_with(t)))
 }
 
 /// Whether a text writes money: a currency sign (`$`, `€`, `£`, `₺`) or code (`TL`, `EUR`).
@@ -680,14 +783,26 @@ fn free_tier_beside(line: &str, money: &dyn Fn(&str) -> bool) -> bool {
 
 /// Of a long line in parts (`Entradas: 8 € · socios del Ateneo 5 € · venta anticipada en
 /// taquilla una hora antes`), the run of parts with an amount, from the first: `Entradas:
-/// 8 € · socios del Ateneo 5 €`. Empty when no part has one.
+/// 8 € · socios del Ateneo 5 €`. A long sentence that opens its prices with a colon
+/// (`Esta edición es con entrada: general $3.000, menores de 12 gratis`) gives what follows
+/// the colon, when that is short. Empty when no part has one.
 fn priced_run(line: &str, money: &dyn Fn(&str) -> bool) -> String {
-    line.split(" · ")
+    let run = line
+        .split(" · ")
         .map(str::trim)
         .skip_while(|p| !money(p))
         .take_while(|p| money(p))
         .collect::<Vec<_>>()
-        .join(" · ")
+        .join(" · ");
+    if run.chars().count() <= 80 {
+        return run;
+    }
+    run.split(": ")
+        .skip(1)
+        .take(4)
+        .map(str::trim)
+        .find(|p| p.chars().count() <= 80 && money(p))
+        .map_or(run.clone(), str::to_owned)
 }
 
 /// An event date written in the item's title or description text (`Join us on Saturday,
@@ -888,7 +1003,7 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
         // (`Thursday 19 March, 7.30pm, Lecture Theatre`, `Tickets £5`) are read as facts.
         // A lead that is a practical line stating the date (`Fecha: … · Hora: … · Lugar:
         // …`) is no text of the event's: the next paragraph is.
-        None => summary_of(item).map(|s| match html_paragraphs(&s) {
+        None => full_summary_of(item).map(|s| match html_paragraphs(&s) {
             p if h.lead_dated && p.len() >= 2 => p[1].clone(),
             _ => lead_paragraph(&s),
         }),
@@ -944,14 +1059,14 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
     }
     if h.date_in_text
         && h.price.is_none()
-        && let Some(text) = summary_of(item)
+        && let Some(text) = full_summary_of(item)
     {
         text_facts(&text, &mut raw);
     }
     if (blocks.is_some() || h.date_in_text)
         && raw.offers.is_empty()
         && raw.is_accessible_for_free.is_none()
-        && summary_of(item).is_some_and(|t| gleaner_event::says_free(&t))
+        && full_summary_of(item).is_some_and(|t| gleaner_event::says_free(&t))
     {
         // The xhtml content's table or notes say so (`Giriş | Ücretsiz`), not only the
         // lead paragraph the description keeps.
@@ -1026,6 +1141,22 @@ mod tests {
             lowest("Adhesión $12.000 con cena. Estacionamiento gratuito.").as_deref(),
             Some("12000")
         );
+        // A group's cheaper price in the next part.
+        assert_eq!(
+            lowest("Katılım ücreti 400 TL (malzeme dahil); öğrencilere 250 TL.").as_deref(),
+            Some("250")
+        );
+        assert_eq!(lowest("Cena $15.000 con vino; niños $8.000.").as_deref(), Some("8000"));
+        assert_eq!(lowest("Entrada 10 €; parking 3 €.").as_deref(), Some("10"));
+        // A long sentence whose prices follow a colon.
+        assert_eq!(
+            lowest(
+                "Cette année la soirée se tient dans la grande salle, avec une formule unique : \
+                 adultes 12 €, gratuit pour les moins de 10 ans (goûter compris)."
+            )
+            .as_deref(),
+            Some("0")
+        );
     }
 
     #[test]
@@ -1039,6 +1170,42 @@ mod tests {
             root.and_then(|r| html_image(&r)).as_deref(),
             Some("https://x.example/wp-content/uploads/a.jpg")
         );
+    }
+
+    #[test]
+    fn a_feeds_language() {
+        assert_eq!(
+            feed_language(b"<rss><channel><title>M</title><language>fr-CA</language>").as_deref(),
+            Some("fr-CA")
+        );
+        assert_eq!(
+            feed_language(b"<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"en-AU\">")
+                .as_deref(),
+            Some("en-AU")
+        );
+        assert_eq!(feed_language(b"<rss><channel><title>M</title>"), None);
+    }
+
+    #[test]
+    fn an_excerpt_gives_way_to_the_full_content() {
+        let (root, _) = xml::parse(
+            "<item><title>Atelier</title>\
+             <description><![CDATA[Le samedi 7 mars, on bricole des nichoirs. […]]]></description>\
+             <content:encoded><![CDATA[<p>Le samedi 7 mars, on bricole des nichoirs en bois \
+             de palette.</p><p>Coût : 5 € par famille.</p>]]></content:encoded></item>",
+        );
+        let item = root.unwrap();
+        let summary = full_summary_of(&item).unwrap();
+        assert!(summary.contains("5 € par famille"), "{summary}");
+        assert!(!summary_of(&item).unwrap().contains("5 € par famille"));
+        // A description that is whole stays the summary.
+        let (root, _) = xml::parse(
+            "<item><title>Atelier</title><description>On bricole des nichoirs.</description>\
+             <content:encoded><![CDATA[<p>Autre texte.</p>]]></content:encoded></item>",
+        );
+        assert_eq!(full_summary_of(&root.unwrap()).as_deref(), Some("On bricole des nichoirs."));
+        assert!(is_excerpt("Read all about it [&hellip;]"));
+        assert!(!is_excerpt("Entrée libre."));
     }
 
     #[test]

@@ -293,6 +293,17 @@ pub fn extract_with(
                 .map(|e| Candidate { format: Format::Feed, location: e.location, raw: e.raw })
                 .collect();
             free_from_text(&mut out.candidates, gleaner_event::says_free);
+            // A bare `$` of an item that names no country is the dollar or peso of the
+            // region the feed's language names (`<language>fr-CA</language>`: CAD).
+            if let Some(code) = page::lang_dollar(feeds::feed_language(bytes).as_deref()) {
+                for c in out.candidates.iter_mut().filter(|c| c.raw.country.is_none()) {
+                    for o in &mut c.raw.offers {
+                        if o.currency.as_deref() == Some(gleaner_event::DOLLAR_SIGN) {
+                            o.currency = Some(code.to_owned());
+                        }
+                    }
+                }
+            }
             return out;
         }
         DocumentKind::Sitemap => {
@@ -415,7 +426,36 @@ pub fn extract_with(
     }
     free_from_text(&mut out.candidates, gleaner_event::says_free);
     price_from_description(&mut out.candidates);
+    // Marked-up events with no price and no free entry of their own are free when a
+    // paragraph right above them says entry is free for all (the fallback's events have
+    // their own rule).
+    let marked_priceless =
+        |c: &Candidate| c.format != Format::Fallback && fallback::priceless(&c.raw);
+    if let Some(doc) = dom.as_ref()
+        && (has_microdata || has_rdfa || has_microformats)
+        && out.candidates.iter().any(marked_priceless)
+    {
+        if fallback::stated_free_over_marked_events(doc.root_element()) {
+            for c in out.candidates.iter_mut().filter(|c| marked_priceless(c)) {
+                c.raw.is_accessible_for_free = Some("true".into());
+            }
+        } else if let Some(price) = fallback::stated_price_over_marked_events(doc.root_element()) {
+            // Or cost what it says (`Eintritt 10 €, ermäßigt 6 €` above the concerts).
+            for c in out.candidates.iter_mut().filter(|c| marked_priceless(c)) {
+                fallback::price_into(&price, &mut c.raw);
+            }
+        }
+    }
     status_from_names(&mut out.candidates);
+    // A link wrapped in a redirector's click tracking is the link it leads to.
+    for c in &mut out.candidates {
+        let links = c.raw.offers.iter_mut().map(|o| &mut o.url).chain([&mut c.raw.url]);
+        for link in links {
+            if let Some(target) = link.as_deref().and_then(fallback::booking::unwrapped) {
+                *link = Some(target);
+            }
+        }
+    }
     // A mail, phone or map link is no ticket link, whoever read it.
     for o in out.candidates.iter_mut().flat_map(|c| c.raw.offers.iter_mut()) {
         if o.url.as_deref().is_some_and(|u| !fallback::booking::is_booking_target(u)) {

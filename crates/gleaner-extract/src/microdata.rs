@@ -273,6 +273,21 @@ impl<'d> Crawler<'_, 'd> {
                 map.insert("offers".to_owned(), Value::Object(offer));
             }
         }
+        // And the booking link its own text holds (`<a>S'inscrire</a>`, `<a>Tickets</a>`)
+        // when it marks none up, as for microformats.
+        if is_event && let Some(link) = crate::fallback::booking_link(root) {
+            match map.get_mut("offers") {
+                None => {
+                    let mut offer = Map::new();
+                    offer.insert("url".to_owned(), Value::String(link));
+                    map.insert("offers".to_owned(), Value::Object(offer));
+                }
+                Some(Value::Object(offer)) if !offer.contains_key("url") => {
+                    offer.insert("url".to_owned(), Value::String(link));
+                }
+                _ => {}
+            }
+        }
         Value::Object(map)
     }
 }
@@ -341,4 +356,37 @@ pub(crate) fn property_value(el: ElementRef<'_>) -> String {
         _ => attr("content"),
     };
     v.unwrap_or_else(|| capped_text(el))
+}
+
+#[cfg(test)]
+mod tests {
+    use scraper::Html;
+
+    #[test]
+    fn an_events_own_booking_link_is_its_ticket_link() {
+        let html = r#"<html><body><ul>
+          <li itemscope itemtype="https://schema.org/Event"><h3 itemprop="name">Talk</h3>
+            <time itemprop="startDate" datetime="2026-05-06T18:30">6 May</time>
+            <a href="https://forms.example.org/talk">S'inscrire</a></li>
+          <li itemscope itemtype="https://schema.org/Event"><h3 itemprop="name">Walk</h3>
+            <time itemprop="startDate" datetime="2026-05-09T09:00">9 May</time>
+            <a href="https://maps.example.org/walk">Plan d'accès</a></li>
+          <li itemscope itemtype="https://schema.org/Event"><h3 itemprop="name">Gala</h3>
+            <time itemprop="startDate" datetime="2026-05-16T19:00">16 May</time>
+            <span itemprop="offers" itemscope itemtype="https://schema.org/Offer">
+              <a itemprop="url" href="https://tickets.example.org/gala">Billets</a></span>
+            <a href="https://other.example.org/gala">Réserver</a></li>
+        </ul></body></html>"#;
+        let doc = Html::parse_document(html);
+        let (mut out, mut diags) = (Vec::new(), Vec::new());
+        super::read(&doc, &mut out, &mut diags);
+        let ticket = |name: &str| {
+            let c = out.iter().find(|c| c.raw.name.as_deref() == Some(name)).expect(name);
+            c.raw.offers.iter().find_map(|o| o.url.clone())
+        };
+        assert_eq!(ticket("Talk").as_deref(), Some("https://forms.example.org/talk"));
+        assert_eq!(ticket("Walk"), None);
+        // An offer's own url stays.
+        assert_eq!(ticket("Gala").as_deref(), Some("https://tickets.example.org/gala"));
+    }
 }

@@ -60,6 +60,8 @@ struct Item {
     /// For an event whose `dt-start` is an `<ins>` beside a struck-out `<del>` date: the
     /// date it was moved from.
     moved_from: Option<String>,
+    /// For an event: the status a badge of its own text states (`<strong>POSTERGADA.</strong>`).
+    badge_status: Option<&'static str>,
 }
 
 /// One property value: its text and, for a nested microformat, the item.
@@ -326,9 +328,15 @@ fn parse_item<'a>(el: ElementRef<'a>, root: Root, depth: usize, includes: &Inclu
         imply(el, &mut item, nested_roots);
     }
     if item.is("h-event") {
-        item.text_price = crate::fallback::price_in_text(el);
+        // A price its nested events write is theirs (a fair's workshop and its fee).
+        let nested: Vec<ElementRef<'_>> =
+            el.select(&nested_events()).take(MAX_NESTED).filter(|n| n.id() != el.id()).collect();
+        item.text_price = crate::fallback::price_in_text(el).filter(|p| {
+            !nested.iter().any(|n| crate::fallback::price_in_text(*n).as_ref() == Some(p))
+        });
         item.booking = crate::fallback::booking_link(el);
         item.moved_from = moved_from(el);
+        item.badge_status = badge_status(el, &nested);
     }
     // A `dt-end` with only a time takes the start's date.
     if let (Some(start), Some(ends)) =
@@ -922,6 +930,31 @@ fn combine_parts(parts: &[String]) -> String {
     }
 }
 
+/// The most nested events an event's text is compared with.
+const MAX_NESTED: usize = 20;
+
+/// Nested event roots, modern and classic.
+fn nested_events() -> scraper::Selector {
+    scraper::Selector::parse(".h-event, .vevent").expect("a valid selector")
+}
+
+/// The status a badge in an event's own element states: an element, outside its nested
+/// events, whose whole text is a status word (`<strong>POSTERGADA.</strong>`, `<span
+/// class="badge">ABGESAGT</span>`); among its first 200 elements.
+fn badge_status(el: ElementRef<'_>, nested: &[ElementRef<'_>]) -> Option<&'static str> {
+    el.descendants()
+        .filter_map(ElementRef::wrap)
+        .take(200)
+        .filter(|d| !nested.iter().any(|n| d.ancestors().any(|a| a.id() == n.id())))
+        .find_map(|d| {
+            let text: String = d.text().collect();
+            let text = text.trim();
+            (text.chars().count() <= 40 && crate::fallback::is_status_badge(text))
+                .then(|| crate::fallback::status_in(text))
+                .flatten()
+        })
+}
+
 /// An h-event's values as a raw event: name, dates, url, description, photo,
 /// categories, and the venue from `location` (an h-card or h-adr, or text).
 fn to_raw(item: &Item) -> RawEvent {
@@ -936,7 +969,11 @@ fn to_raw(item: &Item) -> RawEvent {
             .or_else(|| item.text("content"))
             .or_else(|| item.text("summary")),
         image: item.text("photo"),
-        status: item.text("status"),
+        // A status written in words (`ABGESAGT` titled `CANCELLED`) is that status.
+        status: item
+            .text("status")
+            .map(|s| crate::fallback::status_in(&s).map_or(s, str::to_owned))
+            .or_else(|| item.badge_status.map(str::to_owned)),
         keywords: item
             .props
             .get("category")
@@ -1025,6 +1062,33 @@ mod tests {
         for (input, want) in cases {
             assert_eq!(normalise_datetime(input).as_deref(), want, "`{input}`");
         }
+    }
+
+    #[test]
+    fn a_badge_states_the_status_and_a_nested_events_price_is_its_own() {
+        let html = r#"<html><body>
+          <div class="h-event"><h2 class="p-name">Spring fair</h2>
+            <time class="dt-start" datetime="2026-04-04T13:00"></time>
+            <p><b>CANCELADA.</b> La lluvia nos gana esta vez.</p></div>
+          <div class="vevent"><span class="summary">Nachtlauf</span>
+            <abbr class="dtstart" title="2026-03-13T19:00">13.3.</abbr>
+            <span class="status" title="CANCELLED">Abgesagt</span></div>
+          <div class="h-event"><h2 class="p-name">Makers' market</h2>
+            <time class="dt-start" datetime="2026-05-02T10:00"></time>
+            <p>Stalls, food and music all day.</p>
+            <div class="h-event"><h3 class="p-name">Bookbinding workshop</h3>
+              <time class="dt-start" datetime="2026-05-02T15:00"></time>
+              <p>Twelve places, 25 € with materials.</p></div></div>
+        </body></html>"#;
+        let doc = Html::parse_document(html);
+        let mut out = Vec::new();
+        read(&doc, &mut out);
+        let by = |name: &str| out.iter().find(|c| c.raw.name.as_deref() == Some(name)).expect(name);
+        assert_eq!(by("Spring fair").raw.status.as_deref(), Some("cancelled"));
+        assert_eq!(by("Nachtlauf").raw.status.as_deref(), Some("cancelled"));
+        assert!(!by("Makers' market").raw.has_price());
+        assert!(by("Bookbinding workshop").raw.has_price());
+        assert_eq!(by("Bookbinding workshop").raw.status, None);
     }
 
     #[test]

@@ -563,12 +563,18 @@ fn finish_item(
             }
         }
     };
-    // No link on the title: the item's link to more about it ("Match info", "Mehr").
+    // No link on the title: the item's link to more about it ("Match info", "Mehr"); a
+    // bare `Register` to a page of the same site is that too.
     let url = url.or_else(|| {
         item.select(&sel("a[href]"))
             .filter(|a| {
                 let t = text_of(*a);
-                is_generic_link_text(&t) && !is_booking_text(&t)
+                let same_site = a.value().attr("href").is_some_and(|h| {
+                    let h = h.trim_start();
+                    !h.contains("//") && !h.contains(':')
+                });
+                is_generic_link_text(&t)
+                    && (!is_booking_text(&t) || (same_site && super::booking::registers_only(&t)))
             })
             .find_map(link_of)
     });

@@ -62,6 +62,7 @@ mod emoji_lines;
 mod headings;
 mod item;
 mod listing;
+mod marked_free;
 mod moves;
 mod news;
 mod page_places;
@@ -104,8 +105,9 @@ use venue::{is_municipal, site_country, site_town, site_venue};
 use zone::stated_zone;
 
 pub(crate) use item::{item_description, item_image};
+pub(crate) use marked_free::{stated_free_over_marked_events, stated_price_over_marked_events};
 pub(crate) use price::{booking_link, price_in_text, price_into, priceless};
-pub(crate) use words::status_in;
+pub(crate) use words::{is_status_badge, status_in};
 
 /// A selector parsed from a constant, once per thread: the readers ask for the same few
 /// dozen selectors per item, and parsing them again cost a page of thousands of items a

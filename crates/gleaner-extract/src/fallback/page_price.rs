@@ -36,7 +36,7 @@ pub(super) fn stated_page_price(root: ElementRef<'_>) -> Option<PriceText> {
 }
 
 /// Whether `p` sits inside a list item, a table or a description's term or details.
-fn in_item_or_cell(p: ElementRef<'_>) -> bool {
+pub(super) fn in_item_or_cell(p: ElementRef<'_>) -> bool {
     p.ancestors()
         .filter_map(ElementRef::wrap)
         .any(|a| matches!(a.value().name(), "li" | "td" | "th" | "dd" | "table"))
@@ -139,21 +139,26 @@ pub(super) fn stated_page_free(root: ElementRef<'_>) -> bool {
         if in_chrome(p) || !heads_section_list(p) || !lists_after_in_section(root, p) {
             return false;
         }
-        let text = text_of(p);
-        if text.len() > 1200
-            || gleaner_event::priced_range(&text).is_some()
-            || gleaner_event::pay_what_you_wish(&text)
-        {
-            return false;
-        }
-        !text.split(['.', ';', '!']).any(excepts)
-            && text.split(['.', ';', '!']).any(says_entry_free)
+        states_free_for_all(&text_of(p))
     })
+}
+
+/// Whether a statement says entry is free for all the events it heads: one of its clauses
+/// says so (`Accès gratuit.`, `admission is free`, `Todas las actividades son gratuitas`)
+/// with no amount, group or exception in the statement.
+pub(super) fn states_free_for_all(text: &str) -> bool {
+    if text.len() > 1200
+        || gleaner_event::priced_range(text).is_some()
+        || gleaner_event::pay_what_you_wish(text)
+    {
+        return false;
+    }
+    !text.split(['.', ';', '!']).any(excepts) && text.split(['.', ';', '!']).any(says_entry_free)
 }
 
 /// Words that turn an exception word into a default (`unless marked otherwise`, `sauf
 /// mention contraire`, `wenn nicht anders angegeben`), folded.
-const OTHERWISE: [&str; 3] = ["otherwise", "contraire", "anders"];
+const OTHERWISE: [&str; 6] = ["otherwise", "contraire", "anders", "contrario", "contraria", "otra"];
 
 /// Whether a clause excepts some events ([`EXCEPT`]), rather than stating a default that
 /// holds unless an event says otherwise (`Home matches are played at the Recreation Ground
@@ -161,7 +166,28 @@ const OTHERWISE: [&str; 3] = ["otherwise", "contraire", "anders"];
 fn excepts(clause: &str) -> bool {
     let folded = gleaner_event::datetext::fold_diacritics(clause).to_lowercase();
     let words: Vec<&str> = folded.split(|c: char| !c.is_alphanumeric()).collect();
-    words.iter().any(|w| EXCEPT.contains(w)) && !words.iter().any(|w| OTHERWISE.contains(w))
+    words.iter().any(|w| EXCEPT.contains(w))
+        && !words.iter().any(|w| OTHERWISE.contains(w))
+        && !bracketed_elsewhere(clause)
+}
+
+/// Whether every exception of a clause is in brackets after a part of it that says
+/// nothing of free entry: `Der Eintritt ist frei, eine Anmeldung ist nicht nötig
+/// (Ausnahme: Sternwarte)` excepts the registration, not the entry.
+fn bracketed_elsewhere(clause: &str) -> bool {
+    let has_except = |t: &str| {
+        let folded = gleaner_event::datetext::fold_diacritics(t).to_lowercase();
+        folded.split(|c: char| !c.is_alphanumeric()).any(|w| EXCEPT.contains(&w))
+    };
+    let parts: Vec<&str> = clause.split([',', '–', '—']).take(12).collect();
+    parts.iter().filter(|p| has_except(p)).all(|part| {
+        part.split_once('(').is_some_and(|(before, inside)| {
+            !has_except(before)
+                && has_except(inside)
+                && !gleaner_event::says_free_entry(before)
+                && !gleaner_event::says_free(before)
+        })
+    })
 }
 
 /// Whether one clause says entry is free: in so many words (`admission is free`,
@@ -169,8 +195,26 @@ fn excepts(clause: &str) -> bool {
 /// group's tier (`enfants gratuit`).
 fn says_entry_free(clause: &str) -> bool {
     let words = clause.split_whitespace().count();
-    (gleaner_event::says_free_entry(clause) || (words <= 3 && gleaner_event::says_free(clause)))
+    (gleaner_event::says_free_entry(clause)
+        || (words <= 3 && gleaner_event::says_free(clause))
+        || all_free(clause))
         && !gleaner_event::states_free_tier(clause)
+}
+
+/// Words that say a statement is about every event (`Todas las actividades`, `Tous les
+/// ateliers`, `Alle Veranstaltungen`, `Tüm etkinliklerimiz`), folded.
+const ALL: [&str; 9] = ["all", "todas", "todos", "tous", "toutes", "alle", "allen", "tum", "butun"];
+
+/// Whether a short clause (ten words at most) says every event is free: a word for all
+/// ([`ALL`]) and a free word (`Todas las actividades son gratuitas`, `Alle Angebote sind
+/// kostenlos`, `All library programs are free and open to everyone`).
+fn all_free(clause: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(clause).to_lowercase();
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words.len() <= 10
+        && words.first().is_some_and(|w| ALL.contains(w))
+        && (gleaner_event::says_free(clause) || words.windows(2).any(|w| w == ["are", "free"]))
 }
 
 /// The fewest items (rows, list items, terms) of a list that may hold a page's events.
@@ -315,6 +359,16 @@ mod tests {
                 true,
             ),
             ("<p>Eintritt frei.</p><ul><li>x</li><li>y</li><li>z</li></ul>".to_owned(), true),
+            // Every event free, in a short clause; a default with its exception.
+            (
+                format!("<p>Lleve su documento. Todas las actividades son gratuitas.</p>{table}"),
+                true,
+            ),
+            (format!("<p>All our talks are free.</p>{table}"), true),
+            (format!("<p>All library programs are free and open to everyone.</p>{table}"), true),
+            (format!("<p>Our shows are free for all members.</p>{table}"), false),
+            (format!("<p>Salvo que se indique otra cosa, la entrada es libre.</p>{table}"), true),
+            (format!("<p>All welcome, free parking.</p>{table}"), false),
             // A group's tier, a price, an exception, or a hat alone: not free for all.
             (format!("<p>Gratuit pour les moins de 12 ans.</p>{table}"), false),
             (format!("<p>Entrée libre. Concert du 21 août : 5 €.</p>{table}"), false),
@@ -323,6 +377,15 @@ mod tests {
                     "<p>Der Eintritt ist an allen Tagen frei – mit Ausnahme des Balls.</p>{table}"
                 ),
                 false,
+            ),
+            (format!("<p>Der Eintritt ist frei (Ausnahme: Silvesterball).</p>{table}"), false),
+            // An exception in brackets after another part of the clause is that part's.
+            (
+                format!(
+                    "<p>Der Eintritt ist frei, eine Anmeldung ist nicht nötig (Ausnahme: \
+                     Kochkurs).</p>{table}"
+                ),
+                true,
             ),
             (format!("<p>Participation libre, au chapeau.</p>{table}"), false),
             // Free entry with a hat is free, by the labels' decisions.

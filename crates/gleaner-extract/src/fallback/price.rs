@@ -60,6 +60,17 @@ pub(crate) fn price_in_text(el: ElementRef<'_>) -> Option<gleaner_event::PriceTe
                 .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w));
         match parse_price_text(t).filter(|p| money && !p.is_free) {
             Some(mut p) => {
+                // A lowest amount that no currency marks, below two or more that one does,
+                // is an age, a count or a day (`Für Kinder von 4 bis 12 Jahren. … € 90,–,
+                // Mitglieder € 75,–`): the marked amounts' range. (One marked amount may
+                // close a range written once: `5–10 €`.)
+                if let Some(r) = gleaner_event::priced_range(t)
+                    && !p.min.is_zero()
+                    && p.min < r.min
+                    && r.max.is_some_and(|m| m > r.min)
+                {
+                    p = r;
+                }
                 if tier {
                     p.min = Default::default();
                 }
@@ -85,6 +96,19 @@ pub(super) fn own_price(item: ElementRef<'_>) -> Option<gleaner_event::PriceText
         let n = t.chars().count();
         n <= 40 || (n <= 160 && gleaner_event::states_free_tier(t))
     };
+    // A run of parts that each write a price (`Inscripción $60.000 · preventa $45.000
+    // hasta el 30 de abril`): their range, when they give two amounts.
+    let run = leaves(item)
+        .filter(|t| t.contains('·'))
+        .take(20)
+        .filter_map(|t| priced_parts(&t))
+        .find_map(|run| parse_price_text(&run).filter(|p| p.max.is_some_and(|m| m > p.min)));
+    if let Some(mut p) = run {
+        if tier {
+            p.min = Default::default();
+        }
+        return Some(p);
+    }
     let read = lines.iter().filter(short).find_map(|t| {
         // Free entry and something else's price (`Eintritt frei, Kaffee und Kuchen Fr.
         // 6.–`): free.
@@ -126,6 +150,29 @@ pub(super) fn own_price(item: ElementRef<'_>) -> Option<gleaner_event::PriceText
     (leaves(item).any(|t| gleaner_event::says_free(&t))
         || lines.iter().any(|t| gleaner_event::says_free(t)))
     .then(free)
+}
+
+/// Of a line in parts (`… Kairos Live. Inscripción $60.000 · preventa $45.000 hasta el 30
+/// de abril.`), the first run of two or more parts that each write an amount with a
+/// currency sign, from the last sentence of its first part to the first sentence of its
+/// last (`Inscripción $60.000 · preventa $45.000 hasta el 30 de abril`), when that is
+/// short (100 characters at most).
+fn priced_parts(line: &str) -> Option<String> {
+    let signed = |p: &str| p.contains(['$', '€', '£', '₺']);
+    let parts: Vec<&str> = line.split('·').map(str::trim).take(12).collect();
+    let from = parts.iter().position(|p| signed(p))?;
+    let len = parts[from..].iter().take_while(|p| signed(p)).count();
+    if len < 2 {
+        return None;
+    }
+    let run = &parts[from..from + len];
+    let first = *sentences_of(run[0]).last()?;
+    let last = *sentences_of(run[len - 1]).first()?;
+    let mut text = vec![first];
+    text.extend(&run[1..len - 1]);
+    text.push(last);
+    let text = text.join(" · ");
+    (text.chars().count() <= 100).then_some(text)
 }
 
 /// A line's sentences: split at `. ` before a capital letter, a quote or an opening sign
@@ -217,7 +264,7 @@ fn opens_with_amount(line: &str) -> bool {
 }
 
 /// Words that open a sentence about an event's price, in the five languages, folded.
-const PRICE_WORDS: [&str; 37] = [
+const PRICE_WORDS: [&str; 51] = [
     "tickets",
     "ticket",
     "admission",
@@ -255,6 +302,22 @@ const PRICE_WORDS: [&str; 37] = [
     "fiyati",
     "ucret",
     "kosten",
+    // What a place or a share costs (`Boleta $45.000`, `Inversión: $380.000 por pareja`,
+    // `Adhesión $5.000`, `Coût : 15 $`, `Exam fee $15`, `katılım ücreti 600 TL`).
+    "boleta",
+    "boletas",
+    "costo",
+    "coste",
+    "cout",
+    "cost",
+    "fee",
+    "fees",
+    "inversion",
+    "inscripcion",
+    "adhesion",
+    "aporte",
+    "ucreti",
+    "beitrag",
 ];
 
 /// Whether one of a sentence's first three words is a price word ([`PRICE_WORDS`]).
@@ -342,6 +405,30 @@ mod tests {
     }
 
     #[test]
+    fn a_run_of_priced_parts_and_cost_words() {
+        let range =
+            |a: &str, b: &str, c: &'static str| Some((a.into(), Some(b.into()), Some(c), false));
+        assert_eq!(
+            own(
+                "<div><p>Talleres y conciertos todo el día. Cuota 25 € · socios 18 € hasta el 1 de \
+                 mayo · Plazas limitadas</p></div>"
+            ),
+            range("18", "25", "EUR")
+        );
+        assert_eq!(
+            own("<div><p>Un fin de semana en la sierra con guías. Inversión: 210 € con el \
+                 alojamiento y las comidas en la casa rural.</p></div>"),
+            range("210", "210", "EUR")
+        );
+        assert_eq!(
+            own(
+                "<div><p>On se retrouve au chalet. Coût de la sortie : 12 € les adultes et 6 € les enfants.</p></div>"
+            ),
+            range("6", "12", "EUR")
+        );
+    }
+
+    #[test]
     fn the_first_price_statement_in_reading_order() {
         let free = Some(("0".to_owned(), Some("0".to_owned()), true));
         // Free entry stated before another event's price further down.
@@ -363,6 +450,18 @@ mod tests {
             Some("9".to_owned())
         );
         assert_eq!(in_text("<div><p>Kostenlose Parkplätze.</p></div>"), None);
+        // Ages, counts and days before the marked amounts.
+        assert_eq!(
+            in_text(
+                "<div><p>Für Kinder von 6 bis 10 Jahren. Drei Vormittage. € 60,–, Mitglieder € 45,–.</p></div>"
+            ),
+            Some(("45".to_owned(), Some("60".to_owned()), false))
+        );
+        // A range closed by its one currency sign stays.
+        assert_eq!(
+            in_text("<div><p>Eintritt 5–10 €</p></div>"),
+            Some(("5".to_owned(), Some("10".to_owned()), false))
+        );
     }
 
     #[test]

@@ -112,7 +112,7 @@ pub(super) fn is_publication_line(text: &str) -> bool {
 /// Status words a row or card prints (a badge, a class-free note) and the schema.org
 /// status each states, compared as whole folded words. `suspendido`/`suspendu` call an
 /// event off (tickets refunded): cancelled.
-pub(super) const STATUS_WORDS: [(&str, &str); 24] = [
+pub(super) const STATUS_WORDS: [(&str, &str); 29] = [
     ("cancelled", "cancelled"),
     ("canceled", "cancelled"),
     ("annule", "cancelled"),
@@ -134,6 +134,13 @@ pub(super) const STATUS_WORDS: [(&str, &str); 24] = [
     ("aplazado", "postponed"),
     ("aplazada", "postponed"),
     ("pospuesto", "postponed"),
+    ("pospuesta", "postponed"),
+    // Latin America's word for it (`POSTERGADA. … Nueva fecha a confirmar`).
+    ("postergado", "postponed"),
+    ("postergada", "postponed"),
+    // Turkish's written past (`etkinlik ertelenmiştir`, `iptal edilmiştir`).
+    ("ertelenmistir", "postponed"),
+    ("ertelenmisti", "postponed"),
     ("rescheduled", "rescheduled"),
     ("reprogramado", "rescheduled"),
     ("reprogramada", "rescheduled"),
@@ -259,7 +266,7 @@ fn sentences(text: &str) -> Vec<&str> {
 
 /// Whether a text is only a status badge (`POSTPONED`, `– abgesagt –`): never a title
 /// nor part of one.
-pub(super) fn is_status_badge(text: &str) -> bool {
+pub(crate) fn is_status_badge(text: &str) -> bool {
     if strip_status_tail(&format!("x – {text}")) == "x" {
         return true;
     }
@@ -388,6 +395,14 @@ mod status_word_tests {
         assert_eq!(status_in("Mié 15 abr REPROGRAMADO"), Some("rescheduled"));
         assert_eq!(status_in("Fecha reprogramada"), Some("rescheduled"));
         assert_eq!(status_in("Programa de mano"), None);
+    }
+
+    #[test]
+    fn postponed_in_other_words() {
+        assert_eq!(status_in("POSTERGADA. Nueva fecha a confirmar."), Some("postponed"));
+        assert_eq!(status_in("Función postergado por lluvia"), Some("postponed"));
+        assert_eq!(status_in("Konser hava koşulları nedeniyle ertelenmiştir."), Some("postponed"));
+        assert_eq!(status_in("Charla pospuesta"), Some("postponed"));
     }
 }
 

@@ -213,7 +213,43 @@ pub fn read(bytes: &[u8], opts: &IcalOptions) -> Calendar {
             expand(masters, overrides, from, to, opts.max_instances, &ctx, &mut cal)
         }
     }
+    let named: Vec<Zone> = parsed
+        .events
+        .iter()
+        .take(2000)
+        .filter_map(|ev| ev.first("DTSTART")?.param("TZID").and_then(zone::by_name))
+        .chain(ctx.zones.values().copied())
+        .chain(ctx.default)
+        .collect();
+    dollar_of_zones(&named, &mut cal.events);
     cal
+}
+
+/// A bare `$` of an event that names no country is the dollar or peso of the country
+/// whose zone the calendar keeps its times in (`TZID=Australia/Sydney`: `Cost $14` is
+/// AUD), when all its named zones are of that one country.
+fn dollar_of_zones(zones: &[Zone], events: &mut [IcalEvent]) {
+    let dollar =
+        |o: &gleaner_event::RawOffer| o.currency.as_deref() == Some(gleaner_event::DOLLAR_SIGN);
+    if !events.iter().any(|e| e.raw.country.is_none() && e.raw.offers.iter().any(dollar)) {
+        return;
+    }
+    let mut countries = zones
+        .iter()
+        .filter(|z| {
+            **z != Zone::utc() && !matches!(z, Zone::Iana(tz) if tz.name().ends_with("UTC"))
+        })
+        .map(|z| zone::dollar_country(*z));
+    let Some(Some(country)) = countries.next() else { return };
+    if !countries.all(|c| c == Some(country)) {
+        return;
+    }
+    let Some(code) = gleaner_event::dollar_currency(country) else { return };
+    for e in events.iter_mut().filter(|e| e.raw.country.is_none()) {
+        for o in e.raw.offers.iter_mut().filter(|o| dollar(o)) {
+            o.currency = Some(code.to_owned());
+        }
+    }
 }
 
 impl Calendar {
@@ -1695,6 +1731,28 @@ mod tests {
         // A later paragraph without a price is the description's too.
         let notes = "Erstes Treffen.\n\nWird es einen neuen Erfa geben?";
         assert_eq!(lead_paragraph(notes), notes);
+    }
+
+    #[test]
+    fn a_bare_dollar_is_the_currency_of_the_calendars_zone() {
+        let currency = |tzid: &str| {
+            let text = format!(
+                "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTART;TZID={tzid}:20260613T100000\r\n\
+                 SUMMARY:Excursion\r\nDESCRIPTION:Cost $14 (bus and entry).\r\nEND:VEVENT\r\n\
+                 END:VCALENDAR\r\n"
+            );
+            let cal = read(text.as_bytes(), &IcalOptions::default());
+            cal.events[0].raw.offers.first().and_then(|o| o.currency.clone())
+        };
+        for (tzid, want) in [
+            ("Australia/Melbourne", "AUD"),
+            ("America/Edmonton", "CAD"),
+            ("America/Santiago", "CLP"),
+            // Not a dollar country's zone: the sign as written.
+            ("Europe/London", "$"),
+        ] {
+            assert_eq!(currency(tzid).as_deref(), Some(want), "{tzid}");
+        }
     }
 
     #[test]

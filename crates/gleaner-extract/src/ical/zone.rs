@@ -51,6 +51,78 @@ impl Zone {
     }
 }
 
+/// The country of an IANA zone whose country writes its prices with a bare `$` (ISO
+/// 3166-1 alpha-2), for the dollars and pesos of a calendar's `Cost $14`:
+/// `Australia/Sydney` is AU, `America/Toronto` CA, `America/Santiago` CL. `None` for
+/// another zone, a fixed offset, or a zone of several such countries' names we do not
+/// know.
+pub fn dollar_country(zone: Zone) -> Option<&'static str> {
+    const CA: [&str; 14] = [
+        "Toronto",
+        "Vancouver",
+        "Edmonton",
+        "Winnipeg",
+        "Halifax",
+        "St_Johns",
+        "Regina",
+        "Moncton",
+        "Whitehorse",
+        "Yellowknife",
+        "Iqaluit",
+        "Glace_Bay",
+        "Goose_Bay",
+        "Montreal",
+    ];
+    const US: [&str; 10] = [
+        "New_York",
+        "Chicago",
+        "Denver",
+        "Los_Angeles",
+        "Phoenix",
+        "Anchorage",
+        "Detroit",
+        "Boise",
+        "Juneau",
+        "Indiana/Indianapolis",
+    ];
+    const MX: [&str; 8] = [
+        "Mexico_City",
+        "Cancun",
+        "Merida",
+        "Monterrey",
+        "Chihuahua",
+        "Mazatlan",
+        "Hermosillo",
+        "Tijuana",
+    ];
+    let Zone::Iana(tz) = zone else { return None };
+    let name = tz.name();
+    if name.starts_with("Australia/") {
+        return Some("AU");
+    }
+    if name.starts_with("America/Argentina/") || name == "America/Buenos_Aires" {
+        return Some("AR");
+    }
+    if let Some(city) = name.strip_prefix("America/") {
+        return Some(match city {
+            c if CA.contains(&c) => "CA",
+            c if US.contains(&c) => "US",
+            c if MX.contains(&c) => "MX",
+            "Santiago" | "Punta_Arenas" => "CL",
+            "Bogota" => "CO",
+            "Montevideo" => "UY",
+            _ => return None,
+        });
+    }
+    match name {
+        "Pacific/Auckland" | "Pacific/Chatham" | "NZ" => Some("NZ"),
+        "Pacific/Honolulu" => Some("US"),
+        "Asia/Singapore" => Some("SG"),
+        "Asia/Hong_Kong" => Some("HK"),
+        _ => None,
+    }
+}
+
 /// Reads a `TZID` that names a zone by itself (IANA, a path ending in one, or Windows).
 pub fn by_name(tzid: &str) -> Option<Zone> {
     let name = tzid.trim().trim_matches('"').trim();
@@ -165,6 +237,18 @@ pub fn parse_offset(s: &str) -> Option<i32> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn zones_of_dollar_countries() {
+        let country = |n: &str| super::by_name(n).and_then(super::dollar_country);
+        assert_eq!(country("Australia/Perth"), Some("AU"));
+        assert_eq!(country("America/Vancouver"), Some("CA"));
+        assert_eq!(country("America/Argentina/Cordoba"), Some("AR"));
+        assert_eq!(country("Pacific/Auckland"), Some("NZ"));
+        assert_eq!(country("Europe/Berlin"), None);
+        assert_eq!(country("UTC"), None);
+        assert_eq!(country("America/Lima"), None);
+    }
+
     use super::*;
 
     #[test]
