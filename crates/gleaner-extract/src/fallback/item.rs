@@ -437,6 +437,8 @@ fn finish_item(
             && parse_text_date(t, reference, order).is_none()
             && parse_event_time(t).is_none()
             && !names_months_only(t)
+            // A day without its month (`JUE 05`) dates its line; it names nothing.
+            && !super::br_lines::is_day_cell(t)
     };
     let link_of = link_target;
     let heading = item

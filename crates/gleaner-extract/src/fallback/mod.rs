@@ -53,6 +53,7 @@
 
 mod abstain;
 pub(crate) mod booking;
+mod br_lines;
 mod cells;
 mod datelist;
 mod days;
@@ -161,6 +162,9 @@ fn read_as(
     // after it are wrapped in one `<div>` and the page read again.
     let paired = dl_items(doc);
     let doc = paired.as_ref().unwrap_or(doc);
+    // A paragraph of `<br>` lines each opened by its day is a list of its lines.
+    let lined = br_lines::br_line_items(doc, reference, page_order(doc));
+    let doc = lined.as_ref().unwrap_or(doc);
     let reading = if news {
         if news_listing(doc, reference, candidates, diagnostics)
             || prose_reading(doc, reference, candidates, diagnostics)
