@@ -545,6 +545,16 @@ fn finish_item(
                         after = after_title(item, b);
                         (t, None)
                     }
+                    // A dotted line's part after its day and time (`JUE 05 · 21 hrs ·
+                    // Son jarocho con <b>Los Tres Cedros</b> · cover $80`).
+                    // Where it is the bold title, the bold's place and blurb are read below.
+                    None if let Some(t) = super::dotted::dotted_title(item, reference, order)
+                        .filter(|t| {
+                            usable(t) && bold_title(item, &usable).is_none_or(|(b, _)| b != *t)
+                        }) =>
+                    {
+                        (t, None)
+                    }
                     None => match bold_title(item, &usable) {
                         Some((t, b)) => {
                             after = after_title(item, b);

@@ -59,6 +59,7 @@ mod datelist;
 mod days;
 mod default_venue;
 mod detail;
+mod dotted;
 mod emoji_lines;
 mod headings;
 mod item;
