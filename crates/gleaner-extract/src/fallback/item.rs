@@ -28,8 +28,8 @@ use super::weekly::{
     only_ends_a_run, performances_by_weekday, says_no_event, time_after, weekly_times,
 };
 use super::words::{
-    STATUS_WORDS, is_closure_line, is_generic_link_text, is_publication_line, is_status_badge,
-    stated_status, status_in, strip_status_tail,
+    STATUS_WORDS, is_closure_line, is_generic_link_text, is_publication_line, is_registration_text,
+    is_status_badge, stated_status, status_in, strip_status_tail,
 };
 use super::{BLOCKS, is_icon, leaves, sel, text_of, time_values};
 
@@ -516,7 +516,8 @@ fn finish_item(
                     column.as_ref().is_none_or(|(_, c)| a.ancestors().any(|n| n.id() == c.id()))
                 })
                 .map(|a| (title_text(a), a))
-                .find(|(t, _)| usable(t));
+                // A registration link (`Inscripción`) names no event.
+                .find(|(t, _)| usable(t) && !is_registration_text(t));
             // A fixtures table's row: the team against the row's opponent.
             let fixture = match (&column, &link) {
                 (None, None) => fixture_row(item),

@@ -196,6 +196,30 @@ const TITLE_COLUMNS: &[&str] = &[
     "randonnee",
     "ruta",
     "excursion",
+    // A race's, a lecture's, a course's or a talk's name (`Prueba`, `Vorlesung`, `Thema`).
+    "race",
+    "prueba",
+    "carrera",
+    "lauf",
+    "kosu",
+    "lecture",
+    "talk",
+    "topic",
+    "vorlesung",
+    "vortrag",
+    "thema",
+    "conference",
+    "conferencia",
+    "tema",
+    "sujet",
+    "konu",
+    "course",
+    "cours",
+    "curso",
+    "kurs",
+    "seminar",
+    "workshop",
+    "taller",
 ];
 
 /// A table row's title: the cell under a column headed like a title (`Fixture`), else
@@ -539,6 +563,48 @@ pub(super) fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono:
 #[cfg(test)]
 mod tests {
     use super::{cell_time, row_place, without_code};
+
+    /// The titles and starts a page's fallback reading gives.
+    fn events(html: &str) -> Vec<(String, String)> {
+        let doc = scraper::Html::parse_document(html);
+        let mut out = Vec::new();
+        super::super::read(
+            &doc,
+            chrono::NaiveDate::from_ymd_opt(2031, 1, 10),
+            &mut out,
+            &mut Vec::new(),
+        );
+        out.iter()
+            .map(|c| {
+                (c.raw.name.clone().unwrap_or_default(), c.raw.start.clone().unwrap_or_default())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_lecture_or_race_column_titles_its_rows() {
+        // Issue 24, pages 318 and 342: `Vorlesung` and `Prueba` columns name the rows'
+        // events, beside an `Ort` column (no tour's city) and a registration link.
+        let got = events(
+            "<html lang=\"de\"><body><h1>Stadtgespräche 2031</h1><table>\
+             <tr><th>Datum</th><th>Vortrag</th><th>Ort</th></tr>\
+             <tr><td>Di., 04.02.2031</td><td>Die Brücken der Stadt</td><td>Rathaus</td></tr>\
+             <tr><td>Di., 11.02.2031</td><td>Vögel im Winter</td><td>Bibliothek</td></tr>\
+             <tr><td>Di., 18.02.2031</td><td>Alte Mühlen</td><td>Rathaus</td></tr>\
+             </table></body></html>",
+        );
+        let titles: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(titles, ["Die Brücken der Stadt", "Vögel im Winter", "Alte Mühlen"]);
+        let got = events(
+            "<html lang=\"es\"><body><h1>Circuito 2031</h1><table>\
+             <tr><th>Fecha</th><th>Localidad</th><th>Distancia</th><th>Inscripción</th></tr>\
+             <tr><td>Dom. 16/02/2031</td><td>Robledo</td><td>10 km</td><td><a href=\"https://x.example/a\">Inscripción</a></td></tr>\
+             <tr><td>Dom. 23/02/2031</td><td>Villaseca</td><td>5 km</td><td><a href=\"https://x.example/b\">Inscripción</a></td></tr>\
+             <tr><td>Dom. 02/03/2031</td><td>Molinar</td><td>21 km</td><td><a href=\"https://x.example/c\">Inscripción</a></td></tr>\
+             </table></body></html>",
+        );
+        assert!(got.iter().all(|(t, _)| t != "Inscripción"), "{got:?}");
+    }
 
     #[test]
     fn a_town_without_its_code() {

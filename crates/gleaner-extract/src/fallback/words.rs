@@ -327,6 +327,30 @@ pub(super) fn is_generic_link_text(text: &str) -> bool {
     NOT_TITLES.contains(&t.as_str()) || TICKET_WORDS.contains(&t.as_str())
 }
 
+/// A registration link's words (folded): `Inscripción`, `Anmeldung`, `Register`, `Kayıt`.
+const REGISTRATION_WORDS: &[&str] = &[
+    "inscripcion",
+    "inscripciones",
+    "inscribete",
+    "inscription",
+    "inscriptions",
+    "anmeldung",
+    "anmelden",
+    "registration",
+    "register",
+    "sign up",
+    "kayit",
+    "kayit ol",
+];
+
+/// Whether a link's text only asks for registration (`Inscripción`, `Anmeldung`): a link
+/// to a registration form, never the event's title.
+pub(super) fn is_registration_text(text: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(text);
+    let t = collapse(folded.trim_matches(|c: char| !c.is_alphanumeric()));
+    REGISTRATION_WORDS.contains(&t.as_str())
+}
+
 /// How a conference programme's breaks and formalities are titled: a list with such a row
 /// is the timetable of one event, whose sessions are not events of their own.
 const SESSION_FILLERS: &[&str] = &[
@@ -388,6 +412,21 @@ mod status_word_tests {
         assert_eq!(status_in("Mié 15 abr REPROGRAMADO"), Some("rescheduled"));
         assert_eq!(status_in("Fecha reprogramada"), Some("rescheduled"));
         assert_eq!(status_in("Programa de mano"), None);
+    }
+}
+
+#[cfg(test)]
+mod registration_tests {
+    use super::is_registration_text;
+
+    #[test]
+    fn registration_links_in_five_languages() {
+        for t in ["Inscripción", "Anmeldung »", "Register", "Kayıt ol", "Inscription"] {
+            assert!(is_registration_text(t), "{t}");
+        }
+        for t in ["Registration opens for the Spring Relay", "Trail de los Molinos"] {
+            assert!(!is_registration_text(t), "{t}");
+        }
     }
 }
 
