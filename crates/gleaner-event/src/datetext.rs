@@ -1004,11 +1004,11 @@ const HOURS_INTRO: [&str; 12] = [
 fn dotted_range_end(tokens: &[Token], k: usize) -> bool {
     let joined = sep(tokens, k) == Some('-')
         || matches!(word(tokens, k), Some("a" | "bis" | "to" | "au" | "hasta" | "until"));
-    joined
-        && num(tokens, k + 1).is_some()
-        && sep(tokens, k + 2) == Some('.')
-        && !tokens.get(k + 2).is_some_and(|t| t.spaced)
-        && time_at(tokens, k + 1).is_some()
+    // An end with its meridiem (`5.30–8pm`, as British pages write an evening) says it
+    // too.
+    let said = sep(tokens, k + 2) == Some('.') && !tokens.get(k + 2).is_some_and(|t| t.spaced)
+        || matches!(word(tokens, k + 2), Some("am" | "pm"));
+    joined && num(tokens, k + 1).is_some() && said && time_at(tokens, k + 1).is_some()
 }
 
 /// The bare hour (`7` in `7–9 p.m.`, `7 to 9 pm`, `11` in `11–17 Uhr`) joined by a dash or
@@ -1070,7 +1070,10 @@ fn time_at(tokens: &[Token], i: usize) -> Option<((u32, u32), Option<Meridiem>, 
                 _ => word(tokens, b),
             });
             let after = word(tokens, j + 2);
+            // A price (`£12.50`) is no time.
+            let price = i > 0 && matches!(sep(tokens, i - 1), Some('£' | '$' | '€' | '₺'));
             if lm != 2
+                || price
                 || m > 59
                 || !(matches!(after, Some("uhr" | "h" | "am" | "pm"))
                     || matches!(before, Some("saat" | "um" | "ab" | "a" | "las" | "at"))
@@ -1386,6 +1389,10 @@ mod tests {
         assert_eq!(t("7–9 p.m. CT"), Some(("19:00".into(), Some("21:00".into()))));
         assert_eq!(t("7 to 9 pm"), Some(("19:00".into(), Some("21:00".into()))));
         assert_eq!(t("11–1 pm"), Some(("11:00".into(), Some("13:00".into()))));
+        // A dotted start joined to an end with its meridiem (issue 24, page 331).
+        assert_eq!(t("5.30–8pm"), Some(("17:30".into(), Some("20:00".into()))));
+        assert_eq!(t("10.30 to 11.45am"), Some(("10:30".into(), Some("11:45".into()))));
+        assert_eq!(t("£12.50 – 8pm"), Some(("20:00".into(), None)), "a price is no start");
         // And a bare hour joined to an hour with `Uhr` or `h` (issue 24, written page 66).
         assert_eq!(t("So, 12.04.2026, 11–17 Uhr"), Some(("11:00".into(), Some("17:00".into()))));
         assert_eq!(t("14-18 h"), Some(("14:00".into(), Some("18:00".into()))));
