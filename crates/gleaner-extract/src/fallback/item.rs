@@ -774,6 +774,12 @@ fn own_texts(item: ElementRef<'_>) -> Vec<String> {
         .collect()
 }
 
+/// Words that label a date line (lower-case): `Tarih: 3 Mart`, `Datum: 12.04.`, `Fecha:`.
+const DATE_LABELS: &[&str] = &[
+    "when", "day", "quand", "jour", "wann", "datum", "termin", "fecha", "fechas", "cuando",
+    "cuándo", "día", "tarih", "tarihi", "gün", "zaman",
+];
+
 /// The words before a date in one line (`Finance Committee on 2018-06-21 - (8:30 a.m.)`
 /// → `Finance Committee`), without a connecting word or punctuation at their end.
 fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) -> Option<String> {
@@ -792,6 +798,8 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
         if w.is_empty()
             || ["on", "at", "le", "am", "el", "the", "vom", "du", "from", "dates", "date"]
                 .contains(&w.as_str())
+            // A date's label (`Tarih:`, `Datum:`, `Fecha:`, `When:`) names nothing.
+            || DATE_LABELS.contains(&w.as_str())
             // A weekday before the day number is the date's (`… – Saturday 14 March`).
             || gleaner_event::datetext::is_weekday(&w)
         {
@@ -941,7 +949,9 @@ pub(super) fn link_target(a: ElementRef<'_>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::names_months_only;
+    use super::{names_months_only, text_before_date};
+    use chrono::NaiveDate;
+    use gleaner_event::datetext::DateOrder;
 
     #[test]
     fn a_date_line_that_lists_days_with_their_months() {
@@ -1013,6 +1023,20 @@ mod tests {
         // Unlinked, or only a date: no title.
         assert_eq!(title(festival), None);
         assert_eq!(title("<a href=\"/e/x\">23 Nisan Perşembe</a>"), None);
+    }
+
+    #[test]
+    fn a_date_label_is_no_title() {
+        // Issue 24, page 326: `<li><strong>Tarih:</strong> 3 Mart 2026</li>` lines.
+        let r = NaiveDate::from_ymd_opt(2031, 1, 10);
+        let o = DateOrder::DayFirst;
+        assert_eq!(text_before_date("Tarih: 3 Mart 2031, Pazartesi", r, o), None);
+        assert_eq!(text_before_date("Datum: 12. April 2031", r, o), None);
+        assert_eq!(text_before_date("When: Saturday 12 April 2031", r, o), None);
+        assert_eq!(
+            text_before_date("Frühlingsfest: 12. April 2031", r, o).as_deref(),
+            Some("Frühlingsfest")
+        );
     }
 
     #[test]
