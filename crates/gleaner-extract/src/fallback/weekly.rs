@@ -467,7 +467,7 @@ pub(super) fn says_no_event<'a>(
     reference: Option<NaiveDate>,
     order: DateOrder,
 ) -> bool {
-    lines.into_iter().any(|line| {
+    lines.into_iter().flat_map(after_times).any(|line| {
         let lower = line.to_lowercase();
         let mut from = 0;
         let mut sentences = Vec::new();
@@ -495,6 +495,30 @@ pub(super) fn says_no_event<'a>(
                 || ends_a_run(&folded, day, reference, order)
         })
     })
+}
+
+/// A line cut after each time that ends a sentence (`… Cumartesi saat 21.00. Arife günü
+/// kapalıyız.`): the sentence after it says nothing of the time's day. A dot after a day
+/// number (`2. günü`, `19. März`) ends nothing.
+fn after_times(line: &str) -> Vec<&str> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    for i in 4..b.len().saturating_sub(2) {
+        let time = b[i - 1].is_ascii_digit()
+            && b[i - 2].is_ascii_digit()
+            && matches!(b[i - 3], b'.' | b':')
+            && b[i - 4].is_ascii_digit();
+        if b[i] == b'.' && b[i + 1] == b' ' && time {
+            let next = line[i + 2..].chars().next();
+            if next.is_some_and(char::is_uppercase) {
+                out.push(&line[from..=i]);
+                from = i + 2;
+            }
+        }
+    }
+    out.push(&line[from..]);
+    out
 }
 
 /// Weekday abbreviations a times cell writes (folded, without their dot), in the five
@@ -782,6 +806,12 @@ mod tests {
         assert!(!no(&["Du lundi 4 au vendredi 8 mai", "avec les légumes de la ferme."], d(5, 4)));
         assert!(!no(&["4 March", "Organ recital. The shop is closed on 5 March."], d(3, 4)));
         assert!(!no(&["4 March", "Concert this week in the Nave"], d(3, 4)));
+        // A closure said in the sentence after the event's time (issue 24, page 349).
+        assert!(!no(
+            &["Bayram Konseri — 21 Mart Cumartesi saat 21.00. Arife günü kapalıyız."],
+            d(3, 21)
+        ));
+        assert!(no(&["Am 21. März 2026 geschlossen."], d(3, 21)));
     }
 
     /// The start of the first `div.item` of `html` read as a listing item under `day`.
