@@ -507,6 +507,8 @@ fn finish_item(
     });
     let (title, url) = match heading {
         Some(h) => h,
+        // A league's fixture row: its home side against its away side.
+        None if let Some(t) = super::tables::match_title(item) => (t, None),
         None => {
             // A table's title column titles its row before a link in another cell.
             let column = column_title(item, &usable);

@@ -355,6 +355,52 @@ pub(super) fn fixture_row(item: ElementRef<'_>) -> Option<Fixture> {
     Some(Fixture { title: format!("{team} {join} {opponent}"), promotion })
 }
 
+/// Column headings of a match's home side (folded).
+const HOME_COLUMNS: &[&str] =
+    &["heim", "home", "home team", "heimmannschaft", "local", "locales", "domicile", "ev sahibi"];
+
+/// Column headings of a match's away side (folded).
+const AWAY_COLUMNS: &[&str] = &[
+    "gast",
+    "gaste",
+    "away",
+    "away team",
+    "gastmannschaft",
+    "visitante",
+    "visitantes",
+    "visiteur",
+    "visiteurs",
+    "exterieur",
+    "deplasman",
+    "misafir",
+];
+
+/// A league's fixture row (`Heim | – | Gast`, `Home | Away`): the home side against the
+/// away side, joined by the cell between them when it is a dash or `vs` (`FC Rotach –
+/// TV Grunbach`), else by a dash.
+pub(super) fn match_title(item: ElementRef<'_>) -> Option<String> {
+    let (cells, header) = cells_under_header(item)?;
+    if header.len() != cells.len() {
+        return None;
+    }
+    let home = header.iter().position(|h| HOME_COLUMNS.contains(&h.as_str()))?;
+    let away = header.iter().position(|h| AWAY_COLUMNS.contains(&h.as_str()))?;
+    if away <= home || away - home > 2 {
+        return None;
+    }
+    let side = |i: usize| {
+        Some(title_text(cells[i]))
+            .filter(|t| (2..=80).contains(&t.chars().count()) && t.chars().any(char::is_alphabetic))
+    };
+    let (a, b) = (side(home)?, side(away)?);
+    let between = (away - home == 2).then(|| text_of(cells[home + 1]));
+    let join = match between.as_deref().map(str::trim) {
+        Some(j @ ("–" | "—" | "-" | ":" | "vs" | "vs." | "v" | "gegen")) => j.to_owned(),
+        _ => "–".to_owned(),
+    };
+    Some(format!("{a} {join} {b}"))
+}
+
 /// The fewest words of a title column's cell read as a name though it holds a date.
 const NAMED_TITLE_WORDS: usize = 4;
 
@@ -563,6 +609,21 @@ pub(super) fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono:
 #[cfg(test)]
 mod tests {
     use super::{cell_time, row_place, without_code};
+
+    #[test]
+    fn a_fixture_row_is_home_against_away() {
+        // Issue 24, page 322: `Datum | Anstoß | Heim | | Gast` tables of a league.
+        let got = events(
+            "<html lang=\"de\"><body><h1>Kreisliga</h1><table>\
+             <tr><th>Datum</th><th>Anstoß</th><th>Heim</th><th></th><th>Gast</th></tr>\
+             <tr><td>So., 09.03.2031</td><td>15:00</td><td>SV Au</td><td>–</td><td>FC Berg</td></tr>\
+             <tr><td>So., 16.03.2031</td><td>15:00</td><td>TSV Tal</td><td>–</td><td>SV Au</td></tr>\
+             <tr><td>So., 23.03.2031</td><td>15:00</td><td>FC Berg</td><td>–</td><td>TSV Tal</td></tr>\
+             </table></body></html>",
+        );
+        let titles: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(titles, ["SV Au – FC Berg", "TSV Tal – SV Au", "FC Berg – TSV Tal"]);
+    }
 
     /// The titles and starts a page's fallback reading gives.
     fn events(html: &str) -> Vec<(String, String)> {
