@@ -935,6 +935,15 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
         raw.name = Some(name);
         raw.status.get_or_insert_with(|| status.to_owned());
     }
+    // A feed item's title without a booking or status badge (`Atelier purées (COMPLET)`,
+    // `Soirée jeux – ANNULÉE`), as the fallback's titles.
+    if let Some(name) = raw.name.as_deref() {
+        let marked = crate::fallback::title_marks::unmarked(name);
+        raw.name = Some(marked.title);
+        if let Some(status) = marked.status {
+            raw.status.get_or_insert_with(|| status.to_owned());
+        }
+    }
     if h.date_in_text
         && let Some(name) = raw.name.as_deref()
         && let Some(day) = raw.start.as_deref().and_then(parse_event_time).map(|t| t.date())
@@ -974,6 +983,19 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_feed_items_title_drops_its_booking_badge() {
+        // Issue 24, page 337: `Atelier de purées pour bébé (COMPLET)` in a category feed.
+        let rss = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Activités</title>\
+            <item><title>Atelier cuisine (COMPLET)</title><link>https://x.example/a</link>\
+            <description>Samedi 14 mars 2026, 9 h 30, à la maison.</description></item>\
+            </channel></rss>";
+        let base = url::Url::parse("https://x.example/feed/").unwrap();
+        let got = crate::extract(rss.as_bytes(), "application/rss+xml", &base);
+        let names: Vec<_> = got.candidates.iter().filter_map(|c| c.raw.name.clone()).collect();
+        assert_eq!(names, ["Atelier cuisine"]);
+    }
 
     #[test]
     fn an_html_description_keeps_its_lead_paragraph() {

@@ -81,7 +81,7 @@ mod site_place;
 mod tables;
 mod tariff;
 mod time_led;
-mod title_marks;
+pub(crate) mod title_marks;
 mod trailing;
 mod venue;
 mod weekly;
