@@ -739,13 +739,26 @@ fn written_date(item: &Element, order: DateOrder) -> Option<(TextDate, usize)> {
         Some(blocks) => scan(blocks.into_iter().map(|(_, t)| t).collect()),
         None => {
             let summary = summary_of(item);
-            scan(summary.clone().into_iter().collect()).or_else(|| {
-                // An HTML description read whole may hold a period or a deadline in a later
-                // paragraph (`Inscripciones hasta el 24 de abril`); its paragraphs are read
-                // one by one, as an xhtml content's blocks are.
-                let paragraphs = html_paragraphs(summary.as_deref()?);
-                (paragraphs.len() >= 2).then(|| scan(paragraphs)).flatten()
-            })
+            scan(summary.clone().into_iter().collect())
+                .or_else(|| {
+                    // An HTML description read whole may hold a period or a deadline in a later
+                    // paragraph (`Inscripciones hasta el 24 de abril`); its paragraphs are read
+                    // one by one, as an xhtml content's blocks are.
+                    let paragraphs = html_paragraphs(summary.as_deref()?);
+                    (paragraphs.len() >= 2).then(|| scan(paragraphs)).flatten()
+                })
+                .or_else(|| {
+                    // A cut excerpt (`… le samedi 16 mai! […]`) beside the full post in
+                    // `content:encoded`: the post's paragraphs give the time.
+                    let content = item
+                        .children
+                        .iter()
+                        .find(|c| c.name == "content:encoded")
+                        .map(|c| c.text.trim().to_owned())
+                        .filter(|c| !c.is_empty() && Some(c) != summary.as_ref())?;
+                    let paragraphs = html_paragraphs(&content);
+                    scan(if paragraphs.is_empty() { vec![content] } else { paragraphs })
+                })
         }
     }
 }
@@ -983,6 +996,24 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_excerpts_time_is_read_from_the_full_post() {
+        // Issue 24, page 337: the description is an excerpt without the time, the
+        // `content:encoded` post gives it.
+        let rss = "<?xml version=\"1.0\"?><rss version=\"2.0\" \
+            xmlns:content=\"http://purl.org/rss/1.0/modules/content/\"><channel><title>Activités</title>\
+            <item><title>Fête au parc</title><link>https://x.example/a</link>\
+            <pubDate>Tue, 24 Feb 2026 15:12:38 +0000</pubDate>\
+            <description>On vous attend au parc le samedi 16 mai! Jeux et musique. [&#8230;]</description>\
+            <content:encoded><![CDATA[<p>On vous attend au parc le <strong>samedi 16 mai, de 10 h à 15 h</strong>!</p>\
+            <p>Gratuit, pour toute la famille.</p>]]></content:encoded></item>\
+            </channel></rss>";
+        let base = url::Url::parse("https://x.example/feed/").unwrap();
+        let got = crate::extract(rss.as_bytes(), "application/rss+xml", &base);
+        let starts: Vec<_> = got.candidates.iter().filter_map(|c| c.raw.start.clone()).collect();
+        assert_eq!(starts, ["2026-05-16T10:00:00"]);
+    }
 
     #[test]
     fn a_feed_items_title_drops_its_booking_badge() {
