@@ -327,6 +327,22 @@ pub(super) fn is_generic_link_text(text: &str) -> bool {
     NOT_TITLES.contains(&t.as_str()) || TICKET_WORDS.contains(&t.as_str())
 }
 
+/// Whether a title names a school or public holiday (`Ramazan Bayramı tatili`,
+/// `Osterferien`, `Vacances de printemps`, `Vacaciones de Semana Santa`, `Spring
+/// holidays`, `Half term`): days off, no event. A holiday's workshop (`Stage de
+/// vacances`, `Ferienkurs`) is one.
+pub(super) fn is_holiday_title(title: &str) -> bool {
+    let head = title.split(['(', '[']).next().unwrap_or(title);
+    let folded = gleaner_event::datetext::fold_diacritics(head);
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let (Some(first), Some(last)) = (words.first(), words.last()) else { return false };
+    matches!(*first, "vacances" | "vacaciones")
+        || last.ends_with("ferien")
+        || matches!(*last, "tatil" | "tatili" | "holidays")
+        || folded.trim().ends_with("half term")
+}
+
 /// A registration link's words (folded): `Inscripción`, `Anmeldung`, `Register`, `Kayıt`.
 const REGISTRATION_WORDS: &[&str] = &[
     "inscripcion",
@@ -417,7 +433,24 @@ mod status_word_tests {
 
 #[cfg(test)]
 mod registration_tests {
-    use super::is_registration_text;
+    use super::{is_holiday_title, is_registration_text};
+
+    #[test]
+    fn holidays_are_no_events() {
+        // Issue 24, page 348: a school calendar's holiday rows.
+        for (t, holiday) in [
+            ("Ramazan Bayramı tatili (19 Mart arife, yarım gün)", true),
+            ("Osterferien", true),
+            ("Vacances de printemps", true),
+            ("Vacaciones de Semana Santa", true),
+            ("Spring holidays", true),
+            ("Stage de vacances", false),
+            ("Ferienkurs Malen", false),
+            ("Holiday Dinner & Awards Night", false),
+        ] {
+            assert_eq!(is_holiday_title(t), holiday, "{t}");
+        }
+    }
 
     #[test]
     fn registration_links_in_five_languages() {
