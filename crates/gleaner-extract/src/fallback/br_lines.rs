@@ -165,7 +165,7 @@ pub(super) fn br_line_items(
     let mut out = String::with_capacity(html.len());
     let mut at = 0;
     for (old, new) in &swaps {
-        let Some(found) = html[at..].find(old.as_str()) else { continue };
+        let Some(found) = html[at..].find(old.as_str()) else { break };
         out.push_str(&html[at..at + found]);
         out.push_str(new);
         at += found + old.len();

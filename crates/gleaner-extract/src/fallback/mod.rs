@@ -78,6 +78,7 @@ mod sections;
 mod segment;
 mod showtimes;
 mod site_place;
+mod styled_bold;
 mod tables;
 mod tariff;
 mod time_led;
@@ -163,6 +164,9 @@ fn read_as(
     // after it are wrapped in one `<div>` and the page read again.
     let paired = dl_items(doc);
     let doc = paired.as_ref().unwrap_or(doc);
+    // A span styled bold (`<span style="font-weight: 700">`, as site builders write) is bold.
+    let bolded = styled_bold::styled_bold(doc);
+    let doc = bolded.as_ref().unwrap_or(doc);
     // A paragraph of `<br>` lines each opened by its day is a list of its lines.
     let lined = br_lines::br_line_items(doc, reference, page_order(doc));
     let doc = lined.as_ref().unwrap_or(doc);
