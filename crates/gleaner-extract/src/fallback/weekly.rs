@@ -563,6 +563,14 @@ const DAY_ABBREVIATIONS: [(&str, Weekday); 37] = [
     ("pts", Weekday::Mon),
 ];
 
+/// A range of hours (`09.00 – 17.30`, `10–18 uhr`, `de 9h a 14h`, `10:00 to 18:00`).
+static HOURS_RANGE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"\b\d{1,2}(?:[.:h]\d{2}|h)?\s*(?:uhr|h)?\s*(?:–|—|-|\ba\b|\bbis\b|\bto\b)\s*\d{1,2}(?:[.:h]\d{2})?\s*(?:uhr|h\b|pm|am)?",
+    )
+    .expect("a constant regex")
+});
+
 /// Phrases that make a cell's times every day's (folded).
 const EVERY_DAY: &[&str] = &[
     "chaque jour",
@@ -601,6 +609,11 @@ pub(super) fn day_times(text: &str) -> Option<Vec<(Option<Weekday>, Vec<NaiveTim
     };
     if let Some(p) = EVERY_DAY.iter().find(|p| folded.contains(*p)) {
         let rest = folded.replace(p, " ");
+        // Hours kept every day (`her gün 09.00 – 17.30 arasında açıktır`, `täglich 10–18
+        // Uhr`): opening hours, no performances.
+        if HOURS_RANGE.is_match(&rest) {
+            return None;
+        }
         let times = times_of(&rest);
         let has_day = words(&rest).iter().any(|(a, b)| day_word(&rest[*a..*b]).is_some());
         return (!times.is_empty() && !has_day).then(|| vec![(None, times)]);
@@ -897,6 +910,14 @@ mod tests {
         super::apply_weekly(&mut events, &weekly);
         let starts: Vec<_> = events.iter().map(|e| e.start.clone().unwrap()).collect();
         assert_eq!(starts, ["2026-03-04T13:10:00", "2026-03-05", "2026-03-11T19:30:00"]);
+    }
+
+    #[test]
+    fn hours_kept_every_day_are_no_performances() {
+        // Issue 24, page 326: a note's opening hours beside a dated item.
+        assert_eq!(super::day_times("hafta içi her gün 09.00 – 17.30 arasında açıktır"), None);
+        assert_eq!(super::day_times("täglich 10–18 Uhr geöffnet"), None);
+        assert!(super::day_times("15h et 18h chaque jour").is_some());
     }
 
     #[test]
