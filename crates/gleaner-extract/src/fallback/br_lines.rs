@@ -47,6 +47,8 @@ fn first_part(line: &str) -> &str {
 /// Whether a line opens with its day: its first part is a date, or a day without its
 /// month.
 fn opens_with_day(line: &str, reference: Option<NaiveDate>, order: DateOrder) -> bool {
+    // A bullet or pictograph before the day (`• Fri 14 February`, `📌 Sábado 28 de marzo`).
+    let line = line.trim_start_matches(|c: char| !c.is_alphanumeric());
     let part = first_part(line);
     !part.is_empty()
         && part.chars().count() <= 40
@@ -213,7 +215,7 @@ mod tests {
         let got = read(
             "<html lang=\"en\"><body><h1>Club nights</h1>\
              <p>Fri 14 February · 9pm · <strong>Swing night</strong><br>\
-             Sat 22 February · 8pm · <strong>Quiz with Dot</strong><br>\
+             • Sat 22 February · 8pm · <strong>Quiz with Dot</strong><br>\
              Fri 28 February · 9pm · <strong>Northern soul</strong></p></body></html>",
         );
         assert_eq!(got.len(), 3, "{got:?}");
