@@ -623,6 +623,22 @@ mod tests {
         );
         let titles: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(titles, ["SV Au – FC Berg", "TSV Tal – SV Au", "FC Berg – TSV Tal"]);
+        // A matchday's fixtures all on one day, beside another matchday's, are matches of
+        // their own.
+        let got = events(
+            "<html lang=\"de\"><body><h1>Kreisliga</h1><h2>1. Spieltag</h2><table>\
+             <tr><th>Datum</th><th>Anstoß</th><th>Heim</th><th></th><th>Gast</th></tr>\
+             <tr><td>So., 09.03.2031</td><td>13:00</td><td>SV Au</td><td>–</td><td>FC Berg</td></tr>\
+             <tr><td>So., 09.03.2031</td><td>15:00</td><td>TSV Tal</td><td>–</td><td>SC Dorf</td></tr>\
+             <tr><td>So., 09.03.2031</td><td>15:00</td><td>FC See</td><td>–</td><td>TV Hof</td></tr>\
+             </table><h2>2. Spieltag</h2><table>\
+             <tr><th>Datum</th><th>Anstoß</th><th>Heim</th><th></th><th>Gast</th></tr>\
+             <tr><td>Sa., 15.03.2031</td><td>15:00</td><td>FC Berg</td><td>–</td><td>TSV Tal</td></tr>\
+             <tr><td>So., 16.03.2031</td><td>13:00</td><td>SC Dorf</td><td>–</td><td>FC See</td></tr>\
+             <tr><td>So., 16.03.2031</td><td>15:00</td><td>TV Hof</td><td>–</td><td>SV Au</td></tr>\
+             </table></body></html>",
+        );
+        assert_eq!(got.len(), 6, "{got:?}");
     }
 
     /// The titles and starts a page's fallback reading gives.
