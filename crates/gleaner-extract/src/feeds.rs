@@ -792,6 +792,10 @@ fn after_date_prefix(title: &str, day: chrono::NaiveDate) -> Option<String> {
     (!rest.is_empty() && d.start.date() == day && words <= 6).then(|| rest.to_owned())
 }
 
+/// Badges that say an event has moved to a new date (folded).
+const NEW_DATE_BADGES: &[&str] =
+    &["new date", "nouvelle date", "neuer termin", "neues datum", "nueva fecha", "yeni tarih"];
+
 /// A title that carries a status badge before or after the name (`Abgesagt: Chorkonzert`,
 /// `Keloğlan ile Dev – ERTELENDİ`, `Jazz Night (cancelled)`, `[POSTPONED] Quiz`): the
 /// name without it, and the status (`cancelled`, `postponed`, …). `None` when the title
@@ -816,11 +820,18 @@ pub(crate) fn split_status_badge(title: &str) -> Option<(String, &'static str)> 
             break;
         }
     }
+    // A moved event's badge of two words (`– NEW DATE`, `(nueva fecha)`): rescheduled.
+    let new_date = |w: &str| {
+        let w = gleaner_event::datetext::fold_diacritics(
+            w.trim().trim_matches(|c: char| "()[]!.*:–—-".contains(c)).trim(),
+        );
+        NEW_DATE_BADGES.contains(&w.as_str()).then_some("rescheduled")
+    };
     // After: `… – ERTELENDİ`, `… (abgesagt)`, `…: cancelled`.
     if found.is_none() {
         for sep in [" – ", " — ", " - ", " (", " [", ": "] {
             if let Some((rest, tail)) = t.rsplit_once(sep)
-                && let Some(st) = badge(tail)
+                && let Some(st) = badge(tail).or_else(|| new_date(tail))
                 && !rest.trim().is_empty()
             {
                 found = Some((rest.trim().to_owned(), st));
@@ -996,6 +1007,20 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_date_badge_is_no_part_of_the_title() {
+        // Issue 24, page 332: `SUMMARY:Cross Country Carnival – NEW DATE`.
+        assert_eq!(
+            split_status_badge("Cross Country Carnival – NEW DATE"),
+            Some(("Cross Country Carnival".to_owned(), "rescheduled"))
+        );
+        assert_eq!(
+            split_status_badge("Kermesse (nouvelle date)"),
+            Some(("Kermesse".to_owned(), "rescheduled"))
+        );
+        assert_eq!(split_status_badge("Save the New Date"), None);
+    }
 
     #[test]
     fn a_cut_excerpts_time_is_read_from_the_full_post() {
