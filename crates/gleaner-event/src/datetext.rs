@@ -922,7 +922,7 @@ fn find_times_from(
                 );
             let mut t2 = None;
             if joined {
-                j += 1;
+                j = after_circa(tokens, j + 1);
                 if sep(tokens, j) == Some('\'') {
                     j += 1;
                 }
@@ -1004,11 +1004,36 @@ const HOURS_INTRO: [&str; 12] = [
 fn dotted_range_end(tokens: &[Token], k: usize) -> bool {
     let joined = sep(tokens, k) == Some('-')
         || matches!(word(tokens, k), Some("a" | "bis" | "to" | "au" | "hasta" | "until"));
-    joined
-        && num(tokens, k + 1).is_some()
-        && sep(tokens, k + 2) == Some('.')
-        && !tokens.get(k + 2).is_some_and(|t| t.spaced)
-        && time_at(tokens, k + 1).is_some()
+    if !joined {
+        return false;
+    }
+    // The end's number, after an approximating word (`bis ca. 22 Uhr`).
+    let e = after_circa(tokens, k + 1);
+    let circa = e != k + 1;
+    // A dotted end, an end with its meridiem (`5.30–8pm`, as British pages write an
+    // evening), or an approximate end with its unit.
+    let said = sep(tokens, e + 1) == Some('.') && !tokens.get(e + 1).is_some_and(|t| t.spaced)
+        || matches!(word(tokens, e + 1), Some("am" | "pm"))
+        || circa && matches!(word(tokens, e + 1), Some("uhr" | "h"));
+    num(tokens, e).is_some() && said && time_at(tokens, e).is_some()
+}
+
+/// Words that make a range's end approximate (`bis ca. 22 Uhr`, `to approx. 10pm`,
+/// `jusqu'à env. 23h`, `hasta aprox. las 2`), folded.
+const CIRCA: &[&str] = &["ca", "circa", "approx", "env", "environ", "aprox", "yaklasik", "gegen"];
+
+/// The index after an approximating word (and its dot) at `j`, else `j`.
+fn after_circa(tokens: &[Token], j: usize) -> usize {
+    match word(tokens, j) {
+        Some(w) if CIRCA.contains(&w) => {
+            if sep(tokens, j + 1) == Some('.') {
+                j + 2
+            } else {
+                j + 1
+            }
+        }
+        _ => j,
+    }
 }
 
 /// The bare hour (`7` in `7–9 p.m.`, `7 to 9 pm`, `11` in `11–17 Uhr`) joined by a dash or
@@ -1070,7 +1095,10 @@ fn time_at(tokens: &[Token], i: usize) -> Option<((u32, u32), Option<Meridiem>, 
                 _ => word(tokens, b),
             });
             let after = word(tokens, j + 2);
+            // A price (`£12.50`) is no time.
+            let price = i > 0 && matches!(sep(tokens, i - 1), Some('£' | '$' | '€' | '₺'));
             if lm != 2
+                || price
                 || m > 59
                 || !(matches!(after, Some("uhr" | "h" | "am" | "pm"))
                     || matches!(before, Some("saat" | "um" | "ab" | "a" | "las" | "at"))
@@ -1111,6 +1139,11 @@ fn time_at(tokens: &[Token], i: usize) -> Option<((u32, u32), Option<Meridiem>, 
             j += 1;
         }
         Some("pm") => {
+            meridiem = Some(Meridiem::Pm);
+            j += 1;
+        }
+        // `12 noon`, `12 midday`.
+        Some("noon" | "midday") if h == 12 && minutes.is_none() => {
             meridiem = Some(Meridiem::Pm);
             j += 1;
         }
@@ -1386,6 +1419,14 @@ mod tests {
         assert_eq!(t("7–9 p.m. CT"), Some(("19:00".into(), Some("21:00".into()))));
         assert_eq!(t("7 to 9 pm"), Some(("19:00".into(), Some("21:00".into()))));
         assert_eq!(t("11–1 pm"), Some(("11:00".into(), Some("13:00".into()))));
+        // Noon (issue 24, page 313) and an approximate end (page 342).
+        assert_eq!(t("12 noon – 4pm"), Some(("12:00".into(), Some("16:00".into()))));
+        assert_eq!(t("20.30 bis ca. 22 Uhr"), Some(("20:30".into(), Some("22:00".into()))));
+        assert_eq!(t("19:00 – ca. 21:30"), Some(("19:00".into(), Some("21:30".into()))));
+        // A dotted start joined to an end with its meridiem (issue 24, page 331).
+        assert_eq!(t("5.30–8pm"), Some(("17:30".into(), Some("20:00".into()))));
+        assert_eq!(t("10.30 to 11.45am"), Some(("10:30".into(), Some("11:45".into()))));
+        assert_eq!(t("£12.50 – 8pm"), Some(("20:00".into(), None)), "a price is no start");
         // And a bare hour joined to an hour with `Uhr` or `h` (issue 24, written page 66).
         assert_eq!(t("So, 12.04.2026, 11–17 Uhr"), Some(("11:00".into(), Some("17:00".into()))));
         assert_eq!(t("14-18 h"), Some(("14:00".into(), Some("18:00".into()))));

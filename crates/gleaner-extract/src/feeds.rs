@@ -854,13 +854,26 @@ fn written_date(item: &Element, order: DateOrder) -> Option<(TextDate, usize)> {
         Some(blocks) => scan(blocks.into_iter().map(|(_, t)| t).collect()),
         None => {
             let summary = summary_of(item);
-            scan(summary.clone().into_iter().collect()).or_else(|| {
-                // An HTML description read whole may hold a period or a deadline in a later
-                // paragraph (`Inscripciones hasta el 24 de abril`); its paragraphs are read
-                // one by one, as an xhtml content's blocks are.
-                let paragraphs = html_paragraphs(summary.as_deref()?);
-                (paragraphs.len() >= 2).then(|| scan(paragraphs)).flatten()
-            })
+            scan(summary.clone().into_iter().collect())
+                .or_else(|| {
+                    // An HTML description read whole may hold a period or a deadline in a later
+                    // paragraph (`Inscripciones hasta el 24 de abril`); its paragraphs are read
+                    // one by one, as an xhtml content's blocks are.
+                    let paragraphs = html_paragraphs(summary.as_deref()?);
+                    (paragraphs.len() >= 2).then(|| scan(paragraphs)).flatten()
+                })
+                .or_else(|| {
+                    // A cut excerpt (`… le samedi 16 mai! […]`) beside the full post in
+                    // `content:encoded`: the post's paragraphs give the time.
+                    let content = item
+                        .children
+                        .iter()
+                        .find(|c| c.name == "content:encoded")
+                        .map(|c| c.text.trim().to_owned())
+                        .filter(|c| !c.is_empty() && Some(c) != summary.as_ref())?;
+                    let paragraphs = html_paragraphs(&content);
+                    scan(if paragraphs.is_empty() { vec![content] } else { paragraphs })
+                })
         }
     }
 }
@@ -894,6 +907,10 @@ fn after_date_prefix(title: &str, day: chrono::NaiveDate) -> Option<String> {
     (!rest.is_empty() && d.start.date() == day && words <= 6).then(|| rest.to_owned())
 }
 
+/// Badges that say an event has moved to a new date (folded).
+const NEW_DATE_BADGES: &[&str] =
+    &["new date", "nouvelle date", "neuer termin", "neues datum", "nueva fecha", "yeni tarih"];
+
 /// A title that carries a status badge before or after the name (`Abgesagt: Chorkonzert`,
 /// `Keloğlan ile Dev – ERTELENDİ`, `Jazz Night (cancelled)`, `[POSTPONED] Quiz`): the
 /// name without it, and the status (`cancelled`, `postponed`, …). `None` when the title
@@ -918,11 +935,18 @@ pub(crate) fn split_status_badge(title: &str) -> Option<(String, &'static str)> 
             break;
         }
     }
+    // A moved event's badge of two words (`– NEW DATE`, `(nueva fecha)`): rescheduled.
+    let new_date = |w: &str| {
+        let w = gleaner_event::datetext::fold_diacritics(
+            w.trim().trim_matches(|c: char| "()[]!.*:–—-".contains(c)).trim(),
+        );
+        NEW_DATE_BADGES.contains(&w.as_str()).then_some("rescheduled")
+    };
     // After: `… – ERTELENDİ`, `… (abgesagt)`, `…: cancelled`.
     if found.is_none() {
         for sep in [" – ", " — ", " - ", " (", " [", ": "] {
             if let Some((rest, tail)) = t.rsplit_once(sep)
-                && let Some(st) = badge(tail)
+                && let Some(st) = badge(tail).or_else(|| new_date(tail))
                 && !rest.trim().is_empty()
             {
                 found = Some((rest.trim().to_owned(), st));
@@ -1050,6 +1074,15 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
         raw.name = Some(name);
         raw.status.get_or_insert_with(|| status.to_owned());
     }
+    // A feed item's title without a booking or status badge (`Atelier purées (COMPLET)`,
+    // `Soirée jeux – ANNULÉE`), as the fallback's titles.
+    if let Some(name) = raw.name.as_deref() {
+        let marked = crate::fallback::title_marks::unmarked(name);
+        raw.name = Some(marked.title);
+        if let Some(status) = marked.status {
+            raw.status.get_or_insert_with(|| status.to_owned());
+        }
+    }
     if h.date_in_text
         && let Some(name) = raw.name.as_deref()
         && let Some(day) = raw.start.as_deref().and_then(parse_event_time).map(|t| t.date())
@@ -1089,6 +1122,51 @@ fn raw_event(item: &Element, h: Hints, performer: Option<&str>) -> RawEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_date_badge_is_no_part_of_the_title() {
+        // Issue 24, page 332: `SUMMARY:Cross Country Carnival – NEW DATE`.
+        assert_eq!(
+            split_status_badge("Cross Country Carnival – NEW DATE"),
+            Some(("Cross Country Carnival".to_owned(), "rescheduled"))
+        );
+        assert_eq!(
+            split_status_badge("Kermesse (nouvelle date)"),
+            Some(("Kermesse".to_owned(), "rescheduled"))
+        );
+        assert_eq!(split_status_badge("Save the New Date"), None);
+    }
+
+    #[test]
+    fn a_cut_excerpts_time_is_read_from_the_full_post() {
+        // Issue 24, page 337: the description is an excerpt without the time, the
+        // `content:encoded` post gives it.
+        let rss = "<?xml version=\"1.0\"?><rss version=\"2.0\" \
+            xmlns:content=\"http://purl.org/rss/1.0/modules/content/\"><channel><title>Activités</title>\
+            <item><title>Fête au parc</title><link>https://x.example/a</link>\
+            <pubDate>Tue, 24 Feb 2026 15:12:38 +0000</pubDate>\
+            <description>On vous attend au parc le samedi 16 mai! Jeux et musique. [&#8230;]</description>\
+            <content:encoded><![CDATA[<p>On vous attend au parc le <strong>samedi 16 mai, de 10 h à 15 h</strong>!</p>\
+            <p>Gratuit, pour toute la famille.</p>]]></content:encoded></item>\
+            </channel></rss>";
+        let base = url::Url::parse("https://x.example/feed/").unwrap();
+        let got = crate::extract(rss.as_bytes(), "application/rss+xml", &base);
+        let starts: Vec<_> = got.candidates.iter().filter_map(|c| c.raw.start.clone()).collect();
+        assert_eq!(starts, ["2026-05-16T10:00:00"]);
+    }
+
+    #[test]
+    fn a_feed_items_title_drops_its_booking_badge() {
+        // Issue 24, page 337: `Atelier de purées pour bébé (COMPLET)` in a category feed.
+        let rss = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Activités</title>\
+            <item><title>Atelier cuisine (COMPLET)</title><link>https://x.example/a</link>\
+            <description>Samedi 14 mars 2026, 9 h 30, à la maison.</description></item>\
+            </channel></rss>";
+        let base = url::Url::parse("https://x.example/feed/").unwrap();
+        let got = crate::extract(rss.as_bytes(), "application/rss+xml", &base);
+        let names: Vec<_> = got.candidates.iter().filter_map(|c| c.raw.name.clone()).collect();
+        assert_eq!(names, ["Atelier cuisine"]);
+    }
 
     #[test]
     fn an_html_description_keeps_its_lead_paragraph() {

@@ -44,4 +44,7 @@ fn extraction_grows_linearly_in_every_shape() {
     // Pages without structured data: a programme of dated sections, each a timed line
     // (each line once looked at every other line for a bold act: 4,000 sections 5 s).
     check_growth("day sections", pages::day_sections, 100, None);
+    // Paragraphs of `<br>` lines with titles in spans styled bold: each rewritten block is
+    // found once in the page.
+    check_growth("br line paragraphs", pages::br_line_paragraphs, 100, None);
 }

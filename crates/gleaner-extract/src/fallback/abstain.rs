@@ -60,6 +60,8 @@ pub(super) fn abstain(
             Some("a day heading, not an event")
         } else if raw.name.as_deref().is_some_and(super::segment::says_no_event) {
             Some("a note that no event is held, not an event")
+        } else if raw.name.as_deref().is_some_and(super::words::is_holiday_title) {
+            Some("a holiday, not an event")
         } else if reading == Reading::OneEvent && date_only(raw) {
             if *listing_span.get_or_insert_with(|| distinct_times(doc) >= LISTING_TIMES) {
                 Some(

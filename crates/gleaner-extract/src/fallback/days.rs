@@ -83,11 +83,26 @@ pub(super) fn day_in_month(
         if !day {
             return None;
         }
-        match parse_text_date(&format!("{t} {month}"), reference, order)? {
-            gleaner_event::datetext::TextDate { start: EventTime::Date(d), end: None } => Some(d),
-            _ => None,
-        }
+        // A heading that names its list before its month (`Cartelera · marzo 2026`,
+        // `Programme – mars 2026`) gives the month after its separator.
+        [month, month_part(month)].into_iter().find_map(|m| {
+            match parse_text_date(&format!("{t} {m}"), reference, order)? {
+                gleaner_event::datetext::TextDate { start: EventTime::Date(d), end: None } => {
+                    Some(d)
+                }
+                _ => None,
+            }
+        })
     })
+}
+
+/// A heading's words after its last separator (`marzo 2026` of `Cartelera · marzo 2026`);
+/// the whole heading when it has none.
+fn month_part(heading: &str) -> &str {
+    heading
+        .rfind(['·', '|', '–', '—', ':'])
+        .map(|at| heading[at..].trim_start_matches(['·', '|', '–', '—', ':']).trim())
+        .unwrap_or(heading)
 }
 
 /// The reference day for an item's year-less dates under a month heading that names one

@@ -28,8 +28,8 @@ use super::weekly::{
     only_ends_a_run, performances_by_weekday, says_no_event, time_after, weekly_times,
 };
 use super::words::{
-    STATUS_WORDS, is_closure_line, is_generic_link_text, is_publication_line, is_status_badge,
-    stated_status, status_in, strip_status_tail,
+    STATUS_WORDS, is_closure_line, is_generic_link_text, is_publication_line, is_registration_text,
+    is_status_badge, stated_status, status_in, strip_status_tail,
 };
 use super::{BLOCKS, is_icon, leaves, sel, text_of, time_values};
 
@@ -437,6 +437,8 @@ fn finish_item(
             && parse_text_date(t, reference, order).is_none()
             && parse_event_time(t).is_none()
             && !names_months_only(t)
+            // A day without its month (`JUE 05`) dates its line; it names nothing.
+            && !super::br_lines::is_day_cell(t)
     };
     let link_of = link_target;
     let heading = item
@@ -505,6 +507,8 @@ fn finish_item(
     });
     let (title, url) = match heading {
         Some(h) => h,
+        // A league's fixture row: its home side against its away side.
+        None if let Some(t) = super::tables::match_title(item) => (t, None),
         None => {
             // A table's title column titles its row before a link in another cell.
             let column = column_title(item, &usable);
@@ -514,7 +518,8 @@ fn finish_item(
                     column.as_ref().is_none_or(|(_, c)| a.ancestors().any(|n| n.id() == c.id()))
                 })
                 .map(|a| (title_text(a), a))
-                .find(|(t, _)| usable(t));
+                // A registration link (`Inscripción`) names no event.
+                .find(|(t, _)| usable(t) && !is_registration_text(t));
             // A fixtures table's row: the team against the row's opponent.
             let fixture = match (&column, &link) {
                 (None, None) => fixture_row(item),
@@ -541,6 +546,16 @@ fn finish_item(
                             time_led_title(item).filter(|(t, _)| usable(t)) =>
                     {
                         after = after_title(item, b);
+                        (t, None)
+                    }
+                    // A dotted line's part after its day and time (`JUE 05 · 21 hrs ·
+                    // Son jarocho con <b>Los Tres Cedros</b> · cover $80`).
+                    // Where it is the bold title, the bold's place and blurb are read below.
+                    None if let Some(t) = super::dotted::dotted_title(item, reference, order)
+                        .filter(|t| {
+                            usable(t) && bold_title(item, &usable).is_none_or(|(b, _)| b != *t)
+                        }) =>
+                    {
                         (t, None)
                     }
                     None => match bold_title(item, &usable) {
@@ -767,6 +782,12 @@ fn own_texts(item: ElementRef<'_>) -> Vec<String> {
         .collect()
 }
 
+/// Words that label a date line (lower-case): `Tarih: 3 Mart`, `Datum: 12.04.`, `Fecha:`.
+const DATE_LABELS: &[&str] = &[
+    "when", "day", "quand", "jour", "wann", "datum", "termin", "fecha", "fechas", "cuando",
+    "cuándo", "día", "tarih", "tarihi", "gün", "zaman",
+];
+
 /// The words before a date in one line (`Finance Committee on 2018-06-21 - (8:30 a.m.)`
 /// → `Finance Committee`), without a connecting word or punctuation at their end.
 fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) -> Option<String> {
@@ -785,6 +806,8 @@ fn text_before_date(text: &str, reference: Option<NaiveDate>, order: DateOrder) 
         if w.is_empty()
             || ["on", "at", "le", "am", "el", "the", "vom", "du", "from", "dates", "date"]
                 .contains(&w.as_str())
+            // A date's label (`Tarih:`, `Datum:`, `Fecha:`, `When:`) names nothing.
+            || DATE_LABELS.contains(&w.as_str())
             // A weekday before the day number is the date's (`… – Saturday 14 March`).
             || gleaner_event::datetext::is_weekday(&w)
         {
@@ -934,7 +957,9 @@ pub(super) fn link_target(a: ElementRef<'_>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::names_months_only;
+    use super::{names_months_only, text_before_date};
+    use chrono::NaiveDate;
+    use gleaner_event::datetext::DateOrder;
 
     #[test]
     fn a_date_line_that_lists_days_with_their_months() {
@@ -1006,6 +1031,20 @@ mod tests {
         // Unlinked, or only a date: no title.
         assert_eq!(title(festival), None);
         assert_eq!(title("<a href=\"/e/x\">23 Nisan Perşembe</a>"), None);
+    }
+
+    #[test]
+    fn a_date_label_is_no_title() {
+        // Issue 24, page 326: `<li><strong>Tarih:</strong> 3 Mart 2026</li>` lines.
+        let r = NaiveDate::from_ymd_opt(2031, 1, 10);
+        let o = DateOrder::DayFirst;
+        assert_eq!(text_before_date("Tarih: 3 Mart 2031, Pazartesi", r, o), None);
+        assert_eq!(text_before_date("Datum: 12. April 2031", r, o), None);
+        assert_eq!(text_before_date("When: Saturday 12 April 2031", r, o), None);
+        assert_eq!(
+            text_before_date("Frühlingsfest: 12. April 2031", r, o).as_deref(),
+            Some("Frühlingsfest")
+        );
     }
 
     #[test]

@@ -380,8 +380,10 @@ fn read_listing(
             // All on one day: one event's timetable, unless the items are a day's
             // programme under its heading, each act named in bold after its time
             // (`<h2>18 Nisan programı</h2>`, `14.00 — Mini konser: <b>Kervan Akustik</b>`).
+            // A matchday's fixtures (`Heim | – | Gast` rows) are matches of their own too.
             let programme = || {
                 items.iter().filter(|(i, d)| d.is_some() && is_bold_led(*i)).count() >= events.len()
+                    || items.iter().all(|(i, _)| super::tables::match_title(*i).is_some())
             };
             if events.len() < listing_min() || days.len() < 2 && !programme() {
                 continue;

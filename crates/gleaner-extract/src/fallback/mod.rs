@@ -53,11 +53,13 @@
 
 mod abstain;
 pub(crate) mod booking;
+mod br_lines;
 mod cells;
 mod datelist;
 mod days;
 mod default_venue;
 mod detail;
+mod dotted;
 mod emoji_lines;
 mod headings;
 mod item;
@@ -77,10 +79,11 @@ mod sections;
 mod segment;
 mod showtimes;
 mod site_place;
+mod styled_bold;
 mod tables;
 mod tariff;
 mod time_led;
-mod title_marks;
+pub(crate) mod title_marks;
 mod trailing;
 mod venue;
 mod weekly;
@@ -163,6 +166,12 @@ fn read_as(
     // after it are wrapped in one `<div>` and the page read again.
     let paired = dl_items(doc);
     let doc = paired.as_ref().unwrap_or(doc);
+    // A span styled bold (`<span style="font-weight: 700">`, as site builders write) is bold.
+    let bolded = styled_bold::styled_bold(doc);
+    let doc = bolded.as_ref().unwrap_or(doc);
+    // A paragraph of `<br>` lines each opened by its day is a list of its lines.
+    let lined = br_lines::br_line_items(doc, reference, page_order(doc));
+    let doc = lined.as_ref().unwrap_or(doc);
     let reading = if news {
         if news_listing(doc, reference, candidates, diagnostics)
             || prose_reading(doc, reference, candidates, diagnostics)

@@ -343,17 +343,29 @@ fn block_events(block: ElementRef<'_>, ctx: &Context) -> Vec<Announced> {
         return Vec::new();
     }
     let bolds: Vec<String> = block
-        .select(&sel("strong, b"))
+        .select(&sel("strong, b, u"))
         .map(text_of)
         .filter(|t| !t.is_empty() && t.chars().count() <= 120)
         .collect();
     let dated = |t: &str| day_and_time(t, ctx).is_some();
     let mut out = Vec::new();
     let heading = card_heading(block);
-    for (sentence, whole) in sentences(&text).into_iter().flat_map(|whole| {
-        let clauses: Vec<&str> = whole.split_inclusive(';').map(str::trim).collect();
-        clauses.into_iter().map(move |c| (c, whole))
-    }) {
+    let all: Vec<(&str, &str)> = sentences(&text)
+        .into_iter()
+        .flat_map(|whole| {
+            let clauses: Vec<&str> = whole.split_inclusive(';').map(str::trim).collect();
+            clauses.into_iter().map(move |c| (c, whole))
+        })
+        .collect();
+    let titled = |b: &str| {
+        !dated(b)
+            && !names_a_day(b)
+            && parse_text_date(b, Some(ctx.reference), ctx.order).is_none()
+            && b.chars().any(char::is_alphabetic)
+            && b.split_whitespace().count() <= 12
+            && !super::words::is_status_badge(b)
+    };
+    for (k, &(sentence, whole)) in all.iter().enumerate() {
         let bold_date = bolds.iter().any(|b| sentence.contains(b.as_str()) && dated(b));
         let days = announced_days(sentence, whole, ctx, bold_date);
         if days.is_empty() {
@@ -362,16 +374,18 @@ fn block_events(block: ElementRef<'_>, ctx: &Context) -> Vec<Announced> {
         let title = bolds
             .iter()
             .filter(|b| sentence.contains(b.as_str()))
-            .find(|b| {
-                !dated(b)
-                    && !names_a_day(b)
-                    && parse_text_date(b, Some(ctx.reference), ctx.order).is_none()
-                    && b.chars().any(char::is_alphabetic)
-                    && b.split_whitespace().count() <= 12
-                    && !super::words::is_status_badge(b)
-            })
+            .find(|b| titled(b))
             .map(|b| capitalised(b.trim_end_matches([':', ',', '.', ' '])))
             .or_else(|| heading.as_ref().map(|h| h.title.clone()))
+            // A bold date line alone (`<b>📌 Sábado 28 de marzo – 21:00 hrs.</b><br>`): the
+            // name the next line opens with in bold or underlined (`<u>Gran Bingo</u> en…`).
+            .or_else(|| {
+                let (next, _) = all.get(k + 1).filter(|_| bold_date)?;
+                bolds
+                    .iter()
+                    .find(|b| next.starts_with(b.as_str()) && titled(b))
+                    .map(|b| capitalised(b.trim_end_matches([':', ',', '.', ' '])))
+            })
             .or_else(|| {
                 super::headings::dated_bold_title(&bolds, sentence, ctx.reference, ctx.order)
             })
@@ -1099,6 +1113,20 @@ mod tests {
             got,
             ["Konuşmacı: Doç. Dr. Zeynep Karaca.", "Söyleşi ücretsizdir; saat 14.00'te."]
         );
+    }
+
+    #[test]
+    fn a_bold_date_line_titled_by_the_next_lines_lead() {
+        // Issue 24, page 320: `<b>📌 Sábado 28 de marzo – 21:00 hrs.</b><br><u>Gran Bingo
+        // Bailable</u> en el Gimnasio…`, as a blog post lists its programme.
+        let html = "<html><body><h1>Aniversario</h1>\
+            <p><b>Viernes 6 de marzo – 20:00 hrs.</b><br><u>Peña folclórica</u> en la sede del club, con empanadas.</p>\
+            <p><b>Sábado 14 de marzo – 10:00 hrs.</b><br><strong>Corrida familiar</strong> desde la plaza.</p></body></html>";
+        let doc = Html::parse_document(html);
+        let got = prose_events(&doc, Some(day(2026, 2, 26)), DateOrder::DayFirst, None);
+        let names: Vec<_> = got.iter().map(|e| e.name.as_deref().unwrap_or_default()).collect();
+        assert_eq!(names, ["Peña folclórica", "Corrida familiar"]);
+        assert_eq!(got[0].start.as_deref(), Some("2026-03-06T20:00:00"));
     }
 
     #[test]

@@ -90,6 +90,26 @@ fn has_time(text: &str) -> bool {
         })
 }
 
+/// The line without an arrival time that a start follows (`7.30 for 8pm`, `6.45pm for
+/// 7.15pm`, as British and Irish invitations write a dinner's or a talk's time): `None`
+/// when it has none.
+fn arrival_for_start(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let time = |w: &str| {
+        let w = w.trim_matches(|c: char| matches!(c, ',' | ';' | '(' | ')'));
+        // A time's own form (`8pm`, `7.30`, `19:30`), not a count (`for 2`).
+        w.bytes().next().is_some_and(|b| b.is_ascii_digit())
+            && (w.contains(['.', ':']) || w.to_ascii_lowercase().ends_with('m'))
+            && (parse_text_time(w).is_some() || cell_time(w).is_some())
+    };
+    let at = (1..words.len().saturating_sub(1)).find(|&i| {
+        words[i].eq_ignore_ascii_case("for") && time(words[i - 1]) && time(words[i + 1])
+    })?;
+    let mut kept: Vec<&str> = words[..at - 1].to_vec();
+    kept.extend_from_slice(&words[at + 1..]);
+    Some(kept.join(" "))
+}
+
 /// The line without its times before the start, when it also gives another time:
 /// `Embarque 20.00 h · Salida 20.30 h` → `· Salida 20.30 h`, `Thursday 2nd April,
 /// registration from 7.30pm, first round 7.45pm` → `Thursday 2nd April, , first round
@@ -99,6 +119,10 @@ fn has_time(text: &str) -> bool {
 pub(super) fn start_line(text: &str) -> Cow<'_, str> {
     if !text.bytes().any(|b| b.is_ascii_digit()) {
         return Cow::Borrowed(text);
+    }
+    // `6.45pm for 7.15pm`: arrive at the first time, the event starts at the second.
+    if let Some(line) = arrival_for_start(text) {
+        return Cow::Owned(start_line(&line).into_owned());
     }
     let far = NaiveDate::from_ymd_opt(1970, 1, 1);
     let mut cuts = Vec::new();
@@ -244,6 +268,17 @@ pub(super) fn listed_times(text: &str) -> Vec<NaiveTime> {
 mod tests {
     use super::{listed_times, start_line};
     use chrono::NaiveTime;
+    use gleaner_event::datetext::parse_text_time;
+
+    #[test]
+    fn an_arrival_time_for_the_start() {
+        // Issue 24, pages 331 and 333: `6.45pm for 7.15pm`, `7.30 for 8pm`.
+        let start = |l: &str| parse_text_time(&start_line(l)).map(|(t, _)| t);
+        let at = |h, m| NaiveTime::from_hms_opt(h, m, 0);
+        assert_eq!(start("Thursday 2nd April · 6.45pm for 7.15pm"), at(19, 15));
+        assert_eq!(start("Friday 6th March, 7.30 for 8pm, Main Hall"), at(20, 0));
+        assert_eq!(start("Saturday 7 March, 7pm, tables for 6"), at(19, 0));
+    }
 
     #[test]
     fn times_before_the_start_give_way() {

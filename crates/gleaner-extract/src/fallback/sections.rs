@@ -34,6 +34,25 @@ pub(super) fn headed_sections(doc: &Html) -> Option<Html> {
         let mut open = false;
         for child in &children {
             let name = child.value().as_element().map(|e| e.name());
+            // A block that wraps one heading of the level with its text (a layout's
+            // column or box: `<div><h2>Samedi 7 mars – Loto</h2><p>…</p></div>`) is a
+            // section of its own.
+            let wrapped = name.is_some_and(|n| n != level && !matches!(n, "h1" | "h2" | "h3"))
+                && ElementRef::wrap(*child).is_some_and(|e| {
+                    let heading = super::sel(level);
+                    let mut inner = e.select(&heading);
+                    inner.next().is_some() && inner.next().is_none()
+                });
+            if wrapped {
+                if open {
+                    new.push_str("</div>");
+                }
+                new.push_str(&format!("<div class=\"{SECTION_CLASS}\">"));
+                new.push_str(&ElementRef::wrap(*child).map(|e| e.html()).unwrap_or_default());
+                new.push_str("</div>");
+                open = false;
+                continue;
+            }
             if name == Some(level) {
                 if open {
                     new.push_str("</div>");
@@ -135,5 +154,34 @@ mod tests {
         for (body, want) in table {
             assert_eq!(heads(body), *want, "{body}");
         }
+    }
+
+    #[test]
+    fn a_box_wrapping_one_heading_is_a_section_of_its_own() {
+        // Issue 24, page 314: a layout's column or box holds one section's heading and text
+        // between sections written bare.
+        let html = "<html lang=\"fr\"><body><h1>Manifestations</h1><main>\
+            <div class=\"col\"><h2>Vendredi 14 mars – Loto</h2><p>Début des jeux à 20h.</p></div>\
+            <h2>Samedi 22 mars – Bourse aux vélos</h2><p>De 9h à 12h.</p>\
+            <h2>Vendredi 4 avril – Chasse aux œufs</h2><p>À 10h30.</p>\
+            <div class=\"box\"><div><h2>Vendredi 18 avril – Bal</h2><p>À partir de 21h.</p></div></div>\
+            <h2>Vendredi 2 mai – Concert</h2><p>À 20h30.</p></main></body></html>";
+        let doc = Html::parse_document(html);
+        let mut out = Vec::new();
+        super::super::read(
+            &doc,
+            chrono::NaiveDate::from_ymd_opt(2031, 1, 10),
+            &mut out,
+            &mut Vec::new(),
+        );
+        let got: Vec<(String, String)> = out
+            .iter()
+            .map(|c| {
+                (c.raw.name.clone().unwrap_or_default(), c.raw.start.clone().unwrap_or_default())
+            })
+            .collect();
+        assert!(got.contains(&("Loto".to_owned(), "2031-03-14T20:00:00".to_owned())), "{got:?}");
+        assert!(got.contains(&("Bal".to_owned(), "2031-04-18T21:00:00".to_owned())), "{got:?}");
+        assert_eq!(got.len(), 5, "{got:?}");
     }
 }

@@ -196,6 +196,30 @@ const TITLE_COLUMNS: &[&str] = &[
     "randonnee",
     "ruta",
     "excursion",
+    // A race's, a lecture's, a course's or a talk's name (`Prueba`, `Vorlesung`, `Thema`).
+    "race",
+    "prueba",
+    "carrera",
+    "lauf",
+    "kosu",
+    "lecture",
+    "talk",
+    "topic",
+    "vorlesung",
+    "vortrag",
+    "thema",
+    "conference",
+    "conferencia",
+    "tema",
+    "sujet",
+    "konu",
+    "course",
+    "cours",
+    "curso",
+    "kurs",
+    "seminar",
+    "workshop",
+    "taller",
 ];
 
 /// A table row's title: the cell under a column headed like a title (`Fixture`), else
@@ -329,6 +353,52 @@ pub(super) fn fixture_row(item: ElementRef<'_>) -> Option<Fixture> {
         .map(|i| gleaner_event::text::collapse(&cells[i].text().collect::<String>()))
         .filter(|t| t.split_whitespace().count() >= 2);
     Some(Fixture { title: format!("{team} {join} {opponent}"), promotion })
+}
+
+/// Column headings of a match's home side (folded).
+const HOME_COLUMNS: &[&str] =
+    &["heim", "home", "home team", "heimmannschaft", "local", "locales", "domicile", "ev sahibi"];
+
+/// Column headings of a match's away side (folded).
+const AWAY_COLUMNS: &[&str] = &[
+    "gast",
+    "gaste",
+    "away",
+    "away team",
+    "gastmannschaft",
+    "visitante",
+    "visitantes",
+    "visiteur",
+    "visiteurs",
+    "exterieur",
+    "deplasman",
+    "misafir",
+];
+
+/// A league's fixture row (`Heim | – | Gast`, `Home | Away`): the home side against the
+/// away side, joined by the cell between them when it is a dash or `vs` (`FC Rotach –
+/// TV Grunbach`), else by a dash.
+pub(super) fn match_title(item: ElementRef<'_>) -> Option<String> {
+    let (cells, header) = cells_under_header(item)?;
+    if header.len() != cells.len() {
+        return None;
+    }
+    let home = header.iter().position(|h| HOME_COLUMNS.contains(&h.as_str()))?;
+    let away = header.iter().position(|h| AWAY_COLUMNS.contains(&h.as_str()))?;
+    if away <= home || away - home > 2 {
+        return None;
+    }
+    let side = |i: usize| {
+        Some(title_text(cells[i]))
+            .filter(|t| (2..=80).contains(&t.chars().count()) && t.chars().any(char::is_alphabetic))
+    };
+    let (a, b) = (side(home)?, side(away)?);
+    let between = (away - home == 2).then(|| text_of(cells[home + 1]));
+    let join = match between.as_deref().map(str::trim) {
+        Some(j @ ("–" | "—" | "-" | ":" | "vs" | "vs." | "v" | "gegen")) => j.to_owned(),
+        _ => "–".to_owned(),
+    };
+    Some(format!("{a} {join} {b}"))
 }
 
 /// The fewest words of a title column's cell read as a name though it holds a date.
@@ -539,6 +609,79 @@ pub(super) fn cell_time(text: &str) -> Option<(chrono::NaiveTime, Option<chrono:
 #[cfg(test)]
 mod tests {
     use super::{cell_time, row_place, without_code};
+
+    #[test]
+    fn a_fixture_row_is_home_against_away() {
+        // Issue 24, page 322: `Datum | Anstoß | Heim | | Gast` tables of a league.
+        let got = events(
+            "<html lang=\"de\"><body><h1>Kreisliga</h1><table>\
+             <tr><th>Datum</th><th>Anstoß</th><th>Heim</th><th></th><th>Gast</th></tr>\
+             <tr><td>So., 09.03.2031</td><td>15:00</td><td>SV Au</td><td>–</td><td>FC Berg</td></tr>\
+             <tr><td>So., 16.03.2031</td><td>15:00</td><td>TSV Tal</td><td>–</td><td>SV Au</td></tr>\
+             <tr><td>So., 23.03.2031</td><td>15:00</td><td>FC Berg</td><td>–</td><td>TSV Tal</td></tr>\
+             </table></body></html>",
+        );
+        let titles: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(titles, ["SV Au – FC Berg", "TSV Tal – SV Au", "FC Berg – TSV Tal"]);
+        // A matchday's fixtures all on one day, beside another matchday's, are matches of
+        // their own.
+        let got = events(
+            "<html lang=\"de\"><body><h1>Kreisliga</h1><h2>1. Spieltag</h2><table>\
+             <tr><th>Datum</th><th>Anstoß</th><th>Heim</th><th></th><th>Gast</th></tr>\
+             <tr><td>So., 09.03.2031</td><td>13:00</td><td>SV Au</td><td>–</td><td>FC Berg</td></tr>\
+             <tr><td>So., 09.03.2031</td><td>15:00</td><td>TSV Tal</td><td>–</td><td>SC Dorf</td></tr>\
+             <tr><td>So., 09.03.2031</td><td>15:00</td><td>FC See</td><td>–</td><td>TV Hof</td></tr>\
+             </table><h2>2. Spieltag</h2><table>\
+             <tr><th>Datum</th><th>Anstoß</th><th>Heim</th><th></th><th>Gast</th></tr>\
+             <tr><td>Sa., 15.03.2031</td><td>15:00</td><td>FC Berg</td><td>–</td><td>TSV Tal</td></tr>\
+             <tr><td>So., 16.03.2031</td><td>13:00</td><td>SC Dorf</td><td>–</td><td>FC See</td></tr>\
+             <tr><td>So., 16.03.2031</td><td>15:00</td><td>TV Hof</td><td>–</td><td>SV Au</td></tr>\
+             </table></body></html>",
+        );
+        assert_eq!(got.len(), 6, "{got:?}");
+    }
+
+    /// The titles and starts a page's fallback reading gives.
+    fn events(html: &str) -> Vec<(String, String)> {
+        let doc = scraper::Html::parse_document(html);
+        let mut out = Vec::new();
+        super::super::read(
+            &doc,
+            chrono::NaiveDate::from_ymd_opt(2031, 1, 10),
+            &mut out,
+            &mut Vec::new(),
+        );
+        out.iter()
+            .map(|c| {
+                (c.raw.name.clone().unwrap_or_default(), c.raw.start.clone().unwrap_or_default())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_lecture_or_race_column_titles_its_rows() {
+        // Issue 24, pages 318 and 342: `Vorlesung` and `Prueba` columns name the rows'
+        // events, beside an `Ort` column (no tour's city) and a registration link.
+        let got = events(
+            "<html lang=\"de\"><body><h1>Stadtgespräche 2031</h1><table>\
+             <tr><th>Datum</th><th>Vortrag</th><th>Ort</th></tr>\
+             <tr><td>Di., 04.02.2031</td><td>Die Brücken der Stadt</td><td>Rathaus</td></tr>\
+             <tr><td>Di., 11.02.2031</td><td>Vögel im Winter</td><td>Bibliothek</td></tr>\
+             <tr><td>Di., 18.02.2031</td><td>Alte Mühlen</td><td>Rathaus</td></tr>\
+             </table></body></html>",
+        );
+        let titles: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(titles, ["Die Brücken der Stadt", "Vögel im Winter", "Alte Mühlen"]);
+        let got = events(
+            "<html lang=\"es\"><body><h1>Circuito 2031</h1><table>\
+             <tr><th>Fecha</th><th>Localidad</th><th>Distancia</th><th>Inscripción</th></tr>\
+             <tr><td>Dom. 16/02/2031</td><td>Robledo</td><td>10 km</td><td><a href=\"https://x.example/a\">Inscripción</a></td></tr>\
+             <tr><td>Dom. 23/02/2031</td><td>Villaseca</td><td>5 km</td><td><a href=\"https://x.example/b\">Inscripción</a></td></tr>\
+             <tr><td>Dom. 02/03/2031</td><td>Molinar</td><td>21 km</td><td><a href=\"https://x.example/c\">Inscripción</a></td></tr>\
+             </table></body></html>",
+        );
+        assert!(got.iter().all(|(t, _)| t != "Inscripción"), "{got:?}");
+    }
 
     #[test]
     fn a_town_without_its_code() {

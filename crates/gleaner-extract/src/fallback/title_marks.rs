@@ -12,11 +12,11 @@ use super::words::status_in;
 
 /// A title without its marks, and the status a badge among them stated.
 #[derive(Debug, PartialEq)]
-pub(super) struct Marked {
+pub(crate) struct Marked {
     /// The title as the event's name.
-    pub(super) title: String,
+    pub(crate) title: String,
     /// The status of a status badge taken off it.
-    pub(super) status: Option<&'static str>,
+    pub(crate) status: Option<&'static str>,
 }
 
 /// Badges a page shows on a full or ticketed event (folded): never part of its name.
@@ -34,7 +34,7 @@ const TRAILING_MARKS: &[char] = &['–', '—', '-', ':', '·', '•', '|', '/',
 const MAX_BRACKETED_STATUS_WORDS: usize = 3;
 
 /// The title without the marks around it; the title unchanged when nothing would be left.
-pub(super) fn unmarked(title: &str) -> Marked {
+pub(crate) fn unmarked(title: &str) -> Marked {
     let mut status = None;
     let mut t = trim_marks(title).to_owned();
     if let Some((rest, st)) = crate::feeds::split_status_badge(&t)

@@ -467,7 +467,7 @@ pub(super) fn says_no_event<'a>(
     reference: Option<NaiveDate>,
     order: DateOrder,
 ) -> bool {
-    lines.into_iter().any(|line| {
+    lines.into_iter().flat_map(after_times).any(|line| {
         let lower = line.to_lowercase();
         let mut from = 0;
         let mut sentences = Vec::new();
@@ -495,6 +495,30 @@ pub(super) fn says_no_event<'a>(
                 || ends_a_run(&folded, day, reference, order)
         })
     })
+}
+
+/// A line cut after each time that ends a sentence (`… Cumartesi saat 21.00. Arife günü
+/// kapalıyız.`): the sentence after it says nothing of the time's day. A dot after a day
+/// number (`2. günü`, `19. März`) ends nothing.
+fn after_times(line: &str) -> Vec<&str> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    for i in 4..b.len().saturating_sub(2) {
+        let time = b[i - 1].is_ascii_digit()
+            && b[i - 2].is_ascii_digit()
+            && matches!(b[i - 3], b'.' | b':')
+            && b[i - 4].is_ascii_digit();
+        if b[i] == b'.' && b[i + 1] == b' ' && time {
+            let next = line[i + 2..].chars().next();
+            if next.is_some_and(char::is_uppercase) {
+                out.push(&line[from..=i]);
+                from = i + 2;
+            }
+        }
+    }
+    out.push(&line[from..]);
+    out
 }
 
 /// Weekday abbreviations a times cell writes (folded, without their dot), in the five
@@ -539,6 +563,14 @@ const DAY_ABBREVIATIONS: [(&str, Weekday); 37] = [
     ("pts", Weekday::Mon),
 ];
 
+/// A range of hours (`09.00 – 17.30`, `10–18 uhr`, `de 9h a 14h`, `10:00 to 18:00`).
+static HOURS_RANGE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"\b\d{1,2}(?:[.:h]\d{2}|h)?\s*(?:uhr|h)?\s*(?:–|—|-|\ba\b|\bbis\b|\bto\b)\s*\d{1,2}(?:[.:h]\d{2})?\s*(?:uhr|h\b|pm|am)?",
+    )
+    .expect("a constant regex")
+});
+
 /// Phrases that make a cell's times every day's (folded).
 const EVERY_DAY: &[&str] = &[
     "chaque jour",
@@ -577,6 +609,11 @@ pub(super) fn day_times(text: &str) -> Option<Vec<(Option<Weekday>, Vec<NaiveTim
     };
     if let Some(p) = EVERY_DAY.iter().find(|p| folded.contains(*p)) {
         let rest = folded.replace(p, " ");
+        // Hours kept every day (`her gün 09.00 – 17.30 arasında açıktır`, `täglich 10–18
+        // Uhr`): opening hours, no performances.
+        if HOURS_RANGE.is_match(&rest) {
+            return None;
+        }
         let times = times_of(&rest);
         let has_day = words(&rest).iter().any(|(a, b)| day_word(&rest[*a..*b]).is_some());
         return (!times.is_empty() && !has_day).then(|| vec![(None, times)]);
@@ -782,6 +819,12 @@ mod tests {
         assert!(!no(&["Du lundi 4 au vendredi 8 mai", "avec les légumes de la ferme."], d(5, 4)));
         assert!(!no(&["4 March", "Organ recital. The shop is closed on 5 March."], d(3, 4)));
         assert!(!no(&["4 March", "Concert this week in the Nave"], d(3, 4)));
+        // A closure said in the sentence after the event's time (issue 24, page 349).
+        assert!(!no(
+            &["Bayram Konseri — 21 Mart Cumartesi saat 21.00. Arife günü kapalıyız."],
+            d(3, 21)
+        ));
+        assert!(no(&["Am 21. März 2026 geschlossen."], d(3, 21)));
     }
 
     /// The start of the first `div.item` of `html` read as a listing item under `day`.
@@ -867,6 +910,14 @@ mod tests {
         super::apply_weekly(&mut events, &weekly);
         let starts: Vec<_> = events.iter().map(|e| e.start.clone().unwrap()).collect();
         assert_eq!(starts, ["2026-03-04T13:10:00", "2026-03-05", "2026-03-11T19:30:00"]);
+    }
+
+    #[test]
+    fn hours_kept_every_day_are_no_performances() {
+        // Issue 24, page 326: a note's opening hours beside a dated item.
+        assert_eq!(super::day_times("hafta içi her gün 09.00 – 17.30 arasında açıktır"), None);
+        assert_eq!(super::day_times("täglich 10–18 Uhr geöffnet"), None);
+        assert!(super::day_times("15h et 18h chaque jour").is_some());
     }
 
     #[test]

@@ -334,6 +334,46 @@ pub(super) fn is_generic_link_text(text: &str) -> bool {
     NOT_TITLES.contains(&t.as_str()) || TICKET_WORDS.contains(&t.as_str())
 }
 
+/// Whether a title names a school or public holiday (`Ramazan Bayramı tatili`,
+/// `Osterferien`, `Vacances de printemps`, `Vacaciones de Semana Santa`, `Spring
+/// holidays`, `Half term`): days off, no event. A holiday's workshop (`Stage de
+/// vacances`, `Ferienkurs`) is one.
+pub(super) fn is_holiday_title(title: &str) -> bool {
+    let head = title.split(['(', '[']).next().unwrap_or(title);
+    let folded = gleaner_event::datetext::fold_diacritics(head);
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let (Some(first), Some(last)) = (words.first(), words.last()) else { return false };
+    matches!(*first, "vacances" | "vacaciones")
+        || last.ends_with("ferien")
+        || matches!(*last, "tatil" | "tatili" | "holidays")
+        || folded.trim().ends_with("half term")
+}
+
+/// A registration link's words (folded): `Inscripción`, `Anmeldung`, `Register`, `Kayıt`.
+const REGISTRATION_WORDS: &[&str] = &[
+    "inscripcion",
+    "inscripciones",
+    "inscribete",
+    "inscription",
+    "inscriptions",
+    "anmeldung",
+    "anmelden",
+    "registration",
+    "register",
+    "sign up",
+    "kayit",
+    "kayit ol",
+];
+
+/// Whether a link's text only asks for registration (`Inscripción`, `Anmeldung`): a link
+/// to a registration form, never the event's title.
+pub(super) fn is_registration_text(text: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(text);
+    let t = collapse(folded.trim_matches(|c: char| !c.is_alphanumeric()));
+    REGISTRATION_WORDS.contains(&t.as_str())
+}
+
 /// How a conference programme's breaks and formalities are titled: a list with such a row
 /// is the timetable of one event, whose sessions are not events of their own.
 const SESSION_FILLERS: &[&str] = &[
@@ -403,6 +443,38 @@ mod status_word_tests {
         assert_eq!(status_in("Función postergado por lluvia"), Some("postponed"));
         assert_eq!(status_in("Konser hava koşulları nedeniyle ertelenmiştir."), Some("postponed"));
         assert_eq!(status_in("Charla pospuesta"), Some("postponed"));
+    }
+}
+
+#[cfg(test)]
+mod registration_tests {
+    use super::{is_holiday_title, is_registration_text};
+
+    #[test]
+    fn holidays_are_no_events() {
+        // Issue 24, page 348: a school calendar's holiday rows.
+        for (t, holiday) in [
+            ("Ramazan Bayramı tatili (19 Mart arife, yarım gün)", true),
+            ("Osterferien", true),
+            ("Vacances de printemps", true),
+            ("Vacaciones de Semana Santa", true),
+            ("Spring holidays", true),
+            ("Stage de vacances", false),
+            ("Ferienkurs Malen", false),
+            ("Holiday Dinner & Awards Night", false),
+        ] {
+            assert_eq!(is_holiday_title(t), holiday, "{t}");
+        }
+    }
+
+    #[test]
+    fn registration_links_in_five_languages() {
+        for t in ["Inscripción", "Anmeldung »", "Register", "Kayıt ol", "Inscription"] {
+            assert!(is_registration_text(t), "{t}");
+        }
+        for t in ["Registration opens for the Spring Relay", "Trail de los Molinos"] {
+            assert!(!is_registration_text(t), "{t}");
+        }
     }
 }
 

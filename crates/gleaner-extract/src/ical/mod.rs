@@ -155,6 +155,12 @@ pub fn read(bytes: &[u8], opts: &IcalOptions) -> Calendar {
             .iter()
             .find(|p| p.name == "X-WR-TIMEZONE")
             .and_then(|p| zone::by_name(&p.value))
+            // Else the one zone the calendar defines (a `VTIMEZONE` for `Europe/Istanbul`
+            // and no other): its floating times are that zone's.
+            .or_else(|| match (ctx.zones.values().next(), ctx.zones.len()) {
+                (Some(z), 1) => Some(*z),
+                _ => None,
+            })
     });
 
     let mut masters: Vec<Built> = Vec::new();
@@ -1753,6 +1759,23 @@ mod tests {
         ] {
             assert_eq!(currency(tzid).as_deref(), Some(want), "{tzid}");
         }
+    }
+
+    #[test]
+    fn a_floating_time_takes_the_calendars_one_zone() {
+        // Issue 24, page 328: one VTIMEZONE, no X-WR-TIMEZONE, one DTSTART without TZID.
+        let zone = "BEGIN:VTIMEZONE\r\nTZID:Europe/Istanbul\r\nBEGIN:STANDARD\r\n\
+                    TZOFFSETFROM:+0300\r\nTZOFFSETTO:+0300\r\nDTSTART:19700101T000000\r\n\
+                    END:STANDARD\r\nEND:VTIMEZONE\r\n";
+        let event = "BEGIN:VEVENT\r\nUID:1\r\nDTSTART:20260319T190000\r\nSUMMARY:Söyleşi\r\n\
+                     END:VEVENT\r\n";
+        let start = |zones: &str| {
+            let text = format!("BEGIN:VCALENDAR\r\n{zones}{event}END:VCALENDAR\r\n");
+            read(text.as_bytes(), &IcalOptions::default()).events[0].raw.start.clone()
+        };
+        assert_eq!(start(zone).as_deref(), Some("2026-03-19T19:00:00+03:00"));
+        // Without a zone the time stays floating.
+        assert_eq!(start("").as_deref(), Some("2026-03-19T19:00:00"));
     }
 
     #[test]

@@ -192,3 +192,24 @@ pub fn day_sections(n: usize) -> String {
     s.push_str("</main></body></html>");
     s
 }
+
+/// A page without structured data: `n` `<br>` lines, four to a paragraph, each opened by
+/// its day and naming its act in a span styled bold (site builders' markup), for the
+/// fallback's `<br>` line and styled bold rewrites (each block found once in the page).
+pub fn br_line_paragraphs(n: usize) -> String {
+    let mut s = String::from("<!doctype html><html lang=\"es\"><body><main><h1>Cartelera</h1>");
+    for i in 0..n / 4 {
+        s.push_str("<p>");
+        for k in 0..4 {
+            let _ = write!(
+                s,
+                "<b>{}/{}/2026</b> · 21 hrs · <span style=\"font-weight: 700\">Noche {i}-{k}</span> · cover $80<br>",
+                1 + (i + k) % 28,
+                1 + i % 12
+            );
+        }
+        s.push_str("</p>");
+    }
+    s.push_str("</main></body></html>");
+    s
+}
