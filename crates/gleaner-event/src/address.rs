@@ -352,6 +352,17 @@ fn is_house_number(part: &str) -> bool {
 fn is_numbered_street(part: &str) -> bool {
     let words: Vec<&str> = part.split_whitespace().collect();
     let [.., before, last] = words.as_slice() else { return false };
+    // `Calle 36 # 22-40`, `Cra. 27 # 45-18`: a Colombian street, the crossing's number and
+    // the house's after `#`.
+    if *before == "#" && words.len() >= 4 {
+        let numbered = |w: &str| {
+            let digits = w.chars().take_while(char::is_ascii_digit).count();
+            (1..=3).contains(&digits) && w.chars().skip(digits).all(|c| c.is_ascii_alphabetic())
+        };
+        return last.split_once('-').is_some_and(|(a, b)| {
+            numbered(a) && (1..=3).contains(&b.len()) && b.bytes().all(|c| c.is_ascii_digit())
+        });
+    }
     let number =
         last.trim_end_matches(|c: char| c.is_ascii_alphabetic()).trim_end_matches(['-', '/']);
     let digits =
@@ -362,6 +373,38 @@ fn is_numbered_street(part: &str) -> bool {
     // `Dublin 6`: Dublin's postal districts are written after the city's name.
     let dublin = words.len() == 2 && words[0] == "Dublin";
     digits && first_is_word && !dublin && (marker || before.chars().all(char::is_alphabetic))
+}
+
+/// Whether an address's only part is a street without its number (`Mill Lane`, `rue des
+/// Écoles`, `Calle Real`, `Bahnhofstraße`): two to four words ending with an English street
+/// word or opened by a Romance one, or one German street compound.
+fn is_lone_street(part: &str) -> bool {
+    const LAST: &[&str] = &[
+        "road",
+        "rd",
+        "street",
+        "lane",
+        "avenue",
+        "ave",
+        "drive",
+        "boulevard",
+        "blvd",
+        "square",
+        "close",
+        "crescent",
+        "terrace",
+    ];
+    const FIRST: &[&str] =
+        &["rue", "calle", "avenida", "paseo", "chemin", "carrer", "boulevard", "avenue", "allée"];
+    let lower = part.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    match words.as_slice() {
+        [one] => ["straße", "strasse"].iter().any(|s| one.len() > s.len() + 2 && one.ends_with(s)),
+        [first, .., last] if words.len() <= 4 => {
+            LAST.contains(&last.trim_end_matches('.')) || FIRST.contains(first)
+        }
+        _ => false,
+    }
 }
 
 fn is_postal(part: &str) -> bool {
@@ -532,6 +575,7 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             && !is_house_number(&last)
             && !is_numbered_street(&last)
             && !numbered_before
+            && !(parts.len() == 1 && is_lone_street(&last))
         {
             // `Rio de Janeiro - RJ`: a locality with its region after a dash.
             let (locality, region) = match last.rsplit_once(" - ") {
@@ -659,6 +703,22 @@ mod tests {
         // Two letters name only the countries of the first table.
         assert_eq!(country_code("Co"), None);
         assert_eq!(country_code("ar"), None);
+    }
+
+    #[test]
+    fn a_street_alone_is_no_town() {
+        // A street written without a house number or town (`Mill Lane`), and a Colombian
+        // street with its crossing and house numbers (`Calle 12 # 4-56`), are streets.
+        assert_eq!(split("Mill Lane")[..2], [o("Mill Lane"), None]);
+        assert_eq!(split("Calle 12 # 4-56")[..2], [o("Calle 12 # 4-56"), None]);
+        assert_eq!(
+            split("Carrera 15 # 20B-31, Pereira")[..2],
+            [o("Carrera 15 # 20B-31"), o("Pereira")]
+        );
+        // A town alone, or one whose name opens with `St`, stays the town.
+        assert_eq!(split("St Ives")[..2], [None, o("St Ives")]);
+        assert_eq!(split("Hexley")[..2], [None, o("Hexley")]);
+        assert_eq!(split("Port Avery")[..2], [None, o("Port Avery")]);
     }
 
     #[test]

@@ -93,13 +93,57 @@ pub(super) fn dashed_place(text: &str) -> Option<(String, String)> {
 }
 
 /// The place after a time in a line of parts separated by `·` or `|` (`10 AM – 3 PM ·
-/// Riverton Public Library, Community Room, 75 Oak Ave`).
+/// Riverton Public Library, Community Room, 75 Oak Ave`), also after the date parts that
+/// lead it (`Friday 6th March | 8pm | The Old Forge, 3 Mill Lane`); a place after a time
+/// may name its street without a number (`Corn Hall, Market Square, Dunmore`).
 fn timed_place(line: &str) -> Option<(String, String)> {
     let parts: Vec<&str> = line.split(['·', '|']).map(str::trim).collect();
-    let [time, place, ..] = parts.as_slice() else { return None };
-    (time.split_whitespace().count() <= 8 && parse_text_time(time).is_some())
-        .then(|| name_and_address(place))
-        .flatten()
+    // The time is one of the line's first three parts; those before it are short dated
+    // parts (`Friday 6th March`).
+    let short = |p: &&str| p.split_whitespace().count() <= 8;
+    let at = parts.iter().take(3).position(|p| short(p) && parse_text_time(p).is_some())?;
+    let dated = |p: &&str| short(p) && p.chars().any(|c| c.is_ascii_digit());
+    if !parts[..at].iter().all(dated) {
+        return None;
+    }
+    let place = parts.get(at + 1)?;
+    name_and_address(place).or_else(|| named_street_place(place))
+}
+
+/// A place written `Name, street[, town]` whose street has a street word but no number
+/// (`The Harbour Loft, Dock Road`, `Corn Hall, Market Square, Dunmore`): the name and the
+/// address, in three parts or fewer.
+fn named_street_place(place: &str) -> Option<(String, String)> {
+    let parts: Vec<&str> = place.trim_end_matches('.').split(", ").map(str::trim).collect();
+    let [name, street, rest @ ..] = parts.as_slice() else { return None };
+    let words = name.split_whitespace().count();
+    let town = |p: &&str| {
+        p.split_whitespace().count() <= 3 && p.chars().next().is_some_and(char::is_uppercase)
+    };
+    ((1..=6).contains(&words)
+        && rest.len() <= 1
+        && rest.iter().all(town)
+        && name.chars().next().is_some_and(char::is_uppercase)
+        && !name.chars().any(|c| c.is_ascii_digit())
+        && !names_a_street(name)
+        && (2..=4).contains(&street.split_whitespace().count())
+        && street.chars().next().is_some_and(char::is_uppercase)
+        && names_a_street(street)
+        && parse_text_time(place).is_none())
+    .then(|| ((*name).to_owned(), parts[1..].join(", ")))
+}
+
+/// Words that open a room's name before its venue's (`Salón Azul, Hotel Las Palmas`),
+/// folded and lower-cased.
+const ROOM_OPENERS: &[&str] =
+    &["room", "hall", "salon", "salonu", "sala", "salle", "saal", "raum", "aula", "auditorio"];
+
+/// A place's first part when it names a room of the venue after it (`Salón Azul`): two or
+/// three words opened by a room word.
+fn opens_with_room(part: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(part).to_lowercase();
+    let words: Vec<&str> = folded.split_whitespace().collect();
+    (2..=3).contains(&words.len()) && ROOM_OPENERS.contains(&words[0])
 }
 
 /// Words that place what follows them in a sentence, lower-cased, with the article they
@@ -143,6 +187,12 @@ fn placed_in_sentence(text: &str) -> Option<(String, String)> {
 fn name_and_address(place: &str) -> Option<(String, String)> {
     // `Mamak Belediyesi Kültür Merkezi (Tıp Fakültesi Cad. No: 40)`, `Teatro Municipal
     // (Calle Mayor 5)`: the address in brackets after the name.
+    // A room named before the venue (`Salón Azul, Hotel Las Palmas (Calle 12 # 4-56)`):
+    // the venue is the building.
+    let place = match place.split_once(", ") {
+        Some((room, rest)) if opens_with_room(room) && rest.contains(" (") => rest,
+        _ => place,
+    };
     let bracketed;
     let place = match place.split_once(" (") {
         Some((name, rest)) if !name.contains(',') => {
@@ -201,8 +251,43 @@ pub(super) fn numbered_street(part: &str) -> bool {
         [street @ .., last] if number(last) => {
             !street.is_empty() && street.len() <= 5 && names_a_street(&street.join(" "))
         }
-        _ => false,
+        _ => colombian_street(&words),
     }
+}
+
+/// Words that open a Colombian street's name, folded and lower-cased without their dot.
+const COLOMBIAN_STREETS: &[&str] = &[
+    "calle",
+    "cl",
+    "carrera",
+    "cra",
+    "cr",
+    "kr",
+    "avenida",
+    "av",
+    "diagonal",
+    "dg",
+    "transversal",
+    "tv",
+];
+
+/// Whether words write a Colombian address, a street, its number, `#` and the crossing's
+/// number with the house's (`Calle 36 # 22-40`, `Cra. 27 # 45-18`, `Carrera 33 # 30A-15`).
+fn colombian_street(words: &[&str]) -> bool {
+    let numbered = |w: &str| {
+        let digits = w.chars().take_while(char::is_ascii_digit).count();
+        (1..=3).contains(&digits) && w.chars().skip(digits).all(|c| c.is_ascii_alphabetic())
+    };
+    let house = |w: &str| {
+        w.split_once('-').is_some_and(|(a, b)| {
+            numbered(a) && (1..=3).contains(&b.len()) && b.bytes().all(|c| c.is_ascii_digit())
+        })
+    };
+    let street = |w: &str| {
+        let folded = w.trim_end_matches('.').to_lowercase();
+        COLOMBIAN_STREETS.contains(&folded.as_str())
+    };
+    matches!(words, [s, n, "#", h] if street(s) && numbered(n) && house(h))
 }
 
 #[cfg(test)]
@@ -234,6 +319,36 @@ mod tests {
         assert_eq!(timed_place("6:00–7:00 PM · KVLR Studio B"), None);
         assert_eq!(timed_place("Noon – 6 PM · Mill Street outside the station"), None);
         assert_eq!(timed_place("Blue Heron Coffee · 9 Front St, Riverton"), None);
+    }
+
+    #[test]
+    fn a_place_after_a_date_and_time_line() {
+        // The place after the date and time parts of a separated line, not only after a
+        // first part that is a time.
+        assert_eq!(
+            timed_place("Friday 6th March | 8pm | The Old Forge, 3 Mill Lane"),
+            pair("The Old Forge", "3 Mill Lane")
+        );
+        assert_eq!(
+            timed_place("Saturday 14 March · 7.30pm · Corn Hall, Market Square, Dunmore"),
+            pair("Corn Hall", "Market Square, Dunmore")
+        );
+        // A room before the venue, the address in brackets after it.
+        assert_eq!(
+            timed_place(
+                "Viernes 6 de marzo, 7:00 p. m. · Salón Azul, Hotel Las Palmas (Calle 12 # 4-56)"
+            ),
+            pair("Hotel Las Palmas", "Calle 12 # 4-56")
+        );
+        // A Colombian address (`Carrera 15 # 20B-31`) is a numbered street.
+        assert_eq!(
+            timed_place("9:00 a. m. · Teatro del Parque, Carrera 15 # 20B-31, Pereira"),
+            pair("Teatro del Parque", "Carrera 15 # 20B-31, Pereira")
+        );
+        // Parts after the place, or a street without a street word, are not read.
+        assert_eq!(timed_place("Friday 6th March | 8pm | The Old Forge, Upstairs"), None);
+        assert_eq!(timed_place("Friday 6th March | The Old Forge, 3 Mill Lane"), None);
+        assert_eq!(timed_place("8pm | Tickets, Bar | The Old Forge, 3 Mill Lane"), None);
     }
 
     #[test]
