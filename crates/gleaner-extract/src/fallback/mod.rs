@@ -67,6 +67,7 @@ mod news;
 mod page_places;
 mod page_price;
 mod place_line;
+mod po_box;
 mod price;
 mod programme;
 mod prose;
@@ -358,6 +359,21 @@ fn read_as(
                     c.raw.locality = Some(town.clone());
                     c.raw.postal_code.get_or_insert_with(|| code.clone());
                 }
+            }
+        }
+    } else if let Some(town) = site.as_ref().and_then(|(_, a)| po_box::town_of_box_address(a))
+        && !body
+    {
+        // A post-office box is where the site takes its mail: its events are in its town,
+        // at no venue of the site's.
+        let coded = po_box::coded_town(&town);
+        for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
+            match &coded {
+                Some((locality, code)) => {
+                    c.raw.locality = Some(locality.clone());
+                    c.raw.postal_code = Some(code.clone());
+                }
+                None => c.raw.address_text = Some(town.clone()),
             }
         }
     } else if let Some((name, address)) = &site
