@@ -376,6 +376,17 @@ fn read_as(
                 None => c.raw.address_text = Some(town.clone()),
             }
         }
+        // An event placed at a street without its town (a stated place for all events,
+        // `220 N. Main Street`) is in the box's town.
+        for c in candidates[first..].iter_mut() {
+            let r = &mut c.raw;
+            if r.locality.is_none()
+                && let Some(street) = r.address_text.as_deref().filter(|a| !a.contains(','))
+                && place_line::numbered_street(street)
+            {
+                r.address_text = Some(format!("{street}, {town}"));
+            }
+        }
     } else if let Some((name, address)) = &site
         && !body
         && candidates[first..].iter().any(|c| placeless(&c.raw))

@@ -126,4 +126,28 @@ mod tests {
             assert_eq!(c.raw.address_text.as_deref(), Some("Millbrook, OH 44999"));
         }
     }
+
+    #[test]
+    fn a_stated_street_takes_the_box_town() {
+        let html = "<html lang=\"en\"><body><main><h1>Club calendar</h1>\
+            <p>Unless a listing says otherwise, we meet at the <strong>Grange Hall</strong>, \
+            40 S. Elm Street. Visitors welcome.</p>\
+            <div class=\"ev\"><h3>Spring Swap Meet</h3><p>Saturday, April 18, 2026, 9 AM</p></div>\
+            <div class=\"ev\"><h3>Summer Picnic</h3><p>Saturday, June 20, 2026, 1 PM</p></div>\
+            <div class=\"ev\"><h3>Autumn Talk</h3><p>Thursday, October 8, 2026, 7 PM</p></div>\
+            </main><footer><p>Millbrook Rowing Club · P.O. Box 318 · Millbrook, OH 44999</p>\
+            </footer></body></html>";
+        let doc = scraper::Html::parse_document(html);
+        let (mut candidates, mut diagnostics) = (Vec::new(), Vec::new());
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 3, 1);
+        super::super::read(&doc, day, &mut candidates, &mut diagnostics);
+        assert_eq!(candidates.len(), 3);
+        for c in candidates {
+            assert_eq!(c.raw.location_name.as_deref(), Some("Grange Hall"));
+            assert_eq!(
+                c.raw.address_text.as_deref(),
+                Some("40 S. Elm Street, Millbrook, OH 44999")
+            );
+        }
+    }
 }
