@@ -15,8 +15,11 @@ use super::{in_chrome, leaves, sel, text_of};
 /// its address (the numbered street and what follows it; a room between the name and the
 /// street is dropped). `None` when no line or sentence of the item writes one.
 pub(super) fn written_place(item: ElementRef<'_>) -> Option<(String, String)> {
+    // A sentence may open with its placing word (`At the Grange Hall, 412 Alder St, …`).
     let read = |text: &str| {
-        timed_place(text).or_else(|| placed_in_sentence(text)).or_else(|| address_line(text))
+        timed_place(text)
+            .or_else(|| placed_in_sentence(&format!(" {text}")))
+            .or_else(|| address_line(text))
     };
     // A block's `<br>` lines one by one (`Doors 7 PM · Music 8 PM<br>The Grange Hall, 412
     // Alder St, Riverton`), then its smallest blocks whole.
@@ -28,6 +31,31 @@ pub(super) fn written_place(item: ElementRef<'_>) -> Option<(String, String)> {
         .filter(|lines| lines.len() >= 2)
         .find_map(|lines| lines.iter().find_map(|l| read(l)))
         .or_else(|| leaves(item).find_map(|text| read(&text)))
+        .or_else(|| bold_place(item))
+}
+
+/// A bold name followed by its numbered street and town in the item's text (`…moves
+/// indoors this year: <strong>Riverside Fairgrounds, Hall B</strong>, 4100 Fair Road,
+/// Millbrook. Doors at 8.`): the name and the address, up to the sentence's end.
+fn bold_place(item: ElementRef<'_>) -> Option<(String, String)> {
+    item.select(&sel("strong, b")).take(20).find_map(|bold| {
+        let name = text_of(bold);
+        let parent = bold.parent().and_then(ElementRef::wrap)?;
+        let text = text_of(parent);
+        let (_, after) = text.split_once(name.as_str())?;
+        let after = after.strip_prefix(',')?;
+        let end = after.match_indices(". ").map(|(at, _)| at).find(|&at| {
+            let word = after[..at].rsplit(' ').next().unwrap_or_default();
+            word.chars().count() > 2
+        });
+        let after = &after[..end.unwrap_or(after.len())];
+        if after.len() > 120 || name.is_empty() {
+            return None;
+        }
+        // The street names itself one (`4100 Fair Road`; `20 seats` is none).
+        name_and_address(&format!("{name},{}", after.trim_end_matches('.')))
+            .filter(|(_, address)| names_a_street(address.split(", ").next().unwrap_or_default()))
+    })
 }
 
 /// A line that is nothing but a place and its address (`The Grange Hall, 412 Alder St,
@@ -349,6 +377,40 @@ mod tests {
         assert_eq!(timed_place("Friday 6th March | 8pm | The Old Forge, Upstairs"), None);
         assert_eq!(timed_place("Friday 6th March | The Old Forge, 3 Mill Lane"), None);
         assert_eq!(timed_place("8pm | Tickets, Bar | The Old Forge, 3 Mill Lane"), None);
+    }
+
+    #[test]
+    fn a_bold_place_in_running_text() {
+        let item = |html: &str| {
+            let doc = scraper::Html::parse_fragment(html);
+            let div = doc.select(&super::sel("div")).next().unwrap();
+            super::written_place(div)
+        };
+        // A bold name, its numbered street and its town in a sentence.
+        assert_eq!(
+            item(
+                "<div><h3>Swap Meet</h3><p>This year we move indoors: <strong>Riverside \
+                 Fairgrounds, Hall B</strong>, 4100 Fair Road, Millbrook. Doors at 8; food \
+                 trucks on site, tables for vendors, parking in the north lot.</p></div>"
+            ),
+            pair("Riverside Fairgrounds", "4100 Fair Road, Millbrook")
+        );
+        // A sentence that opens with its placing word.
+        assert_eq!(
+            item(
+                "<div><h3>Dinner</h3><p>At the <b>Quayside Grill</b>, 55 Harbor Street, \
+                 Millbrook. Buffet $28 per person.</p></div>"
+            ),
+            pair("Quayside Grill", "55 Harbor Street, Millbrook")
+        );
+        // A bold word that no address follows is no place.
+        assert_eq!(
+            item(
+                "<div><h3>Talk</h3><p>Entry is <strong>free</strong>, 20 seats, Millbrook \
+                 Road members first. Tea and biscuits served from half past seven on.</p></div>"
+            ),
+            None
+        );
     }
 
     #[test]
