@@ -239,7 +239,7 @@ fn venue_line(line: &str) -> Option<(String, String)> {
                 && x[0].bytes().all(|b| b.is_ascii_digit())
                 && x[1].chars().next().is_some_and(char::is_alphabetic)
         }) || w.last().is_some_and(|l| l.len() == 5 && l.bytes().all(|b| b.is_ascii_digit()))
-            || ends_with_uk_postcode(p)
+            || p.split(',').any(ends_with_uk_postcode)
     };
     let numbered = |p: &str| {
         p.split_whitespace().any(|t| {
@@ -861,6 +861,19 @@ mod site_tests {
 
     fn pair(a: &str, b: &str) -> Option<(String, String)> {
         Some((a.to_owned(), b.to_owned()))
+    }
+
+    #[test]
+    fn a_uk_postcode_before_the_country() {
+        // A footer block's `<br>` lines: the name, the address ending `…, UK`, the phone.
+        assert_eq!(
+            site(
+                "<body><p>Diary</p><footer><p><strong>Millbrook Chapel</strong><br>4 Mill \
+                 Lane, Millbrook, York YO10 5DD, UK<br>Office: 01904 555 0101</p></footer>\
+                 </body>"
+            ),
+            pair("Millbrook Chapel", "4 Mill Lane, Millbrook, York YO10 5DD, UK")
+        );
     }
 
     #[test]
