@@ -658,6 +658,19 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             parts.pop();
         }
     }
+    // `33 Ladywell Road, Ashcombe, Leeds LS17 6QR`: a UK suburb between the numbered
+    // street and the post town is neither.
+    if parts.len() == 2
+        && out.postal_code.as_deref().is_some_and(is_uk_postcode)
+        && parts[0].starts_with(|c: char| c.is_ascii_digit())
+        && crate::normalise::names_a_street(&parts[0])
+        && !parts[1].chars().any(|c| c.is_ascii_digit())
+        && parts[1].split_whitespace().count() <= 3
+        && parts[1].starts_with(char::is_uppercase)
+        && !crate::normalise::names_a_street(&parts[1])
+    {
+        parts.pop();
+    }
     if !parts.is_empty() {
         out.street = Some(parts.join(", "));
     }
@@ -703,6 +716,23 @@ mod tests {
         // Two letters name only the countries of the first table.
         assert_eq!(country_code("Co"), None);
         assert_eq!(country_code("ar"), None);
+    }
+
+    #[test]
+    fn a_uk_suburb_is_not_the_street() {
+        assert_eq!(
+            split("4 Mill Lane, Heworth, York YO31 7AB, UK")[..2],
+            [o("4 Mill Lane"), o("York")]
+        );
+        // A street without a number, or a second street, stays whole.
+        assert_eq!(
+            split("Canal Wharf, Gaol Ferry Steps, Bristol BS1 6WP")[0],
+            o("Canal Wharf, Gaol Ferry Steps")
+        );
+        assert_eq!(
+            split("4 Mill Lane, Church Street, York YO31 7AB")[0],
+            o("4 Mill Lane, Church Street")
+        );
     }
 
     #[test]
