@@ -433,6 +433,18 @@ fn european_or_canadian_tail(part: &str) -> (String, Option<String>, Option<Stri
     {
         return (words[1..].join(" "), Some(words[0].to_owned()), None);
     }
+    // `A-3652 Kirchberg`, `D-79098 Freiburg`, `CH-8001 Zürich`: a postal code after its
+    // country's letters, as older European addresses write it.
+    if words.len() >= 2
+        && let Some((country, code)) = words[0].split_once('-')
+        && (1..=2).contains(&country.len())
+        && country.bytes().all(|b| b.is_ascii_uppercase())
+        && (4..=5).contains(&code.len())
+        && code.bytes().all(|b| b.is_ascii_digit())
+        && words[1].chars().next().is_some_and(char::is_alphabetic)
+    {
+        return (words[1..].join(" "), Some(code.to_owned()), None);
+    }
     // `C1059ABP Ciudad Autónoma de Buenos Aires`: Argentina's postal code (a letter, four
     // digits, three letters) before the town.
     let cpa = |w: &str| {
@@ -733,6 +745,20 @@ mod tests {
             split("4 Mill Lane, Church Street, York YO31 7AB")[0],
             o("4 Mill Lane, Church Street")
         );
+    }
+
+    #[test]
+    fn a_postal_code_after_country_letters() {
+        assert_eq!(
+            split("Kirchgasse 2, A-4020 Linz")[..4],
+            [o("Kirchgasse 2"), o("Linz"), None, o("4020")]
+        );
+        assert_eq!(
+            split("Hauptstraße 1, D-79098 Freiburg im Breisgau")[1],
+            o("Freiburg im Breisgau")
+        );
+        // A hyphenated name is no postal code.
+        assert_eq!(split("Hauptstraße 1, Saint-Malo")[1], o("Saint-Malo"));
     }
 
     #[test]
