@@ -196,6 +196,27 @@ const TITLE_COLUMNS: &[&str] = &[
     "randonnee",
     "ruta",
     "excursion",
+    // A lecture series' or course list's topic (`Vorlesung`, `Thema`, `Conférence`).
+    "vorlesung",
+    "vortrag",
+    "thema",
+    "lecture",
+    "talk",
+    "topic",
+    "conference",
+    "conferencia",
+    "charla",
+    "konferans",
+    "soylesi",
+    "seminar",
+    "seminario",
+    "workshop",
+    "atelier",
+    "taller",
+    "kurs",
+    "course",
+    "cours",
+    "curso",
 ];
 
 /// A table row's title: the cell under a column headed like a title (`Fixture`), else
@@ -605,6 +626,27 @@ mod tests {
             Some("https://cirque.example/billetterie/vannes".to_owned())
         );
         assert_eq!(tickets("<a href=\"/plan\">Plan d'accès</a>"), None);
+    }
+
+    #[test]
+    fn a_lecture_list_is_no_tour() {
+        // A lecture series' table (`Vorlesung`, `Thema`, `Lecture`): each row names its own
+        // event, and its `Ort` is a place, not a tour's city.
+        let tour = |h: &str| {
+            let page = format!(
+                "<h1>Vorlesungen 2026</h1><table><tr><th>Datum</th><th>{h}</th><th>Ort</th></tr>\
+                 <tr><td>Sa., 14.03.2026</td><td>Warum ist Eis glatt?</td><td>Hörsaal 1</td></tr>\
+                 </table>"
+            );
+            let doc = Html::parse_document(&page);
+            let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+            super::tour_row(row).map(|t| t.city)
+        };
+        for h in ["Vorlesung", "Thema", "Lecture", "Conférence", "Taller"] {
+            assert_eq!(tour(h), None, "{h}");
+        }
+        // A tour's dates without such a column stay a tour.
+        assert_eq!(tour("Beginn"), Some(Some("Hörsaal 1".to_owned())));
     }
 
     #[test]
