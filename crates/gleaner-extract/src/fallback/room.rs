@@ -26,6 +26,9 @@ const ROOM_WORDS: &[&str] = &[
     "aula",
     "fuaye",
     "fuayesi",
+    "audimax",
+    "horsaal",
+    "amphitheatre",
 ];
 
 /// Separators between a venue and its room.

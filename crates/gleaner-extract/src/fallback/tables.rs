@@ -383,7 +383,16 @@ pub(super) fn row_place(item: ElementRef<'_>) -> Option<String> {
     let i = header.iter().position(|h| {
         [PLACE_COLUMNS, VENUE_COLUMNS, WHERE_COLUMNS].iter().any(|l| l.contains(&h.as_str()))
     })?;
-    let text = text_of(cells[i]);
+    // A cell's `<br>` lines are its address's parts (`Schloss Erlenau<br>Schlossplatz 1`).
+    // A line all in brackets (`(Mevlana Bulvarı No: 210, Çankaya)`) is one of those parts.
+    let lines: Vec<String> = super::venue::br_line_list(cells[i])
+        .into_iter()
+        .map(|l| match l.strip_prefix('(').and_then(|l| l.strip_suffix(')')) {
+            Some(inner) if !inner.contains(['(', ')']) => inner.trim().to_owned(),
+            _ => l,
+        })
+        .collect();
+    let text = if lines.len() >= 2 { lines.join(", ") } else { text_of(cells[i]) };
     // A cell written all in lower case is a remark (`wird noch bekannt gegeben`), not a
     // place's name.
     // A room of the house (`Großes Haus`, `Studio`) is the site's own venue's.
@@ -602,6 +611,17 @@ mod tests {
         assert_eq!(places(&table("Bemerkungen", "Kirchgemeindehaus")), vec![None]);
         assert_eq!(places(&table("Spielort", "Großes Haus")), vec![None]);
         assert_eq!(places(&table("Raum", "Sitzungssaal 1.12")), vec![None]);
+        // A lecture hall is a room of the house; a cell's lines are its address's parts.
+        assert_eq!(places(&table("Ort", "Audimax")), vec![None]);
+        assert_eq!(places(&table("Ort", "Hörsaal")), vec![None]);
+        assert_eq!(
+            places(&table("Ort", "Rathaus Talwil<br>Marktplatz 1")),
+            some("Rathaus Talwil, Marktplatz 1")
+        );
+        assert_eq!(
+            places(&table("Ort", "Rathaus Talwil<br><small>(Marktplatz 1, Talwil)</small>")),
+            some("Rathaus Talwil, Marktplatz 1, Talwil")
+        );
         assert_eq!(
             places(&table("Raum", "Stadthalle, Bahnhofstraße 30")),
             some("Stadthalle, Bahnhofstraße 30")
