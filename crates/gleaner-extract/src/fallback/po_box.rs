@@ -151,22 +151,3 @@ mod tests {
         }
     }
 }
-#[cfg(test)]
-mod fxplace_debug {
-    #[test]
-    fn fxplace_debug_dump() {
-        let Ok(path) = std::env::var("FXPLACE_FILE") else { return };
-        let html = std::fs::read_to_string(path).unwrap();
-        let doc = scraper::Html::parse_document(&html);
-        let (mut candidates, mut diagnostics) = (Vec::new(), Vec::new());
-        let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
-        super::super::read(&doc, day, &mut candidates, &mut diagnostics);
-        for c in candidates {
-            let r = &c.raw;
-            eprintln!(
-                "{:?} | name={:?} text={:?} addr={:?} street={:?} loc={:?}",
-                r.name, r.location_name, r.location_text, r.address_text, r.street, r.locality
-            );
-        }
-    }
-}

@@ -398,7 +398,8 @@ pub(super) fn row_place(item: ElementRef<'_>) -> Option<String> {
     // A room of the house (`Großes Haus`, `Studio`) is the site's own venue's.
     ((2..=100).contains(&text.chars().count())
         && text.chars().any(char::is_uppercase)
-        && !super::room::is_room(&text))
+        && !super::room::is_room(&text)
+        && !super::room::is_common_space(&text))
     .then_some(text)
 }
 
@@ -614,6 +615,7 @@ mod tests {
         // A lecture hall is a room of the house; a cell's lines are its address's parts.
         assert_eq!(places(&table("Ort", "Audimax")), vec![None]);
         assert_eq!(places(&table("Ort", "Hörsaal")), vec![None]);
+        assert_eq!(places(&table("Yer", "Konferans Salonu")), vec![None]);
         assert_eq!(
             places(&table("Ort", "Rathaus Talwil<br>Marktplatz 1")),
             some("Rathaus Talwil, Marktplatz 1")

@@ -197,11 +197,32 @@ fn venue_line(line: &str) -> Option<(String, String)> {
             && words.first() == numeric.first()
             && words.last() == numeric.last()
     };
+    // A street whose name is a number (`Kızılırmak Mah. 1443. Cad. No: 18, 06510 Çankaya`)
+    // has as many digits too, and more letters than digits.
+    // A phone's digits stand in a run of three groups or more (`02 40 00 00 00`) or in one
+    // long group (`03012345678`); a street's do not.
+    let phone_run = |p: &str| {
+        let mut run = 0;
+        p.split_whitespace().any(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+            let digits = !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+            run = if digits { run + 1 } else { 0 };
+            run >= 3 || digits && w.len() >= 7
+        })
+    };
+    let street_digits = |p: &str| {
+        let letters = p.chars().filter(|c| c.is_alphabetic()).count();
+        names_a_street(p)
+            && letters >= p.chars().filter(char::is_ascii_digit).count()
+            && !phone_run(p)
+    };
     let is_contact = |p: &str| {
         p.contains('@')
             || p.starts_with("http")
             || p.starts_with("www.")
-            || p.chars().filter(char::is_ascii_digit).count() >= 7 && !us_street(p)
+            || p.chars().filter(char::is_ascii_digit).count() >= 7
+                && !us_street(p)
+                && !street_digits(p)
     };
     // Nor is a sentence after the address (`Ayuntamiento de Burgos. Si no quiere recibir
     // este boletín, dese de baja.`).
@@ -861,6 +882,25 @@ mod site_tests {
 
     fn pair(a: &str, b: &str) -> Option<(String, String)> {
         Some((a.to_owned(), b.to_owned()))
+    }
+
+    #[test]
+    fn a_street_named_by_its_number() {
+        // A Turkish street named by a number, and a postcode: many digits, no phone.
+        assert_eq!(
+            site(
+                "<body><p>Takvim</p><footer><p><strong>Özel Deneme Koleji</strong> · Yıldız \
+                 Mah. 1520. Sok. No: 7, 06550 Çankaya / Ankara · Tel: 0312 555 00 00</p>\
+                 </footer></body>"
+            ),
+            pair("Özel Deneme Koleji", "Yıldız Mah. 1520. Sok. No: 7, 06550 Çankaya / Ankara")
+        );
+        // A street part that runs on into a phone number still has the phone's digits.
+        let found = site(
+            "<body><p>Agenda</p><footer><p>Ludothèque Le Pion — association loi 1901<br>8, rue \
+             des Lices — 35000 Rennes — 02 99 00 00 00</p></footer></body>",
+        );
+        assert!(found.as_ref().is_none_or(|(_, a)| !a.contains("02 99")), "{found:?}");
     }
 
     #[test]
