@@ -293,6 +293,33 @@ fn place_of(bold: &str, after: &str) -> Option<(String, Option<String>)> {
     Some((name.to_owned(), address.map(str::to_owned)))
 }
 
+/// Whether a place's name is a short form of a stated place's (`Stand des Esserts` of
+/// `stand de tir intercommunal des Esserts`, `Mill Hall` of `The Old Mill Hall`): two words
+/// or more, no digit, each found in the long name in the same order, the same first word
+/// (or the long name's after its article) and the same last word, and shorter.
+pub(super) fn shortens(short: &str, long: &str) -> bool {
+    let fold = |s: &str| fold_diacritics(s).to_lowercase();
+    let (short, long) = (fold(short), fold(long));
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let (s, mut l) = (words(&short), words(&long));
+    if l.first()
+        .is_some_and(|w| ["the", "la", "le", "l", "el", "der", "die", "das"].contains(&w.as_str()))
+    {
+        l.remove(0);
+    }
+    if s.len() < 2 || s.len() >= l.len() || short.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let mut rest = l.iter();
+    let in_order = s.iter().all(|w| rest.any(|x| x == w));
+    in_order && s.first() == l.first() && s.last() == l.last()
+}
+
 /// Where a text's first sentence ends: its first `. ` that follows no initial or short
 /// abbreviation (`220 N. Main Street`, `St. Mary's`, `Av. Central` go on).
 fn sentence_end(text: &str) -> Option<usize> {
@@ -333,6 +360,18 @@ mod tests {
 
     fn pair(name: &str, address: &str) -> Option<(String, Option<String>)> {
         Some((name.to_owned(), Some(address.to_owned())))
+    }
+
+    #[test]
+    fn a_short_name_of_the_stated_place() {
+        use super::shortens;
+        assert!(shortens("Stand des Esserts", "stand de tir intercommunal des Esserts"));
+        assert!(shortens("Old Mill Hall", "The Old Mill Community Hall"));
+        // Another place, a room, or the whole name are no short form.
+        assert!(!shortens("Stand des Rochettes", "stand de tir intercommunal des Esserts"));
+        assert!(!shortens("Esserts", "stand de tir intercommunal des Esserts"));
+        assert!(!shortens("Old Mill Hall", "Old Mill Hall"));
+        assert!(!shortens("Hall 2", "The Old Mill Community Hall"));
     }
 
     #[test]

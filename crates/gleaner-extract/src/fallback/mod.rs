@@ -262,6 +262,10 @@ fn read_as(
     // Exchange</strong>, Market Street, Hexley unless stated otherwise`) is where those
     // that name none are, and gives its address to those that name it without one.
     if let Some((name, address)) = default_venue::stated_venue(doc.root_element()) {
+        // Its name capitalised as a name (`au <b>stand de tir des Esserts</b>`).
+        let mut chars = name.chars();
+        let name: String =
+            chars.next().into_iter().flat_map(char::to_uppercase).chain(chars).collect();
         for c in candidates[first..].iter_mut() {
             let r = &mut c.raw;
             if placeless(r) {
@@ -271,6 +275,14 @@ fn read_as(
                 && r.address_text.is_none()
                 && r.location_text.is_none()
             {
+                r.address_text.clone_from(&address);
+            } else if r.address_text.is_none()
+                && let Some(short) = r.location_text.as_deref().or(r.location_name.as_deref())
+                && default_venue::shortens(short, &name)
+            {
+                // A list's short name for it (`Stand des Esserts`) is the stated place.
+                r.location_name = Some(name.clone());
+                r.location_text = None;
                 r.address_text.clone_from(&address);
             }
         }
