@@ -255,7 +255,25 @@ fn name_and_address(place: &str) -> Option<(String, String)> {
     if !address[1..].iter().all(town) {
         return None;
     }
-    Some(((*name).to_owned(), address.join(", ")))
+    Some((without_lower_tail(name).to_owned(), address.join(", ")))
+}
+
+/// A capitalised name without the common words in lower case after it (`Marina Grille
+/// banquet room`, `Riverside Park pavilion` → `Marina Grille`, `Riverside Park`): the
+/// part of the place, not its name. Names with words in lower case inside (`Salle des
+/// fêtes`, `Maison de quartier`) are kept.
+fn without_lower_tail(name: &str) -> &str {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let capital = |w: &&str| w.chars().next().is_some_and(char::is_uppercase);
+    let head = words.iter().take_while(|w| capital(w)).count();
+    let tail = &words[head..];
+    let lower = |w: &&str| w.chars().all(|c| c.is_ascii_lowercase());
+    if head >= 2 && (1..=2).contains(&tail.len()) && tail.iter().all(lower) {
+        let last = words[head - 1];
+        let end = name.find(last).map_or(name.len(), |at| at + last.len());
+        return name[..end].trim();
+    }
+    name
 }
 
 /// Whether a part is a street with its house number: the number first (`9 Front St`, `118
@@ -410,6 +428,20 @@ mod tests {
                  Road members first. Tea and biscuits served from half past seven on.</p></div>"
             ),
             None
+        );
+    }
+
+    #[test]
+    fn a_part_of_the_place_after_its_name() {
+        assert_eq!(
+            placed_in_sentence(
+                " Dinner at the Quayside Grill banquet room, 55 Harbor Street, Millbrook."
+            ),
+            pair("Quayside Grill", "55 Harbor Street, Millbrook")
+        );
+        assert_eq!(
+            placed_in_sentence(" Fête à la Salle des fêtes, 3 rue Haute, Millac."),
+            pair("Salle des fêtes", "3 rue Haute, Millac")
         );
     }
 
