@@ -587,7 +587,7 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             && !is_house_number(&last)
             && !is_numbered_street(&last)
             && !numbered_before
-            && !(parts.len() == 1 && is_lone_street(&last))
+            && (parts.len() > 1 || !is_lone_street(&last))
         {
             // `Rio de Janeiro - RJ`: a locality with its region after a dash.
             let (locality, region) = match last.rsplit_once(" - ") {
