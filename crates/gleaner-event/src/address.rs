@@ -372,7 +372,11 @@ fn is_numbered_street(part: &str) -> bool {
     let first_is_word = words[0].chars().next().is_some_and(char::is_alphabetic);
     // `Dublin 6`: Dublin's postal districts are written after the city's name.
     let dublin = words.len() == 2 && words[0] == "Dublin";
-    digits && first_is_word && !dublin && (marker || before.chars().all(char::is_alphabetic))
+    // `Av. Bernardo O'Higgins 210`, `Rue Saint-Jean 4`: a name's apostrophe or hyphen.
+    let word = before.trim_end_matches('.');
+    let named = !word.is_empty()
+        && word.chars().all(|c| c.is_alphabetic() || matches!(c, '\'' | '’' | '-'));
+    digits && first_is_word && !dublin && (marker || named)
 }
 
 /// Whether an address's only part is a street without its number (`Mill Lane`, `rue des
@@ -759,6 +763,15 @@ mod tests {
         );
         // A hyphenated name is no postal code.
         assert_eq!(split("Hauptstraße 1, Saint-Malo")[1], o("Saint-Malo"));
+    }
+
+    #[test]
+    fn a_street_named_with_an_apostrophe() {
+        assert_eq!(
+            split("Av. Bernardo O'Higgins 210")[..2],
+            [o("Av. Bernardo O'Higgins 210"), None]
+        );
+        assert_eq!(split("Rue Saint-Jean 4")[..2], [o("Rue Saint-Jean 4"), None]);
     }
 
     #[test]

@@ -651,6 +651,7 @@ const STREET_WORDS: &[&str] = &[
     "gasse",
     "calle",
     "avenida",
+    "av",
     "plaza",
     "paseo",
     "camino",
