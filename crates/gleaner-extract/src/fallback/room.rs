@@ -29,6 +29,20 @@ const ROOM_WORDS: &[&str] = &[
     "audimax",
     "horsaal",
     "amphitheatre",
+    // A yard, garden or terrace, an entrance (`Kellerwerk – Hof`, `Cimetière (entrée
+    // haute)`): a part of the place.
+    "hof",
+    "innenhof",
+    "garten",
+    "terrasse",
+    "courtyard",
+    "terrace",
+    "garden",
+    "entree",
+    "entrance",
+    "eingang",
+    "entrada",
+    "giris",
 ];
 
 /// Separators between a venue and its room.
@@ -176,6 +190,16 @@ pub(crate) fn is_room(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{is_room, without_room};
+
+    #[test]
+    fn a_yard_or_an_entrance_is_a_part_of_the_place() {
+        assert_eq!(without_room("Kulturkeller Nord – Hof").as_deref(), Some("Kulturkeller Nord"));
+        assert_eq!(
+            without_room("Parc des Tilleuls (entrée nord)").as_deref(),
+            Some("Parc des Tilleuls")
+        );
+        assert_eq!(without_room("Kulturkeller Nord – Löwenhof"), None);
+    }
 
     #[test]
     fn spaces_named_by_common_words() {
