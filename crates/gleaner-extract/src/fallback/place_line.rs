@@ -204,7 +204,9 @@ fn placed_in_sentence(text: &str) -> Option<(String, String)> {
             }
             let rest = rest.split(" (").next().unwrap_or(rest);
             let rest = rest.split(". ").next().unwrap_or(rest).trim_end_matches('.');
-            name_and_address(rest)
+            // A street without its number ends the sentence too (`… in the Harbour Bar, Main
+            // Street, Carrigmore.`).
+            name_and_address(rest).or_else(|| named_street_place(rest))
         })
     })
 }
@@ -542,6 +544,15 @@ mod tests {
         assert_eq!(
             placed_in_sentence("Concierto en el Teatro Municipal (Calle Mayor 5). Entrada libre."),
             pair("Teatro Municipal", "Calle Mayor 5")
+        );
+        // A street without a number, then the town, at the sentence's end.
+        assert_eq!(
+            placed_in_sentence(" Quiz night upstairs in the Anchor Bar, Quay Street, Ballyre."),
+            pair("Anchor Bar", "Quay Street, Ballyre")
+        );
+        assert_eq!(
+            placed_in_sentence(" We meet at the Old Mill, Station Road closes at six."),
+            None
         );
         // A time or a sentence after the comma is no address.
         assert_eq!(placed_in_sentence("Doors at 7, 30 minutes before the show."), None);
