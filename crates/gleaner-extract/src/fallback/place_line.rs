@@ -192,7 +192,13 @@ fn placed_in_sentence(text: &str) -> Option<(String, String)> {
     }
     PLACING.iter().find_map(|word| {
         lower.match_indices(word).find_map(|(at, _)| {
-            let rest = &text[at + word.len()..];
+            // An article written with a capital inside the sentence (`in The Harbour Bar`)
+            // is part of the name.
+            let skip = match *word {
+                " at the " | " in the " if text[at + 4..].starts_with("The ") => 4,
+                _ => word.len(),
+            };
+            let rest = &text[at + skip..];
             let rest = rest.split(';').next().unwrap_or(rest);
             // An address in brackets right after the name (`en el Teatro Municipal (Calle
             // Mayor 5).`); else the place ends at a bracket (`(we walk over …)`).
@@ -549,6 +555,11 @@ mod tests {
         assert_eq!(
             placed_in_sentence(" Quiz night upstairs in the Anchor Bar, Quay Street, Ballyre."),
             pair("Anchor Bar", "Quay Street, Ballyre")
+        );
+        // `The` written with a capital is the name's.
+        assert_eq!(
+            placed_in_sentence(" Quiz night upstairs in The Anchor Bar, Quay Street, Ballyre."),
+            pair("The Anchor Bar", "Quay Street, Ballyre")
         );
         assert_eq!(
             placed_in_sentence(" We meet at the Old Mill, Station Road closes at six."),
