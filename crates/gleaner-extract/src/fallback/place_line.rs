@@ -129,8 +129,18 @@ fn timed_place(line: &str) -> Option<(String, String)> {
     // The time is one of the line's first three parts; those before it are short dated
     // parts (`Friday 6th March`).
     let short = |p: &&str| p.split_whitespace().count() <= 8;
-    let at = parts.iter().take(3).position(|p| short(p) && parse_text_time(p).is_some())?;
-    let dated = |p: &&str| short(p) && p.chars().any(|c| c.is_ascii_digit());
+    let dated = |p: &&str| {
+        short(p) && p.chars().any(|c| c.is_ascii_digit()) && p.chars().any(char::is_alphabetic)
+    };
+    let Some(at) = parts.iter().take(3).position(|p| short(p) && parse_text_time(p).is_some())
+    else {
+        // A day without a time (`15 y 16 de mayo · Coliseo del Sur, Carrera 33 # 30-15`):
+        // the place must give its numbered street.
+        return match parts.as_slice() {
+            [day, place, ..] if dated(day) => name_and_address(place),
+            _ => None,
+        };
+    };
     if !parts[..at].iter().all(dated) {
         return None;
     }
@@ -401,7 +411,12 @@ mod tests {
         );
         // Parts after the place, or a street without a street word, are not read.
         assert_eq!(timed_place("Friday 6th March | 8pm | The Old Forge, Upstairs"), None);
-        assert_eq!(timed_place("Friday 6th March | The Old Forge, 3 Mill Lane"), None);
+        // After a day without a time, only a place with its numbered street.
+        assert_eq!(
+            timed_place("Friday 6th March | The Old Forge, 3 Mill Lane"),
+            pair("The Old Forge", "3 Mill Lane")
+        );
+        assert_eq!(timed_place("Friday 6th March | Corn Hall, Market Square, Dunmore"), None);
         assert_eq!(timed_place("8pm | Tickets, Bar | The Old Forge, 3 Mill Lane"), None);
     }
 
