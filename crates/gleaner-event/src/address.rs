@@ -352,6 +352,17 @@ fn is_house_number(part: &str) -> bool {
 fn is_numbered_street(part: &str) -> bool {
     let words: Vec<&str> = part.split_whitespace().collect();
     let [.., before, last] = words.as_slice() else { return false };
+    // `Calle 36 # 22-40`, `Cra. 27 # 45-18`: a Colombian street, the crossing's number and
+    // the house's after `#`.
+    if *before == "#" && words.len() >= 4 {
+        let numbered = |w: &str| {
+            let digits = w.chars().take_while(char::is_ascii_digit).count();
+            (1..=3).contains(&digits) && w.chars().skip(digits).all(|c| c.is_ascii_alphabetic())
+        };
+        return last.split_once('-').is_some_and(|(a, b)| {
+            numbered(a) && (1..=3).contains(&b.len()) && b.bytes().all(|c| c.is_ascii_digit())
+        });
+    }
     let number =
         last.trim_end_matches(|c: char| c.is_ascii_alphabetic()).trim_end_matches(['-', '/']);
     let digits =
@@ -361,7 +372,43 @@ fn is_numbered_street(part: &str) -> bool {
     let first_is_word = words[0].chars().next().is_some_and(char::is_alphabetic);
     // `Dublin 6`: Dublin's postal districts are written after the city's name.
     let dublin = words.len() == 2 && words[0] == "Dublin";
-    digits && first_is_word && !dublin && (marker || before.chars().all(char::is_alphabetic))
+    // `Av. Bernardo O'Higgins 210`, `Rue Saint-Jean 4`: a name's apostrophe or hyphen.
+    let word = before.trim_end_matches('.');
+    let named = !word.is_empty()
+        && word.chars().all(|c| c.is_alphabetic() || matches!(c, '\'' | '’' | '-'));
+    digits && first_is_word && !dublin && (marker || named)
+}
+
+/// Whether an address's only part is a street without its number (`Mill Lane`, `rue des
+/// Écoles`, `Calle Real`, `Bahnhofstraße`): two to four words ending with an English street
+/// word or opened by a Romance one, or one German street compound.
+fn is_lone_street(part: &str) -> bool {
+    const LAST: &[&str] = &[
+        "road",
+        "rd",
+        "street",
+        "lane",
+        "avenue",
+        "ave",
+        "drive",
+        "boulevard",
+        "blvd",
+        "square",
+        "close",
+        "crescent",
+        "terrace",
+    ];
+    const FIRST: &[&str] =
+        &["rue", "calle", "avenida", "paseo", "chemin", "carrer", "boulevard", "avenue", "allée"];
+    let lower = part.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    match words.as_slice() {
+        [one] => ["straße", "strasse"].iter().any(|s| one.len() > s.len() + 2 && one.ends_with(s)),
+        [first, .., last] if words.len() <= 4 => {
+            LAST.contains(&last.trim_end_matches('.')) || FIRST.contains(first)
+        }
+        _ => false,
+    }
 }
 
 fn is_postal(part: &str) -> bool {
@@ -389,6 +436,18 @@ fn european_or_canadian_tail(part: &str) -> (String, Option<String>, Option<Stri
         && words[1].chars().next().is_some_and(char::is_alphabetic)
     {
         return (words[1..].join(" "), Some(words[0].to_owned()), None);
+    }
+    // `A-3652 Kirchberg`, `D-79098 Freiburg`, `CH-8001 Zürich`: a postal code after its
+    // country's letters, as older European addresses write it.
+    if words.len() >= 2
+        && let Some((country, code)) = words[0].split_once('-')
+        && (1..=2).contains(&country.len())
+        && country.bytes().all(|b| b.is_ascii_uppercase())
+        && (4..=5).contains(&code.len())
+        && code.bytes().all(|b| b.is_ascii_digit())
+        && words[1].chars().next().is_some_and(char::is_alphabetic)
+    {
+        return (words[1..].join(" "), Some(code.to_owned()), None);
     }
     // `C1059ABP Ciudad Autónoma de Buenos Aires`: Argentina's postal code (a letter, four
     // digits, three letters) before the town.
@@ -532,6 +591,7 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             && !is_house_number(&last)
             && !is_numbered_street(&last)
             && !numbered_before
+            && (parts.len() > 1 || !is_lone_street(&last))
         {
             // `Rio de Janeiro - RJ`: a locality with its region after a dash.
             let (locality, region) = match last.rsplit_once(" - ") {
@@ -614,6 +674,19 @@ pub(crate) fn split_address(text: &str) -> AddressParts {
             parts.pop();
         }
     }
+    // `33 Ladywell Road, Ashcombe, Leeds LS17 6QR`: a UK suburb between the numbered
+    // street and the post town is neither.
+    if parts.len() == 2
+        && out.postal_code.as_deref().is_some_and(is_uk_postcode)
+        && parts[0].starts_with(|c: char| c.is_ascii_digit())
+        && crate::normalise::names_a_street(&parts[0])
+        && !parts[1].chars().any(|c| c.is_ascii_digit())
+        && parts[1].split_whitespace().count() <= 3
+        && parts[1].starts_with(char::is_uppercase)
+        && !crate::normalise::names_a_street(&parts[1])
+    {
+        parts.pop();
+    }
     if !parts.is_empty() {
         out.street = Some(parts.join(", "));
     }
@@ -659,6 +732,62 @@ mod tests {
         // Two letters name only the countries of the first table.
         assert_eq!(country_code("Co"), None);
         assert_eq!(country_code("ar"), None);
+    }
+
+    #[test]
+    fn a_uk_suburb_is_not_the_street() {
+        assert_eq!(
+            split("4 Mill Lane, Heworth, York YO31 7AB, UK")[..2],
+            [o("4 Mill Lane"), o("York")]
+        );
+        // A street without a number, or a second street, stays whole.
+        assert_eq!(
+            split("Canal Wharf, Gaol Ferry Steps, Bristol BS1 6WP")[0],
+            o("Canal Wharf, Gaol Ferry Steps")
+        );
+        assert_eq!(
+            split("4 Mill Lane, Church Street, York YO31 7AB")[0],
+            o("4 Mill Lane, Church Street")
+        );
+    }
+
+    #[test]
+    fn a_postal_code_after_country_letters() {
+        assert_eq!(
+            split("Kirchgasse 2, A-4020 Linz")[..4],
+            [o("Kirchgasse 2"), o("Linz"), None, o("4020")]
+        );
+        assert_eq!(
+            split("Hauptstraße 1, D-79098 Freiburg im Breisgau")[1],
+            o("Freiburg im Breisgau")
+        );
+        // A hyphenated name is no postal code.
+        assert_eq!(split("Hauptstraße 1, Saint-Malo")[1], o("Saint-Malo"));
+    }
+
+    #[test]
+    fn a_street_named_with_an_apostrophe() {
+        assert_eq!(
+            split("Av. Bernardo O'Higgins 210")[..2],
+            [o("Av. Bernardo O'Higgins 210"), None]
+        );
+        assert_eq!(split("Rue Saint-Jean 4")[..2], [o("Rue Saint-Jean 4"), None]);
+    }
+
+    #[test]
+    fn a_street_alone_is_no_town() {
+        // A street written without a house number or town (`Mill Lane`), and a Colombian
+        // street with its crossing and house numbers (`Calle 12 # 4-56`), are streets.
+        assert_eq!(split("Mill Lane")[..2], [o("Mill Lane"), None]);
+        assert_eq!(split("Calle 12 # 4-56")[..2], [o("Calle 12 # 4-56"), None]);
+        assert_eq!(
+            split("Carrera 15 # 20B-31, Pereira")[..2],
+            [o("Carrera 15 # 20B-31"), o("Pereira")]
+        );
+        // A town alone, or one whose name opens with `St`, stays the town.
+        assert_eq!(split("St Ives")[..2], [None, o("St Ives")]);
+        assert_eq!(split("Hexley")[..2], [None, o("Hexley")]);
+        assert_eq!(split("Port Avery")[..2], [None, o("Port Avery")]);
     }
 
     #[test]

@@ -148,6 +148,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_room_is_at_the_building_that_contains_it() {
+        let html = r##"<script type="application/ld+json">{"@context":"https://schema.org",
+"@graph":[{"@type":"Place","@id":"#hall","name":"Hall 3","containedInPlace":{"@id":"#campus"}},
+{"@type":"Place","@id":"#campus","name":"Riverside Campus","address":{"@type":"PostalAddress",
+"streetAddress":"1 College Road","addressLocality":"Millbrook"}},
+{"@type":"Event","name":"Open Lecture","startDate":"2026-05-12T18:00","location":{"@id":"#hall"}}]}
+</script>"##;
+        let (mut candidates, mut diagnostics) = (Vec::new(), Vec::new());
+        read_html(html, &mut candidates, &mut diagnostics);
+        let raw = &candidates.first().expect("one event").raw;
+        assert_eq!(raw.location_name.as_deref(), Some("Riverside Campus"));
+        assert_eq!(raw.street.as_deref(), Some("1 College Road"));
+        assert_eq!(raw.locality.as_deref(), Some("Millbrook"));
+    }
+
+    #[test]
     fn scan_finds_blocks_and_ignores_lookalikes() {
         let html = r#"<html><script>var t = "application/ld+json";</script>
 <SCRIPT TYPE="application/LD+JSON">{"a":1}</SCRIPT>

@@ -103,16 +103,28 @@ pub fn read(doc: &Html, candidates: &mut Vec<Candidate>) {
     }
     let mut events = Vec::new();
     for item in &items {
-        collect_events(item, &mut events);
+        collect_events(item, None, &mut events);
     }
     let venue = page_venue(&items);
-    for (n, item) in events.into_iter().enumerate() {
+    // Each event's place as read, for the events nested in it.
+    let mut places: Vec<RawEvent> = Vec::with_capacity(events.len());
+    for (n, (item, parent)) in events.into_iter().enumerate() {
         let mut raw = to_raw(item);
+        // An event nested in another (a workshop inside a fair's `h-event`) without a place
+        // of its own is at its parent's.
+        if !has_place(&raw)
+            && let Some(p) = parent.and_then(|i| places.get(i))
+        {
+            place_from(p, &mut raw);
+        }
         if let Some(card) = venue
             && !has_place(&raw)
         {
             card_into(card, &mut raw);
         }
+        let mut place = RawEvent::default();
+        place_from(&raw, &mut place);
+        places.push(place);
         if raw.name.is_some() || raw.start.is_some() {
             candidates.push(Candidate {
                 format: Format::Microformats,
@@ -176,21 +188,40 @@ fn card_into(card: &Item, raw: &mut RawEvent) {
     }
 }
 
-/// Every event among `item`, its property values and its children, in page order.
-fn collect_events<'a>(item: &'a Item, out: &mut Vec<&'a Item>) {
+/// Every event among `item`, its property values and its children, in page order, each
+/// with the index of the event it is nested in.
+fn collect_events<'a>(
+    item: &'a Item,
+    parent: Option<usize>,
+    out: &mut Vec<(&'a Item, Option<usize>)>,
+) {
+    let mut parent = parent;
     if item.is("h-event") {
-        out.push(item);
+        out.push((item, parent));
+        parent = Some(out.len() - 1);
     }
     for values in item.props.values() {
         for v in values {
             if let Some(i) = &v.item {
-                collect_events(i, out);
+                collect_events(i, parent, out);
             }
         }
     }
     for c in &item.children {
-        collect_events(c, out);
+        collect_events(c, parent, out);
     }
+}
+
+/// Copies an event's place (venue, address and its parts) onto another.
+fn place_from(from: &RawEvent, to: &mut RawEvent) {
+    to.location_name.clone_from(&from.location_name);
+    to.location_text.clone_from(&from.location_text);
+    to.address_text.clone_from(&from.address_text);
+    to.street.clone_from(&from.street);
+    to.locality.clone_from(&from.locality);
+    to.region.clone_from(&from.region);
+    to.postal_code.clone_from(&from.postal_code);
+    to.country.clone_from(&from.country);
 }
 
 /// A root: its `h-*` types, or the classic ones (as `h-*` names) with the flag set.
@@ -1035,6 +1066,31 @@ fn address_into(item: &Item, raw: &mut RawEvent) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_nested_event_is_at_its_parents_place() {
+        let html = r#"<div class="h-event"><h2 class="p-name">Spring Craft Fair</h2>
+            <time class="dt-start" datetime="2026-04-04T13:00">4 April</time>
+            <p class="p-location h-card"><span class="p-name">Old Mill Hall</span>,
+            <span class="p-street-address">2 Mill Lane</span>,
+            <span class="p-locality">Millbrook</span></p>
+            <div class="h-event"><h3 class="p-name">Workshop: bookbinding</h3>
+            <time class="dt-start" datetime="2026-04-04T15:00">3 pm</time></div>
+            <div class="h-event"><h3 class="p-name">Talk at the library</h3>
+            <time class="dt-start" datetime="2026-04-04T17:00">5 pm</time>
+            <p class="p-location">Millbrook Library</p></div></div>"#;
+        let mut candidates = Vec::new();
+        read(&Html::parse_document(html), &mut candidates);
+        let place = |name: &str| {
+            let c = candidates.iter().find(|c| c.raw.name.as_deref() == Some(name)).unwrap();
+            (c.raw.location_name.clone(), c.raw.location_text.clone(), c.raw.street.clone())
+        };
+        let mill = (Some("Old Mill Hall".to_owned()), None, Some("2 Mill Lane".to_owned()));
+        assert_eq!(place("Spring Craft Fair"), mill);
+        assert_eq!(place("Workshop: bookbinding"), mill);
+        // A nested event with a place of its own keeps it.
+        assert_eq!(place("Talk at the library").1.as_deref(), Some("Millbrook Library"));
+    }
 
     #[test]
     fn date_time_shapes() {

@@ -344,6 +344,13 @@ impl<'a> Walker<'a> {
                         }
                         continue;
                     }
+                    // A room or hall without an address of its own, `containedInPlace` a
+                    // building or campus that has one (`Audimax` on the `Hochschulcampus`):
+                    // the event is at the building.
+                    let m = match get(m, "address") {
+                        None => self.container(m).unwrap_or(m),
+                        Some(_) => m,
+                    };
                     // A place with no name but a link whose text names it.
                     raw.location_name = text(get(m, "name")).or_else(|| text(m.get("@linktext")));
                     for a in values(get(m, "address")) {
@@ -367,6 +374,17 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+    }
+
+    /// The place a place is `containedInPlace`, when that one has a name and an address
+    /// (one step up: a room's building).
+    fn container(&self, m: &'a Map<String, Value>) -> Option<&'a Map<String, Value>> {
+        values(get(m, "containedInPlace")).find_map(|c| match self.resolve(c) {
+            Value::Object(cm) if get(cm, "address").is_some() && get(cm, "name").is_some() => {
+                Some(cm)
+            }
+            _ => None,
+        })
     }
 
     fn offers(&self, out: &mut Vec<RawOffer>, v: Option<&'a Value>, depth: usize) {

@@ -39,7 +39,36 @@ const DEFAULT_MARKERS: &[&str] = &[
 /// event's description.
 pub(super) fn states_default(text: &str) -> bool {
     let folded = fold_diacritics(text).to_lowercase();
-    DEFAULT_MARKERS.iter().any(|m| folded.contains(m))
+    marked(&folded)
+}
+
+/// Words that open and close a default marker with a few words between them (`unless an
+/// entry says otherwise`, `sauf si le programme indique le contraire`, `sofern beim
+/// Termin nicht anders angegeben`), folded and lower-cased.
+const SPLIT_MARKERS: &[(&str, &str)] = &[
+    ("unless", "otherwise"),
+    ("sauf", "contraire"),
+    ("salvo", "contrario"),
+    ("wenn", "anders"),
+    ("sofern", "anders"),
+    ("falls", "anders"),
+    ("soweit", "anders"),
+    ("aksi", "belirtilmedikce"),
+];
+
+/// Whether a folded, lower-cased text holds a default marker (see [`DEFAULT_MARKERS`]),
+/// also one whose words are apart (see [`SPLIT_MARKERS`]: at most five words between).
+fn marked(folded: &str) -> bool {
+    if DEFAULT_MARKERS.iter().any(|m| folded.contains(m)) {
+        return true;
+    }
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words.iter().enumerate().any(|(at, w)| {
+        SPLIT_MARKERS
+            .iter()
+            .any(|(open, close)| w == open && words[at + 1..].iter().take(6).any(|n| n == close))
+    })
 }
 
 /// Words right before a place's name, folded and lower-cased: prepositions and articles
@@ -57,7 +86,7 @@ pub(super) fn stated_venue(doc: ElementRef<'_>) -> Option<(String, Option<String
     doc.select(&sel("p")).take(200).filter(|p| !in_menu(*p)).find_map(|p| {
         let text = text_of(p);
         let folded = fold_diacritics(&text).to_lowercase();
-        if text.len() > 600 || !DEFAULT_MARKERS.iter().any(|m| folded.contains(m)) {
+        if text.len() > 600 || !marked(&folded) {
             return None;
         }
         let Some(bold) = p.select(&sel("strong, b")).next() else {
@@ -70,7 +99,7 @@ pub(super) fn stated_venue(doc: ElementRef<'_>) -> Option<(String, Option<String
         let sentence = fold_diacritics(before.rsplit(". ").next().unwrap_or(before));
         let sentence = sentence.to_lowercase();
         let tail = fold_diacritics(after.split(". ").next().unwrap_or(after)).to_lowercase();
-        if !DEFAULT_MARKERS.iter().any(|m| sentence.contains(m) || tail.contains(m)) {
+        if !(marked(&sentence) || marked(&tail)) {
             return None;
         }
         // The name follows the word that places it (`at`, `à la`, `in der`, `en el`).
@@ -130,7 +159,7 @@ const ARTICLES: &[&str] = &["the ", "la ", "le ", "l'", "l’", "der ", "dem ", 
 fn after_placing_phrase(text: &str) -> Option<String> {
     let sentence = text.split(". ").find(|s| {
         let folded = fold_diacritics(s).to_lowercase();
-        DEFAULT_MARKERS.iter().any(|m| folded.contains(m))
+        marked(&folded)
     })?;
     let folded = fold_diacritics(sentence).to_lowercase();
     let (at, phrase) = PLACING_PHRASES
@@ -186,7 +215,7 @@ pub(super) fn stated_name(doc: ElementRef<'_>) -> Option<String> {
     doc.select(&sel("p")).take(200).filter(|p| !in_chrome(*p)).find_map(|p| {
         let text = text_of(p);
         let folded = fold_diacritics(&text).to_lowercase();
-        if text.len() > 600 || !DEFAULT_MARKERS.iter().any(|m| folded.contains(m)) {
+        if text.len() > 600 || !marked(&folded) {
             return None;
         }
         let name = match p.select(&sel("strong, b")).next() {
@@ -198,12 +227,11 @@ pub(super) fn stated_name(doc: ElementRef<'_>) -> Option<String> {
                 let tail = fold_diacritics(after.split(". ").next().unwrap_or(after));
                 let tail = tail.to_lowercase();
                 let last = sentence.split_whitespace().last().unwrap_or_default();
-                let marked =
-                    DEFAULT_MARKERS.iter().any(|m| sentence.contains(m) || tail.contains(m));
+                let says = marked(&sentence) || marked(&tail);
                 // After a placing word (`à la`) or phrase (`depart from`).
                 let placed = PLACING_WORDS.contains(&last.trim_end_matches(['\'', '’']))
                     || PLACING_PHRASES.iter().any(|p| format!(" {sentence}").ends_with(p));
-                (marked && placed).then_some(name)?
+                (says && placed).then_some(name)?
             }
             None => unmarked_name(&text)?,
         };
@@ -243,8 +271,9 @@ fn place_of(bold: &str, after: &str) -> Option<(String, Option<String>)> {
         .trim_start()
         .strip_prefix(',')
         .map(|t| {
-            let ends = [". ", " unless ", " statt", ";", " ("];
-            let end = ends.iter().filter_map(|e| t.find(e)).min().unwrap_or(t.len());
+            let ends = [" unless ", " statt", ";", " ("];
+            let end = ends.iter().filter_map(|e| t.find(e)).chain(sentence_end(t)).min();
+            let end = end.unwrap_or(t.len());
             t[..end].trim().trim_end_matches('.').trim()
         })
         .unwrap_or_default();
@@ -254,13 +283,70 @@ fn place_of(bold: &str, after: &str) -> Option<(String, Option<String>)> {
         Some((name, address)) => (name.trim(), Some(address.trim())),
         None => (whole, None),
     };
+    let name = without_room_of(name);
     let words = name.split_whitespace().count();
     if !(1..=7).contains(&words) || name.chars().any(|c| c.is_ascii_digit()) {
         return None;
     }
     // An address is short and holds no sentence.
-    let address = address.filter(|a| a.len() <= 120 && !a.contains(". "));
+    let address = address.filter(|a| a.len() <= 120 && sentence_end(a).is_none());
     Some((name.to_owned(), address.map(str::to_owned)))
+}
+
+/// Whether a place's name is a short form of a stated place's (`Stand des Esserts` of
+/// `stand de tir intercommunal des Esserts`, `Mill Hall` of `The Old Mill Hall`): two words
+/// or more, no digit, each found in the long name in the same order, the same first word
+/// (or the long name's after its article) and the same last word, and shorter.
+pub(super) fn shortens(short: &str, long: &str) -> bool {
+    let fold = |s: &str| fold_diacritics(s).to_lowercase();
+    let (short, long) = (fold(short), fold(long));
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let (s, mut l) = (words(&short), words(&long));
+    if l.first()
+        .is_some_and(|w| ["the", "la", "le", "l", "el", "der", "die", "das"].contains(&w.as_str()))
+    {
+        l.remove(0);
+    }
+    if s.len() < 2 || s.len() >= l.len() || short.chars().any(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    let mut rest = l.iter();
+    let in_order = s.iter().all(|w| rest.any(|x| x == w));
+    in_order && s.first() == l.first() && s.last() == l.last()
+}
+
+/// Where a text's first sentence ends: its first `. ` that follows no initial or short
+/// abbreviation (`220 N. Main Street`, `St. Mary's`, `Av. Central` go on).
+fn sentence_end(text: &str) -> Option<usize> {
+    text.match_indices(". ").map(|(at, _)| at).find(|&at| {
+        let word = text[..at].rsplit([' ', ',']).next().unwrap_or_default();
+        let short =
+            word.chars().count() <= 2 && word.chars().next().is_some_and(char::is_uppercase);
+        !short && !["St", "Ave", "Av", "Rd", "Mt", "Ft", "Nr", "No"].contains(&word)
+    })
+}
+
+/// A place named by its room first (`Community Room of the Millbrook Library`, `the Back
+/// Room at the Swan`): the building after the room; other names as written.
+fn without_room_of(name: &str) -> &str {
+    [" room of the ", " room at the ", " hall of the ", " room of ", " room at "]
+        .iter()
+        .find_map(|joint| {
+            let at = name.to_lowercase().find(joint)?;
+            // Lower-casing kept the offsets (no letter before changed its length).
+            let building = name.get(at + joint.len()..)?;
+            (name.is_char_boundary(at)
+                && name[..at].split_whitespace().count() <= 3
+                && building.split_whitespace().count() >= 2
+                && building.chars().next().is_some_and(char::is_uppercase))
+            .then_some(building)
+        })
+        .unwrap_or(name)
 }
 
 #[cfg(test)]
@@ -274,6 +360,52 @@ mod tests {
 
     fn pair(name: &str, address: &str) -> Option<(String, Option<String>)> {
         Some((name.to_owned(), Some(address.to_owned())))
+    }
+
+    #[test]
+    fn a_short_name_of_the_stated_place() {
+        use super::shortens;
+        assert!(shortens("Stand des Esserts", "stand de tir intercommunal des Esserts"));
+        assert!(shortens("Old Mill Hall", "The Old Mill Community Hall"));
+        // Another place, a room, or the whole name are no short form.
+        assert!(!shortens("Stand des Rochettes", "stand de tir intercommunal des Esserts"));
+        assert!(!shortens("Esserts", "stand de tir intercommunal des Esserts"));
+        assert!(!shortens("Old Mill Hall", "Old Mill Hall"));
+        assert!(!shortens("Hall 2", "The Old Mill Community Hall"));
+    }
+
+    #[test]
+    fn a_marker_whose_words_are_apart() {
+        // `unless an entry says otherwise`: the marker's words with others between them.
+        assert_eq!(
+            venue(
+                "<p>Unless a listing says otherwise, our evenings are held at the <strong>Old \
+                 Schoolhouse</strong>, 14 Church Lane, Ashby.</p>"
+            ),
+            pair("Old Schoolhouse", "14 Church Lane, Ashby")
+        );
+        // A room named before its building: the building.
+        assert_eq!(
+            venue(
+                "<p>Unless a listing says otherwise, we meet in the <strong>Reading Room of \
+                 the Ashby Town Library</strong>, 2 High Street (side door).</p>"
+            ),
+            pair("Ashby Town Library", "2 High Street")
+        );
+        // An initial in the street is no sentence's end.
+        assert_eq!(
+            venue(
+                "<p>Unless a listing says otherwise, we meet at the <strong>Grange Hall</strong>, \
+                 40 S. Elm Street. Doors open at 7.</p>"
+            ),
+            pair("Grange Hall", "40 S. Elm Street")
+        );
+        assert!(super::states_default("Sofern beim Termin nicht anders vermerkt, gilt: …"));
+        // Words too far apart, or in the wrong order, are no marker.
+        assert!(!super::states_default(
+            "Unless you book early you may miss out; seats at the back are otherwise fine."
+        ));
+        assert!(!super::states_default("Otherwise, unless it rains, we meet outside."));
     }
 
     #[test]

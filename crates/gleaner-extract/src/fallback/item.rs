@@ -626,6 +626,10 @@ fn finish_item(
             .or_else(|| title_cell.as_mut().and_then(|c| c.place.take()))
             .or_else(|| after.as_mut().and_then(|a: &mut AfterTitle| a.place.take()));
     }
+    // A table's town column (`Localidad`) says the town the row's event is in.
+    if raw.locality.is_none() {
+        raw.locality = super::tables::row_town(item);
+    }
     // A place its time line or a sentence writes (`7 PM · Blue Heron Coffee, 9 Front St`).
     if raw.location_name.is_none()
         && raw.location_text.is_none()

@@ -70,6 +70,7 @@ mod news;
 mod page_places;
 mod page_price;
 mod place_line;
+mod po_box;
 mod price;
 mod programme;
 mod prose;
@@ -272,6 +273,10 @@ fn read_as(
     // Exchange</strong>, Market Street, Hexley unless stated otherwise`) is where those
     // that name none are, and gives its address to those that name it without one.
     if let Some((name, address)) = default_venue::stated_venue(doc.root_element()) {
+        // Its name capitalised as a name (`au <b>stand de tir des Esserts</b>`).
+        let mut chars = name.chars();
+        let name: String =
+            chars.next().into_iter().flat_map(char::to_uppercase).chain(chars).collect();
         for c in candidates[first..].iter_mut() {
             let r = &mut c.raw;
             if placeless(r) {
@@ -281,6 +286,14 @@ fn read_as(
                 && r.address_text.is_none()
                 && r.location_text.is_none()
             {
+                r.address_text.clone_from(&address);
+            } else if r.address_text.is_none()
+                && let Some(short) = r.location_text.as_deref().or(r.location_name.as_deref())
+                && default_venue::shortens(short, &name)
+            {
+                // A list's short name for it (`Stand des Esserts`) is the stated place.
+                r.location_name = Some(name.clone());
+                r.location_text = None;
                 r.address_text.clone_from(&address);
             }
         }
@@ -369,6 +382,32 @@ fn read_as(
                     c.raw.locality = Some(town.clone());
                     c.raw.postal_code.get_or_insert_with(|| code.clone());
                 }
+            }
+        }
+    } else if let Some(town) = site.as_ref().and_then(|(_, a)| po_box::town_of_box_address(a))
+        && !body
+    {
+        // A post-office box is where the site takes its mail: its events are in its town,
+        // at no venue of the site's.
+        let coded = po_box::coded_town(&town);
+        for c in candidates[first..].iter_mut().filter(|c| placeless(&c.raw)) {
+            match &coded {
+                Some((locality, code)) => {
+                    c.raw.locality = Some(locality.clone());
+                    c.raw.postal_code = Some(code.clone());
+                }
+                None => c.raw.address_text = Some(town.clone()),
+            }
+        }
+        // An event placed at a street without its town (a stated place for all events,
+        // `220 N. Main Street`) is in the box's town.
+        for c in candidates[first..].iter_mut() {
+            let r = &mut c.raw;
+            if r.locality.is_none()
+                && let Some(street) = r.address_text.as_deref().filter(|a| !a.contains(','))
+                && place_line::numbered_street(street)
+            {
+                r.address_text = Some(format!("{street}, {town}"));
             }
         }
     } else if let Some((name, address)) = &site

@@ -223,7 +223,11 @@ pub(super) fn prose_events(
         if in_chrome(block) || block.select(&sel("p, li")).nth(1).is_some() {
             continue;
         }
-        for a in block_events(block, &ctx) {
+        let events = block_events(block, &ctx);
+        // A paragraph announcing one event places it where its sentence says (`… en la
+        // Parroquia San José (Av. Bernardo O'Higgins 210), …`).
+        let place = (events.len() == 1).then(|| super::place_line::written_place(block)).flatten();
+        for a in events {
             if a.title.is_none() {
                 by_post_title.push((out.len(), section_heading(block)));
             }
@@ -242,6 +246,10 @@ pub(super) fn prose_events(
             };
             if let Some(p) = &a.price {
                 price_into(p, &mut raw);
+            }
+            if let Some((name, address)) = &place {
+                raw.location_name = Some(name.clone());
+                raw.address_text = Some(address.clone());
             }
             out.push(raw);
             if out.len() >= MAX_EVENTS {
@@ -923,6 +931,18 @@ mod tests {
         for (sentence, want) in table {
             assert_eq!(starts(sentence), *want, "{sentence}");
         }
+    }
+
+    #[test]
+    fn an_announcing_paragraph_places_its_event() {
+        let html = "<h1>Programa de aniversario</h1><p><b>📌 Sábado 21 de marzo – 15:00 hrs.</b>\
+            <br/><u>Cena de gala</u> en el Club Social Los Robles (Av. del Mar 120), con baile \
+            y orquesta.</p>";
+        let doc = Html::parse_document(html);
+        let events = prose_events(&doc, Some(day(2026, 2, 26)), DateOrder::DayFirst, None);
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert_eq!(events[0].location_name.as_deref(), Some("Club Social Los Robles"));
+        assert_eq!(events[0].address_text.as_deref(), Some("Av. del Mar 120"));
     }
 
     #[test]

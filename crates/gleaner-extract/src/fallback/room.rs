@@ -26,6 +26,23 @@ const ROOM_WORDS: &[&str] = &[
     "aula",
     "fuaye",
     "fuayesi",
+    "audimax",
+    "horsaal",
+    "amphitheatre",
+    // A yard, garden or terrace, an entrance (`Kellerwerk – Hof`, `Cimetière (entrée
+    // haute)`): a part of the place.
+    "hof",
+    "innenhof",
+    "garten",
+    "terrasse",
+    "courtyard",
+    "terrace",
+    "garden",
+    "entree",
+    "entrance",
+    "eingang",
+    "entrada",
+    "giris",
 ];
 
 /// Separators between a venue and its room.
@@ -79,6 +96,75 @@ pub(crate) fn is_everywhere(place: &str) -> bool {
         .contains(&first)
 }
 
+/// Nouns of a space inside a school's, a club's or a campus's grounds, folded.
+const SPACES: &[&str] = &[
+    "salonu",
+    "salon",
+    "alani",
+    "bahcesi",
+    "odasi",
+    "hall",
+    "room",
+    "gym",
+    "gymnasium",
+    "playground",
+    "yard",
+    "aula",
+    "turnhalle",
+    "sporthalle",
+    "schulhof",
+    "pausenhalle",
+    "mensa",
+    "gymnase",
+    "preau",
+    "cour",
+    "gimnasio",
+    "patio",
+];
+
+/// Words that qualify such a space without naming a place, folded.
+const QUALIFIERS: &[&str] = &[
+    "konferans",
+    "kapali",
+    "spor",
+    "toren",
+    "okul",
+    "toplanti",
+    "cok",
+    "amacli",
+    "main",
+    "school",
+    "sports",
+    "sport",
+    "function",
+    "meeting",
+    "conference",
+    "assembly",
+    "dining",
+    "the",
+    "de",
+    "actos",
+    "usos",
+    "multiples",
+    "l",
+    "ecole",
+    "la",
+    "du",
+    "college",
+];
+
+/// Whether a place is a space of the house named by common words alone (`Konferans
+/// Salonu`, `Okul Bahçesi`, `Tören Alanı`, `School Hall`, `Turnhalle`, `Salón de actos`):
+/// no proper name, so the site's own venue's; `Karşıyaka Spor Salonu` names a place.
+pub(crate) fn is_common_space(text: &str) -> bool {
+    let folded = fold_diacritics(text.trim()).to_lowercase();
+    let words: Vec<&str> =
+        folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    (1..=4).contains(&words.len())
+        && words.iter().any(|w| SPACES.contains(w))
+        && words.iter().all(|w| SPACES.contains(w) || QUALIFIERS.contains(w))
+}
+
 /// Whether a short text names only a room of the house (`Studio`, `Foyer`, `Großes
 /// Haus`, `Sala 2`): a theatre's stage, no place of its own.
 pub(crate) fn is_room(text: &str) -> bool {
@@ -104,6 +190,42 @@ pub(crate) fn is_room(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{is_room, without_room};
+
+    #[test]
+    fn a_yard_or_an_entrance_is_a_part_of_the_place() {
+        assert_eq!(without_room("Kulturkeller Nord – Hof").as_deref(), Some("Kulturkeller Nord"));
+        assert_eq!(
+            without_room("Parc des Tilleuls (entrée nord)").as_deref(),
+            Some("Parc des Tilleuls")
+        );
+        assert_eq!(without_room("Kulturkeller Nord – Löwenhof"), None);
+    }
+
+    #[test]
+    fn spaces_named_by_common_words() {
+        for space in [
+            "Konferans Salonu",
+            "Okul Bahçesi",
+            "Tören Alanı",
+            "Kapalı Spor Salonu",
+            "School Hall",
+            "Main Gym",
+            "Turnhalle",
+            "Salón de actos",
+            "Cour de l'école",
+        ] {
+            assert!(super::is_common_space(space), "{space}");
+        }
+        for place in [
+            "Karşıyaka Spor Salonu",
+            "Corn Exchange Hall",
+            "Salle des fêtes",
+            "Stadthalle Beuel",
+            "Plaza Mayor",
+        ] {
+            assert!(!super::is_common_space(place), "{place}");
+        }
+    }
 
     #[test]
     fn places_that_are_everywhere() {

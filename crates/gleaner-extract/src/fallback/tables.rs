@@ -196,7 +196,8 @@ const TITLE_COLUMNS: &[&str] = &[
     "randonnee",
     "ruta",
     "excursion",
-    // A race's, a lecture's, a course's or a talk's name (`Prueba`, `Vorlesung`, `Thema`).
+    // A race's, a lecture's, a talk's or a course's name (`Prueba`, `Vorlesung`, `Thema`,
+    // `Conférence`): a list of events, not a tour.
     "race",
     "prueba",
     "carrera",
@@ -220,6 +221,11 @@ const TITLE_COLUMNS: &[&str] = &[
     "seminar",
     "workshop",
     "taller",
+    "charla",
+    "konferans",
+    "soylesi",
+    "seminario",
+    "atelier",
 ];
 
 /// A table row's title: the cell under a column headed like a title (`Fixture`), else
@@ -420,7 +426,38 @@ const PLACE_COLUMNS: &[&str] = &[
     "rendez-vous",
     "bulusma noktasi",
     "bulusma yeri",
+    // A race's start (`Salida`, `Départ`, `Start`): its cell holds the start's time and place.
+    "salida",
+    "depart",
+    "start",
 ];
+
+/// Column headings that name the town an event is in (`Localidad`, `Commune`,
+/// `Gemeinde`, `İlçe`), folded: not a tour's city (see [`CITY_COLUMNS`]).
+const TOWN_COLUMNS: &[&str] = &[
+    "localidad",
+    "municipio",
+    "poblacion",
+    "localite",
+    "commune",
+    "ortschaft",
+    "gemeinde",
+    "ilce",
+];
+
+/// A row's town under a town column: a short capitalised name without digits.
+pub(super) fn row_town(item: ElementRef<'_>) -> Option<String> {
+    let (cells, header) = cells_under_header(item)?;
+    if header.len() != cells.len() {
+        return None;
+    }
+    let i = header.iter().position(|h| TOWN_COLUMNS.contains(&h.as_str()))?;
+    let text = text_of(cells[i]);
+    ((1..=5).contains(&text.split_whitespace().count())
+        && text.starts_with(char::is_uppercase)
+        && !text.chars().any(|c| c.is_ascii_digit()))
+    .then_some(text)
+}
 
 /// A table row's place: the cell under a venue or meeting-point column of its table's
 /// header row, when it is short and names something.
@@ -432,13 +469,39 @@ pub(super) fn row_place(item: ElementRef<'_>) -> Option<String> {
     let i = header.iter().position(|h| {
         [PLACE_COLUMNS, VENUE_COLUMNS, WHERE_COLUMNS].iter().any(|l| l.contains(&h.as_str()))
     })?;
+    // A start's cell holds its times and its place (`9.30 h · Plaza Mayor`): the one part
+    // without a time; a cell of times alone holds no place.
     let text = text_of(cells[i]);
+    if text.contains(['·', '|']) || parse_text_time(&text).is_some() {
+        let placed: Vec<&str> = text
+            .split(['·', '|'])
+            .map(str::trim)
+            .filter(|p| !p.is_empty() && parse_text_time(p).is_none())
+            .collect();
+        return match placed[..] {
+            [one] if one.starts_with(char::is_uppercase) && one.chars().count() <= 100 => {
+                Some(one.to_owned())
+            }
+            _ => None,
+        };
+    }
+    // A cell's `<br>` lines are its address's parts (`Schloss Erlenau<br>Schlossplatz 1`).
+    // A line all in brackets (`(Mevlana Bulvarı No: 210, Çankaya)`) is one of those parts.
+    let lines: Vec<String> = super::venue::br_line_list(cells[i])
+        .into_iter()
+        .map(|l| match l.strip_prefix('(').and_then(|l| l.strip_suffix(')')) {
+            Some(inner) if !inner.contains(['(', ')']) => inner.trim().to_owned(),
+            _ => l,
+        })
+        .collect();
+    let text = if lines.len() >= 2 { lines.join(", ") } else { text_of(cells[i]) };
     // A cell written all in lower case is a remark (`wird noch bekannt gegeben`), not a
     // place's name.
     // A room of the house (`Großes Haus`, `Studio`) is the site's own venue's.
     ((2..=100).contains(&text.chars().count())
         && text.chars().any(char::is_uppercase)
-        && !super::room::is_room(&text))
+        && !super::room::is_room(&text)
+        && !super::room::is_common_space(&text))
     .then_some(text)
 }
 
@@ -724,6 +787,22 @@ mod tests {
         assert_eq!(places(&table("Bemerkungen", "Kirchgemeindehaus")), vec![None]);
         assert_eq!(places(&table("Spielort", "Großes Haus")), vec![None]);
         assert_eq!(places(&table("Raum", "Sitzungssaal 1.12")), vec![None]);
+        // A lecture hall is a room of the house; a cell's lines are its address's parts.
+        assert_eq!(places(&table("Ort", "Audimax")), vec![None]);
+        assert_eq!(places(&table("Ort", "Hörsaal")), vec![None]);
+        assert_eq!(places(&table("Yer", "Konferans Salonu")), vec![None]);
+        // A start's time and place; a time alone is no place.
+        assert_eq!(places(&table("Salida", "9.30 h · Plaza Mayor")), some("Plaza Mayor"));
+        assert_eq!(places(&table("Ort", "19.30 Uhr · Festsaal Post")), some("Festsaal Post"));
+        assert_eq!(places(&table("Salida", "9.30 h")), vec![None]);
+        assert_eq!(
+            places(&table("Ort", "Rathaus Talwil<br>Marktplatz 1")),
+            some("Rathaus Talwil, Marktplatz 1")
+        );
+        assert_eq!(
+            places(&table("Ort", "Rathaus Talwil<br><small>(Marktplatz 1, Talwil)</small>")),
+            some("Rathaus Talwil, Marktplatz 1, Talwil")
+        );
         assert_eq!(
             places(&table("Raum", "Stadthalle, Bahnhofstraße 30")),
             some("Stadthalle, Bahnhofstraße 30")
@@ -748,6 +827,44 @@ mod tests {
             Some("https://cirque.example/billetterie/vannes".to_owned())
         );
         assert_eq!(tickets("<a href=\"/plan\">Plan d'accès</a>"), None);
+    }
+
+    #[test]
+    fn a_town_column_gives_the_row_town() {
+        let town = |h: &str, c: &str| {
+            let page = format!(
+                "<table><tr><th>Fecha</th><th>Prueba</th><th>{h}</th></tr>\
+                 <tr><td>Dom. 15/03</td><td>Carrera Popular</td><td>{c}</td></tr></table>"
+            );
+            let doc = Html::parse_document(&page);
+            let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+            super::row_town(row)
+        };
+        assert_eq!(town("Localidad", "Villar del Campo").as_deref(), Some("Villar del Campo"));
+        assert_eq!(town("Gemeinde", "Oberdorf").as_deref(), Some("Oberdorf"));
+        assert_eq!(town("Localidad", "por confirmar"), None);
+        assert_eq!(town("Distancia", "Villar del Campo"), None);
+    }
+
+    #[test]
+    fn a_lecture_list_is_no_tour() {
+        // A lecture series' table (`Vorlesung`, `Thema`, `Lecture`): each row names its own
+        // event, and its `Ort` is a place, not a tour's city.
+        let tour = |h: &str| {
+            let page = format!(
+                "<h1>Vorlesungen 2026</h1><table><tr><th>Datum</th><th>{h}</th><th>Ort</th></tr>\
+                 <tr><td>Sa., 14.03.2026</td><td>Warum ist Eis glatt?</td><td>Hörsaal 1</td></tr>\
+                 </table>"
+            );
+            let doc = Html::parse_document(&page);
+            let row = doc.select(&Selector::parse("tr").unwrap()).nth(1).unwrap();
+            super::tour_row(row).map(|t| t.city)
+        };
+        for h in ["Vorlesung", "Thema", "Lecture", "Conférence", "Taller"] {
+            assert_eq!(tour(h), None, "{h}");
+        }
+        // A tour's dates without such a column stay a tour.
+        assert_eq!(tour("Beginn"), Some(Some("Hörsaal 1".to_owned())));
     }
 
     #[test]

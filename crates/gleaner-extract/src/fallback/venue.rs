@@ -197,11 +197,32 @@ fn venue_line(line: &str) -> Option<(String, String)> {
             && words.first() == numeric.first()
             && words.last() == numeric.last()
     };
+    // A street whose name is a number (`Kızılırmak Mah. 1443. Cad. No: 18, 06510 Çankaya`)
+    // has as many digits too, and more letters than digits.
+    // A phone's digits stand in a run of three groups or more (`02 40 00 00 00`) or in one
+    // long group (`03012345678`); a street's do not.
+    let phone_run = |p: &str| {
+        let mut run = 0;
+        p.split_whitespace().any(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+            let digits = !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+            run = if digits { run + 1 } else { 0 };
+            run >= 3 || digits && w.len() >= 7
+        })
+    };
+    let street_digits = |p: &str| {
+        let letters = p.chars().filter(|c| c.is_alphabetic()).count();
+        names_a_street(p)
+            && letters >= p.chars().filter(char::is_ascii_digit).count()
+            && !phone_run(p)
+    };
     let is_contact = |p: &str| {
         p.contains('@')
             || p.starts_with("http")
             || p.starts_with("www.")
-            || p.chars().filter(char::is_ascii_digit).count() >= 7 && !us_street(p)
+            || p.chars().filter(char::is_ascii_digit).count() >= 7
+                && !us_street(p)
+                && !street_digits(p)
     };
     // Nor is a sentence after the address (`Ayuntamiento de Burgos. Si no quiere recibir
     // este boletín, dese de baja.`).
@@ -239,7 +260,7 @@ fn venue_line(line: &str) -> Option<(String, String)> {
                 && x[0].bytes().all(|b| b.is_ascii_digit())
                 && x[1].chars().next().is_some_and(char::is_alphabetic)
         }) || w.last().is_some_and(|l| l.len() == 5 && l.bytes().all(|b| b.is_ascii_digit()))
-            || ends_with_uk_postcode(p)
+            || p.split(',').any(ends_with_uk_postcode)
     };
     let numbered = |p: &str| {
         p.split_whitespace().any(|t| {
@@ -630,6 +651,7 @@ const STREET_WORDS: &[&str] = &[
     "gasse",
     "calle",
     "avenida",
+    "av",
     "plaza",
     "paseo",
     "camino",
@@ -861,6 +883,38 @@ mod site_tests {
 
     fn pair(a: &str, b: &str) -> Option<(String, String)> {
         Some((a.to_owned(), b.to_owned()))
+    }
+
+    #[test]
+    fn a_street_named_by_its_number() {
+        // A Turkish street named by a number, and a postcode: many digits, no phone.
+        assert_eq!(
+            site(
+                "<body><p>Takvim</p><footer><p><strong>Özel Deneme Koleji</strong> · Yıldız \
+                 Mah. 1520. Sok. No: 7, 06550 Çankaya / Ankara · Tel: 0312 555 00 00</p>\
+                 </footer></body>"
+            ),
+            pair("Özel Deneme Koleji", "Yıldız Mah. 1520. Sok. No: 7, 06550 Çankaya / Ankara")
+        );
+        // A street part that runs on into a phone number still has the phone's digits.
+        let found = site(
+            "<body><p>Agenda</p><footer><p>Ludothèque Le Pion — association loi 1901<br>8, rue \
+             des Lices — 35000 Rennes — 02 99 00 00 00</p></footer></body>",
+        );
+        assert!(found.as_ref().is_none_or(|(_, a)| !a.contains("02 99")), "{found:?}");
+    }
+
+    #[test]
+    fn a_uk_postcode_before_the_country() {
+        // A footer block's `<br>` lines: the name, the address ending `…, UK`, the phone.
+        assert_eq!(
+            site(
+                "<body><p>Diary</p><footer><p><strong>Millbrook Chapel</strong><br>4 Mill \
+                 Lane, Millbrook, York YO10 5DD, UK<br>Office: 01904 555 0101</p></footer>\
+                 </body>"
+            ),
+            pair("Millbrook Chapel", "4 Mill Lane, Millbrook, York YO10 5DD, UK")
+        );
     }
 
     #[test]

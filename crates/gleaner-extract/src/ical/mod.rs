@@ -1105,6 +1105,20 @@ fn before_uk_postcode(part: &str) -> Option<&str> {
     Some(part[..end].trim())
 }
 
+/// An Australian state and postcode as the last two words of `part` (`Gwynneville NSW
+/// 2500`): the words before them, the town.
+fn before_au_state(part: &str) -> Option<&str> {
+    const STATES: [&str; 8] = ["NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT"];
+    let words: Vec<&str> = part.split_whitespace().collect();
+    let [.., state, code] = words[..] else { return None };
+    let ok = words.len() >= 3
+        && STATES.contains(&state)
+        && code.len() == 4
+        && code.bytes().all(|b| b.is_ascii_digit());
+    let end = part.rfind(&format!("{state} {code}"))?;
+    ok.then(|| part[..end].trim())
+}
+
 /// Whether a part of a `LOCATION` names a room, hall or floor inside a building (`Saal 2`,
 /// `Vortragssaal`, `Room 204`, `3rd Floor`, `2. OG`, `Salle Molière`, `Sala 3`): it has
 /// a number like a street does, but it is no street.
@@ -1153,8 +1167,12 @@ fn split_address_parts(text: &str) -> LocationParts {
     // file) parts a building from its street as a comma does.
     let split: Vec<&str> =
         text.split([',', ';']).map(str::trim).filter(|p| !p.is_empty()).collect();
-    let uk_town = split.iter().position(|p| before_uk_postcode(p).is_some());
-    let all: Vec<&str> = split.iter().map(|p| before_uk_postcode(p).unwrap_or(p)).collect();
+    // `Gwynneville NSW 2500`: a town before an Australian state and postcode likewise.
+    fn coded_town(p: &str) -> Option<&str> {
+        before_uk_postcode(p).or_else(|| before_au_state(p))
+    }
+    let uk_town = split.iter().position(|p| coded_town(p).is_some());
+    let all: Vec<&str> = split.iter().map(|p| coded_town(p).unwrap_or(p)).collect();
     // A US state and ZIP code last (`…, Springfield, IL 62701`): the town is before it.
     let us_state = |s: &str| {
         let mut w = s.split_whitespace();
@@ -1225,6 +1243,24 @@ fn split_address_parts(text: &str) -> LocationParts {
         && streetlike(street)
         && place_name(district)
         && place_name(town)
+        && before.iter().all(|b| !has_digit(b) || is_room(b))
+    {
+        let locality = if metropolis(town) { town } else { district };
+        return LocationParts {
+            venue: venue_of(before),
+            street: Some((*street).to_owned()),
+            locality: Some((*locality).to_owned()),
+            country: None,
+        };
+    }
+    // `Venue, Mithatpaşa Cad. No: 12, Karataş, Konak, İzmir`: a Turkish street, then its
+    // quarter, district and city; the town as above.
+    if let [before @ .., street, quarter, district, town] = parts
+        && streetlike(street)
+        && place_name(quarter)
+        && place_name(district)
+        && place_name(town)
+        && !before.is_empty()
         && before.iter().all(|b| !has_digit(b) || is_room(b))
     {
         let locality = if metropolis(town) { town } else { district };
@@ -1320,6 +1356,16 @@ fn named_parts(parts: &[&str]) -> LocationParts {
                 locality: None,
                 country: None,
             }
+        }
+        // `Fuar Merkezi, A Salonu, Gaziemir, İzmir`, `Bornova Spor Salonu, Bornova,
+        // İzmir`: a venue (a room after it) in a district of a city of districts.
+        [before @ .., district, town]
+            if names_only(before)
+                && before.iter().any(|b| !is_room(b))
+                && place_name(district)
+                && metropolis(town) =>
+        {
+            found(before, None, town)
         }
         [before @ .., last] if names_only(before) && last.contains('/') => {
             match district_of(last) {
@@ -1587,6 +1633,14 @@ mod tests {
         // No street word, or a room: no split.
         assert_eq!(split("Stage 2, Arena"), (some("Stage 2, Arena"), None, None));
         assert_eq!(split("Room 4 Lane, Leeds").1, None);
+    }
+
+    #[test]
+    fn locations_with_a_state_or_quarter() {
+        let split = |s: &str| {
+            let p = split_location(s);
+            (p.venue, p.street, p.locality)
+        };
     }
 
     #[test]
