@@ -81,6 +81,12 @@ fn check_growth() {
     // Each dated section's timed line is an event since the time-led lines' reader
     // (`fallback/time_led.rs`): the listing's first 500.
     growth("day sections", pages::day_sections, 4_000, Some(500));
+    // Paragraphs of `<br>` lines with titles in spans styled bold: the fallback rewrites
+    // each such block into a list and reads it again (`fallback/br_lines.rs`). Each
+    // paragraph is a list of its own: the lists that read as listings are read up to 2,000
+    // items in all (`listing::READ_BUDGET`), which 1,000 lines' lists and their parent's
+    // reach: 1,000 events at either size. Before that budget, 8 MiB of such lines took 3 s.
+    growth("br line paragraphs", pages::br_line_paragraphs, 1_000, Some(1_000));
 }
 
 /// The CPU time of each page, the best of five, with the html5ever parse alone beside the
@@ -121,7 +127,7 @@ fn cpu_report(shapes: &[(&str, String)]) {
 fn bench(c: &mut Criterion) {
     let base = Url::parse("https://example.org/events/").unwrap();
     let ctx = NormaliseContext { base_url: &base, default_tz: None };
-    let shapes: [(&str, String); 10] = [
+    let shapes: [(&str, String); 11] = [
         ("jsonld_array", eight_mib(pages::jsonld_array, 520)),
         ("jsonld_blocks", eight_mib(pages::jsonld_blocks, 560)),
         ("microdata", eight_mib(pages::microdata, 600)),
@@ -132,6 +138,7 @@ fn bench(c: &mut Criterion) {
         ("fallback_table", eight_mib(pages::table_rows, 260)),
         ("fallback_prose", eight_mib(pages::prose_paragraphs, 250)),
         ("fallback_sections", eight_mib(pages::day_sections, 95)),
+        ("fallback_br_lines", eight_mib(pages::br_line_paragraphs, 110)),
     ];
     if checks_run() {
         cpu_report(&shapes);

@@ -6,6 +6,9 @@ use chrono::{NaiveDate, NaiveTime, Timelike};
 use gleaner_event::EventTime;
 use gleaner_event::datetext::DateOrder;
 use gleaner_event::{RawEvent, parse_price_text};
+use std::collections::HashSet;
+use std::hash::Hash;
+
 use scraper::{ElementRef, Html};
 
 use super::{MIN_ITEMS, canonical_url, in_chrome, listing_min, sel};
@@ -27,6 +30,11 @@ type DatedItems<'a> = Vec<(ElementRef<'a>, Option<NaiveDate>)>;
 /// repeated days the item reader's cost grows faster than the items: in a debug build
 /// 2,000 cards took 73 s where 1,000 with days of their own took 6 s).
 const MAX_ITEMS: usize = 500;
+
+/// Most items the lists of one page that read as listings hold, in all: a page of thousands
+/// of small lists (a paragraph of `<br>` lines each) is read up to there, as one long list
+/// is up to [`MAX_ITEMS`]; each item read costs its readers' whole work.
+const READ_BUDGET: usize = 4 * MAX_ITEMS;
 
 /// The most items of a list whose programme steps are counted (`time_led`): each looks
 /// at its siblings.
@@ -211,7 +219,10 @@ fn read_listing(
     };
     let holds_title =
         |i: ElementRef<'_>| page_title.is_some_and(|h| h.ancestors().any(|a| a.id() == i.id()));
-    for parent in doc.root_element().descendants().filter_map(ElementRef::wrap).take(20_000) {
+    let mut budget = READ_BUDGET;
+    'parents: for parent in
+        doc.root_element().descendants().filter_map(ElementRef::wrap).take(20_000)
+    {
         if in_chrome(parent) || matches!(parent.value().name(), "nav" | "footer" | "aside") {
             continue;
         }
@@ -393,6 +404,11 @@ fn read_listing(
             // Of two as long and as timed, the finer: a day's lines (`ul > li`) rather
             // than the sections that each hold several of them, whose one event mixes
             // their lines.
+            // A list read as a listing spends the page's budget by its items.
+            if items.len() > budget {
+                break 'parents;
+            }
+            budget -= items.len();
             let ids: Vec<_> = items.iter().map(|(i, _)| *i).collect();
             let rank = |events: &[RawEvent]| (events.len(), timed(events));
             let better = best.as_ref().is_none_or(|(_, b, _, coarse)| {
@@ -414,30 +430,59 @@ fn read_listing(
     // of day, and share no item with those taken (a club's fixtures table, then its
     // socials list): their events too, the longest first. A list of bare days beside
     // them is left (its time may be stated for the other list only).
-    others.sort_by_key(|(_, e, _, _)| std::cmp::Reverse((e.len(), timed(e))));
-    let mut taken = ids;
+    others.sort_by_cached_key(|(_, e, _, _)| std::cmp::Reverse((e.len(), timed(e))));
+    // The items taken and what holds them, and the events kept, in sets: a page of
+    // thousands of small lists (a `<br>` paragraph each) checks each list against them in
+    // the length of its own items, not of all taken before it.
+    let mut taken = Taken { items: HashSet::new(), holders: HashSet::new() };
+    for i in ids {
+        taken.insert(i.id(), i.ancestors().map(|a| a.id()));
+    }
+    let mut kept: HashSet<(Option<String>, Option<String>)> =
+        events.iter().map(|e| (e.name.clone(), e.start.clone())).collect();
     for (other_what, other_events, _, other_ids) in others {
         if timed(&other_events) < other_events.len()
-            || other_ids.iter().any(|o| taken.iter().any(|t| overlaps(*o, *t)))
+            || other_ids.iter().any(|o| taken.overlaps(&o.id(), o.ancestors().map(|a| a.id())))
         {
             continue;
         }
         what.push_str(&format!("; {other_what}"));
         for e in other_events {
-            if !events.iter().any(|k| k.name == e.name && k.start == e.start) {
+            if kept.insert((e.name.clone(), e.start.clone())) {
                 events.push(e);
             }
         }
-        taken.extend(other_ids);
+        for i in other_ids {
+            taken.insert(i.id(), i.ancestors().map(|a| a.id()));
+        }
     }
     Some((what, events, list))
 }
 
-/// Whether two items are one, or one holds the other.
-fn overlaps(a: ElementRef<'_>, b: ElementRef<'_>) -> bool {
-    a.id() == b.id()
-        || a.ancestors().any(|x| x.id() == b.id())
-        || b.ancestors().any(|x| x.id() == a.id())
+/// The items of the lists taken, and every element that holds one of them (by node id).
+struct Taken<K> {
+    items: HashSet<K>,
+    holders: HashSet<K>,
+}
+
+impl<K: Hash + Eq> Taken<K> {
+    /// An item, and the chain of elements above it (nearest first).
+    fn insert(&mut self, item: K, above: impl Iterator<Item = K>) {
+        self.items.insert(item);
+        for a in above {
+            // The chain above an element already in is in already.
+            if !self.holders.insert(a) {
+                break;
+            }
+        }
+    }
+
+    /// Whether an item is one taken, holds one, or is held by one.
+    fn overlaps(&self, item: &K, mut above: impl Iterator<Item = K>) -> bool {
+        self.items.contains(item)
+            || self.holders.contains(item)
+            || above.any(|a| self.items.contains(&a))
+    }
 }
 
 /// Whether the items of one list (`coarse`) are groups of another's (`fine`): every fine

@@ -584,7 +584,9 @@ fn segmented(
                 None => return false,
             }
         }
-        // A listing's items: replaced only by more records (below).
+        // A listing's items: replaced only by more records (below), which one group of
+        // records cannot give past its most.
+        _ if reading == Reading::Items && read >= segment::MAX_RECORDS => return false,
         _ if reading == Reading::Items => None,
         _ => return false,
     };

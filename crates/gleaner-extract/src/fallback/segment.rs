@@ -45,6 +45,10 @@ const BUDGET: usize = 200_000;
 const NOT_RECORDS: [&str; 14] =
     ["h1", "h2", "h3", "h4", "h5", "h6", "span", "a", "b", "strong", "em", "i", "time", "small"];
 
+/// Most records of one group: a longer run of siblings is a page's list, for the listing
+/// reader. The segmenter so gives at most this many events (one per record).
+pub(super) const MAX_RECORDS: usize = 200;
+
 /// Most characters of text a record holds (a longer subtree is a page section).
 const RECORD_TEXT: usize = 2000;
 
@@ -76,7 +80,7 @@ pub(super) fn segment(
             // day's or a section's name.
             let heading_or_inline =
                 records.first().is_none_or(|r| NOT_RECORDS.contains(&r.value().name()));
-            if records.len() < MIN_ITEMS || records.len() > 200 || heading_or_inline {
+            if records.len() < MIN_ITEMS || records.len() > MAX_RECORDS || heading_or_inline {
                 continue;
             }
             let cost: usize = records.iter().map(|r| r.descendants().count()).sum();

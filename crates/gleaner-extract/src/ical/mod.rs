@@ -1641,6 +1641,34 @@ mod tests {
             let p = split_location(s);
             (p.venue, p.street, p.locality)
         };
+        let o = |s: &str| Some(s.to_owned());
+        // An Australian town with its state and postcode (`Wollongong NSW 2500`).
+        assert_eq!(
+            split("Beaton Park Leisure Centre, 5 Foley Street, Gwynneville NSW 2500"),
+            (o("Beaton Park Leisure Centre"), o("5 Foley Street"), o("Gwynneville"))
+        );
+        assert_eq!(
+            split("Civic Oval, Cnr King Street & Bay Road, Mornington VIC 3931"),
+            (o("Civic Oval"), o("Cnr King Street & Bay Road"), o("Mornington"))
+        );
+        // A Turkish street, then its quarter, district and city.
+        assert_eq!(
+            split("Gençlik Evi, Mithatpaşa Cad. No: 12, Karataş, Konak, İzmir"),
+            (o("Gençlik Evi"), o("Mithatpaşa Cad. No: 12"), o("İzmir"))
+        );
+        assert_eq!(
+            split("Gençlik Evi, Mithatpaşa Cad. No: 12, Karataş, Seferihisar, Aydın"),
+            (o("Gençlik Evi"), o("Mithatpaşa Cad. No: 12"), o("Seferihisar"))
+        );
+        // A venue (a room after it) in a district of a city of districts.
+        assert_eq!(
+            split("Bornova Gençlik Merkezi, Bornova, İzmir"),
+            (o("Bornova Gençlik Merkezi"), None, o("İzmir"))
+        );
+        assert_eq!(
+            split("Fuar Merkezi, A Salonu, Gaziemir, İzmir"),
+            (o("Fuar Merkezi"), None, o("İzmir"))
+        );
     }
 
     #[test]
