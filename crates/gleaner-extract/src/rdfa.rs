@@ -219,6 +219,20 @@ pub fn items(doc: &Html) -> Vec<Value> {
             }
         }
     }
+    // An offer with a price whose own text lets a group in free (`Afiliados: sin costo. No
+    // afiliados: $40.000` beside `content="40000"`): zero to it, as for microdata.
+    for (item, el) in items.iter_mut().zip(&elements) {
+        let named = |n: &str, want: &str| {
+            n == want || n.strip_suffix(want).is_some_and(|p| p.ends_with([':', '/', '#']))
+        };
+        if item.types.iter().any(|t| crate::microdata::is_single_offer(t))
+            && item.props.iter().any(|(n, _)| named(n, "price"))
+            && !item.props.iter().any(|(n, _)| named(n, "lowPrice"))
+            && gleaner_event::states_free_tier(&capped_text(*el))
+        {
+            item.props.push(("lowPrice".to_owned(), Val::Text("0".to_owned())));
+        }
+    }
     roots.iter().map(|&r| to_json(&mut items, r, 0)).collect()
 }
 
@@ -305,4 +319,32 @@ fn to_json(items: &mut [Item], idx: usize, depth: usize) -> Value {
         map.insert("offers".to_owned(), Value::Object(offer));
     }
     Value::Object(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use scraper::Html;
+
+    #[test]
+    fn an_offers_free_tier_is_its_lowest_price() {
+        let html = r#"<html prefix="schema: https://schema.org/"><body>
+          <div typeof="schema:Event"><h3 property="schema:name">Forum</h3>
+            <meta property="schema:startDate" content="2026-05-06T09:00">
+            <div property="schema:offers" typeof="schema:Offer"><span property="schema:price"
+              content="30">Members: free. Others: $30</span></div></div>
+          <div typeof="schema:Event"><h3 property="schema:name">Course</h3>
+            <meta property="schema:startDate" content="2026-05-09T09:00">
+            <div property="schema:offers" typeof="schema:Offer"><span property="schema:price"
+              content="30">$30, free coffee</span></div></div>
+        </body></html>"#;
+        let doc = Html::parse_document(html);
+        let (mut out, mut diags) = (Vec::new(), Vec::new());
+        super::read(&doc, &mut out, &mut diags);
+        let low = |name: &str| {
+            let c = out.iter().find(|c| c.raw.name.as_deref() == Some(name)).expect(name);
+            c.raw.offers.iter().find_map(|o| o.low_price.clone())
+        };
+        assert_eq!(low("Forum").as_deref(), Some("0"));
+        assert_eq!(low("Course"), None);
+    }
 }
