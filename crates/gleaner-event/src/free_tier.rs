@@ -30,9 +30,11 @@ const FREE: [&str; 19] = [
 /// Beginnings of words naming a group of people, in the five languages (children, the
 /// young, members, students, women, seniors, babies; `under`, `moins`, `unter`, `menores`,
 /// `yas` before or after an age).
-const GROUPS: [&str; 38] = [
-    // Spanish `colegiados`, the members of a professional body.
+const GROUPS: [&str; 39] = [
+    // Spanish `colegiados`, the members of a professional body; `afiliados`, a chamber's
+    // or a union's members.
     "colegiad",
+    "afiliad",
     "child",
     "kid",
     "under",
@@ -81,6 +83,12 @@ const NOT_GROUPS: [&str; 4] = ["understand", "underground", "kindly", "kinda"];
 /// admission` alone name no group.
 pub fn states_free_tier(text: &str) -> bool {
     let folded = fold_diacritics(text).to_lowercase();
+    // `sin costo`, `sin cargo` (Spanish: at no cost) say free in two words.
+    let folded = if folded.contains("sin co") || folded.contains("sin ca") {
+        folded.replace("sin costo", "gratis").replace("sin cargo", "gratis")
+    } else {
+        folded
+    };
     // Within one sentence or clause: `Ücretsiz. Çocuklar velileriyle katılabilir.` is free
     // entry, and children come with their parents.
     folded.split([';', '!', '?']).flat_map(|s| s.split(". ")).any(tier_in)
@@ -174,6 +182,9 @@ mod tests {
             "Niños menores de 12 años acompañados: ingreso libre",
             "Socios: entrada gratuita. No socios: 10 €.",
             "Tribuna General S/ 10.00 · Niños menores de 12: ingreso libre",
+            // At no cost, in two words; a chamber's members.
+            "Afiliados: sin costo. No afiliados: $40.000",
+            "Socios sin cargo, no socios $5.000",
         ] {
             assert!(states_free_tier(yes), "{yes}");
         }
@@ -191,6 +202,7 @@ mod tests {
             "Ücretsiz, kayıt gerekmez. Çocuklar velileriyle katılabilir.",
             "Entrada: libre",
             "Niños: a partir de 6 años. Entrada libre",
+            "Entrada sin costo",
         ] {
             assert!(!states_free_tier(no), "{no}");
         }

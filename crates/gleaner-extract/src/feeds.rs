@@ -692,6 +692,7 @@ pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
         let read = parts.iter().enumerate().find_map(|(i, s)| {
             let p = (s.chars().count() <= 80 && money(s))
                 .then(|| gleaner_event::parse_price_text(s))??;
+            let p = marked_over_unmarked(s, p);
             // A group's cheaper price in the next part (`… 600 TL (yemekler dahil);
             // öğrenci takımlarına 300 TL`, `Adhesión $12.000 con cena; niños $6.000`).
             let tier = parts
@@ -709,6 +710,21 @@ pub(crate) fn price_from_text(line: &str, raw: &mut RawEvent) {
             }
             crate::fallback::price_into(&p, raw);
         }
+    }
+}
+
+/// A part's amounts that its currency marks, over a reading that took an unmarked number
+/// as the lowest (`Two games of 12 ends … Members $20`: a count) or stopped at the first of a list (`Members $20, visitors $25`), so that its
+/// highest amount falls short of theirs: their range. A range closed by one sign
+/// (`Karten 12–35 €`), a floor (`from $10`), a free tier and free entry stay as read.
+fn marked_over_unmarked(part: &str, read: gleaner_event::PriceText) -> gleaner_event::PriceText {
+    let Some(max) = read.max else { return read };
+    if read.is_free || gleaner_event::states_free_tier(part) {
+        return read;
+    }
+    match gleaner_event::priced_range(part) {
+        Some(r) if !r.is_free && r.max > Some(max) => r,
+        _ => read,
     }
 }
 
@@ -1226,6 +1242,22 @@ mod tests {
         );
         assert_eq!(lowest("Cena $15.000 con vino; niños $8.000.").as_deref(), Some("8000"));
         assert_eq!(lowest("Entrada 10 €; parking 3 €.").as_deref(), Some("10"));
+        // A time or a count is no amount beside the marked ones; a list of marked amounts
+        // is their range.
+        assert_eq!(
+            lowest("Two games of 12 ends. Members $20, visitors $25, lunch included.").as_deref(),
+            Some("20")
+        );
+        assert_eq!(lowest("Karten 12–35 €, im Gemeindebüro.").as_deref(), Some("12"));
+        let range = |text: &str| {
+            let mut raw = RawEvent::default();
+            price_from_text(text, &mut raw);
+            raw.offers.first().map(|o| (o.low_price.clone(), o.high_price.clone()))
+        };
+        assert_eq!(
+            range("Doors 6pm. Members £8, guests £12, supper included."),
+            Some((Some("8".to_owned()), Some("12".to_owned())))
+        );
         // A long sentence whose prices follow a colon.
         assert_eq!(
             lowest(

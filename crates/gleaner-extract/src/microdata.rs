@@ -273,6 +273,11 @@ impl<'d> Crawler<'_, 'd> {
                 map.insert("offers".to_owned(), Value::Object(offer));
             }
         }
+        // An offer marked with one price whose own text lets a group in free (`adultes Fr.
+        // 15.–, enfants Fr. 5.–, moins de 6 ans gratuit` beside `price=15`): zero to it.
+        if a.itemtype.is_some_and(is_single_offer) {
+            free_tier_floor(&mut map, root);
+        }
         // And the booking link its own text holds (`<a>S'inscrire</a>`, `<a>Tickets</a>`)
         // when it marks none up, as for microformats.
         if is_event && let Some(link) = crate::fallback::booking_link(root) {
@@ -289,6 +294,25 @@ impl<'d> Crawler<'_, 'd> {
             }
         }
         Value::Object(map)
+    }
+}
+
+/// Whether an item type is a single `Offer` (not an `AggregateOffer`, which states its
+/// own range).
+pub(crate) fn is_single_offer(itemtype: &str) -> bool {
+    itemtype
+        .split_whitespace()
+        .any(|t| t == "Offer" || t.ends_with("/Offer") || t.ends_with(":Offer"))
+}
+
+/// An offer with a price and no lowest price, whose own text states a free tier (`moins
+/// de 6 ans gratuit`, `Afiliados: sin costo`): its lowest price is zero.
+fn free_tier_floor(map: &mut Map<String, Value>, root: ElementRef<'_>) {
+    if map.contains_key("price")
+        && !map.contains_key("lowPrice")
+        && gleaner_event::states_free_tier(&capped_text(root))
+    {
+        map.insert("lowPrice".to_owned(), Value::String("0".to_owned()));
     }
 }
 
@@ -361,6 +385,31 @@ pub(crate) fn property_value(el: ElementRef<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use scraper::Html;
+
+    #[test]
+    fn an_offers_free_tier_is_its_lowest_price() {
+        let html = r#"<html><body>
+          <div itemscope itemtype="https://schema.org/Event"><h3 itemprop="name">Concert</h3>
+            <time itemprop="startDate" datetime="2026-05-06T20:00">6 May</time>
+            <p itemprop="offers" itemscope itemtype="https://schema.org/Offer">Adults £12,
+              concessions £8, under-16s free<meta itemprop="price" content="12">
+              <meta itemprop="priceCurrency" content="GBP"></p></div>
+          <div itemscope itemtype="https://schema.org/Event"><h3 itemprop="name">Gala</h3>
+            <time itemprop="startDate" datetime="2026-05-09T19:00">9 May</time>
+            <p itemprop="offers" itemscope itemtype="https://schema.org/Offer">Entry £20, free
+              parking<meta itemprop="price" content="20"></p></div>
+        </body></html>"#;
+        let doc = Html::parse_document(html);
+        let (mut out, mut diags) = (Vec::new(), Vec::new());
+        super::read(&doc, &mut out, &mut diags);
+        let low = |name: &str| {
+            let c = out.iter().find(|c| c.raw.name.as_deref() == Some(name)).expect(name);
+            c.raw.offers.iter().find_map(|o| o.low_price.clone())
+        };
+        assert_eq!(low("Concert").as_deref(), Some("0"));
+        // Free parking lets no group in.
+        assert_eq!(low("Gala"), None);
+    }
 
     #[test]
     fn an_events_own_booking_link_is_its_ticket_link() {

@@ -219,6 +219,29 @@ pub fn items(doc: &Html) -> Vec<Value> {
             }
         }
     }
+    // And the booking link an event's own text holds (`<a>Inscríbase</a>`, `<a>Tickets</a>`),
+    // for an offer that gives none, as for microdata and microformats.
+    for (item, el) in items.iter_mut().zip(&elements) {
+        if item.types.iter().any(|t| t.contains("Event") || t.contains("Festival"))
+            && let Some(link) = crate::fallback::booking_link(*el)
+        {
+            item.props.push(("@offerUrl".to_owned(), Val::Text(link)));
+        }
+    }
+    // An offer with a price whose own text lets a group in free (`Afiliados: sin costo. No
+    // afiliados: $40.000` beside `content="40000"`): zero to it, as for microdata.
+    for (item, el) in items.iter_mut().zip(&elements) {
+        let named = |n: &str, want: &str| {
+            n == want || n.strip_suffix(want).is_some_and(|p| p.ends_with([':', '/', '#']))
+        };
+        if item.types.iter().any(|t| crate::microdata::is_single_offer(t))
+            && item.props.iter().any(|(n, _)| named(n, "price"))
+            && !item.props.iter().any(|(n, _)| named(n, "lowPrice"))
+            && gleaner_event::states_free_tier(&capped_text(*el))
+        {
+            item.props.push(("lowPrice".to_owned(), Val::Text("0".to_owned())));
+        }
+    }
     roots.iter().map(|&r| to_json(&mut items, r, 0)).collect()
 }
 
@@ -301,8 +324,95 @@ fn to_json(items: &mut [Item], idx: usize, depth: usize) -> Value {
             offer.insert(to.to_owned(), v);
         }
     }
+    if let Some(link) = map.remove("@offerUrl") {
+        offer_url(&mut map, &mut offer, link);
+    }
     if !offer.is_empty() {
         map.insert("offers".to_owned(), Value::Object(offer));
     }
     Value::Object(map)
+}
+
+/// An event's booking link as its offer's url: into its one marked offer when that gives
+/// no url (an offer's own url stays), else into the offer read from its text.
+fn offer_url(map: &mut Map<String, Value>, offer: &mut Map<String, Value>, link: Value) {
+    let marked = map.iter_mut().find(|(k, _)| {
+        k.as_str() == "offers"
+            || k.strip_suffix("offers").is_some_and(|p| p.ends_with([':', '/', '#']))
+    });
+    // Properties are arrays of their values: one offer is an array of one.
+    let one = match marked {
+        Some((_, Value::Array(a))) if a.len() == 1 => a.first_mut().map(Some),
+        Some((_, v)) => Some(Some(v)),
+        None => None,
+    };
+    match one {
+        Some(Some(Value::Object(o))) => {
+            let has_url = o.keys().any(|k| {
+                k == "url" || k.strip_suffix("url").is_some_and(|p| p.ends_with([':', '/', '#']))
+            });
+            if !has_url {
+                o.insert("url".to_owned(), link);
+            }
+        }
+        // Several offers or a bare link: theirs stay.
+        Some(_) => {}
+        None => {
+            offer.insert("url".to_owned(), link);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use scraper::Html;
+
+    #[test]
+    fn an_offers_free_tier_is_its_lowest_price() {
+        let html = r#"<html prefix="schema: https://schema.org/"><body>
+          <div typeof="schema:Event"><h3 property="schema:name">Forum</h3>
+            <meta property="schema:startDate" content="2026-05-06T09:00">
+            <div property="schema:offers" typeof="schema:Offer"><span property="schema:price"
+              content="30">Members: free. Others: $30</span></div></div>
+          <div typeof="schema:Event"><h3 property="schema:name">Course</h3>
+            <meta property="schema:startDate" content="2026-05-09T09:00">
+            <div property="schema:offers" typeof="schema:Offer"><span property="schema:price"
+              content="30">$30, free coffee</span></div></div>
+        </body></html>"#;
+        let doc = Html::parse_document(html);
+        let (mut out, mut diags) = (Vec::new(), Vec::new());
+        super::read(&doc, &mut out, &mut diags);
+        let low = |name: &str| {
+            let c = out.iter().find(|c| c.raw.name.as_deref() == Some(name)).expect(name);
+            c.raw.offers.iter().find_map(|o| o.low_price.clone())
+        };
+        assert_eq!(low("Forum").as_deref(), Some("0"));
+        assert_eq!(low("Course"), None);
+    }
+
+    #[test]
+    fn an_events_own_booking_link_is_its_ticket_link() {
+        let html = r#"<html prefix="schema: https://schema.org/"><body>
+          <div typeof="schema:Event"><h3 property="schema:name">Forum</h3>
+            <meta property="schema:startDate" content="2026-05-06T09:00">
+            <div property="schema:offers" typeof="schema:Offer"><span property="schema:price"
+              content="30">$30</span></div> <a href="/forum/signup">Register</a></div>
+          <div typeof="schema:Event"><h3 property="schema:name">Walk</h3>
+            <meta property="schema:startDate" content="2026-05-09T09:00">
+            <a href="https://maps.example.org/walk">Map</a></div>
+          <div typeof="schema:Event"><h3 property="schema:name">Gala</h3>
+            <meta property="schema:startDate" content="2026-05-16T19:00">
+            <a href="https://forms.example.org/gala">Sign up</a></div>
+        </body></html>"#;
+        let doc = Html::parse_document(html);
+        let (mut out, mut diags) = (Vec::new(), Vec::new());
+        super::read(&doc, &mut out, &mut diags);
+        let ticket = |name: &str| {
+            let c = out.iter().find(|c| c.raw.name.as_deref() == Some(name)).expect(name);
+            c.raw.offers.iter().find_map(|o| o.url.clone())
+        };
+        assert_eq!(ticket("Forum").as_deref(), Some("/forum/signup"));
+        assert_eq!(ticket("Walk"), None);
+        assert_eq!(ticket("Gala").as_deref(), Some("https://forms.example.org/gala"));
+    }
 }

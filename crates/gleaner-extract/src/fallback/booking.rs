@@ -52,7 +52,25 @@ const BOOKING_VERBS: &[&str] = &[
 /// Verbs and nouns that register for an event, folded: registration is the ticket of a
 /// free or limited event (the labels take a registration form as the ticket link):
 /// `Register on HamStudy`, `Jetzt anmelden`, `Zur Online-Anmeldung`.
-const REGISTER_WORDS: &[&str] = &["register", "enrol", "enroll", "anmelden", "anmeldung", "kaydol"];
+/// The nouns of registration count too (`Formulario de inscripción`, `Kayıt formu`,
+/// `Sporcu kaydı`, `Registration form`), and the polite and familiar imperatives
+/// (`Inscríbase`, `Apúntate aquí`).
+const REGISTER_WORDS: &[&str] = &[
+    "register",
+    "registration",
+    "enrol",
+    "enroll",
+    "anmelden",
+    "anmeldung",
+    "kaydol",
+    "kayit",
+    "kaydi",
+    // French `inscription` is left out: a club's enrolment page or a stallholder's form
+    // (`bulletin d'inscription`) as often as the event's registration.
+    "inscripcion",
+    "inscribase",
+    "apuntate",
+];
 
 /// Two-word verbs that register, folded: `Sign up here`, `Hemen kayıt ol`.
 const REGISTER_PHRASES: &[&str] = &["sign up", "kayit ol"];
@@ -267,6 +285,15 @@ mod tests {
             ("Hemen kayıt ol", true),
             ("Prévente finale", true),
             ("Vorverkauf", true),
+            // Registration's nouns and imperatives.
+            ("Formulario de inscripción", true),
+            ("Inscríbase", true),
+            ("Apúntate aquí", true),
+            ("Kayıt formu", true),
+            ("Sporcu kaydı", true),
+            ("Registration form", true),
+            ("Registros públicos", false),
+            ("Registration info", false),
             ("Sign up for the weekly e-news", false),
             ("Newsletter: sign up", false),
             ("Enter the archive", false),

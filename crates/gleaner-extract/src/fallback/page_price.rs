@@ -212,9 +212,31 @@ fn all_free(clause: &str) -> bool {
     let folded = gleaner_event::datetext::fold_diacritics(clause).to_lowercase();
     let words: Vec<&str> =
         folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    words.len() <= 10
-        && words.first().is_some_and(|w| ALL.contains(w))
-        && (gleaner_event::says_free(clause) || words.windows(2).any(|w| w == ["are", "free"]))
+    let free =
+        || gleaner_event::says_free(clause) || words.windows(2).any(|w| w == ["are", "free"]);
+    (words.len() <= 10 && words.first().is_some_and(|w| ALL.contains(w)) && free())
+        || (words.len() <= 14 && states_default(&folded) && free())
+}
+
+/// Phrases that make a statement the default for every event, folded (`Unless otherwise
+/// stated, our events are free`, `Wenn nichts anderes steht, sind unsere Anlässe gratis`,
+/// `Sauf indication contraire, …`, `Aksi belirtilmedikçe …`).
+const DEFAULTS: [&str; 10] = [
+    "unless otherwise",
+    "unless stated",
+    "unless noted",
+    "sauf mention contraire",
+    "sauf indication contraire",
+    "wenn nichts anderes",
+    "wenn nicht anders",
+    "sofern nicht anders",
+    "salvo indicacion contraria",
+    "aksi belirtilmedikce",
+];
+
+/// Whether a folded clause opens a default ([`DEFAULTS`]).
+fn states_default(folded: &str) -> bool {
+    DEFAULTS.iter().any(|d| folded.contains(d))
 }
 
 /// The fewest items (rows, list items, terms) of a list that may hold a page's events.
@@ -368,6 +390,15 @@ mod tests {
             (format!("<p>All library programs are free and open to everyone.</p>{table}"), true),
             (format!("<p>Our shows are free for all members.</p>{table}"), false),
             (format!("<p>Salvo que se indique otra cosa, la entrada es libre.</p>{table}"), true),
+            // A default for every event, however its events are named.
+            (
+                format!(
+                    "<p>Alle sind willkommen. Wenn nichts anderes steht, sind unsere Treffen                      gratis.</p>{table}"
+                ),
+                true,
+            ),
+            (format!("<p>Unless otherwise stated, our walks are free.</p>{table}"), true),
+            (format!("<p>Our walks are free.</p>{table}"), false),
             (format!("<p>All welcome, free parking.</p>{table}"), false),
             // A group's tier, a price, an exception, or a hat alone: not free for all.
             (format!("<p>Gratuit pour les moins de 12 ans.</p>{table}"), false),

@@ -58,7 +58,12 @@ pub(crate) fn price_in_text(el: ElementRef<'_>) -> Option<gleaner_event::PriceTe
             || lower
                 .split(|c: char| !c.is_alphanumeric())
                 .any(|w| ["tl", "eur", "usd", "gbp", "try", "chf"].contains(&w));
-        match parse_price_text(t).filter(|p| money && !p.is_free) {
+        // Swiss francs written `Fr. 12.–`: an amount the francs mark (not Friday, `Fr. 14.06.`).
+        let francs = || gleaner_event::priced_range(t).is_some_and(|r| r.currency == Some("CHF"));
+        let own = |p: &gleaner_event::PriceText| {
+            (money || francs()) && !p.is_free && !for_vendors(t) && !bracketed_aside(t)
+        };
+        match parse_price_text(t).filter(own) {
             Some(mut p) => {
                 // A lowest amount that no currency marks, below two or more that one does,
                 // is an age, a count or a day (`Für Kinder von 4 bis 12 Jahren. … € 90,–,
@@ -79,6 +84,58 @@ pub(crate) fn price_in_text(el: ElementRef<'_>) -> Option<gleaner_event::PriceTe
             None => gleaner_event::says_free(t).then(free),
         }
     })
+}
+
+/// Words naming those who sell at an event, not those who come to it (`Standplatz für
+/// Anbietende`, `Stands para expositores`, `emplacement exposants`), folded.
+const VENDORS: [&str; 17] = [
+    "standplatz",
+    "standgebuhr",
+    "anbietende",
+    "aussteller",
+    "exposant",
+    "exposants",
+    "emplacement",
+    "emplacements",
+    "stallholder",
+    "stallholders",
+    "vendor",
+    "vendors",
+    "exhibitor",
+    "exhibitors",
+    "expositor",
+    "expositores",
+    "stant",
+];
+
+/// Whether a price line is the stallholders' fee ([`VENDORS`]), not the entry.
+fn for_vendors(line: &str) -> bool {
+    let folded = gleaner_event::datetext::fold_diacritics(line).to_lowercase();
+    folded.split(|c: char| !c.is_alphanumeric()).any(|w| VENDORS.contains(&w))
+}
+
+/// Whether a line's only amounts stand in brackets after words of something else, with no
+/// price word (`Déplacement en car, départ 6h15 (Fr. 20.–, inscription auprès de
+/// Nadia)`): the aside's price (the bus), not the event's. `Concert (entrée 10 €)` names
+/// its price.
+fn bracketed_aside(line: &str) -> bool {
+    if !line.contains('(') || line.len() > 600 {
+        return false;
+    }
+    let (mut inside, mut outside, mut depth) = (String::new(), String::new(), 0usize);
+    for c in line.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => inside.push(c),
+            _ => outside.push(c),
+        }
+    }
+    let folded = gleaner_event::datetext::fold_diacritics(line).to_lowercase();
+    gleaner_event::priced_range(&outside).is_none()
+        && gleaner_event::priced_range(&inside).is_some()
+        && !folded.split(|c: char| !c.is_alphanumeric()).any(|w| PRICE_WORDS.contains(&w))
+        && !gleaner_event::states_free_tier(line)
 }
 
 /// The price an item writes of its own: a cell that is only a price (`$25`, `18 €`,
@@ -461,6 +518,43 @@ mod tests {
         assert_eq!(
             in_text("<div><p>Eintritt 5–10 €</p></div>"),
             Some(("5".to_owned(), Some("10".to_owned()), false))
+        );
+    }
+
+    #[test]
+    fn swiss_francs_written_fr() {
+        let some = |min: &str, max: &str| Some((min.to_owned(), Some(max.to_owned()), false));
+        assert_eq!(
+            in_text("<div><p>Kaffee und Kuchen. Erwachsene Fr. 12.–, Kinder Fr. 5.–</p></div>"),
+            some("5", "12")
+        );
+        // Friday, not francs.
+        assert_eq!(in_text("<div><p>Fr. 14.06. Offene Bühne</p></div>"), None);
+    }
+
+    #[test]
+    fn a_bracketed_asides_price_is_not_the_events() {
+        assert_eq!(
+            in_text("<div><p>Coach to the final, leaving 6.15am (£20, book with Sam).</p></div>"),
+            None
+        );
+        let ten = Some(("10".to_owned(), Some("10".to_owned()), false));
+        assert_eq!(in_text("<div><p>Concert de Noël (entrée 10 €).</p></div>"), ten);
+        assert_eq!(in_text("<div><p>Carol concert, £10 (tea included).</p></div>"), ten);
+    }
+
+    #[test]
+    fn the_stallholders_fee_is_no_entry_price() {
+        for html in [
+            "<div><p>Flohmarkt mit 40 Ständen.</p><p>Standplatz für Anbietende: 15 €</p></div>",
+            "<div><p>Brocante : emplacement exposants 3 m, 12 €.</p></div>",
+            "<div><p>Craft fair. Stallholders £20 per table.</p></div>",
+        ] {
+            assert_eq!(in_text(html), None, "{html}");
+        }
+        assert_eq!(
+            in_text("<div><p>Entrée libre.</p><p>Emplacement exposants : 12 €</p></div>"),
+            Some(("0".to_owned(), Some("0".to_owned()), true))
         );
     }
 
