@@ -247,7 +247,7 @@ fn leaf_time(
 ) -> Option<(NaiveTime, Option<NaiveTime>, Vec<NaiveTime>)> {
     let mut before = None;
     let mut in_prose = None;
-    for t in leaves(item).filter(|t| keep(t)) {
+    for t in time_leaves(item).filter(|t| keep(t)) {
         let line = start_line(&t);
         let listed = listed_times(&line);
         let found = match listed.split_first() {
@@ -271,6 +271,44 @@ fn leaf_time(
         }
     }
     in_prose.or(before)
+}
+
+/// The texts of an item's smallest blocks, as [`leaves`] gives them, and of a block too
+/// long for a leaf its opening sentence (`Beginn 13.00 Uhr, im Vereinsraum. Gespielt
+/// wird …`): a paragraph of an event's text opens with its time.
+fn time_leaves(item: ElementRef<'_>) -> impl Iterator<Item = String> + '_ {
+    let blocks = sel(super::BLOCKS);
+    item.descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(move |el| el.select(&blocks).all(|b| b.id() == el.id()))
+        .map(text_of)
+        .filter_map(|t| match t.len() {
+            0 => None,
+            1..=LEAF_LEN => Some(t),
+            _ => opening_sentence(&t).map(str::to_owned),
+        })
+}
+
+/// The longest text [`leaves`] keeps whole.
+const LEAF_LEN: usize = 300;
+
+/// A long text's first sentence: up to the first `.`, `!` or `?` after a letter or a
+/// bracket and before a space (`14. März` and `13.00` end none); `None` when no sentence
+/// ends within [`LEAF_LEN`] bytes.
+fn opening_sentence(text: &str) -> Option<&str> {
+    let mut prev = ' ';
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if i > LEAF_LEN {
+            return None;
+        }
+        let next_space = chars.peek().is_some_and(|(_, n)| n.is_whitespace());
+        if matches!(c, '.' | '!' | '?') && next_space && (prev.is_alphabetic() || prev == ')') {
+            return Some(&text[..=i]);
+        }
+        prev = c;
+    }
+    None
 }
 
 /// Most words a line of only a time and its label has (`Beginn 20 Uhr`, `10am – 5pm`,
@@ -991,6 +1029,35 @@ mod tests {
             read("<p><del>16</del> 30 Mayıs 2026 Cumartesi ERTELENDİ</p><p>Saat 20.00</p>"),
             Some(vec!["2026-05-30T20:00:00".to_owned()])
         );
+    }
+
+    #[test]
+    fn a_long_paragraph_opens_with_its_time() {
+        // Issue 24, page 365: the time opens a paragraph too long to be read whole.
+        let read = |text: &str| {
+            let html = format!(
+                "<section class=\"e\"><h3>Saturday 14 March – Chess open</h3><p>{text}</p></section>"
+            );
+            let doc = scraper::Html::parse_fragment(&html);
+            let item = doc.select(&super::sel("section.e")).next().expect("an item");
+            let context = super::Context { day: None, month: None };
+            let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+            super::read_item(item, context, day, Default::default()).map(|i| i.start.to_iso())
+        };
+        let long = "Seven rounds of rapid play in the upstairs room, with boards and clocks provided \
+            by the club, prizes for the best junior, the best veteran and the best newcomer, tea \
+            and cake at the half-way break and a short talk on the openings of the year by our \
+            county champion before the last round.";
+        let table: &[(String, &str)] = &[
+            (format!("Round one at 10.30am. {long}"), "2026-03-14T10:30:00"),
+            // A time past the opening sentence of a long text is not read.
+            (format!("{long} Last year the prizes were given at 6pm."), "2026-03-14"),
+            // A short text is read whole, as before.
+            ("Upstairs. Round one at 10.30am.".to_owned(), "2026-03-14T10:30:00"),
+        ];
+        for (text, want) in table {
+            assert_eq!(read(text).as_deref(), Some(*want), "{text}");
+        }
     }
 
     #[test]
