@@ -53,7 +53,12 @@ pub(super) fn read_item(
     order: DateOrder,
 ) -> Option<Item> {
     let all = text_of(item);
-    if all.is_empty() || all.len() > 2000 || item.value().name() == "p" && is_prose(&all) {
+    if all.is_empty()
+        || all.len() > 2000
+        || item.value().name() == "p"
+            && is_prose(&all)
+            && !opens_with_bold_date(item, reference, order)
+    {
         return None;
     }
     // Dates: `<time datetime>` (one, or a start and an end), else one small text block.
@@ -408,6 +413,25 @@ fn is_prose(text: &str) -> bool {
     t.split_whitespace().count() >= 12 && (t.ends_with('.') || t.contains(". "))
 }
 
+/// Whether a paragraph opens with a bold line that gives a date, a line break after it
+/// (`<p><strong>Mercredi 18 mars, 19 h 30 – Conférence</strong><br>avec …</p>`): an
+/// event's head line over its text, as newsletters and programmes set one event per
+/// paragraph, however long its text runs.
+fn opens_with_bold_date(p: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrder) -> bool {
+    let mut children = p
+        .children()
+        .filter(|c| c.value().as_text().is_none_or(|t| !t.trim().is_empty()))
+        .take(HEAD_LINE_PARTS + 1);
+    let Some(bold) = children.next().and_then(ElementRef::wrap) else { return false };
+    matches!(bold.value().name(), "b" | "strong")
+        && children.any(|c| c.value().as_element().is_some_and(|e| e.name() == "br"))
+        && parse_text_date(&text_of(bold), reference, order).is_some()
+}
+
+/// How many parts (a badge, a link) may follow a paragraph's bold head line before the
+/// line break that [`opens_with_bold_date`] looks for.
+const HEAD_LINE_PARTS: usize = 3;
+
 /// Whether a linked heading that holds a date names its event all the same (`23 Nisan
 /// Ulusal Egemenlik ve Çocuk Bayramı Şenliği`, a day's name, beside the item's date box
 /// `23 Nisan 2026`): the item's date was read from another of its lines, and the heading
@@ -542,6 +566,16 @@ fn finish_item(
                 };
                 Some((dated_heading_title(&text, reference, order)?, None))
             })
+    });
+    // A paragraph's bold head line that dates it (`<strong>Samedi 23 mai, de 8 h à midi –
+    // Grande vente de plantes</strong><br>…`): its words beside the date, as a heading's.
+    let heading = heading.or_else(|| {
+        let bold = item.children().filter_map(ElementRef::wrap).next()?;
+        (item.value().name() == "p" && opens_with_bold_date(item, reference, order))
+            .then(|| dated_heading_title(&text_of(bold), reference, order))
+            .flatten()
+            .filter(|t| usable(t))
+            .map(|t| (t, None))
     });
     let (title, url) = match heading {
         Some(h) => h,
@@ -1028,6 +1062,36 @@ mod tests {
         assert_eq!(
             read("<p><del>16</del> 30 Mayıs 2026 Cumartesi ERTELENDİ</p><p>Saat 20.00</p>"),
             Some(vec!["2026-05-30T20:00:00".to_owned()])
+        );
+    }
+
+    #[test]
+    fn a_paragraph_headed_by_its_bold_date_line() {
+        // Issue 24, page 357: one event per paragraph, its bold head line dating and
+        // titling it over a text long enough to read as prose.
+        let read = |p: &str| {
+            let doc = scraper::Html::parse_fragment(p);
+            let item = doc.select(&super::sel("p")).next().expect("a paragraph");
+            let context = super::Context { day: None, month: None };
+            let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+            super::read_item(item, context, day, Default::default())
+                .map(|i| (i.raw.name.unwrap_or_default(), i.start.to_iso()))
+        };
+        let text = "with our county recorder, who will show how to tell the common moths apart \
+            and bring a trap to open on the lawn.";
+        assert_eq!(
+            read(&format!(
+                "<p><strong>Friday 20 March, 7.30pm – Moths of the parish</strong><br>{text}</p>"
+            )),
+            Some(("Moths of the parish".to_owned(), "2026-03-20T19:30:00".to_owned()))
+        );
+        // Prose that only mentions a date in bold is no event.
+        assert_eq!(
+            read(&format!(
+                "<p>Our recorder, <strong>who joined on 20 March</strong>, will show how to \
+                 tell the moths apart.<br>{text}</p>"
+            )),
+            None
         );
     }
 
