@@ -127,6 +127,16 @@ pub(super) fn read_item(
                 moved_from = Some(d.start);
                 (text, d) = (new_text, new);
             }
+            // A date box without a time (`Mar` `12`) beside a line that gives the same day
+            // with its times (`When: 12 Mar 2026 7:00 PM – 9:00 PM`): that line dates it.
+            if let EventTime::Date(day) = d.start
+                && d.end.is_none()
+                && moved_from.is_none()
+                && names_only_day(&text, day)
+                && let Some((line, fuller)) = timed_same_day(item, day, &text, reference, order)
+            {
+                (text, d) = (line, fuller);
+            }
             // A date without a time: the time may sit in another cell (`<td>8:00 pm</td>`).
             let (mut start, mut end) = (d.start, d.end);
             if let EventTime::Date(day) = start
@@ -276,6 +286,35 @@ fn leaf_time(
         }
     }
     in_prose.or(before)
+}
+
+/// Whether every number a date line writes is `day`'s day, month or year (`Mar 12`, `12
+/// Mar 2026`): a badge of that one day, no range (`1 – 15 Nisan`, `Del 2 de abril al 29
+/// de mayo`), whose other lines may time a part of it (an opening).
+fn names_only_day(line: &str, day: NaiveDate) -> bool {
+    line.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty()).all(|n| {
+        n.parse::<i64>().is_ok_and(|n| {
+            n == i64::from(day.day()) || n == i64::from(day.month()) || n == i64::from(day.year())
+        })
+    })
+}
+
+/// The item's next date line after `date_line` when it gives `day` with a time of day (a
+/// box's `When: 12 Mar 2026 7:00 PM – 9:00 PM` beside its date badge `Mar 12`), its times
+/// before the start given way; `None` when that line gives another day or a range of
+/// days (`1 – 15 Nisan 2026`), or no line does.
+fn timed_same_day(
+    item: ElementRef<'_>,
+    day: NaiveDate,
+    date_line: &str,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<(String, gleaner_event::datetext::TextDate)> {
+    let (line, d) = leaves(item).filter(|t| t != date_line).find_map(|t| {
+        let line = start_line(&t).into_owned();
+        parse_text_date(&line, reference.map(|r| r.min(day)), order).map(|d| (line, d))
+    })?;
+    (matches!(d.start, EventTime::Floating(at) if at.date() == day)).then_some((line, d))
 }
 
 /// The texts of an item's smallest blocks, as [`leaves`] gives them, and of a block too
@@ -1092,6 +1131,35 @@ mod tests {
                  tell the moths apart.<br>{text}</p>"
             )),
             None
+        );
+    }
+
+    #[test]
+    fn a_date_badge_beside_its_timed_line() {
+        // Issue 24, page 353: a card's date badge (`Mar` `12`) gives the day only; the
+        // card's own line gives it with its times, and the end's time is no start.
+        let read = |body: &str| {
+            let html = format!(
+                "<div class=\"card\"><div class=\"badge\"><span>Mar</span> <span>12</span></div>\
+                 <h4><a href=\"/e/1\">Fossil evening</a></h4>{body}</div>"
+            );
+            let doc = scraper::Html::parse_fragment(&html);
+            let item = doc.select(&super::sel("div.card")).next().expect("an item");
+            let context = super::Context { day: None, month: None };
+            let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+            super::read_item(item, context, day, Default::default())
+                .map(|i| (i.start.to_iso(), i.end.map(|e| e.to_iso())))
+        };
+        assert_eq!(
+            read(
+                "<ul><li><label>When:</label><div><span>12 Mar 2026 7:00 PM</span> – <span>9:00 PM</span></div></li></ul>"
+            ),
+            Some(("2026-03-12T19:00:00".to_owned(), Some("2026-03-12T21:00:00".to_owned())))
+        );
+        // A range of days after the badge: an opening's time is no start of the run.
+        assert_eq!(
+            read("<ul><li>12 – 29 March 2026</li></ul><p>Opening drinks on 12 March at 5pm.</p>"),
+            read("<ul><li>12 – 29 March 2026</li></ul><p>Opening drinks on the first day.</p>")
         );
     }
 
