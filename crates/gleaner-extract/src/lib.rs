@@ -509,14 +509,11 @@ pub fn extract_with(
             }
         }
     }
-    // A structured event that names no country and no zone has its local times on the
-    // site's clock, when the site's country keeps one civil time (the fallback's events
-    // have their own rule).
-    page::site_zone_into(
-        lang,
-        base_url,
-        out.candidates.iter_mut().filter(|c| c.format != Format::Fallback).map(|c| &mut c.raw),
-    );
+    // An event that names no country and no zone has its local times on the site's
+    // clock, when the site's country keeps one civil time. The fallback's own rule reads
+    // the page's canonical address; a page without one (a newsletter) is placed by the
+    // address it was fetched from. A time already fixed keeps its offset.
+    page::site_zone_into(lang, base_url, out.candidates.iter_mut().map(|c| &mut c.raw));
     // Else an event with an address is in the site's country, as the page's language
     // tag's region and its country-code domain name it (agreeing when both do): `1150
     // Woluwe` on a `fr-BE` site, `Schulstraße 12, Gmunden` on a `de-AT` one; a venue's

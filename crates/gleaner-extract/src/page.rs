@@ -172,12 +172,26 @@ pub(crate) fn site_country(lang: Option<&str>, base: &url::Url) -> Option<String
         ["IO", "CO", "TV", "ME", "FM", "AI", "LY", "TO", "WS", "CC", "EU", "GG", "SO", "SU"];
     // `en-US` is many a CMS's default, whatever the site's country.
     let region = lang.and_then(language_region).filter(|r| r != "US");
-    let tld = base.host_str().and_then(domain_country).filter(|t| !GENERIC.contains(&t.as_str()));
+    let tld = base.host_str().and_then(|host| {
+        domain_country(host).filter(|t| !GENERIC.contains(&t.as_str()) || under_category(host))
+    });
     match (region, tld) {
         (Some(r), Some(t)) if r != t => None,
         (Some(c), _) | (None, Some(c)) => Some(c),
         (None, None) => None,
     }
+}
+
+/// Whether a host sits under its country domain's category label (`.org.co`, `.com.co`,
+/// `.gov.co`, `.edu.tv`): a country's own registry, never the bare domain sold as a
+/// generic name (`startup.co`).
+fn under_category(host: &str) -> bool {
+    const CATEGORIES: [&str; 11] =
+        ["com", "org", "net", "gov", "gob", "edu", "mil", "ac", "nom", "int", "info"];
+    let mut labels = host.trim_end_matches('.').rsplit('.');
+    labels.next();
+    labels.next().is_some_and(|l| CATEGORIES.contains(&l.to_ascii_lowercase().as_str()))
+        && labels.next().is_some()
 }
 
 /// The zone of the site's country (see [`site_country`]) when that country keeps one
@@ -379,6 +393,12 @@ mod tests {
         // `en-US` is a CMS default; generic and disagreeing hints name none.
         assert_eq!(site(Some("en-US"), "https://club.example/"), None);
         assert_eq!(site(None, "https://startup.example.io/"), None);
+        // Issue 24, page 361: a generic-sold domain under its country's category label is
+        // the country's.
+        assert_eq!(site(Some("es"), "https://www.camara.example.org.co/").as_deref(), Some("CO"));
+        assert_eq!(site(None, "https://www.alcaldia.example.gov.co/").as_deref(), Some("CO"));
+        assert_eq!(site(Some("es"), "https://startup.co/"), None);
+        assert_eq!(site(None, "https://shop.example.co/"), None);
         assert_eq!(site(Some("de-AT"), "https://verein.example.de/"), None);
         let at = |street: &str| gleaner_event::RawEvent {
             address_text: Some(street.to_owned()),

@@ -965,6 +965,43 @@ fn a_structured_events_local_time_is_on_the_sites_clock_when_its_country_has_one
 }
 
 #[test]
+fn a_read_events_local_time_is_on_the_clock_of_the_sites_domain() {
+    // Issue 24 (page 355): a newsletter without a canonical address or a region in its
+    // language tag, read by the fallback, sent from a `.be` address: its times are
+    // Belgian; a `.com` address names no clock and they stay local.
+    let page = r#"<html lang="fr"><body><h1>Lettre du cercle</h1><table>
+        <tr><td>Jeudi 19 mars 2026, 20 h</td><td>Les moulins à eau de la vallée</td></tr>
+        <tr><td>Samedi 18 avril 2026, 14 h</td><td>Visite de la vieille brasserie</td></tr>
+        <tr><td>Dimanche 26 avril 2026, 14 h</td><td>Balade sur l'ancienne ligne du tram</td></tr>
+        </table></body></html>"#;
+    let start = |base: &str| {
+        let base = Url::parse(base).unwrap();
+        let ctx = NormaliseContext { base_url: &base, default_tz: None };
+        let out = gleaner_extract::extract_events(page.as_bytes(), "text/html", &ctx);
+        out.events
+            .iter()
+            .map(|e| serde_json::to_value(PublicEvent::from(e)).unwrap()["start"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        start("https://www.cercle.example.be/lettre/87/"),
+        vec![
+            json!("2026-03-19T20:00:00+01:00"),
+            json!("2026-04-18T14:00:00+02:00"),
+            json!("2026-04-26T14:00:00+02:00")
+        ]
+    );
+    assert_eq!(
+        start("https://cercle.example.com/lettre/87/"),
+        vec![
+            json!("2026-03-19T20:00:00"),
+            json!("2026-04-18T14:00:00"),
+            json!("2026-04-26T14:00:00")
+        ]
+    );
+}
+
+#[test]
 fn an_event_with_a_place_is_in_the_sites_country_when_the_site_names_one() {
     // Issue 24 (written pages 152, 166, 201, 220, 240): an event whose place names no
     // country, on a site whose language tag's region (agreeing with its country-code

@@ -53,7 +53,12 @@ pub(super) fn read_item(
     order: DateOrder,
 ) -> Option<Item> {
     let all = text_of(item);
-    if all.is_empty() || all.len() > 2000 || item.value().name() == "p" && is_prose(&all) {
+    if all.is_empty()
+        || all.len() > 2000
+        || item.value().name() == "p"
+            && is_prose(&all)
+            && !opens_with_bold_date(item, reference, order)
+    {
         return None;
     }
     // Dates: `<time datetime>` (one, or a start and an end), else one small text block.
@@ -121,6 +126,16 @@ pub(super) fn read_item(
             ) {
                 moved_from = Some(d.start);
                 (text, d) = (new_text, new);
+            }
+            // A date box without a time (`Mar` `12`) beside a line that gives the same day
+            // with its times (`When: 12 Mar 2026 7:00 PM – 9:00 PM`): that line dates it.
+            if let EventTime::Date(day) = d.start
+                && d.end.is_none()
+                && moved_from.is_none()
+                && names_only_day(&text, day)
+                && let Some((line, fuller)) = timed_same_day(item, day, &text, reference, order)
+            {
+                (text, d) = (line, fuller);
             }
             // A date without a time: the time may sit in another cell (`<td>8:00 pm</td>`).
             let (mut start, mut end) = (d.start, d.end);
@@ -247,7 +262,7 @@ fn leaf_time(
 ) -> Option<(NaiveTime, Option<NaiveTime>, Vec<NaiveTime>)> {
     let mut before = None;
     let mut in_prose = None;
-    for t in leaves(item).filter(|t| keep(t)) {
+    for t in time_leaves(item).filter(|t| keep(t)) {
         let line = start_line(&t);
         let listed = listed_times(&line);
         let found = match listed.split_first() {
@@ -271,6 +286,73 @@ fn leaf_time(
         }
     }
     in_prose.or(before)
+}
+
+/// Whether every number a date line writes is `day`'s day, month or year (`Mar 12`, `12
+/// Mar 2026`): a badge of that one day, no range (`1 – 15 Nisan`, `Del 2 de abril al 29
+/// de mayo`), whose other lines may time a part of it (an opening).
+fn names_only_day(line: &str, day: NaiveDate) -> bool {
+    line.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty()).all(|n| {
+        n.parse::<i64>().is_ok_and(|n| {
+            n == i64::from(day.day()) || n == i64::from(day.month()) || n == i64::from(day.year())
+        })
+    })
+}
+
+/// The item's next date line after `date_line` when it gives `day` with a time of day (a
+/// box's `When: 12 Mar 2026 7:00 PM – 9:00 PM` beside its date badge `Mar 12`), its times
+/// before the start given way; `None` when that line gives another day or a range of
+/// days (`1 – 15 Nisan 2026`), or no line does.
+fn timed_same_day(
+    item: ElementRef<'_>,
+    day: NaiveDate,
+    date_line: &str,
+    reference: Option<NaiveDate>,
+    order: DateOrder,
+) -> Option<(String, gleaner_event::datetext::TextDate)> {
+    let (line, d) = leaves(item).filter(|t| t != date_line).find_map(|t| {
+        let line = start_line(&t).into_owned();
+        parse_text_date(&line, reference.map(|r| r.min(day)), order).map(|d| (line, d))
+    })?;
+    (matches!(d.start, EventTime::Floating(at) if at.date() == day)).then_some((line, d))
+}
+
+/// The texts of an item's smallest blocks, as [`leaves`] gives them, and of a block too
+/// long for a leaf its opening sentence (`Beginn 13.00 Uhr, im Vereinsraum. Gespielt
+/// wird …`): a paragraph of an event's text opens with its time.
+fn time_leaves(item: ElementRef<'_>) -> impl Iterator<Item = String> + '_ {
+    let blocks = sel(super::BLOCKS);
+    item.descendants()
+        .filter_map(ElementRef::wrap)
+        .filter(move |el| el.select(&blocks).all(|b| b.id() == el.id()))
+        .map(text_of)
+        .filter_map(|t| match t.len() {
+            0 => None,
+            1..=LEAF_LEN => Some(t),
+            _ => opening_sentence(&t).map(str::to_owned),
+        })
+}
+
+/// The longest text [`leaves`] keeps whole.
+const LEAF_LEN: usize = 300;
+
+/// A long text's first sentence: up to the first `.`, `!` or `?` after a letter or a
+/// bracket and before a space (`14. März` and `13.00` end none); `None` when no sentence
+/// ends within [`LEAF_LEN`] bytes.
+fn opening_sentence(text: &str) -> Option<&str> {
+    let mut prev = ' ';
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if i > LEAF_LEN {
+            return None;
+        }
+        let next_space = chars.peek().is_some_and(|(_, n)| n.is_whitespace());
+        if matches!(c, '.' | '!' | '?') && next_space && (prev.is_alphabetic() || prev == ')') {
+            return Some(&text[..=i]);
+        }
+        prev = c;
+    }
+    None
 }
 
 /// Most words a line of only a time and its label has (`Beginn 20 Uhr`, `10am – 5pm`,
@@ -369,6 +451,25 @@ fn is_prose(text: &str) -> bool {
     let t = text.trim();
     t.split_whitespace().count() >= 12 && (t.ends_with('.') || t.contains(". "))
 }
+
+/// Whether a paragraph opens with a bold line that gives a date, a line break after it
+/// (`<p><strong>Mercredi 18 mars, 19 h 30 – Conférence</strong><br>avec …</p>`): an
+/// event's head line over its text, as newsletters and programmes set one event per
+/// paragraph, however long its text runs.
+fn opens_with_bold_date(p: ElementRef<'_>, reference: Option<NaiveDate>, order: DateOrder) -> bool {
+    let mut children = p
+        .children()
+        .filter(|c| c.value().as_text().is_none_or(|t| !t.trim().is_empty()))
+        .take(HEAD_LINE_PARTS + 1);
+    let Some(bold) = children.next().and_then(ElementRef::wrap) else { return false };
+    matches!(bold.value().name(), "b" | "strong")
+        && children.any(|c| c.value().as_element().is_some_and(|e| e.name() == "br"))
+        && parse_text_date(&text_of(bold), reference, order).is_some()
+}
+
+/// How many parts (a badge, a link) may follow a paragraph's bold head line before the
+/// line break that [`opens_with_bold_date`] looks for.
+const HEAD_LINE_PARTS: usize = 3;
 
 /// Whether a linked heading that holds a date names its event all the same (`23 Nisan
 /// Ulusal Egemenlik ve Çocuk Bayramı Şenliği`, a day's name, beside the item's date box
@@ -504,6 +605,16 @@ fn finish_item(
                 };
                 Some((dated_heading_title(&text, reference, order)?, None))
             })
+    });
+    // A paragraph's bold head line that dates it (`<strong>Samedi 23 mai, de 8 h à midi –
+    // Grande vente de plantes</strong><br>…`): its words beside the date, as a heading's.
+    let heading = heading.or_else(|| {
+        let bold = item.children().filter_map(ElementRef::wrap).next()?;
+        (item.value().name() == "p" && opens_with_bold_date(item, reference, order))
+            .then(|| dated_heading_title(&text_of(bold), reference, order))
+            .flatten()
+            .filter(|t| usable(t))
+            .map(|t| (t, None))
     });
     let (title, url) = match heading {
         Some(h) => h,
@@ -995,6 +1106,94 @@ mod tests {
             read("<p><del>16</del> 30 Mayıs 2026 Cumartesi ERTELENDİ</p><p>Saat 20.00</p>"),
             Some(vec!["2026-05-30T20:00:00".to_owned()])
         );
+    }
+
+    #[test]
+    fn a_paragraph_headed_by_its_bold_date_line() {
+        // Issue 24, page 357: one event per paragraph, its bold head line dating and
+        // titling it over a text long enough to read as prose.
+        let read = |p: &str| {
+            let doc = scraper::Html::parse_fragment(p);
+            let item = doc.select(&super::sel("p")).next().expect("a paragraph");
+            let context = super::Context { day: None, month: None };
+            let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+            super::read_item(item, context, day, Default::default())
+                .map(|i| (i.raw.name.unwrap_or_default(), i.start.to_iso()))
+        };
+        let text = "with our county recorder, who will show how to tell the common moths apart \
+            and bring a trap to open on the lawn.";
+        assert_eq!(
+            read(&format!(
+                "<p><strong>Friday 20 March, 7.30pm – Moths of the parish</strong><br>{text}</p>"
+            )),
+            Some(("Moths of the parish".to_owned(), "2026-03-20T19:30:00".to_owned()))
+        );
+        // Prose that only mentions a date in bold is no event.
+        assert_eq!(
+            read(&format!(
+                "<p>Our recorder, <strong>who joined on 20 March</strong>, will show how to \
+                 tell the moths apart.<br>{text}</p>"
+            )),
+            None
+        );
+    }
+
+    #[test]
+    fn a_date_badge_beside_its_timed_line() {
+        // Issue 24, page 353: a card's date badge (`Mar` `12`) gives the day only; the
+        // card's own line gives it with its times, and the end's time is no start.
+        let read = |body: &str| {
+            let html = format!(
+                "<div class=\"card\"><div class=\"badge\"><span>Mar</span> <span>12</span></div>\
+                 <h4><a href=\"/e/1\">Fossil evening</a></h4>{body}</div>"
+            );
+            let doc = scraper::Html::parse_fragment(&html);
+            let item = doc.select(&super::sel("div.card")).next().expect("an item");
+            let context = super::Context { day: None, month: None };
+            let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+            super::read_item(item, context, day, Default::default())
+                .map(|i| (i.start.to_iso(), i.end.map(|e| e.to_iso())))
+        };
+        assert_eq!(
+            read(
+                "<ul><li><label>When:</label><div><span>12 Mar 2026 7:00 PM</span> – <span>9:00 PM</span></div></li></ul>"
+            ),
+            Some(("2026-03-12T19:00:00".to_owned(), Some("2026-03-12T21:00:00".to_owned())))
+        );
+        // A range of days after the badge: an opening's time is no start of the run.
+        assert_eq!(
+            read("<ul><li>12 – 29 March 2026</li></ul><p>Opening drinks on 12 March at 5pm.</p>"),
+            read("<ul><li>12 – 29 March 2026</li></ul><p>Opening drinks on the first day.</p>")
+        );
+    }
+
+    #[test]
+    fn a_long_paragraph_opens_with_its_time() {
+        // Issue 24, page 365: the time opens a paragraph too long to be read whole.
+        let read = |text: &str| {
+            let html = format!(
+                "<section class=\"e\"><h3>Saturday 14 March – Chess open</h3><p>{text}</p></section>"
+            );
+            let doc = scraper::Html::parse_fragment(&html);
+            let item = doc.select(&super::sel("section.e")).next().expect("an item");
+            let context = super::Context { day: None, month: None };
+            let day = chrono::NaiveDate::from_ymd_opt(2026, 2, 26);
+            super::read_item(item, context, day, Default::default()).map(|i| i.start.to_iso())
+        };
+        let long = "Seven rounds of rapid play in the upstairs room, with boards and clocks provided \
+            by the club, prizes for the best junior, the best veteran and the best newcomer, tea \
+            and cake at the half-way break and a short talk on the openings of the year by our \
+            county champion before the last round.";
+        let table: &[(String, &str)] = &[
+            (format!("Round one at 10.30am. {long}"), "2026-03-14T10:30:00"),
+            // A time past the opening sentence of a long text is not read.
+            (format!("{long} Last year the prizes were given at 6pm."), "2026-03-14"),
+            // A short text is read whole, as before.
+            ("Upstairs. Round one at 10.30am.".to_owned(), "2026-03-14T10:30:00"),
+        ];
+        for (text, want) in table {
+            assert_eq!(read(text).as_deref(), Some(*want), "{text}");
+        }
     }
 
     #[test]

@@ -264,7 +264,7 @@ fn read_listing(
                         .filter(|c| c.value().name() == "tbody")
                         .flat_map(child_groups)
                         .collect(),
-                    _ => child_groups(*section),
+                    _ => with_panel_groups(*section),
                 };
                 // A section's lists hold its items (`<h2>5 Mayıs Salı</h2>` and that day's
                 // `<ul>` of timed lines): their list items are one more list.
@@ -581,6 +581,28 @@ fn headed_cards<'a>(
         .collect()
 }
 
+/// A section's [`child_groups`], and those of its one body block (`div` alone of its
+/// kind: an accordion's panel under its month title, a card's body), keyed under it: a
+/// month's events sit one level down.
+fn with_panel_groups(section: ElementRef<'_>) -> Vec<(String, Vec<ElementRef<'_>>)> {
+    let mut groups = child_groups(section);
+    let panels: Vec<_> = groups
+        .iter()
+        .filter_map(|(sig, items)| match items.as_slice() {
+            [one] if one.value().name() == "div" => Some((sig.clone(), *one)),
+            _ => None,
+        })
+        .collect();
+    for (sig, panel) in panels {
+        groups.extend(
+            child_groups(panel)
+                .into_iter()
+                .map(|(inner, items)| (format!("{sig} > {inner}"), items)),
+        );
+    }
+    groups
+}
+
 /// A parent's element children grouped by tag and first class (`tr`, `li.event`,
 /// `div.card`), in order.
 pub(super) fn child_groups(parent: ElementRef<'_>) -> Vec<(String, Vec<ElementRef<'_>>)> {
@@ -620,6 +642,58 @@ const NOT_ITEMS: [&str; 14] = [
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_months_events_in_its_accordion_panel() {
+        // Issue 24, page 357: an accordion of months, each month's events the paragraphs
+        // of its panel (one or two a month), each opening with its bold date line.
+        let month = |name: &str, events: &[&str]| {
+            let ps: String = events
+                .iter()
+                .map(|e| format!("<p><strong>{e}</strong><br>Details at the door.</p>"))
+                .collect();
+            format!(
+                "<div class=\"acc-item\"><h4 class=\"acc-title\">{name}</h4><div class=\"acc-panel\">{ps}</div></div>"
+            )
+        };
+        let html = format!(
+            "<html lang=\"en\"><body><h1>Our year</h1><div class=\"acc\">{}{}{}</div></body></html>",
+            month(
+                "March 2031",
+                &["Friday 21 March, 7.30pm – Bulb talk", "Friday 28 March, 7pm – Seed swap"]
+            ),
+            month("April 2031", &["Friday 11 April, 7.30pm – Pruning roses"]),
+            month(
+                "May 2031",
+                &["Friday 9 May, 7.30pm – Pond life", "Friday 16 May, 10am – Plant sale"]
+            ),
+        );
+        let doc = scraper::Html::parse_document(&html);
+        let mut out = Vec::new();
+        super::super::read(
+            &doc,
+            chrono::NaiveDate::from_ymd_opt(2031, 1, 10),
+            &mut out,
+            &mut Vec::new(),
+        );
+        let got: Vec<(String, String)> = out
+            .iter()
+            .map(|c| {
+                (c.raw.name.clone().unwrap_or_default(), c.raw.start.clone().unwrap_or_default())
+            })
+            .collect();
+        let want: Vec<(String, String)> = [
+            ("Bulb talk", "2031-03-21T19:30:00"),
+            ("Seed swap", "2031-03-28T19:00:00"),
+            ("Pruning roses", "2031-04-11T19:30:00"),
+            ("Pond life", "2031-05-09T19:30:00"),
+            ("Plant sale", "2031-05-16T10:00:00"),
+        ]
+        .iter()
+        .map(|(n, s)| ((*n).to_owned(), (*s).to_owned()))
+        .collect();
+        assert_eq!(got, want);
+    }
+
     #[test]
     fn an_introduction_that_says_every_event_is_free() {
         let says = |intro: &str| {

@@ -52,7 +52,10 @@ fn says_before_start(clause: &str) -> Option<usize> {
         match (c.is_alphanumeric(), at) {
             (true, None) => at = Some(i),
             (false, Some(a)) => {
-                if BEFORE_START.contains(&fold_diacritics(&clause[a..i]).as_str()) {
+                let word = fold_diacritics(&clause[a..i]);
+                if BEFORE_START.contains(&word.as_str())
+                    || word == "check" && checks_in(&clause[i..])
+                {
                     return Some(a);
                 }
                 at = None;
@@ -61,6 +64,14 @@ fn says_before_start(clause: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether the text after `check` makes it a check-in (`Check-in ab 12.30 Uhr`, `check in
+/// from 6pm`, `Checkin 8:00`), the arrival before an event's start in every language.
+fn checks_in(rest: &str) -> bool {
+    let rest = rest.strip_prefix(['-', ' ', '\u{2011}']).unwrap_or(rest);
+    let mut word = rest.split(|c: char| !c.is_alphanumeric());
+    word.next().is_some_and(|w| w.eq_ignore_ascii_case("in"))
 }
 
 /// The clauses of a line: its parts between `·`, `,`, `;`, `|`, `•`, brackets and
@@ -308,6 +319,14 @@ mod tests {
             start_line("Abrimos a las 21 h · arrancan los músicos a las 22 h"),
             "· arrancan los músicos a las 22 h"
         );
+        // Issue 24, page 365: a check-in gives way to the start, in any language.
+        assert_eq!(
+            start_line("Beginn 13.00 Uhr (Check-in ab 12.30 Uhr), im Vereinsraum"),
+            "Beginn 13.00 Uhr (), im Vereinsraum"
+        );
+        assert_eq!(start_line("Check in from 6.30pm, quiz 7pm"), ", quiz 7pm");
+        // A check of something else is no arrival.
+        assert_eq!(start_line("Check inside the hall at 7pm"), "Check inside the hall at 7pm");
         // Only doors: the start is not said; a role word before a date is the event's.
         assert_eq!(start_line("Einlass 19 Uhr"), "Einlass 19 Uhr");
         assert_eq!(

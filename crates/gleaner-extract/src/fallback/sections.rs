@@ -20,10 +20,15 @@ pub(super) fn headed_sections(doc: &Html) -> Option<Html> {
             continue;
         }
         let children: Vec<_> = parent.children().collect();
+        // A heading counts written bare or in a box of its own with its text (a site
+        // builder's module: `<div><h3>Samstag, 14. März – Turnier</h3><p>…</p></div>`).
         let level = ["h2", "h3"].into_iter().find(|tag| {
             children
                 .iter()
-                .filter(|c| c.value().as_element().is_some_and(|e| e.name() == *tag))
+                .filter(|c| {
+                    c.value().as_element().is_some_and(|e| e.name() == *tag)
+                        || ElementRef::wrap(**c).is_some_and(|e| boxes_a_section(e, tag))
+                })
                 .count()
                 >= MIN_ITEMS
         });
@@ -83,6 +88,32 @@ pub(super) fn headed_sections(doc: &Html) -> Option<Html> {
     }
     changed.then(|| Html::parse_document(&html))
 }
+
+/// Whether `el`, no heading itself, wraps exactly one `level` heading and text besides
+/// it: a layout's box holding one section. A box holding its heading alone is none.
+fn boxes_a_section(el: ElementRef<'_>, level: &str) -> bool {
+    if matches!(el.value().name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6") {
+        return false;
+    }
+    // A box's first nodes only: every parent's children are asked, so an unbounded look
+    // would read a deep page once per ancestor.
+    let text_len = |e: ElementRef<'_>| -> usize {
+        e.descendants()
+            .take(BOX_NODES)
+            .filter_map(|n| n.value().as_text().map(|t| t.trim().len()))
+            .sum()
+    };
+    let mut headings = el
+        .descendants()
+        .take(BOX_NODES)
+        .filter_map(ElementRef::wrap)
+        .filter(|e| e.value().name() == level);
+    let (Some(h), None) = (headings.next(), headings.next()) else { return false };
+    text_len(el) > text_len(h)
+}
+
+/// How many nodes of a box [`boxes_a_section`] reads.
+const BOX_NODES: usize = 200;
 
 /// The class [`headed_sections`] gives each section it wraps.
 const SECTION_CLASS: &str = "headed-section";
@@ -183,5 +214,44 @@ mod tests {
         assert!(got.contains(&("Loto".to_owned(), "2031-03-14T20:00:00".to_owned())), "{got:?}");
         assert!(got.contains(&("Bal".to_owned(), "2031-04-18T21:00:00".to_owned())), "{got:?}");
         assert_eq!(got.len(), 5, "{got:?}");
+    }
+
+    #[test]
+    fn boxed_sections_under_boxed_headers_are_sections() {
+        // Issue 24, page 365: a site builder writes each heading in a module of its own
+        // (`<div><h2>…</h2></div>`) and each event as a module holding its `<h3>` and text;
+        // no heading is a bare child of the page's column.
+        let html = "<html lang=\"en\"><body><div id=\"col\">\
+            <div class=\"m\"><h2>About the club</h2></div>\
+            <div class=\"m\"><p>We meet in the old mill.</p></div>\
+            <div class=\"m\"><h2>Dates</h2></div>\
+            <div class=\"m\"><h3>Friday 7 March – Quiz night</h3><p>From 7.30pm at the mill.</p></div>\
+            <div class=\"m\"><img src=\"/a.jpg\" alt=\"\"><h3>Saturday 22 March – Spring walk</h3><p>Meet at 10am by the church.</p></div>\
+            <div class=\"m\"><h3>Sunday 13 April – Plant swap</h3><p>2pm to 4pm in the hall.</p></div>\
+            <div class=\"m\"><h2>Contact</h2></div>\
+            <div class=\"m\"><p>info@example.org</p></div>\
+            </div></body></html>";
+        let doc = Html::parse_document(html);
+        let mut out = Vec::new();
+        super::super::read(
+            &doc,
+            chrono::NaiveDate::from_ymd_opt(2031, 1, 10),
+            &mut out,
+            &mut Vec::new(),
+        );
+        let got: Vec<(String, String)> = out
+            .iter()
+            .map(|c| {
+                (c.raw.name.clone().unwrap_or_default(), c.raw.start.clone().unwrap_or_default())
+            })
+            .collect();
+        let want = [
+            ("Quiz night", "2031-03-07T19:30:00"),
+            ("Spring walk", "2031-03-22T10:00:00"),
+            ("Plant swap", "2031-04-13T14:00:00"),
+        ];
+        let want: Vec<(String, String)> =
+            want.iter().map(|(n, s)| ((*n).to_owned(), (*s).to_owned())).collect();
+        assert_eq!(got, want);
     }
 }
