@@ -510,10 +510,22 @@ pub fn extract_with(
         }
     }
     // An event that names no country and no zone has its local times on the site's
-    // clock, when the site's country keeps one civil time. The fallback's own rule reads
-    // the page's canonical address; a page without one (a newsletter) is placed by the
-    // address it was fetched from. A time already fixed keeps its offset.
-    page::site_zone_into(lang, base_url, out.candidates.iter_mut().map(|c| &mut c.raw));
+    // clock, when the site's country keeps one civil time. The fallback's events are
+    // placed by the address the page states for itself (its canonical link or `og:url`,
+    // as the fallback's own rule reads it: a `.tr` canonical under `lang="en-GB"` names
+    // no one clock), else by the address it was fetched from (a newsletter states none).
+    // A time already fixed keeps its offset.
+    let stated = page::page_urls(&text);
+    let stated = stated
+        .canonical
+        .or(stated.og_url)
+        .and_then(|u| base_url.join(&gleaner_event::text::decode_entities(&u)).ok())
+        .filter(|u| matches!(u.scheme(), "http" | "https"));
+    let (fallback, structured): (Vec<_>, Vec<_>) =
+        out.candidates.iter_mut().partition(|c| c.format == Format::Fallback);
+    page::site_zone_into(lang, base_url, structured.into_iter().map(|c| &mut c.raw));
+    let site = stated.as_ref().unwrap_or(base_url);
+    page::site_zone_into(lang, site, fallback.into_iter().map(|c| &mut c.raw));
     // Else an event with an address is in the site's country, as the page's language
     // tag's region and its country-code domain name it (agreeing when both do): `1150
     // Woluwe` on a `fr-BE` site, `Schulstraße 12, Gmunden` on a `de-AT` one; a venue's
