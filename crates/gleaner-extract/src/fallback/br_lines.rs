@@ -181,14 +181,7 @@ mod tests {
     use super::*;
 
     fn read(html: &str) -> Vec<(String, String)> {
-        let doc = Html::parse_document(html);
-        let mut out = Vec::new();
-        super::super::read(&doc, NaiveDate::from_ymd_opt(2031, 1, 10), &mut out, &mut Vec::new());
-        out.iter()
-            .map(|c| {
-                (c.raw.name.clone().unwrap_or_default(), c.raw.start.clone().unwrap_or_default())
-            })
-            .collect()
+        super::super::titles_and_starts(html)
     }
 
     #[test]

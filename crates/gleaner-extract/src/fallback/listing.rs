@@ -667,20 +667,7 @@ mod tests {
                 &["Friday 9 May, 7.30pm – Pond life", "Friday 16 May, 10am – Plant sale"]
             ),
         );
-        let doc = scraper::Html::parse_document(&html);
-        let mut out = Vec::new();
-        super::super::read(
-            &doc,
-            chrono::NaiveDate::from_ymd_opt(2031, 1, 10),
-            &mut out,
-            &mut Vec::new(),
-        );
-        let got: Vec<(String, String)> = out
-            .iter()
-            .map(|c| {
-                (c.raw.name.clone().unwrap_or_default(), c.raw.start.clone().unwrap_or_default())
-            })
-            .collect();
+        let got = super::super::titles_and_starts(&html);
         let want: Vec<(String, String)> = [
             ("Bulb talk", "2031-03-21T19:30:00"),
             ("Seed swap", "2031-03-28T19:00:00"),

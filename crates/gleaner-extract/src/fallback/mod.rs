@@ -1114,6 +1114,18 @@ fn is_icon(img: ElementRef<'_>) -> bool {
     small || name.contains("icon") || name.contains("logo")
 }
 
+/// The titles and starts the fallback reads from a page, with 10 January 2031 as today:
+/// what its readers' table tests compare.
+#[cfg(test)]
+pub(super) fn titles_and_starts(html: &str) -> Vec<(String, String)> {
+    let doc = Html::parse_document(html);
+    let mut out = Vec::new();
+    read(&doc, NaiveDate::from_ymd_opt(2031, 1, 10), &mut out, &mut Vec::new());
+    out.iter()
+        .map(|c| (c.raw.name.clone().unwrap_or_default(), c.raw.start.clone().unwrap_or_default()))
+        .collect()
+}
+
 #[cfg(test)]
 mod news_tests {
     use chrono::NaiveDate;

@@ -197,20 +197,7 @@ mod tests {
             <h2>Vendredi 4 avril – Chasse aux œufs</h2><p>À 10h30.</p>\
             <div class=\"box\"><div><h2>Vendredi 18 avril – Bal</h2><p>À partir de 21h.</p></div></div>\
             <h2>Vendredi 2 mai – Concert</h2><p>À 20h30.</p></main></body></html>";
-        let doc = Html::parse_document(html);
-        let mut out = Vec::new();
-        super::super::read(
-            &doc,
-            chrono::NaiveDate::from_ymd_opt(2031, 1, 10),
-            &mut out,
-            &mut Vec::new(),
-        );
-        let got: Vec<(String, String)> = out
-            .iter()
-            .map(|c| {
-                (c.raw.name.clone().unwrap_or_default(), c.raw.start.clone().unwrap_or_default())
-            })
-            .collect();
+        let got = super::super::titles_and_starts(html);
         assert!(got.contains(&("Loto".to_owned(), "2031-03-14T20:00:00".to_owned())), "{got:?}");
         assert!(got.contains(&("Bal".to_owned(), "2031-04-18T21:00:00".to_owned())), "{got:?}");
         assert_eq!(got.len(), 5, "{got:?}");
@@ -231,20 +218,7 @@ mod tests {
             <div class=\"m\"><h2>Contact</h2></div>\
             <div class=\"m\"><p>info@example.org</p></div>\
             </div></body></html>";
-        let doc = Html::parse_document(html);
-        let mut out = Vec::new();
-        super::super::read(
-            &doc,
-            chrono::NaiveDate::from_ymd_opt(2031, 1, 10),
-            &mut out,
-            &mut Vec::new(),
-        );
-        let got: Vec<(String, String)> = out
-            .iter()
-            .map(|c| {
-                (c.raw.name.clone().unwrap_or_default(), c.raw.start.clone().unwrap_or_default())
-            })
-            .collect();
+        let got = super::super::titles_and_starts(html);
         let want = [
             ("Quiz night", "2031-03-07T19:30:00"),
             ("Spring walk", "2031-03-22T10:00:00"),
